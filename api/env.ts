@@ -1,0 +1,189 @@
+/**
+ * The one place the environment is read. Every variable is listed here with a doc line;
+ * `.env.example` and the README's table mirror this list.
+ *
+ * Development and tests run with no keys at all: each outside service then uses its local
+ * stand-in. Production (NODE_ENV=production) refuses to start until every key below marked
+ * "production" is set, and names the missing ones.
+ */
+import { z } from 'zod';
+
+const optional = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+const schema = z.object({
+  /** development | test | production. Production turns every stand-in off. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Port of the one Node server (site + API). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  /** Interface to listen on. */
+  HOST: z.string().default('0.0.0.0'),
+  /** Public origin of the site, used in mail links and OAuth redirects (production). */
+  SITE_URL: optional,
+  /** PostgreSQL connection string (production). Unset: embedded PGlite under PGLITE_DIR. */
+  DATABASE_URL: optional,
+  /** Folder of the embedded PGlite database; `memory://` keeps it in memory. */
+  PGLITE_DIR: z.string().default('.data/pglite'),
+  /** Connection pool size per server process when DATABASE_URL is set. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** The teacher's time zone: owns slot and event times. */
+  SITE_TIMEZONE: z.string().default('America/Los_Angeles'),
+  /** Seeded administrator e-mail (production). */
+  ADMIN_EMAIL: optional,
+  /** Seeded administrator password, at least 12 characters (production). */
+  ADMIN_PASSWORD: optional,
+  /** Secret for signed links such as unsubscribe tokens, at least 32 characters (production). */
+  APP_SECRET: optional,
+  /** Where the teacher receives notifications (production). */
+  TEACHER_EMAIL: optional,
+  /** Sender address of every mail, e.g. "Studio <hello@example.com>" (production). */
+  MAIL_FROM: optional,
+  /** Resend API key (production). Unset: mails go to the local mailbox at /dev/mailbox. */
+  RESEND_API_KEY: optional,
+  /** Resend API origin; only tests change it. */
+  RESEND_API_BASE: z.string().url().default('https://api.resend.com'),
+  /** reCAPTCHA v3 site key, public (production). Unset with the secret: the dev verifier. */
+  RECAPTCHA_SITE_KEY: optional,
+  /** reCAPTCHA v3 secret key (production). */
+  RECAPTCHA_SECRET_KEY: optional,
+  /** reCAPTCHA verification endpoint; only tests change it. */
+  RECAPTCHA_VERIFY_URL: z.string().url().default('https://www.google.com/recaptcha/api/siteverify'),
+  /** Lowest reCAPTCHA v3 score accepted as human. */
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  /** PayPal REST client id (production). Unset with the secret: the local PayPal emulator. */
+  PAYPAL_CLIENT_ID: optional,
+  /** PayPal REST client secret (production). */
+  PAYPAL_CLIENT_SECRET: optional,
+  /** PayPal REST origin: sandbox by default, https://api-m.paypal.com for live money. */
+  PAYPAL_API_BASE: z.string().url().default('https://api-m.sandbox.paypal.com'),
+  /** Google OAuth client id. Unset: the Google button is hidden. */
+  GOOGLE_CLIENT_ID: optional,
+  /** Google OAuth client secret. */
+  GOOGLE_CLIENT_SECRET: optional,
+  /** Google's OAuth authorization endpoint; only tests change it. */
+  GOOGLE_AUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  /** Google's OAuth token endpoint; only tests change it. */
+  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** Host of the PartyKit room, e.g. yoga.me.partykit.dev (production). Unset: `partykit dev` on PARTYKIT_PORT. */
+  PARTYKIT_HOST: optional,
+  /** Shared secret the API sends when it tells the room about a booking (production). */
+  PARTYKIT_SECRET: optional,
+  /** Port of the local `partykit dev` stand-in. */
+  PARTYKIT_PORT: z.coerce.number().int().min(1).max(65535).default(1999),
+  /** The one booking coupon that makes a session free (compared ignoring case and spaces). */
+  BOOKING_COUPON: optional,
+  /** Largest accepted request body in bytes (image uploads have their own limit). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(512 * 1024),
+  /** Set to 1 behind a load balancer that sets X-Forwarded-For; otherwise the socket address is used. */
+  TRUST_PROXY: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  /** Set to 1 to silence the per-request log line. */
+  QUIET: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
+});
+
+/** Keys production cannot run without. */
+const productionKeys = [
+  'SITE_URL',
+  'DATABASE_URL',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'APP_SECRET',
+  'TEACHER_EMAIL',
+  'MAIL_FROM',
+  'RESEND_API_KEY',
+  'RECAPTCHA_SITE_KEY',
+  'RECAPTCHA_SECRET_KEY',
+  'PAYPAL_CLIENT_ID',
+  'PAYPAL_CLIENT_SECRET',
+  'PARTYKIT_HOST',
+  'PARTYKIT_SECRET',
+  'BOOKING_COUPON',
+] as const;
+
+type Parsed = z.infer<typeof schema>;
+
+export type Env = Parsed & {
+  SITE_URL: string;
+  ADMIN_EMAIL: string;
+  ADMIN_PASSWORD: string;
+  APP_SECRET: string;
+  TEACHER_EMAIL: string;
+  MAIL_FROM: string;
+  PARTYKIT_SECRET: string;
+  BOOKING_COUPON: string;
+  /** Which outside services run on their local stand-in. */
+  standIns: { mail: boolean; captcha: boolean; payments: boolean; realtime: boolean; google: boolean };
+  /** Development defaults that were used because the variable was unset. */
+  defaulted: string[];
+};
+
+export class EnvError extends Error {
+  readonly missing: string[];
+  constructor(message: string, missing: string[] = []) {
+    super(message);
+    this.name = 'EnvError';
+    this.missing = missing;
+  }
+}
+
+/** Development defaults: fine on a laptop, refused in production. */
+const devDefaults = {
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD: 'namaste-cacao-42',
+  APP_SECRET: 'dev-only-secret-dev-only-secret-dev-only',
+  TEACHER_EMAIL: 'teacher@example.com',
+  MAIL_FROM: 'Yoga & Chocolates <hello@example.com>',
+  PARTYKIT_SECRET: 'dev-partykit-secret',
+  BOOKING_COUPON: 'JOURNEY',
+} as const;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  // An empty variable (`PORT=`) means "not set", not "the empty string".
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = schema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  const parsed = result.data;
+  const production = parsed.NODE_ENV === 'production';
+
+  if (production) {
+    const missing = productionKeys.filter((k) => !parsed[k]);
+    if (missing.length) {
+      throw new EnvError(`Production needs these environment variables: ${missing.join(', ')}`, [...missing]);
+    }
+    if ((parsed.APP_SECRET ?? '').length < 32) throw new EnvError('APP_SECRET must be at least 32 characters');
+    if ((parsed.ADMIN_PASSWORD ?? '').length < 12) throw new EnvError('ADMIN_PASSWORD must be at least 12 characters');
+  }
+
+  const defaulted: string[] = [];
+  const withDefaults = { ...parsed } as Parsed & Record<keyof typeof devDefaults, string | undefined>;
+  for (const [key, value] of Object.entries(devDefaults) as [keyof typeof devDefaults, string][]) {
+    if (!withDefaults[key]) {
+      withDefaults[key] = value;
+      defaulted.push(key);
+    }
+  }
+
+  return {
+    ...withDefaults,
+    SITE_URL: (parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
+    standIns: {
+      mail: !parsed.RESEND_API_KEY,
+      captcha: !(parsed.RECAPTCHA_SITE_KEY && parsed.RECAPTCHA_SECRET_KEY),
+      payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
+      realtime: !parsed.PARTYKIT_HOST,
+      google: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET),
+    },
+    defaulted,
+  } as Env;
+}

@@ -1,0 +1,62 @@
+/**
+ * The shop's arithmetic (SPEC.md sections 5 and 9), pure and in integer cents: what a cart of
+ * database prices costs with a coupon and shipping. No imports, so an island may show the same
+ * numbers the server will charge; the server's numbers always win.
+ */
+
+/** Flat shipping fee; local pickup makes it 0. */
+export const SHIPPING_CENTS = 500;
+/** Coupons apply only when the items total is at least this much ($15). */
+export const COUPON_MINIMUM_CENTS = 1500;
+/** Largest total paid online: a guard for PayPal's limits and for int4 columns, not a business rule. */
+export const MAX_ORDER_CENTS = 1_000_000;
+export const CURRENCY = 'USD';
+
+export interface PricedLine {
+  unitPriceCents: number;
+  quantity: number;
+}
+
+export interface Totals {
+  itemsTotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+}
+
+export type Priced = { ok: true; totals: Totals } | { ok: false; reason: 'coupon_minimum' };
+
+/** Σ unit price × quantity. */
+export function itemsTotalCents(lines: readonly PricedLine[]): number {
+  let sum = 0;
+  for (const { unitPriceCents, quantity } of lines) {
+    if (!Number.isSafeInteger(unitPriceCents) || unitPriceCents < 0) throw new RangeError(`Invalid unit price: ${unitPriceCents}`);
+    if (!Number.isSafeInteger(quantity) || quantity < 1) throw new RangeError(`Invalid quantity: ${quantity}`);
+    sum += unitPriceCents * quantity;
+  }
+  return sum;
+}
+
+/** round(itemsTotal × percent / 100), half a cent rounding up; integer arithmetic only. */
+export function discountCents(itemsTotal: number, percentOff: number): number {
+  if (!Number.isInteger(percentOff) || percentOff < 0 || percentOff > 100) throw new RangeError(`Invalid percent: ${percentOff}`);
+  return Math.floor((itemsTotal * percentOff + 50) / 100);
+}
+
+/** Whether a coupon may apply to this items total ($15 or more). */
+export const couponAllowed = (itemsTotal: number): boolean => itemsTotal >= COUPON_MINIMUM_CENTS;
+
+/**
+ * Totals of a cart: items − discount + shipping. With a coupon (`percentOff`) below the $15
+ * minimum the cart is refused rather than silently priced without the discount.
+ */
+export function priceCart(lines: readonly PricedLine[], options: { percentOff?: number | null; isLocalPickup: boolean }): Priced {
+  const items = itemsTotalCents(lines);
+  let discount = 0;
+  if (options.percentOff != null) {
+    if (!couponAllowed(items)) return { ok: false, reason: 'coupon_minimum' };
+    discount = discountCents(items, options.percentOff);
+  }
+  const shipping = options.isLocalPickup ? 0 : SHIPPING_CENTS;
+  return { ok: true, totals: { itemsTotalCents: items, discountCents: discount, shippingCents: shipping, totalCents: items - discount + shipping } };
+}

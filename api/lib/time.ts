@@ -1,0 +1,67 @@
+/**
+ * Wall-clock times in the teacher's zone (SITE_TIMEZONE) and the instants they denote.
+ * Intl does the zone arithmetic, so there is no time-zone library to ship.
+ */
+
+/** Offset of `zone` from UTC at `instant`, in milliseconds (e.g. -7h for PDT). */
+function zoneOffset(instant: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant of `date` (YYYY-MM-DD) at `time` (HH:mm) on the clocks of `zone`.
+ * Like JavaScript's own Date and Temporal's "compatible" choice: a time that occurs twice
+ * (autumn) is the earlier one; a time skipped in spring moves forward by the gap.
+ */
+export function zonedInstant(date: string, time: string, zone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = time.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  const day = 86_400_000;
+  const before = zoneOffset(wall - day, zone);
+  const after = zoneOffset(wall + day, zone);
+  const valid = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => wall - zoneOffset(instant, zone) === instant)
+    .sort((a, b) => a - b);
+  return new Date(valid[0] ?? wall - before);
+}
+
+/** Today's date (YYYY-MM-DD) and the time (HH:mm) on the clocks of `zone`. */
+export function zonedNow(zone: string, now: Date = new Date()): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(now);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
+  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+}
+
+/** `date` plus `days` calendar days (YYYY-MM-DD arithmetic, no zone involved). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** Day of the week of a YYYY-MM-DD date, 0 = Sunday. */
+export function weekday(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}

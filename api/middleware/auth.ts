@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Context } from 'hono';
+import type { AppEnv } from '../types.ts';
+import { sessionStore, type SessionKind } from '../auth/sessions.ts';
+import { readSessionCookie, setSessionCookie } from '../auth/cookies.ts';
+
+/**
+ * Server-side guards. `requireAdmin` refuses every call without a valid admin session (a
+ * client session is not enough: separate table, separate cookie); `requireUser` sets the
+ * session's user id, and handlers of /api/user/{id} routes call `assertSelf`.
+ */
+function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { db, env } = c.var.services;
+    const token = readSessionCookie(c, kind);
+    const session = token ? await sessionStore(db, kind).validate(token) : null;
+    if (!session || !token) {
+      return c.json({ message: kind === 'admin' ? 'Admin login required' : 'Please log in' }, 401);
+    }
+    if (session.renewed) setSessionCookie(c, kind, token, session.expiresAt, env.NODE_ENV === 'production');
+    c.set(kind === 'admin' ? 'adminId' : 'userId', session.subjectId);
+    await next();
+  };
+}
+
+export const requireAdmin = (): MiddlewareHandler<AppEnv> => requireSession('admin');
+export const requireUser = (): MiddlewareHandler<AppEnv> => requireSession('user');
+
+/** Refuses (403) unless `id` is the logged-in user's own id. */
+export function assertSelf(c: Context<AppEnv>, id: string | undefined): void {
+  if (!id || c.var.userId !== id) {
+    throw new HTTPException(403, { message: 'You can only access your own account' });
+  }
+}

@@ -1,0 +1,116 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams, validateQuery } from '../validation.ts';
+import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { id } from '../schemas/common.ts';
+import {
+  bookingsQuery,
+  newSlots,
+  PAST_SLOT,
+  SESSION_DELETED,
+  SLOT_DELETED,
+  SLOTS_ADDED,
+  type BookedSlotView,
+  type ClientSessionView,
+  type SlotView,
+} from '../schemas/slots.ts';
+import { zonedInstant } from '../lib/time.ts';
+import { deleteSlot, insertSlots, listSlotsForAdmin, listSlotsForClient } from '../../db/queries/slots.ts';
+import type { Slot } from '../../db/schema.ts';
+
+/**
+ * Bookable slots and booked sessions (SPEC.md sections 2, 4, 7). One table: a booked slot has
+ * booked_at. "Past" means starts_at <= now, decided on the server.
+ */
+
+type SlotRow = Pick<
+  Slot,
+  'id' | 'date' | 'time' | 'startsAt' | 'bookedBy' | 'bookedAt' | 'firstName' | 'lastName' | 'email' | 'sessionType' | 'message' | 'duration' | 'link'
+>;
+
+const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt'>): SlotView => ({ _id: s.id, date: s.date, time: s.time, startsAt: new Date(s.startsAt).toISOString() });
+
+const bookedView = (s: SlotRow): BookedSlotView => ({
+  ...freeView(s),
+  userId: s.bookedBy,
+  firstName: s.firstName ?? '',
+  lastName: s.lastName ?? '',
+  email: s.email ?? '',
+  sessionType: s.sessionType ?? '',
+  message: s.message ?? '',
+  duration: s.duration,
+  link: s.link ?? '',
+  bookedAt: s.bookedAt ? new Date(s.bookedAt).toISOString() : null,
+});
+
+const isPast = (s: SlotRow, now: Date) => new Date(s.startsAt).getTime() <= now.getTime();
+
+/** With ?userId= the client's own view (their session, their id); without, the admin's. */
+const adminOrSelf: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.query('userId') === undefined ? requireAdmin()(c, next) : requireUser()(c, next);
+
+const slotParams = z.object({ id });
+
+export const bookings = new Hono<AppEnv>()
+  .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
+    const { db, env } = c.var.services;
+    const now = new Date();
+    const wanted = new Map<string, { date: string; time: string; startsAt: Date }>();
+    for (const { date, time } of c.req.valid('json').slots) {
+      const startsAt = zonedInstant(date, time, env.SITE_TIMEZONE);
+      if (startsAt.getTime() <= now.getTime()) {
+        return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
+      }
+      wanted.set(`${date} ${time}`, { date, time, startsAt });
+    }
+    // A slot at a date and time that already exists is skipped by the unique constraint.
+    const added = await insertSlots(db, [...wanted.values()]);
+    return c.json(
+      {
+        message: SLOTS_ADDED,
+        added: added.length,
+        skipped: c.req.valid('json').slots.length - added.length,
+        slots: added.map(freeView),
+      },
+      201,
+    );
+  })
+
+  .get('/', adminOrSelf, validateQuery(bookingsQuery), async (c) => {
+    const { db } = c.var.services;
+    const now = new Date();
+    const { userId } = c.req.valid('query');
+
+    if (userId !== undefined) {
+      assertSelf(c, userId);
+      const rows = await listSlotsForClient(db, userId, now);
+      return c.json({
+        availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+        bookedSlots: rows
+          .filter((s) => s.bookedAt !== null)
+          .map(
+            (s): ClientSessionView => ({
+              ...freeView(s),
+              sessionType: s.sessionType ?? '',
+              duration: s.duration,
+              link: s.link ?? '',
+              isPast: isPast(s, now),
+            }),
+          ),
+      });
+    }
+
+    const rows = await listSlotsForAdmin(db, now);
+    return c.json({
+      availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+      bookedSlots: rows.filter((s) => s.bookedAt !== null && !isPast(s, now)).map(bookedView),
+      passedSessions: rows.filter((s) => s.bookedAt !== null && isPast(s, now)).map(bookedView),
+    });
+  })
+
+  .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
+    const deleted = await deleteSlot(c.var.services.db, c.req.valid('param').id);
+    if (!deleted) return c.json({ message: 'Slot not found' }, 404);
+    return c.json({ message: deleted.bookedAt ? SESSION_DELETED : SLOT_DELETED, booked: deleted.bookedAt !== null });
+  });

@@ -1,0 +1,134 @@
+/**
+ * The one Node entry of production (`npm start` runs it after a build): static files of the
+ * built site, the Hono API under /api, and Astro's on-demand routes, on one port.
+ *
+ *   request ─▶ Hono app (/api/*, /dev/* stand-ins)
+ *           └▶ static file from dist/client (precompressed, long cache on hashed /_astro/*)
+ *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
+ *           └▶ dist/client/404.html with status 404
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { boot, type BootOptions } from './boot.ts';
+import { EnvError, loadEnv, type Env } from './env.ts';
+import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
+import type { AppEnv } from './types.ts';
+import { startReminders } from './services/reminders.ts';
+
+type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
+
+const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
+const clientDir = `${distDir}client`;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  env: Env;
+  services: Awaited<ReturnType<typeof boot>>['services'];
+  seeded: Awaited<ReturnType<typeof boot>>['seeded'];
+  close(): Promise<void>;
+}
+
+export async function startServer(env: Env, options: BootOptions & { site?: boolean; reminders?: boolean } = {}): Promise<RunningServer> {
+  const site = options.site !== false;
+  if (site && !existsSync(`${clientDir}/index.html`)) throw new Error('The site is not built: run `npm run build` (npm start does it for you).');
+  const booted = await boot(env, options);
+  // Computed once: the policy depends only on the environment and the build.
+  const headers = securityHeaders(env, { scriptHashes: site ? inlineScriptHashes(clientDir) : [] });
+  const root = new Hono<AppEnv & { Bindings: NodeBindings }>();
+  root.use('*', securityHeadersMiddleware(headers));
+  root.route('/', booted.app);
+
+  if (site) {
+    root.use(
+      '*',
+      serveStatic({
+        root: clientDir,
+        precompressed: true,
+        onFound: (path, c) => {
+          // Hashed build assets never change under one name; everything else is revalidated.
+          c.header('cache-control', path.includes('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+        },
+      }),
+    );
+    const { handler } = (await import(/* @vite-ignore */ `${distDir}server/entry.mjs`)) as { handler: AstroHandler };
+    const notFoundPage = existsSync(`${clientDir}/404.html`) ? readFileSync(`${clientDir}/404.html`, 'utf8') : '<h1>Not found</h1>';
+    root.all('*', async (c) => {
+      // Astro writes to the socket itself, past the middleware: give it the headers first.
+      setSecurityHeaders(c.env.outgoing, headers);
+      let fellThrough = false;
+      await handler(c.env.incoming, c.env.outgoing, () => {
+        fellThrough = true;
+      });
+      if (!fellThrough) return RESPONSE_ALREADY_SENT;
+      return c.html(notFoundPage, 404);
+    });
+  }
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: root.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  // Session reminders: every process checks each minute; the database claim sends each once.
+  const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    env,
+    services: booted.services,
+    seeded: booted.seeded,
+    close: async () => {
+      stopReminders();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await booted.close();
+    },
+  };
+}
+
+export function banner(running: RunningServer): string {
+  const { env, services } = running;
+  const on = Object.entries(env.standIns)
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  const lines = [
+    '',
+    `  Yoga & Chocolates is running at ${running.url}`,
+    `  API health        ${running.url}/api/health`,
+    `  Database          ${services.database.where}`,
+    `  Admin login       ${running.url}/admin  ${env.ADMIN_EMAIL}` +
+      (env.defaulted.includes('ADMIN_PASSWORD') ? ` / ${env.ADMIN_PASSWORD} (development default)` : ' (password from ADMIN_PASSWORD)'),
+    `  Stand-ins on      ${on.length ? on.join(', ') : 'none'}`,
+  ];
+  if (env.standIns.mail) lines.push(`  Mailbox           ${running.url}/dev/mailbox`);
+  if (env.standIns.payments) lines.push('  Payments          PayPal emulator (buttons say "(emulator)")');
+  if (env.standIns.realtime) lines.push(`  Realtime          partykit dev on ${services.realtime.host}`);
+  return lines.join('\n') + '\n';
+}
+
+if (import.meta.main) {
+  let env: Env;
+  try {
+    env = loadEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const running = await startServer(env);
+  console.log(banner(running));
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

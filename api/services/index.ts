@@ -1,0 +1,65 @@
+/**
+ * Builds every outside-service client from the environment: the real one when its keys are
+ * configured (always in production, which refuses to start without them), else the stand-in.
+ */
+import type { Env } from '../env.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import type { Mailer } from './mail/index.ts';
+import { createResendMailer } from './mail/resend.ts';
+import { createMailboxMailer } from './mail/mailbox.ts';
+import { createDevHumanCheck, createRecaptcha, type HumanCheck } from './captcha.ts';
+import { createPayPalClient, type Payments } from './payments/paypal.ts';
+import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from './payments/emulator.ts';
+import { createRealtime, type Realtime } from './realtime.ts';
+import type { Hono } from 'hono';
+
+export interface Services {
+  env: Env;
+  database: DatabaseHandle;
+  db: DatabaseHandle['db'];
+  mailer: Mailer;
+  humanCheck: HumanCheck;
+  payments: Payments;
+  realtime: Realtime;
+  /** Present only while the PayPal emulator stands in; mounted at /dev/paypal. */
+  paypalEmulator?: Hono;
+}
+
+/** Overrides let tests swap one client (e.g. a Resend pointed at a local fake). */
+export function createServices(env: Env, database: DatabaseHandle, overrides: Partial<Services> = {}): Services {
+  const { db } = database;
+  const mailer = env.standIns.mail
+    ? createMailboxMailer(db)
+    : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_API_BASE });
+
+  const humanCheck = env.standIns.captcha
+    ? createDevHumanCheck()
+    : createRecaptcha({ secret: env.RECAPTCHA_SECRET_KEY!, verifyUrl: env.RECAPTCHA_VERIFY_URL, minScore: env.RECAPTCHA_MIN_SCORE });
+
+  let payments: Payments;
+  let paypalEmulator: Hono | undefined;
+  if (env.standIns.payments) {
+    // Same client code as production; only the transport goes to the in-process emulator.
+    const emulator = createPayPalEmulator();
+    paypalEmulator = emulator;
+    payments = createPayPalClient(
+      {
+        clientId: EMULATOR_CLIENT_ID,
+        clientSecret: EMULATOR_CLIENT_SECRET,
+        baseUrl: 'http://paypal-emulator.local',
+        fetch: async (input, init) => emulator.fetch(new Request(input, init)),
+      },
+      'emulator',
+    );
+  } else {
+    payments = createPayPalClient({ clientId: env.PAYPAL_CLIENT_ID!, clientSecret: env.PAYPAL_CLIENT_SECRET!, baseUrl: env.PAYPAL_API_BASE });
+  }
+
+  const realtime = createRealtime({
+    host: env.PARTYKIT_HOST ?? `127.0.0.1:${env.PARTYKIT_PORT}`,
+    secret: env.PARTYKIT_SECRET,
+    dev: env.standIns.realtime,
+  });
+
+  return { env, database, db, mailer, humanCheck, payments, realtime, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
+}

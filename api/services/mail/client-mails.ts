@@ -1,0 +1,178 @@
+/**
+ * The clients' mails: links that verify an address or sign in, the note to an address that
+ * has no account, and a booked session's confirmation (with its .ics) and the teacher's
+ * notification. Every value goes to renderMail as text, which escapes it.
+ */
+import type { Env } from '../../env.ts';
+import { buildIcs } from './ics.ts';
+import type { OutgoingMail } from './index.ts';
+import { renderMail, type MailContent } from './layout.ts';
+import { classWhen } from './templates.ts';
+
+const BRAND = 'Yoga & Chocolates';
+const VALID_FOR = 'The link works once and expires in 10 minutes.';
+const NOT_YOU = 'If you did not ask for this, you can ignore this mail: nothing happens without the link.';
+
+const oneLine = (s: string, max = 80) => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+function mail(to: string, subject: string, content: MailContent, extra: Partial<OutgoingMail> = {}): OutgoingMail {
+  return { to, subject, ...renderMail(content), ...extra };
+}
+
+const footer = (env: Env) => [`${BRAND} · ${env.SITE_URL}`];
+const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
+
+export const verifyEmailLink = (env: Env, token: string) => `${env.SITE_URL}/verify-email?token=${encodeURIComponent(token)}`;
+export const loginLink = (env: Env, token: string) => `${env.SITE_URL}/verify-login?token=${encodeURIComponent(token)}`;
+
+/** After registering: confirm the address (and be signed in). */
+export function verifyEmailMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `Verify your email for ${BRAND}`, {
+    heading: 'Welcome! Please verify your email',
+    paragraphs: [greeting(user.firstName), 'Thank you for creating an account. Confirm this address to finish and sign in.', VALID_FOR, NOT_YOU],
+    action: { label: 'Verify my email', url: verifyEmailLink(env, token) },
+    footer: footer(env),
+  });
+}
+
+/**
+ * Someone registered with an address that already has an account. The page said the same as for
+ * a new address; the owner learns here, and gets a login link instead of a second account.
+ */
+export function alreadyRegisteredMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `You already have an account at ${BRAND}`, {
+    heading: 'You already have an account',
+    paragraphs: [greeting(user.firstName), 'Someone (hopefully you) tried to register with this address, which already has an account. Use the link below to log in.', VALID_FOR, NOT_YOU],
+    action: { label: 'Log in', url: loginLink(env, token) },
+    footer: footer(env),
+  });
+}
+
+export function loginLinkMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `Your login link for ${BRAND}`, {
+    heading: 'Log in to your account',
+    paragraphs: [greeting(user.firstName), 'Use the link below to log in.', VALID_FOR, NOT_YOU],
+    action: { label: 'Log in', url: loginLink(env, token) },
+    footer: footer(env),
+  });
+}
+
+/** A login was asked for an address without an account: the page can't say so, this mail does. */
+export function noAccountMail(env: Env, email: string): OutgoingMail {
+  return mail(email, `Log in to ${BRAND}`, {
+    heading: 'No account with this email',
+    paragraphs: ['Hi,', 'Someone (hopefully you) asked for a login link for this address, but there is no account with it yet. You can create one in a minute.', NOT_YOU],
+    action: { label: 'Create an account', url: `${env.SITE_URL}/register` },
+    footer: footer(env),
+  });
+}
+
+export interface BookedSession {
+  slotId: string;
+  /** The instant the session starts. */
+  startsAt: Date;
+  /** When it was booked: with the slot id, it makes the calendar entry's UID. */
+  bookedAt: Date;
+  duration: string;
+  sessionType: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  message: string;
+  userId: string;
+  /** Paid amount in cents; null with the coupon. */
+  amountCents: number | null;
+  couponUsed: boolean;
+  paypalOrderId: string | null;
+}
+
+const minutesOf = (duration: string) => {
+  const m = /(\d+)/.exec(duration);
+  const n = m ? Number(m[1]) : 60;
+  return n > 0 && n <= 600 ? n : 60;
+};
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** The client's 'Booking Confirmed!' mail with the calendar file, and the teacher's notification. */
+export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const minutes = minutesOf(b.duration);
+  const payment = b.couponUsed ? 'Coupon applied (no charge)' : b.amountCents !== null ? `${dollars(b.amountCents)} paid through PayPal` : '';
+  const ics = buildIcs({
+    // Stable for this booking: the same slot booked again later is another booking.
+    uid: `booking-${b.slotId}-${b.bookedAt.getTime()}@${new URL(env.SITE_URL).host}`,
+    start: b.startsAt,
+    durationMinutes: minutes,
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'Your one-to-one session. The link to join comes before the session.',
+    url: `${env.SITE_URL}/user/${b.userId}`,
+  });
+  const name = `${b.firstName} ${b.lastName}`.trim();
+  return [
+    mail(
+      b.email,
+      `Booking Confirmed! ${oneLine(b.sessionType)} on ${when.date}`,
+      {
+        heading: 'Booking Confirmed!',
+        paragraphs: [
+          greeting(b.firstName),
+          'Booking successful. Your session is booked:',
+          `Session: ${b.sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${b.duration}`,
+          ...(payment ? [`Payment: ${payment}`] : []),
+          'The attached calendar file adds the session to your calendar. Your bookings are listed in your account.',
+        ],
+        action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
+        footer: footer(env),
+      },
+      {
+        attachments: [
+          { filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(ics, 'utf8').toString('base64') },
+        ],
+      },
+    ),
+    mail(
+      env.TEACHER_EMAIL,
+      `New booking: ${oneLine(name)}, ${oneLine(b.sessionType)} on ${when.date} ${when.time}`,
+      {
+        heading: 'New session booked',
+        paragraphs: [
+          `Session: ${b.sessionType}`,
+          `When: ${when.date}, ${when.time} (${b.duration})`,
+          `Client: ${name}`,
+          `Email: ${b.email}`,
+          `Payment: ${payment || 'none'}${b.paypalOrderId ? ` (PayPal order ${b.paypalOrderId})` : ''}`,
+          `Message:\n${b.message || '(none)'}`,
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      { headers: { 'Reply-To': b.email } },
+    ),
+  ];
+}
+
+/** A reminder of a booked session: 'day' (the day before) or 'soon' (two hours before). */
+export function reminderMail(
+  env: Env,
+  r: { email: string; firstName: string; sessionType: string; startsAt: Date; duration: string; link: string | null; userId: string | null },
+  kind: 'day' | 'soon',
+): OutgoingMail {
+  const when = classWhen(r.startsAt, env.SITE_TIMEZONE);
+  const lead = kind === 'day' ? 'A reminder: your session is tomorrow.' : 'A reminder: your session starts in about two hours.';
+  return mail(r.email, `Reminder: ${oneLine(r.sessionType)} ${kind === 'day' ? 'tomorrow' : 'today'} at ${when.time}`, {
+    heading: kind === 'day' ? 'See you tomorrow' : 'See you soon',
+    paragraphs: [
+      greeting(r.firstName),
+      lead,
+      `Session: ${r.sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${r.duration}`,
+      ...(r.link ? [`Join here: ${r.link}`] : []),
+      'Need to change it? Reply to this mail or write through the contact page at least 24 hours ahead.',
+    ],
+    ...(r.userId ? { action: { label: 'My bookings', url: `${env.SITE_URL}/user/${r.userId}` } } : {}),
+    footer: footer(env),
+  });
+}

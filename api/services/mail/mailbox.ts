@@ -1,0 +1,59 @@
+import type { DB } from '../../../db/client.ts';
+import { extractLinks, type Mailer } from './index.ts';
+
+/** The development mailbox: "sending" stores the mail; /dev/mailbox shows it. */
+export function createMailboxMailer(db: DB): Mailer {
+  return {
+    kind: 'mailbox',
+    async send(mail) {
+      await db
+        .insertInto('mails')
+        .values({
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html ?? '',
+          headers: JSON.stringify(mail.headers ?? {}),
+          attachments: JSON.stringify(mail.attachments ?? []),
+        })
+        .execute();
+    },
+  };
+}
+
+export interface MailboxEntry {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  headers: Record<string, string>;
+  attachments: { filename: string; contentType: string; size: number }[];
+  sentAt: string;
+}
+
+/** Stored mails, newest first; `to` filters by recipient (case-insensitive). */
+export async function listMailbox(db: DB, options: { to?: string; limit?: number } = {}): Promise<MailboxEntry[]> {
+  let query = db
+    .selectFrom('mails')
+    .select(['to', 'subject', 'text', 'html', 'headers', 'attachments', 'sentAt'])
+    .orderBy('sentAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 200);
+  if (options.to) query = query.where((eb) => eb(eb.fn('lower', ['to']), '=', options.to!.toLowerCase()));
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    to: r.to,
+    subject: r.subject,
+    text: r.text,
+    html: r.html,
+    links: extractLinks(r.html, r.text),
+    headers: r.headers,
+    attachments: r.attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      size: Buffer.from(a.content, 'base64').length,
+    })),
+    sentAt: new Date(r.sentAt).toISOString(),
+  }));
+}

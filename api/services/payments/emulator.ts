@@ -1,0 +1,223 @@
+/**
+ * The PayPal emulator: a local stand-in for PayPal, on only without PayPal keys and never in
+ * production. It serves
+ *  - the REST subset the server uses (OAuth token, create/get/capture order, refund), with
+ *    PayPal's status rules: capture needs an APPROVED order and happens once;
+ *  - an SDK script (/sdk/js, loaded through @paypal/paypal-js's `sdkBaseUrl`) whose Buttons
+ *    render "Pay with PayPal (emulator)" and "Decline (emulator)" and call createOrder,
+ *    onApprove, onError like the real SDK; "Pay" first approves the order, as the buyer would
+ *    in PayPal's window (POST /v2/checkout/orders/{id}/approve, emulator only).
+ * Orders live in memory: a restart forgets unpaid ones, which PayPal also expires.
+ */
+import { Hono } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { valueToCents } from './paypal.ts';
+
+export const EMULATOR_CLIENT_ID = 'emulator-client-id';
+export const EMULATOR_CLIENT_SECRET = 'emulator-client-secret';
+
+interface EmulatedOrder {
+  id: string;
+  status: 'CREATED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
+  amount: { currency_code: string; value: string };
+  reference_id: string;
+  description?: string;
+  createdAt: number;
+  capture?: { id: string; status: string; refunded: boolean };
+  payer?: { given_name: string; surname: string; email: string };
+}
+
+const state: { orders: Map<string, EmulatedOrder>; tokens: Set<string> } = ((globalThis as any).__paypalEmulator ??= {
+  orders: new Map(),
+  tokens: new Set(),
+});
+
+const newId = (n = 17) => randomBytes(n).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, n).toUpperCase();
+
+const issue = (status: number, name: string, code: string, description: string) =>
+  Response.json({ name, message: description, details: [{ issue: code, description }] }, { status });
+
+function orderBody(o: EmulatedOrder) {
+  return {
+    id: o.id,
+    intent: 'CAPTURE',
+    status: o.status,
+    purchase_units: [
+      {
+        reference_id: o.reference_id,
+        ...(o.description ? { description: o.description } : {}),
+        amount: o.amount,
+        ...(o.capture
+          ? {
+              payments: {
+                captures: [{ id: o.capture.id, status: o.capture.status, amount: o.amount, final_capture: true }],
+              },
+            }
+          : {}),
+      },
+    ],
+    ...(o.payer
+      ? {
+          payer: {
+            name: { given_name: o.payer.given_name, surname: o.payer.surname },
+            email_address: o.payer.email,
+            payer_id: 'EMULATORPAYER',
+          },
+        }
+      : {}),
+    links: [{ href: `/v2/checkout/orders/${o.id}`, rel: 'self', method: 'GET' }],
+  };
+}
+
+export function createPayPalEmulator(): Hono {
+  const app = new Hono();
+
+  const authorized = (header: string | undefined) => !!header && state.tokens.has(header.replace(/^Bearer /, ''));
+
+  app.post('/v1/oauth2/token', async (c) => {
+    const expected = `Basic ${Buffer.from(`${EMULATOR_CLIENT_ID}:${EMULATOR_CLIENT_SECRET}`).toString('base64')}`;
+    if (c.req.header('authorization') !== expected) {
+      return c.json({ error: 'invalid_client', error_description: 'Client Authentication failed' }, 401);
+    }
+    const token = `A21AA${newId(40)}`;
+    state.tokens.add(token);
+    return c.json({ scope: 'emulator', access_token: token, token_type: 'Bearer', app_id: 'APP-EMULATOR', expires_in: 32400 });
+  });
+
+  app.post('/v2/checkout/orders', async (c) => {
+    if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
+    const body = (await c.req.json().catch(() => null)) as any;
+    const unit = body?.purchase_units?.[0];
+    const value = unit?.amount?.value;
+    if (body?.intent !== 'CAPTURE' || typeof value !== 'string' || !/^\d+(\.\d{2})?$/.test(value) || valueToCents(value) <= 0) {
+      return issue(422, 'UNPROCESSABLE_ENTITY', 'INVALID_PARAMETER_VALUE', 'The amount is missing or invalid');
+    }
+    if (unit.amount.currency_code !== 'USD') return issue(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_NOT_SUPPORTED', 'Only USD here');
+    const order: EmulatedOrder = {
+      id: newId(),
+      status: 'CREATED',
+      amount: { currency_code: 'USD', value },
+      reference_id: unit.reference_id ?? 'default',
+      description: unit.description,
+      createdAt: Date.now(),
+    };
+    state.orders.set(order.id, order);
+    return c.json(orderBody(order), 201);
+  });
+
+  app.get('/v2/checkout/orders/:id', (c) => {
+    if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
+    const order = state.orders.get(c.req.param('id'));
+    if (!order) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    return c.json(orderBody(order));
+  });
+
+  // What the buyer does in PayPal's window; the emulator's buttons call it.
+  app.post('/v2/checkout/orders/:id/approve', async (c) => {
+    const order = state.orders.get(c.req.param('id'));
+    if (!order) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    if (order.status !== 'CREATED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_APPROVED', 'Order cannot be approved again');
+    const body = (await c.req.json().catch(() => ({}))) as any;
+    order.status = 'APPROVED';
+    order.payer = {
+      given_name: String(body?.givenName ?? 'Pat').slice(0, 140),
+      surname: String(body?.surname ?? 'Buyer').slice(0, 140),
+      email: String(body?.email ?? 'buyer@example.com').slice(0, 254),
+    };
+    return c.json(orderBody(order));
+  });
+
+  app.post('/v2/checkout/orders/:id/capture', (c) => {
+    if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
+    const order = state.orders.get(c.req.param('id'));
+    if (!order) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    if (order.status === 'COMPLETED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured.');
+    if (order.status !== 'APPROVED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+    order.status = 'COMPLETED';
+    order.capture = { id: newId(), status: 'COMPLETED', refunded: false };
+    return c.json(orderBody(order), 201);
+  });
+
+  app.post('/v2/payments/captures/:id/refund', (c) => {
+    if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
+    const order = [...state.orders.values()].find((o) => o.capture?.id === c.req.param('id'));
+    if (!order?.capture) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    if (order.capture.refunded) return issue(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
+    order.capture.refunded = true;
+    order.capture.status = 'REFUNDED';
+    return c.json({ id: newId(), status: 'COMPLETED' }, 201);
+  });
+
+  app.get('/sdk/js', (c) =>
+    c.body(sdkScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),
+  );
+
+  return app;
+}
+
+/** The browser half: window.paypal.Buttons as @paypal/react-paypal-js uses it. */
+const sdkScript = String.raw`(() => {
+  const script = document.currentScript;
+  const base = new URL('..', script ? script.src : location.href).href.replace(/\/$/, '');
+  function Buttons(props) {
+    props = props || {};
+    let root = null;
+    let disabled = false;
+    const actions = {
+      enable: () => { disabled = false; sync(); return Promise.resolve(); },
+      disable: () => { disabled = true; sync(); return Promise.resolve(); },
+    };
+    function sync() { if (root) root.querySelectorAll('button').forEach((b) => { b.disabled = disabled; }); }
+    function fail(err) {
+      if (typeof props.onError === 'function') props.onError(err instanceof Error ? err : new Error(String(err)));
+    }
+    async function pay() {
+      try {
+        if (typeof props.onClick === 'function') {
+          const allowed = await props.onClick({ fundingSource: 'paypal' }, { resolve: () => Promise.resolve(), reject: () => Promise.reject() });
+          if (allowed === false) return;
+        }
+        const orderID = await props.createOrder({ paymentSource: 'paypal' }, {});
+        if (!orderID) throw new Error('createOrder returned no order id');
+        const res = await fetch(base + '/v2/checkout/orders/' + encodeURIComponent(orderID) + '/approve', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ givenName: 'Pat', surname: 'Buyer', email: 'buyer@example.com' }),
+        });
+        if (!res.ok) throw new Error('The emulator could not approve order ' + orderID);
+        if (typeof props.onApprove === 'function') {
+          await props.onApprove({ orderID, payerID: 'EMULATORPAYER', paymentSource: 'paypal' }, { order: {}, restart: () => pay() });
+        }
+      } catch (err) { fail(err); }
+    }
+    return {
+      isEligible: () => true,
+      updateProps: () => Promise.resolve(),
+      render(container) {
+        const target = typeof container === 'string' ? document.querySelector(container) : container;
+        if (!target) return Promise.reject(new Error('PayPal container not found'));
+        root = document.createElement('div');
+        root.className = 'paypal-emulator-buttons';
+        root.style.cssText = 'display:grid;gap:8px';
+        const payButton = document.createElement('button');
+        payButton.type = 'button';
+        payButton.textContent = 'Pay with PayPal (emulator)';
+        payButton.style.cssText = 'padding:12px;border-radius:6px;border:0;background:#ffc439;color:#111;font-weight:600;cursor:pointer';
+        payButton.addEventListener('click', pay);
+        const declineButton = document.createElement('button');
+        declineButton.type = 'button';
+        declineButton.textContent = 'Decline (emulator)';
+        declineButton.style.cssText = 'padding:12px;border-radius:6px;border:1px solid #999;background:#fff;color:#111;cursor:pointer';
+        declineButton.addEventListener('click', () => fail(new Error('The payment was declined (emulator).')));
+        root.append(payButton, declineButton);
+        target.appendChild(root);
+        sync();
+        if (typeof props.onInit === 'function') props.onInit({}, actions);
+        return Promise.resolve();
+      },
+      close() { if (root) root.remove(); root = null; return Promise.resolve(); },
+    };
+  }
+  window.paypal = { Buttons, version: 'emulator', FUNDING: { PAYPAL: 'paypal' } };
+})();
+`;

@@ -1,0 +1,164 @@
+/**
+ * The PayPal Orders v2 REST client: the only code that talks to PayPal. In development it
+ * talks to the local emulator (api/services/payments/emulator.ts) through an injected fetch;
+ * with keys it talks to api-m.paypal.com. Amounts cross this boundary in integer cents.
+ */
+
+export interface PayPalConfig {
+  clientId: string;
+  clientSecret: string;
+  /** e.g. https://api-m.sandbox.paypal.com */
+  baseUrl: string;
+  fetch?: typeof fetch;
+}
+
+export interface CreatedOrder {
+  id: string;
+  status: string;
+}
+
+export interface CapturedOrder {
+  orderId: string;
+  status: string;
+  captureId: string;
+  captureStatus: string;
+  amountCents: number;
+  currency: string;
+  payer: { name: string; firstName: string; email: string };
+}
+
+export class PayPalError extends Error {
+  readonly status: number;
+  /** PayPal's issue code, e.g. ORDER_NOT_APPROVED, when it sent one. */
+  readonly issue: string | undefined;
+  constructor(message: string, status: number, issue?: string) {
+    super(message);
+    this.name = 'PayPalError';
+    this.status = status;
+    this.issue = issue;
+  }
+}
+
+export interface Payments {
+  /** 'paypal' or 'emulator': the banner and /api/config/paypal say which. */
+  readonly kind: 'paypal' | 'emulator';
+  /** Public client id handed to the browser SDK. */
+  readonly clientId: string;
+  /** `referenceId` ties the order to what it pays for (e.g. a slot or a cart); getOrder returns it. */
+  createOrder(input: { amountCents: number; currency?: string; description?: string; referenceId?: string }): Promise<CreatedOrder>;
+  getOrder(orderId: string): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined }>;
+  captureOrder(orderId: string): Promise<CapturedOrder>;
+  refundCapture(captureId: string): Promise<{ id: string; status: string }>;
+}
+
+/** 1234 -> "12.34" */
+export function centsToValue(cents: number): string {
+  if (!Number.isInteger(cents) || cents < 0) throw new Error(`Invalid amount in cents: ${cents}`);
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+/** "12.34" -> 1234; refuses anything that is not a plain decimal money value. */
+export function valueToCents(value: string): number {
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
+  if (!m) throw new Error(`Invalid money value: ${value}`);
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emulator' = 'paypal'): Payments {
+  const doFetch = config.fetch ?? fetch;
+  const base = config.baseUrl.replace(/\/$/, '');
+  let token: { value: string; expiresAt: number } | undefined;
+
+  async function accessToken(): Promise<string> {
+    if (token && token.expiresAt > Date.now() + 60_000) return token.value;
+    const res = await doFetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    if (!res.ok) throw new PayPalError(`PayPal authentication failed (${res.status})`, res.status);
+    const body = (await res.json()) as { access_token: string; expires_in: number };
+    token = { value: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
+    return token.value;
+  }
+
+  async function call<T>(method: string, path: string, body?: unknown, requestId?: string): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${await accessToken()}`,
+      'content-type': 'application/json',
+      prefer: 'return=representation',
+    };
+    // PayPal-Request-Id makes a retried create or capture idempotent on PayPal's side.
+    if (requestId) headers['paypal-request-id'] = requestId;
+    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : {};
+    if (!res.ok) {
+      const issue = json?.details?.[0]?.issue as string | undefined;
+      throw new PayPalError(`PayPal ${method} ${path} failed (${res.status}${issue ? ` ${issue}` : ''})`, res.status, issue);
+    }
+    return json as T;
+  }
+
+  return {
+    kind,
+    clientId: config.clientId,
+
+    async createOrder({ amountCents, currency = 'USD', description, referenceId }) {
+      const order = await call<{ id: string; status: string }>('POST', '/v2/checkout/orders', {
+        intent: 'CAPTURE',
+        purchase_units: [
+          {
+            ...(referenceId ? { reference_id: referenceId } : {}),
+            ...(description ? { description: description.slice(0, 127) } : {}),
+            amount: { currency_code: currency, value: centsToValue(amountCents) },
+          },
+        ],
+      });
+      return { id: order.id, status: order.status };
+    },
+
+    async getOrder(orderId) {
+      const order = await call<any>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
+      const unit = order.purchase_units?.[0] ?? {};
+      const amount = unit.amount ?? {};
+      return {
+        id: order.id,
+        status: order.status,
+        amountCents: valueToCents(amount.value ?? '0'),
+        currency: amount.currency_code,
+        referenceId: unit.reference_id,
+      };
+    },
+
+    async captureOrder(orderId) {
+      const order = await call<any>('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, `capture-${orderId}`);
+      const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
+      if (!capture) throw new PayPalError('PayPal capture returned no capture', 502);
+      const given = order.payer?.name?.given_name ?? '';
+      const surname = order.payer?.name?.surname ?? '';
+      return {
+        orderId: order.id,
+        status: order.status,
+        captureId: capture.id,
+        captureStatus: capture.status,
+        amountCents: valueToCents(capture.amount.value),
+        currency: capture.amount.currency_code,
+        payer: { name: `${given} ${surname}`.trim(), firstName: given, email: order.payer?.email_address ?? '' },
+      };
+    },
+
+    async refundCapture(captureId) {
+      const refund = await call<{ id: string; status: string }>(
+        'POST',
+        `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+        {},
+        `refund-${captureId}`,
+      );
+      return { id: refund.id, status: refund.status };
+    },
+  };
+}

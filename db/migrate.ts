@@ -1,0 +1,23 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Kysely } from 'kysely';
+import * as initial from './migrations/0001_initial.ts';
+import * as reminders from './migrations/0002_reminders.ts';
+
+/**
+ * Migrations are listed here rather than read from the folder at run time, so they work the
+ * same from source, from a bundle and in tests. Add new ones at the end, never edit old ones.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+  '0002_reminders': reminders,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  // The migrator's own bookkeeping tables are snake_case already; run it without the camelCase plugin.
+  const migrator = new Migrator({ db: db.withoutPlugins(), provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

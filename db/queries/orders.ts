@@ -1,0 +1,106 @@
+/**
+ * Chocolate orders and their items. Money in integer cents. The checkout's stock claim is one
+ * conditional UPDATE per line, so two buyers can never both get the last tin.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../client.ts';
+
+/** Name, price and stock of the products a cart names (unknown ids are simply absent). */
+export async function productsForCart(db: DB, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('products').select(['id', 'name', 'priceCents', 'inventory']).where('id', 'in', ids).execute();
+}
+
+/**
+ * Takes `quantity` tins of one product if that many are left; undefined when not. Row-locks the
+ * product until the transaction ends; callers claim in product-id order so two carts never
+ * wait on each other in a circle.
+ */
+export async function claimStock(db: DB, productId: string, quantity: number) {
+  return db
+    .updateTable('products')
+    .set((eb) => ({ inventory: eb('inventory', '-', quantity), updatedAt: sql<Date>`now()` }))
+    .where('id', '=', productId)
+    .where('inventory', '>=', quantity)
+    .returning(['id', 'inventory'])
+    .executeTakeFirst();
+}
+
+export interface NewOrder {
+  paypalOrderId: string;
+  payerName: string;
+  payerEmail: string;
+  itemsTotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  couponCode: string | null;
+  isLocalPickup: boolean;
+}
+
+/** Inserts the order; a second one for the same PayPal order violates orders_paypal_order_id_key. */
+export async function insertOrder(db: DB, order: NewOrder) {
+  return db.insertInto('orders').values(order).returning(['id', 'createdAt']).executeTakeFirstOrThrow();
+}
+
+export async function insertOrderItems(
+  db: DB,
+  items: { orderId: string; productId: string; name: string; unitPriceCents: number; quantity: number }[],
+) {
+  if (items.length === 0) return;
+  await db.insertInto('orderItems').values(items).execute();
+}
+
+/** Records the capture and the payer PayPal reports. */
+export async function recordCapture(db: DB, orderId: string, capture: { paypalCaptureId: string; payerName: string; payerEmail: string }) {
+  await db.updateTable('orders').set(capture).where('id', '=', orderId).execute();
+}
+
+const orderColumns = [
+  'id',
+  'paypalOrderId',
+  'createdAt',
+  'payerName',
+  'payerEmail',
+  'itemsTotalCents',
+  'discountCents',
+  'shippingCents',
+  'totalCents',
+  'couponCode',
+  'isLocalPickup',
+  'status',
+] as const;
+
+const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;
+
+/** Items of many orders in one query, in the order they were sold. */
+export async function itemsOfOrders(db: DB, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return db.selectFrom('orderItems').select(itemColumns).where('orderId', 'in', orderIds).orderBy('orderId').orderBy('name').orderBy('id').execute();
+}
+
+/** Items of every order (the admin's list shows them all), grouped by order. */
+export async function listOrderItems(db: DB) {
+  return db.selectFrom('orderItems').select(itemColumns).orderBy('orderId').orderBy('name').orderBy('id').execute();
+}
+
+export type OrderRow = NonNullable<Awaited<ReturnType<typeof findOrderByPaypalId>>>;
+export type OrderItemRow = Awaited<ReturnType<typeof itemsOfOrders>>[number];
+
+/** The order placed for a PayPal order, if any. */
+export async function findOrderByPaypalId(db: DB, paypalOrderId: string) {
+  return db.selectFrom('orders').select(orderColumns).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
+}
+
+/** Every order, newest first. */
+export async function listOrders(db: DB) {
+  return db.selectFrom('orders').select(orderColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function findOrderById(db: DB, id: string) {
+  return db.selectFrom('orders').select(orderColumns).where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateOrderStatus(db: DB, id: string, status: 'paid' | 'shipped' | 'picked_up' | 'refunded') {
+  return db.updateTable('orders').set({ status }).where('id', '=', id).returning(orderColumns).executeTakeFirst();
+}

@@ -1,0 +1,245 @@
+/**
+ * Table types as Kysely sees them (camelCase: the CamelCasePlugin maps to snake_case columns).
+ * Kept by hand beside db/migrations; a test compares them with the migrated database.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  /** Lower-cased; unique. */
+  email: string;
+  firstName: Generated<string>;
+  lastName: Generated<string>;
+  phone: Generated<string>;
+  preferredName: Generated<string>;
+  pronoun: Generated<string>;
+  city: Generated<string>;
+  zipcode: Generated<string>;
+  image: string | null;
+  googleId: string | null;
+  emailVerifiedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the token held in the cookie; the token itself is never stored. */
+  id: string;
+  expiresAt: Timestamp;
+  createdAt: CreatedAt;
+}
+export interface UserSessionsTable extends SessionsTable {
+  userId: string;
+}
+export interface AdminSessionsTable extends SessionsTable {
+  adminId: string;
+}
+
+export interface LoginTokensTable {
+  /** SHA-256 (hex) of the token in the mailed link. */
+  id: string;
+  userId: string;
+  purpose: 'verify_email' | 'login';
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export interface AdminsTable {
+  id: Generated<string>;
+  email: string;
+  name: Generated<string>;
+  /** scrypt hash, see api/auth/password.ts. */
+  passwordHash: string;
+  createdAt: CreatedAt;
+}
+
+export interface EventsTable {
+  id: Generated<string>;
+  title: string;
+  /** YYYY-MM-DD in SITE_TIMEZONE. */
+  date: string;
+  /** HH:mm in SITE_TIMEZONE. */
+  time: string;
+  /** The instant date + time denote; decides "past". */
+  startsAt: Timestamp;
+  location: Generated<string>;
+  signUpLink: Generated<string>;
+  isExternal: Generated<boolean>;
+  /** Places in the class; class-status compares sign-ups with it. */
+  capacity: Generated<number>;
+  /** Shared by the events one "repeat" created. */
+  seriesId: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface ClassSignupsTable {
+  id: Generated<string>;
+  eventId: string | null;
+  classTitle: string;
+  date: string;
+  name: string;
+  /** Lower-cased; one sign-up per (classTitle, date, email). */
+  email: string;
+  phone: Generated<string>;
+  waiverAccepted: Generated<boolean>;
+  signaturePng: Uint8Array | null;
+  createdAt: CreatedAt;
+}
+
+export interface SubscribersTable {
+  id: Generated<string>;
+  /** Lower-cased; unique. */
+  email: string;
+  subscribedAt: CreatedAt;
+}
+
+export interface ImagesTable {
+  id: Generated<string>;
+  contentType: string;
+  bytes: Uint8Array;
+  createdAt: CreatedAt;
+}
+
+export interface ProductsTable {
+  id: Generated<string>;
+  name: string;
+  /** A URL: an uploaded image (/api/images/{id}), a site asset or an outside address. */
+  image: Generated<string>;
+  description: Generated<string>;
+  details: Generated<string>;
+  /** Price of one tin in cents. */
+  priceCents: number;
+  /** Tins in stock; 0 means sold out. Never negative (check constraint). */
+  inventory: Generated<number>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export interface CouponsTable {
+  /** Upper-cased. */
+  code: string;
+  percentOff: number;
+  active: Generated<boolean>;
+  createdAt: CreatedAt;
+}
+
+export interface OrdersTable {
+  id: Generated<string>;
+  /** Unique: a replayed capture can never make a second order. */
+  paypalOrderId: string;
+  paypalCaptureId: string | null;
+  payerName: Generated<string>;
+  payerEmail: Generated<string>;
+  itemsTotalCents: number;
+  discountCents: Generated<number>;
+  shippingCents: Generated<number>;
+  totalCents: number;
+  couponCode: string | null;
+  isLocalPickup: Generated<boolean>;
+  status: Generated<'paid' | 'shipped' | 'picked_up' | 'refunded'>;
+  createdAt: CreatedAt;
+}
+
+export interface OrderItemsTable {
+  id: Generated<string>;
+  orderId: string;
+  productId: string | null;
+  /** Name and price as sold, kept even if the product changes later. */
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+}
+
+export interface SlotsTable {
+  id: Generated<string>;
+  date: string;
+  time: string;
+  startsAt: Timestamp;
+  /** Null while the slot is free. */
+  bookedBy: string | null;
+  bookedAt: Timestamp | null;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  sessionType: string | null;
+  message: string | null;
+  duration: Generated<string>;
+  link: string | null;
+  amountCents: number | null;
+  couponUsed: Generated<boolean>;
+  paypalOrderId: string | null;
+  /** When the day-before reminder went out (claimed atomically; null until then). */
+  reminderDaySentAt: Timestamp | null;
+  /** When the two-hours-before reminder went out. */
+  reminderSoonSentAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export type SessionType = 'private yoga' | 'group yoga' | 'yoga therapy' | 'chocolates';
+
+export interface BookingRequestsTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  phone: string;
+  sessionType: SessionType;
+  message: Generated<string>;
+  createdAt: CreatedAt;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  message: string;
+  createdAt: CreatedAt;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** Base64. */
+  content: string;
+}
+
+export interface MailsTable {
+  id: Generated<string>;
+  to: string;
+  subject: string;
+  text: Generated<string>;
+  html: Generated<string>;
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  attachments: ColumnType<MailAttachment[], string | undefined, string>;
+  sentAt: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  userSessions: UserSessionsTable;
+  loginTokens: LoginTokensTable;
+  admins: AdminsTable;
+  adminSessions: AdminSessionsTable;
+  events: EventsTable;
+  classSignups: ClassSignupsTable;
+  subscribers: SubscribersTable;
+  images: ImagesTable;
+  products: ProductsTable;
+  coupons: CouponsTable;
+  orders: OrdersTable;
+  orderItems: OrderItemsTable;
+  slots: SlotsTable;
+  bookingRequests: BookingRequestsTable;
+  contactMessages: ContactMessagesTable;
+  mails: MailsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Event = Selectable<EventsTable>;
+export type Product = Selectable<ProductsTable>;
+export type Slot = Selectable<SlotsTable>;
+export type Mail = Selectable<MailsTable>;

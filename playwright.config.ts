@@ -1,0 +1,53 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 4399);
+
+/** End-to-end tests against the production build (`npm start`) on a fresh PGlite database. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/start.ts',
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      // One database per port: parallel runs never share PGlite files.
+      PGLITE_DIR: `.data/e2e-${PORT}`,
+      PARTYKIT_PORT: String(PORT + 1000),
+      QUIET: '1',
+      NODE_ENV: 'test',
+    },
+  },
+});

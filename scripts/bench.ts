@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: one run, one report (docs/bench/report.md).
+ *  1. The page report (scripts/bench-pages.ts: JS/CSS/transfer and Lighthouse per route).
+ *  2. How fast the built server answers `/` and `/chocolates`, each as a ratio to the same
+ *     server answering a small static file in the same run.
+ *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
+ *     hundreds of clients, sign-ups and orders): GET /api/events, /api/chocolates and the
+ *     admin's /api/bookings, each as a ratio to GET /api/health in the same run.
+ * Ratios make the numbers comparable across machines; absolute numbers are for this one.
+ * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
+ * (a throwaway database is created there and dropped afterwards).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { loadEnv } from '../api/env.ts';
+import { startServer, type RunningServer } from '../api/server.ts';
+import { sessionStore } from '../api/auth/sessions.ts';
+import { SESSION_COOKIES } from '../api/auth/cookies.ts';
+import { addDays, zonedInstant, zonedNow } from '../api/lib/time.ts';
+import { build, isBuildCurrent } from './build.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+interface Result {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function measure(label: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+  // Warm up (JIT, caches, connection pool), then measure.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  console.log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`);
+  return result;
+}
+
+const table = (rows: Result[], base: Result) => [
+  '| request | req/s | p50 ms | p99 ms | req/s ratio | p50 ratio | p99 ratio | errors |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / base.rps).toFixed(2)} | ${(r.p50 / Math.max(base.p50, 0.5)).toFixed(1)} | ${(r.p99 / Math.max(base.p99, 0.5)).toFixed(1)} | ${r.errors + r.non2xx} |`,
+  ),
+];
+
+async function pages(): Promise<string[]> {
+  if (!isBuildCurrent()) build();
+  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', PGLITE_DIR: 'memory://', QUIET: '1', DATABASE_URL: '' });
+  const server = await startServer(env);
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    const enc = { 'accept-encoding': 'br, gzip' };
+    const file = await measure('`/favicon.svg` (small static file)', `${base}/favicon.svg`, enc);
+    const home = await measure('`/`', `${base}/`, enc);
+    const shop = await measure('`/chocolates`', `${base}/chocolates`, enc);
+    return table([file, home, shop], file);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A year of the teacher's life: classes, slots, clients, sign-ups, products and orders. */
+async function seedRealistic(server: RunningServer) {
+  const { db } = server.services;
+  const zone = server.env.SITE_TIMEZONE;
+  const today = zonedNow(zone).date;
+  const events = [];
+  const slots = [];
+  for (let d = -30; d < 335; d++) {
+    const date = addDays(today, d);
+    for (const [time, title] of [['07:00', 'Sunrise Flow'], ['12:15', 'Lunch Break Yoga'], ['18:00', 'Gentle Flow']] as const) {
+      events.push({ title, date, time, location: 'Community Studio', startsAt: zonedInstant(date, time, zone), capacity: 12 });
+    }
+    for (const time of ['09:00', '10:30', '13:00', '15:00', '16:30']) slots.push({ date, time, startsAt: zonedInstant(date, time, zone) });
+  }
+  for (let i = 0; i < events.length; i += 500) await db.insertInto('events').values(events.slice(i, i + 500)).execute();
+  for (let i = 0; i < slots.length; i += 500) await db.insertInto('slots').values(slots.slice(i, i + 500)).onConflict((oc) => oc.columns(['date', 'time']).doNothing()).execute();
+
+  const users = Array.from({ length: 400 }, (_, i) => ({ email: `client${i}@example.com`, firstName: `Client${i}`, lastName: 'Bench', city: 'Portland, OR' }));
+  const userIds = (await db.insertInto('users').values(users).returning('id').execute()).map((u) => u.id);
+  // A third of the future slots are booked.
+  const slotRows = await db.selectFrom('slots').select('id').where('startsAt', '>', new Date()).execute();
+  for (let i = 0; i < slotRows.length; i += 3) {
+    const uid = userIds[i % userIds.length]!;
+    await db
+      .updateTable('slots')
+      .set({ bookedBy: uid, bookedAt: new Date(), firstName: 'Client', lastName: 'Bench', email: 'c@example.com', sessionType: 'Individual Yoga Session (60 min)', message: 'See you', amountCents: 9000 })
+      .where('id', '=', slotRows[i]!.id)
+      .execute();
+  }
+  const eventRows = await db.selectFrom('events').select(['id', 'title', 'date']).limit(300).execute();
+  const signups = [];
+  for (let i = 0; i < 1200; i++) {
+    const e = eventRows[i % eventRows.length]!;
+    signups.push({ eventId: e.id, classTitle: e.title, date: e.date, name: `Student ${i}`, email: `student${i}@example.com`, phone: '5035550100', waiverAccepted: true });
+  }
+  for (let i = 0; i < signups.length; i += 500) await db.insertInto('classSignups').values(signups.slice(i, i + 500)).execute();
+  const products = Array.from({ length: 30 }, (_, i) => ({ name: `Bench Tin ${String(i).padStart(2, '0')}`, description: 'A tin for measuring.', priceCents: 1500 + i * 50, inventory: 100 }));
+  const productIds = (await db.insertInto('products').values(products).returning(['id', 'name', 'priceCents']).execute());
+  for (let i = 0; i < 600; i++) {
+    const p = productIds[i % productIds.length]!;
+    const order = await db
+      .insertInto('orders')
+      .values({ paypalOrderId: `BENCH${i}`, payerName: 'Bench Buyer', payerEmail: 'buyer@example.com', itemsTotalCents: p.priceCents * 2, shippingCents: 500, totalCents: p.priceCents * 2 + 500 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('orderItems').values({ orderId: order.id, productId: p.id, name: p.name, unitPriceCents: p.priceCents, quantity: 2 }).execute();
+  }
+  const counts = await sql<{ t: string; n: number }>`
+    select 'events' as t, count(*)::int as n from events union all select 'slots', count(*)::int from slots
+    union all select 'users', count(*)::int from users union all select 'class_signups', count(*)::int from class_signups
+    union all select 'orders', count(*)::int from orders union all select 'products', count(*)::int from products`.execute(db.withoutPlugins());
+  return counts.rows;
+}
+
+async function api(): Promise<{ lines: string[]; counts: { t: string; n: number }[] }> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', DATABASE_URL: url.toString() });
+  const server = await startServer(env, { site: false, seedContent: true });
+  try {
+    const counts = await seedRealistic(server);
+    await sql`analyze`.execute(server.services.db);
+    const adminRow = await server.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
+    const { token } = await sessionStore(server.services.db, 'admin').create(adminRow.id);
+    const cookie = { cookie: `${SESSION_COOKIES.admin}=${token}` };
+    const base = `http://127.0.0.1:${server.port}`;
+    const health = await measure('`GET /api/health`', `${base}/api/health`);
+    const rows = [
+      health,
+      await measure('`GET /api/events`', `${base}/api/events`),
+      await measure('`GET /api/chocolates`', `${base}/api/chocolates`),
+      await measure('`GET /api/bookings` (admin view)', `${base}/api/bookings`, cookie),
+    ];
+    return { lines: table(rows, health), counts };
+  } finally {
+    await server.close();
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+async function main() {
+  mkdirSync('docs/bench', { recursive: true });
+  if (!process.env.BENCH_SKIP_PAGES) {
+    const r = spawnSync(process.execPath, ['scripts/bench-pages.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the page report found a budget problem (see above)');
+  }
+  const pageReport = existsSync('docs/bench/pages.md') ? readFileSync('docs/bench/pages.md', 'utf8').replace(/^# Page report\n/, '') : '';
+  const pageLines = await pages();
+  const apiResult = await api();
+  const pgVersion = await (async () => {
+    const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    await c.connect();
+    const v = (await c.query('show server_version')).rows[0].server_version;
+    await c.end();
+    return v;
+  })();
+  const report = [
+    '# Benchmark report',
+    '',
+    `One run of \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, PostgreSQL ${pgVersion}.`,
+    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per request after a 2 s warm-up, on loopback (the load generator shares the machine).`,
+    'Ratios compare each request with the baseline measured in the same run, so they travel between machines better than the absolute numbers.',
+    '',
+    '## Pages served by the built server',
+    '',
+    'The production server (`api/server.ts`) with precompressed static files; baseline: a small static file from the same server.',
+    '',
+    ...pageLines,
+    '',
+    '## API on PostgreSQL with a year of data',
+    '',
+    `Rows: ${apiResult.counts.map((c) => `${c.n} ${c.t}`).join(', ')}. Baseline: \`GET /api/health\` (one \`select 1\`).`,
+    '',
+    ...apiResult.lines,
+    '',
+    '## Page weight and Lighthouse',
+    pageReport,
+  ];
+  writeFileSync('docs/bench/report.md', report.join('\n'));
+  console.log('\nWrote docs/bench/report.md');
+}
+
+await main();

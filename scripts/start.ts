@@ -1,0 +1,45 @@
+/**
+ * `npm start`: build the site if its sources changed, then start the realtime stand-in (when
+ * no PARTYKIT_HOST is configured) and the one Node server. Migrations and the first seed run
+ * inside the server's start.
+ */
+import { build, isBuildCurrent } from './build.ts';
+import { EnvError, loadEnv } from '../api/env.ts';
+import { banner, startServer } from '../api/server.ts';
+import { startPartykitDev, type PartykitDev } from './partykit.ts';
+
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+
+let env;
+try {
+  env = loadEnv();
+} catch (err) {
+  if (err instanceof EnvError) {
+    console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+if (isBuildCurrent()) console.log('[start] site build is up to date');
+else {
+  console.log('[start] building the site…');
+  build();
+}
+
+let room: PartykitDev | undefined;
+if (env.standIns.realtime) {
+  room = await startPartykitDev({ port: env.PARTYKIT_PORT, secret: env.PARTYKIT_SECRET, quiet: true });
+}
+const running = await startServer(env);
+console.log(banner(running));
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled([running.close(), room?.stop()]);
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

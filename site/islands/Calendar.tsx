@@ -1,0 +1,158 @@
+import { useEffect, useMemo, useState } from 'react';
+import { getJson } from '../lib/http';
+import { DAY_NAMES, isoDay, monthGrid, twelveHour } from '../lib/calendar';
+
+export interface CalendarEvent {
+  _id: string;
+  title: string;
+  date: string;
+  time: string;
+  location: string;
+  signUpLink: string;
+  isExternal: boolean;
+  isPast: boolean;
+}
+
+/** Where a class's Sign Up leads: its own link, or the sign-up choice with title, date and location. */
+export function signUpHref(e: CalendarEvent): string {
+  if (e.isExternal && e.signUpLink) return e.signUpLink;
+  const q = `title=${encodeURIComponent(e.title)}&date=${encodeURIComponent(e.date)}&location=${encodeURIComponent(e.location)}`;
+  return `/signup-selection?${q}`;
+}
+
+function EventItem({ event }: { event: CalendarEvent }) {
+  const [full, setFull] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (event.isPast || event.isExternal) return;
+    // SPEC.md section 7: class-status is called once per event.
+    const q = `classTitle=${encodeURIComponent(event.title)}&date=${encodeURIComponent(event.date)}`;
+    getJson<{ isFull: boolean }>(`/api/class-status?${q}`)
+      .then((r) => setFull(r.ok ? r.data.isFull : false))
+      .catch(() => setFull(false));
+  }, [event]);
+
+  let action;
+  if (event.isPast) action = <button className="button" type="button" disabled>Sign Up</button>;
+  else if (full) action = <button className="button" type="button" disabled>Class Full</button>;
+  else if (event.isExternal && event.signUpLink)
+    action = (
+      <a className="button" href={event.signUpLink} target="_blank" rel="noopener noreferrer">
+        Sign Up<span className="sr-only"> for {event.title} (opens in a new tab)</span>
+      </a>
+    );
+  else
+    action = (
+      <a className="button" href={signUpHref(event)}>
+        Sign Up<span className="sr-only"> for {event.title}</span>
+      </a>
+    );
+
+  return (
+    <li className="card event" data-event={event._id}>
+      <h3>{event.title}</h3>
+      <p className="meta">
+        {twelveHour(event.time)} · {event.location}
+      </p>
+      <p className="card-actions">
+        {action}
+        <a className="button button-quiet" href="/about?section=classDescriptions">
+          Class descriptions
+        </a>
+      </p>
+    </li>
+  );
+}
+
+/** /calendar: the month grid and the chosen day's classes (SPEC.md sections 2, 4, 9). */
+export default function Calendar() {
+  const today = useMemo(() => isoDay(new Date()), []);
+  const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
+  const [selected, setSelected] = useState(today);
+  const [events, setEvents] = useState<CalendarEvent[] | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    getJson<CalendarEvent[]>('/api/events')
+      .then((r) => {
+        if (!r.ok || !Array.isArray(r.data)) throw new Error();
+        setEvents(r.data);
+      })
+      .catch(() => setFailed(true));
+  }, []);
+
+  const byDate = useMemo(() => {
+    const map = new Map<string, CalendarEvent[]>();
+    for (const e of events ?? []) map.set(e.date, [...(map.get(e.date) ?? []), e]);
+    for (const list of map.values()) list.sort((a, b) => a.time.localeCompare(b.time));
+    return map;
+  }, [events]);
+
+  const grid = monthGrid(cursor.year, cursor.month);
+  const monthLabel = new Date(cursor.year, cursor.month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  const move = (delta: number) =>
+    setCursor((c) => {
+      const d = new Date(c.year, c.month + delta, 1);
+      return { year: d.getFullYear(), month: d.getMonth() };
+    });
+  const dayEvents = byDate.get(selected) ?? [];
+  const selectedLabel = new Date(`${selected}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
+
+  return (
+    <div className="calendar">
+      <div className="calendar-head">
+        <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
+          ‹ Prev
+        </button>
+        <h2 aria-live="polite">{monthLabel}</h2>
+        <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
+          Next ›
+        </button>
+      </div>
+      <div className="calendar-grid" role="grid" aria-label={monthLabel}>
+        <div role="row" className="calendar-row">
+          {DAY_NAMES.map((d) => (
+            <div role="columnheader" key={d} className="calendar-dow">
+              {d}
+            </div>
+          ))}
+        </div>
+        {Array.from({ length: 6 }, (_, w) => (
+          <div role="row" className="calendar-row" key={w}>
+            {grid.slice(w * 7, w * 7 + 7).map((d) => {
+              const key = isoDay(d);
+              const count = byDate.get(key)?.length ?? 0;
+              const past = key < today;
+              const outside = d.getMonth() !== cursor.month;
+              return (
+                <div role="gridcell" key={key} aria-selected={key === selected}>
+                  <button
+                    type="button"
+                    className={`calendar-day${outside ? ' outside' : ''}${count ? ' has-events' : ''}${key === selected ? ' selected' : ''}${key === today ? ' today' : ''}`}
+                    disabled={past}
+                    data-date={key}
+                    onClick={() => setSelected(key)}
+                    aria-label={`${d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}${count ? `, ${count} class${count > 1 ? 'es' : ''}` : ''}`}
+                  >
+                    <span>{d.getDate()}</span>
+                    {count > 0 && <span className="calendar-dot" aria-hidden="true" />}
+                  </button>
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+      <section className="calendar-day-list" aria-labelledby="day-heading">
+        <h2 id="day-heading">{selectedLabel}</h2>
+        {failed && <p role="alert">We couldn’t load the classes. Please refresh the page to try again.</p>}
+        {!failed && events === null && <p role="status">Loading classes…</p>}
+        {events !== null && dayEvents.length === 0 && <p>No classes on this day.</p>}
+        <ul className="event-list">
+          {dayEvents.map((e) => (
+            <EventItem key={e._id} event={e} />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

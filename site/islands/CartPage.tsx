@@ -1,0 +1,248 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { $cart, clearCart, removeFromCart, setQuantity } from '../stores/cart';
+import { getJson, postJson } from '../lib/http';
+import { showAlert } from '../lib/alert';
+import { toCents, usd } from '../lib/money';
+import { couponAllowed, priceCart, SHIPPING_CENTS } from '../../api/lib/pricing.ts';
+import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode } from '../../api/schemas/coupons.ts';
+import type { Product } from './ProductGrid';
+import type { PayPalConfig } from './PayPalCheckout';
+
+const PayPalCheckout = lazy(() => import('./PayPalCheckout'));
+
+type Coupon = { code: string; discount: number } | null;
+
+/** /cart: items, quantities, local pickup, coupon, and checkout through the payment provider. */
+export default function CartPage() {
+  const items = useStore($cart);
+  const [live, setLive] = useState<Map<string, Product> | null>(null);
+  const [pickup, setPickup] = useState(false);
+  const [code, setCode] = useState('');
+  const [coupon, setCoupon] = useState<Coupon>(null);
+  const [couponError, setCouponError] = useState('');
+  const [paypal, setPaypal] = useState<PayPalConfig | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  // The server's numbers win: refresh prices and stock of what is in the cart.
+  useEffect(() => {
+    getJson<Product[]>('/api/chocolates').then((r) => {
+      if (!r.ok || !Array.isArray(r.data)) return;
+      const map = new Map(r.data.map((p) => [p._id, p]));
+      setLive(map);
+      $cart.set($cart.get().map((i) => (map.has(i._id) ? { ...i, price: map.get(i._id)!.price, inventory: map.get(i._id)!.inventory } : i)));
+    });
+  }, []);
+
+  const status = (id: string): 'gone' | 'soldout' | 'short' | 'ok' => {
+    if (!live) return 'ok';
+    const p = live.get(id);
+    if (!p) return 'gone';
+    if (p.inventory <= 0) return 'soldout';
+    const q = items.find((i) => i._id === id)?.quantity ?? 0;
+    return q > p.inventory ? 'short' : 'ok';
+  };
+  const blocked = items.some((i) => status(i._id) !== 'ok');
+
+  const totals = useMemo(() => {
+    const lines = items.map((i) => ({ unitPriceCents: toCents(i.price), quantity: i.quantity }));
+    const percent = coupon ? Math.round(coupon.discount * 100) : null;
+    const priced = priceCart(lines, { percentOff: percent, isLocalPickup: pickup });
+    if (priced.ok) return priced.totals;
+    // Below the coupon minimum: priced without the coupon (an effect then drops the coupon).
+    const plain = priceCart(lines, { isLocalPickup: pickup });
+    if (!plain.ok) throw new Error('unreachable: no coupon, no minimum');
+    return plain.totals;
+  }, [items, coupon, pickup]);
+
+  // A coupon stops applying when the cart drops under the minimum.
+  useEffect(() => {
+    if (coupon && !couponAllowed(totals.itemsTotalCents)) {
+      setCoupon(null);
+      setCouponError(COUPON_MINIMUM);
+    }
+  }, [totals.itemsTotalCents]);
+
+  async function applyCoupon() {
+    const normalized = normalizeCouponCode(code);
+    setCode(normalized);
+    if (!normalized) return;
+    if (coupon && coupon.code === normalized) {
+      setCouponError('');
+      await showAlert({ icon: 'info', title: 'Coupon already applied', text: `${normalized} is already applied to your order.` });
+      return;
+    }
+    if (!couponAllowed(totals.itemsTotalCents)) {
+      setCoupon(null);
+      setCouponError(COUPON_MINIMUM);
+      return;
+    }
+    try {
+      const res = await postJson<{ code: string; discount: number }>('/api/chocolates/validate-coupon', { code: normalized, itemsTotal: totals.itemsTotalCents / 100 });
+      if (!res.ok || typeof res.data.discount !== 'number') {
+        setCoupon(null);
+        setCouponError(res.status === 404 ? INVALID_COUPON : res.data.message || 'Error applying coupon');
+        return;
+      }
+      setCoupon({ code: res.data.code, discount: res.data.discount });
+      setCouponError('');
+    } catch {
+      setCoupon(null);
+      setCouponError('Error applying coupon');
+    }
+  }
+
+  async function continueToPayment() {
+    setFailed(false);
+    try {
+      const res = await getJson<PayPalConfig>('/api/config/paypal');
+      if (!res.ok || !res.data.clientId) throw new Error();
+      setPaypal(res.data);
+    } catch {
+      await showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'We couldn’t load the payment provider. Please try again later.' });
+    }
+  }
+
+  const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
+
+  async function createOrder(): Promise<string> {
+    const res = await postJson<{ orderID: string }>('/api/orders/paypal', { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' });
+    if (!res.ok || !res.data.orderID) {
+      await showAlert({ icon: 'error', title: 'Payment Button Error', text: res.data.message || 'We couldn’t display the payment buttons. Please refresh the page and try again.' });
+      throw new Error(res.data.message || 'order not created');
+    }
+    return res.data.orderID;
+  }
+
+  async function onApprove(orderID: string) {
+    try {
+      const res = await postJson<{ order: { _id: string }; payerName?: string }>('/api/orders', {
+        orderId: orderID,
+        payerName: '',
+        payerEmail: '',
+        transactionAmount: totals.totalCents / 100,
+        cartItems: cartItems(),
+        isLocalPickup: pickup,
+        couponCode: coupon?.code ?? '',
+        discount: coupon?.discount ?? 0,
+      });
+      if (!res.ok) {
+        setFailed(true);
+        setPaypal(null);
+        await showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: res.data.message || 'Your payment could not be processed. Please check your payment details and try again.' });
+        return;
+      }
+      clearCart();
+      setCoupon(null);
+      setPaypal(null);
+      await showAlert({ icon: 'success', title: 'Payment Successful', text: 'Thank you! Your order is confirmed — a confirmation e-mail is on its way.' });
+    } catch {
+      await showAlert({ icon: 'error', title: 'Order Submission Failed', text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.' });
+    }
+  }
+
+  if (items.length === 0)
+    return (
+      <div className="cart-empty">
+        <p>Your cart is empty.</p>
+        <p><a className="button" href="/chocolates#products">Browse the chocolates</a></p>
+      </div>
+    );
+
+  return (
+    <div className="cart grid">
+      <ul className="item-list cart-items" aria-label="Items in your cart">
+        {items.map((i) => {
+          const s = status(i._id);
+          return (
+            <li key={i._id} className="item cart-item" data-cart-item={i.name}>
+              <div className="item-main">
+                {i.image && <img src={i.image} alt="" width="80" height="64" />}
+                <div>
+                  <strong>{i.name}</strong>
+                  <div className="muted">{usd(i.price)} each</div>
+                  {s === 'gone' && <div className="field-error">No longer available — please remove it.</div>}
+                  {s === 'soldout' && <div className="field-error">Sold out — please remove it.</div>}
+                  {s === 'short' && <div className="field-error">Only {live?.get(i._id)?.inventory} left.</div>}
+                </div>
+              </div>
+              <div className="item-main">
+                <label htmlFor={`qty-${i._id}`}>Quantity</label>
+                <input
+                  id={`qty-${i._id}`}
+                  className="qty"
+                  type="number"
+                  min={1}
+                  step={1}
+                  value={i.quantity}
+                  onChange={(e) => setQuantity(i._id, Number(e.target.value))}
+                />
+                <span>{usd((toCents(i.price) * i.quantity) / 100)}</span>
+                <button type="button" className="button button-quiet button-small" onClick={() => removeFromCart(i._id)}>
+                  Remove<span className="sr-only"> {i.name}</span>
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <p>
+        <button type="button" className="button button-quiet button-small" onClick={() => { clearCart(); setCoupon(null); }}>
+          Clear cart
+        </button>
+      </p>
+      <section className="admin-panel cart-summary" aria-labelledby="summary-heading">
+        <h2 id="summary-heading">Order summary</h2>
+        <label className="checkbox">
+          <input type="checkbox" checked={pickup} onChange={(e) => { setPickup(e.target.checked); setPaypal(null); }} /> Local pickup in Portland (no shipping fee)
+        </label>
+        <div className="coupon field">
+          <label htmlFor="coupon">Coupon code</label>
+          <div className="newsletter-form">
+            <input id="coupon" value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} aria-describedby={couponError ? 'coupon-error' : undefined} />
+            <button type="button" className="button button-small" onClick={() => void applyCoupon()}>
+              Apply
+            </button>
+          </div>
+          {couponError && (
+            <span id="coupon-error" className="field-error" role="alert">
+              {couponError}
+            </span>
+          )}
+          {coupon && <span role="status">Coupon {coupon.code} applied: {Math.round(coupon.discount * 100)}% off.</span>}
+        </div>
+        <dl className="totals">
+          <div><dt>Items</dt><dd data-total="items">{usd(totals.itemsTotalCents / 100)}</dd></div>
+          <div><dt>Discount</dt><dd data-total="discount">−{usd(totals.discountCents / 100)}</dd></div>
+          <div><dt>Shipping</dt><dd data-total="shipping">{pickup ? 'Free (pickup)' : usd(SHIPPING_CENTS / 100)}</dd></div>
+          <div className="grand"><dt>Total</dt><dd data-total="total">{usd(totals.totalCents / 100)}</dd></div>
+        </dl>
+        <p className="muted">Orders ship within 2–5 days, Monday to Wednesday. Final prices are confirmed at payment.</p>
+        {failed && <p className="field-error" role="alert">The payment did not go through.</p>}
+        {!paypal ? (
+          <button type="button" className="button" disabled={blocked} onClick={() => void continueToPayment()}>
+            Continue to Payment
+          </button>
+        ) : (
+          <div className="paypal-container" data-paypal>
+            <Suspense fallback={<p role="status">Loading payment options…</p>}>
+              <PayPalCheckout
+                config={paypal}
+                createOrder={createOrder}
+                onApprove={onApprove}
+                onError={() => {
+                  setFailed(true);
+                  void showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: 'Your payment could not be processed. Please check your payment details and try again.' });
+                }}
+                onLoadFailed={() => {
+                  setPaypal(null);
+                  void showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'We couldn’t load the payment provider. Please try again later.' });
+                }}
+              />
+            </Suspense>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { classFromQuery, newStudentHref } from '../lib/query';
+import { postJson } from '../lib/http';
+import { showAlert } from '../lib/alert';
+import { useHydrated } from './useHydrated';
+
+/** /signup-selection: a returning student signs up by e-mail; a new student goes to /signup. */
+export default function SignupSelection() {
+  const [cls, setCls] = useState({ title: '', date: '', location: '' });
+  const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+  useEffect(() => setCls(classFromQuery()), []);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    // Read at submit: an address typed before hydration still counts.
+    const email = String(new FormData(form).get('email') ?? '');
+    if (!email.trim()) {
+      await showAlert({ icon: 'warning', title: 'Email Required', text: 'Please enter your email address.' });
+      return;
+    }
+    setSending(true);
+    try {
+      const res = await postJson('/api/check-student', { email: email.trim(), classTitle: cls.title, date: cls.date });
+      const message = res.data.message ?? '';
+      if (res.ok) {
+        form.reset();
+        await showAlert({ icon: 'success', title: 'Registration confirmed!', text: 'Check your email for details.' });
+        window.location.assign('/calendar');
+      } else if (res.status === 404 || message.includes("email doesn't exist")) {
+        await showAlert({ icon: 'info', title: 'Student Not Found', text: message || 'Please sign up as a new student.' });
+      } else if (message.includes('already')) {
+        await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+      } else if (res.status === 400 && message) {
+        await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
+      } else {
+        await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Unexpected error. Please try again.' });
+      }
+    } catch {
+      await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  const when = cls.date ? new Date(`${cls.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }) : '';
+  return (
+    <div className="grid grid-2">
+      <section className="card" aria-labelledby="class-heading">
+        <h2 id="class-heading">{cls.title || 'Your class'}</h2>
+        {when && <p>{when}</p>}
+        {cls.location && <p>{cls.location}</p>}
+      </section>
+      <div className="grid">
+        <form className="card form" onSubmit={submit} noValidate aria-labelledby="returning-heading">
+          <h2 id="returning-heading">Returning student</h2>
+          <p>Signed a waiver with me before? Enter your e-mail and you're in.</p>
+          <div className="field">
+            <label htmlFor="returning-email">Email</label>
+            <input id="returning-email" name="email" type="email" autoComplete="email" />
+          </div>
+          <div>
+            <button className="button" type="submit" disabled={!hydrated || sending}>
+              {sending ? 'Signing up...' : 'Sign Up'}
+            </button>
+          </div>
+        </form>
+        <section className="card" aria-labelledby="new-heading">
+          <h2 id="new-heading">New student</h2>
+          <p>First class with me? Welcome! Fill in a short form and sign the liability waiver.</p>
+          <p>
+            <a className="button" href={newStudentHref(cls)}>
+              I'm a new student
+            </a>
+          </p>
+        </section>
+      </div>
+    </div>
+  );
+}

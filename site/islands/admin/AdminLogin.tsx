@@ -1,0 +1,70 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { CaptchaError, getCaptchaToken } from '../../lib/captcha';
+import { postJson } from '../../lib/http';
+import { rememberAdmin, storedAdmin, type AdminProfile } from '../../lib/admin-api';
+import { showAlert } from '../../lib/alert';
+import { useHydrated } from '../useHydrated';
+
+/** /admin: e-mail, password and the human check (action admin_login). A logged-in admin goes straight on. */
+export default function AdminLogin() {
+  // Uncontrolled: read at submit, so what was typed before hydration still counts.
+  const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (!storedAdmin()) return;
+    fetch('/api/admin/verify', { credentials: 'same-origin' }).then((r) => {
+      if (r.ok) window.location.replace('/admin/dashboard');
+    });
+  }, []);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const email = String(data.get('email') ?? '');
+    const password = String(data.get('password') ?? '');
+    if (!email.trim() || !password) {
+      await showAlert({ icon: 'warning', title: 'Login Failed', text: 'Please enter your email and password.' });
+      return;
+    }
+    setSending(true);
+    try {
+      let recaptchaToken: string;
+      try {
+        recaptchaToken = await getCaptchaToken('admin_login');
+      } catch (err) {
+        throw new Error(err instanceof CaptchaError ? err.message : 'Verification failed.');
+      }
+      const res = await postJson<{ admin: AdminProfile }>('/api/admin/login', { email: email.trim(), password, recaptchaToken });
+      if (!res.ok || !res.data.admin) {
+        await showAlert({ icon: 'error', title: 'Login Failed', text: res.data.message || 'Invalid email or password. Please try again.' });
+        return;
+      }
+      rememberAdmin(res.data.admin);
+      window.location.assign('/admin/dashboard');
+    } catch (err) {
+      await showAlert({ icon: 'error', title: 'Login Failed', text: (err as Error).message || 'Invalid email or password. Please try again.' });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form className="admin-panel form admin-login" onSubmit={submit} noValidate aria-label="Admin login">
+      <h1>Admin login</h1>
+      <div className="field">
+        <label htmlFor="admin-email">Email</label>
+        <input id="admin-email" name="email" type="email" autoComplete="username" required />
+      </div>
+      <div className="field">
+        <label htmlFor="admin-password">Password</label>
+        <input id="admin-password" name="password" type="password" autoComplete="current-password" required />
+      </div>
+      <div>
+        <button className="button" type="submit" disabled={!hydrated || sending}>
+          {sending ? 'Logging in...' : 'Log in'}
+        </button>
+      </div>
+    </form>
+  );
+}

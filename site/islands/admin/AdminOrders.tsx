@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable, formatLosAngeles, money, useAdminList } from './admin-ui';
+import { adminCall } from '../../lib/admin-api';
+import { showAlert } from '../../lib/alert';
+import { SETTABLE_STATUSES, type AdminOrderView, type OrderStatus } from '../../../api/schemas/orders.ts';
+
+type Settable = (typeof SETTABLE_STATUSES)[number];
+const statusLabels: Record<OrderStatus, string> = { paid: 'Paid', shipped: 'Shipped', picked_up: 'Picked up', refunded: 'Refunded' };
+
+const COLUMNS = ['Date', 'Buyer', 'Items', 'Items total', 'Discount', 'Shipping', 'Total', 'Delivery', 'Coupon', 'Status'] as const;
+
+/** A pickup order can't be shipped and a shipped one can't be picked up (the server refuses both). */
+const allowed = (o: AdminOrderView, s: Settable) => (s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' ? o.isLocalPickup : true);
+
+function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderView) => void }) {
+  const { order } = props;
+  const [saving, setSaving] = useState(false);
+  const id = `status-${order._id}`;
+  const label = `Status of the order of ${order.payerName || order.payerEmail || 'unknown buyer'} on ${formatLosAngeles(order.createdAt)}`;
+
+  if (order.status === 'refunded') return <span>{statusLabels.refunded}</span>;
+
+  async function change(status: Settable) {
+    if (status === order.status) return;
+    setSaving(true);
+    let res;
+    try {
+      res = await adminCall<AdminOrderView>('PUT', `/api/admin/orders/${encodeURIComponent(order._id)}/status`, { status });
+    } catch {
+      res = null;
+    }
+    setSaving(false);
+    if (!res || !res.ok || !res.data._id) {
+      await showAlert({ icon: 'error', title: 'Failed to update order.', text: res?.data.message });
+      return;
+    }
+    props.onChange(res.data);
+  }
+
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select id={id} value={order.status} disabled={saving} onChange={(e) => void change(e.target.value as Settable)}>
+        {SETTABLE_STATUSES.map((s) => (
+          <option key={s} value={s} disabled={!allowed(order, s)}>
+            {statusLabels[s]}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function OrdersPanel() {
+  const { items, setItems } = useAdminList<AdminOrderView>('/api/admin/orders', 'Failed to fetch orders.');
+  const orders = items && [...items].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+
+  return (
+    <section className="admin-panel" aria-labelledby="orders-heading">
+      <h2 id="orders-heading">Orders, newest first</h2>
+      {orders === null ? (
+        <p role="status">Loading…</p>
+      ) : orders.length === 0 ? (
+        <p>No orders yet.</p>
+      ) : (
+        <AdminTable caption="Orders" columns={COLUMNS}>
+          {orders.map((o) => (
+            <tr key={o._id} data-order-row={o._id}>
+              <td>{formatLosAngeles(o.createdAt)}</td>
+              <td>
+                {o.payerName || <span className="muted">No name</span>}
+                {o.payerEmail && (
+                  <>
+                    <br />
+                    <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
+                  </>
+                )}
+              </td>
+              <td>
+                <ul className="plain-list">
+                  {o.items.map((i, n) => (
+                    <li key={n}>
+                      {i.name} × {i.quantity}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>{money(o.itemsTotal)}</td>
+              <td>{o.discount > 0 ? `−${money(o.discount)}` : money(0)}</td>
+              <td>{money(o.shipping)}</td>
+              <td>
+                <strong>{money(o.total)}</strong>
+              </td>
+              <td>{o.isLocalPickup ? 'Local pickup' : 'Shipping'}</td>
+              <td>{o.couponCode ?? '—'}</td>
+              <td>
+                <StatusSelect order={o} onChange={(u) => setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)))} />
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </section>
+  );
+}
+
+export default function AdminOrders() {
+  return (
+    <AdminShell current="/admin/orders" title="Orders">
+      {() => <OrdersPanel />}
+    </AdminShell>
+  );
+}

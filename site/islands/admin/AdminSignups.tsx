@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList } from './admin-ui';
+
+interface SignupRow {
+  _id: string;
+  date: string;
+  classTitle: string;
+  name: string;
+  email: string;
+  phone: string;
+  hasSignature: boolean;
+}
+
+const COLUMNS = ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'] as const;
+
+function SignatureDialog(props: { signup: SignupRow; onClose: () => void }) {
+  const { signup } = props;
+  const [failed, setFailed] = useState(false);
+  return (
+    <ModalDialog title={`Signature of ${signup.name}`} onClose={props.onClose} className="signature-dialog">
+      <p className="muted">
+        {signup.classTitle}, {formatCalendarDate(signup.date)}
+      </p>
+      {failed ? (
+        <p role="alert">The signature could not be loaded.</p>
+      ) : (
+        <img
+          className="signature-image"
+          src={`/api/admin/signups/${encodeURIComponent(signup._id)}/signature`}
+          alt={`Signature of ${signup.name}`}
+          width={500}
+          height={200}
+          onError={() => setFailed(true)}
+        />
+      )}
+    </ModalDialog>
+  );
+}
+
+function SignupsPanel() {
+  const { items, setItems } = useAdminList<SignupRow>('/api/admin/signups', 'Failed to fetch class signups.');
+  const [viewing, setViewing] = useState<SignupRow | null>(null);
+
+  async function remove(s: SignupRow) {
+    if (!(await confirmAndDelete(`/api/signup/${encodeURIComponent(s._id)}`, 'Failed to delete signup.', `Delete the sign-up of ${s.name} for ${s.classTitle}?`))) return;
+    setItems((list) => (list ?? []).filter((x) => x._id !== s._id));
+  }
+
+  return (
+    <section className="admin-panel" aria-labelledby="signups-heading">
+      <h2 id="signups-heading">Class sign-ups</h2>
+      {items === null ? (
+        <p role="status">Loading…</p>
+      ) : items.length === 0 ? (
+        <p>No signups found.</p>
+      ) : (
+        <AdminTable caption="Class sign-ups" columns={COLUMNS}>
+          {items.map((s) => (
+            <tr key={s._id} data-signup-row={s._id}>
+              <td>{formatCalendarDate(s.date)}</td>
+              <td>{s.classTitle}</td>
+              <td>{s.name}</td>
+              <td>
+                <a href={`mailto:${s.email}`}>{s.email}</a>
+              </td>
+              <td>{s.phone}</td>
+              <td>
+                <div className="row-actions">
+                  {s.hasSignature && (
+                    <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
+                      View signature<span className="sr-only"> of {s.name}</span>
+                    </button>
+                  )}
+                  <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
+                    Delete<span className="sr-only"> sign-up of {s.name}</span>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+      {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
+    </section>
+  );
+}
+
+export default function AdminSignups() {
+  return (
+    <AdminShell current="/admin/signups" title="Classes">
+      {() => <SignupsPanel />}
+    </AdminShell>
+  );
+}

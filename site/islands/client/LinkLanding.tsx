@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { postJson } from '../../lib/http';
+import { showAlert } from '../../lib/alert';
+import { setUser, type User } from '../../stores/user';
+
+const token = () => new URLSearchParams(location.search).get('token');
+
+/**
+ * /verify-email and /verify-login: the page sends the link's token in a POST body, so mail
+ * scanners that open links (GET) never burn them. History is replaced on the way in.
+ */
+export function VerifyEmail() {
+  const [text, setText] = useState('Verifying your email…');
+  useEffect(() => {
+    const t = token();
+    if (!t) {
+      setText('Invalid verification link.');
+      return;
+    }
+    postJson<{ message: string; userId: string; user: User }>('/api/user/verify-email', { token: t })
+      .then(async (res) => {
+        if (!res.ok) {
+          setText(res.data.message || 'Verification failed.');
+          return;
+        }
+        setText(res.data.message);
+        if (res.data.user) setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id });
+        await showAlert({ icon: 'success', title: 'Email Verified!', text: res.data.message });
+        window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
+      })
+      .catch(() => setText('Verification failed.'));
+  }, []);
+  return <p role="status">{text}</p>;
+}
+
+export function VerifyLogin() {
+  const [text] = useState('Verifying login...');
+  useEffect(() => {
+    const t = token();
+    const fail = async () => {
+      await showAlert({ icon: 'error', title: 'Login Failed', text: 'Your login link is invalid or has expired. Please request a new link and try again.' });
+      window.location.replace('/login');
+    };
+    if (!t) return void fail();
+    postJson<{ user: User; userId: string }>('/api/user/verify-login', { token: t })
+      .then(async (res) => {
+        if (!res.ok || !res.data.user) return fail();
+        setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id });
+        await showAlert({ icon: 'success', title: 'Login Successful', text: `Welcome back, ${res.data.user.firstName || 'friend'}!` });
+        window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
+      })
+      .catch(fail);
+  }, []);
+  return <p role="status">{text}</p>;
+}
+
+/** /user/oauth?userId=…: Google sign-in lands here with the session cookie already set. */
+export function OAuthLanding() {
+  useEffect(() => {
+    const userId = new URLSearchParams(location.search).get('userId');
+    if (!userId) return void window.location.replace('/login');
+    postJson<{ isValid: boolean; user: User }>('/api/user/validate-token', { token: null })
+      .then(async (res) => {
+        if (!res.ok || !res.data.isValid || res.data.user.id !== userId) {
+          window.location.replace('/login');
+          return;
+        }
+        setUser(res.data.user);
+        window.location.replace(`/user/${encodeURIComponent(userId)}`);
+      })
+      .catch(async () => {
+        await showAlert({ icon: 'error', title: 'Session expired', text: 'Please try signing in again.' });
+        window.location.replace('/login');
+      });
+  }, []);
+  return <p role="status">Signing you in...</p>;
+}

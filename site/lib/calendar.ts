@@ -1,0 +1,25 @@
+/** Month grids and times shared by the class calendar and the booking calendar. */
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** YYYY-MM-DD of a local date. */
+export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** SPEC.md section 9: the grid is 42 days starting on the Sunday on or before the 1st. */
+export function monthGrid(year: number, month: number): Date[] {
+  const first = new Date(year, month, 1);
+  return Array.from({ length: 42 }, (_, i) => new Date(year, month, 1 - first.getDay() + i));
+}
+
+/** "18:00" -> "6:00 PM" */
+export function twelveHour(time: string): string {
+  const [h, m] = time.split(':').map(Number) as [number, number];
+  return `${h % 12 || 12}:${pad(m)} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** An instant in the visitor's zone, 12-hour, with the zone's abbreviation: "10:00 AM PST". */
+export const localTimeWithZone = (instant: string | Date) =>
+  new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(instant));
+
+export const monthLabel = (year: number, month: number) => new Date(year, month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+
+export const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

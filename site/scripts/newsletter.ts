@@ -1,0 +1,46 @@
+import { showAlert } from '../lib/alert';
+
+/** Any non-space, an @, any non-space, a dot, any non-space (SPEC.md section 5). */
+export const NEWSLETTER_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The footer's newsletter form: SPEC.md sections 4, 5 and 8, word for word. */
+export function initNewsletter(): void {
+  const form = document.querySelector<HTMLFormElement>('[data-newsletter]');
+  if (!form) return;
+  const input = form.querySelector<HTMLInputElement>('input[name="email"]')!;
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const email = input.value.trim();
+    if (!email) return;
+    if (!NEWSLETTER_EMAIL.test(email)) {
+      await showAlert({ icon: 'warning', title: 'Invalid Email', text: 'Please enter a valid email address.' });
+      return;
+    }
+    const label = button.textContent;
+    button.textContent = 'Submitting...';
+    button.disabled = true;
+    try {
+      const res = await fetch('/api/subscribers/subscribe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      if (res.status === 409) {
+        input.value = '';
+        await showAlert({ icon: 'info', title: 'Already Subscribed', text: 'This email is already on our list.' });
+      } else if (!res.ok) {
+        await showAlert({ icon: 'error', title: 'Oops!', text: "We couldn't process your subscription." });
+      } else {
+        input.value = '';
+        await showAlert({ icon: 'success', title: 'Subscribed!', text: 'Thanks for signing up!' });
+      }
+    } catch {
+      await showAlert({ icon: 'error', title: 'Oops!', text: "We couldn't process your subscription." });
+    } finally {
+      button.textContent = label;
+      button.disabled = false;
+    }
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The logged-in client (SPEC.md section 4, user session): restored from localStorage `user` at
+ * once for a fast first paint, then checked with the server after 300 ms. Only the
+ * non-secret profile is stored; the session is the HttpOnly cookie.
+ */
+import { atom } from 'nanostores';
+import { forgetUser, readUser } from '../lib/profile';
+import { sendJson } from '../lib/http';
+
+export interface User {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  image?: string | null;
+  phone: string;
+  preferredName: string;
+  pronoun: string;
+  city: string;
+  zipcode: string;
+}
+
+export const VALIDATE_DELAY_MS = 300;
+
+export type SessionState = 'restoring' | 'validating' | 'authenticated' | 'unauthenticated';
+export const $user = atom<User | null>(null);
+export const $session = atom<SessionState>('restoring');
+
+export function setUser(user: User): void {
+  // A token check fills missing fields with 'Unknown' (SPEC.md section 3).
+  const filled = { ...user, firstName: user.firstName || 'Unknown', lastName: user.lastName || 'Unknown' };
+  localStorage.setItem('user', JSON.stringify(filled));
+  $user.set(filled);
+  $session.set('authenticated');
+}
+
+export function clearUser(): void {
+  forgetUser();
+  $user.set(null);
+  $session.set('unauthenticated');
+}
+
+/** Restore at once, validate after 300 ms; an error logs out, a 404 ends the check. */
+export function startSession(): void {
+  const stored = readUser() as User | null;
+  if (stored) $user.set(stored);
+  $session.set('validating');
+  setTimeout(async () => {
+    try {
+      const res = await sendJson<{ isValid: boolean; user: User }>('POST', '/api/user/validate-token', { token: null });
+      if (res.status === 404) {
+        $session.set(stored ? 'authenticated' : 'unauthenticated');
+        return;
+      }
+      if (!res.ok || !res.data.isValid) throw new Error('invalid session');
+      setUser(res.data.user);
+    } catch {
+      clearUser();
+    }
+  }, VALIDATE_DELAY_MS);
+}

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminCookie, createUser } from '../helpers/auth.ts';
+import { testDbKind } from '../helpers/database.ts';
+import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
+
+let server: TestServer;
+let cookie: string;
+let zone: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  cookie = await adminCookie(server);
+  zone = server.env.SITE_TIMEZONE;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+  server.api(path, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
+const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', json: { slots } });
+
+const slotCount = async () =>
+  (await server.services.db.selectFrom('slots').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+
+/** A slot `minutesFromNow` away, inserted directly (past ones can't be added through the API). */
+async function slotAt(minutesFromNow: number) {
+  const at = zonedNow(zone, new Date(Date.now() + minutesFromNow * 60_000));
+  return server.services.db
+    .insertInto('slots')
+    .values({ date: at.date, time: at.time, startsAt: zonedInstant(at.date, at.time, zone) })
+    .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
+    .returning(['id', 'date', 'time', 'startsAt'])
+    .executeTakeFirstOrThrow();
+}
+
+async function book(slotId: string, user: { id: string; email: string } | null, sessionType = 'Individual Yoga Session (60 min)') {
+  await server.services.db
+    .updateTable('slots')
+    .set({
+      bookedBy: user?.id ?? null,
+      bookedAt: new Date(),
+      firstName: 'Ana',
+      lastName: 'Lima',
+      email: user?.email ?? 'gone@example.com',
+      sessionType,
+      message: 'Lower back',
+      link: 'https://meet.example.com/abc',
+    })
+    .where('id', '=', slotId)
+    .execute();
+}
+
+describe(`adding slots on ${testDbKind()}`, () => {
+  it('adds future slots and answers how many', async () => {
+    const res = await addSlots([
+      { date: '2031-05-05', time: '10:00' },
+      { date: '2031-05-05', time: '13:00' },
+      { date: '2031-05-06', time: '10:00' },
+    ]);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toMatchObject({ message: 'Slots added successfully.', added: 3, skipped: 0 });
+    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z' });
+    const rows = await server.services.db.selectFrom('slots').selectAll().where('date', 'in', ['2031-05-05', '2031-05-06']).execute();
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.bookedAt === null && r.bookedBy === null)).toBe(true);
+  });
+
+  it('skips a slot whose date and time exist already, never failing on it', async () => {
+    const before = await slotCount();
+    const res = await addSlots([
+      { date: '2031-05-05', time: '10:00' }, // exists
+      { date: '2031-05-06', time: '10:00' }, // exists
+      { date: '2031-05-07', time: '10:00' }, // new
+      { date: '2031-05-07', time: '10:00' }, // twice in one request
+    ]);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ message: 'Slots added successfully.', added: 1, skipped: 3 });
+    expect(await slotCount()).toBe(before + 1);
+  });
+
+  it('refuses a batch holding a past slot, adding none of it', async () => {
+    const before = await slotCount();
+    const earlier = zonedNow(zone, new Date(Date.now() - 5 * 60_000));
+    for (const past of [earlier, { date: addDays(zonedNow(zone).date, -1), time: '23:59' }]) {
+      const res = await addSlots([{ date: '2031-06-01', time: '10:00' }, past]);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe('Slots must be in the future.');
+    }
+    expect(await slotCount()).toBe(before);
+  });
+
+  it('refuses missing or malformed fields and too many slots, adding nothing', async () => {
+    const before = await slotCount();
+    const cases: [unknown, RegExp][] = [
+      [[{ date: '2031-06-01' }], /^Please fill out all the fields!$/],
+      [[{ time: '10:00' }], /^Please fill out all the fields!$/],
+      [[{ date: '', time: '10:00' }], /^Please fill out all the fields!$/],
+      [[], /^Please fill out all the fields!$/],
+      [[{ date: '2031-06-31', time: '10:00' }], /not a real date/],
+      [[{ date: '2031-06-01', time: '9:00' }], /HH:mm/],
+      [Array.from({ length: 367 }, (_, i) => ({ date: addDays('2031-01-01', i), time: '10:00' })), /At most 366/],
+      ['2031-06-01', /list/],
+    ];
+    for (const [slots, message] of cases) {
+      const res = await addSlots(slots);
+      expect(res.status, JSON.stringify(slots).slice(0, 80)).toBe(400);
+      expect((await res.json()).message).toMatch(message);
+    }
+    expect(await slotCount()).toBe(before);
+  });
+
+  it('adds a year of daily slots in one request', async () => {
+    const year = Array.from({ length: 366 }, (_, i) => ({ date: addDays('2033-01-01', i), time: '07:00' }));
+    const res = await addSlots(year);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ added: 366, skipped: 0 });
+  });
+});
+
+describe('slot lists', () => {
+  it('the admin sees future free slots, upcoming sessions with the client, and passed sessions', async () => {
+    const client = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
+    const freeFuture = await slotAt(2 * 60);
+    const freePast = await slotAt(-2 * 60);
+    const bookedFuture = await slotAt(3 * 60);
+    const bookedPast = await slotAt(-3 * 60);
+    await book(bookedFuture.id, client);
+    await book(bookedPast.id, client, 'Yoga Therapy Session (60 min)');
+
+    const res = await asAdmin('/api/bookings');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'passedSessions']);
+    const ids = (list: { _id: string }[]) => list.map((s) => s._id);
+    expect(ids(body.availableSlots)).toContain(freeFuture.id);
+    expect(ids(body.availableSlots)).not.toContain(bookedFuture.id);
+    for (const list of [body.availableSlots, body.bookedSlots, body.passedSessions]) expect(ids(list)).not.toContain(freePast.id);
+    expect(ids(body.bookedSlots)).toEqual([bookedFuture.id]);
+    expect(ids(body.passedSessions)).toEqual([bookedPast.id]);
+    expect(body.bookedSlots[0]).toEqual({
+      _id: bookedFuture.id,
+      date: bookedFuture.date,
+      time: bookedFuture.time,
+      startsAt: new Date(bookedFuture.startsAt).toISOString(),
+      userId: client.id,
+      firstName: 'Ana',
+      lastName: 'Lima',
+      email: client.email,
+      sessionType: 'Individual Yoga Session (60 min)',
+      message: 'Lower back',
+      duration: '60 mins',
+      link: 'https://meet.example.com/abc',
+      bookedAt: expect.any(String),
+    });
+    expect(body.passedSessions[0].sessionType).toBe('Yoga Therapy Session (60 min)');
+    for (const list of [body.availableSlots, body.bookedSlots, body.passedSessions] as { startsAt: string }[][]) {
+      const times = list.map((s) => s.startsAt);
+      expect(times).toEqual([...times].sort());
+    }
+  });
+
+  it('a client sees future free slots and only their own sessions, flagged past or not', async () => {
+    const me = await createUser(server);
+    const other = await createUser(server);
+    const mine = await slotAt(5 * 60);
+    const minePast = await slotAt(-5 * 60);
+    const theirs = await slotAt(6 * 60);
+    const free = await slotAt(7 * 60);
+    await book(mine.id, me);
+    await book(minePast.id, me);
+    await book(theirs.id, other);
+
+    const res = await server.api(`/api/bookings?userId=${me.id}`, { headers: { cookie: me.cookie } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots']);
+    const available = body.availableSlots.map((s: { _id: string }) => s._id);
+    expect(available).toContain(free.id);
+    expect(available).not.toContain(theirs.id);
+    expect(available).not.toContain(mine.id);
+    expect(body.bookedSlots).toEqual([
+      {
+        _id: minePast.id,
+        date: minePast.date,
+        time: minePast.time,
+        startsAt: new Date(minePast.startsAt).toISOString(),
+        sessionType: 'Individual Yoga Session (60 min)',
+        duration: '60 mins',
+        link: 'https://meet.example.com/abc',
+        isPast: true,
+      },
+      expect.objectContaining({ _id: mine.id, isPast: false }),
+    ]);
+    // Other clients' names and e-mails never reach a client.
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(other.email);
+    expect(text).not.toContain('Lower back');
+  });
+
+  it('a client can read only their own view', async () => {
+    const me = await createUser(server);
+    const other = await createUser(server);
+    const foreign = await server.api(`/api/bookings?userId=${other.id}`, { headers: { cookie: me.cookie } });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).message).toEqual(expect.any(String));
+    expect((await server.api(`/api/bookings?userId=${me.id}`)).status).toBe(401);
+    expect((await server.api('/api/bookings', { headers: { cookie: me.cookie } })).status).toBe(401);
+  });
+});
+
+describe('deleting slots and sessions', () => {
+  it('deletes a free slot or a booked session, with the matching message', async () => {
+    const client = await createUser(server);
+    const free = await slotAt(9 * 60);
+    const booked = await slotAt(10 * 60);
+    await book(booked.id, client);
+
+    const a = await asAdmin(`/api/bookings/${free.id}`, { method: 'DELETE' });
+    expect(a.status).toBe(200);
+    expect(await a.json()).toEqual({ message: 'Slot deleted successfully.', booked: false });
+    const b = await asAdmin(`/api/bookings/${booked.id}`, { method: 'DELETE' });
+    expect(b.status).toBe(200);
+    expect(await b.json()).toEqual({ message: 'Session deleted successfully', booked: true });
+    const left = await server.services.db.selectFrom('slots').select('id').where('id', 'in', [free.id, booked.id]).execute();
+    expect(left).toEqual([]);
+
+    const again = await asAdmin(`/api/bookings/${free.id}`, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ message: 'Slot not found' });
+    const malformed = await asAdmin('/api/bookings/not%20an%20id', { method: 'DELETE' });
+    expect(malformed.status).toBe(400);
+  });
+});

@@ -1,0 +1,307 @@
+import { expect, test } from '@playwright/test';
+import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
+
+test.describe('home page: free 30-minute meeting request', () => {
+  test('sends the request; the teacher and the visitor get mails; the form resets', async ({ page }) => {
+    const email = uniqueEmail('visitor');
+    await page.goto('/#book');
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByLabel('Name').fill('Ana Lima');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Phone').fill('503-555-0101');
+    await form.getByLabel('Session type').selectOption('yoga therapy');
+    await form.getByLabel('Message (optional)').fill('Lower back pain <b>since</b> spring');
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expectAlert(page, 'Success!', 'Your form has been submitted successfully.');
+    await closeAlert(page, 'Success!');
+    await expect(form.getByLabel('Name')).toHaveValue('');
+    const mine = await mailsTo(page.request, email);
+    expect(mine[0]!.text).toBeTruthy();
+    const teacher = await mailsTo(page.request, 'teacher@example.com');
+    expect(teacher.some((m) => m.text.includes(email) && m.text.includes('Lower back pain <b>since</b> spring'))).toBe(true);
+    // Visitor text never becomes markup in the mail.
+    expect(teacher.find((m) => m.text.includes(email))!.html).not.toContain('<b>since</b>');
+  });
+
+  test('names the fields that are missing and sends nothing', async ({ page }) => {
+    let posted = false;
+    await page.route('**/api/publicBookings/request', (r) => {
+      posted = true;
+      return r.continue();
+    });
+    await page.goto('/#book');
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expect(form.getByText('Name is required')).toBeVisible();
+    await expect(form.getByText('Please choose a session type.')).toBeVisible();
+    expect(posted).toBe(false);
+  });
+
+  test('without a human-check token it warns and sends nothing', async ({ page }) => {
+    await page.route('**/api/config/public', (r) => r.fulfill({ status: 500, body: '{}' }));
+    await page.goto('/#book');
+    await page.evaluate(() => localStorage.removeItem('captchaToken'));
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByLabel('Name').fill('Ana');
+    await form.getByLabel('Email').fill('ana@example.com');
+    await form.getByLabel('Phone').fill('503-555-0101');
+    await form.getByLabel('Session type').selectOption('private yoga');
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expectAlert(page, 'Verification Failed', "We couldn't verify that you're human. Please try again.");
+  });
+
+  test('a server failure shows the spec\'s apology', async ({ page }) => {
+    await page.route('**/api/publicBookings/request', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
+    await page.goto('/#book');
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByLabel('Name').fill('Ana');
+    await form.getByLabel('Email').fill('ana@example.com');
+    await form.getByLabel('Phone').fill('503-555-0101');
+    await form.getByLabel('Session type').selectOption('chocolates');
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expectAlert(page, 'Oops! Something went wrong!', "We couldn't submit your form. Please try again later.");
+  });
+});
+
+test.describe('contact form', () => {
+  test('sends a message to the teacher and confirms to the visitor', async ({ page }) => {
+    const email = uniqueEmail('contact');
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Bo Kim');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Message').fill('Do you run tastings for 15 people?');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expectAlert(page, 'Message Sent!');
+    await closeAlert(page, 'Message Sent!');
+    await expect(form.getByLabel('Message')).toHaveValue('');
+    await mailsTo(page.request, email);
+    const teacher = await mailsTo(page.request, 'teacher@example.com');
+    expect(teacher.some((m) => m.text.includes('Do you run tastings for 15 people?'))).toBe(true);
+  });
+
+  test('keeps what was typed before the form came to life', async ({ page }) => {
+    await page.goto('/contact');
+    // The island hydrates on first interaction; fill() types at once.
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Quick Typist');
+    await form.getByLabel('Email').fill(uniqueEmail('quick'));
+    await form.getByLabel('Message').fill('Typed fast');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expectAlert(page, 'Message Sent!');
+  });
+
+  test('without the human check it says Verification Not Ready', async ({ page }) => {
+    await page.route('**/api/config/public', (r) => r.fulfill({ status: 500, body: '{}' }));
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Bo');
+    await form.getByLabel('Email').fill('bo@example.com');
+    await form.getByLabel('Message').fill('Hello');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expectAlert(page, 'Verification Not Ready');
+  });
+
+  test('shows the server\'s message, or the default when the network fails', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.getByLabel('Name').fill('Bo');
+    await form.getByLabel('Email').fill('bo@example.com');
+    await form.getByLabel('Message').fill('Hello');
+    await page.route('**/api/contact', (r) => r.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too many requests. Please wait a moment and try again."}' }));
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expectAlert(page, 'Message Not Sent', 'Too many requests. Please wait a moment and try again.');
+    await closeAlert(page, 'Message Not Sent');
+    await page.unroute('**/api/contact');
+    await page.route('**/api/contact', (r) => r.abort());
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expectAlert(page, 'Message Not Sent', 'Failed to send message. Please try again later.');
+  });
+});
+
+test.describe('newsletter', () => {
+  test('subscribes, clears the field, and says so when already subscribed', async ({ page }) => {
+    const email = uniqueEmail('news');
+    await page.goto('/about');
+    const footer = page.getByRole('contentinfo');
+    const input = footer.getByLabel('Email address');
+    await input.fill(email);
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expectAlert(page, 'Subscribed!', 'Thanks for signing up!');
+    await closeAlert(page, 'Subscribed!');
+    await expect(input).toHaveValue('');
+    await input.fill(`  ${email.toUpperCase()} `);
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expectAlert(page, 'Already Subscribed', 'This email is already on our list.');
+    await closeAlert(page, 'Already Subscribed');
+    await expect(input).toHaveValue('');
+
+    // The welcome mail carries a signed unsubscribe link and the one-click headers.
+    const [welcome] = await mailsTo(page.request, email);
+    expect(welcome!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const link = welcome!.links.find((l) => l.includes('/unsubscribe?token='))!;
+    expect(link).toBeTruthy();
+    await page.goto(new URL(link).pathname + new URL(link).search);
+    await expect(page.getByRole('status')).toHaveText('You’ve been unsubscribed successfully. I\'m sorry to see you go!');
+    // Gone from the list: subscribing again works.
+    await page.goto('/about');
+    await footer.getByLabel('Email address').fill(email);
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expectAlert(page, 'Subscribed!');
+  });
+
+  test('warns about an invalid address, ignores an empty one, and reads Submitting... while sending', async ({ page }) => {
+    await page.goto('/about');
+    const footer = page.getByRole('contentinfo');
+    let posts = 0;
+    await page.route('**/api/subscribers/subscribe', async (r) => {
+      posts++;
+      await new Promise((res) => setTimeout(res, 400));
+      await r.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' });
+    });
+    await footer.getByLabel('Email address').fill('   ');
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await footer.getByLabel('Email address').fill('not an@email');
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expectAlert(page, 'Invalid Email', 'Please enter a valid email address.');
+    await closeAlert(page, 'Invalid Email');
+    expect(posts).toBe(0);
+    await footer.getByLabel('Email address').fill('ok@example.com');
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+    await expectAlert(page, 'Oops!', "We couldn't process your subscription.");
+  });
+
+  test('the unsubscribe page without an e-mail says the request is invalid', async ({ page }) => {
+    await page.goto('/unsubscribe');
+    await expect(page.getByRole('status')).toHaveText('Invalid request. No email provided.');
+    await page.goto('/unsubscribe?email=nobody%40example.com');
+    await expect(page.getByRole('status')).toHaveText('You’ve been unsubscribed successfully. I\'m sorry to see you go!');
+  });
+});
+
+test.describe('calendar and class sign-up', () => {
+  test('the grid has 42 days from a Sunday, past days disabled, month navigation', async ({ page }) => {
+    await page.goto('/calendar');
+    const cells = page.locator('.calendar-day');
+    await expect(cells).toHaveCount(42);
+    const first = await cells.first().getAttribute('data-date');
+    expect(new Date(`${first}T12:00:00Z`).getUTCDay()).toBe(0);
+    const today = await page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
+    for (const cell of await cells.all()) {
+      const date = (await cell.getAttribute('data-date'))!;
+      if (date < today) await expect(cell).toBeDisabled();
+      else await expect(cell).toBeEnabled();
+    }
+    const title = await page.locator('.calendar-head h2').textContent();
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await expect(page.locator('.calendar-head h2')).not.toHaveText(title!);
+    await expect(page.locator('.calendar-day').first()).toBeEnabled();
+  });
+
+  test('a class links to sign-up selection with title, date and location URL-encoded; full, past and outside classes behave', async ({ page }) => {
+    await loginAdmin(page);
+    const tomorrow = teacherToday(1);
+    const today = teacherToday(0);
+    const add = (event: object) => page.request.post('/api/admin/events', { data: { location: 'Studio & Park', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12, ...event } });
+    expect((await add({ title: 'Full Flow & Rest', date: tomorrow, time: '07:00', capacity: 1 })).status()).toBe(201);
+    expect((await add({ title: 'Partner Retreat', date: tomorrow, time: '08:00', isExternal: true, signUpLink: 'https://example.org/retreat' })).status()).toBe(201);
+    expect((await add({ title: 'Dawn Breath', date: today, time: '00:01' })).status()).toBe(201);
+    expect((await add({ title: 'Open Flow', date: tomorrow, time: '09:30' })).status()).toBe(201);
+    // Fill the one place of "Full Flow & Rest".
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const signup = await page.request.post('/api/signup', {
+      data: { name: 'First One', email: uniqueEmail('first'), phone: '503-555-0199', classTitle: 'Full Flow & Rest', date: tomorrow, waiver: true, signature: png, recaptchaToken: 'dev:signup_form_submit' },
+    });
+    expect(signup.status()).toBe(201);
+
+    await page.goto('/calendar');
+    // Tomorrow may be in next month's grid.
+    if ((await page.locator(`.calendar-day[data-date="${tomorrow}"]`).count()) === 0 || tomorrow.slice(5, 7) !== today.slice(5, 7)) {
+      if (!(await page.locator(`.calendar-day[data-date="${tomorrow}"]:not(.outside)`).count())) await page.getByRole('button', { name: 'Next month' }).click();
+    }
+    await page.locator(`.calendar-day[data-date="${tomorrow}"]`).first().click();
+    const item = (title: string) => page.locator('.event').filter({ hasText: title });
+    await expect(item('Full Flow & Rest').getByRole('button', { name: 'Class Full' })).toBeDisabled();
+    const outside = item('Partner Retreat').getByRole('link', { name: /Sign Up/ });
+    await expect(outside).toHaveAttribute('href', 'https://example.org/retreat');
+    await expect(outside).toHaveAttribute('target', '_blank');
+    const open = item('Open Flow').getByRole('link', { name: /Sign Up/ });
+    await expect(open).toHaveAttribute('href', `/signup-selection?title=Open%20Flow&date=${tomorrow}&location=Studio%20%26%20Park`);
+    await expect(item('Open Flow').getByRole('link', { name: 'Class descriptions' })).toHaveAttribute('href', '/about?section=classDescriptions');
+
+    await page.goto('/calendar');
+    await page.locator(`.calendar-day[data-date="${today}"]`).first().click();
+    await expect(item('Dawn Breath').getByRole('button', { name: 'Sign Up' })).toBeDisabled();
+  });
+
+  test('a new student signs up with the waiver and a drawn signature, then returns by e-mail', async ({ page }) => {
+    await loginAdmin(page);
+    const date = teacherToday(3);
+    const later = teacherToday(10);
+    for (const d of [date, later]) {
+      const r = await page.request.post('/api/admin/events', { data: { title: 'Gentle Flow & Friends', date: d, time: '18:00', location: 'Alder St & 5th', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12 } });
+      expect(r.status()).toBe(201);
+    }
+    const email = uniqueEmail('student');
+
+    await page.goto(`/signup-selection?title=${encodeURIComponent('Gentle Flow & Friends')}&date=${date}&location=${encodeURIComponent('Alder St & 5th')}`);
+    await expect(page.getByRole('heading', { name: 'Gentle Flow & Friends' })).toBeVisible();
+    // An unknown returning student is told to register as a new student.
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Student Not Found', "email doesn't exist");
+    await closeAlert(page, 'Student Not Found');
+    await page.getByLabel('Email', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Email Required', 'Please enter your email address.');
+    await closeAlert(page, 'Email Required');
+
+    const newStudent = page.getByRole('link', { name: "I'm a new student" });
+    await expect(newStudent).toHaveAttribute('href', `/signup?date=${date}&title=Gentle%20Flow%20%26%20Friends&location=Alder%20St%20%26%205th`);
+    await newStudent.click();
+    await expect(page.getByLabel('Class', { exact: true })).toHaveValue('Gentle Flow & Friends');
+    await expect(page.getByLabel('Date', { exact: true })).toHaveValue(date);
+    await page.getByLabel('Full name', { exact: true }).fill('Cy Park');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Phone', { exact: true }).fill('503-555-0123');
+    await page.getByLabel('I have read and accept the liability waiver.').check();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Signature Required', 'Please sign your name and save your signature before submitting the form.');
+    await closeAlert(page, 'Signature Required');
+
+    const canvas = page.locator('canvas');
+    await expect(canvas).toHaveAttribute('width', '500');
+    await expect(canvas).toHaveAttribute('height', '200');
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + 30, box.y + 120);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 120 - Math.sin(i) * 40);
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Save Signature' }).click();
+    await expect(page.getByText('Signature saved.')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Sign up successful');
+    await closeAlert(page, 'Sign up successful');
+    await page.waitForURL('**/calendar');
+
+    const [confirmation] = await mailsTo(page.request, email);
+    expect(confirmation!.attachments.map((a) => a.filename)).toContain('class.ics');
+    expect(confirmation!.text).toContain('6:00 PM');
+
+    // Returning: the same e-mail signs up for the later class; the same class again is refused.
+    await page.goto(`/signup-selection?title=${encodeURIComponent('Gentle Flow & Friends')}&date=${later}&location=x`);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Registration confirmed!', 'Check your email for details.');
+    await closeAlert(page, 'Registration confirmed!');
+    await page.goto(`/signup-selection?title=${encodeURIComponent('Gentle Flow & Friends')}&date=${date}&location=x`);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Already Signed Up');
+  });
+});

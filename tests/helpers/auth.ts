@@ -1,0 +1,27 @@
+/**
+ * Sessions for API tests, made directly in the database (the login flows have their own
+ * tests). Each returns the Cookie header a browser would send.
+ */
+import { sessionStore } from '../../api/auth/sessions.ts';
+import { SESSION_COOKIES } from '../../api/auth/cookies.ts';
+import type { TestServer } from './server.ts';
+
+export async function adminCookie(server: TestServer): Promise<string> {
+  const admin = await server.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
+  const { token } = await sessionStore(server.services.db, 'admin').create(admin.id);
+  return `${SESSION_COOKIES.admin}=${token}`;
+}
+
+export async function createUser(
+  server: TestServer,
+  fields: { email?: string; firstName?: string; lastName?: string } = {},
+): Promise<{ id: string; email: string; cookie: string; token: string }> {
+  const email = fields.email ?? `client-${Math.random().toString(36).slice(2)}@example.com`;
+  const user = await server.services.db
+    .insertInto('users')
+    .values({ email, firstName: fields.firstName ?? 'Ana', lastName: fields.lastName ?? 'Lima', emailVerifiedAt: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { token } = await sessionStore(server.services.db, 'user').create(user.id);
+  return { id: user.id, email, token, cookie: `${SESSION_COOKIES.user}=${token}` };
+}

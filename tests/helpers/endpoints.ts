@@ -1,0 +1,835 @@
+/**
+ * Every endpoint the app mounts under /api (api/app.ts and api/routes/*.ts), each with a valid
+ * example request and what it needs: how it authenticates, which body it takes, its fields and
+ * the tables a write may change. The hardening tests walk this table; a route added to the app
+ * without a line here fails the coverage check in tests/api/hardening-bad-input.test.ts.
+ *
+ * Left out on purpose: the stand-ins' own pages under /dev (the mailbox page and the PayPal
+ * emulator), which are not the product's API and are never mounted in production.
+ *
+ * An example is built from fresh fixtures every time it is asked for (`example(fx)`), so a
+ * probe that was wrongly accepted can't spoil the next one and the final valid request finds
+ * its slot free, its token unused and its product in stock.
+ */
+import type { Database } from '../../db/schema.ts';
+import { signToken } from '../../api/lib/signed-token.ts';
+import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
+import { issueLoginToken } from '../../api/auth/login-tokens.ts';
+import { insertSignup } from '../../db/queries/signups.ts';
+import { insertOrder } from '../../db/queries/orders.ts';
+import { insertImage } from '../../db/queries/images.ts';
+import { UNSUBSCRIBE_PURPOSE } from '../../api/services/mail/templates.ts';
+import { adminCookie, createUser } from './auth.ts';
+import type { TestServer } from './server.ts';
+
+export type Table = keyof Database & string;
+export type Auth = 'none' | 'user' | 'admin';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * A field of the body (or of the query string).
+ * - kind: the JSON types it accepts ('money': a number or a decimal string; 'any': accepted and ignored).
+ * - required: the example without it must be refused.
+ * - role: 'text' (default) is stored as typed, so any text a person could type (SQL, HTML, odd
+ *   Unicode) may be accepted but must then be found stored exactly; 'match' must equal
+ *   something the server knows (a token, a code, an id, an enum value, a class title), so any
+ *   altered value is refused; 'lookup' is read but never stored (e.g. the address to
+ *   unsubscribe), so an accepted value need not be found anywhere.
+ * - lenient: invalid values are dropped rather than refused, by design (the payer's name and
+ *   e-mail only stand in for the ones PayPal reports); they must never be stored.
+ * - bad: more values of the right JSON type that must be refused (out of range, malformed).
+ */
+export interface Field {
+  kind: 'string' | 'number' | 'boolean' | 'array' | 'money' | 'any';
+  required?: boolean;
+  role?: 'text' | 'match' | 'lookup';
+  lenient?: boolean;
+  in?: 'body' | 'query';
+  bad?: unknown[];
+}
+
+export interface Example {
+  /** Values of the route's :params. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  json?: Record<string, unknown>;
+  /** Multipart body (the image upload). */
+  form?: () => FormData;
+  /** Form-encoded body (RFC 8058 one-click unsubscribe). */
+  urlencoded?: string;
+  cookie?: string;
+}
+
+export interface Endpoint {
+  method: Method;
+  /** The path as mounted, with :params. */
+  route: string;
+  auth: Auth;
+  /** 'none': the route reads no body (one it is sent is ignored). */
+  body: 'json' | 'none' | 'multipart' | 'urlencoded';
+  fields?: Record<string, Field>;
+  /** Tables a successful request may change. */
+  writes: Table[];
+  /** Its own body limit, instead of the app's BODY_LIMIT_BYTES. */
+  bodyLimit?: number;
+  /** What the valid example answers when that is not 2xx (Google sign-in is off in tests). */
+  okStatus?: number[];
+  example(fx: Fixtures): Promise<Example>;
+}
+
+/** A 1×1 PNG, as a canvas signature or an upload. */
+export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG = Buffer.from(PNG_BASE64, 'base64');
+export const SIGNATURE = `data:image/png;base64,${PNG_BASE64}`;
+export const CART_COUPON = 'HARDEN15';
+export const BOOKING_SESSION = 'Individual Yoga Session (60 min)';
+
+export const pngForm = (bytes: Uint8Array = PNG, type = 'image/png') => {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type }), 'tin.png');
+  return form;
+};
+
+/** Makes the rows and sessions an example needs, each one new. */
+export class Fixtures {
+  private n = 0;
+  private admin?: string;
+  readonly server: TestServer;
+  constructor(server: TestServer) {
+    this.server = server;
+  }
+
+  get db() {
+    return this.server.services.db;
+  }
+
+  unique(tag: string): string {
+    return `${tag}-${Date.now().toString(36)}-${++this.n}`;
+  }
+
+  email(tag = 'visitor'): string {
+    return `${this.unique(tag)}@example.com`;
+  }
+
+  /** A date `days` from today on the teacher's calendar. */
+  date(days: number): string {
+    return addDays(zonedNow(this.server.env.SITE_TIMEZONE).date, days);
+  }
+
+  /** A time of day no other fixture of this run has used. */
+  private clock(): string {
+    const n = ++this.n;
+    return `${String(6 + (Math.floor(n / 60) % 14)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  }
+
+  async adminCookie(): Promise<string> {
+    return (this.admin ??= await adminCookie(this.server));
+  }
+
+  user(fields: { email?: string; firstName?: string; lastName?: string } = {}) {
+    return createUser(this.server, fields);
+  }
+
+  async event(fields: { title?: string; days?: number } = {}) {
+    const date = this.date(fields.days ?? 20 + (this.n % 300));
+    const time = this.clock();
+    const title = fields.title ?? this.unique('Gentle Flow');
+    const row = await this.db
+      .insertInto('events')
+      .values({ title, date, time, startsAt: zonedInstant(date, time, this.server.env.SITE_TIMEZONE), location: 'Studio', capacity: 12 })
+      .returning(['id', 'title', 'date'])
+      .executeTakeFirstOrThrow();
+    return row;
+  }
+
+  async slot(days = 9) {
+    const date = this.date(days + (this.n % 200));
+    const time = this.clock();
+    return this.db
+      .insertInto('slots')
+      .values({ date, time, startsAt: zonedInstant(date, time, this.server.env.SITE_TIMEZONE) })
+      .returning(['id', 'date', 'time'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async product(fields: { inventory?: number; priceCents?: number; name?: string } = {}) {
+    return this.db
+      .insertInto('products')
+      .values({ name: fields.name ?? this.unique('Sea Salt Tin'), priceCents: fields.priceCents ?? 1800, inventory: fields.inventory ?? 20 })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async cartCoupon(): Promise<string> {
+    await this.db
+      .insertInto('coupons')
+      .values({ code: CART_COUPON, percentOff: 15 })
+      .onConflict((oc) => oc.column('code').doNothing())
+      .execute();
+    return CART_COUPON;
+  }
+
+  async subscriber() {
+    return this.db.insertInto('subscribers').values({ email: this.email('reader') }).returning(['id', 'email']).executeTakeFirstOrThrow();
+  }
+
+  /** A sign-up with an accepted waiver and a signature (a returning student's first one). */
+  async signup(email = this.email('student')) {
+    const event = await this.event();
+    const row = await insertSignup(this.db, {
+      eventId: event.id,
+      classTitle: event.title,
+      date: event.date,
+      name: 'Rita Returning',
+      email,
+      phone: '123-456-7890',
+      waiverAccepted: true,
+      signaturePng: new Uint8Array(PNG),
+    });
+    return { id: row!.id, email };
+  }
+
+  async image() {
+    return (await insertImage(this.db, 'image/png', new Uint8Array(PNG))).id;
+  }
+
+  async order(isLocalPickup = false) {
+    const row = await insertOrder(this.db, {
+      paypalOrderId: this.unique('PAYPAL').toUpperCase(),
+      payerName: 'Pat Buyer',
+      payerEmail: 'pat@example.com',
+      itemsTotalCents: 1800,
+      discountCents: 0,
+      shippingCents: 800,
+      totalCents: 2600,
+      couponCode: null,
+      isLocalPickup,
+    });
+    return row.id;
+  }
+
+  /** What the buyer does in PayPal's window (the emulator's approve endpoint). */
+  async approve(orderId: string): Promise<void> {
+    const res = await this.server.api(`/dev/paypal/v2/checkout/orders/${orderId}/approve`, { method: 'POST', json: { givenName: 'Pat', surname: 'Buyer' } });
+    if (res.status !== 200) throw new Error(`approve ${orderId}: ${res.status}`);
+  }
+
+  /** An approved PayPal order for `slotId`, made by the booking endpoint for `user`. */
+  async slotOrder(user: { cookie: string }, slotId: string, amount = 80): Promise<string> {
+    const res = await this.server.api(`/api/bookings/${slotId}/paypal-order`, {
+      method: 'POST',
+      json: { amount, sessionType: BOOKING_SESSION },
+      headers: { cookie: user.cookie },
+    });
+    if (res.status !== 200) throw new Error(`paypal-order: ${res.status} ${await res.text()}`);
+    const { orderID } = (await res.json()) as { orderID: string };
+    await this.approve(orderID);
+    return orderID;
+  }
+
+  /** An approved PayPal order for `cart`, made by the checkout endpoint. */
+  async cartOrder(cart: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
+    const res = await this.server.api('/api/orders/paypal', { method: 'POST', json: cart, headers });
+    if (res.status !== 200) throw new Error(`orders/paypal: ${res.status} ${await res.text()}`);
+    const { orderID } = (await res.json()) as { orderID: string };
+    await this.approve(orderID);
+    return orderID;
+  }
+
+  async loginToken(userId: string, purpose: 'login' | 'verify_email'): Promise<string> {
+    const token = await issueLoginToken(this.db, userId, purpose);
+    if (!token) throw new Error('no login token issued');
+    return token;
+  }
+
+  unsubscribeToken(email: string): string {
+    return signToken(this.server.env.APP_SECRET, UNSUBSCRIBE_PURPOSE, email);
+  }
+}
+
+const text = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, ...extra });
+const optionalText = (extra: Partial<Field> = {}): Field => ({ kind: 'string', ...extra });
+const match = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, role: 'match', ...extra });
+const badDates = ['2031-02-30', '31-01-2031', '2031-1-1', '', '2031-01-01T00:00:00Z'];
+const badTimes = ['24:00', '7:00', '12:60', '', '12:00:00'];
+
+/** Every /api endpoint of api/app.ts. */
+export const ENDPOINTS: Endpoint[] = [
+  // --- health and configuration -------------------------------------------------------------
+  { method: 'GET', route: '/api/health', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/config/paypal', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/config/public', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+
+  // --- visitors' forms ----------------------------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/publicBookings/request',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      name: text(),
+      email: text(),
+      phone: text(),
+      sessionType: match(),
+      message: optionalText(),
+      captchaToken: match(),
+    },
+    writes: ['bookingRequests', 'mails'],
+    example: async (fx) => ({
+      json: {
+        name: 'Mia Rossi',
+        email: fx.email('meeting'),
+        phone: '123-456-7890',
+        sessionType: 'private yoga',
+        message: 'I would like to start gently.',
+        captchaToken: 'dev:book_request',
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    route: '/api/contact',
+    auth: 'none',
+    body: 'json',
+    fields: { name: text(), email: text(), message: text(), recaptchaToken: match() },
+    writes: ['contactMessages', 'mails'],
+    example: async (fx) => ({
+      json: { name: 'Mia Rossi', email: fx.email('contact'), message: 'Do you teach on Sundays?', recaptchaToken: 'dev:contact_form_submit' },
+    }),
+  },
+  {
+    method: 'POST',
+    route: '/api/subscribers/subscribe',
+    auth: 'none',
+    body: 'json',
+    fields: { email: text() },
+    writes: ['subscribers', 'mails'],
+    example: async (fx) => ({ json: { email: fx.email('news') } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/subscribers/unsubscribe',
+    auth: 'none',
+    body: 'json',
+    // {email} or {token}: the answer is the same whether or not the address was on the list.
+    fields: { email: text({ role: 'lookup' }), token: optionalText({ role: 'match' }) },
+    writes: ['subscribers'],
+    example: async (fx) => ({ json: { email: (await fx.subscriber()).email } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/subscribers/one-click',
+    auth: 'none',
+    body: 'urlencoded',
+    fields: { token: match({ in: 'query' }) },
+    writes: ['subscribers'],
+    example: async (fx) => ({ query: { token: fx.unsubscribeToken((await fx.subscriber()).email) }, urlencoded: 'List-Unsubscribe=One-Click' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/signup',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      name: text(),
+      email: text(),
+      phone: text(),
+      classTitle: match(),
+      date: match({ bad: badDates }),
+      waiver: { kind: 'boolean', required: true, bad: [false] },
+      signature: match({ bad: ['data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', `data:image/png;base64,${'A'.repeat(300_000)}`] }),
+      recaptchaToken: match(),
+    },
+    writes: ['classSignups', 'mails'],
+    example: async (fx) => {
+      const event = await fx.event();
+      return {
+        json: {
+          name: 'Nora Novak',
+          email: fx.email('student'),
+          phone: '123-456-7890',
+          classTitle: event.title,
+          date: event.date,
+          waiver: true,
+          signature: SIGNATURE,
+          recaptchaToken: 'dev:signup_form_submit',
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/check-student',
+    auth: 'none',
+    body: 'json',
+    fields: { email: text(), classTitle: match(), date: match({ bad: badDates }) },
+    writes: ['classSignups', 'mails'],
+    example: async (fx) => {
+      const student = await fx.signup();
+      const event = await fx.event();
+      return { json: { email: student.email, classTitle: event.title, date: event.date } };
+    },
+  },
+
+  // --- the admin's session, clients and lists ------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/admin/login',
+    auth: 'none',
+    body: 'json',
+    fields: { email: match(), password: match(), recaptchaToken: match() },
+    writes: ['adminSessions'],
+    example: async (fx) => ({ json: { email: fx.server.env.ADMIN_EMAIL, password: fx.server.env.ADMIN_PASSWORD, recaptchaToken: 'dev:admin_login' } }),
+  },
+  { method: 'GET', route: '/api/admin/verify', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'POST', route: '/api/admin/refresh-token', auth: 'admin', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
+  { method: 'POST', route: '/api/admin/logout', auth: 'none', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/users', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'DELETE',
+    route: '/api/admin/users/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['users', 'userSessions', 'loginTokens', 'slots'],
+    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+  },
+  { method: 'GET', route: '/api/admin/subscribers', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'DELETE',
+    route: '/api/admin/subscribers/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['subscribers'],
+    example: async (fx) => ({ params: { id: (await fx.subscriber()).id } }),
+  },
+  { method: 'GET', route: '/api/admin/signups', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'GET',
+    route: '/api/admin/signups/:id/signature',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ params: { id: (await fx.signup()).id } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/signup/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['classSignups'],
+    example: async (fx) => ({ params: { id: (await fx.signup()).id } }),
+  },
+
+  // --- events (group classes) ----------------------------------------------------------------
+  { method: 'GET', route: '/api/events', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/events',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      title: text(),
+      date: match({ bad: badDates }),
+      time: match({ bad: badTimes }),
+      location: optionalText(),
+      signUpLink: optionalText({ bad: ['javascript:alert(1)', 'ftp://example.com', 'data:text/html,<script>alert(1)</script>', '//evil.example'] }),
+      isExternal: { kind: 'boolean' },
+      capacity: { kind: 'number', bad: [0, -1, 1.5, 501, 1e308] },
+      repeat: optionalText({ role: 'match', bad: ['daily', 'yearly'] }),
+    },
+    writes: ['events'],
+    example: async (fx) => ({
+      json: {
+        title: fx.unique('Morning Flow'),
+        date: fx.date(40),
+        time: '07:30',
+        location: 'Studio',
+        signUpLink: '',
+        isExternal: false,
+        capacity: 12,
+        repeat: 'none',
+      },
+    }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/events/:id',
+    auth: 'admin',
+    body: 'json',
+    // Every field is optional: an omitted one keeps its value.
+    fields: {
+      title: optionalText(),
+      date: optionalText({ role: 'match', bad: badDates }),
+      time: optionalText({ role: 'match', bad: badTimes }),
+      location: optionalText(),
+      signUpLink: optionalText({ bad: ['javascript:alert(1)', 'mailto:a@example.com'] }),
+      isExternal: { kind: 'boolean' },
+      capacity: { kind: 'number', bad: [0, -5, 2.5, 10_000] },
+    },
+    writes: ['events'],
+    example: async (fx) => ({
+      params: { id: (await fx.event()).id },
+      json: { title: fx.unique('Renamed Flow'), date: fx.date(45), time: '18:15', location: 'Park', signUpLink: 'https://example.com/join', isExternal: false, capacity: 10 },
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/events/bulk',
+    auth: 'admin',
+    body: 'json',
+    fields: { eventIds: { kind: 'array', required: true, bad: [[], [1], [''], ['../x'], ["' OR 1=1 --"], Array.from({ length: 501 }, (_, i) => `id${i}`)] } },
+    writes: ['events', 'classSignups'],
+    example: async (fx) => ({ json: { eventIds: [(await fx.event()).id] } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/class-status',
+    auth: 'none',
+    body: 'none',
+    fields: { classTitle: match({ in: 'query' }), date: match({ in: 'query', bad: badDates }) },
+    writes: [],
+    example: async (fx) => {
+      const event = await fx.event();
+      return { query: { classTitle: event.title, date: event.date } };
+    },
+  },
+
+  // --- slots and booked sessions -------------------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/bookings',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      slots: {
+        kind: 'array',
+        required: true,
+        bad: [[], [{}], [null], ['2031-01-01 10:00'], [{ date: '2031-02-30', time: '10:00' }], [{ date: '2031-03-01', time: '25:00' }], [{ date: '2001-03-01', time: '10:00' }],
+          Array.from({ length: 367 }, () => ({ date: '2031-03-01', time: '10:00' }))],
+      },
+    },
+    writes: ['slots'],
+    example: async (fx) => ({ json: { slots: [{ date: fx.date(60 + (Date.now() % 200)), time: '10:00' }, { date: fx.date(61 + (Date.now() % 200)), time: '11:00' }] } }),
+  },
+  { method: 'GET', route: '/api/bookings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'GET',
+    route: '/api/bookings?userId',
+    auth: 'user',
+    body: 'none',
+    fields: { userId: match({ in: 'query' }) },
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, query: { userId: user.id } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/bookings/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['slots'],
+    example: async (fx) => ({ params: { id: (await fx.slot()).id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/validate-coupon',
+    auth: 'user',
+    body: 'json',
+    fields: { code: match() },
+    writes: [],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie, json: { code: fx.server.env.BOOKING_COUPON.toLowerCase() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/:slotId/paypal-order',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      amount: { kind: 'money', required: true, bad: [49.99, 200.01, 0, -80, '80.123', '8e1', 'NaN', 'Infinity', '0x50', ' ', 1e308] },
+      sessionType: match(),
+    },
+    writes: [],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie, params: { slotId: (await fx.slot()).id }, json: { amount: 80, sessionType: BOOKING_SESSION } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/:slotId/book',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      userId: match(),
+      firstName: text(),
+      lastName: text(),
+      // Checked, never stored: the confirmation goes to the account's own address.
+      email: text({ role: 'lookup' }),
+      sessionType: match(),
+      message: optionalText(),
+      paypalOrderId: match(),
+      couponCode: optionalText({ role: 'match' }),
+    },
+    writes: ['slots', 'mails'],
+    example: async (fx) => {
+      const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
+      const slot = await fx.slot();
+      const paypalOrderId = await fx.slotOrder(user, slot.id);
+      return {
+        cookie: user.cookie,
+        params: { slotId: slot.id },
+        json: { userId: user.id, firstName: 'Ana', lastName: 'Lima', email: user.email, sessionType: BOOKING_SESSION, message: 'A sore shoulder.', paypalOrderId },
+      };
+    },
+  },
+
+  // --- client accounts -----------------------------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/user/register',
+    auth: 'none',
+    body: 'json',
+    fields: { firstName: text(), lastName: text(), email: text() },
+    writes: ['users', 'loginTokens', 'mails'],
+    example: async (fx) => ({ json: { firstName: 'Vera', lastName: 'Link', email: fx.email('register') } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/user/verify-email',
+    auth: 'none',
+    body: 'json',
+    fields: { token: match() },
+    writes: ['users', 'userSessions', 'loginTokens'],
+    example: async (fx) => ({ json: { token: await fx.loginToken((await fx.user()).id, 'verify_email') } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/user/login',
+    auth: 'none',
+    body: 'json',
+    fields: { email: text() },
+    writes: ['loginTokens', 'mails'],
+    example: async (fx) => ({ json: { email: (await fx.user()).email } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/user/verify-login',
+    auth: 'none',
+    body: 'json',
+    fields: { token: match() },
+    writes: ['users', 'userSessions', 'loginTokens'],
+    example: async (fx) => ({ json: { token: await fx.loginToken((await fx.user()).id, 'login') } }),
+  },
+  // SPEC.md section 7 sends {token}; it is ignored, the cookie decides.
+  {
+    method: 'POST',
+    route: '/api/user/validate-token',
+    auth: 'user',
+    body: 'none',
+    writes: ['userSessions'],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie }),
+  },
+  { method: 'POST', route: '/api/user/refresh-token', auth: 'user', body: 'none', writes: ['userSessions'], example: async (fx) => ({ cookie: (await fx.user()).cookie }) },
+  { method: 'POST', route: '/api/user/logout', auth: 'none', body: 'none', writes: ['userSessions'], example: async () => ({}) },
+  // Google sign-in is off in tests (no GOOGLE_CLIENT_ID): 404 with a message.
+  { method: 'GET', route: '/api/user/auth/google', auth: 'none', body: 'none', writes: [], okStatus: [404], example: async () => ({}) },
+  // A browser navigation: every failure is a redirect to /login, never an error page.
+  {
+    method: 'GET',
+    route: '/api/user/auth/google/callback',
+    auth: 'none',
+    body: 'none',
+    fields: { code: match({ in: 'query' }), state: match({ in: 'query' }) },
+    writes: ['users', 'userSessions'],
+    okStatus: [302],
+    example: async () => ({ query: { code: '4/0AbCdEf', state: 'state-123' } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/user/:id',
+    auth: 'user',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'PUT',
+    route: '/api/user/:id/update',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      firstName: text(),
+      lastName: text(),
+      phone: optionalText({ bad: ['12345678901', '+1 555', 'abc'] }),
+      preferredName: optionalText(),
+      pronoun: optionalText(),
+      city: optionalText(),
+      zipcode: optionalText({ bad: ['123456', '12a45'] }),
+    },
+    writes: ['users'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return {
+        cookie: user.cookie,
+        params: { id: user.id },
+        json: { firstName: 'Ana', lastName: 'Lima', phone: '5551234567', preferredName: 'Annie', pronoun: 'she/her', city: 'Oakland, CA', zipcode: '94607' },
+      };
+    },
+  },
+
+  // --- chocolates, coupons, orders -----------------------------------------------------------
+  { method: 'GET', route: '/api/chocolates', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/chocolates',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      name: text(),
+      image: optionalText({ bad: ['javascript:alert(1)', '//evil.example/x.png', 'data:image/png;base64,AAAA', '/a b.png', '\\\\evil\\x.png'] }),
+      description: optionalText(),
+      details: optionalText(),
+      price: { kind: 'money', required: true, bad: [-1, 0.001, '18.555', '1e3', 'NaN', 100_000.01, 1e308] },
+      inventory: { kind: 'number', required: true, bad: [-1, 1.5, 1_000_001, 1e308] },
+    },
+    writes: ['products'],
+    example: async (fx) => ({ json: { name: fx.unique('Chai Spice Bonbons'), image: '/images/chai.png', description: 'Warm spices.', details: '12 pieces', price: 18.5, inventory: 7 } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/chocolates/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      name: text(),
+      image: optionalText({ bad: ['javascript:alert(1)', '//evil.example/x.png'] }),
+      description: optionalText(),
+      details: optionalText(),
+      price: { kind: 'money', required: true, bad: [-0.5, '1.234', 'ten'] },
+      inventory: { kind: 'number', required: true, bad: [-3, 0.5] },
+    },
+    writes: ['products'],
+    example: async (fx) => ({
+      params: { id: (await fx.product()).id },
+      json: { name: fx.unique('Dark Sea Salt'), image: '', description: 'Flaky salt.', details: '70% cacao', price: '21.00', inventory: 4 },
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/chocolates/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['products', 'orderItems'],
+    example: async (fx) => ({ params: { id: (await fx.product()).id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/chocolates/validate-coupon',
+    auth: 'none',
+    body: 'json',
+    fields: { code: match(), itemsTotal: { kind: 'number', bad: [-1, 1e308, 10_000_001] } },
+    writes: [],
+    example: async (fx) => ({ json: { code: (await fx.cartCoupon()).toLowerCase(), itemsTotal: 30 } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/orders/paypal',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      cartItems: {
+        kind: 'array',
+        required: true,
+        bad: [[], [{}], [null], [{ _id: 'no-such-tin', quantity: 1 }], [{ _id: 1, quantity: 1 }], [{ _id: '../x', quantity: 1 }], [{ _id: 'x', quantity: 0 }], [{ _id: 'x', quantity: 100 }], [{ _id: 'x', quantity: -1 }], [{ _id: 'x', quantity: 1.5 }],
+          Array.from({ length: 51 }, (_, i) => ({ _id: `id${i}`, quantity: 1 }))],
+      },
+      isLocalPickup: { kind: 'boolean' },
+      couponCode: optionalText({ role: 'match' }),
+    },
+    writes: [],
+    example: async (fx) => ({ json: { cartItems: [{ _id: (await fx.product()).id, quantity: 2 }], isLocalPickup: false, couponCode: await fx.cartCoupon() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/orders',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      orderId: match(),
+      cartItems: { kind: 'array', required: true, bad: [[], [{}], [{ _id: 'no-such-tin', quantity: 1 }], [{ _id: 'x', quantity: 0 }]] },
+      isLocalPickup: { kind: 'boolean' },
+      couponCode: optionalText({ role: 'match' }),
+      // Stand-ins for the payer PayPal reports: invalid values are dropped, never stored.
+      payerName: optionalText({ lenient: true }),
+      payerEmail: optionalText({ lenient: true }),
+      // SPEC.md's Order carries them; the server prices the cart itself and never reads them.
+      transactionAmount: { kind: 'any' },
+      discount: { kind: 'any' },
+    },
+    writes: ['orders', 'orderItems', 'products', 'mails'],
+    example: async (fx) => {
+      const product = await fx.product();
+      const cart = { cartItems: [{ _id: product.id, quantity: 1 }], isLocalPickup: true, couponCode: null };
+      const orderId = await fx.cartOrder(cart);
+      return { json: { orderId, ...cart, payerName: 'Pat Buyer', payerEmail: 'pat@example.com', transactionAmount: 18, discount: 0 } };
+    },
+  },
+  { method: 'GET', route: '/api/admin/orders', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/orders/:id/status',
+    auth: 'admin',
+    body: 'json',
+    fields: { status: match({ bad: ['refunded', 'PAID', 'lost'] }) },
+    writes: ['orders'],
+    example: async (fx) => ({ params: { id: await fx.order(false) }, json: { status: 'shipped' } }),
+  },
+
+  // --- images --------------------------------------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/admin/images',
+    auth: 'admin',
+    body: 'multipart',
+    writes: ['images'],
+    bodyLimit: 2 * 1024 * 1024 + 64 * 1024,
+    example: async () => ({ form: () => pngForm() }),
+  },
+  { method: 'GET', route: '/api/images/:id', auth: 'none', body: 'none', writes: [], example: async (fx) => ({ params: { id: await fx.image() } }) },
+
+  // --- the mailbox stand-in's JSON (development and tests only) -------------------------------
+  {
+    method: 'GET',
+    route: '/api/dev/mailbox',
+    auth: 'none',
+    body: 'none',
+    fields: { to: optionalText({ in: 'query', role: 'lookup' }) },
+    writes: [],
+    example: async () => ({ query: { to: 'teacher@example.com' } }),
+  },
+];
+
+/** `route` with the example's params and query filled in (values percent-encoded unless `raw`). */
+export function pathOf(endpoint: Endpoint, example: Example, options: { raw?: boolean } = {}): string {
+  let path = endpoint.route.replace(/\?.*$/, '');
+  for (const [name, value] of Object.entries(example.params ?? {})) {
+    path = path.replace(`:${name}`, options.raw ? value : encodeURIComponent(value));
+  }
+  const query = new URLSearchParams(example.query ?? {}).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The route's :param names. */
+export const paramsOf = (endpoint: Endpoint): string[] => [...endpoint.route.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+
+/** A short name for test titles. */
+export const nameOf = (endpoint: Endpoint): string => `${endpoint.method} ${endpoint.route}`;
+
+/** The Cookie header the endpoint's auth needs: the example's own (a user's) or the admin's. */
+export async function cookieFor(endpoint: Endpoint, example: Example, fx: Fixtures): Promise<string | undefined> {
+  if (example.cookie) return example.cookie;
+  if (endpoint.auth === 'admin') return fx.adminCookie();
+  return undefined;
+}

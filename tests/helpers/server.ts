@@ -1,0 +1,35 @@
+/**
+ * The API under test: the real Node server (api/server.ts) on a free port with a fresh
+ * database, reached over real HTTP. The site is left out; Playwright covers it on a build.
+ */
+import { loadEnv } from '../../api/env.ts';
+import { startServer, type RunningServer } from '../../api/server.ts';
+import { freshDatabase } from './database.ts';
+
+export interface TestServer extends RunningServer {
+  /** fetch relative to the server, JSON bodies by default. */
+  api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+}
+
+export async function startTestServer(
+  options: { env?: Record<string, string>; seedContent?: boolean } = {},
+): Promise<TestServer> {
+  const database = await freshDatabase();
+  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', ...database.env, ...options.env });
+  const running = await startServer(env, { site: false, seedContent: options.seedContent ?? false });
+  const base = `http://127.0.0.1:${running.port}`;
+  return {
+    ...running,
+    url: base,
+    api: (path, init = {}) => {
+      const { json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      return fetch(`${base}${path}`, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+    },
+    close: async () => {
+      await running.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit tests, and the API suite twice: on PGlite always, on PostgreSQL when
+ * TEST_DATABASE_URL is set (CI sets it). Playwright's *.spec.ts files are not Vitest's.
+ */
+const apiOn = (db: 'pglite' | 'postgres') => ({
+  test: {
+    name: `api-${db}`,
+    include: ['tests/api/**/*.test.ts'],
+    // The race tests need real concurrency: PGlite runs one transaction at a time.
+    exclude: db === 'pglite' ? ['tests/api/hardening-races.test.ts'] : [],
+    env: { TEST_DB: db },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    globalSetup: ['tests/global-setup.ts'],
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      apiOn('pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [apiOn('postgres')] : []),
+    ],
+  },
+});
