@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { getJson } from '../lib/http';
-import { DAY_NAMES, isoDay, monthGrid, twelveHour } from '../lib/calendar';
+import { DAY_NAMES, isoDay, monthGrid, todayIn, twelveHour } from '../lib/calendar';
+import { publicConfig } from '../lib/config';
 
 export interface CalendarEvent {
   _id: string;
@@ -65,11 +66,30 @@ function EventItem({ event }: { event: CalendarEvent }) {
 
 /** /calendar: the month grid and the chosen day's classes (SPEC.md sections 2, 4, 9). */
 export default function Calendar() {
-  const today = useMemo(() => isoDay(new Date()), []);
+  // The visitor's day until the teacher's zone is known; then the teacher's (classes are dated there).
+  const [today, setToday] = useState(() => isoDay(new Date()));
   const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
   const [selected, setSelected] = useState(today);
   const [events, setEvents] = useState<CalendarEvent[] | null>(null);
   const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    publicConfig()
+      .then(({ timezone }) => {
+        const teacherToday = todayIn(timezone);
+        if (teacherToday === today) return;
+        setToday(teacherToday);
+        // Only move what the visitor has not chosen yet.
+        setSelected((s) => (s === today ? teacherToday : s));
+        setCursor((c) =>
+          c.year === new Date().getFullYear() && c.month === new Date().getMonth()
+            ? { year: Number(teacherToday.slice(0, 4)), month: Number(teacherToday.slice(5, 7)) - 1 }
+            : c,
+        );
+      })
+      .catch(() => {}); // the visitor's own day stays: close enough, and the server still decides "past"
+    // Once: it only settles the first day shown.
+  }, []);
 
   useEffect(() => {
     getJson<CalendarEvent[]>('/api/events')

@@ -4,6 +4,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** YYYY-MM-DD of a local date. */
 export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
+/**
+ * YYYY-MM-DD of "now" in an IANA zone. Classes are dated in the teacher's zone, so a visitor
+ * elsewhere must see the teacher's today as today, not a day that is already or not yet past there.
+ */
+export const todayIn = (zone: string, now = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+
 /** SPEC.md section 9: the grid is 42 days starting on the Sunday on or before the 1st. */
 export function monthGrid(year: number, month: number): Date[] {
   const first = new Date(year, month, 1);

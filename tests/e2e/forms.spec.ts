@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('home page: free 30-minute meeting request', () => {
@@ -181,17 +181,20 @@ test.describe('newsletter', () => {
   });
 });
 
+/** Opens /calendar once it has settled on the teacher's today (the island learns the zone from the API). */
+async function openCalendar(page: Page) {
+  await page.goto('/calendar');
+  await expect(page.locator(`.calendar-day.today[data-date="${teacherToday(0)}"]`)).toHaveCount(1);
+}
+
 test.describe('calendar and class sign-up', () => {
   test('the grid has 42 days from a Sunday, past days disabled, month navigation', async ({ page }) => {
-    await page.goto('/calendar');
+    await openCalendar(page);
     const cells = page.locator('.calendar-day');
     await expect(cells).toHaveCount(42);
     const first = await cells.first().getAttribute('data-date');
     expect(new Date(`${first}T12:00:00Z`).getUTCDay()).toBe(0);
-    const today = await page.evaluate(() => {
-      const d = new Date();
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    });
+    const today = teacherToday(0);
     for (const cell of await cells.all()) {
       const date = (await cell.getAttribute('data-date'))!;
       if (date < today) await expect(cell).toBeDisabled();
@@ -201,6 +204,25 @@ test.describe('calendar and class sign-up', () => {
     await page.getByRole('button', { name: 'Next month' }).click();
     await expect(page.locator('.calendar-head h2')).not.toHaveText(title!);
     await expect(page.locator('.calendar-day').first()).toBeEnabled();
+  });
+
+  test.describe('for a visitor in another time zone', () => {
+    // UTC+14: for 22 hours of every day its date is a day ahead of the teacher's (America/Los_Angeles).
+    test.use({ timezoneId: 'Pacific/Kiritimati' });
+
+    test('the teacher\'s today is today: selected, enabled, and its classes shown', async ({ page }) => {
+      await loginAdmin(page);
+      const today = teacherToday(0);
+      const add = await page.request.post('/api/admin/events', {
+        data: { title: 'Evening Stillness', date: today, time: '23:58', location: 'Studio', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12 },
+      });
+      expect(add.status()).toBe(201);
+      await openCalendar(page);
+      const cell = page.locator(`.calendar-day[data-date="${today}"]`).first();
+      await expect(cell).toBeEnabled();
+      await expect(cell).toHaveClass(/selected/);
+      await expect(page.locator('.event').filter({ hasText: 'Evening Stillness' })).toBeVisible();
+    });
   });
 
   test('a class links to sign-up selection with title, date and location URL-encoded; full, past and outside classes behave', async ({ page }) => {
@@ -219,7 +241,7 @@ test.describe('calendar and class sign-up', () => {
     });
     expect(signup.status()).toBe(201);
 
-    await page.goto('/calendar');
+    await openCalendar(page);
     // Tomorrow may be in next month's grid.
     if ((await page.locator(`.calendar-day[data-date="${tomorrow}"]`).count()) === 0 || tomorrow.slice(5, 7) !== today.slice(5, 7)) {
       if (!(await page.locator(`.calendar-day[data-date="${tomorrow}"]:not(.outside)`).count())) await page.getByRole('button', { name: 'Next month' }).click();
@@ -234,7 +256,7 @@ test.describe('calendar and class sign-up', () => {
     await expect(open).toHaveAttribute('href', `/signup-selection?title=Open%20Flow&date=${tomorrow}&location=Studio%20%26%20Park`);
     await expect(item('Open Flow').getByRole('link', { name: 'Class descriptions' })).toHaveAttribute('href', '/about?section=classDescriptions');
 
-    await page.goto('/calendar');
+    await openCalendar(page);
     await page.locator(`.calendar-day[data-date="${today}"]`).first().click();
     await expect(item('Dawn Breath').getByRole('button', { name: 'Sign Up' })).toBeDisabled();
   });
