@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Kysely } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
 import * as reminders from './migrations/0002_reminders.ts';
+import * as orderShipTo from './migrations/0003_order_ship_to.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -10,6 +11,7 @@ import * as reminders from './migrations/0002_reminders.ts';
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_reminders': reminders,
+  '0003_order_ship_to': orderShipTo,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

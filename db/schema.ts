@@ -139,6 +139,9 @@ export interface OrdersTable {
   totalCents: number;
   couponCode: string | null;
   isLocalPickup: Generated<boolean>;
+  /** The recipient and postal lines (newline-separated) PayPal reported; null for pickup. */
+  shipToName: string | null;
+  shipToAddress: string | null;
   status: Generated<'paid' | 'shipped' | 'picked_up' | 'refunded'>;
   createdAt: CreatedAt;
 }

@@ -173,6 +173,7 @@ const adminView = (o: OrderRow, items: OrderItemRow[]): AdminOrderView => ({
   ...money(totalsOf(o)),
   couponCode: o.couponCode,
   isLocalPickup: o.isLocalPickup,
+  shipTo: o.shipToAddress ? { name: o.shipToName ?? '', address: o.shipToAddress } : null,
   status: o.status,
 });
 
@@ -245,6 +246,8 @@ export const orders = new Hono<AppEnv>()
           currency: CURRENCY,
           referenceId: quote.reference,
           description: 'Handmade chocolates',
+          // The buyer picks the address in PayPal's window; pickup orders are never asked for one.
+          shipping: quote.isLocalPickup ? 'none' : 'collect',
         });
       } catch (err) {
         paypalTrouble(err);
@@ -333,8 +336,14 @@ export const orders = new Hono<AppEnv>()
           payerName: captured.payer.name || body.payerName || '',
           payerEmail: validEmail(captured.payer.email) || validEmail(body.payerEmail),
         };
-        await recordCapture(trx, order.id, { paypalCaptureId: captured.captureId, ...payer });
-        return { ...order, ...payer, captured };
+        const shipTo = quote.isLocalPickup ? null : captured.shipTo;
+        await recordCapture(trx, order.id, {
+          paypalCaptureId: captured.captureId,
+          ...payer,
+          shipToName: shipTo?.name ?? null,
+          shipToAddress: shipTo?.address ?? null,
+        });
+        return { ...order, ...payer, shipTo, captured };
       });
     } catch (err) {
       const captured = state.captured;
@@ -369,6 +378,7 @@ export const orders = new Hono<AppEnv>()
         ...totals,
         couponCode: quote.couponCode,
         isLocalPickup: quote.isLocalPickup,
+        shipTo: placed.shipTo,
       }),
     );
 

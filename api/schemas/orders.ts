@@ -143,5 +143,7 @@ export interface AdminOrderView {
   total: number;
   couponCode: string | null;
   isLocalPickup: boolean;
+  /** Where to send a shipped order, as the buyer chose it in PayPal; null for pickup or when PayPal gave none. */
+  shipTo: { name: string; address: string } | null;
   status: OrderStatus;
 }

@@ -51,8 +51,12 @@ export async function insertOrderItems(
   await db.insertInto('orderItems').values(items).execute();
 }
 
-/** Records the capture and the payer PayPal reports. */
-export async function recordCapture(db: DB, orderId: string, capture: { paypalCaptureId: string; payerName: string; payerEmail: string }) {
+/** Records the capture, the payer and (for a shipped order) the address PayPal reports. */
+export async function recordCapture(
+  db: DB,
+  orderId: string,
+  capture: { paypalCaptureId: string; payerName: string; payerEmail: string; shipToName: string | null; shipToAddress: string | null },
+) {
   await db.updateTable('orders').set(capture).where('id', '=', orderId).execute();
 }
 
@@ -68,6 +72,8 @@ const orderColumns = [
   'totalCents',
   'couponCode',
   'isLocalPickup',
+  'shipToName',
+  'shipToAddress',
   'status',
 ] as const;
 

@@ -26,7 +26,7 @@ const tables = [
 
 describe(`migrations on ${testDbKind()}`, () => {
   it('create every table once, and a second run applies nothing', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['0001_initial', '0002_reminders']);
+    expect(await migrateToLatest(handle.db)).toEqual(['0001_initial', '0002_reminders', '0003_order_ship_to']);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.tables

@@ -77,6 +77,8 @@ describe(`admin orders on ${testDbKind()}`, () => {
       total: 35.6,
       couponCode: 'TAGGED15',
       isLocalPickup: false,
+      // The address the buyer picked in (the emulator's) PayPal window.
+      shipTo: { name: 'Pat Buyer', address: '12 Cacao Lane\nPortland, OR 97201\nUS' },
       status: 'paid',
     });
     expect(list[0]).toMatchObject({
@@ -87,6 +89,7 @@ describe(`admin orders on ${testDbKind()}`, () => {
       total: 30,
       couponCode: null,
       isLocalPickup: true,
+      shipTo: null,
       status: 'paid',
     });
     expect(list[0].items).toHaveLength(2);

@@ -52,7 +52,7 @@ const mailbox = async (to?: string): Promise<Mail[]> => (await server.api(`/api/
 
 type Line = { _id: string; quantity: number } & Record<string, unknown>;
 const checkout = (json: unknown) => server.api('/api/orders/paypal', { method: 'POST', json });
-const approve = (orderID: string, payer = { givenName: 'Ana', surname: 'Lima', email: 'ana.lima@example.com' }) =>
+const approve = (orderID: string, payer: Record<string, unknown> = { givenName: 'Ana', surname: 'Lima', email: 'ana.lima@example.com' }) =>
   server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: payer });
 const place = (json: unknown) => server.api('/api/orders', { method: 'POST', json });
 
@@ -158,7 +158,22 @@ describe(`placing an order on ${testDbKind()}`, () => {
     const caramelBefore = await inventory(ids.caramel);
     const lavenderBefore = await inventory(ids.lavender);
     const cart = { cartItems: [{ _id: ids.caramel, quantity: 2 }, { _id: ids.lavender, quantity: 1 }], isLocalPickup: false, couponCode: 'welcome10' };
-    const quote = await paidFor(cart);
+    const create = vi.spyOn(server.services.payments, 'createOrder');
+    const created = await checkout(cart);
+    expect(created.status).toBe(200);
+    const quote = await created.json();
+    // A shipped order lets the buyer pick the address in PayPal's window.
+    expect(create.mock.calls[0]![0]).toMatchObject({ shipping: 'collect' });
+    const approved = await approve(quote.orderID, {
+      givenName: 'Ana',
+      surname: 'Lima',
+      email: 'ana.lima@example.com',
+      shipping: {
+        name: { full_name: 'Ana <i>Lima</i>' },
+        address: { address_line_1: '5 Elm St', address_line_2: 'Apt 2', admin_area_2: 'Salem', admin_area_1: 'OR', postal_code: '97301', country_code: 'US' },
+      },
+    });
+    expect(approved.status).toBe(200);
 
     const res = await place({
       orderId: quote.orderID,
@@ -201,6 +216,8 @@ describe(`placing an order on ${testDbKind()}`, () => {
       totalCents: 5540,
       couponCode: 'WELCOME10',
       isLocalPickup: false,
+      shipToName: 'Ana <i>Lima</i>',
+      shipToAddress: '5 Elm St\nApt 2\nSalem, OR 97301\nUS',
       status: 'paid',
     });
     const items = await server.services.db.selectFrom('orderItems').selectAll().where('orderId', '=', order.id).orderBy('name').execute();
@@ -224,34 +241,46 @@ describe(`placing an order on ${testDbKind()}`, () => {
       'Shipping: $5.00',
       'Total paid: $55.40 USD',
       'ship within 2-5 days, Monday to Wednesday',
+      'Shipping to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS',
     ]) {
       expect(buyer!.text).toContain(part);
     }
+    expect(buyer!.html).toContain('Ana &lt;i&gt;Lima&lt;/i&gt;');
+    expect(buyer!.html).not.toContain('<i>Lima</i>');
     expect(await mailbox('someone@example.com')).toHaveLength(0);
 
     const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(quote.orderID));
     expect(teacher).toBeDefined();
     expect(teacher!.subject).toMatch(/^New chocolate order [0-9A-F]{8} from Ana Lima: \$55\.40$/);
     expect(teacher!.headers['Reply-To']).toBe('ana.lima@example.com');
-    for (const part of ['ana.lima@example.com', '2 × Sea Salt Caramel Tin', 'Total paid: $55.40 USD', 'Delivery: shipping', order.paypalCaptureId!]) {
+    for (const part of ['ana.lima@example.com', '2 × Sea Salt Caramel Tin', 'Total paid: $55.40 USD', order.paypalCaptureId!]) {
       expect(teacher!.text).toContain(part);
     }
+    expect(teacher!.text).toContain('Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS');
+    expect(teacher!.html).not.toContain('<i>Lima</i>');
   });
 
   it('with local pickup: no shipping charged, the mail says pickup, and payer text is escaped', async () => {
     const cart = { cartItems: [{ _id: ids.espresso, quantity: 2 }], isLocalPickup: true };
+    const create = vi.spyOn(server.services.payments, 'createOrder');
     const res = await checkout(cart);
     const quote = await res.json();
     expect(quote.total).toBe(24);
+    // Pickup: PayPal must not ask for an address at all.
+    expect(create.mock.calls[0]![0]).toMatchObject({ shipping: 'none' });
     await approve(quote.orderID, { givenName: '<b>Bo</b>', surname: 'Ng', email: 'bo.ng@example.com' });
     const placed = await place({ orderId: quote.orderID, ...cart });
     expect(placed.status).toBe(201);
-    expect((await placed.json()).order).toMatchObject({ shipping: 0, total: 24, isLocalPickup: true });
+    const placedOrder = (await placed.json()).order;
+    expect(placedOrder).toMatchObject({ shipping: 0, total: 24, isLocalPickup: true });
+    const stored = await server.services.db.selectFrom('orders').select(['shipToName', 'shipToAddress']).where('id', '=', placedOrder._id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ shipToName: null, shipToAddress: null });
 
     const [buyer] = await mailbox('bo.ng@example.com');
     expect(buyer!.text).toContain('local pickup');
     expect(buyer!.text).toContain('Shipping: $0.00 (local pickup)');
     expect(buyer!.text).not.toContain('ship within');
+    expect(buyer!.text).not.toContain('Shipping to:');
     expect(buyer!.html).toContain('&lt;b&gt;Bo&lt;/b&gt;');
     expect(buyer!.html).not.toContain('<b>Bo</b>');
     const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(quote.orderID));

@@ -327,7 +327,7 @@ test.describe('admin sections', () => {
     expect(await listed()).toBeUndefined();
   });
 
-  test('orders: a paid order shows with its totals; the status select saves', async ({ page }) => {
+  test('orders: a paid order shows with its totals and where to ship it; the status select saves', async ({ page }) => {
     // A product of our own, so the seeded stock stays as the other tests expect it.
     const created = await page.request.post('/api/chocolates', {
       data: { name: `Order Test Tin ${Date.now().toString(36)}`, price: 12.5, inventory: 5, description: '', details: '', image: '' },
@@ -338,7 +338,11 @@ test.describe('admin sections', () => {
     const cart = { cartItems: [{ _id: product._id, quantity: 2 }], isLocalPickup: false, couponCode: null };
     const { orderID } = await (await page.request.post('/api/orders/paypal', { data: cart })).json();
     expect(orderID).toBeTruthy();
-    const approved = await page.request.post(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { data: { givenName: 'Ines', surname: 'Moreau', email: buyer } });
+    const shipping = {
+      name: { full_name: 'Ines <b>Moreau</b>' },
+      address: { address_line_1: '40 Rue Cacao', admin_area_2: 'Eugene', admin_area_1: 'OR', postal_code: '97401', country_code: 'US' },
+    };
+    const approved = await page.request.post(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { data: { givenName: 'Ines', surname: 'Moreau', email: buyer, shipping } });
     expect(approved.status()).toBe(200);
     const placed = await page.request.post('/api/orders', { data: { ...cart, orderId: orderID, payerName: 'Ines Moreau', payerEmail: buyer } });
     expect(placed.status(), await placed.text()).toBe(201);
@@ -353,6 +357,10 @@ test.describe('admin sections', () => {
     await expect(row).toContainText('$5.00');
     await expect(row).toContainText('$30.00');
     await expect(row).toContainText('Shipping');
+    // The address the buyer chose in PayPal, line by line, as text (never markup).
+    const address = row.locator('address');
+    await expect(address).toContainText('40 Rue Cacao');
+    expect(await address.innerText()).toBe('Ines <b>Moreau</b>\n40 Rue Cacao\nEugene, OR 97401\nUS');
     const status = row.getByRole('combobox');
     await expect(status).toHaveValue('paid');
     await status.selectOption('shipped');

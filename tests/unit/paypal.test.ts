@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { centsToValue, createPayPalClient, PayPalError, valueToCents } from '../../api/services/payments/paypal.ts';
+import { centsToValue, createPayPalClient, PayPalError, shipToOf, valueToCents } from '../../api/services/payments/paypal.ts';
 import { startFakeServer, type FakeServer, type RecordedRequest } from './fake-server.ts';
 
 describe('centsToValue / valueToCents', () => {
@@ -84,6 +84,10 @@ function fakePayPal(server: FakeServer, options: { tokenLifetime: () => number; 
           payer: { name: { given_name: 'Ana', surname: 'Lima' }, email_address: 'ana@example.com', payer_id: 'P1' },
           purchase_units: [
             {
+              shipping: {
+                name: { full_name: 'Ana Lima' },
+                address: { address_line_1: '5 Elm St', address_line_2: 'Apt 2', admin_area_2: 'Salem', admin_area_1: 'OR', postal_code: '97301', country_code: 'US' },
+              },
               payments: {
                 captures: [{ id: 'CAPTURE-9', status: 'COMPLETED', amount: { currency_code: 'USD', value: '12.34' } }],
               },
@@ -101,6 +105,26 @@ function fakePayPal(server: FakeServer, options: { tokenLifetime: () => number; 
     return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } };
   });
 }
+
+describe('shipToOf', () => {
+  it('is null without a street line', () => {
+    expect(shipToOf(undefined)).toBeNull();
+    expect(shipToOf({ name: { full_name: 'A' }, address: { admin_area_2: 'Salem', country_code: 'US' } })).toBeNull();
+  });
+
+  it('keeps printable text only, of a sane length', () => {
+    const ship = shipToOf({
+      name: { full_name: 'Ana\u0000 <b>Lima</b>' },
+      address: { address_line_1: `1 Main\nSt\u0007 ${'x'.repeat(500)}`, admin_area_2: 'Salem\uD800', country_code: 'USA-LONG' },
+    })!;
+    expect(ship.name).toBe('Ana <b>Lima</b>'); // escaped where it is shown, not here
+    const [street, city, country] = ship.address.split('\n');
+    expect(street).toMatch(/^1 Main St x+$/);
+    expect(street!.length).toBe(300);
+    expect(city).toBe('Salem\uFFFD');
+    expect(country).toBe('US');
+  });
+});
 
 describe('createPayPalClient against a fake PayPal server', () => {
   let paypal: FakeServer;
@@ -181,6 +205,14 @@ describe('createPayPalClient against a fake PayPal server', () => {
       description: 'Private session',
       amount: { currency_code: 'USD', value: '12.34' },
     });
+    // A session ships nothing: PayPal must not ask the buyer for an address.
+    expect(body.payment_source.paypal.experience_context.shipping_preference).toBe('NO_SHIPPING');
+  });
+
+  it('lets the buyer choose a shipping address when the order collects one', async () => {
+    await client().createOrder({ amountCents: 1234, shipping: 'collect' });
+    const body = JSON.parse(paypal.requests.find((r) => r.url === '/v2/checkout/orders')!.body);
+    expect(body.payment_source.paypal.experience_context.shipping_preference).toBe('GET_FROM_FILE');
   });
 
   it('cuts the description to PayPal’s 127 characters', async () => {
@@ -209,6 +241,7 @@ describe('createPayPalClient against a fake PayPal server', () => {
       amountCents: 1234,
       currency: 'USD',
       payer: { name: 'Ana Lima', firstName: 'Ana', email: 'ana@example.com' },
+      shipTo: { name: 'Ana Lima', address: '5 Elm St\nApt 2\nSalem, OR 97301\nUS' },
     });
 
     const req = paypal.requests.find((r) => r.url === '/v2/checkout/orders/ORDER-1/capture')!;

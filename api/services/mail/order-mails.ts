@@ -24,6 +24,8 @@ export interface OrderMail {
   totalCents: number;
   couponCode: string | null;
   isLocalPickup: boolean;
+  /** Where PayPal says to ship; null for pickup or when PayPal gave no address. */
+  shipTo: { name: string; address: string } | null;
 }
 
 /** 1850 -> "$18.50" */
@@ -52,6 +54,8 @@ const totalLines = (o: OrderMail) =>
 export const SHIPPING_NOTE = 'Your chocolates ship within 2-5 days, Monday to Wednesday, by priority mail (1-3 days).';
 export const PICKUP_NOTE = 'You chose local pickup, so there is no shipping fee. I will write to you when your chocolates are ready to collect.';
 
+const shipToLines = (o: OrderMail) => (o.shipTo ? [o.shipTo.name, o.shipTo.address].filter(Boolean).join('\n') : '');
+
 export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
   const ref = orderReference(o.id);
   const mails: OutgoingMail[] = [];
@@ -67,6 +71,7 @@ export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
           itemLines(o),
           totalLines(o),
           o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
+          ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
           'Tag me on social media with your chocolates for 15 percent off your next order.',
         ],
         footer: [`Order ${ref} · PayPal transaction ${o.paypalCaptureId}`, `${BRAND} · ${env.SITE_URL}`],
@@ -84,7 +89,9 @@ export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
         totalLines(o),
         o.isLocalPickup
           ? 'Delivery: local pickup. Write to the buyer when the order is ready.'
-          : 'Delivery: shipping. The shipping address is in the PayPal transaction. Ships within 2-5 days, Monday to Wednesday.',
+          : o.shipTo
+            ? `Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\n${shipToLines(o)}`
+            : 'Delivery: shipping. PayPal sent no address: find it in the PayPal transaction. Ships within 2-5 days, Monday to Wednesday.',
         `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.`,
       ],
       action: { label: 'Open the orders page', url: `${env.SITE_URL}/admin/orders` },

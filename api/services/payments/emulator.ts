@@ -6,7 +6,8 @@
  *  - an SDK script (/sdk/js, loaded through @paypal/paypal-js's `sdkBaseUrl`) whose Buttons
  *    render "Pay with PayPal (emulator)" and "Decline (emulator)" and call createOrder,
  *    onApprove, onError like the real SDK; "Pay" first approves the order, as the buyer would
- *    in PayPal's window (POST /v2/checkout/orders/{id}/approve, emulator only).
+ *    in PayPal's window (POST /v2/checkout/orders/{id}/approve, emulator only), with a sample
+ *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING).
  * Orders live in memory: a restart forgets unpaid ones, which PayPal also expires.
  */
 import { Hono } from 'hono';
@@ -25,7 +26,16 @@ interface EmulatedOrder {
   createdAt: number;
   capture?: { id: string; status: string; refunded: boolean };
   payer?: { given_name: string; surname: string; email: string };
+  /** False with shipping_preference NO_SHIPPING: then the buyer is never asked for an address. */
+  collectsShipping: boolean;
+  shipping?: { name: { full_name: string }; address: Record<string, string> };
 }
+
+/** The address the emulator's buyer "picks" in PayPal's window (overridable in the approve body). */
+const SAMPLE_SHIPPING = {
+  name: { full_name: 'Pat Buyer' },
+  address: { address_line_1: '12 Cacao Lane', admin_area_2: 'Portland', admin_area_1: 'OR', postal_code: '97201', country_code: 'US' },
+};
 
 const state: { orders: Map<string, EmulatedOrder>; tokens: Set<string> } = ((globalThis as any).__paypalEmulator ??= {
   orders: new Map(),
@@ -47,6 +57,7 @@ function orderBody(o: EmulatedOrder) {
         reference_id: o.reference_id,
         ...(o.description ? { description: o.description } : {}),
         amount: o.amount,
+        ...(o.shipping ? { shipping: o.shipping } : {}),
         ...(o.capture
           ? {
               payments: {
@@ -100,6 +111,7 @@ export function createPayPalEmulator(): Hono {
       reference_id: unit.reference_id ?? 'default',
       description: unit.description,
       createdAt: Date.now(),
+      collectsShipping: body?.payment_source?.paypal?.experience_context?.shipping_preference !== 'NO_SHIPPING',
     };
     state.orders.set(order.id, order);
     return c.json(orderBody(order), 201);
@@ -124,6 +136,7 @@ export function createPayPalEmulator(): Hono {
       surname: String(body?.surname ?? 'Buyer').slice(0, 140),
       email: String(body?.email ?? 'buyer@example.com').slice(0, 254),
     };
+    if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : SAMPLE_SHIPPING;
     return c.json(orderBody(order));
   });
 

@@ -17,6 +17,13 @@ export interface CreatedOrder {
   status: string;
 }
 
+/** Where PayPal says to send the goods: the buyer's chosen address, as one would write it on a parcel. */
+export interface ShipTo {
+  name: string;
+  /** Postal lines joined by newlines: street, street 2, "City, ST 12345", country code. */
+  address: string;
+}
+
 export interface CapturedOrder {
   orderId: string;
   status: string;
@@ -25,6 +32,8 @@ export interface CapturedOrder {
   amountCents: number;
   currency: string;
   payer: { name: string; firstName: string; email: string };
+  /** Null when the order was created without shipping or PayPal sent no address. */
+  shipTo: ShipTo | null;
 }
 
 export class PayPalError extends Error {
@@ -45,7 +54,11 @@ export interface Payments {
   /** Public client id handed to the browser SDK. */
   readonly clientId: string;
   /** `referenceId` ties the order to what it pays for (e.g. a slot or a cart); getOrder returns it. */
-  createOrder(input: { amountCents: number; currency?: string; description?: string; referenceId?: string }): Promise<CreatedOrder>;
+  /**
+   * `shipping: 'collect'` lets the buyer pick a shipping address in PayPal's window (the capture
+   * returns it); 'none' (the default: sessions, local pickup) asks for none.
+   */
+  createOrder(input: { amountCents: number; currency?: string; description?: string; referenceId?: string; shipping?: 'collect' | 'none' }): Promise<CreatedOrder>;
   getOrder(orderId: string): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined }>;
   captureOrder(orderId: string): Promise<CapturedOrder>;
   refundCapture(captureId: string): Promise<{ id: string; status: string }>;
@@ -62,6 +75,22 @@ export function valueToCents(value: string): number {
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value);
   if (!m) throw new Error(`Invalid money value: ${value}`);
   return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+// What PayPal sends is stored and mailed: keep printable text of a sane length only.
+const clean = (v: unknown, max = 300): string =>
+  typeof v === 'string' ? v.toWellFormed().replace(/[\u0000-\u001F\u007F]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max) : '';
+
+/** PayPal's purchase_units[].shipping -> ShipTo, or null without an address line. */
+export function shipToOf(shipping: any): ShipTo | null {
+  const a = shipping?.address ?? {};
+  const street = [clean(a.address_line_1), clean(a.address_line_2)].filter(Boolean);
+  if (street.length === 0) return null;
+  const cityLine = [clean(a.admin_area_2), [clean(a.admin_area_1, 40), clean(a.postal_code, 40)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return {
+    name: clean(shipping?.name?.full_name),
+    address: [...street, cityLine, clean(a.country_code, 2)].filter(Boolean).join('\n'),
+  };
 }
 
 export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emulator' = 'paypal'): Payments {
@@ -107,7 +136,7 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
     kind,
     clientId: config.clientId,
 
-    async createOrder({ amountCents, currency = 'USD', description, referenceId }) {
+    async createOrder({ amountCents, currency = 'USD', description, referenceId, shipping = 'none' }) {
       const order = await call<{ id: string; status: string }>('POST', '/v2/checkout/orders', {
         intent: 'CAPTURE',
         purchase_units: [
@@ -117,6 +146,9 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
             amount: { currency_code: currency, value: centsToValue(amountCents) },
           },
         ],
+        payment_source: {
+          paypal: { experience_context: { shipping_preference: shipping === 'collect' ? 'GET_FROM_FILE' : 'NO_SHIPPING' } },
+        },
       });
       return { id: order.id, status: order.status };
     },
@@ -148,6 +180,7 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
         amountCents: valueToCents(capture.amount.value),
         currency: capture.amount.currency_code,
         payer: { name: `${given} ${surname}`.trim(), firstName: given, email: order.payer?.email_address ?? '' },
+        shipTo: shipToOf(order.purchase_units?.[0]?.shipping),
       };
     },
 

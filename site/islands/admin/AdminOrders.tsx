@@ -94,7 +94,23 @@ function OrdersPanel() {
               <td>
                 <strong>{money(o.total)}</strong>
               </td>
-              <td>{o.isLocalPickup ? 'Local pickup' : 'Shipping'}</td>
+              <td>
+                {o.isLocalPickup ? (
+                  'Local pickup'
+                ) : (
+                  <>
+                    Shipping
+                    {o.shipTo ? (
+                      <address className="ship-to">
+                        {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
+                        {o.shipTo.address}
+                      </address>
+                    ) : (
+                      <span className="muted"> (address in PayPal)</span>
+                    )}
+                  </>
+                )}
+              </td>
               <td>{o.couponCode ?? '—'}</td>
               <td>
                 <StatusSelect order={o} onChange={(u) => setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)))} />
