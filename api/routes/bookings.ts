@@ -16,6 +16,8 @@ import {
   type SlotView,
 } from '../schemas/slots.ts';
 import { zonedInstant } from '../lib/time.ts';
+import { sessionCancelledMail } from '../services/mail/client-mails.ts';
+import { deliver } from '../services/mail/templates.ts';
 import { deleteSlot, insertSlots, listSlotsForAdmin, listSlotsForClient } from '../../db/queries/slots.ts';
 import type { Slot } from '../../db/schema.ts';
 
@@ -110,7 +112,24 @@ export const bookings = new Hono<AppEnv>()
   })
 
   .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
-    const deleted = await deleteSlot(c.var.services.db, c.req.valid('param').id);
+    const { db, env, mailer } = c.var.services;
+    const deleted = await deleteSlot(db, c.req.valid('param').id);
     if (!deleted) return c.json({ message: 'Slot not found' }, 404);
+    // Only a session still to come is news to the client; a passed one is just record keeping.
+    if (deleted.bookedAt !== null && deleted.email && new Date(deleted.startsAt).getTime() > Date.now()) {
+      await deliver(mailer, [
+        sessionCancelledMail(env, {
+          slotId: deleted.id,
+          startsAt: new Date(deleted.startsAt),
+          bookedAt: new Date(deleted.bookedAt),
+          duration: deleted.duration,
+          sessionType: deleted.sessionType ?? '',
+          firstName: deleted.firstName ?? '',
+          email: deleted.email,
+          userId: deleted.bookedBy,
+          amountCents: deleted.amountCents,
+        }),
+      ]);
+    }
     return c.json({ message: deleted.bookedAt ? SESSION_DELETED : SLOT_DELETED, booked: deleted.bookedAt !== null });
   });

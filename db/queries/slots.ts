@@ -51,7 +51,15 @@ export async function listSlotsForClient(db: DB, userId: string, now: Date) {
     .execute();
 }
 
-/** Deletes a slot or a booked session; undefined when there was none. */
+/**
+ * Deletes a slot or a booked session; undefined when there was none. Returns the booking as it
+ * was, from the same statement, so the client can be told about a cancelled session: the e-mail
+ * is the booking's copy, the address its confirmation went to.
+ */
 export async function deleteSlot(db: DB, id: string) {
-  return db.deleteFrom('slots').where('id', '=', id).returning(['id', 'bookedAt']).executeTakeFirst();
+  return db
+    .deleteFrom('slots')
+    .where('id', '=', id)
+    .returning(['id', 'startsAt', 'bookedAt', 'bookedBy', 'firstName', 'lastName', 'email', 'sessionType', 'duration', 'amountCents'])
+    .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
@@ -20,6 +20,26 @@ afterAll(async () => {
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', json: { slots } });
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  attachments: { filename: string; contentType: string; size: number }[];
+}
+const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailCount = async () => (await server.services.db.selectFrom('mails').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+/** The .ics attached to the newest mail to `to` (the mailbox API gives its metadata only). */
+async function icsTo(to: string): Promise<string> {
+  const row = await server.services.db.selectFrom('mails').select('attachments').where('to', '=', to).orderBy('sentAt', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
+}
+/** Content lines of an .ics, folded lines joined (RFC 5545 3.1). */
+const icsLines = (ics: string) => ics.replace(/\r\n /g, '').split('\r\n');
+const longDate = (at: Date | string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(at));
 
 const slotCount = async () =>
   (await server.services.db.selectFrom('slots').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
@@ -232,5 +252,115 @@ describe('deleting slots and sessions', () => {
     expect(await again.json()).toEqual({ message: 'Slot not found' });
     const malformed = await asAdmin('/api/bookings/not%20an%20id', { method: 'DELETE' });
     expect(malformed.status).toBe(400);
+  });
+});
+
+describe(`telling the client about a deleted session on ${testDbKind()}`, () => {
+  it('mails the client of a future session, with an .ics that cancels the confirmation\'s calendar entry', async () => {
+    const client = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
+    const slot = await slotAt(11 * 60);
+    // Booked through the API, so the confirmation (and its UID) is the real one. The realtime
+    // room isn't running in tests.
+    const realtime = server.services.realtime;
+    server.services.realtime = { ...realtime, notifySlotBooked: async () => true };
+    const booked = await server.api(`/api/bookings/${slot.id}/book`, {
+      method: 'PUT',
+      headers: { cookie: client.cookie },
+      json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: 'Yoga Therapy Session (60 min)', message: '', couponCode: 'JOURNEY' },
+    });
+    server.services.realtime = realtime;
+    expect(booked.status).toBe(200);
+    const uid = icsLines(await icsTo(client.email)).find((l) => l.startsWith('UID:'));
+    expect(uid).toMatch(new RegExp(`^UID:booking-${slot.id}-\\d+@`));
+
+    const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: 'Session deleted successfully', booked: true });
+
+    const mails = await mailbox(client.email);
+    expect(mails.map((m) => m.subject)).toEqual([`Session cancelled: Yoga Therapy Session (60 min) on ${longDate(slot.startsAt)}`, expect.stringMatching(/^Booking Confirmed!/)]);
+    const [mail] = mails;
+    expect(mail!.to).toBe(client.email);
+    expect(mail!.text).toContain('Session cancelled');
+    expect(mail!.text).toContain('Hi Ana,');
+    expect(mail!.text).toContain('Session: Yoga Therapy Session (60 min)');
+    expect(mail!.text).toContain(`Date: ${longDate(slot.startsAt)}`);
+    const [h, m] = slot.time.split(':').map(Number);
+    expect(mail!.text).toMatch(new RegExp(`Time: ${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'} P[SD]T`));
+    expect(mail!.text).toContain('Duration: 60 mins');
+    // Booked with the coupon: nothing to refund.
+    expect(mail!.text).toContain('I will be in touch about rescheduling it.');
+    expect(mail!.text).not.toMatch(/refund/i);
+    expect(mail!.links).toContain(`${server.env.SITE_URL}/user/${client.id}/book`);
+    expect(mail!.attachments).toEqual([{ filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL', size: expect.any(Number) }]);
+
+    const cancel = icsLines(await icsTo(client.email));
+    expect(cancel).toContain('METHOD:CANCEL');
+    expect(cancel).toContain('STATUS:CANCELLED');
+    expect(cancel).toContain('SEQUENCE:1');
+    expect(cancel).toContain(uid);
+    expect(cancel).toContain(`DTSTART;TZID=${zone}:${slot.date.replaceAll('-', '')}T${slot.time.replace(':', '')}00`);
+  });
+
+  it('sends nothing for a free slot or a session that has passed', async () => {
+    const client = await createUser(server);
+    const free = await slotAt(12 * 60);
+    const passed = await slotAt(-12 * 60);
+    await book(passed.id, client);
+    const before = await mailCount();
+
+    for (const slot of [free, passed]) {
+      const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });
+      expect(res.status).toBe(200);
+    }
+    expect(await mailCount()).toBe(before);
+    expect(await mailbox(client.email)).toHaveLength(0);
+  });
+
+  it('escapes the booking\'s text in the HTML and offers a refund of a paid session', async () => {
+    const client = await createUser(server);
+    const slot = await slotAt(13 * 60);
+    await book(slot.id, client, '<b>Private</b> flow');
+    await server.services.db.updateTable('slots').set({ firstName: '<script>x</script>', amountCents: 8000 }).where('id', '=', slot.id).execute();
+
+    expect((await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' })).status).toBe(200);
+    const [mail] = await mailbox(client.email);
+    expect(mail!.subject).toBe(`Session cancelled: <b>Private</b> flow on ${longDate(slot.startsAt)}`);
+    expect(mail!.html).toContain('&lt;b&gt;Private&lt;/b&gt; flow');
+    expect(mail!.html).toContain('&lt;script&gt;x&lt;/script&gt;');
+    expect(mail!.html).not.toContain('<b>Private');
+    expect(mail!.html).not.toContain('<script>');
+    expect(mail!.text).toContain('I will be in touch about rescheduling it or refunding your payment.');
+  });
+
+  it('still mails the client whose account is gone, without the link to book again', async () => {
+    const slot = await slotAt(14 * 60);
+    await book(slot.id, null);
+    expect((await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' })).status).toBe(200);
+    const [mail] = await mailbox('gone@example.com');
+    expect(mail!.subject).toMatch(/^Session cancelled: /);
+    expect(mail!.links.some((l) => l.includes('/book'))).toBe(false);
+  });
+
+  it('deletes and answers as usual when the mail can\'t be sent', async () => {
+    const client = await createUser(server);
+    const slot = await slotAt(15 * 60);
+    await book(slot.id, client);
+    const { mailer } = server.services;
+    const send = mailer.send;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    mailer.send = async () => {
+      throw new Error('mail service down');
+    };
+    try {
+      const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ message: 'Session deleted successfully', booked: true });
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('[mail] could not send "Session cancelled:'), 'mail service down');
+    } finally {
+      mailer.send = send;
+      logged.mockRestore();
+    }
+    expect(await server.services.db.selectFrom('slots').select('id').where('id', '=', slot.id).execute()).toEqual([]);
   });
 });

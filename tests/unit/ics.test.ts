@@ -101,6 +101,30 @@ describe('buildIcs', () => {
     expect(unfold(ics)).toContain(`SUMMARY:${summary}`);
   });
 
+  it('publishes a confirmed event with no SEQUENCE line unless told otherwise', () => {
+    const ics = buildIcs(base);
+    expect(buildIcs({ ...base, method: 'PUBLISH', status: 'CONFIRMED' })).toBe(ics);
+    expect(unfold(ics)).toContain('METHOD:PUBLISH');
+    expect(blocks(ics, 'VEVENT')[0]).toContain('STATUS:CONFIRMED');
+    expect(unfold(ics).some((l) => l.startsWith('SEQUENCE'))).toBe(false);
+  });
+
+  it('cancels an event: METHOD:CANCEL, the same UID, STATUS:CANCELLED and a higher SEQUENCE', () => {
+    const ics = buildIcs({ ...base, method: 'CANCEL', status: 'CANCELLED', sequence: 1 });
+    expect(unfold(ics)).toContain('METHOD:CANCEL');
+    expect(unfold(ics)).not.toContain('METHOD:PUBLISH');
+    const [event] = blocks(ics, 'VEVENT');
+    expect(event).toEqual(expect.arrayContaining(['UID:signup-1@yoga.example', 'SEQUENCE:1', 'STATUS:CANCELLED']));
+    expect(event).not.toContain('STATUS:CONFIRMED');
+    // METHOD belongs to the calendar, not the event.
+    expect(ics.indexOf('METHOD:CANCEL')).toBeLessThan(ics.indexOf('BEGIN:VEVENT'));
+    expect(blocks(buildIcs({ ...base, sequence: 0 }), 'VEVENT')[0]).toContain('SEQUENCE:0');
+  });
+
+  it('refuses a SEQUENCE that is not a whole number of zero or more', () => {
+    for (const sequence of [-1, 1.5, Number.NaN]) expect(() => buildIcs({ ...base, sequence })).toThrow(/sequence/);
+  });
+
   it('leaves out LOCATION and DESCRIPTION when there are none', () => {
     const [event] = blocks(buildIcs({ ...base, location: '' }), 'VEVENT');
     expect(event!.some((l) => l.startsWith('LOCATION'))).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * The clients' mails: links that verify an address or sign in, the note to an address that
- * has no account, and a booked session's confirmation (with its .ics) and the teacher's
- * notification. Every value goes to renderMail as text, which escapes it.
+ * has no account, a booked session's confirmation (with its .ics) and the teacher's
+ * notification, and the notice of a session the teacher cancelled (with the .ics that removes
+ * it). Every value goes to renderMail as text, which escapes it.
  */
 import type { Env } from '../../env.ts';
 import { buildIcs } from './ics.ts';
@@ -97,14 +98,24 @@ const minutesOf = (duration: string) => {
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
+/**
+ * The calendar entry's UID of one booking, shared by its confirmation and its cancellation so
+ * the calendar matches them. Stable for this booking: the same slot booked again later is
+ * another booking.
+ */
+export const bookingUid = (env: Pick<Env, 'SITE_URL'>, slotId: string, bookedAt: Date) =>
+  `booking-${slotId}-${bookedAt.getTime()}@${new URL(env.SITE_URL).host}`;
+
+const sessionDetails = (sessionType: string, when: { date: string; time: string }, duration: string) =>
+  `Session: ${sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${duration}`;
+
 /** The client's 'Booking Confirmed!' mail with the calendar file, and the teacher's notification. */
 export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const minutes = minutesOf(b.duration);
   const payment = b.couponUsed ? 'Coupon applied (no charge)' : b.amountCents !== null ? `${dollars(b.amountCents)} paid through PayPal` : '';
   const ics = buildIcs({
-    // Stable for this booking: the same slot booked again later is another booking.
-    uid: `booking-${b.slotId}-${b.bookedAt.getTime()}@${new URL(env.SITE_URL).host}`,
+    uid: bookingUid(env, b.slotId, b.bookedAt),
     start: b.startsAt,
     durationMinutes: minutes,
     timezone: env.SITE_TIMEZONE,
@@ -122,7 +133,7 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
         paragraphs: [
           greeting(b.firstName),
           'Booking successful. Your session is booked:',
-          `Session: ${b.sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${b.duration}`,
+          sessionDetails(b.sessionType, when, b.duration),
           ...(payment ? [`Payment: ${payment}`] : []),
           'The attached calendar file adds the session to your calendar. Your bookings are listed in your account.',
         ],
@@ -155,6 +166,55 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
   ];
 }
 
+export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'bookedAt' | 'duration' | 'sessionType' | 'firstName' | 'email' | 'amountCents'> & {
+  /** Null when the client's account is gone: then there is no booking page to send them to. */
+  userId: string | null;
+};
+
+/**
+ * The teacher deleted a booked session: the client's notice, with an .ics that cancels the
+ * confirmation's calendar entry (same UID, a higher SEQUENCE, METHOD:CANCEL).
+ */
+export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMail {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const paid = b.amountCents !== null && b.amountCents > 0;
+  const ics = buildIcs({
+    uid: bookingUid(env, b.slotId, b.bookedAt),
+    start: b.startsAt,
+    durationMinutes: minutesOf(b.duration),
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'This session has been cancelled.',
+    method: 'CANCEL',
+    status: 'CANCELLED',
+    // The confirmation's entry is revision 0 (no SEQUENCE line).
+    sequence: 1,
+  });
+  return mail(
+    b.email,
+    `Session cancelled: ${oneLine(b.sessionType)} on ${when.date}`,
+    {
+      heading: 'Session cancelled',
+      paragraphs: [
+        greeting(b.firstName),
+        'I’m sorry, your session has been cancelled:',
+        sessionDetails(b.sessionType, when, b.duration),
+        paid
+          ? 'I will be in touch about rescheduling it or refunding your payment.'
+          : 'I will be in touch about rescheduling it.',
+        'The attached calendar file removes the session from your calendar.',
+      ],
+      ...(b.userId ? { action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` } } : {}),
+      footer: footer(env),
+    },
+    {
+      attachments: [
+        { filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL', content: Buffer.from(ics, 'utf8').toString('base64') },
+      ],
+    },
+  );
+}
+
 /** A reminder of a booked session: 'day' (the day before) or 'soon' (two hours before). */
 export function reminderMail(
   env: Env,
@@ -168,7 +228,7 @@ export function reminderMail(
     paragraphs: [
       greeting(r.firstName),
       lead,
-      `Session: ${r.sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${r.duration}`,
+      sessionDetails(r.sessionType, when, r.duration),
       ...(r.link ? [`Join here: ${r.link}`] : []),
       'Need to change it? Reply to this mail or write through the contact page at least 24 hours ahead.',
     ],

@@ -1,8 +1,9 @@
 /**
- * An iCalendar (RFC 5545) file for one event, attached to class sign-up confirmations so the
- * student can add the class to a calendar. Times are written on the teacher's clocks
- * (`DTSTART;TZID=America/Los_Angeles:...`) with a VTIMEZONE built from Intl, so calendars that
- * don't know the zone name (Outlook) still place the class at the right instant.
+ * An iCalendar (RFC 5545) file for one event, attached to class sign-up and session booking
+ * confirmations so the student can add it to a calendar, and to a cancelled session's mail
+ * (METHOD:CANCEL, same UID) so the calendar can take it off again. Times are written on the
+ * teacher's clocks (`DTSTART;TZID=America/Los_Angeles:...`) with a VTIMEZONE built from Intl, so
+ * calendars that don't know the zone name (Outlook) still place the class at the right instant.
  * Text is escaped, lines are folded at 75 octets and end with CRLF, as the RFC requires.
  */
 
@@ -21,6 +22,18 @@ export interface CalendarEvent {
   url?: string;
   /** When the file was made (default now). */
   stamp?: Date;
+  /**
+   * iTIP method (RFC 5546). PUBLISH (default) offers the event; CANCEL withdraws one sent
+   * earlier, matched by its UID.
+   */
+  method?: 'PUBLISH' | 'CANCEL';
+  /** Default CONFIRMED; CANCELLED with METHOD:CANCEL. */
+  status?: 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
+  /**
+   * Revision of the event. Calendars apply an update only when its SEQUENCE is above the one
+   * they hold; left out it means 0, which the first file of an event needs no line for.
+   */
+  sequence?: number;
 }
 
 const CRLF = '\r\n';
@@ -197,6 +210,8 @@ function vtimezone(zone: string, around: number): string[] {
 export function buildIcs(event: CalendarEvent): string {
   const start = event.start.getTime();
   if (Number.isNaN(start)) throw new Error('buildIcs: invalid start');
+  const sequence = event.sequence;
+  if (sequence !== undefined && !(Number.isInteger(sequence) && sequence >= 0)) throw new Error('buildIcs: invalid sequence');
   const end = start + (event.durationMinutes ?? 60) * 60_000;
   const tzid = paramValue(event.timezone);
   const lines = [
@@ -204,10 +219,11 @@ export function buildIcs(event: CalendarEvent): string {
     'VERSION:2.0',
     'PRODID:-//Yoga & Chocolates//Class sign-up//EN',
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    `METHOD:${event.method ?? 'PUBLISH'}`,
     ...vtimezone(event.timezone, start),
     'BEGIN:VEVENT',
     `UID:${escapeText(event.uid)}`,
+    ...(sequence !== undefined ? [`SEQUENCE:${sequence}`] : []),
     `DTSTAMP:${formatUtc((event.stamp ?? new Date()).getTime())}`,
     `DTSTART;TZID=${tzid}:${formatLocal(wallClock(start, event.timezone))}`,
     `DTEND;TZID=${tzid}:${formatLocal(wallClock(end, event.timezone))}`,
@@ -215,7 +231,7 @@ export function buildIcs(event: CalendarEvent): string {
     ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
     ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
     ...(event.url ? [`URL:${event.url.replace(/[\r\n]/g, '')}`] : []),
-    'STATUS:CONFIRMED',
+    `STATUS:${event.status ?? 'CONFIRMED'}`,
     'END:VEVENT',
     'END:VCALENDAR',
   ];
