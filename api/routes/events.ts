@@ -8,6 +8,7 @@ import { id } from '../schemas/common.ts';
 import {
   bulkDeleteEvents,
   classStatusQuery,
+  eventsRange,
   eventUpdate,
   newEvent,
   REPEAT_COUNTS,
@@ -69,12 +70,16 @@ function seriesDates(date: string, repeat: Repeat): { dates: string[]; clamped: 
 const eventParams = z.object({ id });
 
 export const events = new Hono<AppEnv>()
-  // Public: today on, plus the past month so the calendar can show those days' classes disabled.
-  .get('/', async (c) => {
+  // Public. Without a range (SPEC.md's call): today on, plus the past month so the calendar can
+  // show those days' classes disabled. With from/to: the days one calendar month shows.
+  .get('/', validateQuery(eventsRange), async (c) => {
     const zone = c.var.services.env.SITE_TIMEZONE;
     const now = new Date();
-    const from = zonedInstant(addDays(zonedNow(zone, now).date, -PAST_DAYS_SHOWN), '00:00', zone);
-    const rows = await listEventsFrom(c.var.services.db, from);
+    const range = c.req.valid('query');
+    const rows =
+      range.from && range.to
+        ? await listEventsFrom(c.var.services.db, zonedInstant(range.from, '00:00', zone), zonedInstant(addDays(range.to, 1), '00:00', zone))
+        : await listEventsFrom(c.var.services.db, zonedInstant(addDays(zonedNow(zone, now).date, -PAST_DAYS_SHOWN), '00:00', zone));
     return c.json(rows.map((e) => view(e, now)));
   })
 

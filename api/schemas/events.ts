@@ -46,6 +46,22 @@ const capacity = z
   .min(1, 'Capacity must be at least 1')
   .max(500, 'Capacity must be at most 500');
 
+/** The most days one GET /api/events?from=&to= may cover: a 42-day month grid with room to spare. */
+export const MAX_EVENT_RANGE_DAYS = 62;
+
+/**
+ * GET /api/events[?from=YYYY-MM-DD&to=YYYY-MM-DD]: the days (inclusive, in the teacher's zone) a
+ * calendar shows, so it loads one month's classes instead of the whole year. Both or neither.
+ */
+export const eventsRange = z
+  .object({ from: isoDate.optional(), to: isoDate.optional() })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), 'Give both from and to, or neither')
+  .refine((q) => !q.from || !q.to || q.from <= q.to, 'from must not be after to')
+  .refine(
+    (q) => !q.from || !q.to || (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 < MAX_EVENT_RANGE_DAYS,
+    `Ask for at most ${MAX_EVENT_RANGE_DAYS} days at a time`,
+  );
+
 const blank = (x: unknown) => x === undefined || x === null || (typeof x === 'string' && x.trim() === '');
 
 /**

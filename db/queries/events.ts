@@ -6,12 +6,13 @@ import type { EventsTable } from '../schema.ts';
 
 const columns = ['id', 'title', 'date', 'time', 'startsAt', 'location', 'signUpLink', 'isExternal', 'capacity', 'seriesId'] as const;
 
-/** Events starting at or after `from`, in calendar order (uses events_starts_at). */
-export async function listEventsFrom(db: DB, from: Date) {
+/** Events starting at or after `from` (and before `until`, if given), in calendar order (uses events_starts_at). */
+export async function listEventsFrom(db: DB, from: Date, until?: Date) {
   return db
     .selectFrom('events')
     .select(columns)
     .where('startsAt', '>=', from)
+    .$if(until !== undefined, (q) => q.where('startsAt', '<', until!))
     .orderBy('startsAt')
     .orderBy('title')
     .orderBy('id')

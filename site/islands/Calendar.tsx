@@ -70,7 +70,8 @@ export default function Calendar() {
   const [today, setToday] = useState(() => isoDay(new Date()));
   const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
   const [selected, setSelected] = useState(today);
-  const [events, setEvents] = useState<CalendarEvent[] | null>(null);
+  // Classes by the grid range they were loaded for: each month's grid is fetched once, when shown.
+  const [loaded, setLoaded] = useState<Record<string, CalendarEvent[]>>({});
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
@@ -91,23 +92,39 @@ export default function Calendar() {
     // Once: it only settles the first day shown.
   }, []);
 
+  const grid = monthGrid(cursor.year, cursor.month);
+  const range = `from=${isoDay(grid[0]!)}&to=${isoDay(grid[grid.length - 1]!)}`;
+  const events = loaded[range] ?? null;
+
   useEffect(() => {
-    getJson<CalendarEvent[]>('/api/events')
+    if (loaded[range]) return;
+    let current = true;
+    getJson<CalendarEvent[]>(`/api/events?${range}`)
       .then((r) => {
         if (!r.ok || !Array.isArray(r.data)) throw new Error();
-        setEvents(r.data);
+        const list = r.data;
+        setLoaded((m) => ({ ...m, [range]: list }));
+        setFailed(false);
       })
-      .catch(() => setFailed(true));
-  }, []);
+      .catch(() => current && setFailed(true));
+    return () => {
+      current = false;
+    };
+  }, [range, loaded]);
 
+  // Every class loaded so far, by day (grids overlap at their edges: each class once).
   const byDate = useMemo(() => {
+    const seen = new Set<string>();
     const map = new Map<string, CalendarEvent[]>();
-    for (const e of events ?? []) map.set(e.date, [...(map.get(e.date) ?? []), e]);
+    for (const e of Object.values(loaded).flat()) {
+      if (seen.has(e._id)) continue;
+      seen.add(e._id);
+      map.set(e.date, [...(map.get(e.date) ?? []), e]);
+    }
     for (const list of map.values()) list.sort((a, b) => a.time.localeCompare(b.time));
     return map;
-  }, [events]);
+  }, [loaded]);
 
-  const grid = monthGrid(cursor.year, cursor.month);
   const monthLabel = new Date(cursor.year, cursor.month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
   const move = (delta: number) =>
     setCursor((c) => {

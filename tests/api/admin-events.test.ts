@@ -179,6 +179,48 @@ describe('the public event list', () => {
       ['_id', 'capacity', 'date', 'isExternal', 'isPast', 'location', 'signUpLink', 'startsAt', 'time', 'title'].sort(),
     );
   });
+
+  it('with from and to, lists only those days (inclusive, in the teacher\'s zone), past ones too', async () => {
+    const insert = (title: string, date: string, time: string) =>
+      server.services.db
+        .insertInto('events')
+        .values({ title, date, time, startsAt: zonedInstant(date, time, zone) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    // Far from every other test's dates; the edges are the first and last minute of the range.
+    const before = await insert('Range: day before', '2033-02-28', '23:59');
+    const first = await insert('Range: first minute', '2033-03-01', '00:00');
+    const last = await insert('Range: last minute', '2033-04-11', '23:59');
+    const after = await insert('Range: day after', '2033-04-12', '00:00');
+    const res = await server.api('/api/events?from=2033-03-01&to=2033-04-11');
+    expect(res.status).toBe(200);
+    const list = (await res.json()) as { _id: string; date: string }[];
+    expect(list.map((e) => e._id)).toEqual([first.id, last.id]);
+    expect(list.map((e) => e._id)).not.toContain(before.id);
+    expect(list.map((e) => e._id)).not.toContain(after.id);
+
+    // Long past days are there when asked for (the calendar shows them disabled).
+    const old = await insert('Range: long ago', '2020-05-05', '10:00');
+    const past = (await (await server.api('/api/events?from=2020-05-01&to=2020-05-31')).json()) as { _id: string; isPast: boolean }[];
+    expect(past).toEqual([expect.objectContaining({ _id: old.id, isPast: true })]);
+  });
+
+  it('refuses a half, reversed, malformed or too long range with a message', async () => {
+    for (const [query, message] of [
+      ['from=2033-03-01', 'Give both from and to, or neither'],
+      ['to=2033-03-01', 'Give both from and to, or neither'],
+      ['from=2033-03-10&to=2033-03-01', 'from must not be after to'],
+      ['from=2033-02-30&to=2033-03-01', 'Date is not a real date'],
+      ['from=tomorrow&to=2033-03-01', 'Date must look like YYYY-MM-DD'],
+      ['from=2033-01-01&to=2033-12-31', 'Ask for at most 62 days at a time'],
+    ] as const) {
+      const res = await server.api(`/api/events?${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).message, query).toContain(message);
+    }
+    // 62 days is the most: 61 days apart, inclusive.
+    expect((await server.api('/api/events?from=2033-01-01&to=2033-03-03')).status).toBe(200);
+  });
 });
 
 describe('editing events', () => {

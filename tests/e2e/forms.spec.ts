@@ -189,10 +189,18 @@ async function openCalendar(page: Page) {
 
 test.describe('calendar and class sign-up', () => {
   test('the grid has 42 days from a Sunday, past days disabled, month navigation', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/events') asked.push(new URL(r.url()).search);
+    });
     await openCalendar(page);
     const cells = page.locator('.calendar-day');
     await expect(cells).toHaveCount(42);
     const first = await cells.first().getAttribute('data-date');
+    const last = await cells.last().getAttribute('data-date');
+    // Only the shown grid's classes are loaded, not the whole year.
+    await expect.poll(() => asked).toContain(`?from=${first}&to=${last}`);
+    expect(asked.every((q) => /^\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/.test(q))).toBe(true);
     expect(new Date(`${first}T12:00:00Z`).getUTCDay()).toBe(0);
     const today = teacherToday(0);
     for (const cell of await cells.all()) {
@@ -204,6 +212,13 @@ test.describe('calendar and class sign-up', () => {
     await page.getByRole('button', { name: 'Next month' }).click();
     await expect(page.locator('.calendar-head h2')).not.toHaveText(title!);
     await expect(page.locator('.calendar-day').first()).toBeEnabled();
+    const nextFirst = await cells.first().getAttribute('data-date');
+    await expect.poll(() => asked.some((q) => q.startsWith(`?from=${nextFirst}&`))).toBe(true);
+    // Back again: that month is already loaded, no second request for it.
+    const before = asked.length;
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await expect(page.locator('.calendar-head h2')).toHaveText(title!);
+    expect(asked.length).toBe(before);
   });
 
   test.describe('for a visitor in another time zone', () => {
