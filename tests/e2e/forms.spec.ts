@@ -247,7 +247,7 @@ test.describe('calendar and class sign-up', () => {
     const add = (event: object) => page.request.post('/api/admin/events', { data: { location: 'Studio & Park', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12, ...event } });
     expect((await add({ title: 'Full Flow & Rest', date: tomorrow, time: '07:00', capacity: 1 })).status()).toBe(201);
     expect((await add({ title: 'Partner Retreat', date: tomorrow, time: '08:00', isExternal: true, signUpLink: 'https://example.org/retreat' })).status()).toBe(201);
-    expect((await add({ title: 'Dawn Breath', date: today, time: '00:01' })).status()).toBe(201);
+    expect((await add({ title: 'Dawn Breath', date: today, time: '00:00' })).status()).toBe(201);
     expect((await add({ title: 'Open Flow', date: tomorrow, time: '09:30' })).status()).toBe(201);
     // Fill the one place of "Full Flow & Rest".
     const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
