@@ -270,8 +270,12 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     });
     server.services.realtime = realtime;
     expect(booked.status).toBe(200);
-    const uid = icsLines(await icsTo(client.email)).find((l) => l.startsWith('UID:'));
+    const confirmation = icsLines(await icsTo(client.email));
+    const uid = confirmation.find((l) => l.startsWith('UID:'));
     expect(uid).toMatch(new RegExp(`^UID:booking-${slot.id}-\\d+@`));
+    // Calendars act on a CANCEL only from the organizer of the entry they hold.
+    const organizer = `ORGANIZER;CN="Yoga & Chocolates":mailto:${server.env.TEACHER_EMAIL}`;
+    expect(confirmation).toContain(organizer);
 
     const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
@@ -299,6 +303,8 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(cancel).toContain('STATUS:CANCELLED');
     expect(cancel).toContain('SEQUENCE:1');
     expect(cancel).toContain(uid);
+    expect(cancel).toContain(organizer);
+    expect(cancel).toContain(`ATTENDEE;CN="Ana":mailto:${client.email}`);
     expect(cancel).toContain(`DTSTART;TZID=${zone}:${slot.date.replaceAll('-', '')}T${slot.time.replace(':', '')}00`);
   });
 

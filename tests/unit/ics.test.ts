@@ -121,6 +121,20 @@ describe('buildIcs', () => {
     expect(blocks(buildIcs({ ...base, sequence: 0 }), 'VEVENT')[0]).toContain('SEQUENCE:0');
   });
 
+  it('names the organizer and, for a cancel, the attendee; their names cannot break the line', () => {
+    const ics = buildIcs({
+      ...base,
+      method: 'CANCEL',
+      organizer: { name: 'Yoga & Chocolates', email: 'teacher@example.com' },
+      attendee: { name: 'Ana "x":mailto:evil@example.com\r\nATTENDEE:mailto:b@example.com', email: 'ana@example.com' },
+    });
+    const [event] = blocks(ics, 'VEVENT');
+    expect(event).toContain('ORGANIZER;CN="Yoga & Chocolates":mailto:teacher@example.com');
+    const attendees = event!.filter((l) => l.startsWith('ATTENDEE'));
+    expect(attendees).toEqual(['ATTENDEE;CN="Ana x:mailto:evil@example.comATTENDEE:mailto:b@example.com":mailto:ana@example.com']);
+    expect(unfold(buildIcs(base)).some((l) => l.startsWith('ORGANIZER') || l.startsWith('ATTENDEE'))).toBe(false);
+  });
+
   it('refuses a SEQUENCE that is not a whole number of zero or more', () => {
     for (const sequence of [-1, 1.5, Number.NaN]) expect(() => buildIcs({ ...base, sequence })).toThrow(/sequence/);
   });

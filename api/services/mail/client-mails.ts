@@ -8,7 +8,7 @@ import type { Env } from '../../env.ts';
 import { buildIcs } from './ics.ts';
 import type { OutgoingMail } from './index.ts';
 import { renderMail, type MailContent } from './layout.ts';
-import { classWhen } from './templates.ts';
+import { classWhen, icsOrganizer } from './templates.ts';
 
 const BRAND = 'Yoga & Chocolates';
 const VALID_FOR = 'The link works once and expires in 10 minutes.';
@@ -122,6 +122,7 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
     summary: b.sessionType,
     description: 'Your one-to-one session. The link to join comes before the session.',
     url: `${env.SITE_URL}/user/${b.userId}`,
+    organizer: icsOrganizer(env),
   });
   const name = `${b.firstName} ${b.lastName}`.trim();
   return [
@@ -189,6 +190,8 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
     status: 'CANCELLED',
     // The confirmation's entry is revision 0 (no SEQUENCE line).
     sequence: 1,
+    organizer: icsOrganizer(env),
+    attendee: { name: b.firstName, email: b.email },
   });
   return mail(
     b.email,

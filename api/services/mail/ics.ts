@@ -34,7 +34,25 @@ export interface CalendarEvent {
    * they hold; left out it means 0, which the first file of an event needs no line for.
    */
   sequence?: number;
+  /**
+   * Who holds the event (the teacher). RFC 5546 asks for it with PUBLISH and CANCEL, and Google
+   * and Outlook only act on a CANCEL whose ORGANIZER matches the entry they hold.
+   */
+  organizer?: CalendarPerson;
+  /** Whose entry a CANCEL withdraws (RFC 5546 lists the attendees being removed). */
+  attendee?: CalendarPerson;
 }
+
+export interface CalendarPerson {
+  name: string;
+  email: string;
+}
+
+/** `;CN="Name":mailto:address` for ORGANIZER/ATTENDEE; quotes and line breaks can't break out. */
+const person = (p: CalendarPerson) => {
+  const name = p.name.replace(/["\r\n\u0000-\u001F\u007F]/g, '').trim();
+  return `${name ? `;CN="${name}"` : ''}:mailto:${p.email.replace(/[\s"<>]/g, '')}`;
+};
 
 const CRLF = '\r\n';
 
@@ -224,6 +242,8 @@ export function buildIcs(event: CalendarEvent): string {
     'BEGIN:VEVENT',
     `UID:${escapeText(event.uid)}`,
     ...(sequence !== undefined ? [`SEQUENCE:${sequence}`] : []),
+    ...(event.organizer ? [`ORGANIZER${person(event.organizer)}`] : []),
+    ...(event.attendee ? [`ATTENDEE${person(event.attendee)}`] : []),
     `DTSTAMP:${formatUtc((event.stamp ?? new Date()).getTime())}`,
     `DTSTART;TZID=${tzid}:${formatLocal(wallClock(start, event.timezone))}`,
     `DTEND;TZID=${tzid}:${formatLocal(wallClock(end, event.timezone))}`,

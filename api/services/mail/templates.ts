@@ -6,7 +6,7 @@
  */
 import type { Env } from '../../env.ts';
 import { signToken } from '../../lib/signed-token.ts';
-import { buildIcs } from './ics.ts';
+import { buildIcs, type CalendarPerson } from './ics.ts';
 import type { Mailer, OutgoingMail } from './index.ts';
 import { escapeHtml, renderMail, type MailContent } from './layout.ts';
 
@@ -176,6 +176,9 @@ export function classWhen(startsAt: Date, zone: string): { date: string; time: s
   };
 }
 
+/** The teacher as the organizer of every calendar file the site sends. */
+export const icsOrganizer = (env: Env): CalendarPerson => ({ name: BRAND, email: env.TEACHER_EMAIL });
+
 export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail[] {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   const place = c.location || 'See the class on the calendar for the place.';
@@ -188,6 +191,7 @@ export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail
     location: c.location,
     description: `Your place in ${c.title}. See you on the mat!`,
     url: `${env.SITE_URL}/calendar`,
+    organizer: icsOrganizer(env),
   });
   return [
     mail(
