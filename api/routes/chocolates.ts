@@ -6,6 +6,7 @@ import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../schemas/common.ts';
 import { centsToDollars, product, type ProductView } from '../schemas/chocolates.ts';
 import { deleteProduct, insertProduct, listProducts, updateProduct } from '../../db/queries/products.ts';
+import { deleteOrphanImages } from '../../db/queries/images.ts';
 import type { Product } from '../../db/schema.ts';
 
 /** Chocolates (SPEC.md sections 2, 3, 7): the public list and the admin's product cards. */
@@ -35,13 +36,17 @@ export const chocolates = new Hono<AppEnv>()
   })
 
   .put('/:id', requireAdmin(), validateParams(productParams), validateJson(product), async (c) => {
-    const updated = await updateProduct(c.var.services.db, c.req.valid('param').id, fields(c.req.valid('json')));
+    const { db } = c.var.services;
+    const updated = await updateProduct(db, c.req.valid('param').id, fields(c.req.valid('json')));
     if (!updated) return c.json({ message: 'Product not found' }, 404);
+    await deleteOrphanImages(db); // the image it showed before may be nobody's now
     return c.json({ message: 'Product updated successfully.', product: view(updated) });
   })
 
   .delete('/:id', requireAdmin(), validateParams(productParams), async (c) => {
-    const deleted = await deleteProduct(c.var.services.db, c.req.valid('param').id);
+    const { db } = c.var.services;
+    const deleted = await deleteProduct(db, c.req.valid('param').id);
     if (!deleted) return c.json({ message: 'Product not found' }, 404);
+    await deleteOrphanImages(db);
     return c.json({ message: 'Product deleted successfully.' });
   });

@@ -6,7 +6,7 @@ import { validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../schemas/common.ts';
 import { IMAGE_MAX_BYTES } from '../schemas/chocolates.ts';
-import { findImage, insertImage } from '../../db/queries/images.ts';
+import { deleteOrphanImages, findImage, IMAGE_URL_PREFIX, insertImage } from '../../db/queries/images.ts';
 
 /**
  * Product images: uploaded by the admin, stored in the database (every replica can serve
@@ -48,8 +48,12 @@ export const adminImages = new Hono<AppEnv>().post(
     const bytes = new Uint8Array(await file.arrayBuffer());
     const type = sniffImageType(bytes);
     if (!type) return c.json({ message: WRONG_TYPE }, 400);
-    const { id: imageId } = await insertImage(c.var.services.db, type, bytes);
-    return c.json({ url: `/api/images/${imageId}` }, 201);
+    const { db } = c.var.services;
+    const { id: imageId } = await insertImage(db, type, bytes);
+    // Orphans are swept after the admin's image and product changes (rare, and the admin is
+    // there): no timer to run, and an orphan lives at most until the next change.
+    await deleteOrphanImages(db);
+    return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}` }, 201);
   },
 );
 

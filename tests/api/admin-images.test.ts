@@ -126,3 +126,60 @@ describe(`image uploads on ${testDbKind()}`, () => {
     expect((await res.json()).product.image).toBe(url);
   });
 });
+
+describe(`images nobody shows on ${testDbKind()}`, () => {
+  const asAdmin = (path: string, method: string, json?: unknown) => server.api(path, { method, json, headers: { cookie } });
+  const idOf = (url: string) => url.slice('/api/images/'.length);
+  /** Uploads an image dated `daysAgo` days back. */
+  async function uploaded(daysAgo: number): Promise<string> {
+    const { url } = await (await upload(PNG)).json();
+    await server.services.db
+      .updateTable('images')
+      .set({ createdAt: new Date(Date.now() - daysAgo * 86_400_000) })
+      .where('id', '=', idOf(url))
+      .execute();
+    return url;
+  }
+  const served = async (url: string) => (await server.api(url)).status;
+
+  it('goes when its product takes another image or is deleted; one in use or just uploaded stays', async () => {
+    const first = await uploaded(3);
+    const created = await asAdmin('/api/chocolates', 'POST', { name: 'Orphan Test Tin', image: first, price: 10, inventory: 1 });
+    expect(created.status).toBe(201);
+    const productId = (await created.json()).product._id;
+    const shared = await uploaded(3);
+    const other = await asAdmin('/api/chocolates', 'POST', { name: 'Shares Nothing', image: shared, price: 10, inventory: 1 });
+    const otherId = (await other.json()).product._id;
+
+    // Saving another product sweeps too, but both images are in use.
+    expect((await asAdmin(`/api/chocolates/${otherId}`, 'PUT', { name: 'Shares Nothing', image: shared, price: 11, inventory: 1 })).status).toBe(200);
+    expect(await served(first)).toBe(200);
+
+    // The product takes a new image: the old one is nobody's and goes.
+    const second = await uploaded(0);
+    const put = await asAdmin(`/api/chocolates/${productId}`, 'PUT', { name: 'Orphan Test Tin', image: second, price: 10, inventory: 1 });
+    expect(put.status).toBe(200);
+    expect(await served(first)).toBe(404);
+    expect(await served(second)).toBe(200);
+    expect(await served(shared)).toBe(200);
+
+    // Deleted with its product once it is older than a day; kept while it is new (an undo, a re-add).
+    expect((await asAdmin(`/api/chocolates/${productId}`, 'DELETE')).status).toBe(200);
+    expect(await served(second)).toBe(200);
+    await server.services.db.updateTable('images').set({ createdAt: new Date(Date.now() - 2 * 86_400_000) }).where('id', '=', idOf(second)).execute();
+    expect((await asAdmin(`/api/chocolates/${otherId}`, 'DELETE')).status).toBe(200);
+    expect(await served(second)).toBe(404);
+    expect(await served(shared)).toBe(404);
+  });
+
+  it('an upload never saved into a product stays a day, then goes with the next upload', async () => {
+    const fresh = await uploaded(0);
+    const abandoned = await uploaded(2);
+    const kept = await uploaded(5);
+    expect((await asAdmin('/api/chocolates', 'POST', { name: 'Keeps Its Image', image: kept, price: 10, inventory: 1 })).status).toBe(201);
+    await upload(PNG);
+    expect(await served(fresh)).toBe(200);
+    expect(await served(abandoned)).toBe(404);
+    expect(await served(kept)).toBe(200);
+  });
+});
