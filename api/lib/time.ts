@@ -3,18 +3,31 @@
  * Intl does the zone arithmetic, so there is no time-zone library to ship.
  */
 
+// Making an Intl.DateTimeFormat costs far more than using one (it loads the zone's rules), and
+// a request may need several: one per zone and purpose, made once.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: 'en-US' | 'en-CA', zone: string, seconds: boolean): Intl.DateTimeFormat {
+  const key = `${locale}|${zone}|${seconds}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+    });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** Offset of `zone` from UTC at `instant`, in milliseconds (e.g. -7h for PDT). */
 function zoneOffset(instant: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
+  const parts = formatter('en-US', zone, true).formatToParts(new Date(instant));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(instant / 1000) * 1000;
@@ -41,15 +54,7 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
 
 /** Today's date (YYYY-MM-DD) and the time (HH:mm) on the clocks of `zone`. */
 export function zonedNow(zone: string, now: Date = new Date()): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(now);
+  const parts = formatter('en-CA', zone, false).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
 }
