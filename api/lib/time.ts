@@ -4,13 +4,23 @@
  */
 
 // Making an Intl.DateTimeFormat costs far more than using one (it loads the zone's rules), and
-// a request may need several: one per zone and purpose, made once.
+// a request may need several: one per zone, made once.
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(locale: 'en-US' | 'en-CA', zone: string, seconds: boolean): Intl.DateTimeFormat {
-  const key = `${locale}|${zone}|${seconds}`;
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, {
+
+/** The clocks of `zone` at `instant`, as numbers (hour 0-23). */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function wallClock(instant: number, zone: string): WallClock {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -18,18 +28,19 @@ function formatter(locale: 'en-US' | 'en-CA', zone: string, seconds: boolean): I
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
-      ...(seconds ? { second: '2-digit' } : {}),
+      second: '2-digit',
     });
-    formatters.set(key, f);
+    formatters.set(zone, format);
   }
-  return f;
+  const parts = format.formatToParts(new Date(instant));
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 
 /** Offset of `zone` from UTC at `instant`, in milliseconds (e.g. -7h for PDT). */
 function zoneOffset(instant: number, zone: string): number {
-  const parts = formatter('en-US', zone, true).formatToParts(new Date(instant));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const w = wallClock(instant, zone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
@@ -54,9 +65,9 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
 
 /** Today's date (YYYY-MM-DD) and the time (HH:mm) on the clocks of `zone`. */
 export function zonedNow(zone: string, now: Date = new Date()): { date: string; time: string } {
-  const parts = formatter('en-CA', zone, false).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+  const w = wallClock(now.getTime(), zone);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { date: `${w.year}-${pad(w.month)}-${pad(w.day)}`, time: `${pad(w.hour)}:${pad(w.minute)}` };
 }
 
 /** `date` plus `days` calendar days (YYYY-MM-DD arithmetic, no zone involved). */

@@ -7,6 +7,8 @@
  * Text is escaped, lines are folded at 75 octets and end with CRLF, as the RFC requires.
  */
 
+import { wallClock, type WallClock } from '../../lib/time.ts';
+
 export interface CalendarEvent {
   /** Globally unique and stable for this event, e.g. `<signup id>@<site host>`. */
   uid: string;
@@ -87,37 +89,6 @@ export function foldLine(line: string): string {
   }
   out.push(current);
   return out.join(`${CRLF} `);
-}
-
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function wallClock(instant: number, zone: string): WallClock {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, format);
-  }
-  const parts = format.formatToParts(new Date(instant));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
 
 /** Offset of the zone's clocks from UTC at `instant`, in minutes. */
