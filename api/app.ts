@@ -20,6 +20,7 @@ import { user } from './routes/user.ts';
 import { chocolates } from './routes/chocolates.ts';
 import { coupons } from './routes/coupons.ts';
 import { adminOrders, orders } from './routes/orders.ts';
+import { paypalWebhooks } from './routes/paypal-webhooks.ts';
 import { adminImages, images } from './routes/images.ts';
 
 /**
@@ -69,6 +70,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/chocolates', coupons);
   api.route('/orders', orders);
   api.route('/admin/orders', adminOrders);
+  api.route('/paypal', paypalWebhooks);
   api.route('/images', images);
 
   const devOn = env.NODE_ENV !== 'production';

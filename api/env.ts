@@ -59,6 +59,12 @@ const schema = z.object({
   PAYPAL_CLIENT_SECRET: optional,
   /** PayPal REST origin: sandbox by default, https://api-m.paypal.com for live money. */
   PAYPAL_API_BASE: z.string().url().default('https://api-m.sandbox.paypal.com'),
+  /**
+   * Id of the site's webhook in PayPal's developer dashboard (the app → Webhooks). Optional even
+   * in production: unset, POST /api/paypal/webhook answers 404 and payments completed, denied,
+   * refunded or reversed in PayPal after checkout are not reflected in the orders.
+   */
+  PAYPAL_WEBHOOK_ID: optional,
   /** Google OAuth client id. Unset: the Google button is hidden. */
   GOOGLE_CLIENT_ID: optional,
   /** Google OAuth client secret. */

@@ -108,6 +108,7 @@ export function banner(running: RunningServer): string {
   ];
   if (env.standIns.mail) lines.push(`  Mailbox           ${running.url}/dev/mailbox`);
   if (env.standIns.payments) lines.push('  Payments          PayPal emulator (buttons say "(emulator)")');
+  else if (!env.PAYPAL_WEBHOOK_ID) lines.push('  PayPal webhooks   off: PAYPAL_WEBHOOK_ID unset, so refunds made in PayPal are not reflected');
   if (env.standIns.realtime) lines.push(`  Realtime          partykit dev on ${services.realtime.host}`);
   return lines.join('\n') + '\n';
 }

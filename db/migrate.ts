@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import * as initial from './migrations/0001_initial.ts';
 import * as reminders from './migrations/0002_reminders.ts';
 import * as orderShipTo from './migrations/0003_order_ship_to.ts';
+import * as orderPaymentStates from './migrations/0004_order_payment_states.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_reminders': reminders,
   '0003_order_ship_to': orderShipTo,
+  '0004_order_payment_states': orderPaymentStates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

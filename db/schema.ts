@@ -142,7 +142,11 @@ export interface OrdersTable {
   /** The recipient and postal lines (newline-separated) PayPal reported; null for pickup. */
   shipToName: string | null;
   shipToAddress: string | null;
-  status: Generated<'paid' | 'shipped' | 'picked_up' | 'refunded'>;
+  /**
+   * 'payment_pending' while PayPal holds the capture (ship nothing yet); then 'paid', or
+   * 'payment_failed' when PayPal denies it (the tins went back to stock).
+   */
+  status: Generated<'payment_pending' | 'payment_failed' | 'paid' | 'shipped' | 'picked_up' | 'refunded'>;
   createdAt: CreatedAt;
 }
 

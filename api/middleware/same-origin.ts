@@ -14,6 +14,9 @@ export const sameOriginWrites = (): MiddlewareHandler<AppEnv> => async (c, next)
   // RFC 8058 one-click unsubscribe: the mail provider POSTs a form-encoded body with no
   // cookies; the signed token in the URL is the whole authority, so no CSRF risk.
   if (method === 'POST' && c.req.path === '/api/subscribers/one-click') return next();
+  // PayPal's webhook deliveries: server to server, no cookies, and no say over their headers;
+  // PayPal's verified signature is the whole authority, and the route checks the body is JSON.
+  if (method === 'POST' && c.req.path === '/api/paypal/webhook') return next();
 
   const site = c.req.header('sec-fetch-site');
   if (site && site !== 'same-origin' && site !== 'none') {

@@ -83,9 +83,13 @@ export const placeOrderRequest = checkoutRequest.extend({
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 
-/** What the admin may set (issue 6): paid, then shipped or picked up. */
+/**
+ * What the admin may set (issue 6): paid, then shipped or picked up. The other statuses come
+ * from PayPal only: 'payment_pending' (PayPal holds the capture), 'payment_failed' (PayPal
+ * denied it) and 'refunded' (a refund or reversal made in PayPal).
+ */
 export const SETTABLE_STATUSES = ['paid', 'shipped', 'picked_up'] as const;
-export type OrderStatus = (typeof SETTABLE_STATUSES)[number] | 'refunded';
+export type OrderStatus = (typeof SETTABLE_STATUSES)[number] | 'payment_pending' | 'payment_failed' | 'refunded';
 
 /** PUT /api/admin/orders/{id}/status */
 export const orderStatusRequest = z.object({
@@ -94,6 +98,10 @@ export const orderStatusRequest = z.object({
 export const PICKUP_NOT_SHIPPED = 'This order is for local pickup: mark it picked up, not shipped.';
 export const SHIPPED_NOT_PICKED_UP = 'This order is shipped: mark it shipped, not picked up.';
 export const REFUNDED_FINAL = 'A refunded order keeps its status.';
+export const PAYMENT_FAILED_FINAL = 'PayPal denied the payment of this order and its tins are back in stock: it keeps its status.';
+export const PAYMENT_PENDING_NOT_DELIVERED =
+  'The payment of this order is still pending at PayPal: do not ship it or hand it over yet. Once PayPal shows the payment completed, mark it paid.';
+export const ORDER_STATUS_CHANGED = 'The order’s status changed meanwhile. Please reload the page and try again.';
 
 // ---------------------------------------------------------------------------------------------
 // Answers. Money in dollars (18.5), like the rest of the API.

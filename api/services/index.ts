@@ -9,7 +9,7 @@ import { createResendMailer } from './mail/resend.ts';
 import { createMailboxMailer } from './mail/mailbox.ts';
 import { createDevHumanCheck, createRecaptcha, type HumanCheck } from './captcha.ts';
 import { createPayPalClient, type Payments } from './payments/paypal.ts';
-import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from './payments/emulator.ts';
+import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, EMULATOR_WEBHOOK_ID } from './payments/emulator.ts';
 import { createRealtime, type Realtime } from './realtime.ts';
 import type { Hono } from 'hono';
 
@@ -47,12 +47,18 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
         clientId: EMULATOR_CLIENT_ID,
         clientSecret: EMULATOR_CLIENT_SECRET,
         baseUrl: 'http://paypal-emulator.local',
+        webhookId: env.PAYPAL_WEBHOOK_ID ?? EMULATOR_WEBHOOK_ID,
         fetch: async (input, init) => emulator.fetch(new Request(input, init)),
       },
       'emulator',
     );
   } else {
-    payments = createPayPalClient({ clientId: env.PAYPAL_CLIENT_ID!, clientSecret: env.PAYPAL_CLIENT_SECRET!, baseUrl: env.PAYPAL_API_BASE });
+    payments = createPayPalClient({
+      clientId: env.PAYPAL_CLIENT_ID!,
+      clientSecret: env.PAYPAL_CLIENT_SECRET!,
+      baseUrl: env.PAYPAL_API_BASE,
+      webhookId: env.PAYPAL_WEBHOOK_ID,
+    });
   }
 
   const realtime = createRealtime({

@@ -2,8 +2,11 @@
  * Chocolate orders and their items. Money in integer cents. The checkout's stock claim is one
  * conditional UPDATE per line, so two buyers can never both get the last tin.
  */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DB } from '../client.ts';
+import type { OrdersTable } from '../schema.ts';
+
+export type OrderStatus = Selectable<OrdersTable>['status'];
 
 /** Name, price and stock of the products a cart names (unknown ids are simply absent). */
 export async function productsForCart(db: DB, ids: string[]) {
@@ -51,11 +54,21 @@ export async function insertOrderItems(
   await db.insertInto('orderItems').values(items).execute();
 }
 
-/** Records the capture, the payer and (for a shipped order) the address PayPal reports. */
+/**
+ * Records the capture, the payer, (for a shipped order) the address PayPal reports, and the
+ * status the capture leaves the order in: 'paid', or 'payment_pending' while PayPal holds it.
+ */
 export async function recordCapture(
   db: DB,
   orderId: string,
-  capture: { paypalCaptureId: string; payerName: string; payerEmail: string; shipToName: string | null; shipToAddress: string | null },
+  capture: {
+    paypalCaptureId: string;
+    payerName: string;
+    payerEmail: string;
+    shipToName: string | null;
+    shipToAddress: string | null;
+    status: 'paid' | 'payment_pending';
+  },
 ) {
   await db.updateTable('orders').set(capture).where('id', '=', orderId).execute();
 }
@@ -63,6 +76,7 @@ export async function recordCapture(
 const orderColumns = [
   'id',
   'paypalOrderId',
+  'paypalCaptureId',
   'createdAt',
   'payerName',
   'payerEmail',
@@ -107,6 +121,76 @@ export async function findOrderById(db: DB, id: string) {
   return db.selectFrom('orders').select(orderColumns).where('id', '=', id).executeTakeFirst();
 }
 
-export async function updateOrderStatus(db: DB, id: string, status: 'paid' | 'shipped' | 'picked_up' | 'refunded') {
-  return db.updateTable('orders').set({ status }).where('id', '=', id).returning(orderColumns).executeTakeFirst();
+/**
+ * Sets the status only while it is still `from` (what the caller judged the change on);
+ * undefined when the order is gone or a PayPal webhook changed it in between.
+ */
+export async function updateOrderStatus(db: DB, id: string, status: 'paid' | 'shipped' | 'picked_up', from: OrderStatus) {
+  return db.updateTable('orders').set({ status }).where('id', '=', id).where('status', '=', from).returning(orderColumns).executeTakeFirst();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What PayPal's webhooks change. Each is one conditional UPDATE: a replayed or concurrent event
+// finds the status already moved and changes (and returns) nothing.
+
+/** The order paid by a PayPal capture, if any (bookings are paid through PayPal too). */
+export async function findOrderByCaptureId(db: DB, paypalCaptureId: string) {
+  return db.selectFrom('orders').select(orderColumns).where('paypalCaptureId', '=', paypalCaptureId).executeTakeFirst();
+}
+
+/** payment_pending -> paid; the order when this call made the change. */
+export async function settlePendingPayment(db: DB, paypalCaptureId: string) {
+  return db
+    .updateTable('orders')
+    .set({ status: 'paid' })
+    .where('paypalCaptureId', '=', paypalCaptureId)
+    .where('status', '=', 'payment_pending')
+    .returning(orderColumns)
+    .executeTakeFirst();
+}
+
+/**
+ * payment_pending -> payment_failed, and its tins back in stock. Call it in a transaction, so
+ * both commit together; the status change is the guard, so only the call that made it restocks.
+ */
+export async function failPendingPayment(trx: DB, paypalCaptureId: string) {
+  const order = await trx
+    .updateTable('orders')
+    .set({ status: 'payment_failed' })
+    .where('paypalCaptureId', '=', paypalCaptureId)
+    .where('status', '=', 'payment_pending')
+    .returning(orderColumns)
+    .executeTakeFirst();
+  if (!order) return undefined;
+  const lines = await trx
+    .selectFrom('orderItems')
+    .select(['productId', sql<number>`sum(quantity)::int`.as('quantity')])
+    .where('orderId', '=', order.id)
+    .where('productId', 'is not', null)
+    .groupBy('productId')
+    .execute();
+  // Same order as the checkout's claims (product id, compared as JS strings): never a lock cycle.
+  lines.sort((a, b) => (a.productId! < b.productId! ? -1 : 1));
+  for (const line of lines) {
+    await trx
+      .updateTable('products')
+      .set((eb) => ({ inventory: eb('inventory', '+', line.quantity), updatedAt: sql<Date>`now()` }))
+      .where('id', '=', line.productId!)
+      .execute();
+  }
+  return order;
+}
+
+/**
+ * Any status but refunded and payment_failed -> refunded. A denied payment took no money, so
+ * nothing of it can be refunded or reversed: it stays final.
+ */
+export async function markRefunded(db: DB, paypalCaptureId: string) {
+  return db
+    .updateTable('orders')
+    .set({ status: 'refunded' })
+    .where('paypalCaptureId', '=', paypalCaptureId)
+    .where('status', 'not in', ['refunded', 'payment_failed'])
+    .returning(orderColumns)
+    .executeTakeFirst();
 }

@@ -135,6 +135,8 @@ export default function CartPage() {
       clearCart();
       setCoupon(null);
       setPaypal(null);
+      // Also when PayPal holds the payment (pending): SPEC.md has no dialog for that, the order is
+      // placed all the same, and the mail tells the buyer it ships once PayPal confirms the payment.
       await showAlert({ icon: 'success', title: 'Payment Successful', text: 'Thank you! Your order is confirmed — a confirmation e-mail is on its way.' });
     } catch {
       await showAlert({ icon: 'error', title: 'Order Submission Failed', text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.' });

@@ -26,7 +26,7 @@ const tables = [
 
 describe(`migrations on ${testDbKind()}`, () => {
   it('create every table once, and a second run applies nothing', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['0001_initial', '0002_reminders', '0003_order_ship_to']);
+    expect(await migrateToLatest(handle.db)).toEqual(['0001_initial', '0002_reminders', '0003_order_ship_to', '0004_order_payment_states']);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.tables
@@ -84,6 +84,19 @@ describe(`migrations on ${testDbKind()}`, () => {
       () => db.insertInto('orderItems').values({ orderId: 'missing', name: 'x', unitPriceCents: 1, quantity: 1 }).execute(),
       '23503',
     );
+  });
+
+  it('allow an order the statuses of its PayPal payment, and no others', async () => {
+    const { db } = handle;
+    const order = await db
+      .insertInto('orders')
+      .values({ paypalOrderId: 'STATUS-CHECK', itemsTotalCents: 1800, totalCents: 1800 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const status of ['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'] as const) {
+      await db.updateTable('orders').set({ status }).where('id', '=', order.id).execute();
+    }
+    await violates(() => db.updateTable('orders').set({ status: 'lost' as 'paid' }).where('id', '=', order.id).execute(), '23514');
   });
 });
 

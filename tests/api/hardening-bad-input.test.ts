@@ -87,7 +87,7 @@ interface Probe {
 /** One request, with the rate limits reset first so a 429 never hides the answer. */
 async function send(endpoint: Endpoint, example: Example, probe: Probe): Promise<Sent> {
   resetRateLimits();
-  const headers = new Headers();
+  const headers = new Headers(example.headers);
   const cookie = probe.cookie === undefined ? await cookieFor(endpoint, example, fx) : probe.cookie;
   if (cookie) headers.set('cookie', cookie);
   let body: Probe['body'];

@@ -19,6 +19,7 @@ import { insertSignup } from '../../db/queries/signups.ts';
 import { insertOrder } from '../../db/queries/orders.ts';
 import { insertImage } from '../../db/queries/images.ts';
 import { UNSUBSCRIBE_PURPOSE } from '../../api/services/mail/templates.ts';
+import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { adminCookie, createUser } from './auth.ts';
 import type { TestServer } from './server.ts';
 
@@ -58,6 +59,8 @@ export interface Example {
   /** Form-encoded body (RFC 8058 one-click unsubscribe). */
   urlencoded?: string;
   cookie?: string;
+  /** More request headers (PayPal's signature headers on a webhook delivery). */
+  headers?: Record<string, string>;
 }
 
 export interface Endpoint {
@@ -206,6 +209,14 @@ export class Fixtures {
       isLocalPickup,
     });
     return row.id;
+  }
+
+  /** A placed order whose PayPal capture is still pending; returns the capture's id. */
+  async pendingOrder(): Promise<string> {
+    const id = await this.order(false);
+    const captureId = this.unique('CAPTURE').toUpperCase();
+    await this.db.updateTable('orders').set({ paypalCaptureId: captureId, status: 'payment_pending' }).where('id', '=', id).execute();
+    return captureId;
   }
 
   /** What the buyer does in PayPal's window (the emulator's approve endpoint). */
@@ -777,6 +788,26 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
   { method: 'GET', route: '/api/admin/orders', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  // PayPal's deliveries, signed the way the emulator's verify endpoint accepts. Unknown event
+  // types are answered 200 and ignored by design, so only malformed ones are refused.
+  {
+    method: 'POST',
+    route: '/api/paypal/webhook',
+    auth: 'none',
+    body: 'json',
+    fields: { event_type: match({ bad: ['payment.capture.completed', 'PAYMENT..CAPTURE', 'PAYMENT CAPTURE'] }) },
+    writes: ['orders', 'mails'],
+    example: async (fx) => ({
+      headers: emulatorWebhookHeaders(),
+      json: {
+        id: fx.unique('WH').toUpperCase(),
+        event_version: '1.0',
+        resource_type: 'capture',
+        event_type: 'PAYMENT.CAPTURE.COMPLETED',
+        resource: { id: await fx.pendingOrder(), status: 'COMPLETED', amount: { currency_code: 'USD', value: '26.00' } },
+      },
+    }),
+  },
   {
     method: 'PUT',
     route: '/api/admin/orders/:id/status',

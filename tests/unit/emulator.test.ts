@@ -7,6 +7,8 @@ import {
   createPayPalEmulator,
   EMULATOR_CLIENT_ID,
   EMULATOR_CLIENT_SECRET,
+  EMULATOR_WEBHOOK_ID,
+  emulatorWebhookHeaders,
 } from '../../api/services/payments/emulator.ts';
 import { createPayPalClient, PayPalError } from '../../api/services/payments/paypal.ts';
 
@@ -47,6 +49,19 @@ describe('PayPal client against the emulator over HTTP', () => {
 
   const client = () =>
     createPayPalClient({ clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: base }, 'emulator');
+
+  /** A bearer token of the emulator's, for calling its REST endpoints by hand. */
+  const tokenOf = async () => {
+    const res = await fetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${EMULATOR_CLIENT_ID}:${EMULATOR_CLIENT_SECRET}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
 
   const approve = (orderId: string, body: unknown = {}) =>
     fetch(`${base}/v2/checkout/orders/${encodeURIComponent(orderId)}/approve`, {
@@ -157,6 +172,53 @@ describe('PayPal client against the emulator over HTTP', () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).details[0].issue).toBe('AUTHENTICATION_FAILURE');
     }
+  });
+
+  it('captures PENDING when the buyer’s approval asked for it, as PayPal does for an eCheck', async () => {
+    const payments = client();
+    const { id } = await payments.createOrder({ amountCents: 3000 });
+    expect((await approve(id, { captureStatus: 'PENDING' })).ok).toBe(true);
+    const captured = await payments.captureOrder(id);
+    expect(captured).toMatchObject({ status: 'COMPLETED', captureStatus: 'PENDING', amountCents: 3000 });
+    const order = (await (
+      await fetch(`${base}/v2/checkout/orders/${id}`, { headers: { authorization: `Bearer ${await tokenOf()}` } })
+    ).json()) as any;
+    expect(order.purchase_units[0].payments.captures[0]).toMatchObject({ id: captured.captureId, status: 'PENDING', status_details: { reason: 'ECHECK' } });
+  });
+
+  it('verifies webhook deliveries with PayPal’s request and answer: SUCCESS only for its test signature', async () => {
+    const payments = createPayPalClient(
+      { clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: base, webhookId: EMULATOR_WEBHOOK_ID },
+      'emulator',
+    );
+    const event = { id: 'WH-1', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { id: 'CAPTURE1' } };
+    expect(await payments.verifyWebhook(new Headers(emulatorWebhookHeaders()), event)).toBe(true);
+    expect(await payments.verifyWebhook(new Headers({ ...emulatorWebhookHeaders(), 'paypal-transmission-sig': 'forged' }), event)).toBe(false);
+
+    const verify = async (body: unknown, authorization?: string) =>
+      fetch(`${base}/v1/notifications/verify-webhook-signature`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: authorization ?? `Bearer ${await tokenOf()}` },
+        body: JSON.stringify(body),
+      });
+    const complete = {
+      auth_algo: 'SHA256withRSA',
+      cert_url: 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-EMULATOR',
+      transmission_id: 'T-1',
+      transmission_sig: 'emulator-webhook-signature',
+      transmission_time: '2030-01-01T00:00:00Z',
+      webhook_id: EMULATOR_WEBHOOK_ID,
+      webhook_event: event,
+    };
+    const ok = await verify(complete);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ verification_status: 'SUCCESS' });
+    for (const missing of ['transmission_sig', 'webhook_id', 'webhook_event']) {
+      const res = await verify({ ...complete, [missing]: undefined });
+      expect(res.status, missing).toBe(400);
+      expect(((await res.json()) as any).details[0].issue).toBe('MISSING_REQUIRED_PARAMETER');
+    }
+    expect((await verify(complete, 'Bearer made-up-token')).status).toBe(401);
   });
 
   it('serves the SDK script that defines window.paypal', async () => {

@@ -130,6 +130,11 @@ describe('loadEnv in production', () => {
     expect(env.DATABASE_URL).toBe('postgres://app:pw@db.example.com:5432/yoga');
   });
 
+  it('starts without PAYPAL_WEBHOOK_ID (webhooks off) and reads it when set', () => {
+    expect(loadEnv(fullProduction()).PAYPAL_WEBHOOK_ID).toBeUndefined();
+    expect(loadEnv({ ...fullProduction(), PAYPAL_WEBHOOK_ID: ' 1JE4291016473214C ' }).PAYPAL_WEBHOOK_ID).toBe('1JE4291016473214C');
+  });
+
   it('refuses a short APP_SECRET or ADMIN_PASSWORD', () => {
     expect(envErrorOf({ ...fullProduction(), APP_SECRET: 'x'.repeat(31) }).message).toMatch(/APP_SECRET/);
     expect(envErrorOf({ ...fullProduction(), ADMIN_PASSWORD: 'short-pw' }).message).toMatch(/ADMIN_PASSWORD/);

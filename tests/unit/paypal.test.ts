@@ -102,6 +102,13 @@ function fakePayPal(server: FakeServer, options: { tokenLifetime: () => number; 
     if (req.method === 'POST' && req.url === '/v2/payments/captures/CAPTURE-9/refund') {
       return { status: 201, body: { id: 'REFUND-1', status: 'COMPLETED' } };
     }
+    if (req.method === 'POST' && req.url === '/v1/notifications/verify-webhook-signature') {
+      // The signature decides the verdict here; PayPal's real check is over cert, id and bytes.
+      const sig = (JSON.parse(req.body) as { transmission_sig?: string }).transmission_sig;
+      if (sig === 'MALFORMED') return { status: 400, body: { name: 'VALIDATION_ERROR', details: [{ issue: 'INVALID_PARAMETER_SYNTAX' }] } };
+      if (sig === 'OUTAGE') return { status: 503, body: { name: 'SERVICE_UNAVAILABLE' } };
+      return { body: { verification_status: sig === 'GOOD-SIG' ? 'SUCCESS' : 'FAILURE' } };
+    }
     return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', details: [{ issue: 'INVALID_RESOURCE_ID' }] } };
   });
 }
@@ -302,6 +309,65 @@ describe('createPayPalClient against a fake PayPal server', () => {
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).status).toBe(401);
     expect(paypal.requests.filter((r) => r.url.startsWith('/v2/'))).toHaveLength(0);
+  });
+
+  describe('verifyWebhook', () => {
+    const WEBHOOK_ID = '8PT597110X687430L';
+    const webhookClient = () => createPayPalClient({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, baseUrl: paypal.url, webhookId: WEBHOOK_ID });
+    // As PayPal sends them; Headers matches names in any case.
+    const delivery = (sig: string) =>
+      new Headers({
+        'PAYPAL-AUTH-ALGO': 'SHA256withRSA',
+        'PAYPAL-CERT-URL': 'https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
+        'PAYPAL-TRANSMISSION-ID': '69cd13f0-d67a-11e5-baa3-778b53f4ae55',
+        'PAYPAL-TRANSMISSION-SIG': sig,
+        'PAYPAL-TRANSMISSION-TIME': '2016-02-18T20:01:35Z',
+      });
+    // A number written 1.0 and an escaped character: a re-encoding would write them differently.
+    const raw = '{"id":"WH-1","event_type":"PAYMENT.CAPTURE.COMPLETED","resource":{"id":"CAPTURE-9","quantity":1.0,"note":"caf\\u00e9"}}';
+    const event = JSON.parse(raw);
+    const verifyRequests = () => paypal.requests.filter((r) => r.url === '/v1/notifications/verify-webhook-signature');
+
+    it('asks PayPal with the five paypal-* headers, the webhook id and the event exactly as received', async () => {
+      expect(await webhookClient().verifyWebhook(delivery('GOOD-SIG'), event, raw)).toBe(true);
+      const [req] = verifyRequests();
+      expect(req).toBeDefined();
+      expect(req!.method).toBe('POST');
+      expect(req!.headers.authorization).toBe(`Bearer ${issued[0]}`);
+      expect(req!.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(req!.body)).toEqual({
+        auth_algo: 'SHA256withRSA',
+        cert_url: 'https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
+        transmission_id: '69cd13f0-d67a-11e5-baa3-778b53f4ae55',
+        transmission_sig: 'GOOD-SIG',
+        transmission_time: '2016-02-18T20:01:35Z',
+        webhook_id: WEBHOOK_ID,
+        webhook_event: event,
+      });
+      // The signature covers the bytes PayPal sent: they go back unchanged, not re-encoded.
+      expect(req!.body).toContain(`"webhook_event":${raw}`);
+    });
+
+    it('writes the parsed event when no raw body is given', async () => {
+      expect(await webhookClient().verifyWebhook(delivery('GOOD-SIG'), event)).toBe(true);
+      expect(JSON.parse(verifyRequests()[0]!.body).webhook_event).toEqual(event);
+    });
+
+    it('is false when PayPal answers FAILURE or refuses the inputs, and throws when PayPal is down', async () => {
+      expect(await webhookClient().verifyWebhook(delivery('FORGED'), event, raw)).toBe(false);
+      expect(await webhookClient().verifyWebhook(delivery('MALFORMED'), event, raw)).toBe(false);
+      const error = await webhookClient().verifyWebhook(delivery('OUTAGE'), event, raw).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PayPalError);
+      expect((error as PayPalError).status).toBe(503);
+    });
+
+    it('is false without asking PayPal when a header is missing or no webhook id is configured', async () => {
+      const headers = delivery('GOOD-SIG');
+      headers.delete('paypal-cert-url');
+      expect(await webhookClient().verifyWebhook(headers, event, raw)).toBe(false);
+      expect(await client().verifyWebhook(delivery('GOOD-SIG'), event, raw)).toBe(false);
+      expect(verifyRequests()).toHaveLength(0);
+    });
   });
 
   it('reports its kind and public client id', () => {

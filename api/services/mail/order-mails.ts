@@ -1,7 +1,8 @@
 /**
  * The chocolate shop's mails (issue 6): the buyer's order confirmation and the teacher's
- * notification. Everything is handed to renderMail as text, which escapes it, so a payer name
- * PayPal reports (or a buyer typed) never becomes markup. Shipping words are SPEC.md section 9's.
+ * notification, and what PayPal's webhooks report later (a pending payment completed or denied,
+ * a refund or reversal). Everything is handed to renderMail as text, which escapes it, so a payer
+ * name PayPal reports (or a buyer typed) never becomes markup. Shipping words are SPEC.md section 9's.
  */
 import type { Env } from '../../env.ts';
 import type { OutgoingMail } from './index.ts';
@@ -26,6 +27,8 @@ export interface OrderMail {
   isLocalPickup: boolean;
   /** Where PayPal says to ship; null for pickup or when PayPal gave no address. */
   shipTo: { name: string; address: string } | null;
+  /** PayPal holds the capture (an eCheck, a review): nothing ships until it completes. */
+  paymentPending?: boolean;
 }
 
 /** 1850 -> "$18.50" */
@@ -48,7 +51,7 @@ const totalLines = (o: OrderMail) =>
     `Items: ${money(o.itemsTotalCents)}`,
     ...(o.discountCents > 0 ? [`Discount${o.couponCode ? ` (${o.couponCode})` : ''}: −${money(o.discountCents)}`] : []),
     o.isLocalPickup ? 'Shipping: $0.00 (local pickup)' : `Shipping: ${money(o.shippingCents)}`,
-    `Total paid: ${money(o.totalCents)} USD`,
+    o.paymentPending ? `Total: ${money(o.totalCents)} USD, payment pending at PayPal` : `Total paid: ${money(o.totalCents)} USD`,
   ].join('\n');
 
 export const SHIPPING_NOTE = 'Your chocolates ship within 2-5 days, Monday to Wednesday, by priority mail (1-3 days).';
@@ -56,47 +59,183 @@ export const PICKUP_NOTE = 'You chose local pickup, so there is no shipping fee.
 
 const shipToLines = (o: OrderMail) => (o.shipTo ? [o.shipTo.name, o.shipTo.address].filter(Boolean).join('\n') : '');
 
+/** The teacher's first line while PayPal holds the payment. */
+export const PAYMENT_PENDING_TEACHER_NOTE = 'Payment pending at PayPal: do not ship until it completes.';
+
+/** What the buyer of a pending payment is told: received, and nothing goes out before PayPal confirms. */
+export const paymentPendingNote = (isLocalPickup: boolean) =>
+  'Your order of handmade chocolates is received. PayPal has not confirmed your payment yet (this can take a few days, ' +
+  `for example for an eCheck). Your chocolates will ${isLocalPickup ? 'be ready for pickup' : 'ship'} once PayPal ` +
+  'confirms the payment, and I will write to you when it does.';
+
+const firstNameOf = (o: OrderMail) => o.payerName.split(/\s+/)[0] ?? '';
+const buyerFooter = (env: Env, o: OrderMail, ref: string) => [`Order ${ref} · PayPal transaction ${o.paypalCaptureId}`, `${BRAND} · ${env.SITE_URL}`];
+const buyerLines = (o: OrderMail) => `Buyer: ${o.payerName || '(no name given)'}\nEmail: ${o.payerEmail || '(no e-mail given)'}`;
+const paypalLine = (o: OrderMail) => `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.`;
+const ordersPage = (env: Env) => ({ label: 'Open the orders page', url: `${env.SITE_URL}/admin/orders` });
+const replyToBuyer = (o: OrderMail) => (o.payerEmail ? { headers: { 'Reply-To': o.payerEmail } } : {});
+
+/** Where the teacher sends the order; `when` says whether it may go now. */
+function deliveryLine(o: OrderMail, when: 'now' | 'once paid'): string {
+  if (o.isLocalPickup) {
+    return when === 'now'
+      ? 'Delivery: local pickup. Write to the buyer when the order is ready.'
+      : 'Delivery: local pickup. Once the payment completes, write to the buyer when the order is ready.';
+  }
+  const ship = when === 'now' ? 'Ship within 2-5 days' : 'Once the payment completes, ship within 2-5 days';
+  return o.shipTo
+    ? `Delivery: shipping. ${ship}, Monday to Wednesday, to:\n${shipToLines(o)}`
+    : `Delivery: shipping. PayPal sent no address: find it in the PayPal transaction. ${when === 'now' ? 'Ships' : 'Once the payment completes, it ships'} within 2-5 days, Monday to Wednesday.`;
+}
+
+/** The buyer's confirmation and the teacher's notification of a new order (paid, or with its payment pending). */
 export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
   const ref = orderReference(o.id);
+  const pending = o.paymentPending === true;
   const mails: OutgoingMail[] = [];
   if (o.payerEmail) {
-    const firstName = o.payerName.split(/\s+/)[0] ?? '';
+    const firstName = firstNameOf(o);
     mails.push({
       to: o.payerEmail,
-      subject: `Your chocolate order ${ref} is confirmed`,
+      subject: pending ? `Your chocolate order ${ref} is received` : `Your chocolate order ${ref} is confirmed`,
       ...renderMail({
         heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
         paragraphs: [
-          'Your order of handmade chocolates is paid and confirmed.',
+          pending ? paymentPendingNote(o.isLocalPickup) : 'Your order of handmade chocolates is paid and confirmed.',
           itemLines(o),
           totalLines(o),
           o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
           ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
           'Tag me on social media with your chocolates for 15 percent off your next order.',
         ],
-        footer: [`Order ${ref} · PayPal transaction ${o.paypalCaptureId}`, `${BRAND} · ${env.SITE_URL}`],
+        footer: buyerFooter(env, o, ref),
       }),
     });
   }
   mails.push({
     to: env.TEACHER_EMAIL,
-    subject: `New chocolate order ${ref} from ${oneLine(o.payerName || 'a buyer')}: ${money(o.totalCents)}`,
+    subject: `New chocolate order ${ref} from ${oneLine(o.payerName || 'a buyer')}: ${money(o.totalCents)}${pending ? ', payment pending' : ''}`,
     ...renderMail({
       heading: `New chocolate order ${ref}`,
       paragraphs: [
-        `Buyer: ${o.payerName || '(no name given)'}\nEmail: ${o.payerEmail || '(no e-mail given)'}`,
+        ...(pending ? [PAYMENT_PENDING_TEACHER_NOTE] : []),
+        buyerLines(o),
         itemLines(o),
         totalLines(o),
-        o.isLocalPickup
-          ? 'Delivery: local pickup. Write to the buyer when the order is ready.'
-          : o.shipTo
-            ? `Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\n${shipToLines(o)}`
-            : 'Delivery: shipping. PayPal sent no address: find it in the PayPal transaction. Ships within 2-5 days, Monday to Wednesday.',
-        `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.`,
+        deliveryLine(o, pending ? 'once paid' : 'now'),
+        paypalLine(o),
       ],
-      action: { label: 'Open the orders page', url: `${env.SITE_URL}/admin/orders` },
+      action: ordersPage(env),
     }),
-    ...(o.payerEmail ? { headers: { 'Reply-To': o.payerEmail } } : {}),
+    ...replyToBuyer(o),
   });
   return mails;
+}
+
+/** PAYMENT.CAPTURE.COMPLETED for a pending order: the buyer hears the payment went through, the teacher may ship. */
+export function paymentCompletedMails(env: Env, pendingOrder: OrderMail): OutgoingMail[] {
+  const o = { ...pendingOrder, paymentPending: false };
+  const ref = orderReference(o.id);
+  const mails: OutgoingMail[] = [];
+  if (o.payerEmail) {
+    const firstName = firstNameOf(o);
+    mails.push({
+      to: o.payerEmail,
+      subject: `Your payment for chocolate order ${ref} went through`,
+      ...renderMail({
+        heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
+        paragraphs: [
+          'PayPal has confirmed your payment: your order of handmade chocolates is paid and confirmed.',
+          itemLines(o),
+          totalLines(o),
+          o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
+          ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
+        ],
+        footer: buyerFooter(env, o, ref),
+      }),
+    });
+  }
+  mails.push({
+    to: env.TEACHER_EMAIL,
+    subject: `Payment completed for chocolate order ${ref}: ${o.isLocalPickup ? 'ready for pickup' : 'ready to ship'}`,
+    ...renderMail({
+      heading: `Chocolate order ${ref} is paid`,
+      paragraphs: [
+        'PayPal completed the pending payment of this order: it is paid now.',
+        buyerLines(o),
+        itemLines(o),
+        totalLines(o),
+        deliveryLine(o, 'now'),
+        paypalLine(o),
+      ],
+      action: ordersPage(env),
+    }),
+    ...replyToBuyer(o),
+  });
+  return mails;
+}
+
+/** PAYMENT.CAPTURE.DENIED for a pending order: cancelled for the buyer, not to be shipped for the teacher. */
+export function paymentDeniedMails(env: Env, o: OrderMail): OutgoingMail[] {
+  const ref = orderReference(o.id);
+  const mails: OutgoingMail[] = [];
+  if (o.payerEmail) {
+    const firstName = firstNameOf(o);
+    mails.push({
+      to: o.payerEmail,
+      subject: `Your chocolate order ${ref} is cancelled: the payment did not go through`,
+      ...renderMail({
+        heading: firstName ? `Sorry, ${firstName}` : 'Your payment did not go through',
+        paragraphs: [
+          'PayPal could not complete your payment, so your order of handmade chocolates is cancelled and you have not been charged for it.',
+          itemLines(o),
+          `You are welcome to order again at ${env.SITE_URL}/chocolates.`,
+        ],
+        footer: buyerFooter(env, o, ref),
+      }),
+    });
+  }
+  mails.push({
+    to: env.TEACHER_EMAIL,
+    subject: `Payment denied for chocolate order ${ref}: do not ship`,
+    ...renderMail({
+      heading: `Chocolate order ${ref}: payment denied`,
+      paragraphs: [
+        'PayPal denied the pending payment of this order. Do not ship it or hand it over; its tins are back in stock.',
+        buyerLines(o),
+        itemLines(o),
+        paypalLine(o),
+      ],
+      action: ordersPage(env),
+    }),
+    ...replyToBuyer(o),
+  });
+  return mails;
+}
+
+/**
+ * PAYMENT.CAPTURE.REFUNDED or REVERSED: the teacher learns the order is refunded. PayPal tells
+ * the buyer itself; the tins are not restocked (they may have gone out), so she is told to check.
+ */
+export function paymentReturnedMail(env: Env, o: OrderMail, how: 'refunded' | 'reversed'): OutgoingMail {
+  const ref = orderReference(o.id);
+  return {
+    to: env.TEACHER_EMAIL,
+    subject: `Chocolate order ${ref} was ${how} in PayPal`,
+    ...renderMail({
+      heading: `Chocolate order ${ref} is refunded`,
+      paragraphs: [
+        how === 'refunded'
+          ? 'The payment of this order was refunded in PayPal, so the order is now marked refunded.'
+          : 'PayPal reversed the payment of this order (a dispute or a chargeback, for example), so the order is now marked refunded.',
+        'If it has not gone out yet, do not ship it or hand it over. Its tins were not put back in stock: if they are still here, add them back on the chocolates page.',
+        buyerLines(o),
+        itemLines(o),
+        `Total: ${money(o.totalCents)} USD`,
+        paypalLine(o),
+      ],
+      action: ordersPage(env),
+    }),
+    ...replyToBuyer(o),
+  };
 }

@@ -7,15 +7,35 @@
  *    render "Pay with PayPal (emulator)" and "Decline (emulator)" and call createOrder,
  *    onApprove, onError like the real SDK; "Pay" first approves the order, as the buyer would
  *    in PayPal's window (POST /v2/checkout/orders/{id}/approve, emulator only), with a sample
- *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING).
+ *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING);
+ *    the approve body's `captureStatus: 'PENDING'` makes the later capture PENDING, as PayPal
+ *    answers for an eCheck or a payment under review;
+ *  - POST /v1/notifications/verify-webhook-signature, PayPal's request and answer, which says
+ *    SUCCESS for a delivery whose paypal-transmission-sig is EMULATOR_WEBHOOK_SIGNATURE: the
+ *    emulator sends no webhooks itself, tests post events with emulatorWebhookHeaders().
  * Orders live in memory: a restart forgets unpaid ones, which PayPal also expires.
  */
 import { Hono } from 'hono';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { valueToCents } from './paypal.ts';
 
 export const EMULATOR_CLIENT_ID = 'emulator-client-id';
 export const EMULATOR_CLIENT_SECRET = 'emulator-client-secret';
+/** The webhook id the server verifies with while the emulator stands in and PAYPAL_WEBHOOK_ID is unset. */
+export const EMULATOR_WEBHOOK_ID = 'EMULATORWEBHOOK';
+/** The one transmission signature the emulator's verify endpoint accepts. */
+export const EMULATOR_WEBHOOK_SIGNATURE = 'emulator-webhook-signature';
+
+/** The paypal-* headers of a webhook delivery the emulator verifies as genuine. */
+export function emulatorWebhookHeaders(): Record<string, string> {
+  return {
+    'paypal-auth-algo': 'SHA256withRSA',
+    'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-EMULATOR',
+    'paypal-transmission-id': randomUUID(),
+    'paypal-transmission-sig': EMULATOR_WEBHOOK_SIGNATURE,
+    'paypal-transmission-time': new Date().toISOString(),
+  };
+}
 
 interface EmulatedOrder {
   id: string;
@@ -25,6 +45,8 @@ interface EmulatedOrder {
   description?: string;
   createdAt: number;
   capture?: { id: string; status: string; refunded: boolean };
+  /** What the capture will report: PENDING when the buyer's approval asked for it. */
+  captureStatus: 'COMPLETED' | 'PENDING';
   payer?: { given_name: string; surname: string; email: string };
   /** False with shipping_preference NO_SHIPPING: then the buyer is never asked for an address. */
   collectsShipping: boolean;
@@ -61,7 +83,15 @@ function orderBody(o: EmulatedOrder) {
         ...(o.capture
           ? {
               payments: {
-                captures: [{ id: o.capture.id, status: o.capture.status, amount: o.amount, final_capture: true }],
+                captures: [
+                  {
+                    id: o.capture.id,
+                    status: o.capture.status,
+                    ...(o.capture.status === 'PENDING' ? { status_details: { reason: 'ECHECK' } } : {}),
+                    amount: o.amount,
+                    final_capture: true,
+                  },
+                ],
               },
             }
           : {}),
@@ -111,6 +141,7 @@ export function createPayPalEmulator(): Hono {
       reference_id: unit.reference_id ?? 'default',
       description: unit.description,
       createdAt: Date.now(),
+      captureStatus: 'COMPLETED',
       collectsShipping: body?.payment_source?.paypal?.experience_context?.shipping_preference !== 'NO_SHIPPING',
     };
     state.orders.set(order.id, order);
@@ -137,6 +168,7 @@ export function createPayPalEmulator(): Hono {
       email: String(body?.email ?? 'buyer@example.com').slice(0, 254),
     };
     if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : SAMPLE_SHIPPING;
+    if (body?.captureStatus === 'PENDING') order.captureStatus = 'PENDING';
     return c.json(orderBody(order));
   });
 
@@ -147,7 +179,7 @@ export function createPayPalEmulator(): Hono {
     if (order.status === 'COMPLETED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured.');
     if (order.status !== 'APPROVED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     order.status = 'COMPLETED';
-    order.capture = { id: newId(), status: 'COMPLETED', refunded: false };
+    order.capture = { id: newId(), status: order.captureStatus, refunded: false };
     return c.json(orderBody(order), 201);
   });
 
@@ -159,6 +191,21 @@ export function createPayPalEmulator(): Hono {
     order.capture.refunded = true;
     order.capture.status = 'REFUNDED';
     return c.json({ id: newId(), status: 'COMPLETED' }, 201);
+  });
+
+  // PayPal's answer to "is this delivery genuine?": here, genuine means signed with the emulator's signature.
+  app.post('/v1/notifications/verify-webhook-signature', async (c) => {
+    if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
+    const body = (await c.req.json().catch(() => null)) as any;
+    for (const field of ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id']) {
+      if (typeof body?.[field] !== 'string' || body[field] === '') {
+        return issue(400, 'VALIDATION_ERROR', 'MISSING_REQUIRED_PARAMETER', `${field} is a required parameter`);
+      }
+    }
+    if (!body.webhook_event || typeof body.webhook_event !== 'object' || Array.isArray(body.webhook_event)) {
+      return issue(400, 'VALIDATION_ERROR', 'MISSING_REQUIRED_PARAMETER', 'webhook_event is a required parameter');
+    }
+    return c.json({ verification_status: body.transmission_sig === EMULATOR_WEBHOOK_SIGNATURE ? 'SUCCESS' : 'FAILURE' });
   });
 
   app.get('/sdk/js', (c) =>

@@ -9,7 +9,14 @@ export interface PayPalConfig {
   clientSecret: string;
   /** e.g. https://api-m.sandbox.paypal.com */
   baseUrl: string;
+  /** The id PayPal gave the site's webhook (PAYPAL_WEBHOOK_ID); without it no event is ever verified. */
+  webhookId?: string;
   fetch?: typeof fetch;
+}
+
+/** The headers PayPal signs a webhook delivery with; `get` as on a Fetch Headers. */
+export interface WebhookHeaders {
+  get(name: string): string | null | undefined;
 }
 
 export interface CreatedOrder {
@@ -62,7 +69,25 @@ export interface Payments {
   getOrder(orderId: string): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined }>;
   captureOrder(orderId: string): Promise<CapturedOrder>;
   refundCapture(captureId: string): Promise<{ id: string; status: string }>;
+  /**
+   * Asks PayPal whether a webhook delivery is genuine (POST /v1/notifications/verify-webhook-
+   * signature) from its `paypal-*` headers and the event. Pass the body exactly as received as
+   * `rawEvent` when there is one: PayPal checks the signature over those bytes, and JSON parsed
+   * and written again may differ (a `1.0` becomes `1`). False when PayPal says FAILURE or refuses
+   * the inputs, a header is missing or no webhook id is configured; throws when PayPal could not
+   * be asked (network, 5xx, our credentials), so the caller can answer "try again later".
+   */
+  verifyWebhook(headers: WebhookHeaders, event: unknown, rawEvent?: string): Promise<boolean>;
 }
+
+/** The five headers of a delivery, by the field names of the verify request. */
+const WEBHOOK_HEADERS = {
+  auth_algo: 'paypal-auth-algo',
+  cert_url: 'paypal-cert-url',
+  transmission_id: 'paypal-transmission-id',
+  transmission_sig: 'paypal-transmission-sig',
+  transmission_time: 'paypal-transmission-time',
+} as const;
 
 /** 1234 -> "12.34" */
 export function centsToValue(cents: number): string {
@@ -114,6 +139,7 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
     return token.value;
   }
 
+  /** `body` is sent as JSON; a string is taken as JSON already written. */
   async function call<T>(method: string, path: string, body?: unknown, requestId?: string): Promise<T> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${await accessToken()}`,
@@ -122,7 +148,8 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
     };
     // PayPal-Request-Id makes a retried create or capture idempotent on PayPal's side.
     if (requestId) headers['paypal-request-id'] = requestId;
-    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const res = await doFetch(`${base}${path}`, { method, headers, body: payload });
     const text = await res.text();
     const json = text ? JSON.parse(text) : {};
     if (!res.ok) {
@@ -192,6 +219,28 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
         `refund-${captureId}`,
       );
       return { id: refund.id, status: refund.status };
+    },
+
+    async verifyWebhook(headers, event, rawEvent) {
+      if (!config.webhookId) return false;
+      const fields: Record<string, string> = {};
+      for (const [field, header] of Object.entries(WEBHOOK_HEADERS)) {
+        const value = headers.get(header)?.trim();
+        // PayPal would refuse the request anyway; a forged delivery costs no call.
+        if (!value) return false;
+        fields[field] = value;
+      }
+      const head = JSON.stringify({ ...fields, webhook_id: config.webhookId });
+      const eventJson = rawEvent?.trim() || JSON.stringify(event);
+      const body = `${head.slice(0, -1)},"webhook_event":${eventJson}}`;
+      try {
+        const answer = await call<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', body);
+        return answer.verification_status === 'SUCCESS';
+      } catch (err) {
+        // PayPal refusing the inputs (a malformed header, an unknown webhook) is a verdict, not an outage.
+        if (err instanceof PayPalError && (err.status === 400 || err.status === 404 || err.status === 422)) return false;
+        throw err;
+      }
     },
   };
 }

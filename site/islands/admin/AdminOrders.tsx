@@ -2,16 +2,27 @@ import { useState } from 'react';
 import AdminShell from './AdminShell';
 import { AdminTable, formatLosAngeles, money, useAdminList } from './admin-ui';
 import { adminCall } from '../../lib/admin-api';
-import { showAlert } from '../../lib/alert';
+import { confirmDialog, showAlert } from '../../lib/alert';
 import { SETTABLE_STATUSES, type AdminOrderView, type OrderStatus } from '../../../api/schemas/orders.ts';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
-const statusLabels: Record<OrderStatus, string> = { paid: 'Paid', shipped: 'Shipped', picked_up: 'Picked up', refunded: 'Refunded' };
+const statusLabels: Record<OrderStatus, string> = {
+  payment_pending: 'Payment pending',
+  payment_failed: 'Payment failed',
+  paid: 'Paid',
+  shipped: 'Shipped',
+  picked_up: 'Picked up',
+  refunded: 'Refunded',
+};
 
 const COLUMNS = ['Date', 'Buyer', 'Items', 'Items total', 'Discount', 'Shipping', 'Total', 'Delivery', 'Coupon', 'Status'] as const;
 
-/** A pickup order can't be shipped and a shipped one can't be picked up (the server refuses both). */
-const allowed = (o: AdminOrderView, s: Settable) => (s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' ? o.isLocalPickup : true);
+/**
+ * A pickup order can't be shipped and a shipped one can't be picked up, and an order whose
+ * payment is pending at PayPal can only be marked paid (the server refuses the rest).
+ */
+const allowed = (o: AdminOrderView, s: Settable) =>
+  o.status === 'payment_pending' ? s === 'paid' : s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' ? o.isLocalPickup : true;
 
 function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderView) => void }) {
   const { order } = props;
@@ -19,10 +30,22 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
   const id = `status-${order._id}`;
   const label = `Status of the order of ${order.payerName || order.payerEmail || 'unknown buyer'} on ${formatLosAngeles(order.createdAt)}`;
 
-  if (order.status === 'refunded') return <span>{statusLabels.refunded}</span>;
+  // PayPal's last word: nothing the admin could set would be true.
+  if (order.status === 'refunded' || order.status === 'payment_failed') return <span>{statusLabels[order.status]}</span>;
 
   async function change(status: Settable) {
     if (status === order.status) return;
+    if (
+      order.status === 'payment_pending' &&
+      !(await confirmDialog({
+        title: 'Mark this order paid?',
+        text: 'PayPal has not reported this payment as completed. Mark the order paid only after checking in PayPal that the money arrived.',
+        confirmText: 'Yes, it is paid',
+        cancelText: 'Cancel',
+      }))
+    ) {
+      return;
+    }
     setSaving(true);
     let res;
     try {
@@ -44,6 +67,11 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
         {label}
       </label>
       <select id={id} value={order.status} disabled={saving} onChange={(e) => void change(e.target.value as Settable)}>
+        {order.status === 'payment_pending' && (
+          <option value="payment_pending" disabled>
+            {statusLabels.payment_pending}
+          </option>
+        )}
         {SETTABLE_STATUSES.map((s) => (
           <option key={s} value={s} disabled={!allowed(order, s)}>
             {statusLabels[s]}
