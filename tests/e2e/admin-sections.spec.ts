@@ -376,6 +376,39 @@ test.describe('admin sections', () => {
     await expect(row).toContainText(`${product.name} × 2`);
   });
 
+  test('orders: a payment pending at PayPal says so and is marked paid only after a confirmation', async ({ page }) => {
+    const created = await page.request.post('/api/chocolates', {
+      data: { name: `Pending Tin ${Date.now().toString(36)}`, price: 16, inventory: 3, description: '', details: '', image: '' },
+    });
+    const product = (await created.json()).product as { _id: string };
+    const buyer = uniqueEmail('echeck');
+    const cart = { cartItems: [{ _id: product._id, quantity: 1 }], isLocalPickup: true, couponCode: null };
+    const { orderID } = await (await page.request.post('/api/orders/paypal', { data: cart })).json();
+    // The emulator's buyer pays by e-check: PayPal captures, but the money is not there yet.
+    await page.request.post(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { data: { givenName: 'Eli', surname: 'Check', email: buyer, captureStatus: 'PENDING' } });
+    expect((await page.request.post('/api/orders', { data: { ...cart, orderId: orderID } })).status()).toBe(201);
+
+    await page.goto('/admin/orders');
+    const row = page.locator('tr[data-order-row]').filter({ hasText: buyer });
+    const status = row.getByRole('combobox');
+    await expect(status).toHaveValue('payment_pending');
+    await expect(status.locator('option:checked')).toHaveText('Payment pending');
+    // Only "Paid" can be chosen while the payment is pending.
+    await expect(status.locator('option[value="picked_up"]')).toBeDisabled();
+
+    await status.selectOption('paid');
+    const ask = page.getByRole('dialog', { name: 'Mark this order paid?' });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeHidden();
+    await expect(status).toHaveValue('payment_pending');
+
+    await status.selectOption('paid');
+    await ask.getByRole('button', { name: 'Yes, it is paid' }).click();
+    await expect(status).toHaveValue('paid');
+    await page.reload();
+    await expect(row.getByRole('combobox')).toHaveValue('paid');
+  });
+
   test('subscribers: delete one after the confirmation', async ({ page }) => {
     const email = uniqueEmail('reader');
     expect((await page.request.post('/api/subscribers/subscribe', { data: { email } })).status()).toBe(201);
