@@ -263,6 +263,17 @@ describe('createPayPalClient against a fake PayPal server', () => {
     expect((error as PayPalError).status).toBe(502);
   });
 
+  it('fails a call PayPal does not answer in time as a 504, which callers treat as an outage', async () => {
+    nextFailure = new Promise((r) => setTimeout(() => r({ status: 201, body: { id: 'LATE', status: 'CREATED' } }), 2000));
+    const slow = createPayPalClient({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, baseUrl: paypal.url, timeoutMs: 100 });
+    const started = Date.now();
+    // The token call answers at once; the order call is the slow one.
+    const error = await slow.createOrder({ amountCents: 100 }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error).toBeInstanceOf(PayPalError);
+    expect((error as PayPalError).status).toBe(504);
+  });
+
   it('refunds a capture with its own paypal-request-id', async () => {
     expect(await client().refundCapture('CAPTURE-9')).toEqual({ id: 'REFUND-1', status: 'COMPLETED' });
     const req = paypal.requests.find((r) => r.url === '/v2/payments/captures/CAPTURE-9/refund')!;

@@ -99,4 +99,12 @@ describe('createResendMailer against a fake Resend API', () => {
       status: 500,
     });
   });
+
+  it('gives up on a Resend that does not answer in time', async () => {
+    resend.handle(() => new Promise((r) => setTimeout(() => r({ status: 200, body: { id: 'late' } }), 2000)));
+    const mailer = createResendMailer({ apiKey: 'k', from: 'a@example.com', baseUrl: resend.url, timeoutMs: 100 });
+    const started = Date.now();
+    await expect(mailer.send({ to: 'b@example.com', subject: 'x', text: 'y' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
 });

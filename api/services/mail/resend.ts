@@ -1,7 +1,7 @@
 import { MailError, type Mailer } from './index.ts';
 
 /** Resend's REST API (POST /emails). `baseUrl` is changed only by tests. */
-export function createResendMailer(options: { apiKey: string; from: string; baseUrl: string; fetch?: typeof fetch }): Mailer {
+export function createResendMailer(options: { apiKey: string; from: string; baseUrl: string; fetch?: typeof fetch; timeoutMs?: number }): Mailer {
   const doFetch = options.fetch ?? fetch;
   return {
     kind: 'resend',
@@ -11,6 +11,8 @@ export function createResendMailer(options: { apiKey: string; from: string; base
       const res = await doFetch(`${options.baseUrl.replace(/\/$/, '')}/emails`, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        // Mails are sent during the request: a Resend that hangs must not hang the visitor's form.
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
         body: JSON.stringify({
           from: options.from,
           to: [mail.to],

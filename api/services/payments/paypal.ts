@@ -12,6 +12,8 @@ export interface PayPalConfig {
   /** The id PayPal gave the site's webhook (PAYPAL_WEBHOOK_ID); without it no event is ever verified. */
   webhookId?: string;
   fetch?: typeof fetch;
+  /** How long one call may take before it counts as PayPal being unavailable (default 30 s). */
+  timeoutMs?: number;
 }
 
 /** The headers PayPal signs a webhook delivery with; `get` as on a Fetch Headers. */
@@ -119,7 +121,20 @@ export function shipToOf(shipping: any): ShipTo | null {
 }
 
 export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emulator' = 'paypal'): Payments {
-  const doFetch = config.fetch ?? fetch;
+  const timeoutMs = config.timeoutMs ?? 30_000;
+  /**
+   * Every call has a deadline: a PayPal that never answers must not hold a buyer's request (and
+   * its database transaction) open. A call past it fails as a 504, which callers treat like any
+   * PayPal outage; a capture is retried with the same PayPal-Request-Id, so it is never doubled.
+   */
+  const doFetch = async (url: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await (config.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      if (err instanceof Error && err.name === 'TimeoutError') throw new PayPalError(`PayPal did not answer within ${timeoutMs} ms`, 504);
+      throw err;
+    }
+  };
   const base = config.baseUrl.replace(/\/$/, '');
   let token: { value: string; expiresAt: number } | undefined;
 
