@@ -28,11 +28,12 @@ export default function SignupSelection() {
         form.reset();
         await showAlert({ icon: 'success', title: 'Registration confirmed!', text: 'Check your email for details.' });
         window.location.assign('/calendar');
-      } else if (res.status === 404 || message.includes("email doesn't exist")) {
-        await showAlert({ icon: 'info', title: 'Student Not Found', text: message || 'Please sign up as a new student.' });
+      } else if (message.includes("email doesn't exist")) {
+        // SPEC.md section 8 keys this on the message, not the status: a class that is gone is a 404 too.
+        await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
       } else if (message.includes('already')) {
         await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
-      } else if (res.status === 400 && message) {
+      } else if ((res.status === 400 || res.status === 404) && message) {
         await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
       } else {
         await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Unexpected error. Please try again.' });

@@ -26,9 +26,20 @@ export type SessionState = 'restoring' | 'validating' | 'authenticated' | 'unaut
 export const $user = atom<User | null>(null);
 export const $session = atom<SessionState>('restoring');
 
-export function setUser(user: User): void {
-  // A token check fills missing fields with 'Unknown' (SPEC.md section 3).
-  const filled = { ...user, firstName: user.firstName || 'Unknown', lastName: user.lastName || 'Unknown' };
+const PROFILE_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'preferredName', 'pronoun', 'city', 'zipcode'] as const;
+
+/**
+ * Stores the signed-in client. SPEC.md section 3: after a token check, missing fields become
+ * 'Unknown'; after a login (a link, Google), missing fields become empty strings and the name
+ * 'Unknown User'.
+ */
+export function setUser(user: User, source: 'token' | 'login' = 'token'): void {
+  const filled: User = { ...user };
+  for (const key of PROFILE_FIELDS) {
+    if (filled[key] === undefined || filled[key] === null) filled[key] = source === 'token' ? 'Unknown' : '';
+  }
+  filled.firstName ||= 'Unknown';
+  filled.lastName ||= source === 'token' ? 'Unknown' : 'User';
   localStorage.setItem('user', JSON.stringify(filled));
   $user.set(filled);
   $session.set('authenticated');

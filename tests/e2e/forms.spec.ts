@@ -276,6 +276,14 @@ test.describe('calendar and class sign-up', () => {
     await expect(item('Dawn Breath').getByRole('button', { name: 'Sign Up' })).toBeDisabled();
   });
 
+  test('a returning student for a class that is gone is told so, not that the e-mail is unknown', async ({ page }) => {
+    await page.goto(`/signup-selection?title=${encodeURIComponent('No Such Class')}&date=${teacherToday(5)}&location=Nowhere`);
+    await page.getByLabel('Email', { exact: true }).fill(uniqueEmail('lost'));
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectAlert(page, 'Sign-Up Failed', "We couldn't find this class.");
+    await expect(page.getByRole('dialog', { name: 'Student Not Found' })).toHaveCount(0);
+  });
+
   test('a new student signs up with the waiver and a drawn signature, then returns by e-mail', async ({ page }) => {
     await loginAdmin(page);
     const date = teacherToday(3);

@@ -24,7 +24,7 @@ export function VerifyEmail() {
           return;
         }
         setText(res.data.message);
-        if (res.data.user) setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id });
+        if (res.data.user) setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id }, 'login');
         await showAlert({ icon: 'success', title: 'Email Verified!', text: res.data.message });
         window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
       })
@@ -45,7 +45,7 @@ export function VerifyLogin() {
     postJson<{ user: User; userId: string }>('/api/user/verify-login', { token: t })
       .then(async (res) => {
         if (!res.ok || !res.data.user) return fail();
-        setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id });
+        setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id }, 'login');
         await showAlert({ icon: 'success', title: 'Login Successful', text: `Welcome back, ${res.data.user.firstName || 'friend'}!` });
         window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
       })
@@ -65,7 +65,7 @@ export function OAuthLanding() {
           window.location.replace('/login');
           return;
         }
-        setUser(res.data.user);
+        setUser(res.data.user, 'login');
         window.location.replace(`/user/${encodeURIComponent(userId)}`);
       })
       .catch(async () => {
