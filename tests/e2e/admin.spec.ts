@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { closeAlert, expectAlert, teacherToday } from './helpers';
+import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('admin: login, guard and events', () => {
   test('the dashboard refuses a visitor with the spec\'s message and sends them to /admin', async ({ page }) => {
@@ -72,5 +72,32 @@ test.describe('admin: login, guard and events', () => {
     await page.getByRole('button', { name: 'Delete selected (3)' }).click();
     await page.getByRole('dialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Yes, delete it!' }).click();
     await expect(rows).toHaveCount(9);
+  });
+
+  test('events show how many places are taken; a failed sign-up fetch says so and still lists the events', async ({ page }) => {
+    await loginAdmin(page);
+    const title = `Counted Flow ${Date.now().toString(36)}`;
+    const date = teacherToday(4);
+    const add = await page.request.post('/api/admin/events', {
+      data: { title, date, time: '08:15', location: 'Studio', signUpLink: '', isExternal: false, repeat: 'none', capacity: 5 },
+    });
+    expect(add.status()).toBe(201);
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    for (const who of ['one', 'two']) {
+      const r = await page.request.post('/api/signup', {
+        data: { name: `Student ${who}`, email: uniqueEmail(who), phone: '503-555-0100', classTitle: title, date, waiver: true, signature: png, recaptchaToken: 'dev:signup_form_submit' },
+      });
+      expect(r.status()).toBe(201);
+    }
+    await page.goto('/admin/dashboard');
+    const row = page.locator('[data-event-row]').filter({ hasText: title });
+    await expect(row).toContainText('2 of 5 places taken');
+
+    await page.route('**/api/admin/signups', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
+    await page.reload();
+    await expectAlert(page, 'Failed to fetch signups.');
+    await closeAlert(page, 'Failed to fetch signups.');
+    await expect(row).toContainText('5 places');
+    await expect(row).not.toContainText('taken');
   });
 });

@@ -9,7 +9,11 @@ import { check } from '../../../api/schemas/check.ts';
 const emptyForm = { title: '', date: '', time: '', location: '', signUpLink: '', isExternal: false, capacity: '12', repeat: 'none' as Repeat };
 const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' };
 
-function EventRow(props: { event: EventView; selected: boolean; onSelect: (on: boolean) => void; onSaved: () => void }) {
+/** Sign-ups per class: `${classTitle}|${date}` -> how many. */
+type Taken = Map<string, number>;
+const takenKey = (title: string, date: string) => `${title}|${date}`;
+
+function EventRow(props: { event: EventView; taken: number | undefined; selected: boolean; onSelect: (on: boolean) => void; onSaved: () => void }) {
   const { event } = props;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ ...event, capacity: String(event.capacity) });
@@ -42,7 +46,9 @@ function EventRow(props: { event: EventView; selected: boolean; onSelect: (on: b
         {!editing && (
           <span>
             <strong>{event.title}</strong> <span className="muted">
-              {event.date} {event.time} · {event.location || 'no location'} · {event.capacity} places{event.isExternal ? ' · external sign-up' : ''}
+              {event.date} {event.time} · {event.location || 'no location'} ·{' '}
+              {props.taken === undefined ? `${event.capacity} places` : `${props.taken} of ${event.capacity} places taken`}
+              {event.isExternal ? ' · external sign-up' : ''}
               {event.isPast ? ' · past' : ''}
             </span>
           </span>
@@ -77,14 +83,28 @@ function EventsPanel() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sending, setSending] = useState(false);
 
+  const [taken, setTaken] = useState<Taken | null>(null);
+
   async function load() {
-    const res = await getJson<EventView[]>('/api/events');
+    const [res, signups] = await Promise.all([
+      getJson<EventView[]>('/api/events'),
+      // How full each class is, so the teacher sees it next to the capacity she set.
+      adminCall<{ classTitle: string; date: string }[]>('GET', '/api/admin/signups').catch(() => null),
+    ]);
     if (!res.ok || !Array.isArray(res.data)) {
       await showAlert({ icon: 'error', title: 'Failed to fetch events.' });
       setEvents([]);
       return;
     }
     setEvents(res.data);
+    if (!signups || !signups.ok || !Array.isArray(signups.data)) {
+      setTaken(null);
+      await showAlert({ icon: 'error', title: 'Failed to fetch signups.' });
+      return;
+    }
+    const counts: Taken = new Map();
+    for (const s of signups.data) counts.set(takenKey(s.classTitle, s.date), (counts.get(takenKey(s.classTitle, s.date)) ?? 0) + 1);
+    setTaken(counts);
   }
   useEffect(() => void load(), []);
 
@@ -165,6 +185,7 @@ function EventsPanel() {
               <EventRow
                 key={ev._id}
                 event={ev}
+                taken={taken ? (taken.get(takenKey(ev.title, ev.date)) ?? 0) : undefined}
                 selected={selected.has(ev._id)}
                 onSelect={(on) => setSelected((s) => { const n = new Set(s); if (on) n.add(ev._id); else n.delete(ev._id); return n; })}
                 onSaved={() => void load()}
