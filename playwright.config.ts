@@ -48,6 +48,9 @@ export default defineConfig({
       PARTYKIT_PORT: String(PORT + 1000),
       QUIET: '1',
       NODE_ENV: 'test',
+      // As behind a production balancer: rate limits key on X-Forwarded-For's last entry, so
+      // each simulated visitor (tests/e2e/helpers.ts visitorHeaders) has its own allowance.
+      TRUST_PROXY: '1',
     },
   },
 });

@@ -21,6 +21,7 @@ import {
   SLOT_TAKEN,
   bookRequest,
   couponRequest,
+  type BookResponse,
   inBookingRange,
   paypalOrderRequest,
   toCents,
@@ -217,6 +218,11 @@ export const bookingPayments = new Hono<AppEnv>()
           paypalOrderId: claim.paypalOrderId,
         }),
       );
-      return c.json({ success: true, message: BOOKING_CONFIRMED });
+      // The capture names who paid (SPEC.md section 7: the success message uses the payer's
+      // first name); PayPal may leave the name out, then the account's first name stands in.
+      const answer: BookResponse = captured
+        ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: captured.payer.firstName.trim() || account.firstName }
+        : { success: true, message: BOOKING_CONFIRMED };
+      return c.json(answer);
     },
   );

@@ -90,3 +90,15 @@ export const bookRequest = z
     if (b.paypalOrderId !== undefined && b.couponCode !== undefined) ctx.addIssue({ code: 'custom', message: PAYMENT_AND_COUPON });
   });
 export type BookRequest = z.input<typeof bookRequest>;
+
+/**
+ * The answer of PUT /api/bookings/{slotId}/book on success. `payerFirstName` comes with a paid
+ * booking only (a coupon has no payer): the first name PayPal reports for the buyer who paid,
+ * which SPEC.md section 7 puts in the page's 'Payment Successful' dialog; the account's first
+ * name when PayPal sends none. The payer may be someone else than the account holder.
+ */
+export interface BookResponse {
+  success: true;
+  message: string;
+  payerFirstName?: string;
+}

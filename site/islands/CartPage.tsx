@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $cart, clearCart, removeFromCart, setQuantity } from '../stores/cart';
 import { getJson, postJson } from '../lib/http';
@@ -6,10 +6,10 @@ import { showAlert } from '../lib/alert';
 import { toCents, usd } from '../lib/money';
 import { couponAllowed, priceCart, SHIPPING_CENTS } from '../../api/lib/pricing.ts';
 import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode } from '../../api/schemas/coupons.ts';
+import type { OrderView } from '../../api/schemas/orders.ts';
 import type { Product } from './ProductGrid';
 import type { PayPalConfig } from './PayPalCheckout';
-
-const PayPalCheckout = lazy(() => import('./PayPalCheckout'));
+import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 
 type Coupon = { code: string; discount: number } | null;
 
@@ -24,15 +24,18 @@ export default function CartPage() {
   const [paypal, setPaypal] = useState<PayPalConfig | null>(null);
   const [failed, setFailed] = useState(false);
 
-  // The server's numbers win: refresh prices and stock of what is in the cart.
-  useEffect(() => {
-    getJson<Product[]>('/api/chocolates').then((r) => {
-      if (!r.ok || !Array.isArray(r.data)) return;
-      const map = new Map(r.data.map((p) => [p._id, p]));
-      setLive(map);
-      $cart.set($cart.get().map((i) => (map.has(i._id) ? { ...i, price: map.get(i._id)!.price, inventory: map.get(i._id)!.inventory } : i)));
-    });
-  }, []);
+  // The server's numbers win: refresh prices and stock of what is in the cart (on opening, and
+  // after the server refused a payment, whose reason is then shown per line).
+  const refreshStock = () =>
+    getJson<Product[]>('/api/chocolates')
+      .then((r) => {
+        if (!r.ok || !Array.isArray(r.data)) return;
+        const map = new Map(r.data.map((p) => [p._id, p]));
+        setLive(map);
+        $cart.set($cart.get().map((i) => (map.has(i._id) ? { ...i, price: map.get(i._id)!.price, inventory: map.get(i._id)!.inventory } : i)));
+      })
+      .catch(() => {});
+  useEffect(() => void refreshStock(), []);
 
   const status = (id: string): 'gone' | 'soldout' | 'short' | 'ok' => {
     if (!live) return 'ok';
@@ -94,29 +97,29 @@ export default function CartPage() {
 
   async function continueToPayment() {
     setFailed(false);
-    try {
-      const res = await getJson<PayPalConfig>('/api/config/paypal');
-      if (!res.ok || !res.data.clientId) throw new Error();
-      setPaypal(res.data);
-    } catch {
-      await showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'We couldn’t load the payment provider. Please try again later.' });
-    }
+    setPaypal(await loadPayPalConfig());
   }
 
   const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
 
-  async function createOrder(): Promise<string> {
-    const res = await postJson<{ orderID: string }>('/api/orders/paypal', { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' });
-    if (!res.ok || !res.data.orderID) {
-      await showAlert({ icon: 'error', title: 'Payment Button Error', text: res.data.message || 'We couldn’t display the payment buttons. Please refresh the page and try again.' });
-      throw new Error(res.data.message || 'order not created');
+  const createOrder = () =>
+    postJson<{ orderID: string }>('/api/orders/paypal', { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' });
+
+  /** PayPalPayment has opened the failure's dialog; this sets the cart's state. */
+  function onPaymentFailed(failure: PaymentFailure) {
+    if (failure === 'payment') {
+      setFailed(true);
+      return;
     }
-    return res.data.orderID;
+    // Back to Continue to Payment. A refused order (sold out, only n left, prices changed) shows
+    // its reason on the cart's lines once the stock is reloaded.
+    setPaypal(null);
+    if (failure === 'order') void refreshStock();
   }
 
   async function onApprove(orderID: string) {
     try {
-      const res = await postJson<{ order: { _id: string }; payerName?: string }>('/api/orders', {
+      const res = await postJson<{ order: OrderView }>('/api/orders', {
         orderId: orderID,
         payerName: '',
         payerEmail: '',
@@ -126,10 +129,17 @@ export default function CartPage() {
         couponCode: coupon?.code ?? '',
         discount: coupon?.discount ?? 0,
       });
+      // A 5xx leaves open whether the money was taken (the capture's outcome unknown, or a refund
+      // that failed): that is SPEC.md's 'Order Submission Failed', like a network failure. The
+      // other refusals charged nothing (or refunded): SPEC.md's 'Payment Unsuccessful' with its
+      // own text; the server's reason, e.g. a tin sold out meanwhile, shows on the cart's lines
+      // once the stock is reloaded.
+      if (res.status >= 500) throw new Error(res.data.message || `order not placed (${res.status})`);
       if (!res.ok) {
         setFailed(true);
         setPaypal(null);
-        await showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: res.data.message || 'Your payment could not be processed. Please check your payment details and try again.' });
+        void refreshStock();
+        await paymentDialogs.unsuccessful();
         return;
       }
       clearCart();
@@ -137,8 +147,11 @@ export default function CartPage() {
       setPaypal(null);
       // Also when PayPal holds the payment (pending): SPEC.md has no dialog for that, the order is
       // placed all the same, and the mail tells the buyer it ships once PayPal confirms the payment.
-      await showAlert({ icon: 'success', title: 'Payment Successful', text: 'Thank you! Your order is confirmed — a confirmation e-mail is on its way.' });
+      // The name is the PayPal payer's (order.payerName, from the capture), as SPEC.md section 7 says.
+      await paymentDialogs.successful(firstNameOf(res.data.order?.payerName));
     } catch {
+      // No second payment from this page while the first one's fate is unknown: buttons hidden.
+      setPaypal(null);
       await showAlert({ icon: 'error', title: 'Order Submission Failed', text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.' });
     }
   }
@@ -227,21 +240,7 @@ export default function CartPage() {
           </button>
         ) : (
           <div className="paypal-container" data-paypal>
-            <Suspense fallback={<p role="status">Loading payment options…</p>}>
-              <PayPalCheckout
-                config={paypal}
-                createOrder={createOrder}
-                onApprove={onApprove}
-                onError={() => {
-                  setFailed(true);
-                  void showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: 'Your payment could not be processed. Please check your payment details and try again.' });
-                }}
-                onLoadFailed={() => {
-                  setPaypal(null);
-                  void showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'We couldn’t load the payment provider. Please try again later.' });
-                }}
-              />
-            </Suspense>
+            <PayPalPayment config={paypal} buttonsFailedTitle="Payment Error" createOrder={createOrder} onApprove={onApprove} onFailed={onPaymentFailed} />
           </div>
         )}
       </section>

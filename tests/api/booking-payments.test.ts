@@ -76,8 +76,8 @@ function createOrder(client: Client, slotId: string, json: unknown, headers: Rec
 }
 
 /** What the buyer does in PayPal's window: the emulator's approve endpoint. */
-async function approve(orderId: string) {
-  const res = await server.api(`/dev/paypal/v2/checkout/orders/${orderId}/approve`, { method: 'POST', json: { givenName: 'Pat' } });
+async function approve(orderId: string, givenName = 'Pat') {
+  const res = await server.api(`/dev/paypal/v2/checkout/orders/${orderId}/approve`, { method: 'POST', json: { givenName } });
   expect(res.status).toBe(200);
 }
 
@@ -127,7 +127,8 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     await approve(orderID);
     const res = await book(client, slot.id, { paypalOrderId: orderID, sessionType: THERAPY });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, message: CONFIRMED });
+    // The payer's first name from PayPal's capture (Pat), not the account's (Ana).
+    expect(await res.json()).toEqual({ success: true, message: CONFIRMED, payerFirstName: 'Pat' });
 
     expect(await slotRow(slot.id)).toMatchObject({
       bookedBy: client.id,
@@ -162,6 +163,17 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(client.email) && m.subject.startsWith('New booking'));
     expect(teacher).toBeDefined();
     expect(teacher!.text).toContain(orderID);
+  });
+
+  it("answers the account's first name as payerFirstName when PayPal gives the payer none", async () => {
+    const client = await createUser(server, { firstName: 'Bea' });
+    const slot = await addSlot();
+    const created = await createOrder(client, slot.id, { amount: 80, sessionType: YOGA });
+    const { orderID } = await created.json();
+    await approve(orderID, '  ');
+    const res = await book(client, slot.id, { paypalOrderId: orderID, firstName: 'Someone' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, message: CONFIRMED, payerFirstName: 'Bea' });
   });
 
   it('accepts the bounds $50 and $200 and refuses amounts outside them or not money', async () => {

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { test as base, expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * The admin sections of issue 7 beyond events: bookings, chocolates, orders, classes, clients
@@ -83,13 +83,13 @@ const laTime = (iso: string) =>
 /** A client registered and logged in on its own request context (verify-email starts the session). */
 async function newClient(request: APIRequestContext, playwright: { request: APIRequest }, firstName: string, lastName: string) {
   const email = uniqueEmail(firstName.toLowerCase());
-  const reg = await request.post('/api/user/register', { data: { firstName, lastName, email } });
+  const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
+  const reg = await client.post('/api/user/register', { data: { firstName, lastName, email } });
   expect(reg.status()).toBe(200);
   const [mail] = await mailsTo(request, email);
   const link = mail!.links.find((l) => l.includes('/verify-email?token='));
   expect(link).toBeTruthy();
   const token = new URL(link!).searchParams.get('token');
-  const client = await playwright.request.newContext({ baseURL: BASE_URL });
   const verified = await client.post('/api/user/verify-email', { data: { token } });
   expect(verified.status()).toBe(200);
   const { userId } = await verified.json();

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, mailsTo, uniqueEmail } from './helpers';
+import { breakPayPalButtons, closeAlert, expectAlert, expectAlertText, failPayPalSdk, mailsTo, uniqueEmail, visitorHeaders } from './helpers';
 
 /** Registers, verifies by the mailed link, and returns the user's id (the page lands on /user/{id}). */
 async function registerAndVerify(page: Page, first: string, last: string, email: string): Promise<string> {
@@ -36,7 +36,7 @@ async function pickFirstFreeSlot(page: Page): Promise<string> {
 }
 
 async function newClient(browser: Browser, name: string) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   const email = uniqueEmail(name);
   const id = await registerAndVerify(page, name, 'Tester', email);
@@ -107,9 +107,11 @@ test.describe('clients', () => {
     await a.page.getByLabel(/Payment amount/).fill('95');
     await continueButton.click();
     await a.page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
-    await expectAlert(a.page, 'Payment Successful', 'Transaction completed by Dee');
-    await closeAlert(a.page, 'Payment Successful');
+    // Approved, not yet captured: the capture, and the payer's name, come with Finalize.
     await a.page.getByRole('button', { name: 'Finalize Booking' }).click();
+    // The PayPal payer (the emulator's buyer, Pat Buyer), not the account holder (Dee).
+    await expectAlertText(a.page, 'Payment Successful', 'Transaction completed by Pat');
+    await closeAlert(a.page, 'Payment Successful');
     await expectAlert(a.page, 'Booking Confirmed!', 'Booking successful. Check your email for confirmation and details.');
     await closeAlert(a.page, 'Booking Confirmed!');
     await a.page.waitForURL(`**/user/${a.id}`);
@@ -140,6 +142,45 @@ test.describe('clients', () => {
 
     await a.context.close();
     await b.context.close();
+  });
+
+  test('payment failures show SPEC.md\'s dialogs: no provider script, buttons that fail to render, an order the server refuses', async ({ browser }) => {
+    const c = await newClient(browser, 'Hal');
+    const ready = async (page: Page) => {
+      await page.goto(`/user/${c.id}/book`);
+      await pickFirstFreeSlot(page);
+      await page.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
+      await page.getByLabel(/Payment amount/).fill('95');
+      return page.getByRole('button', { name: 'Continue' });
+    };
+
+    const page = c.page;
+    await failPayPalSdk(page);
+    const continueButton = await ready(page);
+    await continueButton.click();
+    await expectAlertText(page, 'Payment Service Unavailable', 'We couldn’t load the payment provider. Please try again later.');
+    await closeAlert(page, 'Payment Service Unavailable');
+    // SPEC.md section 4's inline words stay beside the button, which offers another try.
+    await expect(page.getByRole('alert').filter({ hasText: 'Failed to load the payment provider. Please try again later.' })).toBeVisible();
+
+    await breakPayPalButtons(page);
+    await continueButton.click();
+    await expectAlertText(page, 'Payment Button Not Found', 'We couldn’t load the payment button. Please refresh the page and try again.');
+    await closeAlert(page, 'Payment Button Not Found');
+    await expect(continueButton).toBeEnabled();
+
+    // The server refuses the order (here: the slot taken): SPEC.md's words, not the server's,
+    // and only that one dialog.
+    const other = await c.context.newPage();
+    await other.route('**/api/bookings/*/paypal-order', (route) =>
+      route.fulfill({ status: 409, json: { message: 'This time slot is no longer available. Please pick another.' } }),
+    );
+    await (await ready(other)).click();
+    await other.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
+    await expectAlertText(other, 'Payment Button Error', 'We couldn’t display the payment buttons. Please refresh the page and try again.');
+    await closeAlert(other, 'Payment Button Error');
+    await expect(other.getByRole('dialog')).toHaveCount(0);
+    await c.context.close();
   });
 
   test('a wrong coupon and an amount out of range are refused in the page', async ({ browser }) => {

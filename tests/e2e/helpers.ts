@@ -53,3 +53,48 @@ export function teacherToday(offsetDays = 0): string {
   const d = new Date(Date.now() + offsetDays * 86_400_000);
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
+
+/** The PayPal emulator's SDK script (api/services/payments/emulator.ts), whatever its query. */
+const isPayPalSdk = (url: URL) => url.pathname === '/dev/paypal/sdk/js';
+
+/** The payment provider's script fails to load (the page's next attempt to load it). */
+export async function failPayPalSdk(page: Page) {
+  await page.unroute(isPayPalSdk);
+  await page.route(isPayPalSdk, (route) => route.abort());
+}
+
+/**
+ * The emulator's SDK, but Buttons().render() rejects after it has put its buttons into the
+ * container, as a real render failure does (react-paypal-js ignores a rejection whose container
+ * is empty: it takes that for buttons closed on purpose).
+ */
+export async function breakPayPalButtons(page: Page) {
+  await page.unroute(isPayPalSdk);
+  await page.route(isPayPalSdk, async (route) => {
+    const sdk = await (await route.fetch()).text();
+    const broken = `;(() => {
+      const Buttons = window.paypal.Buttons;
+      window.paypal.Buttons = (props) => {
+        const buttons = Buttons(props);
+        return { ...buttons, render: (container) => buttons.render(container).then(() => Promise.reject(new Error('render failed (test)'))) };
+      };
+    })();`;
+    await route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: sdk + broken });
+  });
+}
+
+/** The text of the open message dialog, exactly (expectAlert checks it contains a text). */
+export async function expectAlertText(page: Page, title: string, text: string) {
+  await expect((await expectAlert(page, title)).locator('#alert-text')).toHaveText(text);
+}
+
+/**
+ * A visitor's own address. The e2e server runs as production does behind a balancer
+ * (TRUST_PROXY=1), so rate limits key on the last X-Forwarded-For entry: each simulated client
+ * gets its own, as real visitors have, instead of every test sharing 127.0.0.1's allowance.
+ */
+let visitors = 0;
+export function visitorHeaders(): Record<string, string> {
+  visitors += 1;
+  return { 'x-forwarded-for': `198.51.${100 + (process.pid % 50)}.${visitors % 250}` };
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo } from './helpers';
+import { breakPayPalButtons, closeAlert, expectAlert, expectAlertText, failPayPalSdk, loginAdmin, mailsTo } from './helpers';
 
 /** The grid hydrates when it scrolls into view, as a visitor's would. */
 const openShop = async (page: Page) => {
@@ -77,7 +77,8 @@ test.describe('the chocolate shop', () => {
 
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
-    await expectAlert(page, 'Payment Successful');
+    // The PayPal payer's first name (the emulator's buyer is Pat Buyer).
+    await expectAlertText(page, 'Payment Successful', 'Transaction completed by Pat');
     await closeAlert(page, 'Payment Successful');
     await expect(page.getByText('Your cart is empty.')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('cart'))).toBe('[]');
@@ -109,5 +110,34 @@ test.describe('the chocolate shop', () => {
     await expectAlert(page, 'Payment Unsuccessful');
     await closeAlert(page, 'Payment Unsuccessful');
     await expect(page.locator('[data-cart-item="Espresso Crunch Bar"]')).toBeVisible();
+  });
+
+  test('payment failures show SPEC.md\'s dialogs: no provider script, buttons that fail to render, an order the server refuses', async ({ page, context }) => {
+    await openShop(page);
+    await page.locator('[data-product="Espresso Crunch Bar"]').getByRole('button', { name: /Add to Cart/ }).click();
+    await failPayPalSdk(page);
+    await page.goto('/cart');
+    const continueButton = page.getByRole('button', { name: 'Continue to Payment' });
+    await continueButton.click();
+    await expectAlertText(page, 'Payment Service Unavailable', 'We couldn’t load the payment provider. Please try again later.');
+    await closeAlert(page, 'Payment Service Unavailable');
+
+    await breakPayPalButtons(page);
+    await continueButton.click();
+    await expectAlertText(page, 'Payment Error', 'We couldn’t load the payment button. Please refresh the page and try again.');
+    await closeAlert(page, 'Payment Error');
+    await expect(continueButton).toBeEnabled();
+
+    // The server refuses the order (here: sold out meanwhile): SPEC.md's words, not the server's,
+    // and only that one dialog; back to Continue to Payment.
+    const other = await context.newPage();
+    await other.route('**/api/orders/paypal', (route) => route.fulfill({ status: 409, json: { message: 'Espresso Crunch Bar is sold out' } }));
+    await other.goto('/cart');
+    await other.getByRole('button', { name: 'Continue to Payment' }).click();
+    await other.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
+    await expectAlertText(other, 'Payment Button Error', 'We couldn’t display the payment buttons. Please refresh the page and try again.');
+    await closeAlert(other, 'Payment Button Error');
+    await expect(other.getByRole('dialog')).toHaveCount(0);
+    await expect(other.getByRole('button', { name: 'Continue to Payment' })).toBeVisible();
   });
 });

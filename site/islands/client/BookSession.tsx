@@ -1,14 +1,12 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { userCall } from '../../lib/user-api';
-import { getJson } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
 import { DAY_NAMES, isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
-import { SESSION_TYPES } from '../../../api/schemas/booking.ts';
+import { SESSION_TYPES, type BookResponse } from '../../../api/schemas/booking.ts';
 import type { User } from '../../stores/user';
 import type { PayPalConfig } from '../PayPalCheckout';
-
-const PayPalCheckout = lazy(() => import('../PayPalCheckout'));
+import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 
 export interface Slot {
   _id: string;
@@ -41,10 +39,12 @@ export default function BookSession({ user }: { user: User }) {
   const [payFailed, setPayFailed] = useState(false);
   const [sending, setSending] = useState(false);
 
-  async function load() {
+  /** The free slots from now on; the list, or null when the call failed. */
+  async function load(): Promise<Slot[] | null> {
     const res = await userCall<{ availableSlots: Slot[] }>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`);
-    if (res.ok) setSlots(res.data.availableSlots.filter((s) => new Date(s.startsAt).getTime() > Date.now()));
-    else setSlots([]);
+    const list = res.ok ? res.data.availableSlots.filter((s) => new Date(s.startsAt).getTime() > Date.now()) : null;
+    setSlots(list ?? []);
+    return list;
   }
   useEffect(() => void load(), [user.id]);
 
@@ -118,24 +118,31 @@ export default function BookSession({ user }: { user: User }) {
       await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text: 'The amount must be at least $10. Please adjust your entry and try again.' });
       return;
     }
-    try {
-      const res = await getJson<PayPalConfig>('/api/config/paypal');
-      if (!res.ok || !res.data.clientId) throw new Error();
-      setPayFailed(false);
-      setPaypal(res.data);
-    } catch {
-      setPayFailed(true);
-      await showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'We couldn’t load the payment provider. Please try again later.' });
-    }
+    const config = await loadPayPalConfig();
+    setPayFailed(!config);
+    setPaypal(config);
   }
 
-  async function createOrder(): Promise<string> {
-    const res = await userCall<{ orderID: string }>('POST', `/api/bookings/${encodeURIComponent(slotId!)}/paypal-order`, { amount, sessionType: form.sessionType });
-    if (!res.ok || !res.data.orderID) {
-      await showAlert({ icon: 'error', title: 'Payment Button Error', text: res.data.message || 'We couldn’t display the payment buttons. Please refresh the page and try again.' });
-      throw new Error('no order');
+  const createOrder = () =>
+    userCall<{ orderID: string }>('POST', `/api/bookings/${encodeURIComponent(slotId!)}/paypal-order`, { amount, sessionType: form.sessionType });
+
+  /** PayPalPayment has opened the failure's dialog; this sets the page's state (SPEC.md section 4). */
+  function onPaymentFailed(failure: PaymentFailure) {
+    setPayFailed(true);
+    if (failure === 'sdk' || failure === 'buttons') setPaypal(null);
+    if (failure === 'order') {
+      // The server's reason (the slot was taken, has passed or is gone) shows in the page: the
+      // list is reloaded, and a slot no longer offered is unselected with its payment state,
+      // back to Continue (no failure flag: nothing failed to load, the slot went).
+      const chosen = slotId;
+      void load().then((list) => {
+        if (list && !list.some((s) => s._id === chosen)) {
+          setSlotId((current) => (current === chosen ? null : current));
+          setPaypal(null);
+          setPayFailed(false);
+        }
+      });
     }
-    return res.data.orderID;
   }
 
   async function finalize() {
@@ -149,7 +156,7 @@ export default function BookSession({ user }: { user: User }) {
     }
     setSending(true);
     try {
-      const res = await userCall('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
+      const res = await userCall<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
         userId: user.id,
         firstName: user.firstName,
         lastName: user.lastName,
@@ -164,6 +171,10 @@ export default function BookSession({ user }: { user: User }) {
         chooseDay(day ?? '');
         return;
       }
+      // The payment is captured here, on finalizing, not when the buyer approves in PayPal's
+      // window: only now is the transaction complete and the payer's name known (the server
+      // answers PayPal's first name for the payer, who may not be the account holder).
+      if (paid.kind === 'paypal') await paymentDialogs.successful(res.data.payerFirstName || user.firstName);
       await showAlert({ icon: 'success', title: 'Booking Confirmed!', text: 'Booking successful. Check your email for confirmation and details.' });
       chooseDay(day ?? '');
       window.location.assign(`/user/${encodeURIComponent(user.id)}`);
@@ -288,25 +299,13 @@ export default function BookSession({ user }: { user: User }) {
           )}
           {!paid && paypal && (
             <div className="paypal-container" data-paypal>
-              <Suspense fallback={<p role="status">Loading payment options…</p>}>
-                <PayPalCheckout
-                  config={paypal}
-                  createOrder={createOrder}
-                  onApprove={async (orderID) => {
-                    setPaid({ kind: 'paypal', orderID });
-                    await showAlert({ icon: 'success', title: 'Payment Successful', text: `Transaction completed by ${user.firstName}` });
-                  }}
-                  onError={() => {
-                    setPayFailed(true);
-                    void showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: 'Your payment could not be processed. Please check your payment details and try again.' });
-                  }}
-                  onLoadFailed={() => {
-                    setPayFailed(true);
-                    setPaypal(null);
-                    void showAlert({ icon: 'error', title: 'Payment Service Unavailable', text: 'Failed to load the payment provider. Please try again later.' });
-                  }}
-                />
-              </Suspense>
+              <PayPalPayment
+                config={paypal}
+                buttonsFailedTitle="Payment Button Not Found"
+                createOrder={createOrder}
+                onApprove={async (orderID) => setPaid({ kind: 'paypal', orderID })}
+                onFailed={onPaymentFailed}
+              />
             </div>
           )}
           {payFailed && <p className="field-error" role="alert">Failed to load the payment provider. Please try again later.</p>}
