@@ -134,7 +134,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(N - 1);
     const winner = statuses.indexOf(200);
-    expect(bodies[winner]).toEqual({ success: true, message: BOOKING_CONFIRMED });
+    expect(bodies[winner]).toEqual({ success: true, message: BOOKING_CONFIRMED, payerFirstName: 'Pat' });
     for (const [i, body] of bodies.entries()) if (i !== winner) expect(body).toEqual({ message: BOOKING_FAILED });
 
     // One booking: the slot is the winner's, paid with the winner's order.
