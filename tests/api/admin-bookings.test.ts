@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { MAIL_DOWN, withMailerDown } from '../helpers/mail.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 
 let server: TestServer;
@@ -352,21 +353,12 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     const client = await createUser(server);
     const slot = await slotAt(15 * 60);
     await book(slot.id, client);
-    const { mailer } = server.services;
-    const send = mailer.send;
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    mailer.send = async () => {
-      throw new Error('mail service down');
-    };
-    try {
+    await withMailerDown(server, async (logged) => {
       const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ message: 'Session deleted successfully', booked: true });
-      expect(logged).toHaveBeenCalledWith(expect.stringContaining('[mail] could not send "Session cancelled:'), 'mail service down');
-    } finally {
-      mailer.send = send;
-      logged.mockRestore();
-    }
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('[mail] could not send "Session cancelled:'), MAIL_DOWN);
+    });
     expect(await server.services.db.selectFrom('slots').select('id').where('id', '=', slot.id).execute()).toEqual([]);
   });
 });

@@ -3,10 +3,11 @@
  * (POST /api/contact): stored rows, the teacher's and the visitor's mails, validation, the human
  * check per action, and the rate limits.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { MAIL_DOWN, withMailerDown } from '../helpers/mail.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -139,20 +140,11 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
   });
 
   it('keeps the request and answers success when the mail service fails', async () => {
-    const { mailer } = server.services;
-    const send = mailer.send;
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    mailer.send = async () => {
-      throw new Error('mail service down');
-    };
-    try {
+    await withMailerDown(server, async (logged) => {
       const res = await post('/api/publicBookings/request', { ...valid, email: 'mail-down@example.com' });
       expect(res.status).toBe(200);
-      expect(logged).toHaveBeenCalledWith(expect.stringContaining('[mail] could not send'), 'mail service down');
-    } finally {
-      mailer.send = send;
-      logged.mockRestore();
-    }
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('[mail] could not send'), MAIL_DOWN);
+    });
     const rows = await server.services.db.selectFrom('bookingRequests').select('id').where('email', '=', 'mail-down@example.com').execute();
     expect(rows).toHaveLength(1);
   });

@@ -1,0 +1,24 @@
+import { vi } from 'vitest';
+import type { TestServer } from './server.ts';
+
+export const MAIL_DOWN = 'mail service down';
+
+/**
+ * Runs `fn` while the server's mailer fails every send, with console.error silenced and
+ * recorded (the server logs each failed mail): for tests that a failing mail never fails the
+ * request or undoes what it stored.
+ */
+export async function withMailerDown(server: TestServer, fn: (logged: ReturnType<typeof vi.spyOn>) => Promise<void>): Promise<void> {
+  const { mailer } = server.services;
+  const send = mailer.send;
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+  mailer.send = async () => {
+    throw new Error(MAIL_DOWN);
+  };
+  try {
+    await fn(logged);
+  } finally {
+    mailer.send = send;
+    logged.mockRestore();
+  }
+}
