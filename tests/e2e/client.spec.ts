@@ -98,6 +98,12 @@ test.describe('clients', () => {
     if ((await b.page.locator(`.calendar-day[data-date="${day}"]`).count()) === 0) await b.page.getByRole('button', { name: 'Next month' }).click();
     await b.page.locator(`.calendar-day[data-date="${day}"]`).first().click();
     await expect(b.page.locator(`[data-slot="${slotId}"]`)).toBeVisible();
+    // B wants the same time and has the payment buttons open when A gets it.
+    await b.page.locator(`[data-slot="${slotId}"]`).click();
+    await b.page.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
+    await b.page.getByLabel(/Payment amount/).fill('80');
+    await b.page.getByRole('button', { name: 'Continue' }).click();
+    await expect(b.page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toBeVisible();
 
     const continueButton = a.page.getByRole('button', { name: 'Continue' });
     await expect(continueButton).toBeDisabled();
@@ -119,8 +125,10 @@ test.describe('clients', () => {
     await expect(a.page.locator('[data-session]')).toContainText('Individual Yoga Session (60 min)');
     await expect(a.page.locator('[data-session]')).toContainText('60 mins');
 
-    // B never reloaded: the slot vanished live.
+    // B never reloaded: the slot vanished live, with B's payment buttons, and B is told why.
     await expect(b.page.locator(`[data-slot="${slotId}"]`)).toHaveCount(0);
+    await expect(b.page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toHaveCount(0);
+    await expect(b.page.getByText('That time was just booked by someone else. Please choose another.')).toBeVisible();
 
     // B books another slot with the coupon (any case, spaces around).
     await pickFirstFreeSlot(b.page);

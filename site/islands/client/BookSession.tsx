@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { userCall } from '../../lib/user-api';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
@@ -38,6 +38,14 @@ export default function BookSession({ user }: { user: User }) {
   const [paypal, setPaypal] = useState<PayPalConfig | null>(null);
   const [payFailed, setPayFailed] = useState(false);
   const [sending, setSending] = useState(false);
+  // The chosen slot was booked by someone else while this visitor was deciding or paying.
+  const [takenNotice, setTakenNotice] = useState(false);
+  // Read by the realtime handler, which is set up once.
+  const slotRef = useRef<string | null>(null);
+  const finalizingRef = useRef(false);
+  useEffect(() => {
+    slotRef.current = slotId;
+  }, [slotId]);
 
   /** The free slots from now on; the list, or null when the call failed. */
   async function load(): Promise<Slot[] | null> {
@@ -60,7 +68,16 @@ export default function BookSession({ user }: { user: User }) {
           const msg = JSON.parse(String(e.data));
           if (msg.type === 'slotBooked' && typeof msg.slotId === 'string') {
             setSlots((list) => list?.filter((s) => s._id !== msg.slotId) ?? list);
-            setSlotId((current) => (current === msg.slotId ? null : current));
+            // The visitor's own Finalize also announces the slot: that one is not news.
+            if (slotRef.current === msg.slotId && !finalizingRef.current) {
+              // Someone else got the time this visitor chose: drop it and any payment under way
+              // (an approved PayPal order is only captured on Finalize, so nobody is charged).
+              setSlotId(null);
+              setPaid(null);
+              setPaypal(null);
+              setPayFailed(false);
+              setTakenNotice(true);
+            }
           }
         } catch {
           // not ours
@@ -88,6 +105,7 @@ export default function BookSession({ user }: { user: User }) {
     // Changing the day resets slot, type, message, coupon, amount and payment.
     setDay(key);
     setSlotId(null);
+    setTakenNotice(false);
     setForm(emptyForm);
     setCouponState('none');
     setPaid(null);
@@ -155,6 +173,7 @@ export default function BookSession({ user }: { user: User }) {
       return;
     }
     setSending(true);
+    finalizingRef.current = true;
     try {
       const res = await userCall<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
         userId: user.id,
@@ -181,6 +200,7 @@ export default function BookSession({ user }: { user: User }) {
     } catch {
       await showAlert({ icon: 'error', title: 'Booking Failed', text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.' });
     } finally {
+      finalizingRef.current = false;
       setSending(false);
     }
   }
@@ -234,13 +254,16 @@ export default function BookSession({ user }: { user: User }) {
         {day && (
           <div className="day-slots">
             <h3>{new Date(`${day}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}</h3>
+            <p role="status" className="field-error" data-slot-taken>
+              {takenNotice ? 'That time was just booked by someone else. Please choose another.' : ''}
+            </p>
             {daySlots.length === 0 ? (
               <p>No available slots this day.</p>
             ) : (
               <ul className="slot-list" aria-label="Available times">
                 {daySlots.map((s) => (
                   <li key={s._id}>
-                    <button type="button" data-slot={s._id} className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`} aria-pressed={slotId === s._id} onClick={() => setSlotId(s._id)}>
+                    <button type="button" data-slot={s._id} className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`} aria-pressed={slotId === s._id} onClick={() => { setSlotId(s._id); setTakenNotice(false); }}>
                       {localTimeWithZone(s.startsAt)}
                     </button>
                   </li>
