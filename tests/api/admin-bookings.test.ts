@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
-import { MAIL_DOWN, withMailerDown } from '../helpers/mail.ts';
+import { MAIL_DOWN, withMailerDown, readMailbox } from '../helpers/mail.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 
 let server: TestServer;
@@ -22,15 +22,7 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', json: { slots } });
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-  attachments: { filename: string; contentType: string; size: number }[];
-}
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const mailCount = async () => (await server.services.db.selectFrom('mails').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
 /** The .ics attached to the newest mail to `to` (the mailbox API gives its metadata only). */
 async function icsTo(to: string): Promise<string> {

@@ -11,6 +11,7 @@ import { PayPalError, type Payments } from '../../api/services/payments/paypal.t
 import type { Realtime } from '../../api/services/realtime.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 
 let server: TestServer;
@@ -44,12 +45,6 @@ const THERAPY = 'Yoga Therapy Session (60 min)';
 const TEACHER = 'teacher@example.com';
 
 type Client = Awaited<ReturnType<typeof createUser>>;
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  attachments: { filename: string; contentType: string; size: number }[];
-}
 
 const zone = () => server.env.SITE_TIMEZONE;
 let minuteCounter = 0;
@@ -68,7 +63,7 @@ async function addSlot(inDays = 3, time?: string) {
 }
 
 const slotRow = (id: string) => server.services.db.selectFrom('slots').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const ip = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
 
 function createOrder(client: Client, slotId: string, json: unknown, headers: Record<string, string> = {}) {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 
 let server: TestServer;
@@ -20,18 +22,10 @@ afterAll(async () => {
 });
 beforeEach(() => resetRateLimits());
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-  headers: Record<string, string>;
-}
 const ALREADY = 'This email is already on our list.';
 const UNSUBSCRIBED = 'You’ve been unsubscribed successfully. I\'m sorry to see you go!';
 
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const emails = async () => (await server.services.db.selectFrom('subscribers').select('email').orderBy('email').execute()).map((r) => r.email);
 const subscribe = (email: unknown, headers: Record<string, string> = {}) => server.api('/api/subscribers/subscribe', { method: 'POST', json: { email }, headers });
 const unsubscribe = (json: unknown) => server.api('/api/subscribers/unsubscribe', { method: 'POST', json });
@@ -42,7 +36,7 @@ const local = (url: string) => {
 };
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
-async function welcomeFor(email: string): Promise<{ mail: Mail; page: string; oneClick: string }> {
+async function welcomeFor(email: string): Promise<{ mail: MailboxEntry; page: string; oneClick: string }> {
   const [mail] = await mailbox(email);
   expect(mail, `welcome mail to ${email}`).toBeDefined();
   const page = mail!.links.find((l) => l.includes('/unsubscribe?token='))!;

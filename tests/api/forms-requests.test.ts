@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
-import { MAIL_DOWN, withMailerDown } from '../helpers/mail.ts';
+import { MAIL_DOWN, withMailerDown, readMailbox } from '../helpers/mail.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,18 +18,10 @@ afterAll(async () => {
 });
 beforeEach(() => resetRateLimits());
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-  headers: Record<string, string>;
-}
 const TEACHER = 'teacher@example.com';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";
 
-const mailbox = async (to?: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json();
+const mailbox = (to?: string) => readMailbox(server, to);
 const count = async (table: 'bookingRequests' | 'contactMessages') =>
   (await server.services.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 const post = (path: string, json: unknown) => server.api(path, { method: 'POST', json });

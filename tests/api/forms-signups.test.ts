@@ -8,6 +8,7 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 
 let server: TestServer;
@@ -20,14 +21,6 @@ afterAll(async () => {
 });
 beforeEach(() => resetRateLimits());
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-  attachments: { filename: string; contentType: string; size: number }[];
-}
 const TEACHER = 'teacher@example.com';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";
 const EMAIL_NOT_FOUND = "This email doesn't exist in our records. Please sign up as a new student.";
@@ -76,7 +69,7 @@ const form = (cls: { title: string; date: string }, fields: Record<string, unkno
 });
 const signUp = (json: unknown, headers: Record<string, string> = {}) => server.api('/api/signup', { method: 'POST', json, headers });
 const checkStudent = (json: unknown) => server.api('/api/check-student', { method: 'POST', json });
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const signupsOf = (title: string) => server.services.db.selectFrom('classSignups').selectAll().where('classTitle', '=', title).orderBy('createdAt').execute();
 const countAll = async () => Number((await server.services.db.selectFrom('classSignups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 const mailCount = async () => Number((await server.services.db.selectFrom('mails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

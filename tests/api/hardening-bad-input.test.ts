@@ -28,6 +28,8 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { createApp } from '../../api/app.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import {
   ENDPOINTS,
   Fixtures,
@@ -560,19 +562,13 @@ function rawRequest(method: string, path: string, headers: Record<string, string
 // ---------------------------------------------------------------------------------------------
 // HTML typed by visitors
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
 
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(1)>';
-const mailsTo = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailsTo = (to: string) => readMailbox(server, to);
 
 /** The mail's html shows `typed` escaped and never as markup. */
-function expectEscaped(mail: Mail, typed: string) {
+function expectEscaped(mail: MailboxEntry, typed: string) {
   const escaped = typed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
   expect(mail.html, mail.subject).toContain(escaped);
   expect(mail.html, mail.subject).not.toContain(typed);

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { readMailbox } from '../helpers/mail.ts';
 
 let server: TestServer;
 const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', string> = {
@@ -41,14 +42,7 @@ const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went th
 const CART_CHANGED =
   'Your cart or its prices changed after the payment was set up. You have not been charged. Please review your cart and pay again.';
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-}
-const mailbox = async (to?: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json();
+const mailbox = (to?: string) => readMailbox(server, to);
 
 type Line = { _id: string; quantity: number } & Record<string, unknown>;
 const checkout = (json: unknown) => server.api('/api/orders/paypal', { method: 'POST', json });

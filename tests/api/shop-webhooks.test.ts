@@ -20,6 +20,7 @@ import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import { startFakeServer, type FakeServer } from '../unit/fake-server.ts';
 
 let server: TestServer;
@@ -44,13 +45,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const TEACHER = 'teacher@example.com';
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const teacherMails = async (about: string) => (await mailbox(TEACHER)).filter((m) => m.text.includes(about));
 
 type Cart = { cartItems: { _id: string; quantity: number }[]; isLocalPickup?: boolean };

@@ -10,6 +10,7 @@ import { issueLoginToken, redeemLoginToken } from '../../api/auth/login-tokens.t
 import type { Mailer } from '../../api/services/mail/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 
 let server: TestServer;
@@ -29,19 +30,12 @@ const VERIFY_FAILED = 'Verification failed.';
 const LOGIN_INVALID = 'Your login link is invalid or has expired. Please request a new link and try again.';
 const PROFILE_UPDATED = 'Profile updated successfully!';
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-}
 
 let counter = 0;
 const freshEmail = (tag = 'client') => `${tag}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) => server.api(path, { method: 'POST', json, headers });
-const mailbox = async (to: string): Promise<Mail[]> => (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json();
+const mailbox = (to: string) => readMailbox(server, to);
 const site = () => server.env.SITE_URL;
 
 /** The one link of the newest mail to `to` that starts with `prefix`. */

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { TestServer } from './server.ts';
+import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
 
 export const MAIL_DOWN = 'mail service down';
 
@@ -21,4 +22,9 @@ export async function withMailerDown(server: TestServer, fn: (logged: ReturnType
     mailer.send = send;
     logged.mockRestore();
   }
+}
+
+/** The stand-in mailbox (GET /api/dev/mailbox): the mails to `to`, or all, newest first. */
+export async function readMailbox(server: TestServer, to?: string): Promise<MailboxEntry[]> {
+  return (await server.api(`/api/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json();
 }
