@@ -55,6 +55,7 @@ import {
   listOrders,
   productsForCart,
   recordCapture,
+  shipToOfOrder,
   updateOrderStatus,
   type OrderItemRow,
   type OrderRow,
@@ -177,7 +178,7 @@ const adminView = (o: OrderRow, items: OrderItemRow[]): AdminOrderView => ({
   ...money(totalsOf(o)),
   couponCode: o.couponCode,
   isLocalPickup: o.isLocalPickup,
-  shipTo: o.shipToAddress ? { name: o.shipToName ?? '', address: o.shipToAddress } : null,
+  shipTo: shipToOfOrder(o),
   status: o.status,
 });
 

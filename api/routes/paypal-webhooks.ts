@@ -28,6 +28,7 @@ import {
   itemsOfOrders,
   markRefunded,
   settlePendingPayment,
+  shipToOfOrder,
   type OrderRow,
 } from '../../db/queries/orders.ts';
 
@@ -104,7 +105,7 @@ async function orderMailOf(services: Services, order: OrderRow): Promise<OrderMa
     totalCents: order.totalCents,
     couponCode: order.couponCode,
     isLocalPickup: order.isLocalPickup,
-    shipTo: order.shipToAddress ? { name: order.shipToName ?? '', address: order.shipToAddress } : null,
+    shipTo: shipToOfOrder(order),
   };
 }
 

@@ -105,6 +105,10 @@ export async function listOrderItems(db: DB) {
 }
 
 export type OrderRow = NonNullable<Awaited<ReturnType<typeof findOrderByPaypalId>>>;
+
+/** Where a shipped order goes, as stored from PayPal's capture; null for pickup or without an address. */
+export const shipToOfOrder = (o: Pick<OrderRow, 'shipToName' | 'shipToAddress'>) =>
+  o.shipToAddress ? { name: o.shipToName ?? '', address: o.shipToAddress } : null;
 export type OrderItemRow = Awaited<ReturnType<typeof itemsOfOrders>>[number];
 
 /** The order placed for a PayPal order, if any. */
@@ -138,15 +142,19 @@ export async function findOrderByCaptureId(db: DB, paypalCaptureId: string) {
   return db.selectFrom('orders').select(orderColumns).where('paypalCaptureId', '=', paypalCaptureId).executeTakeFirst();
 }
 
-/** payment_pending -> paid; the order when this call made the change. */
-export async function settlePendingPayment(db: DB, paypalCaptureId: string) {
-  return db
+/** payment_pending -> `to`; the order when this call made the change, else undefined. */
+const leavePending = (db: DB, paypalCaptureId: string, to: 'paid' | 'payment_failed') =>
+  db
     .updateTable('orders')
-    .set({ status: 'paid' })
+    .set({ status: to })
     .where('paypalCaptureId', '=', paypalCaptureId)
     .where('status', '=', 'payment_pending')
     .returning(orderColumns)
     .executeTakeFirst();
+
+/** payment_pending -> paid; the order when this call made the change. */
+export async function settlePendingPayment(db: DB, paypalCaptureId: string) {
+  return leavePending(db, paypalCaptureId, 'paid');
 }
 
 /**
@@ -154,13 +162,7 @@ export async function settlePendingPayment(db: DB, paypalCaptureId: string) {
  * both commit together; the status change is the guard, so only the call that made it restocks.
  */
 export async function failPendingPayment(trx: DB, paypalCaptureId: string) {
-  const order = await trx
-    .updateTable('orders')
-    .set({ status: 'payment_failed' })
-    .where('paypalCaptureId', '=', paypalCaptureId)
-    .where('status', '=', 'payment_pending')
-    .returning(orderColumns)
-    .executeTakeFirst();
+  const order = await leavePending(trx, paypalCaptureId, 'payment_failed');
   if (!order) return undefined;
   const lines = await trx
     .selectFrom('orderItems')

@@ -75,6 +75,14 @@ const paypalLine = (o: OrderMail) => `PayPal order ${o.paypalOrderId}, capture $
 const ordersPage = (env: Env) => ({ label: 'Open the orders page', url: `${env.SITE_URL}/admin/orders` });
 const replyToBuyer = (o: OrderMail) => (o.payerEmail ? { headers: { 'Reply-To': o.payerEmail } } : {});
 
+/** What the buyer's confirmations list: items, totals, how it comes, and where to. */
+const buyerSummary = (o: OrderMail) => [
+  itemLines(o),
+  totalLines(o),
+  o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
+  ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
+];
+
 /** Where the teacher sends the order; `when` says whether it may go now. */
 function deliveryLine(o: OrderMail, when: 'now' | 'once paid'): string {
   if (o.isLocalPickup) {
@@ -102,10 +110,7 @@ export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
         heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
         paragraphs: [
           pending ? paymentPendingNote(o.isLocalPickup) : 'Your order of handmade chocolates is paid and confirmed.',
-          itemLines(o),
-          totalLines(o),
-          o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
-          ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
+          ...buyerSummary(o),
           'Tag me on social media with your chocolates for 15 percent off your next order.',
         ],
         footer: buyerFooter(env, o, ref),
@@ -146,10 +151,7 @@ export function paymentCompletedMails(env: Env, pendingOrder: OrderMail): Outgoi
         heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
         paragraphs: [
           'PayPal has confirmed your payment: your order of handmade chocolates is paid and confirmed.',
-          itemLines(o),
-          totalLines(o),
-          o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
-          ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
+          ...buyerSummary(o),
         ],
         footer: buyerFooter(env, o, ref),
       }),

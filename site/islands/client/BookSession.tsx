@@ -47,6 +47,18 @@ export default function BookSession({ user }: { user: User }) {
     slotRef.current = slotId;
   }, [slotId]);
 
+  /**
+   * The chosen slot can no longer be had: unselect it with any payment under way (nobody was
+   * charged: an approved PayPal order is only captured on Finalize). Only setters, so the
+   * realtime handler, set up once, may call it too.
+   */
+  function dropChosenSlot() {
+    setSlotId(null);
+    setPaid(null);
+    setPaypal(null);
+    setPayFailed(false);
+  }
+
   /** The free slots from now on; the list, or null when the call failed. */
   async function load(): Promise<Slot[] | null> {
     const res = await userCall<{ availableSlots: Slot[] }>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`);
@@ -70,12 +82,7 @@ export default function BookSession({ user }: { user: User }) {
             setSlots((list) => list?.filter((s) => s._id !== msg.slotId) ?? list);
             // The visitor's own Finalize also announces the slot: that one is not news.
             if (slotRef.current === msg.slotId && !finalizingRef.current) {
-              // Someone else got the time this visitor chose: drop it and any payment under way
-              // (an approved PayPal order is only captured on Finalize, so nobody is charged).
-              setSlotId(null);
-              setPaid(null);
-              setPaypal(null);
-              setPayFailed(false);
+              dropChosenSlot();
               setTakenNotice(true);
             }
           }
@@ -150,15 +157,11 @@ export default function BookSession({ user }: { user: User }) {
     if (failure === 'sdk' || failure === 'buttons') setPaypal(null);
     if (failure === 'order') {
       // The server's reason (the slot was taken, has passed or is gone) shows in the page: the
-      // list is reloaded, and a slot no longer offered is unselected with its payment state,
-      // back to Continue (no failure flag: nothing failed to load, the slot went).
+      // list is reloaded, and a slot no longer offered is dropped, back to Continue (no failure
+      // flag: nothing failed to load, the slot went).
       const chosen = slotId;
       void load().then((list) => {
-        if (list && !list.some((s) => s._id === chosen)) {
-          setSlotId((current) => (current === chosen ? null : current));
-          setPaypal(null);
-          setPayFailed(false);
-        }
+        if (list && !list.some((s) => s._id === chosen) && slotRef.current === chosen) dropChosenSlot();
       });
     }
   }
