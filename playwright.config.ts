@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_FLAGS } from './scripts/chromium.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 
@@ -20,16 +21,9 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
+          executablePath: CHROMIUM,
+          // Playwright runs headless its own way: the shared flags without --headless=new.
+          args: CHROMIUM_FLAGS.filter((f) => f !== '--headless=new'),
         },
       },
     },

@@ -5,23 +5,28 @@ import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
-import { health } from './routes/health.ts';
-import { config } from './routes/config.ts';
-import { devApi, devPages } from './routes/dev.ts';
-import { publicBookings } from './routes/public-bookings.ts';
-import { contact } from './routes/contact.ts';
-import { adminSubscribers, subscribers } from './routes/subscribers.ts';
-import { adminSignups, checkStudent, signups } from './routes/signups.ts';
-import { admin } from './routes/admin.ts';
-import { adminEvents, classStatusRoute, events } from './routes/events.ts';
-import { bookings } from './routes/bookings.ts';
-import { bookingPayments } from './routes/booking-payments.ts';
-import { user } from './routes/user.ts';
-import { chocolates } from './routes/chocolates.ts';
-import { coupons } from './routes/coupons.ts';
-import { adminOrders, orders } from './routes/orders.ts';
-import { paypalWebhooks } from './routes/paypal-webhooks.ts';
-import { adminImages, images } from './routes/images.ts';
+import { privateAnswers } from './middleware/private-answers.ts';
+// One folder ("wing") per feature; each route file is named for the resource it serves.
+import { health } from './system/health.routes.ts';
+import { config } from './system/config.routes.ts';
+import { devApi, devPages } from './system/dev.routes.ts';
+import { contact } from './forms/contact.routes.ts';
+import { meetingRequests } from './forms/meeting-requests.routes.ts';
+import { adminSubscribers, subscribers } from './forms/subscribers.routes.ts';
+import { adminEvents, classStatusRoute, events } from './classes/events.routes.ts';
+import { adminSignups, checkStudent, signups } from './classes/signups.routes.ts';
+import { admin } from './accounts/admin.routes.ts';
+import { user } from './accounts/user.routes.ts';
+import { slots } from './booking/slots.routes.ts';
+import { booking } from './booking/booking.routes.ts';
+import { chocolates } from './shop/products.routes.ts';
+import { coupons } from './shop/coupons.routes.ts';
+import { checkout } from './shop/checkout.routes.ts';
+import { adminOrders } from './shop/orders.routes.ts';
+import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
+// images: the photo pipeline (product photos) and the slideshows' galleries
+import { adminImages, images } from './images/images.routes.ts';
+import { adminGalleries, galleries } from './galleries/galleries.routes.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -43,35 +48,44 @@ export function createApp(services: Services): Hono<AppEnv> {
   const bodyLimited = bodyLimit({
     maxSize: env.BODY_LIMIT_BYTES,
     // The rest of the body is never read, so the connection can't be reused: say so.
-    onError: (c) =>
-      c.json({ message: `Request body is too large (limit ${Math.round(env.BODY_LIMIT_BYTES / 1024)} KB)` }, 413, { connection: 'close' }),
+    onError: (c) => c.json({ message: `Request body is too large (limit ${Math.round(env.BODY_LIMIT_BYTES / 1024)} KB)` }, 413, { connection: 'close' }),
   });
-  // Image uploads (at most 2 MB) have their own limit, checked after the admin guard (api/routes/images.ts).
-  api.use('*', (c, next) => (c.req.method === 'POST' && c.req.path === '/api/admin/images' ? next() : bodyLimited(c, next)));
+  // Photo uploads (at most 20 MB) have their own limit, checked after the admin guard (api/images/upload.ts).
+  const photoUpload = (path: string) => path === '/api/admin/images' || /^\/api\/admin\/galleries\/[^/]+\/photos$/.test(path);
+  api.use('*', (c, next) => (c.req.method === 'POST' && photoUpload(c.req.path) ? next() : bodyLimited(c, next)));
   api.use('*', sameOriginWrites());
+  api.use('*', privateAnswers());
+  // system
   api.route('/health', health);
   api.route('/config', config);
-  api.route('/publicBookings', publicBookings);
+  // forms: contact, free meeting requests (SPEC's /publicBookings), newsletter
   api.route('/contact', contact);
+  api.route('/publicBookings', meetingRequests);
   api.route('/subscribers', subscribers);
   api.route('/admin/subscribers', adminSubscribers);
+  // classes: the calendar's events and their sign-ups
+  api.route('/events', events);
+  api.route('/admin/events', adminEvents);
+  api.route('/class-status', classStatusRoute);
   api.route('/signup', signups);
   api.route('/check-student', checkStudent);
   api.route('/admin/signups', adminSignups);
+  // accounts: the admin and the clients
   api.route('/admin', admin);
-  api.route('/admin/events', adminEvents);
-  api.route('/admin/images', adminImages);
-  api.route('/events', events);
-  api.route('/class-status', classStatusRoute);
-  api.route('/bookings', bookings);
-  api.route('/bookings', bookingPayments);
   api.route('/user', user);
+  // booking: slots (admin and client lists), then paying for one
+  api.route('/bookings', slots);
+  api.route('/bookings', booking);
+  // shop: products, coupons, checkout and orders, PayPal's webhooks
   api.route('/chocolates', chocolates);
   api.route('/chocolates', coupons);
-  api.route('/orders', orders);
+  api.route('/orders', checkout);
   api.route('/admin/orders', adminOrders);
   api.route('/paypal', paypalWebhooks);
   api.route('/images', images);
+  api.route('/admin/images', adminImages);
+  api.route('/galleries', galleries);
+  api.route('/admin/galleries', adminGalleries);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

@@ -6,7 +6,7 @@
 import type { Env } from './env.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { seed } from '../db/seed.ts';
+import { seed } from './seed.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createApp } from './app.ts';
 

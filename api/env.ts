@@ -19,8 +19,16 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   /** Port of the one Node server (site + API). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
-  /** Interface to listen on. */
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * Interface to listen on. Unset: 127.0.0.1 outside production (the stand-ins let anyone log in
+   * and "pay"), 0.0.0.0 in production.
+   */
+  HOST: optional,
+  /** Set to 1 to let the stand-ins run on a non-loopback HOST (a demo on a LAN). */
+  ALLOW_STAND_INS: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   /** Public origin of the site, used in mail links and OAuth redirects (production). */
   SITE_URL: optional,
   /** PostgreSQL connection string (production). Unset: embedded PGlite under PGLITE_DIR. */
@@ -81,8 +89,21 @@ const schema = z.object({
   PARTYKIT_PORT: z.coerce.number().int().min(1).max(65535).default(1999),
   /** The one booking coupon that makes a session free (compared ignoring case and spaces). */
   BOOKING_COUPON: optional,
+  /** How many sessions one client may book with the coupon, over all their bookings (an 8-week commitment). */
+  BOOKING_COUPON_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
+  /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * How long an open payment attempt may go without news before the reconciler takes it over and
+   * asks PayPal how it ended. Longer than a checkout's slowest PayPal answers (two 30 s captures).
+   */
+  PAYMENT_ATTEMPT_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** Largest accepted request body in bytes (image uploads have their own limit). */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(512 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024),
   /** Set to 1 behind a load balancer that sets X-Forwarded-For; otherwise the socket address is used. */
   TRUST_PROXY: z
     .enum(['0', '1', 'true', 'false'])
@@ -117,6 +138,7 @@ const productionKeys = [
 type Parsed = z.infer<typeof schema>;
 
 export type Env = Parsed & {
+  HOST: string;
   SITE_URL: string;
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
@@ -180,16 +202,64 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
   }
 
+  const standIns = {
+    mail: !parsed.RESEND_API_KEY,
+    captcha: !(parsed.RECAPTCHA_SITE_KEY && parsed.RECAPTCHA_SECRET_KEY),
+    payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
+    realtime: !parsed.PARTYKIT_HOST,
+    google: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET),
+  };
+  const host = parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
+  // The mailbox shows login links, the dev captcha and the PayPal emulator accept anyone: such a
+  // server must not be reachable from other machines unless someone asked for it.
+  const unsafe = unsafeStandIns(standIns);
+  if (unsafe.length && !isLoopbackHost(host) && !parsed.ALLOW_STAND_INS) {
+    throw new EnvError(
+      `HOST=${host} would expose these stand-ins to other machines: ${unsafe.map((k) => standInHelp[k]).join('; ')}. ` +
+        'Set their keys (or NODE_ENV=production, which needs them), listen on 127.0.0.1 (unset HOST), ' +
+        'or set ALLOW_STAND_INS=1 for a demo on a trusted network.',
+    );
+  }
+
   return {
     ...withDefaults,
+    HOST: host,
     SITE_URL: (parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
-    standIns: {
-      mail: !parsed.RESEND_API_KEY,
-      captcha: !(parsed.RECAPTCHA_SITE_KEY && parsed.RECAPTCHA_SECRET_KEY),
-      payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
-      realtime: !parsed.PARTYKIT_HOST,
-      google: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET),
-    },
+    standIns,
     defaulted,
   } as Env;
+}
+
+/** The stand-ins that let a stranger in: read login links, skip the human check, "pay" for nothing. */
+const standInHelp = {
+  mail: 'mail (the mailbox at /dev/mailbox shows every login link; set RESEND_API_KEY)',
+  captcha: 'captcha (the dev verifier passes anyone; set RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY)',
+  payments: 'payments (the PayPal emulator approves anything; set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET)',
+} as const;
+
+export function unsafeStandIns(standIns: Env['standIns']): (keyof typeof standInHelp)[] {
+  return (Object.keys(standInHelp) as (keyof typeof standInHelp)[]).filter((k) => standIns[k]);
+}
+
+/** True for an address only this machine can reach: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost') return true;
+  if (h === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(h)) return true;
+  const v4 = h.replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** For the entry points: the environment, or a plain message and exit 1 when it is not usable. */
+export function loadEnvOrExit(source: Record<string, string | undefined> = process.env): Env {
+  try {
+    return loadEnv(source);
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
+    process.exit(1);
+  }
 }

@@ -15,10 +15,11 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { boot, type BootOptions } from './boot.ts';
-import { EnvError, loadEnv, type Env } from './env.ts';
+import { isLoopbackHost, loadEnvOrExit, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
 import type { AppEnv } from './types.ts';
-import { startReminders } from './services/reminders.ts';
+import { startReminders } from './booking/reminders.ts';
+import { startReconciler } from './payments/reconcile.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -35,7 +36,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: Env, options: BootOptions & { site?: boolean; reminders?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(env: Env, options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean } = {}): Promise<RunningServer> {
   const site = options.site !== false;
   if (site && !existsSync(`${clientDir}/index.html`)) throw new Error('The site is not built: run `npm run build` (npm start does it for you).');
   const booted = await boot(env, options);
@@ -78,6 +79,8 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   // Session reminders: every process checks each minute; the database claim sends each once.
   const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
+  // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
+  const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
   return {
     url: `http://localhost:${port}`,
     port,
@@ -86,6 +89,7 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
     seeded: booted.seeded,
     close: async () => {
       stopReminders();
+      await stopReconciler();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();
     },
@@ -110,20 +114,15 @@ export function banner(running: RunningServer): string {
   if (env.standIns.payments) lines.push('  Payments          PayPal emulator (buttons say "(emulator)")');
   else if (!env.PAYPAL_WEBHOOK_ID) lines.push('  PayPal webhooks   off: PAYPAL_WEBHOOK_ID unset, so refunds made in PayPal are not reflected');
   if (env.standIns.realtime) lines.push(`  Realtime          partykit dev on ${services.realtime.host}`);
+  const unsafe = unsafeStandIns(env.standIns);
+  if (unsafe.length && !isLoopbackHost(env.HOST)) {
+    lines.push(`  WARNING           ALLOW_STAND_INS=1: ${unsafe.join(', ')} stand-ins reachable by anyone on ${env.HOST}:${running.port}`);
+  }
   return lines.join('\n') + '\n';
 }
 
 if (import.meta.main) {
-  let env: Env;
-  try {
-    env = loadEnv();
-  } catch (err) {
-    if (err instanceof EnvError) {
-      console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const env = loadEnvOrExit();
   const running = await startServer(env);
   console.log(banner(running));
   const stop = async () => {

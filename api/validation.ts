@@ -1,6 +1,6 @@
 import { validator } from 'hono/validator';
 import type { z } from 'zod';
-import { check } from './schemas/check.ts';
+import { check } from '../contract/check.ts';
 
 /**
  * Hono validators backed by the shared zod schemas. A refusal is 400 with

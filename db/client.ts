@@ -26,7 +26,7 @@ export interface DatabaseHandle {
 
 // One PGlite per folder per process: two bundles importing this module must not open the
 // same files twice (PGlite is single-process and would corrupt them).
-const openPglites: Map<string, Promise<PGlite>> = ((globalThis as any).__pgliteInstances ??= new Map());
+const openPglites: Map<string, Promise<PGlite>> = ((globalThis as { __pgliteInstances?: Map<string, Promise<PGlite>> }).__pgliteInstances ??= new Map());
 
 async function openPglite(dir: string): Promise<PGlite> {
   const key = dir === 'memory://' ? `memory://${Math.random()}` : dir;

@@ -4,6 +4,9 @@ import * as initial from './migrations/0001_initial.ts';
 import * as reminders from './migrations/0002_reminders.ts';
 import * as orderShipTo from './migrations/0003_order_ship_to.ts';
 import * as orderPaymentStates from './migrations/0004_order_payment_states.ts';
+import * as paymentAttempts from './migrations/0005_payment_attempts.ts';
+import * as sessions from './migrations/0006_sessions.ts';
+import * as images from './migrations/0007_images.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -14,6 +17,9 @@ const migrations: Record<string, Migration> = {
   '0002_reminders': reminders,
   '0003_order_ship_to': orderShipTo,
   '0004_order_payment_states': orderPaymentStates,
+  '0005_payment_attempts': paymentAttempts,
+  '0006_sessions': sessions,
+  '0007_images': images,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,8 +25,10 @@ export interface UsersTable {
 }
 
 export interface SessionsTable {
-  /** SHA-256 (hex) of the token held in the cookie; the token itself is never stored. */
+  /** The random session id, the part of the cookie token `<id>.<secret>` before the dot. */
   id: string;
+  /** SHA-256 (hex) of the token's secret part; the secret itself is never stored. */
+  secretHash: string;
   expiresAt: Timestamp;
   createdAt: CreatedAt;
 }
@@ -51,7 +53,7 @@ export interface AdminsTable {
   id: Generated<string>;
   email: string;
   name: Generated<string>;
-  /** scrypt hash, see api/auth/password.ts. */
+  /** argon2id in PHC form (older: scrypt, rehashed at the next login), see api/accounts/password.ts. */
   passwordHash: string;
   createdAt: CreatedAt;
 }
@@ -99,7 +101,31 @@ export interface SubscribersTable {
 export interface ImagesTable {
   id: Generated<string>;
   contentType: string;
+  /** The largest size (WebP, at most 2560 px on the long side); older uploads: as uploaded. */
   bytes: Uint8Array;
+  /** Size of `bytes` and a tiny blurred data: URI; null for uploads from before 0007. */
+  width: number | null;
+  height: number | null;
+  placeholder: string | null;
+  createdAt: CreatedAt;
+}
+
+/** A smaller width of an image in one format, made once at upload. */
+export interface ImageVariantsTable {
+  imageId: string;
+  format: 'avif' | 'webp';
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+/** A photo of the /yoga or /chocolates slideshow. */
+export interface GalleryPhotosTable {
+  id: Generated<string>;
+  gallery: 'yoga' | 'chocolates';
+  imageId: string;
+  alt: string;
+  position: number;
   createdAt: CreatedAt;
 }
 
@@ -185,6 +211,62 @@ export interface SlotsTable {
   createdAt: CreatedAt;
 }
 
+/** What a chocolate order costs and how it comes, in cents: as priced, stored on the order. */
+export interface OrderMoney {
+  itemsTotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  couponCode: string | null;
+  isLocalPickup: boolean;
+}
+
+/** What an order's payment attempt pays for: the cart as priced when the tins were claimed. */
+export interface OrderAttemptDetails extends OrderMoney {
+  lines: { productId: string; name: string; unitPriceCents: number; quantity: number }[];
+  /** Stand-ins the buyer's browser sent, used only when PayPal reports no payer. */
+  payerName: string;
+  payerEmail: string;
+}
+
+/** What a booking's payment attempt pays for: the slot claim (also written on the slot). */
+export interface BookingAttemptDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  sessionType: string;
+  message: string;
+}
+
+export type PaymentAttemptState = 'claimed' | 'capturing' | 'completed' | 'released';
+export type PaymentSettler = 'checkout' | 'retry' | 'reconciler' | 'webhook';
+
+/** A PayPal payment from the claim to its outcome: db/migrations/0005_payment_attempts.ts, docs/decisions/0012. */
+export interface PaymentAttemptsTable {
+  id: Generated<string>;
+  kind: 'order' | 'booking';
+  /** Unique: one attempt per PayPal order. */
+  paypalOrderId: string;
+  /** The PayPal-Request-Id every capture of this attempt is sent with. */
+  paypalRequestId: string;
+  amountCents: number;
+  currency: string;
+  slotId: string | null;
+  userId: string | null;
+  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails, string, string>;
+  state: Generated<PaymentAttemptState>;
+  /** The server process that may release it, since claimedAt. */
+  claimedBy: string;
+  claimedAt: Timestamp;
+  settledBy: PaymentSettler | null;
+  outcome: string | null;
+  orderId: string | null;
+  paypalCaptureId: string | null;
+  payerFirstName: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
 export type SessionType = 'private yoga' | 'group yoga' | 'yoga therapy' | 'chocolates';
 
 export interface BookingRequestsTable {
@@ -233,11 +315,14 @@ export interface Database {
   classSignups: ClassSignupsTable;
   subscribers: SubscribersTable;
   images: ImagesTable;
+  imageVariants: ImageVariantsTable;
+  galleryPhotos: GalleryPhotosTable;
   products: ProductsTable;
   coupons: CouponsTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;
   slots: SlotsTable;
+  paymentAttempts: PaymentAttemptsTable;
   bookingRequests: BookingRequestsTable;
   contactMessages: ContactMessagesTable;
   mails: MailsTable;

@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: one run, one report (docs/bench/report.md).
  *  1. The page report (scripts/bench-pages.ts: JS/CSS/transfer and Lighthouse per route).
+ *  1b. The photo report (scripts/bench-photos.ts, issue 14): galleries and products full of
+ *     12-MP photos; upload processing time, transfer before/after scrolling, Lighthouse and CLS.
  *  2. How fast the built server answers `/` and `/chocolates`, each as a ratio to the same
  *     server answering a small static file in the same run.
  *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
@@ -18,8 +20,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { loadEnv } from '../api/env.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
-import { sessionStore } from '../api/auth/sessions.ts';
-import { SESSION_COOKIES } from '../api/auth/cookies.ts';
+import { sessionStore } from '../api/accounts/sessions.ts';
+import { SESSION_COOKIES } from '../api/accounts/cookies.ts';
 import { addDays, zonedInstant, zonedNow } from '../api/lib/time.ts';
 import { build, isBuildCurrent } from './build.ts';
 
@@ -78,13 +80,26 @@ async function seedRealistic(server: RunningServer) {
   const slots = [];
   for (let d = -30; d < 335; d++) {
     const date = addDays(today, d);
-    for (const [time, title] of [['07:00', 'Sunrise Flow'], ['12:15', 'Lunch Break Yoga'], ['18:00', 'Gentle Flow']] as const) {
+    for (const [time, title] of [
+      ['07:00', 'Sunrise Flow'],
+      ['12:15', 'Lunch Break Yoga'],
+      ['18:00', 'Gentle Flow'],
+    ] as const) {
       events.push({ title, date, time, location: 'Community Studio', startsAt: zonedInstant(date, time, zone), capacity: 12 });
     }
     for (const time of ['09:00', '10:30', '13:00', '15:00', '16:30']) slots.push({ date, time, startsAt: zonedInstant(date, time, zone) });
   }
-  for (let i = 0; i < events.length; i += 500) await db.insertInto('events').values(events.slice(i, i + 500)).execute();
-  for (let i = 0; i < slots.length; i += 500) await db.insertInto('slots').values(slots.slice(i, i + 500)).onConflict((oc) => oc.columns(['date', 'time']).doNothing()).execute();
+  for (let i = 0; i < events.length; i += 500)
+    await db
+      .insertInto('events')
+      .values(events.slice(i, i + 500))
+      .execute();
+  for (let i = 0; i < slots.length; i += 500)
+    await db
+      .insertInto('slots')
+      .values(slots.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
+      .execute();
 
   const users = Array.from({ length: 400 }, (_, i) => ({ email: `client${i}@example.com`, firstName: `Client${i}`, lastName: 'Bench', city: 'Portland, OR' }));
   const userIds = (await db.insertInto('users').values(users).returning('id').execute()).map((u) => u.id);
@@ -94,7 +109,16 @@ async function seedRealistic(server: RunningServer) {
     const uid = userIds[i % userIds.length]!;
     await db
       .updateTable('slots')
-      .set({ bookedBy: uid, bookedAt: new Date(), firstName: 'Client', lastName: 'Bench', email: 'c@example.com', sessionType: 'Individual Yoga Session (60 min)', message: 'See you', amountCents: 9000 })
+      .set({
+        bookedBy: uid,
+        bookedAt: new Date(),
+        firstName: 'Client',
+        lastName: 'Bench',
+        email: 'c@example.com',
+        sessionType: 'Individual Yoga Session (60 min)',
+        message: 'See you',
+        amountCents: 9000,
+      })
       .where('id', '=', slotRows[i]!.id)
       .execute();
   }
@@ -102,16 +126,40 @@ async function seedRealistic(server: RunningServer) {
   const signups = [];
   for (let i = 0; i < 1200; i++) {
     const e = eventRows[i % eventRows.length]!;
-    signups.push({ eventId: e.id, classTitle: e.title, date: e.date, name: `Student ${i}`, email: `student${i}@example.com`, phone: '5035550100', waiverAccepted: true });
+    signups.push({
+      eventId: e.id,
+      classTitle: e.title,
+      date: e.date,
+      name: `Student ${i}`,
+      email: `student${i}@example.com`,
+      phone: '5035550100',
+      waiverAccepted: true,
+    });
   }
-  for (let i = 0; i < signups.length; i += 500) await db.insertInto('classSignups').values(signups.slice(i, i + 500)).execute();
-  const products = Array.from({ length: 30 }, (_, i) => ({ name: `Bench Tin ${String(i).padStart(2, '0')}`, description: 'A tin for measuring.', priceCents: 1500 + i * 50, inventory: 100 }));
-  const productIds = (await db.insertInto('products').values(products).returning(['id', 'name', 'priceCents']).execute());
+  for (let i = 0; i < signups.length; i += 500)
+    await db
+      .insertInto('classSignups')
+      .values(signups.slice(i, i + 500))
+      .execute();
+  const products = Array.from({ length: 30 }, (_, i) => ({
+    name: `Bench Tin ${String(i).padStart(2, '0')}`,
+    description: 'A tin for measuring.',
+    priceCents: 1500 + i * 50,
+    inventory: 100,
+  }));
+  const productIds = await db.insertInto('products').values(products).returning(['id', 'name', 'priceCents']).execute();
   for (let i = 0; i < 600; i++) {
     const p = productIds[i % productIds.length]!;
     const order = await db
       .insertInto('orders')
-      .values({ paypalOrderId: `BENCH${i}`, payerName: 'Bench Buyer', payerEmail: 'buyer@example.com', itemsTotalCents: p.priceCents * 2, shippingCents: 500, totalCents: p.priceCents * 2 + 500 })
+      .values({
+        paypalOrderId: `BENCH${i}`,
+        payerName: 'Bench Buyer',
+        payerEmail: 'buyer@example.com',
+        itemsTotalCents: p.priceCents * 2,
+        shippingCents: 500,
+        totalCents: p.priceCents * 2 + 500,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.insertInto('orderItems').values({ orderId: order.id, productId: p.id, name: p.name, unitPriceCents: p.priceCents, quantity: 2 }).execute();
@@ -152,7 +200,7 @@ async function api(): Promise<{ lines: string[]; counts: { t: string; n: number 
     const health = await measure('`GET /api/health`', `${base}/api/health`);
     const rows = [
       health,
-      await measure('`GET /api/events` (all ahead, the spec\'s call)', `${base}/api/events`),
+      await measure("`GET /api/events` (all ahead, the spec's call)", `${base}/api/events`),
       await measure('`GET /api/events?from&to` (one month grid, as /calendar asks)', `${base}/api/events?${monthGridRange()}`),
       await measure('`GET /api/chocolates`', `${base}/api/chocolates`),
       await measure('`GET /api/bookings` (admin view)', `${base}/api/bookings`, cookie),
@@ -174,10 +222,21 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] the page report found a budget problem (see above)');
   }
   const pageReport = existsSync('docs/bench/pages.md') ? readFileSync('docs/bench/pages.md', 'utf8').replace(/^# Page report\n/, '') : '';
+  if (!process.env.BENCH_SKIP_PHOTOS) {
+    const r = spawnSync(process.execPath, ['scripts/bench-photos.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the photo report missed a number (see above)');
+  }
+  const photoReport = existsSync('docs/bench/photos.md')
+    ? readFileSync('docs/bench/photos.md', 'utf8')
+        .replace(/^# Photo report\n/, '')
+        .replace(/^## /gm, '### ')
+    : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
-    const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    const c = new pg.Client({
+      connectionString: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
     await c.connect();
     const v = (await c.query('show server_version')).rows[0].server_version;
     await c.end();
@@ -204,6 +263,8 @@ async function main() {
     '',
     '## Page weight and Lighthouse',
     pageReport,
+    '## Photos (issue 14)',
+    photoReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, 'dist/.build-stamp');
 // What the built site is made of: the Astro project, its config, the schemas islands share, the lockfile.
-const inputs = ['site', 'api/schemas', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
+const inputs = ['site', 'contract', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
 
 function* files(path: string): Generator<string> {
   if (!existsSync(path)) return;

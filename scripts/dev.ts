@@ -4,14 +4,15 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadEnv } from '../api/env.ts';
+import { loadEnvOrExit } from '../api/env.ts';
 import { startPartykitDev } from './partykit.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const env = loadEnv();
+const env = loadEnvOrExit();
 const room = env.standIns.realtime ? await startPartykitDev({ port: env.PARTYKIT_PORT, secret: env.PARTYKIT_SECRET, quiet: true }) : undefined;
 if (room) console.log(`[dev] realtime room on 127.0.0.1:${room.port}`);
-const astro = spawn(`${root}node_modules/.bin/astro`, ['dev', '--port', String(env.PORT)], {
+// The same interface as `npm start` (HOST, loopback by default; loadEnvOrExit refused an unsafe one).
+const astro = spawn(`${root}node_modules/.bin/astro`, ['dev', '--port', String(env.PORT), '--host', env.HOST], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },

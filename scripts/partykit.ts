@@ -1,6 +1,7 @@
 /**
  * The realtime stand-in: `partykit dev` running realtime/server.ts on localhost, offline.
- * Used by `npm start`, `npm run dev` and the realtime test.
+ * Used by `npm start`, `npm run dev` and the realtime test. It listens on 127.0.0.1 only:
+ * partykit has no host option, so scripts/partykit-loopback.ts is preloaded to pin it there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +16,19 @@ export interface PartykitDev {
 
 export async function startPartykitDev(options: { port: number; secret: string; quiet?: boolean }): Promise<PartykitDev> {
   const child = spawn(
-    `${root}node_modules/.bin/partykit`,
-    ['dev', '--port', String(options.port), '--disable-request-cf-fetch', '--no-hotkeys', '--var', `PARTYKIT_SECRET=${options.secret}`],
+    process.execPath,
+    [
+      '--import',
+      `${root}scripts/partykit-loopback.ts`,
+      `${root}node_modules/partykit/dist/bin.mjs`,
+      'dev',
+      '--port',
+      String(options.port),
+      '--disable-request-cf-fetch',
+      '--no-hotkeys',
+      '--var',
+      `PARTYKIT_SECRET=${options.secret}`,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
   );
   let output = '';

@@ -4,22 +4,13 @@
  * inside the server's start.
  */
 import { build, isBuildCurrent } from './build.ts';
-import { EnvError, loadEnv } from '../api/env.ts';
+import { loadEnvOrExit } from '../api/env.ts';
 import { banner, startServer } from '../api/server.ts';
 import { startPartykitDev, type PartykitDev } from './partykit.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
-let env;
-try {
-  env = loadEnv();
-} catch (err) {
-  if (err instanceof EnvError) {
-    console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
-    process.exit(1);
-  }
-  throw err;
-}
+const env = loadEnvOrExit();
 
 if (isBuildCurrent()) console.log('[start] site build is up to date');
 else {

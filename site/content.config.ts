@@ -7,11 +7,16 @@ import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 
-const one = <S extends z.ZodType>(name: string, schema: S) =>
-  defineCollection({ loader: glob({ pattern: `${name}.yaml`, base: './site/content' }), schema });
+const one = <S extends z.ZodType>(name: string, schema: S) => defineCollection({ loader: glob({ pattern: `${name}.yaml`, base: './site/content' }), schema });
 
 const text = z.string().min(1);
-/** An image served from site/public, with its alt text (required: every image has one). */
+/**
+ * A picture named in the YAML: `/images/...` (an illustration in site/public, served as it is)
+ * or `photos/<file>` (a JPEG, PNG, WebP or AVIF dropped in site/content/photos/, made into
+ * AVIF and WebP sizes at build by site/components/Photo.astro). A missing photo fails the build.
+ */
+const picture = z.string().regex(/^(\/(?!\/)\S+|photos\/[\w./-]+\.(jpe?g|png|webp|avif))$/i, 'a path under /images/… or photos/<file>.jpg|png|webp|avif');
+/** A slide shown while the teacher's gallery (admin page "Galleries") is empty: an illustration, with its alt text. */
 const image = { src: text, alt: text };
 const page = { title: text, description: text };
 const video = z.object({ heading: text, text, videoId: text, videoTitle: text, poster: text });
@@ -49,7 +54,8 @@ export const collections = {
       hero: z.object({ heading: text, lead: text }),
       /** The three offering cards; `details` fill the View More dialog. */
       offerings: z
-        .array(z.object({ id: text, title: text, summary: text, image: text, imageAlt: text, details: z.array(text) }))
+        // image: a picture (see `picture` above); imageAlt: its alt text.
+        .array(z.object({ id: text, title: text, summary: text, image: picture, imageAlt: text, details: z.array(text) }))
         .length(3),
       approach: z.object({ heading: text, paragraphs: z.array(text) }),
       sessions: z.object({ heading: text, items: z.array(z.object({ title: text, text })) }),
@@ -70,7 +76,8 @@ export const collections = {
     z.object({
       ...page,
       heading: text,
-      portrait: text,
+      /** The teacher's portrait: a picture (see `picture` above). */
+      portrait: picture,
       portraitAlt: text,
       paragraphs: z.array(text),
       values: z.object({ heading: text, items: z.array(text) }),
@@ -90,7 +97,8 @@ export const collections = {
     'chocolates',
     z.object({
       ...page,
-      hero: z.object({ heading: text, lead: text, orderLabel: text, image: text, imageAlt: text }),
+      /** image: the hero's picture (see `picture` above); imageAlt: its alt text. */
+      hero: z.object({ heading: text, lead: text, orderLabel: text, image: picture, imageAlt: text }),
       products: z.object({ heading: text, intro: text }),
       culture: z.object({ heading: text, paragraphs: z.array(text) }),
       shipping: z.object({ heading: text, items: z.array(text) }),
@@ -102,8 +110,5 @@ export const collections = {
   ),
   /** The liability waiver new students accept on /signup. */
   waiver: one('waiver', z.object({ heading: text, paragraphs: z.array(text), agreement: text })),
-  contact: one(
-    'contact',
-    z.object({ ...page, heading: text, intro: text, details: z.array(z.object({ label: text, value: text })) }),
-  ),
+  contact: one('contact', z.object({ ...page, heading: text, intro: text, details: z.array(z.object({ label: text, value: text })) })),
 };

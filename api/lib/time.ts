@@ -50,17 +50,31 @@ function zoneOffset(instant: number, zone: string): number {
  * (autumn) is the earlier one; a time skipped in spring moves forward by the gap.
  */
 export function zonedInstant(date: string, time: string, zone: string): Date {
+  return wallTime(date, time, zone).instant;
+}
+
+/**
+ * What `date` at `time` is on the clocks of `zone`: 'exact' (one instant), 'ambiguous' (the
+ * clocks show it twice when they fall back; `instant` is the first, `later` the second) or
+ * 'skipped' (the clocks jump over it when they spring forward; `instant` is moved forward by
+ * the gap, as zonedInstant does). Callers that take a time from a person refuse 'skipped'.
+ */
+export function wallTime(date: string, time: string, zone: string): { kind: 'exact' | 'ambiguous' | 'skipped'; instant: Date; later?: Date } {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh, mm] = time.split(':').map(Number) as [number, number];
   const wall = Date.UTC(y, m - 1, d, hh, mm);
   const day = 86_400_000;
+  // A zone changes its offset at most once within a day either side: the two offsets around
+  // the wall time are the only candidates.
   const before = zoneOffset(wall - day, zone);
   const after = zoneOffset(wall + day, zone);
   const valid = [...new Set([before, after])]
     .map((offset) => wall - offset)
     .filter((instant) => wall - zoneOffset(instant, zone) === instant)
     .sort((a, b) => a - b);
-  return new Date(valid[0] ?? wall - before);
+  if (valid.length === 0) return { kind: 'skipped', instant: new Date(wall - before) };
+  if (valid.length > 1) return { kind: 'ambiguous', instant: new Date(valid[0]!), later: new Date(valid[1]!) };
+  return { kind: 'exact', instant: new Date(valid[0]!) };
 }
 
 /** Today's date (YYYY-MM-DD) and the time (HH:mm) on the clocks of `zone`. */

@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { AppEnv } from '../types.ts';
-import { sessionStore, type SessionKind } from '../auth/sessions.ts';
-import { readSessionCookie, setSessionCookie } from '../auth/cookies.ts';
+import { sessionStore, type SessionKind } from '../accounts/sessions.ts';
+import { readSessionCookie, setSessionCookie } from '../accounts/cookies.ts';
 
 /**
  * Server-side guards. `requireAdmin` refuses every call without a valid admin session (a
@@ -13,6 +13,8 @@ import { readSessionCookie, setSessionCookie } from '../auth/cookies.ts';
 function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { db, env } = c.var.services;
+    // Whatever follows (the refusal included) depends on the session: never cached.
+    c.header('cache-control', 'no-store');
     const token = readSessionCookie(c, kind);
     const session = token ? await sessionStore(db, kind).validate(token) : null;
     if (!session || !token) {

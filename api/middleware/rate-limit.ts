@@ -16,7 +16,8 @@ export interface RateLimitOptions {
   message?: string;
 }
 
-const windows: Map<string, { count: number; resetAt: number }> = ((globalThis as any).__rateLimits ??= new Map());
+type Windows = Map<string, { count: number; resetAt: number }>;
+const windows: Windows = ((globalThis as { __rateLimits?: Windows }).__rateLimits ??= new Map());
 let sweptAt = 0;
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {

@@ -26,6 +26,14 @@ export const VIDEO_FRAME_SOURCES = ['https://www.youtube-nocookie.com'] as const
 export const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
+ * The policy of a file someone else sent us (a product image, a class sign-up's signature):
+ * nothing loads, and `sandbox` gives the document an opaque origin with no scripts, so a file
+ * that is not what it claims (an SVG or HTML behind a .png) opened on its own URL can't act on
+ * our origin with the admin's session.
+ */
+export const UNTRUSTED_FILE_CSP = "default-src 'none'; sandbox";
+
+/**
  * The WebSocket origin of the realtime room, as partysocket will dial it from the host that
  * GET /api/config/public hands out: plain ws:// to a local `partykit dev`, wss:// otherwise.
  */
@@ -85,10 +93,7 @@ export function cspDirectives(env: Env, options: { scriptHashes?: readonly strin
   const production = env.NODE_ENV === 'production';
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    [
-      'script-src',
-      ["'self'", ...(options.scriptHashes ?? []), ...(recaptcha ? RECAPTCHA_SCRIPT_SOURCES : []), ...(paypal ? PAYPAL_SOURCES : [])],
-    ],
+    ['script-src', ["'self'", ...(options.scriptHashes ?? []), ...(recaptcha ? RECAPTCHA_SCRIPT_SOURCES : []), ...(paypal ? PAYPAL_SOURCES : [])]],
     // Astro inlines small stylesheets (build.inlineStylesheets: 'auto') and the
     // <astro-island> display rule, and React renders style attributes: see the decision record.
     ['style-src', ["'self'", "'unsafe-inline'"]],

@@ -19,12 +19,7 @@ export function createDevHumanCheck(): HumanCheck {
   };
 }
 
-export function createRecaptcha(options: {
-  secret: string;
-  verifyUrl: string;
-  minScore: number;
-  fetch?: typeof fetch;
-}): HumanCheck {
+export function createRecaptcha(options: { secret: string; verifyUrl: string; minScore: number; fetch?: typeof fetch }): HumanCheck {
   const doFetch = options.fetch ?? fetch;
   return {
     kind: 'recaptcha',

@@ -81,7 +81,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('location', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('sign_up_link', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('is_external', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('capacity', 'integer', (c) => c.notNull().defaultTo(12).check(sql`capacity > 0`))
+    .addColumn('capacity', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(12)
+        .check(sql`capacity > 0`),
+    )
     .addColumn('series_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
@@ -130,7 +135,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('details', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('price_cents', 'integer', (c) => c.notNull().check(sql`price_cents >= 0`))
-    .addColumn('inventory', 'integer', (c) => c.notNull().defaultTo(0).check(sql`inventory >= 0`))
+    .addColumn('inventory', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`inventory >= 0`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
@@ -151,13 +161,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payer_name', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('payer_email', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('items_total_cents', 'integer', (c) => c.notNull().check(sql`items_total_cents >= 0`))
-    .addColumn('discount_cents', 'integer', (c) => c.notNull().defaultTo(0).check(sql`discount_cents >= 0`))
-    .addColumn('shipping_cents', 'integer', (c) => c.notNull().defaultTo(0).check(sql`shipping_cents >= 0`))
+    .addColumn('discount_cents', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`discount_cents >= 0`),
+    )
+    .addColumn('shipping_cents', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`shipping_cents >= 0`),
+    )
     .addColumn('total_cents', 'integer', (c) => c.notNull().check(sql`total_cents >= 0`))
     .addColumn('coupon_code', 'text')
     .addColumn('is_local_pickup', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('paid').check(sql`status in ('paid', 'shipped', 'picked_up', 'refunded')`),
+      c
+        .notNull()
+        .defaultTo('paid')
+        .check(sql`status in ('paid', 'shipped', 'picked_up', 'refunded')`),
     )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
@@ -205,9 +228,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('phone', 'text', (c) => c.notNull())
-    .addColumn('session_type', 'text', (c) =>
-      c.notNull().check(sql`session_type in ('private yoga', 'group yoga', 'yoga therapy', 'chocolates')`),
-    )
+    .addColumn('session_type', 'text', (c) => c.notNull().check(sql`session_type in ('private yoga', 'group yoga', 'yoga therapy', 'chocolates')`))
     .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();

@@ -6,11 +6,7 @@ import { sql, type Kysely } from 'kysely';
  * processes sending.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .alterTable('slots')
-    .addColumn('reminder_day_sent_at', 'timestamptz')
-    .addColumn('reminder_soon_sent_at', 'timestamptz')
-    .execute();
+  await db.schema.alterTable('slots').addColumn('reminder_day_sent_at', 'timestamptz').addColumn('reminder_soon_sent_at', 'timestamptz').execute();
   await db.schema.createIndex('slots_booked_starts_at').on('slots').column('starts_at').where(sql.ref('booked_at'), 'is not', null).execute();
 }
 

@@ -1,40 +1,41 @@
 import { useEffect, useMemo, useState } from 'react';
-import { getJson } from '../lib/http';
-import { DAY_NAMES, isoDay, monthGrid, todayIn, twelveHour } from '../lib/calendar';
+import { request } from '../lib/http';
+import { isoDay, monthGrid, todayIn, twelveHour } from '../lib/calendar';
+import { MonthGrid } from './MonthGrid';
 import { publicConfig } from '../lib/config';
-
-export interface CalendarEvent {
-  _id: string;
-  title: string;
-  date: string;
-  time: string;
-  location: string;
-  signUpLink: string;
-  isExternal: boolean;
-  isPast: boolean;
-}
+import type { ClassStatusView, EventView } from '../../contract/events.ts';
 
 /** Where a class's Sign Up leads: its own link, or the sign-up choice with title, date and location. */
-export function signUpHref(e: CalendarEvent): string {
+export function signUpHref(e: EventView): string {
   if (e.isExternal && e.signUpLink) return e.signUpLink;
   const q = `title=${encodeURIComponent(e.title)}&date=${encodeURIComponent(e.date)}&location=${encodeURIComponent(e.location)}`;
   return `/signup-selection?${q}`;
 }
 
-function EventItem({ event }: { event: CalendarEvent }) {
+function EventItem({ event }: { event: EventView }) {
   const [full, setFull] = useState<boolean | null>(null);
   useEffect(() => {
     if (event.isPast || event.isExternal) return;
     // SPEC.md section 7: class-status is called once per event.
     const q = `classTitle=${encodeURIComponent(event.title)}&date=${encodeURIComponent(event.date)}`;
-    getJson<{ isFull: boolean }>(`/api/class-status?${q}`)
+    request<ClassStatusView>('GET', `/api/class-status?${q}`)
       .then((r) => setFull(r.ok ? r.data.isFull : false))
       .catch(() => setFull(false));
   }, [event]);
 
   let action;
-  if (event.isPast) action = <button className="button" type="button" disabled>Sign Up</button>;
-  else if (full) action = <button className="button" type="button" disabled>Class Full</button>;
+  if (event.isPast)
+    action = (
+      <button className="button" type="button" disabled>
+        Sign Up
+      </button>
+    );
+  else if (full)
+    action = (
+      <button className="button" type="button" disabled>
+        Class Full
+      </button>
+    );
   else if (event.isExternal && event.signUpLink)
     action = (
       <a className="button" href={event.signUpLink} target="_blank" rel="noopener noreferrer">
@@ -71,7 +72,7 @@ export default function Calendar() {
   const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
   const [selected, setSelected] = useState(today);
   // Classes by the grid range they were loaded for: each month's grid is fetched once, when shown.
-  const [loaded, setLoaded] = useState<Record<string, CalendarEvent[]>>({});
+  const [loaded, setLoaded] = useState<Record<string, EventView[]>>({});
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
@@ -89,7 +90,8 @@ export default function Calendar() {
         );
       })
       .catch(() => {}); // the visitor's own day stays: close enough, and the server still decides "past"
-    // Once: it only settles the first day shown.
+    // Once: it only settles the first day shown (`today` is the visitor's guess it replaces).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const grid = monthGrid(cursor.year, cursor.month);
@@ -99,7 +101,7 @@ export default function Calendar() {
   useEffect(() => {
     if (loaded[range]) return;
     let current = true;
-    getJson<CalendarEvent[]>(`/api/events?${range}`)
+    request<EventView[]>('GET', `/api/events?${range}`)
       .then((r) => {
         if (!r.ok || !Array.isArray(r.data)) throw new Error();
         const list = r.data;
@@ -115,7 +117,7 @@ export default function Calendar() {
   // Every class loaded so far, by day (grids overlap at their edges: each class once).
   const byDate = useMemo(() => {
     const seen = new Set<string>();
-    const map = new Map<string, CalendarEvent[]>();
+    const map = new Map<string, EventView[]>();
     for (const e of Object.values(loaded).flat()) {
       if (seen.has(e._id)) continue;
       seen.add(e._id);
@@ -145,40 +147,17 @@ export default function Calendar() {
           Next ›
         </button>
       </div>
-      <div className="calendar-grid" role="grid" aria-label={monthLabel}>
-        <div role="row" className="calendar-row">
-          {DAY_NAMES.map((d) => (
-            <div role="columnheader" key={d} className="calendar-dow">
-              {d}
-            </div>
-          ))}
-        </div>
-        {Array.from({ length: 6 }, (_, w) => (
-          <div role="row" className="calendar-row" key={w}>
-            {grid.slice(w * 7, w * 7 + 7).map((d) => {
-              const key = isoDay(d);
-              const count = byDate.get(key)?.length ?? 0;
-              const past = key < today;
-              const outside = d.getMonth() !== cursor.month;
-              return (
-                <div role="gridcell" key={key} aria-selected={key === selected}>
-                  <button
-                    type="button"
-                    className={`calendar-day${outside ? ' outside' : ''}${count ? ' has-events' : ''}${key === selected ? ' selected' : ''}${key === today ? ' today' : ''}`}
-                    disabled={past}
-                    data-date={key}
-                    onClick={() => setSelected(key)}
-                    aria-label={`${d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}${count ? `, ${count} class${count > 1 ? 'es' : ''}` : ''}`}
-                  >
-                    <span>{d.getDate()}</span>
-                    {count > 0 && <span className="calendar-dot" aria-hidden="true" />}
-                  </button>
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </div>
+      <MonthGrid
+        label={monthLabel}
+        grid={grid}
+        month={cursor.month}
+        today={today}
+        selected={selected}
+        countOf={(day) => byDate.get(day)?.length ?? 0}
+        noun={['class', 'classes']}
+        onChoose={setSelected}
+        markToday
+      />
       <section className="calendar-day-list" aria-labelledby="day-heading">
         <h2 id="day-heading">{selectedLabel}</h2>
         {failed && <p role="alert">We couldn’t load the classes. Please refresh the page to try again.</p>}

@@ -1,33 +1,33 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $cart, clearCart, removeFromCart, setQuantity } from '../stores/cart';
-import { getJson, postJson } from '../lib/http';
+import { request } from '../lib/http';
 import { showAlert } from '../lib/alert';
-import { toCents, usd } from '../lib/money';
-import { couponAllowed, priceCart, SHIPPING_CENTS } from '../../api/lib/pricing.ts';
-import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode } from '../../api/schemas/coupons.ts';
-import type { OrderView } from '../../api/schemas/orders.ts';
-import type { Product } from './ProductGrid';
-import type { PayPalConfig } from './PayPalCheckout';
+import { toCents, toDollars, usd, usdFromCents } from '../lib/money';
+import { couponAllowed, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
+import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode, type CouponView } from '../../contract/coupons.ts';
+import type { ProductView } from '../../contract/chocolates.ts';
+import type { PayPalConfigView } from '../../contract/config.ts';
+import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 
-type Coupon = { code: string; discount: number } | null;
+type Coupon = CouponView | null;
 
 /** /cart: items, quantities, local pickup, coupon, and checkout through the payment provider. */
 export default function CartPage() {
   const items = useStore($cart);
-  const [live, setLive] = useState<Map<string, Product> | null>(null);
+  const [live, setLive] = useState<Map<string, ProductView> | null>(null);
   const [pickup, setPickup] = useState(false);
   const [code, setCode] = useState('');
   const [coupon, setCoupon] = useState<Coupon>(null);
   const [couponError, setCouponError] = useState('');
-  const [paypal, setPaypal] = useState<PayPalConfig | null>(null);
+  const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [failed, setFailed] = useState(false);
 
   // The server's numbers win: refresh prices and stock of what is in the cart (on opening, and
   // after the server refused a payment, whose reason is then shown per line).
   const refreshStock = () =>
-    getJson<Product[]>('/api/chocolates')
+    request<ProductView[]>('GET', '/api/chocolates')
       .then((r) => {
         if (!r.ok || !Array.isArray(r.data)) return;
         const map = new Map(r.data.map((p) => [p._id, p]));
@@ -64,6 +64,8 @@ export default function CartPage() {
       setCoupon(null);
       setCouponError(COUPON_MINIMUM);
     }
+    // Only a change of the items' total re-judges the coupon: applying one must not drop it at once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [totals.itemsTotalCents]);
 
   async function applyCoupon() {
@@ -81,7 +83,9 @@ export default function CartPage() {
       return;
     }
     try {
-      const res = await postJson<{ code: string; discount: number }>('/api/chocolates/validate-coupon', { code: normalized, itemsTotal: totals.itemsTotalCents / 100 });
+      const res = await request<CouponView>('POST', '/api/chocolates/validate-coupon', {
+        body: { code: normalized, itemsTotal: toDollars(totals.itemsTotalCents) },
+      });
       if (!res.ok || typeof res.data.discount !== 'number') {
         setCoupon(null);
         setCouponError(res.status === 404 ? INVALID_COUPON : res.data.message || 'Error applying coupon');
@@ -103,7 +107,7 @@ export default function CartPage() {
   const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
 
   const createOrder = () =>
-    postJson<{ orderID: string }>('/api/orders/paypal', { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' });
+    request<CheckoutView>('POST', '/api/orders/paypal', { body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' } });
 
   /** PayPalPayment has opened the failure's dialog; this sets the cart's state. */
   function onPaymentFailed(failure: PaymentFailure) {
@@ -119,15 +123,17 @@ export default function CartPage() {
 
   async function onApprove(orderID: string) {
     try {
-      const res = await postJson<{ order: OrderView }>('/api/orders', {
-        orderId: orderID,
-        payerName: '',
-        payerEmail: '',
-        transactionAmount: totals.totalCents / 100,
-        cartItems: cartItems(),
-        isLocalPickup: pickup,
-        couponCode: coupon?.code ?? '',
-        discount: coupon?.discount ?? 0,
+      const res = await request<OrderPlacedView>('POST', '/api/orders', {
+        body: {
+          orderId: orderID,
+          payerName: '',
+          payerEmail: '',
+          transactionAmount: toDollars(totals.totalCents),
+          cartItems: cartItems(),
+          isLocalPickup: pickup,
+          couponCode: coupon?.code ?? '',
+          discount: coupon?.discount ?? 0,
+        },
       });
       // A 5xx leaves open whether the money was taken (the capture's outcome unknown, or a refund
       // that failed): that is SPEC.md's 'Order Submission Failed', like a network failure. The
@@ -152,7 +158,11 @@ export default function CartPage() {
     } catch {
       // No second payment from this page while the first one's fate is unknown: buttons hidden.
       setPaypal(null);
-      await showAlert({ icon: 'error', title: 'Order Submission Failed', text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.' });
+      await showAlert({
+        icon: 'error',
+        title: 'Order Submission Failed',
+        text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.',
+      });
     }
   }
 
@@ -160,7 +170,11 @@ export default function CartPage() {
     return (
       <div className="cart-empty">
         <p>Your cart is empty.</p>
-        <p><a className="button" href="/chocolates#products">Browse the chocolates</a></p>
+        <p>
+          <a className="button" href="/chocolates#products">
+            Browse the chocolates
+          </a>
+        </p>
       </div>
     );
 
@@ -192,7 +206,7 @@ export default function CartPage() {
                   value={i.quantity}
                   onChange={(e) => setQuantity(i._id, Number(e.target.value))}
                 />
-                <span>{usd((toCents(i.price) * i.quantity) / 100)}</span>
+                <span>{usdFromCents(toCents(i.price) * i.quantity)}</span>
                 <button type="button" className="button button-quiet button-small" onClick={() => removeFromCart(i._id)}>
                   Remove<span className="sr-only"> {i.name}</span>
                 </button>
@@ -202,19 +216,39 @@ export default function CartPage() {
         })}
       </ul>
       <p>
-        <button type="button" className="button button-quiet button-small" onClick={() => { clearCart(); setCoupon(null); }}>
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          onClick={() => {
+            clearCart();
+            setCoupon(null);
+          }}
+        >
           Clear cart
         </button>
       </p>
       <section className="admin-panel cart-summary" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Order summary</h2>
         <label className="checkbox">
-          <input type="checkbox" checked={pickup} onChange={(e) => { setPickup(e.target.checked); setPaypal(null); }} /> Local pickup in Portland (no shipping fee)
+          <input
+            type="checkbox"
+            checked={pickup}
+            onChange={(e) => {
+              setPickup(e.target.checked);
+              setPaypal(null);
+            }}
+          />{' '}
+          Local pickup in Portland (no shipping fee)
         </label>
         <div className="coupon field">
           <label htmlFor="coupon">Coupon code</label>
           <div className="newsletter-form">
-            <input id="coupon" value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} aria-describedby={couponError ? 'coupon-error' : undefined} />
+            <input
+              id="coupon"
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+              aria-describedby={couponError ? 'coupon-error' : undefined}
+            />
             <button type="button" className="button button-small" onClick={() => void applyCoupon()}>
               Apply
             </button>
@@ -224,16 +258,36 @@ export default function CartPage() {
               {couponError}
             </span>
           )}
-          {coupon && <span role="status">Coupon {coupon.code} applied: {Math.round(coupon.discount * 100)}% off.</span>}
+          {coupon && (
+            <span role="status">
+              Coupon {coupon.code} applied: {Math.round(coupon.discount * 100)}% off.
+            </span>
+          )}
         </div>
         <dl className="totals">
-          <div><dt>Items</dt><dd data-total="items">{usd(totals.itemsTotalCents / 100)}</dd></div>
-          <div><dt>Discount</dt><dd data-total="discount">−{usd(totals.discountCents / 100)}</dd></div>
-          <div><dt>Shipping</dt><dd data-total="shipping">{pickup ? 'Free (pickup)' : usd(SHIPPING_CENTS / 100)}</dd></div>
-          <div className="grand"><dt>Total</dt><dd data-total="total">{usd(totals.totalCents / 100)}</dd></div>
+          <div>
+            <dt>Items</dt>
+            <dd data-total="items">{usdFromCents(totals.itemsTotalCents)}</dd>
+          </div>
+          <div>
+            <dt>Discount</dt>
+            <dd data-total="discount">−{usdFromCents(totals.discountCents)}</dd>
+          </div>
+          <div>
+            <dt>Shipping</dt>
+            <dd data-total="shipping">{pickup ? 'Free (pickup)' : usdFromCents(SHIPPING_CENTS)}</dd>
+          </div>
+          <div className="grand">
+            <dt>Total</dt>
+            <dd data-total="total">{usdFromCents(totals.totalCents)}</dd>
+          </div>
         </dl>
         <p className="muted">Orders ship within 2–5 days, Monday to Wednesday. Final prices are confirmed at payment.</p>
-        {failed && <p className="field-error" role="alert">The payment did not go through.</p>}
+        {failed && (
+          <p className="field-error" role="alert">
+            The payment did not go through.
+          </p>
+        )}
         {!paypal ? (
           <button type="button" className="button" disabled={blocked} onClick={() => void continueToPayment()}>
             Continue to Payment

@@ -36,3 +36,13 @@ export function TextInput(props: InputHTMLAttributes<HTMLInputElement> & { id: s
     </Field>
   );
 }
+
+type InputProps = Omit<Parameters<typeof TextInput>[0], 'label'> & { label?: string };
+
+/** The forms' required e-mail field: one definition of its name, type and autofill. */
+export const EmailInput = (props: InputProps) => <TextInput label="Email" name="email" type="email" autoComplete="email" required {...props} />;
+
+/** The forms' required phone field, with the format SPEC shows as its placeholder. */
+export const PhoneInput = (props: InputProps) => (
+  <TextInput label="Phone" name="phone" type="tel" autoComplete="tel" required placeholder="123-456-7890" {...props} />
+);

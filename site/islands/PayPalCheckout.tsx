@@ -1,12 +1,6 @@
-import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@paypal/react-paypal-js';
+import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer, type ReactPayPalScriptOptions } from '@paypal/react-paypal-js';
 import { useEffect } from 'react';
-
-export interface PayPalConfig {
-  clientId: string;
-  currency: string;
-  /** Set while the local PayPal emulator stands in (development and tests). */
-  sdkBaseUrl?: string;
-}
+import type { PayPalConfigView } from '../../contract/config.ts';
 
 /**
  * What the buttons report. This module only translates the SDK's events; the dialogs and the
@@ -34,9 +28,10 @@ const isRenderFailure = (err: unknown) => typeof err === 'object' && err !== nul
 
 function Buttons(props: CheckoutHandlers) {
   const [{ isRejected, isPending }] = usePayPalScriptReducer();
+  const { onLoadFailed } = props;
   useEffect(() => {
-    if (isRejected) props.onLoadFailed();
-  }, [isRejected]);
+    if (isRejected) onLoadFailed();
+  }, [isRejected, onLoadFailed]);
   if (isPending) return <p role="status">Loading payment options…</p>;
   if (isRejected) return null;
   return (
@@ -49,17 +44,24 @@ function Buttons(props: CheckoutHandlers) {
   );
 }
 
+/**
+ * The SDK options this page sets, by the SDK's own names. ReactPayPalScriptOptions also takes
+ * any other key (an index signature), so a misspelt option would pass unnoticed: picking the
+ * names makes the compiler refuse one.
+ */
+type ScriptOptions = Pick<ReactPayPalScriptOptions, 'clientId' | 'currency' | 'intent' | 'sdkBaseUrl'>;
+
 /** The payment provider's buttons (loaded only after Continue; currency USD). */
-export default function PayPalCheckout(props: CheckoutHandlers & { config: PayPalConfig }) {
+export default function PayPalCheckout(props: CheckoutHandlers & { config: PayPalConfigView }) {
   const { config, ...handlers } = props;
-  const options = {
+  const options: ScriptOptions = {
     clientId: config.clientId,
     currency: config.currency || 'USD',
     intent: 'capture',
     ...(config.sdkBaseUrl ? { sdkBaseUrl: config.sdkBaseUrl } : {}),
   };
   return (
-    <PayPalScriptProvider options={options as never}>
+    <PayPalScriptProvider options={options}>
       <Buttons {...handlers} />
     </PayPalScriptProvider>
   );

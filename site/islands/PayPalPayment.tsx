@@ -7,8 +7,8 @@
  */
 import { Component, lazy, Suspense, useRef, type ErrorInfo, type ReactNode } from 'react';
 import { showAlert } from '../lib/alert';
-import { getJson, type JsonResult } from '../lib/http';
-import type { PayPalConfig } from './PayPalCheckout';
+import { request, type JsonResult } from '../lib/http';
+import type { PayPalConfigView } from '../../contract/config.ts';
 
 const PayPalCheckout = lazy(() => import('./PayPalCheckout'));
 
@@ -35,7 +35,11 @@ export const paymentDialogs = {
    * name the sentence would end in "by": the title alone then, rather than words the spec lacks.
    */
   successful: (payerFirstName: string) =>
-    showAlert({ icon: 'success', title: 'Payment Successful', ...(payerFirstName.trim() ? { text: `Transaction completed by ${payerFirstName.trim()}` } : {}) }),
+    showAlert({
+      icon: 'success',
+      title: 'Payment Successful',
+      ...(payerFirstName.trim() ? { text: `Transaction completed by ${payerFirstName.trim()}` } : {}),
+    }),
 };
 
 /** The first name in PayPal's "given-name surname" (the cart's order.payerName). */
@@ -45,9 +49,9 @@ export const firstNameOf = (fullName: string | undefined) => (fullName ?? '').tr
  * GET /api/config/paypal (SPEC.md section 7); null, with the 'Payment Service Unavailable'
  * dialog opened, when there is no client id or the call fails.
  */
-export async function loadPayPalConfig(): Promise<PayPalConfig | null> {
+export async function loadPayPalConfig(): Promise<PayPalConfigView | null> {
   try {
-    const res = await getJson<PayPalConfig>('/api/config/paypal');
+    const res = await request<PayPalConfigView>('GET', '/api/config/paypal');
     if (res.ok && res.data.clientId) return res.data;
   } catch {
     // network failure: same dialog
@@ -92,7 +96,7 @@ export class PayPalButtonsBoundary extends Component<{ onFailed: () => void; chi
 export type PaymentFailure = 'sdk' | 'buttons' | 'order' | 'payment';
 
 export interface PayPalPaymentProps {
-  config: PayPalConfig;
+  config: PayPalConfigView;
   buttonsFailedTitle: ButtonsFailedTitle;
   /** Asks our server for the PayPal order of this payment ({orderID}, or a refusal). */
   createOrder: () => Promise<JsonResult<{ orderID: string }>>;

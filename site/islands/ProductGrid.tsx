@@ -1,30 +1,26 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $cart, addToCart } from '../stores/cart';
-import { getJson } from '../lib/http';
+import { request } from '../lib/http';
 import { showAlert } from '../lib/alert';
 import { usd } from '../lib/money';
+import type { ProductView } from '../../contract/chocolates.ts';
+import Picture from './Picture';
 
-export interface Product {
-  _id: string;
-  name: string;
-  image: string;
-  description: string;
-  details: string;
-  price: number;
-  inventory: number;
-}
+/** The grid's columns are at least 16rem; one column on a phone. */
+const CARD_SIZES = '(max-width: 40rem) calc(100vw - 2rem), (max-width: 64rem) 45vw, 22rem';
+const DIALOG_SIZES = '(max-width: 40rem) calc(100vw - 2rem), 36rem';
 
 /** The product grid on /chocolates: sort A-Z / Z-A, details dialog, sold out at inventory 0. */
 export default function ProductGrid() {
-  const [products, setProducts] = useState<Product[] | null>(null);
+  const [products, setProducts] = useState<ProductView[] | null>(null);
   const [ascending, setAscending] = useState(true);
-  const [open, setOpen] = useState<Product | null>(null);
+  const [open, setOpen] = useState<ProductView | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const cart = useStore($cart);
 
   useEffect(() => {
-    getJson<Product[]>('/api/chocolates')
+    request<ProductView[]>('GET', '/api/chocolates')
       .then((r) => {
         if (!r.ok || !Array.isArray(r.data)) throw new Error();
         setProducts(r.data);
@@ -49,7 +45,7 @@ export default function ProductGrid() {
   );
   const inCart = (id: string) => cart.find((i) => i._id === id)?.quantity ?? 0;
 
-  function add(p: Product) {
+  function add(p: ProductView) {
     if (p.inventory <= 0) return;
     addToCart({ _id: p._id, name: p.name, price: p.price, image: p.image, description: p.description, details: p.details, inventory: p.inventory });
   }
@@ -58,18 +54,29 @@ export default function ProductGrid() {
   return (
     <div className="products">
       <p>
-        <button type="button" className="button button-quiet button-small" onClick={() => setAscending((a) => !a)} aria-label={`Sort by name, now ${ascending ? 'A to Z' : 'Z to A'}`}>
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          onClick={() => setAscending((a) => !a)}
+          aria-label={`Sort by name, now ${ascending ? 'A to Z' : 'Z to A'}`}
+        >
           Sort: {ascending ? 'A-Z' : 'Z-A'}
         </button>
       </p>
       <ul className="product-grid">
-        {sorted.map((p) => {
+        {sorted.map((p, i) => {
           const soldOut = p.inventory <= 0;
           return (
             <li key={p._id} className="card product" data-product={p.name}>
-              <img src={p.image || '/images/chocolates/hero.svg'} alt={p.name} width="400" height="320" loading="lazy" decoding="async" />
+              {p.picture ? (
+                <Picture picture={p.picture} alt={p.name} sizes={CARD_SIZES} priority={i === 0} />
+              ) : (
+                <img src={p.image || '/images/chocolates/hero.svg'} alt={p.name} width="400" height="320" loading="lazy" decoding="async" />
+              )}
               <h3>{p.name}</h3>
-              <p className="price">{usd(p.price)} <span className="muted">per tin</span></p>
+              <p className="price">
+                {usd(p.price)} <span className="muted">per tin</span>
+              </p>
               <p>{p.description}</p>
               <div className="card-actions">
                 <button type="button" className="button button-quiet button-small" onClick={() => setOpen(p)}>
@@ -99,7 +106,11 @@ export default function ProductGrid() {
             </button>
           </div>
           <div className="modal-body">
-            <img src={open.image || '/images/chocolates/hero.svg'} alt={open.name} width="400" height="320" />
+            {open.picture ? (
+              <Picture picture={open.picture} alt={open.name} sizes={DIALOG_SIZES} priority />
+            ) : (
+              <img src={open.image || '/images/chocolates/hero.svg'} alt={open.name} width="400" height="320" />
+            )}
             <p>{open.description}</p>
             {open.details && <p className="muted">{open.details}</p>}
             <p className="price">{usd(open.price)}</p>

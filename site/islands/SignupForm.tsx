@@ -1,14 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { classSignup } from '../../api/schemas/signups.ts';
-import { check, fieldErrors } from '../../api/schemas/check.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { classSignup } from '../../contract/signups.ts';
 import { CaptchaError, getCaptchaToken } from '../lib/captcha';
 import { classFromQuery } from '../lib/query';
-import { postJson } from '../lib/http';
 import { showAlert } from '../lib/alert';
-import { TextInput, describedBy } from './Field';
+import { EmailInput, PhoneInput, TextInput, describedBy } from './Field';
 import SignaturePad from './SignaturePad';
-import { useDomValues } from './useDomValues';
-import { useHydrated } from './useHydrated';
+import { useForm } from './useForm';
 
 interface Waiver {
   heading: string;
@@ -20,23 +17,18 @@ const blank = { name: '', email: '', phone: '', classTitle: '', date: '' };
 
 /** /signup: the new student's class sign-up with the waiver and a drawn signature (SPEC.md sections 4, 5, 8). */
 export default function SignupForm({ waiver }: { waiver: Waiver }) {
-  const [values, setValues] = useState(blank);
+  const { values, setValues, set, errors, hydrated, formRef, sending, send, validate } = useForm(blank);
   const [accepted, setAccepted] = useState(false);
   const [signature, setSignature] = useState<string | null>(null);
   const [padKey, setPadKey] = useState(0);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [sending, setSending] = useState(false);
-  const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  useDomValues(formRef, setValues);
 
   // Prefill class title and date from the query.
   useEffect(() => {
     const c = classFromQuery();
     setValues((v) => ({ ...v, classTitle: v.classTitle || c.title, date: v.date || c.date }));
-  }, []);
+    // setValues is useState's setter (through useForm): the same on every render, so this runs once.
+  }, [setValues]);
 
-  const set = (k: keyof typeof blank) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [k]: e.target.value }));
   const reset = () => {
     setValues((v) => ({ ...blank, classTitle: v.classTitle, date: v.date }));
     setAccepted(false);
@@ -50,12 +42,8 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
       await showAlert({ icon: 'warning', title: 'Signature Required', text: 'Please sign your name and save your signature before submitting the form.' });
       return;
     }
-    const result = check(classSignup, { ...values, waiver: accepted, signature });
-    if (!result.ok) {
-      setErrors(fieldErrors(result.issues));
-      return;
-    }
-    setErrors({});
+    const data = validate(classSignup, { ...values, waiver: accepted, signature });
+    if (!data) return;
     let recaptchaToken: string;
     try {
       recaptchaToken = await getCaptchaToken('signup_form_submit');
@@ -64,33 +52,32 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
       else await showAlert({ icon: 'warning', title: 'Verification Not Ready', text: 'Please wait a moment and try again.' });
       return;
     }
-    setSending(true);
-    try {
-      const res = await postJson('/api/signup', { ...result.data, recaptchaToken });
-      const message = res.data.message ?? '';
-      if (res.ok) {
-        await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A confirmation e-mail is on its way. See you on the mat!' });
-        window.location.assign('/calendar');
-      } else if (message.includes('already')) {
-        await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
-        reset();
-      } else if (message.includes("email doesn't exist")) {
-        await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
-      } else {
-        await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message || 'Please try again later.' });
-      }
-    } catch {
-      await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' });
-    } finally {
-      setSending(false);
-    }
+    await send(
+      '/api/signup',
+      { ...data, recaptchaToken },
+      async (res) => {
+        const message = res.data.message ?? '';
+        if (res.ok) {
+          await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A confirmation e-mail is on its way. See you on the mat!' });
+          window.location.assign('/calendar');
+        } else if (message.includes('already')) {
+          await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+          reset();
+        } else if (message.includes("email doesn't exist")) {
+          await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
+        } else {
+          await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message || 'Please try again later.' });
+        }
+      },
+      () => showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' }),
+    );
   }
 
   return (
     <form ref={formRef} className="form signup-form" onSubmit={submit} noValidate aria-label="Class sign-up">
       <TextInput id="su-name" label="Full name" error={errors.name} name="name" autoComplete="name" required value={values.name} onChange={set('name')} />
-      <TextInput id="su-email" label="Email" error={errors.email} name="email" type="email" autoComplete="email" required value={values.email} onChange={set('email')} />
-      <TextInput id="su-phone" label="Phone" hint="e.g. 123-456-7890" error={errors.phone} name="phone" type="tel" autoComplete="tel" required placeholder="123-456-7890" value={values.phone} onChange={set('phone')} />
+      <EmailInput id="su-email" error={errors.email} value={values.email} onChange={set('email')} />
+      <PhoneInput id="su-phone" hint="e.g. 123-456-7890" error={errors.phone} value={values.phone} onChange={set('phone')} />
       <TextInput id="su-class" label="Class" error={errors.classTitle} name="classTitle" required value={values.classTitle} onChange={set('classTitle')} />
       <TextInput id="su-date" label="Date" error={errors.date} name="date" type="date" required value={values.date} onChange={set('date')} />
       <fieldset className="waiver">

@@ -1,13 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { classFromQuery, newStudentHref } from '../lib/query';
-import { postJson } from '../lib/http';
 import { showAlert } from '../lib/alert';
+import { useSend } from './useForm';
 import { useHydrated } from './useHydrated';
 
 /** /signup-selection: a returning student signs up by e-mail; a new student goes to /signup. */
 export default function SignupSelection() {
   const [cls, setCls] = useState({ title: '', date: '', location: '' });
-  const [sending, setSending] = useState(false);
+  const { sending, send } = useSend();
   const hydrated = useHydrated();
   useEffect(() => setCls(classFromQuery()), []);
 
@@ -20,32 +20,33 @@ export default function SignupSelection() {
       await showAlert({ icon: 'warning', title: 'Email Required', text: 'Please enter your email address.' });
       return;
     }
-    setSending(true);
-    try {
-      const res = await postJson('/api/check-student', { email: email.trim(), classTitle: cls.title, date: cls.date });
-      const message = res.data.message ?? '';
-      if (res.ok) {
-        form.reset();
-        await showAlert({ icon: 'success', title: 'Registration confirmed!', text: 'Check your email for details.' });
-        window.location.assign('/calendar');
-      } else if (message.includes("email doesn't exist")) {
-        // SPEC.md section 8 keys this on the message, not the status: a class that is gone is a 404 too.
-        await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
-      } else if (message.includes('already')) {
-        await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
-      } else if ((res.status === 400 || res.status === 404) && message) {
-        await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
-      } else {
-        await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Unexpected error. Please try again.' });
-      }
-    } catch {
-      await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' });
-    } finally {
-      setSending(false);
-    }
+    await send(
+      '/api/check-student',
+      { email: email.trim(), classTitle: cls.title, date: cls.date },
+      async (res) => {
+        const message = res.data.message ?? '';
+        if (res.ok) {
+          form.reset();
+          await showAlert({ icon: 'success', title: 'Registration confirmed!', text: 'Check your email for details.' });
+          window.location.assign('/calendar');
+        } else if (message.includes("email doesn't exist")) {
+          // SPEC.md section 8 keys this on the message, not the status: a class that is gone is a 404 too.
+          await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
+        } else if (message.includes('already')) {
+          await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+        } else if ((res.status === 400 || res.status === 404) && message) {
+          await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
+        } else {
+          await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Unexpected error. Please try again.' });
+        }
+      },
+      () => showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' }),
+    );
   }
 
-  const when = cls.date ? new Date(`${cls.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }) : '';
+  const when = cls.date
+    ? new Date(`${cls.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })
+    : '';
   return (
     <div className="grid grid-2">
       <section className="card" aria-labelledby="class-heading">

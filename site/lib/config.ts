@@ -1,16 +1,12 @@
 /** Public run-time configuration from the server (GET /api/config/public), fetched once per page. */
-export interface PublicConfig {
-  recaptchaSiteKey: string | null;
-  googleSignIn: boolean;
-  realtimeHost: string;
-  timezone: string;
-}
+import type { PublicConfigView } from '../../contract/config.ts';
+import { request } from './http';
 
-let cached: Promise<PublicConfig> | undefined;
-export function publicConfig(): Promise<PublicConfig> {
-  cached ??= fetch('/api/config/public').then((r) => {
+let cached: Promise<PublicConfigView> | undefined;
+export function publicConfig(): Promise<PublicConfigView> {
+  cached ??= request<PublicConfigView>('GET', '/api/config/public').then((r) => {
     if (!r.ok) throw new Error(`config ${r.status}`);
-    return r.json() as Promise<PublicConfig>;
+    return r.data;
   });
   cached.catch(() => (cached = undefined));
   return cached;

@@ -1,4 +1,17 @@
-/** Dollars as the shop shows them: $18.00 */
-export const usd = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
+/**
+ * Money in the browser: the one formatter every island uses, and the conversions between the
+ * dollars the API speaks (18.5) and the integer cents the pricing module counts (1850). No
+ * imports, so the lightest island can use it.
+ */
+const dollarsFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Dollars as the shop shows them: 18.5 -> $18.50 */
+export const usd = (dollars: number) => dollarsFormat.format(dollars);
 /** Dollars (as the API speaks) to integer cents, without floating-point drift. */
 export const toCents = (dollars: number) => Math.round(dollars * 100);
+/** Integer cents to the dollars the API speaks: 1850 -> 18.5 */
+export const toDollars = (cents: number) => cents / 100;
+/** Integer cents as the shop shows them: 1850 -> $18.50 */
+export const usdFromCents = (cents: number) => usd(toDollars(cents));
+/** Dollars as a number input holds them, without the sign: 18.5 -> 18.50 */
+export const plainDollars = (dollars: number) => dollars.toFixed(2);

@@ -1,7 +1,10 @@
 /**
- * The logged-in client's profile as the browser keeps it (localStorage `user`): not secret,
- * only for an instant first paint of the navbar; the session itself is an HttpOnly cookie.
+ * The profiles the browser keeps: the logged-in client's (localStorage `user`) and the
+ * administrator's (`admin`). Not secret, only for an instant first paint; the sessions
+ * themselves are HttpOnly cookies.
  */
+import type { AdminView } from '../../contract/admin.ts';
+
 export interface StoredUser {
   id?: string;
   _id?: string;
@@ -38,4 +41,21 @@ export function userId(user: StoredUser | null): string | undefined {
 export function forgetUser(): void {
   localStorage.removeItem('user');
   localStorage.removeItem('userToken');
+}
+
+export function storedAdmin(): AdminView | null {
+  try {
+    return JSON.parse(localStorage.getItem('admin') ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+export function rememberAdmin(admin: AdminView): void {
+  localStorage.setItem('admin', JSON.stringify(admin));
+}
+
+export function forgetAdmin(): void {
+  localStorage.removeItem('admin');
+  localStorage.removeItem('adminToken');
 }

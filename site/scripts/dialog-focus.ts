@@ -3,7 +3,8 @@
  * this also stops focus from leaving for the browser's own toolbar, so keyboard users cycle
  * through the dialog's controls only.
  */
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
 
 let installed = false;
 export function trapDialogFocus(): void {

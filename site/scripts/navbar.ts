@@ -1,3 +1,4 @@
+import { request } from '../lib/http';
 import { forgetUser, initials, readUser, userId } from '../lib/profile';
 
 /** The mobile menu toggle, the profile badge and its menu, the cart count. No framework. */
@@ -94,7 +95,7 @@ function initMenu(): void {
   menu.querySelector('[data-logout]')?.addEventListener('click', async () => {
     close(false);
     try {
-      await fetch('/api/user/logout', { method: 'POST', credentials: 'same-origin' });
+      await request('POST', '/api/user/logout');
     } catch {
       // offline: the local profile is forgotten anyway, the cookie expires on its own
     }

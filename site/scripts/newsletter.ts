@@ -1,4 +1,5 @@
 import { showAlert } from '../lib/alert';
+import { request } from '../lib/http';
 
 /** Any non-space, an @, any non-space, a dot, any non-space (SPEC.md section 5). */
 export const NEWSLETTER_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,11 +23,7 @@ export function initNewsletter(): void {
     button.textContent = 'Submitting...';
     button.disabled = true;
     try {
-      const res = await fetch('/api/subscribers/subscribe', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email }),
-      });
+      const res = await request('POST', '/api/subscribers/subscribe', { body: { email } });
       if (res.status === 409) {
         input.value = '';
         await showAlert({ icon: 'info', title: 'Already Subscribed', text: 'This email is already on our list.' });

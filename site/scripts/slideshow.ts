@@ -1,16 +1,95 @@
+import type { GalleryPhotoView, GalleryView } from '../../contract/galleries.ts';
+
 /** Timing and layout constants of SPEC.md section 9. */
 export const SLIDE_INTERVAL_MS = 3000;
 export const SLIDES_WIDE = 4;
 export const SLIDES_NARROW = 2;
 export const NARROW_QUERY = '(max-width: 767.98px)';
 
+/** How near the viewport the slideshow must come before its photos are asked for. */
+const NEAR = '400px 0px';
+/** The width one slide takes: a quarter of the page, half on a phone (the page is at most ~72rem). */
+const SLIDE_SIZES = '(max-width: 767.98px) 50vw, (max-width: 72rem) 25vw, 18rem';
+
 export function initSlideshows(): void {
-  for (const root of document.querySelectorAll<HTMLElement>('[data-slideshow]')) init(root);
+  for (const root of document.querySelectorAll<HTMLElement>('[data-slideshow]')) {
+    const slideshow = init(root);
+    whenNear(root, () => void loadSlides(root, slideshow));
+  }
 }
 
-function init(root: HTMLElement): void {
+function whenNear(root: HTMLElement, then: () => void): void {
+  if (!('IntersectionObserver' in window)) return then();
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      then();
+    },
+    { rootMargin: NEAR },
+  );
+  observer.observe(root);
+}
+
+/**
+ * The teacher's gallery when it has photos, else the illustrations the page was built with.
+ * A failed call keeps the illustrations: the slideshow is decoration, never an error.
+ */
+async function loadSlides(root: HTMLElement, slideshow: { replace(slides: HTMLElement[]): void }): Promise<void> {
   const track = root.querySelector<HTMLElement>('[data-track]')!;
-  const slides = [...track.children] as HTMLElement[];
+  let photos: GalleryPhotoView[] = [];
+  try {
+    const res = await fetch(`/api/galleries/${encodeURIComponent(root.dataset.gallery ?? '')}`, { headers: { accept: 'application/json' } });
+    if (res.ok) photos = ((await res.json()) as GalleryView).photos ?? [];
+  } catch {
+    photos = [];
+  }
+  if (photos.length === 0) {
+    for (const img of track.querySelectorAll<HTMLImageElement>('img[data-src]')) img.src = img.dataset.src!;
+  } else {
+    slideshow.replace(photos.map((p, i) => photoSlide(p, i, photos.length)));
+  }
+  root.dataset.slides = photos.length === 0 ? 'illustrations' : 'gallery';
+}
+
+function photoSlide(photo: GalleryPhotoView, i: number, count: number): HTMLElement {
+  const { picture } = photo;
+  const li = document.createElement('li');
+  li.className = 'slide';
+  li.setAttribute('aria-roledescription', 'slide');
+  li.setAttribute('aria-label', `${i + 1} of ${count}`);
+  const pic = document.createElement('picture');
+  pic.className = 'photo';
+  for (const [type, srcset] of [
+    ['image/avif', picture.avif],
+    ['image/webp', picture.webp],
+  ] as const) {
+    if (!srcset) continue;
+    const source = document.createElement('source');
+    source.type = type;
+    source.srcset = srcset;
+    source.sizes = SLIDE_SIZES;
+    pic.append(source);
+  }
+  const img = document.createElement('img');
+  img.alt = photo.alt;
+  img.width = picture.width;
+  img.height = picture.height;
+  // Slides past the first view wait until they are about to show.
+  img.loading = 'lazy';
+  img.decoding = 'async';
+  img.dataset.placeholder = '';
+  if (picture.placeholder) img.style.backgroundImage = `url("${picture.placeholder}")`;
+  img.addEventListener('load', () => img.style.removeProperty('background-image'), { once: true });
+  img.src = picture.src;
+  pic.append(img);
+  li.append(pic);
+  return li;
+}
+
+function init(root: HTMLElement): { replace(slides: HTMLElement[]): void } {
+  const track = root.querySelector<HTMLElement>('[data-track]')!;
+  let slides = [...track.children] as HTMLElement[];
   const pauseButton = root.querySelector<HTMLButtonElement>('[data-pause]')!;
   const narrow = window.matchMedia(NARROW_QUERY);
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -68,4 +147,11 @@ function init(root: HTMLElement): void {
     root.dataset.autoplay = String(autoplay());
   });
   render();
+  return {
+    replace(next: HTMLElement[]) {
+      track.replaceChildren(...next);
+      slides = next;
+      render();
+    },
+  };
 }

@@ -3,7 +3,8 @@
  * the cart page and the navbar count. Only what the visitor chose lives here; prices shown
  * from it are refreshed from the server, which decides every amount at checkout.
  */
-import { atom, computed } from 'nanostores';
+import { computed } from 'nanostores';
+import { persistentAtom } from '@nanostores/persistent';
 
 export interface CartItem {
   _id: string;
@@ -18,12 +19,10 @@ export interface CartItem {
   quantity: number;
 }
 
-const KEY = 'cart';
-
-function read(): CartItem[] {
-  if (typeof localStorage === 'undefined') return [];
+/** What another tab, an older version of the site or a hand edit left under `cart`, made safe to use. */
+function decode(stored: string): CartItem[] {
   try {
-    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '[]');
+    const parsed: unknown = JSON.parse(stored);
     if (!Array.isArray(parsed)) return [];
     return parsed
       .filter((i) => i && typeof i._id === 'string' && typeof i.name === 'string')
@@ -33,22 +32,11 @@ function read(): CartItem[] {
   }
 }
 
-export const $cart = atom<CartItem[]>(read());
-
-$cart.listen((items) => {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(items));
-  } catch {
-    // storage full or disabled: the cart still works for this page view
-  }
-});
-
-// Another tab changed the cart: follow it.
-if (typeof window !== 'undefined') {
-  window.addEventListener('storage', (e) => {
-    if (e.key === KEY) $cart.set(read());
-  });
-}
+/**
+ * Written on every change; read again when another tab writes it (`storage` events) and when
+ * the page comes back from the back/forward cache (`pageshow`), so no tab shows a stale cart.
+ */
+export const $cart = persistentAtom<CartItem[]>('cart', [], { encode: JSON.stringify, decode });
 
 /** Number of tins: the sum of quantities. */
 export const $cartCount = computed($cart, (items) => items.reduce((n, i) => n + i.quantity, 0));
@@ -56,9 +44,7 @@ export const $cartCount = computed($cart, (items) => items.reduce((n, i) => n + 
 export function addToCart(product: Omit<CartItem, 'quantity'>): void {
   const items = $cart.get();
   const existing = items.find((i) => i._id === product._id);
-  $cart.set(
-    existing ? items.map((i) => (i._id === product._id ? { ...i, quantity: i.quantity + 1 } : i)) : [...items, { ...product, quantity: 1 }],
-  );
+  $cart.set(existing ? items.map((i) => (i._id === product._id ? { ...i, quantity: i.quantity + 1 } : i)) : [...items, { ...product, quantity: 1 }]);
 }
 
 export function setQuantity(id: string, quantity: number): void {

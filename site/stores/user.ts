@@ -4,21 +4,12 @@
  * non-secret profile is stored; the session is the HttpOnly cookie.
  */
 import { atom } from 'nanostores';
+import type { SessionUser, TokenCheckView } from '../../contract/user.ts';
 import { forgetUser, readUser } from '../lib/profile';
-import { sendJson } from '../lib/http';
+import { request } from '../lib/http';
 
-export interface User {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  image?: string | null;
-  phone: string;
-  preferredName: string;
-  pronoun: string;
-  city: string;
-  zipcode: string;
-}
+/** The signed-in client, as the API describes them. */
+export type User = SessionUser;
 
 export const VALIDATE_DELAY_MS = 300;
 
@@ -58,7 +49,7 @@ export function startSession(): void {
   $session.set('validating');
   setTimeout(async () => {
     try {
-      const res = await sendJson<{ isValid: boolean; user: User }>('POST', '/api/user/validate-token', { token: null });
+      const res = await request<TokenCheckView>('POST', '/api/user/validate-token', { body: { token: null } });
       if (res.status === 404) {
         $session.set(stored ? 'authenticated' : 'unauthenticated');
         return;

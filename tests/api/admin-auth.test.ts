@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { hashToken, sessionStore } from '../../api/auth/sessions.ts';
+import { sessionIdOf, sessionStore } from '../../api/accounts/sessions.ts';
 
 let server: TestServer;
 let password: string;
@@ -29,7 +29,12 @@ const cookieFrom = (res: Response) => {
 };
 
 const adminSessions = async () =>
-  (await server.services.db.selectFrom('adminSessions').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom('adminSessions')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe(`admin login on ${testDbKind()}`, () => {
   it('logs in with the right password: an HttpOnly, SameSite=Strict cookie and no token in the body', async () => {
@@ -50,9 +55,10 @@ describe(`admin login on ${testDbKind()}`, () => {
     const token = cookie.slice('yc_admin='.length);
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(JSON.stringify(body)).not.toContain(token);
-    // Only the hash is stored.
-    const row = await server.services.db.selectFrom('adminSessions').select('id').where('id', '=', hashToken(token)).executeTakeFirst();
+    // Stored under the token's id part; only the hash of its secret part is stored.
+    const row = await server.services.db.selectFrom('adminSessions').select(['id', 'secretHash']).where('id', '=', sessionIdOf(token)!).executeTakeFirst();
     expect(row).toBeDefined();
+    expect(token).not.toContain(row!.secretHash);
 
     const verify = await server.api('/api/admin/verify', { headers: { cookie } });
     expect(verify.status).toBe(200);
@@ -146,7 +152,7 @@ describe('admin session', () => {
     const cleared = out.headers.getSetCookie().find((h) => h.startsWith('yc_admin='))!;
     expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
     const token = cookie.slice('yc_admin='.length);
-    expect(await server.services.db.selectFrom('adminSessions').select('id').where('id', '=', hashToken(token)).executeTakeFirst()).toBeUndefined();
+    expect(await server.services.db.selectFrom('adminSessions').select('id').where('id', '=', sessionIdOf(token)!).executeTakeFirst()).toBeUndefined();
 
     const again = await server.api('/api/admin/verify', { headers: { cookie } });
     expect(again.status).toBe(401);
@@ -177,7 +183,7 @@ describe('admin session', () => {
     expect(JSON.stringify(body)).not.toContain(token);
     const renewed = new Date(body.expiresAt).getTime();
     expect(renewed).toBeGreaterThan(expiresAt.getTime() + 3600_000);
-    const row = await db.selectFrom('adminSessions').select('expiresAt').where('id', '=', hashToken(token)).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('adminSessions').select('expiresAt').where('id', '=', sessionIdOf(token)!).executeTakeFirstOrThrow();
     expect(new Date(row.expiresAt).getTime()).toBe(renewed);
     expect(cookieFrom(res)).toBe(cookie); // same token, later expiry
     expect((await server.api('/api/admin/verify', { headers: { cookie } })).status).toBe(200);

@@ -23,10 +23,22 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
 const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', json: { slots } });
 
 const mailbox = (to: string) => readMailbox(server, to);
-const mailCount = async () => (await server.services.db.selectFrom('mails').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const mailCount = async () =>
+  (
+    await server.services.db
+      .selectFrom('mails')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 /** The .ics attached to the newest mail to `to` (the mailbox API gives its metadata only). */
 async function icsTo(to: string): Promise<string> {
-  const row = await server.services.db.selectFrom('mails').select('attachments').where('to', '=', to).orderBy('sentAt', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await server.services.db
+    .selectFrom('mails')
+    .select('attachments')
+    .where('to', '=', to)
+    .orderBy('sentAt', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
 }
 /** Content lines of an .ics, folded lines joined (RFC 5545 3.1). */
@@ -35,7 +47,12 @@ const longDate = (at: Date | string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(at));
 
 const slotCount = async () =>
-  (await server.services.db.selectFrom('slots').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom('slots')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** A slot `minutesFromNow` away, inserted directly (past ones can't be added through the API). */
 async function slotAt(minutesFromNow: number) {
@@ -167,6 +184,9 @@ describe('slot lists', () => {
       duration: '60 mins',
       link: 'https://meet.example.com/abc',
       bookedAt: expect.any(String),
+      couponUsed: false,
+      amount: null,
+      paymentNote: null,
     });
     expect(body.passedSessions[0].sessionType).toBe('Yoga Therapy Session (60 min)');
     for (const list of [body.availableSlots, body.bookedSlots, body.passedSessions] as { startsAt: string }[][]) {
@@ -249,7 +269,7 @@ describe('deleting slots and sessions', () => {
 });
 
 describe(`telling the client about a deleted session on ${testDbKind()}`, () => {
-  it('mails the client of a future session, with an .ics that cancels the confirmation\'s calendar entry', async () => {
+  it("mails the client of a future session, with an .ics that cancels the confirmation's calendar entry", async () => {
     const client = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
     const slot = await slotAt(11 * 60);
     // Booked through the API, so the confirmation (and its UID) is the real one. The realtime
@@ -259,7 +279,15 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     const booked = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
       headers: { cookie: client.cookie },
-      json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: 'Yoga Therapy Session (60 min)', message: '', couponCode: 'JOURNEY' },
+      json: {
+        userId: client.id,
+        firstName: 'Ana',
+        lastName: 'Lima',
+        email: client.email,
+        sessionType: 'Yoga Therapy Session (60 min)',
+        message: '',
+        couponCode: 'JOURNEY',
+      },
     });
     server.services.realtime = realtime;
     expect(booked.status).toBe(200);
@@ -275,7 +303,10 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(await res.json()).toEqual({ message: 'Session deleted successfully', booked: true });
 
     const mails = await mailbox(client.email);
-    expect(mails.map((m) => m.subject)).toEqual([`Session cancelled: Yoga Therapy Session (60 min) on ${longDate(slot.startsAt)}`, expect.stringMatching(/^Booking Confirmed!/)]);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Session cancelled: Yoga Therapy Session (60 min) on ${longDate(slot.startsAt)}`,
+      expect.stringMatching(/^Booking Confirmed!/),
+    ]);
     const [mail] = mails;
     expect(mail!.to).toBe(client.email);
     expect(mail!.text).toContain('Session cancelled');
@@ -316,7 +347,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(await mailbox(client.email)).toHaveLength(0);
   });
 
-  it('escapes the booking\'s text in the HTML and offers a refund of a paid session', async () => {
+  it("escapes the booking's text in the HTML and offers a refund of a paid session", async () => {
     const client = await createUser(server);
     const slot = await slotAt(13 * 60);
     await book(slot.id, client, '<b>Private</b> flow');
@@ -341,7 +372,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(mail!.links.some((l) => l.includes('/book'))).toBe(false);
   });
 
-  it('deletes and answers as usual when the mail can\'t be sent', async () => {
+  it("deletes and answers as usual when the mail can't be sent", async () => {
     const client = await createUser(server);
     const slot = await slotAt(15 * 60);
     await book(slot.id, client);

@@ -18,9 +18,21 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 
 const productCount = async () =>
-  (await server.services.db.selectFrom('products').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom('products')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
-const card = { name: 'Sea Salt Caramel Tin', image: '/images/chocolates/sea-salt-caramel.svg', description: 'Soft caramel.', details: 'Nine pieces.', price: 18.5, inventory: 24 };
+const card = {
+  name: 'Sea Salt Caramel Tin',
+  image: '/images/chocolates/sea-salt-caramel.svg',
+  description: 'Soft caramel.',
+  details: 'Nine pieces.',
+  price: 18.5,
+  inventory: 24,
+};
 
 const add = (json: Record<string, unknown>) => asAdmin('/api/chocolates', { method: 'POST', json });
 

@@ -23,7 +23,12 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
 const addEvent = (json: Record<string, unknown>) => asAdmin('/api/admin/events', { method: 'POST', json });
 
 const eventCount = async () =>
-  (await server.services.db.selectFrom('events').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom('events')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 const base = { title: 'Gentle Flow', date: '2031-07-01', time: '18:00', location: 'Community Studio', signUpLink: '', isExternal: false };
 
@@ -77,55 +82,29 @@ describe(`adding events on ${testDbKind()}`, () => {
     // Across the change to summer time the wall time stays 18:00, the instant moves.
     expect(body.events[1].startsAt).toBe(zonedInstant('2031-03-11', '18:00', zone).toISOString());
     expect(await eventCount()).toBe(before + 12);
-    const series = await server.services.db
-      .selectFrom('events')
-      .select('seriesId')
-      .where('title', '=', 'Weekly Yin')
-      .distinct()
-      .execute();
+    const series = await server.services.db.selectFrom('events').select('seriesId').where('title', '=', 'Weekly Yin').distinct().execute();
     expect(series).toHaveLength(1);
     expect(series[0]!.seriesId).toEqual(expect.any(String));
   });
 
-  it('monthly makes 6 events a month apart; the 31st falls on shorter months\' last day, and says so', async () => {
+  it("monthly makes 6 events a month apart; the 31st falls on shorter months' last day, and says so", async () => {
     const res = await addEvent({ ...base, title: 'Full Moon Workshop', date: '2031-01-31', repeat: 'monthly' });
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.message).toBe('Event(s) added successfully');
     expect(body.note).toBe('Some dates fell on the last day of shorter months.');
-    expect(body.events.map((e: { date: string }) => e.date)).toEqual([
-      '2031-01-31',
-      '2031-02-28',
-      '2031-03-31',
-      '2031-04-30',
-      '2031-05-31',
-      '2031-06-30',
-    ]);
+    expect(body.events.map((e: { date: string }) => e.date)).toEqual(['2031-01-31', '2031-02-28', '2031-03-31', '2031-04-30', '2031-05-31', '2031-06-30']);
 
     const leap = await (await addEvent({ ...base, title: 'Leap', date: '2031-11-30', repeat: 'monthly' })).json();
-    expect(leap.events.map((e: { date: string }) => e.date)).toEqual([
-      '2031-11-30',
-      '2031-12-30',
-      '2032-01-30',
-      '2032-02-29',
-      '2032-03-30',
-      '2032-04-30',
-    ]);
+    expect(leap.events.map((e: { date: string }) => e.date)).toEqual(['2031-11-30', '2031-12-30', '2032-01-30', '2032-02-29', '2032-03-30', '2032-04-30']);
     expect(leap.note).toBe('Some dates fell on the last day of shorter months.');
 
     const plain = await (await addEvent({ ...base, title: 'Mid-month', date: '2031-08-15', repeat: 'monthly' })).json();
-    expect(plain.events.map((e: { date: string }) => e.date)).toEqual([
-      '2031-08-15',
-      '2031-09-15',
-      '2031-10-15',
-      '2031-11-15',
-      '2031-12-15',
-      '2032-01-15',
-    ]);
+    expect(plain.events.map((e: { date: string }) => e.date)).toEqual(['2031-08-15', '2031-09-15', '2031-10-15', '2031-11-15', '2031-12-15', '2032-01-15']);
     expect(plain.note).toBeUndefined();
   });
 
-  it('refuses a missing title, date or time with the form\'s message, and adds nothing', async () => {
+  it("refuses a missing title, date or time with the form's message, and adds nothing", async () => {
     const before = await eventCount();
     for (const missing of [{ title: undefined }, { date: undefined }, { time: undefined }, { title: '   ' }, { date: '' }, { time: null }]) {
       const res = await addEvent({ ...base, ...missing });
@@ -180,7 +159,7 @@ describe('the public event list', () => {
     );
   });
 
-  it('with from and to, lists only those days (inclusive, in the teacher\'s zone), past ones too', async () => {
+  it("with from and to, lists only those days (inclusive, in the teacher's zone), past ones too", async () => {
     const insert = (title: string, date: string, time: string) =>
       server.services.db
         .insertInto('events')
@@ -301,7 +280,12 @@ describe('bulk delete', () => {
     expect(await res.json()).toEqual({ deleted: 3 });
     expect(await eventCount()).toBe(before - 3);
     const left = await server.services.db.selectFrom('events').select('id').where('title', '=', 'Bulk').execute();
-    expect(left.map((r) => r.id).sort()).toEqual(series.slice(3).map((e) => e._id).sort());
+    expect(left.map((r) => r.id).sort()).toEqual(
+      series
+        .slice(3)
+        .map((e) => e._id)
+        .sort(),
+    );
     const kept = await server.services.db.selectFrom('classSignups').select('eventId').where('id', '=', signup.id).executeTakeFirstOrThrow();
     expect(kept.eventId).toBeNull();
   });
@@ -329,7 +313,10 @@ describe('class status', () => {
     expect(await status()).toEqual({ isFull: false, capacity: 2, taken: 0 });
     const { db } = server.services;
     // One sign-up linked by id, one by title and date only; one for another date doesn't count.
-    await db.insertInto('classSignups').values({ eventId: event._id, classTitle: 'Tiny Class', date: '2031-10-02', name: 'A', email: 'a@example.com' }).execute();
+    await db
+      .insertInto('classSignups')
+      .values({ eventId: event._id, classTitle: 'Tiny Class', date: '2031-10-02', name: 'A', email: 'a@example.com' })
+      .execute();
     expect(await status()).toEqual({ isFull: false, capacity: 2, taken: 1 });
     await db.insertInto('classSignups').values({ classTitle: 'Tiny Class', date: '2031-10-09', name: 'C', email: 'c@example.com' }).execute();
     await db.insertInto('classSignups').values({ classTitle: 'Tiny Class', date: '2031-10-02', name: 'B', email: 'b@example.com' }).execute();

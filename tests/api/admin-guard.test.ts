@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
-import { sessionStore } from '../../api/auth/sessions.ts';
+import { sessionStore } from '../../api/accounts/sessions.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 
 let server: TestServer;
@@ -103,7 +103,11 @@ beforeAll(async () => {
   ids.event = (await addEvent('Gentle Flow')).id;
   ids.otherEvent = (await addEvent('Restorative Yin')).id;
   ids.slot = (
-    await db.insertInto('slots').values({ date: '2031-01-09', time: '10:00', startsAt: new Date('2031-01-09T18:00:00Z') }).returning('id').executeTakeFirstOrThrow()
+    await db
+      .insertInto('slots')
+      .values({ date: '2031-01-09', time: '10:00', startsAt: new Date('2031-01-09T18:00:00Z') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
   ).id;
   const addProduct = (name: string) => db.insertInto('products').values({ name, priceCents: 1800, inventory: 5 }).returning('id').executeTakeFirstOrThrow();
   ids.product = (await addProduct('Sea Salt Caramel Tin')).id;
@@ -135,7 +139,10 @@ beforeAll(async () => {
     json: { email: 'admin@example.com', password: server.env.ADMIN_PASSWORD, recaptchaToken: 'dev:admin_login' },
   });
   expect(login.status).toBe(200);
-  const loggedOut = login.headers.getSetCookie().find((h) => h.startsWith('yc_admin='))!.split(';')[0]!;
+  const loggedOut = login.headers
+    .getSetCookie()
+    .find((h) => h.startsWith('yc_admin='))!
+    .split(';')[0]!;
   expect((await server.api('/api/admin/verify', { headers: { cookie: loggedOut } })).status).toBe(200);
   expect((await server.api('/api/admin/logout', { method: 'POST', headers: { cookie: loggedOut } })).status).toBe(204);
 

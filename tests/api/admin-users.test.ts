@@ -16,10 +16,14 @@ afterAll(async () => {
 const asAdmin = (path: string, init: RequestInit = {}) => server.api(path, { ...init, headers: { cookie } });
 
 describe(`clients on ${testDbKind()}`, () => {
-  it('lists clients newest first with the table\'s fields', async () => {
+  it("lists clients newest first with the table's fields", async () => {
     const { db } = server.services;
     const older = await createUser(server, { email: 'older@example.com', firstName: 'Olga', lastName: 'Old' });
-    await db.updateTable('users').set({ createdAt: new Date('2020-01-01T00:00:00Z') } as never).where('id', '=', older.id).execute();
+    await db
+      .updateTable('users')
+      .set({ createdAt: new Date('2020-01-01T00:00:00Z') } as never)
+      .where('id', '=', older.id)
+      .execute();
     const newer = await createUser(server, { email: 'newer@example.com', firstName: 'Nia', lastName: 'New' });
     await db
       .updateTable('users')

@@ -53,7 +53,7 @@ let minuteCounter = 0;
 async function addSlot(inDays = 3, time?: string) {
   const n = ++minuteCounter;
   const date = addDays(zonedNow(zone()).date, inDays);
-  const at = time ?? `${String(8 + Math.floor(n / 60) % 12).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  const at = time ?? `${String(8 + (Math.floor(n / 60) % 12)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
   const row = await server.services.db
     .insertInto('slots')
     .values({ date, time: at, startsAt: zonedInstant(date, at, zone()) })
@@ -140,7 +140,9 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     expect(await orderStatus(orderID)).toBe('COMPLETED');
     expect(notified).toContain(slot.id);
 
-    const day = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(slot.startsAt));
+    const day = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+      new Date(slot.startsAt),
+    );
     const [mail] = await mailbox(client.email);
     expect(mail!.subject).toBe(`Booking Confirmed! ${THERAPY} on ${day}`);
     expect(mail!.text).toContain('Booking Confirmed!');
@@ -239,7 +241,11 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     // An order approved for a slot whose time has come since.
     const soon = await addSlot();
     const order = await paidOrder(client, soon.id);
-    await server.services.db.updateTable('slots').set({ startsAt: new Date(Date.now() - 60_000) }).where('id', '=', soon.id).execute();
+    await server.services.db
+      .updateTable('slots')
+      .set({ startsAt: new Date(Date.now() - 60_000) })
+      .where('id', '=', soon.id)
+      .execute();
     const late = await book(client, soon.id, { paypalOrderId: order });
     expect(late.status).toBe(400);
     await expectFree(soon.id);
@@ -339,6 +345,29 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     }
     const confirmations = (await Promise.all(clients.map((c) => mailbox(c.email)))).map((m) => m.length);
     expect(confirmations.filter((k) => k === 1)).toHaveLength(1);
+  });
+
+  it('answers a double-clicked booking (8 concurrent posts of one order) with one booking, one capture and one mail', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(6);
+    const order = await paidOrder(client, slot.id, 75);
+    const { payments } = server.services;
+    const capture = payments.captureOrder;
+    let captures = 0;
+    payments.captureOrder = async (...args) => {
+      captures++;
+      return capture.apply(payments, args);
+    };
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => book(client, slot.id, { paypalOrderId: order })));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+      for (const r of answers) expect(await r.json()).toMatchObject({ message: CONFIRMED });
+    } finally {
+      payments.captureOrder = capture;
+    }
+    expect(captures).toBe(1);
+    expect(await slotRow(slot.id)).toMatchObject({ bookedBy: client.id, paypalOrderId: order, amountCents: 7500 });
+    expect(await mailbox(client.email)).toHaveLength(1);
   });
 
   it('captures only after the claim: a slot taken between the checks and the claim costs the loser nothing', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
-import { sendDueReminders } from '../../api/services/reminders.ts';
+import { sendDueReminders } from '../../api/booking/reminders.ts';
 
 let server: TestServer;
 const HOUR = 3_600_000;
@@ -80,7 +80,10 @@ describe(`session reminders on ${testDbKind()}`, () => {
   it('ignores free slots', async () => {
     const startsAt = new Date(Date.now() + 20 * HOUR);
     const iso = startsAt.toISOString();
-    await server.services.db.insertInto('slots').values({ date: iso.slice(0, 10), time: iso.slice(11, 16), startsAt }).execute();
+    await server.services.db
+      .insertInto('slots')
+      .values({ date: iso.slice(0, 10), time: iso.slice(11, 16), startsAt })
+      .execute();
     expect(await sendDueReminders(server.services)).toEqual({ day: 0, soon: 0 });
   });
 });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { countRows, seed, seedAdmin } from '../../db/seed.ts';
-import { verifyPassword } from '../../api/auth/password.ts';
+import { countRows, seed, seedAdmin } from '../../api/seed.ts';
+import { verifyPassword } from '../../api/accounts/password.ts';
 import { zonedNow } from '../../api/lib/time.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../helpers/database.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -20,13 +20,39 @@ afterAll(async () => {
 });
 
 const tables = [
-  'admin_sessions', 'admins', 'booking_requests', 'class_signups', 'contact_messages', 'coupons', 'events', 'images',
-  'login_tokens', 'mails', 'order_items', 'orders', 'products', 'slots', 'subscribers', 'user_sessions', 'users',
+  'admin_sessions',
+  'admins',
+  'booking_requests',
+  'class_signups',
+  'contact_messages',
+  'coupons',
+  'events',
+  'gallery_photos',
+  'image_variants',
+  'images',
+  'login_tokens',
+  'mails',
+  'order_items',
+  'orders',
+  'payment_attempts',
+  'products',
+  'slots',
+  'subscribers',
+  'user_sessions',
+  'users',
 ];
 
 describe(`migrations on ${testDbKind()}`, () => {
   it('create every table once, and a second run applies nothing', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['0001_initial', '0002_reminders', '0003_order_ship_to', '0004_order_payment_states']);
+    expect(await migrateToLatest(handle.db)).toEqual([
+      '0001_initial',
+      '0002_reminders',
+      '0003_order_ship_to',
+      '0004_order_payment_states',
+      '0005_payment_attempts',
+      '0006_sessions',
+      '0007_images',
+    ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.tables
@@ -37,7 +63,7 @@ describe(`migrations on ${testDbKind()}`, () => {
   it('store money in integer cents and times with time zone', async () => {
     const { rows } = await sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns
-      where table_schema = 'public' and (column_name like '%cents' or column_name like '%_at')`.execute(handle.db.withoutPlugins());
+      where table_schema = 'public' and (column_name like '%cents' or right(column_name, 3) = '_at')`.execute(handle.db.withoutPlugins());
     for (const r of rows) {
       if (r.column_name.endsWith('cents')) expect(r.data_type, `${r.table_name}.${r.column_name}`).toBe('integer');
       else expect(r.data_type, `${r.table_name}.${r.column_name}`).toBe('timestamp with time zone');
@@ -61,29 +87,47 @@ describe(`migrations on ${testDbKind()}`, () => {
     const row = { classTitle: 'Gentle Flow', date: '2030-01-08', name: 'Ana', email: 'ana@example.com' };
     await db.insertInto('classSignups').values(row).execute();
     await violates(() => db.insertInto('classSignups').values(row).execute(), '23505');
-    await db.insertInto('classSignups').values({ ...row, date: '2030-01-15' }).execute();
+    await db
+      .insertInto('classSignups')
+      .values({ ...row, date: '2030-01-15' })
+      .execute();
   });
 
   it('never let inventory go below zero, nor two slots share a date and time', async () => {
     const { db } = handle;
     const p = await db.insertInto('products').values({ name: 'Tin', priceCents: 1800, inventory: 1 }).returning('id').executeTakeFirstOrThrow();
-    await violates(() => db.updateTable('products').set({ inventory: sql`inventory - 2` }).where('id', '=', p.id).execute(), '23514');
+    await violates(
+      () =>
+        db
+          .updateTable('products')
+          .set({ inventory: sql`inventory - 2` })
+          .where('id', '=', p.id)
+          .execute(),
+      '23514',
+    );
     const slot = { date: '2030-01-08', time: '10:00', startsAt: new Date('2030-01-08T18:00:00Z') };
     await db.insertInto('slots').values(slot).execute();
     await violates(() => db.insertInto('slots').values(slot).execute(), '23505');
-    await violates(() => db.insertInto('slots').values({ ...slot, time: '25:00' }).execute(), '23514');
+    await violates(
+      () =>
+        db
+          .insertInto('slots')
+          .values({ ...slot, time: '25:00' })
+          .execute(),
+      '23514',
+    );
   });
 
   it('keep referential integrity: sessions go with their user, order items need their order', async () => {
     const { db } = handle;
     const user = await db.insertInto('users').values({ email: 'bo@example.com' }).returning('id').executeTakeFirstOrThrow();
-    await db.insertInto('userSessions').values({ id: 'hash1', userId: user.id, expiresAt: new Date(Date.now() + 1000) }).execute();
+    await db
+      .insertInto('userSessions')
+      .values({ id: 'session1', secretHash: '0'.repeat(64), userId: user.id, expiresAt: new Date(Date.now() + 1000) })
+      .execute();
     await db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(await db.selectFrom('userSessions').selectAll().execute()).toEqual([]);
-    await violates(
-      () => db.insertInto('orderItems').values({ orderId: 'missing', name: 'x', unitPriceCents: 1, quantity: 1 }).execute(),
-      '23503',
-    );
+    await violates(() => db.insertInto('orderItems').values({ orderId: 'missing', name: 'x', unitPriceCents: 1, quantity: 1 }).execute(), '23503');
   });
 
   it('allow an order the statuses of its PayPal payment, and no others', async () => {
@@ -96,7 +140,15 @@ describe(`migrations on ${testDbKind()}`, () => {
     for (const status of ['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'] as const) {
       await db.updateTable('orders').set({ status }).where('id', '=', order.id).execute();
     }
-    await violates(() => db.updateTable('orders').set({ status: 'lost' as 'paid' }).where('id', '=', order.id).execute(), '23514');
+    await violates(
+      () =>
+        db
+          .updateTable('orders')
+          .set({ status: 'lost' as 'paid' })
+          .where('id', '=', order.id)
+          .execute(),
+      '23514',
+    );
   });
 });
 

@@ -23,11 +23,12 @@ afterAll(async () => {
 beforeEach(() => resetRateLimits());
 
 const ALREADY = 'This email is already on our list.';
-const UNSUBSCRIBED = 'You’ve been unsubscribed successfully. I\'m sorry to see you go!';
+const UNSUBSCRIBED = "You’ve been unsubscribed successfully. I'm sorry to see you go!";
 
 const mailbox = (to: string) => readMailbox(server, to);
 const emails = async () => (await server.services.db.selectFrom('subscribers').select('email').orderBy('email').execute()).map((r) => r.email);
-const subscribe = (email: unknown, headers: Record<string, string> = {}) => server.api('/api/subscribers/subscribe', { method: 'POST', json: { email }, headers });
+const subscribe = (email: unknown, headers: Record<string, string> = {}) =>
+  server.api('/api/subscribers/subscribe', { method: 'POST', json: { email }, headers });
 const unsubscribe = (json: unknown) => server.api('/api/subscribers/unsubscribe', { method: 'POST', json });
 /** Path and query of a link in a mail (SITE_URL's port is not the test server's). */
 const local = (url: string) => {
@@ -56,11 +57,13 @@ describe(`subscribe on ${testDbKind()}`, () => {
     expect(page).toMatch(new RegExp(`^${server.env.SITE_URL}/unsubscribe\\?token=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
     expect(mail.html).toContain(`<a href="${page}"`);
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    expect(mail.headers['List-Unsubscribe']).toBe(`<${server.env.SITE_URL}/api/subscribers/one-click?token=${tokenOf(page)}>, <mailto:teacher@example.com?subject=Unsubscribe>`);
+    expect(mail.headers['List-Unsubscribe']).toBe(
+      `<${server.env.SITE_URL}/api/subscribers/one-click?token=${tokenOf(page)}>, <mailto:teacher@example.com?subject=Unsubscribe>`,
+    );
     expect(oneClick.startsWith(`${server.env.SITE_URL}/api/subscribers/one-click?token=`)).toBe(true);
   });
 
-  it('answers 409 with the spec\'s message for an address on the list, whatever the letter case, and sends nothing', async () => {
+  it("answers 409 with the spec's message for an address on the list, whatever the letter case, and sends nothing", async () => {
     await subscribe('lee@example.com');
     for (const again of ['lee@example.com', 'LEE@EXAMPLE.COM', ' Lee@Example.com ']) {
       const res = await subscribe(again);
@@ -117,7 +120,7 @@ describe(`unsubscribe on ${testDbKind()}`, () => {
     expect(await emails()).not.toContain('by-email@example.com');
   });
 
-  it('answers the same for an address that is not on the list, so the page can\'t probe the list', async () => {
+  it("answers the same for an address that is not on the list, so the page can't probe the list", async () => {
     const before = await emails();
     const res = await unsubscribe({ email: 'never-subscribed@example.com' });
     expect(res.status).toBe(200);
@@ -133,7 +136,7 @@ describe(`unsubscribe on ${testDbKind()}`, () => {
     }
   });
 
-  it('removes the address of the signed token from the welcome mail\'s link, and only with an intact token', async () => {
+  it("removes the address of the signed token from the welcome mail's link, and only with an intact token", async () => {
     await subscribe('by-token@example.com');
     await subscribe('bystander@example.com');
     const token = tokenOf((await welcomeFor('by-token@example.com')).page);
@@ -209,7 +212,10 @@ describe(`admin subscribers on ${testDbKind()}`, () => {
 
   it('lists subscribers newest first as {_id, email, subscribedAt} and deletes one', async () => {
     const cookie = await adminCookie(server);
-    await server.services.db.insertInto('subscribers').values({ email: 'older@example.com', subscribedAt: new Date('2020-01-01T00:00:00Z') }).execute();
+    await server.services.db
+      .insertInto('subscribers')
+      .values({ email: 'older@example.com', subscribedAt: new Date('2020-01-01T00:00:00Z') })
+      .execute();
     await subscribe('newest@example.com');
     const res = await server.api('/api/admin/subscribers', { headers: { cookie } });
     expect(res.status).toBe(200);

@@ -23,7 +23,12 @@ const HUMAN = "Verification failed: we couldn't verify that you're human. Please
 
 const mailbox = (to?: string) => readMailbox(server, to);
 const count = async (table: 'bookingRequests' | 'contactMessages') =>
-  (await server.services.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 const post = (path: string, json: unknown) => server.api(path, { method: 'POST', json });
 
 /** Sends each body, expects 400, and checks that nothing was stored or mailed. */
@@ -59,7 +64,13 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
 
     const rows = await server.services.db.selectFrom('bookingRequests').selectAll().execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'Ana Lima', email: 'ana.lima@example.com', phone: '123-456-7890', sessionType: 'yoga therapy', message: valid.message });
+    expect(rows[0]).toMatchObject({
+      name: 'Ana Lima',
+      email: 'ana.lima@example.com',
+      phone: '123-456-7890',
+      sessionType: 'yoga therapy',
+      message: valid.message,
+    });
 
     const [teacher] = await mailbox(TEACHER);
     expect(teacher!.subject).toBe('Free meeting request from Ana Lima (yoga therapy)');
@@ -78,7 +89,11 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
     const { message: _omit, ...rest } = valid;
     const res = await post('/api/publicBookings/request', { ...rest, email: 'no-message@example.com' });
     expect(res.status).toBe(200);
-    const row = await server.services.db.selectFrom('bookingRequests').select('message').where('email', '=', 'no-message@example.com').executeTakeFirstOrThrow();
+    const row = await server.services.db
+      .selectFrom('bookingRequests')
+      .select('message')
+      .where('email', '=', 'no-message@example.com')
+      .executeTakeFirstOrThrow();
     expect(row.message).toBe('');
   });
 
@@ -120,7 +135,11 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
       message: '<script>alert("hi")</script> & <b>bold</b>',
     });
     expect(res.status).toBe(200);
-    const row = await server.services.db.selectFrom('bookingRequests').select(['name', 'message']).where('email', '=', 'html@example.com').executeTakeFirstOrThrow();
+    const row = await server.services.db
+      .selectFrom('bookingRequests')
+      .select(['name', 'message'])
+      .where('email', '=', 'html@example.com')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ name: '<img src=x onerror=alert(1)>', message: '<script>alert("hi")</script> & <b>bold</b>' });
     const [teacher] = await mailbox(TEACHER);
     expect(teacher!.html).toContain('&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');

@@ -71,12 +71,34 @@ const signUp = (json: unknown, headers: Record<string, string> = {}) => server.a
 const checkStudent = (json: unknown) => server.api('/api/check-student', { method: 'POST', json });
 const mailbox = (to: string) => readMailbox(server, to);
 const signupsOf = (title: string) => server.services.db.selectFrom('classSignups').selectAll().where('classTitle', '=', title).orderBy('createdAt').execute();
-const countAll = async () => Number((await server.services.db.selectFrom('classSignups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-const mailCount = async () => Number((await server.services.db.selectFrom('mails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const countAll = async () =>
+  Number(
+    (
+      await server.services.db
+        .selectFrom('classSignups')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const mailCount = async () =>
+  Number(
+    (
+      await server.services.db
+        .selectFrom('mails')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** The .ics of the newest mail to `to`, read from the stored mail (the mailbox API gives metadata only). */
 async function icsTo(to: string): Promise<string> {
-  const row = await server.services.db.selectFrom('mails').select('attachments').where('to', '=', to).orderBy('sentAt', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await server.services.db
+    .selectFrom('mails')
+    .select('attachments')
+    .where('to', '=', to)
+    .orderBy('sentAt', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
 }
 
@@ -105,12 +127,22 @@ describe(`new student sign-up on ${testDbKind()}`, () => {
     expect(answer).toEqual({ message: 'Sign up successful', _id: expect.any(String) });
 
     const [row] = await signupsOf('Sunrise Flow');
-    expect(row).toMatchObject({ id: answer._id, classTitle: 'Sunrise Flow', date: cls.date, name: 'Ana Lima', email: 'ana@example.com', phone: '123-456-7890', waiverAccepted: true });
+    expect(row).toMatchObject({
+      id: answer._id,
+      classTitle: 'Sunrise Flow',
+      date: cls.date,
+      name: 'Ana Lima',
+      email: 'ana@example.com',
+      phone: '123-456-7890',
+      waiverAccepted: true,
+    });
     expect(Buffer.from(row!.signaturePng!).equals(PNG_BYTES)).toBe(true);
     const event = await server.services.db.selectFrom('events').select('id').where('title', '=', 'Sunrise Flow').executeTakeFirstOrThrow();
     expect(row!.eventId).toBe(event.id);
 
-    const when = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(zonedInstant(cls.date, '07:30', zone()));
+    const when = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+      zonedInstant(cls.date, '07:30', zone()),
+    );
     const [teacher] = await mailbox(TEACHER);
     expect(teacher!.subject).toBe(`Class sign-up: Ana Lima for Sunrise Flow on ${cls.date}`);
     expect(teacher!.headers['Reply-To']).toBe('ana@example.com');
@@ -308,7 +340,11 @@ describe(`returning student on ${testDbKind()}`, () => {
       [{ email: 'KIM@example.com', classTitle: known.title, date: known.date }, 400, 'You are already signed up for this class.'],
       [{ email: 'kim@example.com', classTitle: full.title, date: full.date }, 409, 'This class is full.'],
       [{ email: 'kim@example.com', classTitle: past.title, date: past.date }, 400, PAST],
-      [{ email: 'kim@example.com', classTitle: 'No Such Class', date: known.date }, 404, "We couldn't find this class. Please pick it again from the calendar."],
+      [
+        { email: 'kim@example.com', classTitle: 'No Such Class', date: known.date },
+        404,
+        "We couldn't find this class. Please pick it again from the calendar.",
+      ],
     ]);
   });
 
@@ -340,12 +376,23 @@ describe(`admin sign-ups on ${testDbKind()}`, () => {
     const a = await (await signUp(form(later, { email: 'list-a@example.com', name: 'List A' }))).json();
     await signUp(form(sooner, { email: 'list-b@example.com', name: 'List B' }));
     // A sign-up without a signature (kept from before signatures were stored).
-    await server.services.db.insertInto('classSignups').values({ classTitle: 'Old Class', date: '2020-01-01', name: 'Old', email: 'old@example.com' }).execute();
+    await server.services.db
+      .insertInto('classSignups')
+      .values({ classTitle: 'Old Class', date: '2020-01-01', name: 'Old', email: 'old@example.com' })
+      .execute();
 
     const res = await server.api('/api/admin/signups', { headers: { cookie } });
     expect(res.status).toBe(200);
     const list: { _id: string; date: string; classTitle: string; name: string; email: string; phone: string; hasSignature: boolean }[] = await res.json();
-    expect(list[0]).toEqual({ _id: a._id, date: later.date, classTitle: later.title, name: 'List A', email: 'list-a@example.com', phone: '123-456-7890', hasSignature: true });
+    expect(list[0]).toEqual({
+      _id: a._id,
+      date: later.date,
+      classTitle: later.title,
+      name: 'List A',
+      email: 'list-a@example.com',
+      phone: '123-456-7890',
+      hasSignature: true,
+    });
     expect(list.at(-1)).toMatchObject({ classTitle: 'Old Class', hasSignature: false });
     const dates = list.map((s) => s.date);
     expect([...dates].sort().reverse()).toEqual(dates);

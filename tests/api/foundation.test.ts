@@ -30,7 +30,7 @@ describe(`API skeleton on ${testDbKind()}`, () => {
     expect((await res.json()).message).toMatch(/too large/);
   });
 
-  it('gives the PayPal client id (the emulator\'s here) and the SDK URL', async () => {
+  it("gives the PayPal client id (the emulator's here) and the SDK URL", async () => {
     const res = await server.api('/api/config/paypal');
     expect(await res.json()).toEqual({ clientId: 'emulator-client-id', currency: 'USD', sdkBaseUrl: '/dev/paypal/sdk/js', emulator: true });
   });
@@ -73,7 +73,7 @@ describe('mailbox stand-in', () => {
   });
 });
 
-describe('PayPal emulator through the server\'s PayPal client', () => {
+describe("PayPal emulator through the server's PayPal client", () => {
   it('creates, approves (as the buyer) and captures an order', async () => {
     const { payments } = server.services;
     expect(payments.kind).toBe('emulator');
@@ -85,7 +85,9 @@ describe('PayPal emulator through the server\'s PayPal client', () => {
     const captured = await payments.captureOrder(order.id);
     expect(captured).toMatchObject({ orderId: order.id, status: 'COMPLETED', amountCents: 8500, currency: 'USD' });
     expect(captured.payer.firstName).toBe('Ana');
-    await expect(payments.captureOrder(order.id)).rejects.toMatchObject({ issue: 'ORDER_ALREADY_CAPTURED' });
+    // Repeated with its PayPal-Request-Id it is answered with the same capture; any other request is refused.
+    expect(await payments.captureOrder(order.id)).toEqual(captured);
+    await expect(payments.captureOrder(order.id, 'another-request-id')).rejects.toMatchObject({ issue: 'ORDER_ALREADY_CAPTURED' });
   });
 
   it('refuses to capture an order the buyer never approved', async () => {
@@ -107,14 +109,18 @@ describe('admin seeded from the environment', () => {
   it('stores the admin with a slow hash, never the password', async () => {
     const admin = await server.services.db.selectFrom('admins').selectAll().executeTakeFirstOrThrow();
     expect(admin.email).toBe('admin@example.com');
-    expect(admin.passwordHash).toMatch(/^scrypt\$/);
+    expect(admin.passwordHash).toMatch(/^\$argon2id\$v=19\$/);
     expect(admin.passwordHash).not.toContain(server.env.ADMIN_PASSWORD);
   });
 });
 
 describe('same-origin writes', () => {
   it('refuses a cross-site write and a form-encoded body before any handler runs', async () => {
-    const cross = await server.api('/api/health', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const cross = await server.api('/api/health', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(cross.status).toBe(403);
     expect(await cross.json()).toEqual({ message: 'Cross-site requests are not allowed' });
     const fetchSite = await server.api('/api/health', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, json: {} });

@@ -198,7 +198,13 @@ describe(`in production on ${testDbKind()}`, () => {
 
   beforeAll(async () => {
     database = await freshDatabase();
-    env = { ...loadEnv(production()), PORT: 0, HOST: '127.0.0.1', QUIET: true, ...{ DATABASE_URL: database.env.DATABASE_URL, PGLITE_DIR: database.env.PGLITE_DIR } };
+    env = {
+      ...loadEnv(production()),
+      PORT: 0,
+      HOST: '127.0.0.1',
+      QUIET: true,
+      ...{ DATABASE_URL: database.env.DATABASE_URL, PGLITE_DIR: database.env.PGLITE_DIR },
+    };
     expect(env.NODE_ENV).toBe('production');
     running = await startServer(env, { site: false, seedContent: false, overrides: { mailer, humanCheck } });
   });
@@ -309,7 +315,7 @@ describe(`with the built site on ${testDbKind()}`, () => {
     }
   });
 
-  it("allows every inline script of a page by its hash, and nothing else inline", async () => {
+  it('allows every inline script of a page by its hash, and nothing else inline', async () => {
     for (const path of ['/', '/contact/', '/user/someone/book', '/no-such-page']) {
       const res = await get(path);
       const html = await res.text();

@@ -20,8 +20,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { sessionStore } from '../../api/auth/sessions.ts';
-import { SESSION_COOKIES } from '../../api/auth/cookies.ts';
+import { sessionStore } from '../../api/accounts/sessions.ts';
+import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { BOOKING_SESSION, Fixtures } from '../helpers/endpoints.ts';
 
@@ -144,7 +144,11 @@ describe.runIf(onPostgres)('races on postgres', () => {
     const bookedByRacers = await server.services.db
       .selectFrom('slots')
       .select(sql<number>`count(*)::int`.as('n'))
-      .where('bookedBy', 'in', clients.map((c) => c.id))
+      .where(
+        'bookedBy',
+        'in',
+        clients.map((c) => c.id),
+      )
       .executeTakeFirstOrThrow();
     expect(bookedByRacers.n).toBe(1);
 
@@ -244,7 +248,11 @@ describe.runIf(onPostgres)('races on postgres', () => {
     const others = await Promise.all(Array.from({ length: 5 }, () => fx.user()));
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        server.api('/api/user/verify-login', { method: 'POST', json: { token }, headers: { ...from(2000 + i), ...(i < 5 ? { cookie: others[i]!.cookie } : {}) } }),
+        server.api('/api/user/verify-login', {
+          method: 'POST',
+          json: { token },
+          headers: { ...from(2000 + i), ...(i < 5 ? { cookie: others[i]!.cookie } : {}) },
+        }),
       ),
     );
     const statuses = answers.map((r) => r.status);
@@ -265,12 +273,23 @@ describe.runIf(onPostgres)('races on postgres', () => {
 
   it('makes one row from 20 concurrent identical subscriptions in mixed letter case', async () => {
     const local = `race-${Date.now()}`;
-    const spellings = [`${local}@example.com`, `${local.toUpperCase()}@EXAMPLE.COM`, ` ${local}@Example.com `, `${local[0]!.toUpperCase()}${local.slice(1)}@example.COM`];
+    const spellings = [
+      `${local}@example.com`,
+      `${local.toUpperCase()}@EXAMPLE.COM`,
+      ` ${local}@Example.com `,
+      `${local[0]!.toUpperCase()}${local.slice(1)}@example.COM`,
+    ];
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => server.api('/api/subscribers/subscribe', { method: 'POST', json: { email: spellings[i % spellings.length] }, headers: from(3000 + i) })),
+      Array.from({ length: 20 }, (_, i) =>
+        server.api('/api/subscribers/subscribe', { method: 'POST', json: { email: spellings[i % spellings.length] }, headers: from(3000 + i) }),
+      ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)]);
-    const rows = await server.services.db.selectFrom('subscribers').select('email').where(sql<boolean>`lower(email) = ${`${local}@example.com`}`).execute();
+    const rows = await server.services.db
+      .selectFrom('subscribers')
+      .select('email')
+      .where(sql<boolean>`lower(email) = ${`${local}@example.com`}`)
+      .execute();
     expect(rows).toEqual([{ email: `${local}@example.com` }]);
     expect(await mailbox(`${local}@example.com`)).toHaveLength(1);
   });

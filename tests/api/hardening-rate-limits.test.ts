@@ -34,7 +34,12 @@ interface Answer {
 }
 
 /** A request over node:http, so the test chooses the socket's own address too. */
-function send(server: TestServer, path: string, json: unknown, options: { headers?: Record<string, string | string[]>; localAddress?: string } = {}): Promise<Answer> {
+function send(
+  server: TestServer,
+  path: string,
+  json: unknown,
+  options: { headers?: Record<string, string | string[]>; localAddress?: string } = {},
+): Promise<Answer> {
   const body = JSON.stringify(json);
   return new Promise((resolve, reject) => {
     const req = httpRequest(

@@ -39,8 +39,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const TEACHER = 'teacher@example.com';
 const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went through. You have not been charged.';
-const CART_CHANGED =
-  'Your cart or its prices changed after the payment was set up. You have not been charged. Please review your cart and pay again.';
+const CART_CHANGED = 'Your cart or its prices changed after the payment was set up. You have not been charged. Please review your cart and pay again.';
 
 const mailbox = (to?: string) => readMailbox(server, to);
 
@@ -62,7 +61,12 @@ async function paidFor(cart: { cartItems: Line[]; isLocalPickup?: boolean; coupo
 const inventory = async (id: string) =>
   (await server.services.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const orderCount = async () =>
-  (await server.services.db.selectFrom('orders').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await server.services.db
+      .selectFrom('orders')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 const paypalStatus = async (orderID: string) => (await server.services.payments.getOrder(orderID)).status;
 
 describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
@@ -99,7 +103,13 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
   });
 
   it('charges no shipping with local pickup, and adds up a product listed twice', async () => {
-    const res = await checkout({ cartItems: [{ _id: ids.espresso, quantity: 1 }, { _id: ids.espresso, quantity: 2 }], isLocalPickup: true });
+    const res = await checkout({
+      cartItems: [
+        { _id: ids.espresso, quantity: 1 },
+        { _id: ids.espresso, quantity: 2 },
+      ],
+      isLocalPickup: true,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       itemsTotal: 36,
@@ -115,7 +125,16 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
     const cases: [unknown, number, string | RegExp][] = [
       [{ cartItems: [{ _id: ids.matcha, quantity: 1 }] }, 409, 'Matcha Coconut Squares is sold out'],
       [{ cartItems: [{ _id: ids.raspberry, quantity: 13 }] }, 409, 'Raspberry Rose Hearts: only 12 left'],
-      [{ cartItems: [{ _id: ids.raspberry, quantity: 7 }, { _id: ids.raspberry, quantity: 6 }] }, 409, 'Raspberry Rose Hearts: only 12 left'],
+      [
+        {
+          cartItems: [
+            { _id: ids.raspberry, quantity: 7 },
+            { _id: ids.raspberry, quantity: 6 },
+          ],
+        },
+        409,
+        'Raspberry Rose Hearts: only 12 left',
+      ],
       [{ cartItems: [{ _id: 'no-such-tin', quantity: 1 }] }, 400, 'A chocolate in your cart is no longer sold. Please remove it and try again.'],
       [{ cartItems: [{ _id: ids.caramel, quantity: 2 }], couponCode: 'FREECHOC' }, 400, 'Invalid coupon code'],
       // $12 of items: the coupon needs $15, shipping does not count.
@@ -151,7 +170,14 @@ describe(`placing an order on ${testDbKind()}`, () => {
   it('captures, stores the order and its items as sold, takes the tins and mails buyer and teacher', async () => {
     const caramelBefore = await inventory(ids.caramel);
     const lavenderBefore = await inventory(ids.lavender);
-    const cart = { cartItems: [{ _id: ids.caramel, quantity: 2 }, { _id: ids.lavender, quantity: 1 }], isLocalPickup: false, couponCode: 'welcome10' };
+    const cart = {
+      cartItems: [
+        { _id: ids.caramel, quantity: 2 },
+        { _id: ids.lavender, quantity: 1 },
+      ],
+      isLocalPickup: false,
+      couponCode: 'welcome10',
+    };
     const create = vi.spyOn(server.services.payments, 'createOrder');
     const created = await checkout(cart);
     expect(created.status).toBe(200);
@@ -250,7 +276,9 @@ describe(`placing an order on ${testDbKind()}`, () => {
     for (const part of ['ana.lima@example.com', '2 × Sea Salt Caramel Tin', 'Total paid: $55.40 USD', order.paypalCaptureId!]) {
       expect(teacher!.text).toContain(part);
     }
-    expect(teacher!.text).toContain('Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS');
+    expect(teacher!.text).toContain(
+      'Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS',
+    );
     expect(teacher!.html).not.toContain('<i>Lima</i>');
   });
 
@@ -267,7 +295,11 @@ describe(`placing an order on ${testDbKind()}`, () => {
     expect(placed.status).toBe(201);
     const placedOrder = (await placed.json()).order;
     expect(placedOrder).toMatchObject({ shipping: 0, total: 24, isLocalPickup: true });
-    const stored = await server.services.db.selectFrom('orders').select(['shipToName', 'shipToAddress']).where('id', '=', placedOrder._id).executeTakeFirstOrThrow();
+    const stored = await server.services.db
+      .selectFrom('orders')
+      .select(['shipToName', 'shipToAddress'])
+      .where('id', '=', placedOrder._id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ shipToName: null, shipToAddress: null });
 
     const [buyer] = await mailbox('bo.ng@example.com');
@@ -304,7 +336,13 @@ describe(`placing an order on ${testDbKind()}`, () => {
     const changed = [
       { ...cart, cartItems: [{ _id: ids.caramel, quantity: 3 }] },
       { ...cart, cartItems: [{ _id: ids.caramel, quantity: 1 }] },
-      { ...cart, cartItems: [{ _id: ids.caramel, quantity: 2 }, { _id: ids.espresso, quantity: 1 }] },
+      {
+        ...cart,
+        cartItems: [
+          { _id: ids.caramel, quantity: 2 },
+          { _id: ids.espresso, quantity: 1 },
+        ],
+      },
       { ...cart, cartItems: [{ _id: ids.lavender, quantity: 2 }] },
       { ...cart, isLocalPickup: true },
       { ...cart, couponCode: null },
@@ -379,7 +417,12 @@ describe(`placing an order on ${testDbKind()}`, () => {
       .values({ name: 'Last Two Tins', priceCents: 1600, inventory: 2 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const cart = { cartItems: [{ _id: product.id, quantity: 2 }, { _id: ids.espresso, quantity: 1 }] };
+    const cart = {
+      cartItems: [
+        { _id: product.id, quantity: 2 },
+        { _id: ids.espresso, quantity: 1 },
+      ],
+    };
     const quote = await paidFor(cart);
     // Someone else bought one meanwhile.
     await server.services.db.updateTable('products').set({ inventory: 1 }).where('id', '=', product.id).execute();
@@ -407,7 +450,10 @@ describe(`placing an order on ${testDbKind()}`, () => {
     const { order } = await first.json();
     const mailsAfterFirst = (await mailbox()).length;
 
-    for (const body of [{ orderId: quote.orderID, ...cart }, { orderId: quote.orderID, ...cart, cartItems: [{ _id: ids.espresso, quantity: 5 }] }]) {
+    for (const body of [
+      { orderId: quote.orderID, ...cart },
+      { orderId: quote.orderID, ...cart, cartItems: [{ _id: ids.espresso, quantity: 5 }] },
+    ]) {
       const again = await place(body);
       expect(again.status).toBe(200);
       expect(await again.json()).toEqual({ message: 'Order placed successfully', order });
@@ -421,7 +467,12 @@ describe(`placing an order on ${testDbKind()}`, () => {
 
   it('answers 10 concurrent posts of one order with one order and one capture', async () => {
     const capture = vi.spyOn(server.services.payments, 'captureOrder');
-    const cart = { cartItems: [{ _id: ids.caramel, quantity: 1 }, { _id: ids.lavender, quantity: 1 }] };
+    const cart = {
+      cartItems: [
+        { _id: ids.caramel, quantity: 1 },
+        { _id: ids.lavender, quantity: 1 },
+      ],
+    };
     const quote = await paidFor(cart);
     const caramelBefore = await inventory(ids.caramel);
     const lavenderBefore = await inventory(ids.lavender);
@@ -442,6 +493,30 @@ describe(`placing an order on ${testDbKind()}`, () => {
     expect(await inventory(ids.lavender)).toBe(lavenderBefore - 1);
     const teacherMails = (await mailbox(TEACHER)).filter((m) => m.text.includes(quote.orderID));
     expect(teacherMails).toHaveLength(1);
+  });
+
+  it('answers the order to a replay that finds it captured at PayPal before its attempt is seen', async () => {
+    const cart = { cartItems: [{ _id: ids.caramel, quantity: 1 }] };
+    const quote = await paidFor(cart);
+    const { payments } = server.services;
+    const getOrder = payments.getOrder;
+    let first: Response | undefined;
+    // The second request reads PayPal only after the first placed the order: it sees COMPLETED.
+    payments.getOrder = async (id) => {
+      if (!first) {
+        payments.getOrder = getOrder;
+        first = await place({ orderId: quote.orderID, ...cart });
+      }
+      return getOrder.call(payments, id);
+    };
+    try {
+      const second = await place({ orderId: quote.orderID, ...cart });
+      expect(first?.status).toBe(201);
+      expect(second.status).toBe(200);
+      expect((await second.json()).order).toEqual((await first!.json()).order);
+    } finally {
+      payments.getOrder = getOrder;
+    }
   });
 
   it('leaves no order and takes no tins when PayPal declines the capture', async () => {

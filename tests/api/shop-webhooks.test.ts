@@ -129,7 +129,12 @@ function refundEvent(eventType: string, captureId: string, options: { via?: 'lin
       status: 'COMPLETED',
       amount: { currency_code: 'USD', value: options.totalRefunded ?? '41.00' },
       ...(options.totalRefunded
-        ? { seller_payable_breakdown: { gross_amount: { currency_code: 'USD', value: options.totalRefunded }, total_refunded_amount: { currency_code: 'USD', value: options.totalRefunded } } }
+        ? {
+            seller_payable_breakdown: {
+              gross_amount: { currency_code: 'USD', value: options.totalRefunded },
+              total_refunded_amount: { currency_code: 'USD', value: options.totalRefunded },
+            },
+          }
         : {}),
       ...(options.via === 'related' ? { supplementary_data: { related_ids: { capture_id: captureId } } } : {}),
       links: [
@@ -375,7 +380,10 @@ describe(`PayPal webhooks on ${testDbKind()}`, () => {
       [{ ...good, resource: resourceWithoutId }, /^resource\.id: A PayPal capture id is required$/],
       [{ ...good, resource: { ...good.resource, id: "1' OR 1=1" } }, /^resource\.id: Not a PayPal capture id$/],
       [noCapture, /names no capture/],
-      [refundEvent('PAYMENT.CAPTURE.REFUNDED', bought.captureId, { totalRefunded: 'lots' }), /^resource\.seller_payable_breakdown\.total_refunded_amount\.value: /],
+      [
+        refundEvent('PAYMENT.CAPTURE.REFUNDED', bought.captureId, { totalRefunded: 'lots' }),
+        /^resource\.seller_payable_breakdown\.total_refunded_amount\.value: /,
+      ],
     ];
     const mails = await mailCount();
     for (const [body, message] of cases) {
@@ -387,7 +395,11 @@ describe(`PayPal webhooks on ${testDbKind()}`, () => {
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
       expect((await res.json()).message).toMatch(message);
     }
-    const text = await server.api('/api/paypal/webhook', { method: 'POST', headers: { 'content-type': 'text/plain', ...emulatorWebhookHeaders() }, body: JSON.stringify(good) });
+    const text = await server.api('/api/paypal/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...emulatorWebhookHeaders() },
+      body: JSON.stringify(good),
+    });
     expect(text.status).toBe(415);
     expect(await statusOf(bought.orderId)).toBe('payment_pending');
     expect(await mailCount()).toBe(mails);
@@ -411,7 +423,8 @@ describe(`the admin and orders PayPal has not paid on ${testDbKind()}`, () => {
       const res = await setStatus(orderId, status);
       expect(res.status).toBe(409);
       expect(await res.json()).toEqual({
-        message: 'The payment of this order is still pending at PayPal: do not ship it or hand it over yet. Once PayPal shows the payment completed, mark it paid.',
+        message:
+          'The payment of this order is still pending at PayPal: do not ship it or hand it over yet. Once PayPal shows the payment completed, mark it paid.',
       });
       expect(await statusOf(orderId)).toBe('payment_pending');
     }

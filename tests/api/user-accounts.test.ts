@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { hashToken } from '../../api/auth/sessions.ts';
-import { issueLoginToken, redeemLoginToken } from '../../api/auth/login-tokens.ts';
+import { hashToken, sessionIdOf } from '../../api/accounts/sessions.ts';
+import { issueLoginToken, redeemLoginToken } from '../../api/accounts/login-tokens.ts';
 import type { Mailer } from '../../api/services/mail/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
@@ -29,7 +29,6 @@ const VERIFIED = 'Email verified successfully.';
 const VERIFY_FAILED = 'Verification failed.';
 const LOGIN_INVALID = 'Your login link is invalid or has expired. Please request a new link and try again.';
 const PROFILE_UPDATED = 'Profile updated successfully!';
-
 
 let counter = 0;
 const freshEmail = (tag = 'client') => `${tag}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -307,7 +306,7 @@ describe(`the cookie session on ${testDbKind()}`, () => {
   it('refresh-token gives the session a full new lifetime; without a session it is 401', async () => {
     const u = await createUser(server, { email: freshEmail() });
     const soon = new Date(Date.now() + 60 * 60_000);
-    await server.services.db.updateTable('userSessions').set({ expiresAt: soon }).where('id', '=', hashToken(u.token)).execute();
+    await server.services.db.updateTable('userSessions').set({ expiresAt: soon }).where('id', '=', sessionIdOf(u.token)!).execute();
 
     const res = await post('/api/user/refresh-token', {}, { cookie: u.cookie });
     expect(res.status).toBe(200);
@@ -389,7 +388,15 @@ describe(`the account on ${testDbKind()}`, () => {
       me.cookie,
     );
     expect(res.status).toBe(200);
-    const expected = { firstName: 'Ana', lastName: 'Lima', phone: '5551234567', preferredName: 'Annie', pronoun: 'she/her', city: 'Portland, OR', zipcode: '97201' };
+    const expected = {
+      firstName: 'Ana',
+      lastName: 'Lima',
+      phone: '5551234567',
+      preferredName: 'Annie',
+      pronoun: 'she/her',
+      city: 'Portland, OR',
+      zipcode: '97201',
+    };
     expect(await res.json()).toEqual({ message: PROFILE_UPDATED, user: expect.objectContaining({ ...expected, id: me.id, _id: me.id, email: me.email }) });
     expect(await userByEmail(me.email)).toMatchObject({ ...expected, id: me.id, googleId: null });
     expect(await userByEmail('hijack@example.com')).toBeUndefined();

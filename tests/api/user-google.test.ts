@@ -87,8 +87,20 @@ async function begin() {
 const callback = (query: string, cookie?: string) =>
   server.api(`/api/user/auth/google/callback?${query}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 
-const sessionPair = (res: Response) => res.headers.getSetCookie().find((h) => h.startsWith('yc_user='))?.split(';')[0];
-const userCount = async () => Number((await server.services.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const sessionPair = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((h) => h.startsWith('yc_user='))
+    ?.split(';')[0];
+const userCount = async () =>
+  Number(
+    (
+      await server.services.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** The whole round trip for `claims`; returns the callback's answer. */
 async function signIn(claims: Record<string, unknown>) {

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('admin: login, guard and events', () => {
-  test('the dashboard refuses a visitor with the spec\'s message and sends them to /admin', async ({ page }) => {
+  test("the dashboard refuses a visitor with the spec's message and sends them to /admin", async ({ page }) => {
     await page.goto('/admin/dashboard');
     await expect(page.getByRole('alert')).toHaveText('You are not authorized to access this page. Redirecting to login.');
     await page.waitForURL('**/admin');
@@ -21,7 +21,8 @@ test.describe('admin: login, guard and events', () => {
     await page.waitForURL('**/admin/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    for (const name of ['Events', 'Bookings', 'Chocolates', 'Classes', 'Clients', 'Subscribers', 'Orders']) await expect(nav.getByRole('link', { name })).toBeVisible();
+    for (const name of ['Events', 'Bookings', 'Chocolates', 'Classes', 'Clients', 'Subscribers', 'Orders'])
+      await expect(nav.getByRole('link', { name })).toBeVisible();
 
     await page.goto('/admin');
     await page.waitForURL('**/admin/dashboard');
@@ -85,7 +86,16 @@ test.describe('admin: login, guard and events', () => {
     const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     for (const who of ['one', 'two']) {
       const r = await page.request.post('/api/signup', {
-        data: { name: `Student ${who}`, email: uniqueEmail(who), phone: '503-555-0100', classTitle: title, date, waiver: true, signature: png, recaptchaToken: 'dev:signup_form_submit' },
+        data: {
+          name: `Student ${who}`,
+          email: uniqueEmail(who),
+          phone: '503-555-0100',
+          classTitle: title,
+          date,
+          waiver: true,
+          signature: png,
+          recaptchaToken: 'dev:signup_form_submit',
+        },
       });
       expect(r.status()).toBe(201);
     }

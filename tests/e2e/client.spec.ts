@@ -77,7 +77,7 @@ test.describe('clients', () => {
     await expectAlert(page, 'Login Failed', 'Your login link is invalid or has expired. Please request a new link and try again.');
   });
 
-  test('another client\'s area is refused by the server', async ({ browser }) => {
+  test("another client's area is refused by the server", async ({ browser }) => {
     const a = await newClient(browser, 'Bea');
     const b = await newClient(browser, 'Cal');
     expect((await a.page.request.get(`/api/user/${b.id}`)).status()).toBe(403);
@@ -152,7 +152,7 @@ test.describe('clients', () => {
     await b.context.close();
   });
 
-  test('payment failures show SPEC.md\'s dialogs: no provider script, buttons that fail to render, an order the server refuses', async ({ browser }) => {
+  test("payment failures show SPEC.md's dialogs: no provider script, buttons that fail to render, an order the server refuses", async ({ browser }) => {
     const c = await newClient(browser, 'Hal');
     const ready = async (page: Page) => {
       await page.goto(`/user/${c.id}/book`);

@@ -136,7 +136,10 @@ test.describe('Content-Security-Policy', () => {
     const violations = await watchCsp(page);
     await page.goto('/chocolates');
     await page.locator('#products').scrollIntoViewIfNeeded();
-    await page.locator('[data-product="Sea Salt Caramel Tin"]').getByRole('button', { name: /Add to Cart/ }).click();
+    await page
+      .locator('[data-product="Sea Salt Caramel Tin"]')
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
     await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
     await page.locator('[data-cart-button]').click();
     await page.waitForURL('**/cart');
@@ -165,7 +168,18 @@ test.describe('Content-Security-Policy', () => {
     // limit (10 per 15 minutes per address) the client and admin suites already spend in a
     // full run. Under test here are the page Astro renders on demand, the headers it gets,
     // and what its scripts may load and connect to; none of that depends on the session.
-    const user = { id: 'csp-client', firstName: 'Cy', lastName: 'Policy', email: 'cy@example.com', image: null, phone: '', preferredName: '', pronoun: '', city: '', zipcode: '' };
+    const user = {
+      id: 'csp-client',
+      firstName: 'Cy',
+      lastName: 'Policy',
+      email: 'cy@example.com',
+      image: null,
+      phone: '',
+      preferredName: '',
+      pronoun: '',
+      city: '',
+      zipcode: '',
+    };
     await page.addInitScript((u) => localStorage.setItem('user', JSON.stringify(u)), user);
     await page.route('**/api/user/validate-token', (r) => r.fulfill({ json: { isValid: true, user } }));
     await page.route('**/api/bookings?userId=*', (r) => r.fulfill({ json: { availableSlots: [] } }));

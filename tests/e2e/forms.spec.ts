@@ -50,7 +50,7 @@ test.describe('home page: free 30-minute meeting request', () => {
     await expectAlert(page, 'Verification Failed', "We couldn't verify that you're human. Please try again.");
   });
 
-  test('a server failure shows the spec\'s apology', async ({ page }) => {
+  test("a server failure shows the spec's apology", async ({ page }) => {
     await page.route('**/api/publicBookings/request', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
     await page.goto('/#book');
     const form = page.getByRole('form', { name: 'Request a free meeting' });
@@ -102,13 +102,15 @@ test.describe('contact form', () => {
     await expectAlert(page, 'Verification Not Ready');
   });
 
-  test('shows the server\'s message, or the default when the network fails', async ({ page }) => {
+  test("shows the server's message, or the default when the network fails", async ({ page }) => {
     await page.goto('/contact');
     const form = page.getByRole('form', { name: 'Contact form' });
     await form.getByLabel('Name').fill('Bo');
     await form.getByLabel('Email').fill('bo@example.com');
     await form.getByLabel('Message').fill('Hello');
-    await page.route('**/api/contact', (r) => r.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too many requests. Please wait a moment and try again."}' }));
+    await page.route('**/api/contact', (r) =>
+      r.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too many requests. Please wait a moment and try again."}' }),
+    );
     await form.getByRole('button', { name: 'Send message' }).click();
     await expectAlert(page, 'Message Not Sent', 'Too many requests. Please wait a moment and try again.');
     await closeAlert(page, 'Message Not Sent');
@@ -142,7 +144,7 @@ test.describe('newsletter', () => {
     const link = welcome!.links.find((l) => l.includes('/unsubscribe?token='))!;
     expect(link).toBeTruthy();
     await page.goto(new URL(link).pathname + new URL(link).search);
-    await expect(page.getByRole('status')).toHaveText('You’ve been unsubscribed successfully. I\'m sorry to see you go!');
+    await expect(page.getByRole('status')).toHaveText("You’ve been unsubscribed successfully. I'm sorry to see you go!");
     // Gone from the list: subscribing again works.
     await page.goto('/about');
     await footer.getByLabel('Email address').fill(email);
@@ -177,7 +179,7 @@ test.describe('newsletter', () => {
     await page.goto('/unsubscribe');
     await expect(page.getByRole('status')).toHaveText('Invalid request. No email provided.');
     await page.goto('/unsubscribe?email=nobody%40example.com');
-    await expect(page.getByRole('status')).toHaveText('You’ve been unsubscribed successfully. I\'m sorry to see you go!');
+    await expect(page.getByRole('status')).toHaveText("You’ve been unsubscribed successfully. I'm sorry to see you go!");
   });
 });
 
@@ -225,7 +227,7 @@ test.describe('calendar and class sign-up', () => {
     // UTC+14: for 22 hours of every day its date is a day ahead of the teacher's (America/Los_Angeles).
     test.use({ timezoneId: 'Pacific/Kiritimati' });
 
-    test('the teacher\'s today is today: selected, enabled, and its classes shown', async ({ page }) => {
+    test("the teacher's today is today: selected, enabled, and its classes shown", async ({ page }) => {
       await loginAdmin(page);
       const today = teacherToday(0);
       const add = await page.request.post('/api/admin/events', {
@@ -244,15 +246,29 @@ test.describe('calendar and class sign-up', () => {
     await loginAdmin(page);
     const tomorrow = teacherToday(1);
     const today = teacherToday(0);
-    const add = (event: object) => page.request.post('/api/admin/events', { data: { location: 'Studio & Park', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12, ...event } });
+    const add = (event: object) =>
+      page.request.post('/api/admin/events', {
+        data: { location: 'Studio & Park', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12, ...event },
+      });
     expect((await add({ title: 'Full Flow & Rest', date: tomorrow, time: '07:00', capacity: 1 })).status()).toBe(201);
-    expect((await add({ title: 'Partner Retreat', date: tomorrow, time: '08:00', isExternal: true, signUpLink: 'https://example.org/retreat' })).status()).toBe(201);
+    expect((await add({ title: 'Partner Retreat', date: tomorrow, time: '08:00', isExternal: true, signUpLink: 'https://example.org/retreat' })).status()).toBe(
+      201,
+    );
     expect((await add({ title: 'Dawn Breath', date: today, time: '00:00' })).status()).toBe(201);
     expect((await add({ title: 'Open Flow', date: tomorrow, time: '09:30' })).status()).toBe(201);
     // Fill the one place of "Full Flow & Rest".
     const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     const signup = await page.request.post('/api/signup', {
-      data: { name: 'First One', email: uniqueEmail('first'), phone: '503-555-0199', classTitle: 'Full Flow & Rest', date: tomorrow, waiver: true, signature: png, recaptchaToken: 'dev:signup_form_submit' },
+      data: {
+        name: 'First One',
+        email: uniqueEmail('first'),
+        phone: '503-555-0199',
+        classTitle: 'Full Flow & Rest',
+        date: tomorrow,
+        waiver: true,
+        signature: png,
+        recaptchaToken: 'dev:signup_form_submit',
+      },
     });
     expect(signup.status()).toBe(201);
 
@@ -289,7 +305,18 @@ test.describe('calendar and class sign-up', () => {
     const date = teacherToday(3);
     const later = teacherToday(10);
     for (const d of [date, later]) {
-      const r = await page.request.post('/api/admin/events', { data: { title: 'Gentle Flow & Friends', date: d, time: '18:00', location: 'Alder St & 5th', signUpLink: '', isExternal: false, repeat: 'none', capacity: 12 } });
+      const r = await page.request.post('/api/admin/events', {
+        data: {
+          title: 'Gentle Flow & Friends',
+          date: d,
+          time: '18:00',
+          location: 'Alder St & 5th',
+          signUpLink: '',
+          isExternal: false,
+          repeat: 'none',
+          capacity: 12,
+        },
+      });
       expect(r.status()).toBe(201);
     }
     const email = uniqueEmail('student');

@@ -3,11 +3,11 @@ import AxeBuilder from '@axe-core/playwright';
 
 /** The content pages of issue 3 and the headings SPEC.md section 2 lists for each. */
 const pages: Record<string, string[]> = {
-  '/': ['Hi, I\'m Maya', 'Book a free 30-minute meeting', 'Sample class'],
+  '/': ["Hi, I'm Maya", 'Book a free 30-minute meeting', 'Sample class'],
   '/yoga': ['Offerings', 'My approach', 'My sessions are', 'Who I Work With', 'Group Class Descriptions', 'FAQ', 'Trainings', 'Ready to Begin'],
   '/about': ['What matters to me', 'Group Class Descriptions'],
   '/aboutwebsite': ['What it is built with', 'Planned features'],
-  '/chocolates': ['The tins', 'The culture of cacao', 'Shipping and discounts', 'Tasting events', 'How it\'s made', 'Kind words'],
+  '/chocolates': ['The tins', 'The culture of cacao', 'Shipping and discounts', 'Tasting events', "How it's made", 'Kind words'],
   '/contact': ['Send a message'],
 };
 
@@ -31,7 +31,7 @@ for (const [path, headings] of Object.entries(pages)) {
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toMatch(new RegExp(`${path === '/' ? '/$' : `${path}$`}`));
     expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBeTruthy();
     expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toMatch(/og-image\.png$/);
-    for (const img of await page.locator('img').all()) expect(await img.getAttribute('alt'), await img.getAttribute('src') ?? '').not.toBeNull();
+    for (const img of await page.locator('img').all()) expect(await img.getAttribute('alt'), (await img.getAttribute('src')) ?? '').not.toBeNull();
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
@@ -53,7 +53,13 @@ test('the yoga navigation bar: title, links, Register and Log in when logged out
   await page.goto('/yoga');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Maya Linden Yoga' })).toHaveAttribute('href', '/');
-  const links: [string, string][] = [['Home', '/'], ['Yoga', '/yoga'], ['Calendar', '/calendar'], ['Chocolates', '/chocolates'], ['Contact', '/contact']];
+  const links: [string, string][] = [
+    ['Home', '/'],
+    ['Yoga', '/yoga'],
+    ['Calendar', '/calendar'],
+    ['Chocolates', '/chocolates'],
+    ['Contact', '/contact'],
+  ];
   for (const [name, href] of links) {
     await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
   }
@@ -72,7 +78,13 @@ test('the chocolates navigation bar: brand, Back to Yoga, and the cart count in 
   await expect(cart).toHaveAttribute('href', '/cart');
   await expect(cart).toHaveText('Cart');
   await page.evaluate(() =>
-    localStorage.setItem('cart', JSON.stringify([{ _id: 'a', name: 'Tin', price: 18, quantity: 2 }, { _id: 'b', name: 'Bar', price: 12, quantity: 1 }])),
+    localStorage.setItem(
+      'cart',
+      JSON.stringify([
+        { _id: 'a', name: 'Tin', price: 18, quantity: 2 },
+        { _id: 'b', name: 'Bar', price: 12, quantity: 1 },
+      ]),
+    ),
   );
   await page.reload();
   await expect(cart).toHaveText('Cart (3)');

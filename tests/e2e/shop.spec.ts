@@ -28,7 +28,10 @@ test.describe('the chocolate shop', () => {
     await expect(soldOut.getByRole('button', { name: 'Sold Out' })).toBeDisabled();
     await expect(soldOut.getByRole('button', { name: /Add to Cart/ })).toHaveCount(0);
 
-    await page.locator('[data-product="Chai Spice Bonbons"]').getByRole('button', { name: /Details/ }).click();
+    await page
+      .locator('[data-product="Chai Spice Bonbons"]')
+      .getByRole('button', { name: /Details/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Chai Spice Bonbons' });
     await expect(dialog).toContainText('Cardamom');
     await page.keyboard.press('Escape');
@@ -41,7 +44,10 @@ test.describe('the chocolate shop', () => {
     const caramel = page.locator('[data-product="Sea Salt Caramel Tin"]');
     await caramel.getByRole('button', { name: /Add to Cart/ }).click();
     await caramel.getByRole('button', { name: /Add to Cart/ }).click();
-    await page.locator('[data-product="Espresso Crunch Bar"]').getByRole('button', { name: /Add to Cart/ }).click();
+    await page
+      .locator('[data-product="Espresso Crunch Bar"]')
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
     await expect(page.locator('[data-cart-button]')).toHaveText('Cart (3)');
 
     await page.locator('[data-cart-button]').click();
@@ -90,7 +96,9 @@ test.describe('the chocolate shop', () => {
     expect(teacher.some((m) => m.text.includes('Sea Salt Caramel Tin'))).toBe(true);
 
     await loginAdmin(page);
-    const orders: { total: number; isLocalPickup: boolean; items: { name: string; quantity: number }[] }[] = await (await page.request.get('/api/admin/orders')).json();
+    const orders: { total: number; isLocalPickup: boolean; items: { name: string; quantity: number }[] }[] = await (
+      await page.request.get('/api/admin/orders')
+    ).json();
     const mine = orders.find((o) => o.total === 32.4)!;
     expect(mine.isLocalPickup).toBe(true);
     expect(mine.items).toEqual([expect.objectContaining({ name: 'Sea Salt Caramel Tin', quantity: 2 })]);
@@ -98,7 +106,10 @@ test.describe('the chocolate shop', () => {
 
   test('coupons need $15 of items; a declined payment says so and keeps the cart', async ({ page }) => {
     await openShop(page);
-    await page.locator('[data-product="Espresso Crunch Bar"]').getByRole('button', { name: /Add to Cart/ }).click();
+    await page
+      .locator('[data-product="Espresso Crunch Bar"]')
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
     await page.goto('/cart');
     await page.getByLabel('Coupon code').fill('TAGGED15');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -112,9 +123,12 @@ test.describe('the chocolate shop', () => {
     await expect(page.locator('[data-cart-item="Espresso Crunch Bar"]')).toBeVisible();
   });
 
-  test('payment failures show SPEC.md\'s dialogs: no provider script, buttons that fail to render, an order the server refuses', async ({ page, context }) => {
+  test("payment failures show SPEC.md's dialogs: no provider script, buttons that fail to render, an order the server refuses", async ({ page, context }) => {
     await openShop(page);
-    await page.locator('[data-product="Espresso Crunch Bar"]').getByRole('button', { name: /Add to Cart/ }).click();
+    await page
+      .locator('[data-product="Espresso Crunch Bar"]')
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
     await failPayPalSdk(page);
     await page.goto('/cart');
     const continueButton = page.getByRole('button', { name: 'Continue to Payment' });

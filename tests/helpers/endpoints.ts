@@ -14,11 +14,10 @@
 import type { Database } from '../../db/schema.ts';
 import { signToken } from '../../api/lib/signed-token.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { issueLoginToken } from '../../api/auth/login-tokens.ts';
-import { insertSignup } from '../../db/queries/signups.ts';
-import { insertOrder } from '../../db/queries/orders.ts';
-import { insertImage } from '../../db/queries/images.ts';
-import { UNSUBSCRIBE_PURPOSE } from '../../api/services/mail/templates.ts';
+import { issueLoginToken } from '../../api/accounts/login-tokens.ts';
+import { insertSignup } from '../../api/classes/signups.repo.ts';
+import { insertOrder } from '../../api/shop/orders.repo.ts';
+import { UNSUBSCRIBE_PURPOSE } from '../../api/forms/mails.ts';
 import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { adminCookie, createUser } from './auth.ts';
 import type { TestServer } from './server.ts';
@@ -173,7 +172,11 @@ export class Fixtures {
   }
 
   async subscriber() {
-    return this.db.insertInto('subscribers').values({ email: this.email('reader') }).returning(['id', 'email']).executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('subscribers')
+      .values({ email: this.email('reader') })
+      .returning(['id', 'email'])
+      .executeTakeFirstOrThrow();
   }
 
   /** A sign-up with an accepted waiver and a signature (a returning student's first one). */
@@ -193,7 +196,24 @@ export class Fixtures {
   }
 
   async image() {
-    return (await insertImage(this.db, 'image/png', new Uint8Array(PNG))).id;
+    const row = await this.db
+      .insertInto('images')
+      .values({ contentType: 'image/png', bytes: new Uint8Array(PNG), width: null, height: null, placeholder: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** A photo of the yoga slideshow (its image bytes are not a processed one: routes here don't read them). */
+  async galleryPhoto() {
+    const imageId = await this.image();
+    await this.db.updateTable('images').set({ width: 1, height: 1, placeholder: '' }).where('id', '=', imageId).execute();
+    const row = await this.db
+      .insertInto('galleryPhotos')
+      .values({ gallery: 'yoga', imageId, alt: this.unique('A class at dawn'), position: 1000 + this.n })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   async order(isLocalPickup = false) {
@@ -480,7 +500,15 @@ export const ENDPOINTS: Endpoint[] = [
     writes: ['events'],
     example: async (fx) => ({
       params: { id: (await fx.event()).id },
-      json: { title: fx.unique('Renamed Flow'), date: fx.date(45), time: '18:15', location: 'Park', signUpLink: 'https://example.com/join', isExternal: false, capacity: 10 },
+      json: {
+        title: fx.unique('Renamed Flow'),
+        date: fx.date(45),
+        time: '18:15',
+        location: 'Park',
+        signUpLink: 'https://example.com/join',
+        isExternal: false,
+        capacity: 10,
+      },
     }),
   },
   {
@@ -515,12 +543,27 @@ export const ENDPOINTS: Endpoint[] = [
       slots: {
         kind: 'array',
         required: true,
-        bad: [[], [{}], [null], ['2031-01-01 10:00'], [{ date: '2031-02-30', time: '10:00' }], [{ date: '2031-03-01', time: '25:00' }], [{ date: '2001-03-01', time: '10:00' }],
-          Array.from({ length: 367 }, () => ({ date: '2031-03-01', time: '10:00' }))],
+        bad: [
+          [],
+          [{}],
+          [null],
+          ['2031-01-01 10:00'],
+          [{ date: '2031-02-30', time: '10:00' }],
+          [{ date: '2031-03-01', time: '25:00' }],
+          [{ date: '2001-03-01', time: '10:00' }],
+          Array.from({ length: 367 }, () => ({ date: '2031-03-01', time: '10:00' })),
+        ],
       },
     },
     writes: ['slots'],
-    example: async (fx) => ({ json: { slots: [{ date: fx.date(60 + (Date.now() % 200)), time: '10:00' }, { date: fx.date(61 + (Date.now() % 200)), time: '11:00' }] } }),
+    example: async (fx) => ({
+      json: {
+        slots: [
+          { date: fx.date(60 + (Date.now() % 200)), time: '10:00' },
+          { date: fx.date(61 + (Date.now() % 200)), time: '11:00' },
+        ],
+      },
+    }),
   },
   { method: 'GET', route: '/api/bookings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
   {
@@ -580,7 +623,7 @@ export const ENDPOINTS: Endpoint[] = [
       paypalOrderId: match(),
       couponCode: optionalText({ role: 'match' }),
     },
-    writes: ['slots', 'mails'],
+    writes: ['slots', 'paymentAttempts', 'mails'],
     example: async (fx) => {
       const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
       const slot = await fx.slot();
@@ -588,7 +631,15 @@ export const ENDPOINTS: Endpoint[] = [
       return {
         cookie: user.cookie,
         params: { slotId: slot.id },
-        json: { userId: user.id, firstName: 'Ana', lastName: 'Lima', email: user.email, sessionType: BOOKING_SESSION, message: 'A sore shoulder.', paypalOrderId },
+        json: {
+          userId: user.id,
+          firstName: 'Ana',
+          lastName: 'Lima',
+          email: user.email,
+          sessionType: BOOKING_SESSION,
+          message: 'A sore shoulder.',
+          paypalOrderId,
+        },
       };
     },
   },
@@ -639,7 +690,14 @@ export const ENDPOINTS: Endpoint[] = [
     writes: ['userSessions'],
     example: async (fx) => ({ cookie: (await fx.user()).cookie }),
   },
-  { method: 'POST', route: '/api/user/refresh-token', auth: 'user', body: 'none', writes: ['userSessions'], example: async (fx) => ({ cookie: (await fx.user()).cookie }) },
+  {
+    method: 'POST',
+    route: '/api/user/refresh-token',
+    auth: 'user',
+    body: 'none',
+    writes: ['userSessions'],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie }),
+  },
   { method: 'POST', route: '/api/user/logout', auth: 'none', body: 'none', writes: ['userSessions'], example: async () => ({}) },
   // Google sign-in is off in tests (no GOOGLE_CLIENT_ID): 404 with a message.
   { method: 'GET', route: '/api/user/auth/google', auth: 'none', body: 'none', writes: [], okStatus: [404], example: async () => ({}) },
@@ -706,7 +764,9 @@ export const ENDPOINTS: Endpoint[] = [
       inventory: { kind: 'number', required: true, bad: [-1, 1.5, 1_000_001, 1e308] },
     },
     writes: ['products'],
-    example: async (fx) => ({ json: { name: fx.unique('Chai Spice Bonbons'), image: '/images/chai.png', description: 'Warm spices.', details: '12 pieces', price: 18.5, inventory: 7 } }),
+    example: async (fx) => ({
+      json: { name: fx.unique('Chai Spice Bonbons'), image: '/images/chai.png', description: 'Warm spices.', details: '12 pieces', price: 18.5, inventory: 7 },
+    }),
   },
   {
     method: 'PUT',
@@ -753,8 +813,19 @@ export const ENDPOINTS: Endpoint[] = [
       cartItems: {
         kind: 'array',
         required: true,
-        bad: [[], [{}], [null], [{ _id: 'no-such-tin', quantity: 1 }], [{ _id: 1, quantity: 1 }], [{ _id: '../x', quantity: 1 }], [{ _id: 'x', quantity: 0 }], [{ _id: 'x', quantity: 100 }], [{ _id: 'x', quantity: -1 }], [{ _id: 'x', quantity: 1.5 }],
-          Array.from({ length: 51 }, (_, i) => ({ _id: `id${i}`, quantity: 1 }))],
+        bad: [
+          [],
+          [{}],
+          [null],
+          [{ _id: 'no-such-tin', quantity: 1 }],
+          [{ _id: 1, quantity: 1 }],
+          [{ _id: '../x', quantity: 1 }],
+          [{ _id: 'x', quantity: 0 }],
+          [{ _id: 'x', quantity: 100 }],
+          [{ _id: 'x', quantity: -1 }],
+          [{ _id: 'x', quantity: 1.5 }],
+          Array.from({ length: 51 }, (_, i) => ({ _id: `id${i}`, quantity: 1 })),
+        ],
       },
       isLocalPickup: { kind: 'boolean' },
       couponCode: optionalText({ role: 'match' }),
@@ -779,7 +850,7 @@ export const ENDPOINTS: Endpoint[] = [
       transactionAmount: { kind: 'any' },
       discount: { kind: 'any' },
     },
-    writes: ['orders', 'orderItems', 'products', 'mails'],
+    writes: ['orders', 'orderItems', 'products', 'paymentAttempts', 'mails'],
     example: async (fx) => {
       const product = await fx.product();
       const cart = { cartItems: [{ _id: product.id, quantity: 1 }], isLocalPickup: true, couponCode: null };
@@ -796,7 +867,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: 'none',
     body: 'json',
     fields: { event_type: match({ bad: ['payment.capture.completed', 'PAYMENT..CAPTURE', 'PAYMENT CAPTURE'] }) },
-    writes: ['orders', 'mails'],
+    writes: ['orders', 'paymentAttempts', 'mails'],
     example: async (fx) => ({
       headers: emulatorWebhookHeaders(),
       json: {
@@ -824,11 +895,83 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/images',
     auth: 'admin',
     body: 'multipart',
-    writes: ['images'],
-    bodyLimit: 2 * 1024 * 1024 + 64 * 1024,
+    writes: ['images', 'imageVariants'],
+    bodyLimit: 20 * 1024 * 1024 + 64 * 1024,
     example: async () => ({ form: () => pngForm() }),
   },
   { method: 'GET', route: '/api/images/:id', auth: 'none', body: 'none', writes: [], example: async (fx) => ({ params: { id: await fx.image() } }) },
+  {
+    method: 'GET',
+    route: '/api/images/:id/:file',
+    auth: 'none',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const id = await fx.image();
+      await fx.db
+        .insertInto('imageVariants')
+        .values({ imageId: id, format: 'webp', width: 1, height: 1, bytes: new Uint8Array(PNG) })
+        .execute();
+      return { params: { id, file: '1.webp' } };
+    },
+  },
+
+  // --- galleries (the slideshows of /yoga and /chocolates) ------------------------------------
+  { method: 'GET', route: '/api/galleries/:gallery', auth: 'none', body: 'none', writes: [], example: async () => ({ params: { gallery: 'yoga' } }) },
+  {
+    method: 'GET',
+    route: '/api/admin/galleries/:gallery',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async () => ({ params: { gallery: 'chocolates' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/galleries/:gallery/photos',
+    auth: 'admin',
+    body: 'multipart',
+    writes: ['images', 'imageVariants', 'galleryPhotos'],
+    bodyLimit: 20 * 1024 * 1024 + 64 * 1024,
+    example: async () => ({
+      params: { gallery: 'chocolates' },
+      form: () => {
+        const form = pngForm();
+        form.append('alt', 'A tin of chai spice bonbons');
+        return form;
+      },
+    }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/galleries/:gallery/photos/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: { alt: text({ required: true }) },
+    writes: ['galleryPhotos'],
+    example: async (fx) => ({ params: { gallery: 'yoga', id: await fx.galleryPhoto() }, json: { alt: 'Morning class by the window' } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/galleries/:gallery/order',
+    auth: 'admin',
+    body: 'json',
+    fields: { ids: { kind: 'array', required: true, role: 'match' } },
+    writes: ['galleryPhotos'],
+    example: async (fx) => {
+      await fx.galleryPhoto();
+      const ids = (await fx.db.selectFrom('galleryPhotos').select('id').where('gallery', '=', 'yoga').orderBy('position').execute()).map((r) => r.id);
+      return { params: { gallery: 'yoga' }, json: { ids: ids.reverse() } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/galleries/:gallery/photos/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['galleryPhotos', 'images', 'imageVariants'],
+    example: async (fx) => ({ params: { gallery: 'yoga', id: await fx.galleryPhoto() } }),
+  },
 
   // --- the mailbox stand-in's JSON (development and tests only) -------------------------------
   {

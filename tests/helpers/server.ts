@@ -11,9 +11,7 @@ export interface TestServer extends RunningServer {
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export async function startTestServer(
-  options: { env?: Record<string, string>; seedContent?: boolean } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; seedContent?: boolean } = {}): Promise<TestServer> {
   const database = await freshDatabase();
   const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', ...database.env, ...options.env });
   const running = await startServer(env, { site: false, seedContent: options.seedContent ?? false });

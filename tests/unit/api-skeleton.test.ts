@@ -4,8 +4,8 @@ import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { onError } from '../../api/middleware/errors.ts';
 import { validateJson } from '../../api/validation.ts';
-import { check, fieldErrors } from '../../api/schemas/check.ts';
-import { email, isoDate, clockTime, requiredText } from '../../api/schemas/common.ts';
+import { check, fieldErrors } from '../../contract/check.ts';
+import { email, isoDate, clockTime, requiredText } from '../../contract/common.ts';
 
 const form = z.object({ name: requiredText('Name', 50), email, date: isoDate, time: clockTime });
 

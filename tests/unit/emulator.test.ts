@@ -47,8 +47,7 @@ describe('PayPal client against the emulator over HTTP', () => {
     await closeServer(server);
   });
 
-  const client = () =>
-    createPayPalClient({ clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: base }, 'emulator');
+  const client = () => createPayPalClient({ clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: base }, 'emulator');
 
   /** A bearer token of the emulator's, for calling its REST endpoints by hand. */
   const tokenOf = async () => {
@@ -106,7 +105,10 @@ describe('PayPal client against the emulator over HTTP', () => {
     expect(captured.captureId).toMatch(/^[A-Z0-9]+$/);
     expect((await payments.getOrder(created.id)).status).toBe('COMPLETED');
 
-    const twice = await paypalErrorOf(payments.captureOrder(created.id));
+    // The same PayPal-Request-Id is answered with the capture made (PayPal's idempotency);
+    // another request id is a second capture, which PayPal refuses.
+    expect(await payments.captureOrder(created.id)).toEqual(captured);
+    const twice = await paypalErrorOf(payments.captureOrder(created.id, 'another-request-id'));
     expect(twice.issue).toBe('ORDER_ALREADY_CAPTURED');
     expect(twice.status).toBe(422);
 
@@ -180,9 +182,7 @@ describe('PayPal client against the emulator over HTTP', () => {
     expect((await approve(id, { captureStatus: 'PENDING' })).ok).toBe(true);
     const captured = await payments.captureOrder(id);
     expect(captured).toMatchObject({ status: 'COMPLETED', captureStatus: 'PENDING', amountCents: 3000 });
-    const order = (await (
-      await fetch(`${base}/v2/checkout/orders/${id}`, { headers: { authorization: `Bearer ${await tokenOf()}` } })
-    ).json()) as any;
+    const order = (await (await fetch(`${base}/v2/checkout/orders/${id}`, { headers: { authorization: `Bearer ${await tokenOf()}` } })).json()) as any;
     expect(order.purchase_units[0].payments.captures[0]).toMatchObject({ id: captured.captureId, status: 'PENDING', status_details: { reason: 'ECHECK' } });
   });
 
@@ -305,10 +305,7 @@ describe('the emulator SDK buttons, mounted like the app mounts them (/dev/paypa
   }
 
   it('"Pay" approves the order on the emulator, then the server captures it', async () => {
-    const payments = createPayPalClient(
-      { clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: `${base}/dev/paypal` },
-      'emulator',
-    );
+    const payments = createPayPalClient({ clientId: EMULATOR_CLIENT_ID, clientSecret: EMULATOR_CLIENT_SECRET, baseUrl: `${base}/dev/paypal` }, 'emulator');
     const { paypal, container } = await loadButtons();
 
     const approved = new Promise<{ orderID: string }>((resolve, reject) => {

@@ -43,7 +43,7 @@ describe('loadEnv in development (nothing set)', () => {
   it('applies the development defaults and lists them in defaulted', () => {
     expect(env.NODE_ENV).toBe('development');
     expect(env.PORT).toBe(4321);
-    expect(env.HOST).toBe('0.0.0.0');
+    expect(env.HOST).toBe('127.0.0.1');
     expect(env.SITE_URL).toBe('http://localhost:4321');
     expect(env.SITE_TIMEZONE).toBe('America/Los_Angeles');
     expect(env.PGLITE_DIR).toBe('.data/pglite');

@@ -1,10 +1,10 @@
 /**
- * Google sign-in's client (api/auth/google.ts): the authorization URL with state and PKCE, the
+ * Google sign-in's client (api/accounts/google.ts): the authorization URL with state and PKCE, the
  * code exchange against a local fake of Google's token endpoint, and the ID token's claims.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeGoogleCode, googleAuthorization, googleConfig, GoogleSignInError, profileFromIdToken, type GoogleConfig } from '../../api/auth/google.ts';
+import { exchangeGoogleCode, googleAuthorization, googleConfig, GoogleSignInError, profileFromIdToken, type GoogleConfig } from '../../api/accounts/google.ts';
 import { loadEnv } from '../../api/env.ts';
 import { startFakeServer, type FakeServer } from './fake-server.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIcs, escapeText, foldLine } from '../../api/services/mail/ics.ts';
+import { buildIcs, escapeText, foldLine } from '../../api/mail/ics.ts';
 
 const LA = 'America/Los_Angeles';
 const base = {
@@ -33,7 +33,7 @@ describe('buildIcs', () => {
     expect(blocks(ics, 'VEVENT')).toHaveLength(1);
   });
 
-  it('gives the event its UID, a UTC DTSTAMP, and start and end on the zone\'s clocks, an hour apart', () => {
+  it("gives the event its UID, a UTC DTSTAMP, and start and end on the zone's clocks, an hour apart", () => {
     const [event] = blocks(buildIcs(base), 'VEVENT');
     expect(event).toEqual(
       expect.arrayContaining([

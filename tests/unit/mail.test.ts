@@ -14,23 +14,13 @@ describe('extractLinks', () => {
 
   it('stops a text link at whitespace, angle brackets, quotes and closing parentheses', () => {
     const text = 'a <https://a.example/x> b (https://b.example/y) c "https://c.example/z" d [https://d.example/w]';
-    expect(extractLinks('', text)).toEqual([
-      'https://a.example/x',
-      'https://b.example/y',
-      'https://c.example/z',
-      'https://d.example/w',
-    ]);
+    expect(extractLinks('', text)).toEqual(['https://a.example/x', 'https://b.example/y', 'https://c.example/z', 'https://d.example/w']);
   });
 
   it('de-duplicates links found in both parts, keeping the first appearance order', () => {
-    const html =
-      '<a href="https://example.com/b">B</a> <a HREF = "https://example.com/a?x=1&amp;y=2">A</a> <a href="https://example.com/b">B again</a>';
+    const html = '<a href="https://example.com/b">B</a> <a HREF = "https://example.com/a?x=1&amp;y=2">A</a> <a href="https://example.com/b">B again</a>';
     const text = 'A: https://example.com/a?x=1&y=2 B: https://example.com/b C: https://example.com/c';
-    expect(extractLinks(html, text)).toEqual([
-      'https://example.com/b',
-      'https://example.com/a?x=1&y=2',
-      'https://example.com/c',
-    ]);
+    expect(extractLinks(html, text)).toEqual(['https://example.com/b', 'https://example.com/a?x=1&y=2', 'https://example.com/c']);
   });
 
   it('drops mailto:, tel:, relative and fragment links', () => {

@@ -86,7 +86,14 @@ function fakePayPal(server: FakeServer, options: { tokenLifetime: () => number; 
             {
               shipping: {
                 name: { full_name: 'Ana Lima' },
-                address: { address_line_1: '5 Elm St', address_line_2: 'Apt 2', admin_area_2: 'Salem', admin_area_1: 'OR', postal_code: '97301', country_code: 'US' },
+                address: {
+                  address_line_1: '5 Elm St',
+                  address_line_2: 'Apt 2',
+                  admin_area_2: 'Salem',
+                  admin_area_1: 'OR',
+                  postal_code: '97301',
+                  country_code: 'US',
+                },
               },
               payments: {
                 captures: [{ id: 'CAPTURE-9', status: 'COMPLETED', amount: { currency_code: 'USD', value: '12.34' } }],
@@ -258,7 +265,9 @@ describe('createPayPalClient against a fake PayPal server', () => {
   });
 
   it('fails a capture answer that holds no capture', async () => {
-    const error = await client().captureOrder('EMPTY').catch((e: unknown) => e);
+    const error = await client()
+      .captureOrder('EMPTY')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).status).toBe(502);
   });
@@ -291,7 +300,9 @@ describe('createPayPalClient against a fake PayPal server', () => {
         details: [{ issue: 'ORDER_NOT_APPROVED', description: 'Payer has not yet approved the Order for payment.' }],
       },
     };
-    const error = await client().captureOrder('ORDER-1').catch((e: unknown) => e);
+    const error = await client()
+      .captureOrder('ORDER-1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).name).toBe('PayPalError');
     expect((error as PayPalError).status).toBe(422);
@@ -301,14 +312,18 @@ describe('createPayPalClient against a fake PayPal server', () => {
 
   it('gives an error without details an undefined issue', async () => {
     nextFailure = { status: 500, body: { name: 'INTERNAL_SERVER_ERROR' } };
-    const error = await client().getOrder('ORDER-1').catch((e: unknown) => e);
+    const error = await client()
+      .getOrder('ORDER-1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).status).toBe(500);
     expect((error as PayPalError).issue).toBeUndefined();
   });
 
   it('encodes order ids in the path', async () => {
-    const error = await client().getOrder('../../v1/oauth2/token').catch((e: unknown) => e);
+    const error = await client()
+      .getOrder('../../v1/oauth2/token')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).issue).toBe('INVALID_RESOURCE_ID');
     expect(paypal.requests.at(-1)!.url).toBe('/v2/checkout/orders/..%2F..%2Fv1%2Foauth2%2Ftoken');
@@ -367,7 +382,9 @@ describe('createPayPalClient against a fake PayPal server', () => {
     it('is false when PayPal answers FAILURE or refuses the inputs, and throws when PayPal is down', async () => {
       expect(await webhookClient().verifyWebhook(delivery('FORGED'), event, raw)).toBe(false);
       expect(await webhookClient().verifyWebhook(delivery('MALFORMED'), event, raw)).toBe(false);
-      const error = await webhookClient().verifyWebhook(delivery('OUTAGE'), event, raw).catch((e: unknown) => e);
+      const error = await webhookClient()
+        .verifyWebhook(delivery('OUTAGE'), event, raw)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PayPalError);
       expect((error as PayPalError).status).toBe(503);
     });

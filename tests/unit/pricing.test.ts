@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COUPON_MINIMUM_CENTS,
-  couponAllowed,
-  discountCents,
-  itemsTotalCents,
-  priceCart,
-  SHIPPING_CENTS,
-} from '../../api/lib/pricing.ts';
+import { COUPON_MINIMUM_CENTS, couponAllowed, discountCents, itemsTotalCents, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
 
 const tins = (...lines: [number, number][]) => lines.map(([unitPriceCents, quantity]) => ({ unitPriceCents, quantity }));
 

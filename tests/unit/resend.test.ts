@@ -17,7 +17,7 @@ describe('createResendMailer against a fake Resend API', () => {
     resend.handle(() => ({ status: 200, body: { id: 'email-1' } }));
   });
 
-  it('sends Reply-To as Resend\'s reply_to field, not as a raw header', async () => {
+  it("sends Reply-To as Resend's reply_to field, not as a raw header", async () => {
     const mailer = createResendMailer({ apiKey: 'k', from: 'Studio <hello@example.com>', baseUrl: resend.url });
     await mailer.send({ to: 'teacher@example.com', subject: 'New message', text: 'x', headers: { 'Reply-To': 'ana@example.com' } });
     const body = JSON.parse(resend.requests[0]!.body);

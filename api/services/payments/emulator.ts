@@ -9,7 +9,9 @@
  *    in PayPal's window (POST /v2/checkout/orders/{id}/approve, emulator only), with a sample
  *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING);
  *    the approve body's `captureStatus: 'PENDING'` makes the later capture PENDING, as PayPal
- *    answers for an eCheck or a payment under review;
+ *    answers for an eCheck or a payment under review, and `captureDelayMs` (tests) makes the
+ *    capture answer wait after the capture is made; a capture repeated with the same
+ *    PayPal-Request-Id is answered with the first one, as PayPal does;
  *  - POST /v1/notifications/verify-webhook-signature, PayPal's request and answer, which says
  *    SUCCESS for a delivery whose paypal-transmission-sig is EMULATOR_WEBHOOK_SIGNATURE: the
  *    emulator sends no webhooks itself, tests post events with emulatorWebhookHeaders().
@@ -44,7 +46,9 @@ interface EmulatedOrder {
   reference_id: string;
   description?: string;
   createdAt: number;
-  capture?: { id: string; status: string; refunded: boolean };
+  capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined };
+  /** Tests only (approve body `captureDelayMs`): how long the capture answer waits after the capture is made, as a slow PayPal. */
+  captureDelayMs: number;
   /** What the capture will report: PENDING when the buyer's approval asked for it. */
   captureStatus: 'COMPLETED' | 'PENDING';
   payer?: { given_name: string; surname: string; email: string };
@@ -59,12 +63,39 @@ const SAMPLE_SHIPPING = {
   address: { address_line_1: '12 Cacao Lane', admin_area_2: 'Portland', admin_area_1: 'OR', postal_code: '97201', country_code: 'US' },
 };
 
-const state: { orders: Map<string, EmulatedOrder>; tokens: Set<string> } = ((globalThis as any).__paypalEmulator ??= {
+type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number };
+const state: EmulatorState = ((globalThis as { __paypalEmulator?: EmulatorState }).__paypalEmulator ??= {
   orders: new Map(),
   tokens: new Set(),
+  captures: 0,
 });
+state.captures ??= 0;
 
-const newId = (n = 17) => randomBytes(n).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, n).toUpperCase();
+/** Tests: how many captures the emulator made in this process (a repeat answered from PayPal-Request-Id is not one). */
+export const emulatorCaptureCount = (orderId?: string) => (orderId === undefined ? state.captures : state.orders.get(orderId)?.capture ? 1 : 0);
+
+// Request bodies as a client may send them: untrusted JSON, every part checked before use.
+interface CreateOrderBody {
+  intent?: unknown;
+  purchase_units?: { amount?: { value?: unknown; currency_code?: unknown }; reference_id?: string; description?: string }[];
+  payment_source?: { paypal?: { experience_context?: { shipping_preference?: unknown } } };
+}
+interface ApproveBody {
+  givenName?: unknown;
+  surname?: unknown;
+  email?: unknown;
+  /** Tests give their own address (any shape: PayPal's client must cope); else the sample one. */
+  shipping?: EmulatedOrder['shipping'];
+  captureStatus?: unknown;
+  captureDelayMs?: unknown;
+}
+
+const newId = (n = 17) =>
+  randomBytes(n)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, n)
+    .toUpperCase();
 
 const issue = (status: number, name: string, code: string, description: string) =>
   Response.json({ name, message: description, details: [{ issue: code, description }] }, { status });
@@ -127,13 +158,13 @@ export function createPayPalEmulator(): Hono {
 
   app.post('/v2/checkout/orders', async (c) => {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
-    const body = (await c.req.json().catch(() => null)) as any;
+    const body = (await c.req.json().catch(() => null)) as CreateOrderBody | null;
     const unit = body?.purchase_units?.[0];
     const value = unit?.amount?.value;
     if (body?.intent !== 'CAPTURE' || typeof value !== 'string' || !/^\d+(\.\d{2})?$/.test(value) || valueToCents(value) <= 0) {
       return issue(422, 'UNPROCESSABLE_ENTITY', 'INVALID_PARAMETER_VALUE', 'The amount is missing or invalid');
     }
-    if (unit.amount.currency_code !== 'USD') return issue(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_NOT_SUPPORTED', 'Only USD here');
+    if (unit?.amount?.currency_code !== 'USD') return issue(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_NOT_SUPPORTED', 'Only USD here');
     const order: EmulatedOrder = {
       id: newId(),
       status: 'CREATED',
@@ -142,6 +173,7 @@ export function createPayPalEmulator(): Hono {
       description: unit.description,
       createdAt: Date.now(),
       captureStatus: 'COMPLETED',
+      captureDelayMs: 0,
       collectsShipping: body?.payment_source?.paypal?.experience_context?.shipping_preference !== 'NO_SHIPPING',
     };
     state.orders.set(order.id, order);
@@ -160,7 +192,7 @@ export function createPayPalEmulator(): Hono {
     const order = state.orders.get(c.req.param('id'));
     if (!order) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
     if (order.status !== 'CREATED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_APPROVED', 'Order cannot be approved again');
-    const body = (await c.req.json().catch(() => ({}))) as any;
+    const body = (await c.req.json().catch(() => ({}))) as ApproveBody | null;
     order.status = 'APPROVED';
     order.payer = {
       given_name: String(body?.givenName ?? 'Pat').slice(0, 140),
@@ -169,17 +201,24 @@ export function createPayPalEmulator(): Hono {
     };
     if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : SAMPLE_SHIPPING;
     if (body?.captureStatus === 'PENDING') order.captureStatus = 'PENDING';
+    if (typeof body?.captureDelayMs === 'number' && body.captureDelayMs > 0) order.captureDelayMs = Math.min(body.captureDelayMs, 120_000);
     return c.json(orderBody(order));
   });
 
-  app.post('/v2/checkout/orders/:id/capture', (c) => {
+  app.post('/v2/checkout/orders/:id/capture', async (c) => {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
     const order = state.orders.get(c.req.param('id'));
     if (!order) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    const requestId = c.req.header('paypal-request-id');
+    // PayPal's idempotency: the same PayPal-Request-Id is answered with the capture it made.
+    if (order.status === 'COMPLETED' && order.capture && requestId && order.capture.requestId === requestId) return c.json(orderBody(order), 201);
     if (order.status === 'COMPLETED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured.');
     if (order.status !== 'APPROVED') return issue(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     order.status = 'COMPLETED';
-    order.capture = { id: newId(), status: order.captureStatus, refunded: false };
+    order.capture = { id: newId(), status: order.captureStatus, refunded: false, requestId };
+    state.captures += 1;
+    // The money is taken; only the answer is slow (what a crash test needs: captured, not yet told).
+    if (order.captureDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, order.captureDelayMs));
     return c.json(orderBody(order), 201);
   });
 
@@ -196,9 +235,9 @@ export function createPayPalEmulator(): Hono {
   // PayPal's answer to "is this delivery genuine?": here, genuine means signed with the emulator's signature.
   app.post('/v1/notifications/verify-webhook-signature', async (c) => {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
-    const body = (await c.req.json().catch(() => null)) as any;
+    const body = ((await c.req.json().catch(() => null)) ?? {}) as Record<string, unknown>;
     for (const field of ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id']) {
-      if (typeof body?.[field] !== 'string' || body[field] === '') {
+      if (typeof body[field] !== 'string' || body[field] === '') {
         return issue(400, 'VALIDATION_ERROR', 'MISSING_REQUIRED_PARAMETER', `${field} is a required parameter`);
       }
     }
@@ -208,9 +247,7 @@ export function createPayPalEmulator(): Hono {
     return c.json({ verification_status: body.transmission_sig === EMULATOR_WEBHOOK_SIGNATURE ? 'SUCCESS' : 'FAILURE' });
   });
 
-  app.get('/sdk/js', (c) =>
-    c.body(sdkScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),
-  );
+  app.get('/sdk/js', (c) => c.body(sdkScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }));
 
   return app;
 }

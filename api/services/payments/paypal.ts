@@ -67,9 +67,19 @@ export interface Payments {
    * `shipping: 'collect'` lets the buyer pick a shipping address in PayPal's window (the capture
    * returns it); 'none' (the default: sessions, local pickup) asks for none.
    */
-  createOrder(input: { amountCents: number; currency?: string; description?: string; referenceId?: string; shipping?: 'collect' | 'none' }): Promise<CreatedOrder>;
-  getOrder(orderId: string): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined }>;
-  captureOrder(orderId: string): Promise<CapturedOrder>;
+  createOrder(input: {
+    amountCents: number;
+    currency?: string;
+    description?: string;
+    referenceId?: string;
+    shipping?: 'collect' | 'none';
+  }): Promise<CreatedOrder>;
+  /** `captured`: the capture, when the order has one (status COMPLETED): how a lost capture answer is found again. */
+  getOrder(
+    orderId: string,
+  ): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined; captured?: CapturedOrder }>;
+  /** `requestId` (PayPal-Request-Id) defaults to `capture-{orderId}`: a repeat is answered with the first capture. */
+  captureOrder(orderId: string, requestId?: string): Promise<CapturedOrder>;
   refundCapture(captureId: string): Promise<{ id: string; status: string }>;
   /**
    * Asks PayPal whether a webhook delivery is genuine (POST /v1/notifications/verify-webhook-
@@ -106,11 +116,50 @@ export function valueToCents(value: string): number {
 
 // What PayPal sends is stored and mailed: keep printable text of a sane length only.
 const clean = (v: unknown, max = 300): string =>
-  typeof v === 'string' ? v.toWellFormed().replace(/[\u0000-\u001F\u007F]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max) : '';
+  typeof v === 'string'
+    ? v
+        .toWellFormed()
+        .replace(/[\u0000-\u001F\u007F]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, max)
+    : '';
+
+/**
+ * The parts of PayPal's order JSON (Orders v2) this client reads. Everything is optional: it
+ * comes from outside, and each reader says what it does when a part is missing.
+ */
+interface PayPalAddressJson {
+  address_line_1?: string;
+  address_line_2?: string;
+  admin_area_1?: string;
+  admin_area_2?: string;
+  postal_code?: string;
+  country_code?: string;
+}
+interface PayPalShippingJson {
+  name?: { full_name?: string };
+  address?: PayPalAddressJson;
+}
+interface PayPalAmountJson {
+  value?: string;
+  currency_code?: string;
+}
+interface PayPalOrderJson {
+  id: string;
+  status: string;
+  payer?: { name?: { given_name?: string; surname?: string }; email_address?: string };
+  purchase_units?: {
+    reference_id?: string;
+    amount?: PayPalAmountJson;
+    shipping?: PayPalShippingJson;
+    payments?: { captures?: { id: string; status: string; amount: Required<PayPalAmountJson> }[] };
+  }[];
+}
 
 /** PayPal's purchase_units[].shipping -> ShipTo, or null without an address line. */
-export function shipToOf(shipping: any): ShipTo | null {
-  const a = shipping?.address ?? {};
+export function shipToOf(shipping: PayPalShippingJson | undefined): ShipTo | null {
+  const a: PayPalAddressJson = shipping?.address ?? {};
   const street = [clean(a.address_line_1), clean(a.address_line_2)].filter(Boolean);
   if (street.length === 0) return null;
   const cityLine = [clean(a.admin_area_2), [clean(a.admin_area_1, 40), clean(a.postal_code, 40)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
@@ -119,6 +168,27 @@ export function shipToOf(shipping: any): ShipTo | null {
     address: [...street, cityLine, clean(a.country_code, 2)].filter(Boolean).join('\n'),
   };
 }
+
+/** The capture an order JSON carries (captures[0]), with the payer and the address; undefined without one. */
+function capturedOf(order: PayPalOrderJson): CapturedOrder | undefined {
+  const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
+  if (!capture) return undefined;
+  const given = order.payer?.name?.given_name ?? '';
+  const surname = order.payer?.name?.surname ?? '';
+  return {
+    orderId: order.id,
+    status: order.status,
+    captureId: capture.id,
+    captureStatus: capture.status,
+    amountCents: valueToCents(capture.amount.value),
+    currency: capture.amount.currency_code,
+    payer: { name: `${given} ${surname}`.trim(), firstName: given, email: order.payer?.email_address ?? '' },
+    shipTo: shipToOf(order.purchase_units?.[0]?.shipping),
+  };
+}
+
+/** The PayPal-Request-Id of an order's capture: stable, so every retry of it is the same request. */
+export const captureRequestId = (orderId: string) => `capture-${orderId}`;
 
 export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emulator' = 'paypal'): Payments {
   const timeoutMs = config.timeoutMs ?? 30_000;
@@ -196,34 +266,24 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
     },
 
     async getOrder(orderId) {
-      const order = await call<any>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
-      const unit = order.purchase_units?.[0] ?? {};
-      const amount = unit.amount ?? {};
+      const order = await call<PayPalOrderJson>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
+      const unit = order.purchase_units?.[0];
+      const amount = unit?.amount ?? {};
       return {
         id: order.id,
         status: order.status,
         amountCents: valueToCents(amount.value ?? '0'),
-        currency: amount.currency_code,
-        referenceId: unit.reference_id,
+        currency: amount.currency_code ?? '',
+        referenceId: unit?.reference_id,
+        ...(order.status === 'COMPLETED' && capturedOf(order) ? { captured: capturedOf(order) } : {}),
       };
     },
 
-    async captureOrder(orderId) {
-      const order = await call<any>('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, `capture-${orderId}`);
-      const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
-      if (!capture) throw new PayPalError('PayPal capture returned no capture', 502);
-      const given = order.payer?.name?.given_name ?? '';
-      const surname = order.payer?.name?.surname ?? '';
-      return {
-        orderId: order.id,
-        status: order.status,
-        captureId: capture.id,
-        captureStatus: capture.status,
-        amountCents: valueToCents(capture.amount.value),
-        currency: capture.amount.currency_code,
-        payer: { name: `${given} ${surname}`.trim(), firstName: given, email: order.payer?.email_address ?? '' },
-        shipTo: shipToOf(order.purchase_units?.[0]?.shipping),
-      };
+    async captureOrder(orderId, requestId = captureRequestId(orderId)) {
+      const order = await call<PayPalOrderJson>('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, requestId);
+      const captured = capturedOf(order);
+      if (!captured) throw new PayPalError('PayPal capture returned no capture', 502);
+      return captured;
     },
 
     async refundCapture(captureId) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import { AdminTable, confirmAndDelete, formatAdminTime } from './admin-ui';
-import { adminCall } from '../../lib/admin-api';
+import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
 import {
@@ -11,18 +11,14 @@ import {
   SLOTS_ADDED,
   SLOT_DELETED,
   repeatSlots,
+  type AdminSlotsView,
   type BookedSlotView,
+  type SlotsAddedView,
   type SlotView,
-} from '../../../api/schemas/slots.ts';
+} from '../../../contract/slots.ts';
 
 type Repeat = 'none' | 'daily' | 'weekly';
 const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', daily: 'Daily', weekly: 'Weekly' };
-
-interface SlotLists {
-  availableSlots: SlotView[];
-  bookedSlots: BookedSlotView[];
-  passedSessions: BookedSlotView[];
-}
 
 /** SPEC.md section 9: the admin's slot lists refresh every 60 seconds. */
 const REFRESH_MS = 60_000;
@@ -58,7 +54,7 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
     setSending(true);
     let res;
     try {
-      res = await adminCall<{ message: string; added: number; skipped: number }>('POST', '/api/bookings', { slots });
+      res = await request<SlotsAddedView>('POST', '/api/bookings', { body: { slots }, session: 'admin' });
     } catch {
       res = null;
     }
@@ -72,7 +68,13 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
     await showAlert({
       icon: 'success',
       title: SLOTS_ADDED,
-      text: skipped > 0 ? `${skipped} of them already existed at that date and time and ${skipped === 1 ? 'was' : 'were'} skipped.` : undefined,
+      text:
+        [
+          skipped > 0 ? `${skipped} of them already existed at that date and time and ${skipped === 1 ? 'was' : 'were'} skipped.` : '',
+          ...(res.data.warnings ?? []),
+        ]
+          .filter(Boolean)
+          .join(' ') || undefined,
     });
   }
 
@@ -118,8 +120,8 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
         </div>
       </form>
       <p className="muted" id="slot-zone-note">
-        Date and time are in {zone}. A daily or weekly repeat adds that many slots, a day or a week apart; a slot that already exists at that date
-        and time is skipped. The lists below show times in your own time zone.
+        Date and time are in {zone}. A daily or weekly repeat adds that many slots, a day or a week apart; a slot that already exists at that date and time is
+        skipped. The lists below show times in your own time zone.
       </p>
     </>
   );
@@ -142,7 +144,18 @@ function BookedTable(props: { caption: string; sessions: BookedSlotView[]; onDel
           <td>{formatAdminTime(s.startsAt)}</td>
           <td>{clientName(s)}</td>
           <td>{s.email ? <a href={`mailto:${s.email}`}>{s.email}</a> : ''}</td>
-          <td>{s.sessionType}</td>
+          <td>
+            {s.sessionType}
+            {/* How it was paid: the coupon (capped per client) or PayPal; a note when the payment needed recovery. */}
+            <br />
+            <small data-payment>{s.couponUsed ? 'Coupon' : s.amount !== null ? `Paid $${s.amount.toFixed(2)}` : ''}</small>
+            {s.paymentNote && (
+              <>
+                <br />
+                <small data-payment-note>{s.paymentNote}</small>
+              </>
+            )}
+          </td>
           <td className="pre-wrap">{s.message}</td>
           <td>
             <DeleteButton label="Delete session" what={`of ${clientName(s)} at ${formatAdminTime(s.startsAt)}`} onClick={() => props.onDelete(s)} />
@@ -154,14 +167,14 @@ function BookedTable(props: { caption: string; sessions: BookedSlotView[]; onDel
 }
 
 function BookingsPanel() {
-  const [lists, setLists] = useState<SlotLists | null>(null);
+  const [lists, setLists] = useState<AdminSlotsView | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const mounted = useRef(true);
 
   const load = useCallback(async () => {
     let res;
     try {
-      res = await adminCall<SlotLists>('GET', '/api/bookings');
+      res = await request<AdminSlotsView>('GET', '/api/bookings', { session: 'admin' });
     } catch {
       res = null;
     }

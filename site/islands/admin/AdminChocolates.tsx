@@ -1,10 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
-import { adminUpload, confirmAndDelete, useAdminList } from './admin-ui';
-import { adminCall } from '../../lib/admin-api';
+import { confirmAndDelete, useAdminList } from './admin-ui';
+import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
-import { check } from '../../../api/schemas/check.ts';
-import { IMAGE_MAX_BYTES, IMAGE_TYPES, product, type ProductView } from '../../../api/schemas/chocolates.ts';
+import { plainDollars } from '../../lib/money';
+import { check } from '../../../contract/check.ts';
+import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
+import { IMAGE_ACCEPT, IMAGE_MAX_MB, photoRefusal } from '../../../contract/images.ts';
 
 interface Draft {
   name: string;
@@ -21,7 +23,7 @@ const toDraft = (p: ProductView): Draft => ({
   image: p.image,
   description: p.description,
   details: p.details,
-  price: p.price.toFixed(2),
+  price: plainDollars(p.price),
   inventory: String(p.inventory),
 });
 const toBody = (d: Draft) => ({
@@ -33,8 +35,8 @@ const toBody = (d: Draft) => ({
   inventory: d.inventory.trim() === '' ? undefined : Number(d.inventory),
 });
 
-const IMAGE_TOO_LARGE = 'The image must be at most 2 MB.';
-const IMAGE_WRONG_TYPE = 'Please upload a PNG, JPEG or WebP image.';
+/** 20 MB on a slow line takes longer than a JSON call may. */
+const UPLOAD_TIMEOUT_MS = 120_000;
 
 /**
  * The fields of one product: name, image (typed address or upload, with its preview),
@@ -54,15 +56,15 @@ function ProductFields(props: { draft: Draft; onChange: (d: Draft) => void; onSt
       input.value = '';
       await showAlert({ icon: 'error', title: 'Image not uploaded', text });
     };
-    if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return refuse(IMAGE_WRONG_TYPE);
-    if (file.size > IMAGE_MAX_BYTES) return refuse(IMAGE_TOO_LARGE);
+    const refusal = photoRefusal(file);
+    if (refusal) return refuse(refusal);
     const form = new FormData();
     form.append('file', file);
     setUploading(true);
     props.onStatus('Uploading the image…');
     let res;
     try {
-      res = await adminUpload<{ url: string }>('/api/admin/images', form);
+      res = await request<ImageUploadedView>('POST', '/api/admin/images', { body: form, session: 'admin', timeoutMs: UPLOAD_TIMEOUT_MS });
     } catch {
       res = null;
     }
@@ -95,16 +97,9 @@ function ProductFields(props: { draft: Draft; onChange: (d: Draft) => void; onSt
       <div className="field">
         <label htmlFor={`${id}-file`}>Upload an image</label>
         <span className="field-hint" id={`${id}-file-hint`}>
-          PNG, JPEG or WebP, at most 2 MB.
+          PNG, JPEG, WebP or AVIF, at most {IMAGE_MAX_MB} MB.
         </span>
-        <input
-          id={`${id}-file`}
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          aria-describedby={`${id}-file-hint`}
-          disabled={uploading}
-          onChange={(e) => void upload(e)}
-        />
+        <input id={`${id}-file`} type="file" accept={IMAGE_ACCEPT} aria-describedby={`${id}-file-hint`} disabled={uploading} onChange={(e) => void upload(e)} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
@@ -146,7 +141,7 @@ function ProductCard(props: { product: ProductView; onSaved: (p: ProductView) =>
     setStatus('Saving…');
     let res;
     try {
-      res = await adminCall<{ message: string; product: ProductView }>('PUT', `/api/chocolates/${encodeURIComponent(p._id)}`, body);
+      res = await request<ProductSavedView>('PUT', `/api/chocolates/${encodeURIComponent(p._id)}`, { body, session: 'admin' });
     } catch {
       res = null;
     }
@@ -171,8 +166,17 @@ function ProductCard(props: { product: ProductView; onSaved: (p: ProductView) =>
     <li className="card product-card" data-product={p._id}>
       <h3 id={headingId}>{p.name}</h3>
       <form className="product-form" onSubmit={save} noValidate aria-labelledby={headingId}>
-        <ProductFields draft={draft} onChange={(d) => { setDraft(d); setStatus(''); }} onStatus={setStatus} />
-        <p className="product-status" role="status">{status}</p>
+        <ProductFields
+          draft={draft}
+          onChange={(d) => {
+            setDraft(d);
+            setStatus('');
+          }}
+          onStatus={setStatus}
+        />
+        <p className="product-status" role="status">
+          {status}
+        </p>
         <div className="card-actions">
           <button className="button button-small" type="submit" disabled={saving}>
             Save<span className="sr-only"> {p.name}</span>
@@ -202,7 +206,7 @@ function AddProduct(props: { onAdded: (p: ProductView) => void }) {
     setSending(true);
     let res;
     try {
-      res = await adminCall<{ message: string; product: ProductView }>('POST', '/api/chocolates', body);
+      res = await request<ProductSavedView>('POST', '/api/chocolates', { body, session: 'admin' });
     } catch {
       res = null;
     }
@@ -219,8 +223,17 @@ function AddProduct(props: { onAdded: (p: ProductView) => void }) {
 
   return (
     <form className="product-form add-product" onSubmit={add} noValidate aria-label="Add a product">
-      <ProductFields draft={draft} onChange={(d) => { setDraft(d); setStatus(''); }} onStatus={setStatus} />
-      <p className="product-status" role="status">{status}</p>
+      <ProductFields
+        draft={draft}
+        onChange={(d) => {
+          setDraft(d);
+          setStatus('');
+        }}
+        onStatus={setStatus}
+      />
+      <p className="product-status" role="status">
+        {status}
+      </p>
       <div>
         <button className="button" type="submit" disabled={sending}>
           Add product

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
-import { adminCall } from '../../lib/admin-api';
-import { getJson } from '../../lib/http';
+import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventView, type Repeat } from '../../../api/schemas/events.ts';
-import { check } from '../../../api/schemas/check.ts';
+import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventView, type Repeat } from '../../../contract/events.ts';
+import type { SignupRowView } from '../../../contract/signups.ts';
+import { check } from '../../../contract/check.ts';
 
 const emptyForm = { title: '', date: '', time: '', location: '', signUpLink: '', isExternal: false, capacity: '12', repeat: 'none' as Repeat };
 const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' };
@@ -21,14 +21,17 @@ function EventRow(props: { event: EventView; taken: number | undefined; selected
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    const res = await adminCall('PUT', `/api/events/${encodeURIComponent(event._id)}`, {
-      title: draft.title,
-      date: draft.date,
-      time: draft.time,
-      location: draft.location,
-      signUpLink: draft.signUpLink,
-      isExternal: draft.isExternal,
-      capacity: Number(draft.capacity),
+    const res = await request('PUT', `/api/events/${encodeURIComponent(event._id)}`, {
+      body: {
+        title: draft.title,
+        date: draft.date,
+        time: draft.time,
+        location: draft.location,
+        signUpLink: draft.signUpLink,
+        isExternal: draft.isExternal,
+        capacity: Number(draft.capacity),
+      },
+      session: 'admin',
     });
     if (!res.ok) {
       await showAlert({ icon: 'error', title: 'Failed to update event.', text: res.data.message });
@@ -42,10 +45,16 @@ function EventRow(props: { event: EventView; taken: number | undefined; selected
   return (
     <li className="item" data-event-row={event._id}>
       <div className="item-main">
-        <input type="checkbox" aria-label={`Select ${event.title} on ${event.date}`} checked={props.selected} onChange={(e) => props.onSelect(e.target.checked)} />
+        <input
+          type="checkbox"
+          aria-label={`Select ${event.title} on ${event.date}`}
+          checked={props.selected}
+          onChange={(e) => props.onSelect(e.target.checked)}
+        />
         {!editing && (
           <span>
-            <strong>{event.title}</strong> <span className="muted">
+            <strong>{event.title}</strong>{' '}
+            <span className="muted">
               {event.date} {event.time} · {event.location || 'no location'} ·{' '}
               {props.taken === undefined ? `${event.capacity} places` : `${props.taken} of ${event.capacity} places taken`}
               {event.isExternal ? ' · external sign-up' : ''}
@@ -56,21 +65,56 @@ function EventRow(props: { event: EventView; taken: number | undefined; selected
       </div>
       {editing ? (
         <form className="form-row" onSubmit={save} aria-label={`Edit ${event.title}`}>
-          <div className="field"><label htmlFor={`${id}-title`}>Title</label><input id={`${id}-title`} value={draft.title} onChange={set('title')} /></div>
-          <div className="field"><label htmlFor={`${id}-date`}>Date</label><input id={`${id}-date`} type="date" value={draft.date} onChange={set('date')} /></div>
-          <div className="field"><label htmlFor={`${id}-time`}>Time</label><input id={`${id}-time`} type="time" value={draft.time} onChange={set('time')} /></div>
-          <div className="field"><label htmlFor={`${id}-location`}>Location</label><input id={`${id}-location`} value={draft.location} onChange={set('location')} /></div>
-          <div className="field"><label htmlFor={`${id}-link`}>Sign-up link</label><input id={`${id}-link`} value={draft.signUpLink} onChange={set('signUpLink')} /></div>
-          <div className="field"><label htmlFor={`${id}-capacity`}>Capacity</label><input id={`${id}-capacity`} type="number" min={1} value={draft.capacity} onChange={set('capacity')} /></div>
-          <label className="checkbox"><input type="checkbox" checked={draft.isExternal} onChange={(e) => setDraft((d) => ({ ...d, isExternal: e.target.checked }))} /> External</label>
+          <div className="field">
+            <label htmlFor={`${id}-title`}>Title</label>
+            <input id={`${id}-title`} value={draft.title} onChange={set('title')} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-date`}>Date</label>
+            <input id={`${id}-date`} type="date" value={draft.date} onChange={set('date')} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-time`}>Time</label>
+            <input id={`${id}-time`} type="time" value={draft.time} onChange={set('time')} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-location`}>Location</label>
+            <input id={`${id}-location`} value={draft.location} onChange={set('location')} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-link`}>Sign-up link</label>
+            <input id={`${id}-link`} value={draft.signUpLink} onChange={set('signUpLink')} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-capacity`}>Capacity</label>
+            <input id={`${id}-capacity`} type="number" min={1} value={draft.capacity} onChange={set('capacity')} />
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" checked={draft.isExternal} onChange={(e) => setDraft((d) => ({ ...d, isExternal: e.target.checked }))} /> External
+          </label>
           <div className="card-actions">
-            <button className="button button-small" type="submit">Save</button>
-            <button className="button button-quiet button-small" type="button" onClick={() => { setDraft({ ...event, capacity: String(event.capacity) }); setEditing(false); }}>Cancel</button>
+            <button className="button button-small" type="submit">
+              Save
+            </button>
+            <button
+              className="button button-quiet button-small"
+              type="button"
+              onClick={() => {
+                setDraft({ ...event, capacity: String(event.capacity) });
+                setEditing(false);
+              }}
+            >
+              Cancel
+            </button>
           </div>
         </form>
       ) : (
         <button className="button button-quiet button-small" type="button" onClick={() => setEditing(true)}>
-          Edit<span className="sr-only"> {event.title} on {event.date}</span>
+          Edit
+          <span className="sr-only">
+            {' '}
+            {event.title} on {event.date}
+          </span>
         </button>
       )}
     </li>
@@ -87,9 +131,9 @@ function EventsPanel() {
 
   async function load() {
     const [res, signups] = await Promise.all([
-      getJson<EventView[]>('/api/events'),
+      request<EventView[]>('GET', '/api/events'),
       // How full each class is, so the teacher sees it next to the capacity she set.
-      adminCall<{ classTitle: string; date: string }[]>('GET', '/api/admin/signups').catch(() => null),
+      request<SignupRowView[]>('GET', '/api/admin/signups', { session: 'admin' }).catch(() => null),
     ]);
     if (!res.ok || !Array.isArray(res.data)) {
       await showAlert({ icon: 'error', title: 'Failed to fetch events.' });
@@ -123,7 +167,7 @@ function EventsPanel() {
       return;
     }
     setSending(true);
-    const res = await adminCall<{ message: string; note?: string }>('POST', '/api/admin/events', body);
+    const res = await request<EventsAddedView>('POST', '/api/admin/events', { body, session: 'admin' });
     setSending(false);
     if (!res.ok) {
       await showAlert({ icon: 'error', title: 'Error adding event.', text: res.data.message });
@@ -131,13 +175,14 @@ function EventsPanel() {
     }
     setForm(emptyForm);
     await load();
-    await showAlert({ icon: 'success', title: 'Event(s) added successfully', text: res.data.note });
+    const told = [res.data.note, ...(res.data.warnings ?? [])].filter(Boolean).join(' ');
+    await showAlert({ icon: 'success', title: 'Event(s) added successfully', text: told || undefined });
   }
 
   async function removeSelected() {
     if (selected.size === 0) return;
     if (!(await confirmDialog({ text: `Delete ${selected.size} selected event(s)?` }))) return;
-    const res = await adminCall('DELETE', '/api/events/bulk', { eventIds: [...selected] });
+    const res = await request('DELETE', '/api/events/bulk', { body: { eventIds: [...selected] }, session: 'admin' });
     if (!res.ok) {
       await showAlert({ icon: 'error', title: 'Failed to delete selected events.', text: res.data.message });
       return;
@@ -151,20 +196,48 @@ function EventsPanel() {
       <section className="admin-panel" aria-labelledby="add-event-heading">
         <h2 id="add-event-heading">Add event</h2>
         <form className="form-row" onSubmit={add} noValidate aria-label="Add event">
-          <div className="field"><label htmlFor="ev-title">Title</label><input id="ev-title" value={form.title} onChange={set('title')} /></div>
-          <div className="field"><label htmlFor="ev-date">Date</label><input id="ev-date" type="date" value={form.date} onChange={set('date')} /></div>
-          <div className="field"><label htmlFor="ev-time">Time</label><input id="ev-time" type="time" value={form.time} onChange={set('time')} /></div>
-          <div className="field"><label htmlFor="ev-location">Location</label><input id="ev-location" value={form.location} onChange={set('location')} /></div>
-          <div className="field"><label htmlFor="ev-link">Sign-up link</label><input id="ev-link" type="url" value={form.signUpLink} onChange={set('signUpLink')} /></div>
-          <div className="field"><label htmlFor="ev-capacity">Capacity</label><input id="ev-capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} /></div>
+          <div className="field">
+            <label htmlFor="ev-title">Title</label>
+            <input id="ev-title" value={form.title} onChange={set('title')} />
+          </div>
+          <div className="field">
+            <label htmlFor="ev-date">Date</label>
+            <input id="ev-date" type="date" value={form.date} onChange={set('date')} />
+          </div>
+          <div className="field">
+            <label htmlFor="ev-time">Time</label>
+            <input id="ev-time" type="time" value={form.time} onChange={set('time')} />
+          </div>
+          <div className="field">
+            <label htmlFor="ev-location">Location</label>
+            <input id="ev-location" value={form.location} onChange={set('location')} />
+          </div>
+          <div className="field">
+            <label htmlFor="ev-link">Sign-up link</label>
+            <input id="ev-link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
+          </div>
+          <div className="field">
+            <label htmlFor="ev-capacity">Capacity</label>
+            <input id="ev-capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />
+          </div>
           <div className="field">
             <label htmlFor="ev-repeat">Repeat</label>
             <select id="ev-repeat" value={form.repeat} onChange={set('repeat')}>
-              {REPEATS.map((r) => <option key={r} value={r}>{repeatLabels[r]}</option>)}
+              {REPEATS.map((r) => (
+                <option key={r} value={r}>
+                  {repeatLabels[r]}
+                </option>
+              ))}
             </select>
           </div>
-          <label className="checkbox"><input type="checkbox" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} /> External sign-up</label>
-          <div><button className="button" type="submit" disabled={sending}>Add event</button></div>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} /> External sign-up
+          </label>
+          <div>
+            <button className="button" type="submit" disabled={sending}>
+              Add event
+            </button>
+          </div>
         </form>
         <p className="muted">Monthly repeats keep the day of the month; in a shorter month, the 29th–31st fall on its last day.</p>
       </section>
@@ -187,7 +260,14 @@ function EventsPanel() {
                 event={ev}
                 taken={taken ? (taken.get(takenKey(ev.title, ev.date)) ?? 0) : undefined}
                 selected={selected.has(ev._id)}
-                onSelect={(on) => setSelected((s) => { const n = new Set(s); if (on) n.add(ev._id); else n.delete(ev._id); return n; })}
+                onSelect={(on) =>
+                  setSelected((s) => {
+                    const n = new Set(s);
+                    if (on) n.add(ev._id);
+                    else n.delete(ev._id);
+                    return n;
+                  })
+                }
                 onSaved={() => void load()}
               />
             ))}

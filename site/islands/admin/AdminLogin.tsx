@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { CaptchaError, getCaptchaToken } from '../../lib/captcha';
-import { postJson } from '../../lib/http';
-import { rememberAdmin, storedAdmin, type AdminProfile } from '../../lib/admin-api';
+import type { AdminSessionView } from '../../../contract/admin.ts';
+import { request } from '../../lib/http';
+import { rememberAdmin, storedAdmin } from '../../lib/profile';
 import { showAlert } from '../../lib/alert';
 import { useHydrated } from '../useHydrated';
 
@@ -13,9 +14,13 @@ export default function AdminLogin() {
 
   useEffect(() => {
     if (!storedAdmin()) return;
-    fetch('/api/admin/verify', { credentials: 'same-origin' }).then((r) => {
-      if (r.ok) window.location.replace('/admin/dashboard');
-    });
+    request('GET', '/api/admin/verify')
+      .then((r) => {
+        if (r.ok) window.location.replace('/admin/dashboard');
+      })
+      .catch(() => {
+        // offline: the form stays
+      });
   }, []);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -35,7 +40,7 @@ export default function AdminLogin() {
       } catch (err) {
         throw new Error(err instanceof CaptchaError ? err.message : 'Verification failed.');
       }
-      const res = await postJson<{ admin: AdminProfile }>('/api/admin/login', { email: email.trim(), password, recaptchaToken });
+      const res = await request<AdminSessionView>('POST', '/api/admin/login', { body: { email: email.trim(), password, recaptchaToken } });
       if (!res.ok || !res.data.admin) {
         await showAlert({ icon: 'error', title: 'Login Failed', text: res.data.message || 'Invalid email or password. Please try again.' });
         return;

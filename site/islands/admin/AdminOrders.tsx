@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, formatLosAngeles, money, useAdminList } from './admin-ui';
-import { adminCall } from '../../lib/admin-api';
+import { AdminTable, formatLosAngeles, useAdminList } from './admin-ui';
+import { request } from '../../lib/http';
+import { usd } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import { SETTABLE_STATUSES, type AdminOrderView, type OrderStatus } from '../../../api/schemas/orders.ts';
+import { SETTABLE_STATUSES, type AdminOrderView, type OrderStatus } from '../../../contract/orders.ts';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -49,7 +50,7 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
     setSaving(true);
     let res;
     try {
-      res = await adminCall<AdminOrderView>('PUT', `/api/admin/orders/${encodeURIComponent(order._id)}/status`, { status });
+      res = await request<AdminOrderView>('PUT', `/api/admin/orders/${encodeURIComponent(order._id)}/status`, { body: { status }, session: 'admin' });
     } catch {
       res = null;
     }
@@ -116,11 +117,18 @@ function OrdersPanel() {
                   ))}
                 </ul>
               </td>
-              <td>{money(o.itemsTotal)}</td>
-              <td>{o.discount > 0 ? `−${money(o.discount)}` : money(0)}</td>
-              <td>{money(o.shipping)}</td>
+              <td>{usd(o.itemsTotal)}</td>
+              <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
+              <td>{usd(o.shipping)}</td>
               <td>
-                <strong>{money(o.total)}</strong>
+                <strong>{usd(o.total)}</strong>
+                {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
+                {o.paymentNote && (
+                  <>
+                    <br />
+                    <small data-payment-note>{o.paymentNote}</small>
+                  </>
+                )}
               </td>
               <td>
                 {o.isLocalPickup ? (

@@ -1,31 +1,32 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { adminLogout, forgetAdmin, rememberAdmin, storedAdmin, type AdminProfile } from '../../lib/admin-api';
-import { sendJson } from '../../lib/http';
-
-export const ADMIN_SECTIONS = [
-  { href: '/admin/dashboard', label: 'Events' },
-  { href: '/admin/bookings', label: 'Bookings' },
-  { href: '/admin/chocolates', label: 'Chocolates' },
-  { href: '/admin/orders', label: 'Orders' },
-  { href: '/admin/signups', label: 'Classes' },
-  { href: '/admin/users', label: 'Clients' },
-  { href: '/admin/subscribers', label: 'Subscribers' },
-] as const;
+import type { AdminSessionView, AdminView } from '../../../contract/admin.ts';
+import { leaveSession, request } from '../../lib/http';
+import { ADMIN_NAV } from '../../lib/nav';
+import { forgetAdmin, rememberAdmin, storedAdmin } from '../../lib/profile';
 
 export const NOT_AUTHORIZED = 'You are not authorized to access this page. Redirecting to login.';
+
+async function logout(): Promise<void> {
+  try {
+    await request('POST', '/api/admin/logout');
+  } finally {
+    leaveSession('admin');
+  }
+}
 
 /**
  * Every admin page: the navigation and the guard. A stored profile paints at once; the
  * session is verified on the server in the background (GET /api/admin/verify); on failure the
  * admin data is cleared and the browser goes to /admin. The dashboard says why first.
  */
-export default function AdminShell(props: { current: string; title: string; explainRedirect?: boolean; children: (admin: AdminProfile) => ReactNode }) {
-  const [admin, setAdmin] = useState<AdminProfile | null>(null);
+export default function AdminShell(props: { current: string; title: string; explainRedirect?: boolean; children: (admin: AdminView) => ReactNode }) {
+  const [admin, setAdmin] = useState<AdminView | null>(null);
   const [denied, setDenied] = useState(false);
 
   useEffect(() => {
     setAdmin(storedAdmin());
-    sendJson<{ admin: AdminProfile }>('GET', '/api/admin/verify')
+    // No refresh here: a failed check explains itself (explainRedirect) before leaving.
+    request<AdminSessionView>('GET', '/api/admin/verify')
       .then((r) => {
         if (!r.ok || !r.data.admin) throw new Error('not authorized');
         rememberAdmin(r.data.admin);
@@ -37,6 +38,8 @@ export default function AdminShell(props: { current: string; title: string; expl
         setDenied(true);
         setTimeout(() => window.location.assign('/admin'), props.explainRedirect ? 1500 : 0);
       });
+    // Once per page: the guard checks the session when the admin page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (
@@ -47,7 +50,7 @@ export default function AdminShell(props: { current: string; title: string; expl
             Admin
           </a>
           <ul className="admin-nav">
-            {ADMIN_SECTIONS.map((s) => (
+            {ADMIN_NAV.map((s) => (
               <li key={s.href}>
                 <a href={s.href} aria-current={props.current === s.href ? 'page' : undefined}>
                   {s.label}
@@ -55,7 +58,7 @@ export default function AdminShell(props: { current: string; title: string; expl
               </li>
             ))}
             <li>
-              <button type="button" onClick={() => void adminLogout()}>
+              <button type="button" onClick={() => void logout()}>
                 Logout
               </button>
             </li>

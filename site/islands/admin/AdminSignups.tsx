@@ -1,20 +1,11 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
 import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList } from './admin-ui';
-
-interface SignupRow {
-  _id: string;
-  date: string;
-  classTitle: string;
-  name: string;
-  email: string;
-  phone: string;
-  hasSignature: boolean;
-}
+import type { SignupRowView } from '../../../contract/signups.ts';
 
 const COLUMNS = ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'] as const;
 
-function SignatureDialog(props: { signup: SignupRow; onClose: () => void }) {
+function SignatureDialog(props: { signup: SignupRowView; onClose: () => void }) {
   const { signup } = props;
   const [failed, setFailed] = useState(false);
   return (
@@ -39,11 +30,14 @@ function SignatureDialog(props: { signup: SignupRow; onClose: () => void }) {
 }
 
 function SignupsPanel() {
-  const { items, setItems } = useAdminList<SignupRow>('/api/admin/signups', 'Failed to fetch class signups.');
-  const [viewing, setViewing] = useState<SignupRow | null>(null);
+  const { items, setItems } = useAdminList<SignupRowView>('/api/admin/signups', 'Failed to fetch class signups.');
+  const [viewing, setViewing] = useState<SignupRowView | null>(null);
 
-  async function remove(s: SignupRow) {
-    if (!(await confirmAndDelete(`/api/signup/${encodeURIComponent(s._id)}`, 'Failed to delete signup.', `Delete the sign-up of ${s.name} for ${s.classTitle}?`))) return;
+  async function remove(s: SignupRowView) {
+    if (
+      !(await confirmAndDelete(`/api/signup/${encodeURIComponent(s._id)}`, 'Failed to delete signup.', `Delete the sign-up of ${s.name} for ${s.classTitle}?`))
+    )
+      return;
     setItems((list) => (list ?? []).filter((x) => x._id !== s._id));
   }
 

@@ -1,19 +1,17 @@
 import AdminShell from './AdminShell';
 import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList } from './admin-ui';
-
-interface SubscriberRow {
-  _id: string;
-  email: string;
-  subscribedAt: string;
-}
+import type { SubscriberView } from '../../../contract/subscribers.ts';
 
 const COLUMNS = ['#', 'Email', 'Subscribed At', 'Delete'] as const;
 
 function SubscribersPanel() {
-  const { items, setItems } = useAdminList<SubscriberRow>('/api/admin/subscribers', 'Failed to fetch subscribers.');
+  const { items, setItems } = useAdminList<SubscriberView>('/api/admin/subscribers', 'Failed to fetch subscribers.');
 
-  async function remove(s: SubscriberRow) {
-    if (!(await confirmAndDelete(`/api/admin/subscribers/${encodeURIComponent(s._id)}`, 'Could not delete subscriber.', `Remove ${s.email} from the newsletter?`))) return;
+  async function remove(s: SubscriberView) {
+    if (
+      !(await confirmAndDelete(`/api/admin/subscribers/${encodeURIComponent(s._id)}`, 'Could not delete subscriber.', `Remove ${s.email} from the newsletter?`))
+    )
+      return;
     setItems((list) => (list ?? []).filter((x) => x._id !== s._id));
   }
 

@@ -1,27 +1,15 @@
 import AdminShell from './AdminShell';
 import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList } from './admin-ui';
-
-interface UserRow {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  preferredName: string;
-  pronoun: string;
-  email: string;
-  phone: string;
-  city: string;
-  zipcode: string;
-  createdAt: string;
-}
+import type { AdminUserView } from '../../../contract/user.ts';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
 
-const who = (u: UserRow) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
+const who = (u: AdminUserView) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 
 function UsersPanel() {
-  const { items, setItems } = useAdminList<UserRow>('/api/admin/users', 'Failed to fetch users.');
+  const { items, setItems } = useAdminList<AdminUserView>('/api/admin/users', 'Failed to fetch users.');
 
-  async function remove(u: UserRow) {
+  async function remove(u: AdminUserView) {
     if (!(await confirmAndDelete(`/api/admin/users/${encodeURIComponent(u._id)}`, 'Failed to delete user.', `Delete the account of ${who(u)}?`))) return;
     setItems((list) => (list ?? []).filter((x) => x._id !== u._id));
   }

@@ -1,9 +1,9 @@
 /**
- * Small pieces the admin sections share: the table, a list loaded through adminCall, the
- * "Are you sure?" deletion, the image upload and the date and money formats.
+ * Small pieces the admin sections share: the table, a list loaded with the admin session, the
+ * "Are you sure?" deletion, the modal dialog and the date formats.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { adminCall, goToLogin } from '../../lib/admin-api';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { trapDialogFocus } from '../../scripts/dialog-focus';
 
@@ -50,10 +50,6 @@ export function formatCalendarDate(date: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(d);
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-/** Dollars as the API gives them (18.5) to '$18.50'. */
-export const money = (dollars: number) => usd.format(dollars);
-
 /** <table class="admin-table"> with <th scope="col"> headers and a caption for screen readers. */
 export function AdminTable(props: { caption: string; columns: readonly string[]; children: ReactNode }) {
   return (
@@ -88,7 +84,7 @@ export function useAdminList<T>(url: string, failTitle: string, failText?: strin
     let ok = false;
     let data: unknown;
     try {
-      const res = await adminCall<T[]>('GET', url);
+      const res = await request<T[]>('GET', url, { session: 'admin' });
       ok = res.ok && Array.isArray(res.data);
       data = res.data;
     } catch {
@@ -119,7 +115,7 @@ export async function confirmAndDelete(url: string, failTitle: string, text?: st
   if (!(await confirmDialog(text ? { text } : {}))) return false;
   let res;
   try {
-    res = await adminCall('DELETE', url);
+    res = await request('DELETE', url, { session: 'admin' });
   } catch {
     await showAlert({ icon: 'error', title: failTitle, text: 'The server could not be reached. Please try again.' });
     return false;
@@ -131,36 +127,10 @@ export async function confirmAndDelete(url: string, failTitle: string, text?: st
   return true;
 }
 
-/**
- * POST multipart to an admin route (the image upload): adminCall's 401 handling (one refresh,
- * one retry, else back to /admin) for a FormData body.
- */
-export async function adminUpload<T>(url: string, form: FormData): Promise<{ ok: boolean; status: number; data: T & { message?: string } }> {
-  const send = async () => {
-    const res = await fetch(url, { method: 'POST', body: form, credentials: 'same-origin' });
-    let data: unknown = {};
-    try {
-      data = await res.json();
-    } catch {
-      data = {};
-    }
-    return { ok: res.ok, status: res.status, data: (data ?? {}) as T & { message?: string } };
-  };
-  const first = await send();
-  if (first.status !== 401) return first;
-  const refreshed = await adminCall('POST', '/api/admin/refresh-token');
-  if (refreshed.ok) {
-    const second = await send();
-    if (second.status !== 401) return second;
-  }
-  goToLogin();
-  return first;
-}
-
 /** A modal <dialog> opened while mounted: Escape, the Close button and a backdrop click close it. */
 export function ModalDialog(props: { title: string; onClose: () => void; className?: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useRef(`modal-${Math.random().toString(36).slice(2, 8)}`).current;
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -172,7 +142,9 @@ export function ModalDialog(props: { title: string; onClose: () => void; classNa
       opener?.focus();
     };
   }, []);
+  // A click on the backdrop closes it; keyboards have Escape, native to <dialog>.
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={ref}
       className={props.className ? `modal ${props.className}` : 'modal'}

@@ -1,19 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { userCall } from '../../lib/user-api';
+import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
-import { DAY_NAMES, isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
-import { SESSION_TYPES, type BookResponse } from '../../../api/schemas/booking.ts';
+import { isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
+import { MonthGrid } from '../MonthGrid';
+import { SESSION_TYPES, type BookingCouponView, type BookingOrderView, type BookResponse } from '../../../contract/booking.ts';
+import type { PayPalConfigView } from '../../../contract/config.ts';
+import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
-import type { PayPalConfig } from '../PayPalCheckout';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
-
-export interface Slot {
-  _id: string;
-  date: string;
-  time: string;
-  startsAt: string;
-}
 
 /**
  * SPEC.md section 5 keeps the browser's amount checks as given, although they disagree:
@@ -28,14 +23,14 @@ const emptyForm = { sessionType: '', message: '', coupon: '', amount: '' };
 
 /** /user/{id}/book: 'Book a New Session'. */
 export default function BookSession({ user }: { user: User }) {
-  const [slots, setSlots] = useState<Slot[] | null>(null);
+  const [slots, setSlots] = useState<SlotView[] | null>(null);
   const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
   const [day, setDay] = useState<string | null>(null);
   const [slotId, setSlotId] = useState<string | null>(null);
   const [form, setForm] = useState(emptyForm);
   const [couponState, setCouponState] = useState<'none' | 'valid' | 'invalid'>('none');
   const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'paypal'; orderID: string } | null>(null);
-  const [paypal, setPaypal] = useState<PayPalConfig | null>(null);
+  const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [payFailed, setPayFailed] = useState(false);
   const [sending, setSending] = useState(false);
   // The chosen slot was booked by someone else while this visitor was deciding or paying.
@@ -60,12 +55,14 @@ export default function BookSession({ user }: { user: User }) {
   }
 
   /** The free slots from now on; the list, or null when the call failed. */
-  async function load(): Promise<Slot[] | null> {
-    const res = await userCall<{ availableSlots: Slot[] }>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`);
+  async function load(): Promise<SlotView[] | null> {
+    const res = await request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`, { session: 'user' });
     const list = res.ok ? res.data.availableSlots.filter((s) => new Date(s.startsAt).getTime() > Date.now()) : null;
     setSlots(list ?? []);
     return list;
   }
+  // `load` only reads state setters and the user's id: a new one each render, the same work.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => void load(), [user.id]);
 
   // Slots booked by others vanish live (PartyKit room "slots"); realtime is best effort.
@@ -99,7 +96,7 @@ export default function BookSession({ user }: { user: User }) {
   }, []);
 
   const byDay = useMemo(() => {
-    const map = new Map<string, Slot[]>();
+    const map = new Map<string, SlotView[]>();
     for (const s of slots ?? []) {
       const key = isoDay(new Date(s.startsAt));
       map.set(key, [...(map.get(key) ?? []), s]);
@@ -129,7 +126,7 @@ export default function BookSession({ user }: { user: User }) {
       setCouponState('none');
       return;
     }
-    const res = await userCall<{ valid: boolean }>('POST', '/api/bookings/validate-coupon', { code });
+    const res = await request<BookingCouponView>('POST', '/api/bookings/validate-coupon', { body: { code }, session: 'user' });
     setCouponState(res.ok && res.data.valid ? 'valid' : 'invalid');
   }
 
@@ -149,7 +146,10 @@ export default function BookSession({ user }: { user: User }) {
   }
 
   const createOrder = () =>
-    userCall<{ orderID: string }>('POST', `/api/bookings/${encodeURIComponent(slotId!)}/paypal-order`, { amount, sessionType: form.sessionType });
+    request<BookingOrderView>('POST', `/api/bookings/${encodeURIComponent(slotId!)}/paypal-order`, {
+      body: { amount, sessionType: form.sessionType },
+      session: 'user',
+    });
 
   /** PayPalPayment has opened the failure's dialog; this sets the page's state (SPEC.md section 4). */
   function onPaymentFailed(failure: PaymentFailure) {
@@ -172,23 +172,34 @@ export default function BookSession({ user }: { user: User }) {
       return;
     }
     if (!paid || !form.sessionType) {
-      await showAlert({ icon: 'warning', title: 'Missing Information or Payment', text: 'Please choose time, session type and/or complete payment before finalizing your appointment.' });
+      await showAlert({
+        icon: 'warning',
+        title: 'Missing Information or Payment',
+        text: 'Please choose time, session type and/or complete payment before finalizing your appointment.',
+      });
       return;
     }
     setSending(true);
     finalizingRef.current = true;
     try {
-      const res = await userCall<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
-        userId: user.id,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        email: user.email,
-        sessionType: form.sessionType,
-        message: form.message,
-        ...(paid.kind === 'coupon' ? { couponCode: form.coupon } : { paypalOrderId: paid.orderID }),
+      const res = await request<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
+        body: {
+          userId: user.id,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email: user.email,
+          sessionType: form.sessionType,
+          message: form.message,
+          ...(paid.kind === 'coupon' ? { couponCode: form.coupon } : { paypalOrderId: paid.orderID }),
+        },
+        session: 'user',
       });
       if (!res.ok) {
-        await showAlert({ icon: 'error', title: 'Booking Failed', text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.' });
+        await showAlert({
+          icon: 'error',
+          title: 'Booking Failed',
+          text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.',
+        });
         await load();
         chooseDay(day ?? '');
         return;
@@ -201,7 +212,11 @@ export default function BookSession({ user }: { user: User }) {
       chooseDay(day ?? '');
       window.location.assign(`/user/${encodeURIComponent(user.id)}`);
     } catch {
-      await showAlert({ icon: 'error', title: 'Booking Failed', text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.' });
+      await showAlert({
+        icon: 'error',
+        title: 'Booking Failed',
+        text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.',
+      });
     } finally {
       finalizingRef.current = false;
       setSending(false);
@@ -222,38 +237,24 @@ export default function BookSession({ user }: { user: User }) {
       <section aria-labelledby="pick-heading">
         <h2 id="pick-heading">Pick a day and time</h2>
         <div className="calendar-head">
-          <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">‹ Prev</button>
+          <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
+            ‹ Prev
+          </button>
           <h3 aria-live="polite">{monthLabel(cursor.year, cursor.month)}</h3>
-          <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">Next ›</button>
+          <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
+            Next ›
+          </button>
         </div>
-        <div className="calendar-grid" role="grid" aria-label={monthLabel(cursor.year, cursor.month)}>
-          <div role="row" className="calendar-row">
-            {DAY_NAMES.map((d) => <div role="columnheader" key={d} className="calendar-dow">{d}</div>)}
-          </div>
-          {Array.from({ length: 6 }, (_, w) => (
-            <div role="row" className="calendar-row" key={w}>
-              {grid.slice(w * 7, w * 7 + 7).map((d) => {
-                const key = isoDay(d);
-                const free = byDay.get(key)?.length ?? 0;
-                return (
-                  <div role="gridcell" key={key} aria-selected={key === day}>
-                    <button
-                      type="button"
-                      data-date={key}
-                      className={`calendar-day${d.getMonth() !== cursor.month ? ' outside' : ''}${free ? ' has-events' : ''}${key === day ? ' selected' : ''}`}
-                      disabled={key < today}
-                      onClick={() => chooseDay(key)}
-                      aria-label={`${d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}${free ? `, ${free} free slot${free > 1 ? 's' : ''}` : ''}`}
-                    >
-                      <span>{d.getDate()}</span>
-                      {free > 0 && <span className="calendar-dot" aria-hidden="true" />}
-                    </button>
-                  </div>
-                );
-              })}
-            </div>
-          ))}
-        </div>
+        <MonthGrid
+          label={monthLabel(cursor.year, cursor.month)}
+          grid={grid}
+          month={cursor.month}
+          today={today}
+          selected={day}
+          countOf={(key) => byDay.get(key)?.length ?? 0}
+          noun={['free slot', 'free slots']}
+          onChoose={chooseDay}
+        />
         {day && (
           <div className="day-slots">
             <h3>{new Date(`${day}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}</h3>
@@ -266,7 +267,16 @@ export default function BookSession({ user }: { user: User }) {
               <ul className="slot-list" aria-label="Available times">
                 {daySlots.map((s) => (
                   <li key={s._id}>
-                    <button type="button" data-slot={s._id} className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`} aria-pressed={slotId === s._id} onClick={() => { setSlotId(s._id); setTakenNotice(false); }}>
+                    <button
+                      type="button"
+                      data-slot={s._id}
+                      className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`}
+                      aria-pressed={slotId === s._id}
+                      onClick={() => {
+                        setSlotId(s._id);
+                        setTakenNotice(false);
+                      }}
+                    >
                       {localTimeWithZone(s.startsAt)}
                     </button>
                   </li>
@@ -284,7 +294,11 @@ export default function BookSession({ user }: { user: User }) {
             <label htmlFor="bk-type">Session type</label>
             <select id="bk-type" required value={form.sessionType} onChange={(e) => setForm((f) => ({ ...f, sessionType: e.target.value }))}>
               <option value="">Choose a session type…</option>
-              {SESSION_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+              {SESSION_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field">
@@ -304,17 +318,31 @@ export default function BookSession({ user }: { user: User }) {
               aria-describedby="bk-coupon-status"
             />
             <span id="bk-coupon-status" role="status" className={couponState === 'invalid' ? 'field-error' : 'muted'}>
-              {couponState === 'valid' ? 'Coupon valid. Click Continue to apply.' : couponState === 'invalid' ? 'Invalid code. Double-check or continue without one.' : ''}
+              {couponState === 'valid'
+                ? 'Coupon valid. Click Continue to apply.'
+                : couponState === 'invalid'
+                  ? 'Invalid code. Double-check or continue without one.'
+                  : ''}
             </span>
           </div>
           {couponState !== 'valid' && (
             <div className="field">
               <label htmlFor="bk-amount">Payment amount ($10-$110)</label>
-              <input id="bk-amount" type="number" min={50} max={200} step="1" inputMode="decimal" value={form.amount} onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))} />
+              <input
+                id="bk-amount"
+                type="number"
+                min={50}
+                max={200}
+                step="1"
+                inputMode="decimal"
+                value={form.amount}
+                onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))}
+              />
             </div>
           )}
           <p className="muted">
-            Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.
+            Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest
+            committing to at least 8 weeks.
           </p>
           {!paid && !paypal && (
             <div>
@@ -334,7 +362,11 @@ export default function BookSession({ user }: { user: User }) {
               />
             </div>
           )}
-          {payFailed && <p className="field-error" role="alert">Failed to load the payment provider. Please try again later.</p>}
+          {payFailed && (
+            <p className="field-error" role="alert">
+              Failed to load the payment provider. Please try again later.
+            </p>
+          )}
           {paid && (
             <div>
               <button type="button" className="button" disabled={sending} onClick={() => void finalize()}>

@@ -1,29 +1,21 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session, $user, setUser, startSession, type User } from '../../stores/user';
-import { userCall } from '../../lib/user-api';
+import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { localTimeWithZone } from '../../lib/calendar';
-import { PHONE_RULE, ZIPCODE_RULE } from '../../../api/schemas/user.ts';
+import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../contract/user.ts';
+import type { ClientSessionView, ClientSlotsView } from '../../../contract/slots.ts';
 
 const BookSession = lazy(() => import('./BookSession'));
 
-interface BookedSession {
-  _id: string;
-  date: string;
-  time: string;
-  startsAt: string;
-  sessionType: string;
-  duration: string;
-  link: string | null;
-  isPast: boolean;
-}
-
 /** My Bookings: booked sessions sorted by date and time, past ones flagged. */
 function BookedSessions({ user }: { user: User }) {
-  const [sessions, setSessions] = useState<BookedSession[] | null>(null);
+  const [sessions, setSessions] = useState<ClientSessionView[] | null>(null);
+  // The page's clock, read once: a session that starts while the page is open is not re-marked (the server's isPast is at the next load).
+  const [now] = useState(Date.now);
   useEffect(() => {
-    userCall<{ bookedSlots: BookedSession[] }>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`).then((r) => {
+    request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`, { session: 'user' }).then((r) => {
       const list = r.ok ? [...r.data.bookedSlots] : [];
       list.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
       setSessions(list);
@@ -41,11 +33,13 @@ function BookedSessions({ user }: { user: User }) {
       ) : (
         <ul className="item-list">
           {sessions.map((s) => {
-            const past = s.isPast || new Date(s.startsAt).getTime() < Date.now();
+            const past = s.isPast || new Date(s.startsAt).getTime() < now;
             return (
               <li key={s._id} className={`item${past ? ' past' : ''}`} data-session={s._id}>
                 <div>
-                  <strong>{new Date(`${s.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}</strong>{' '}
+                  <strong>
+                    {new Date(`${s.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}
+                  </strong>{' '}
                   {localTimeWithZone(s.startsAt)} · {s.sessionType} · {s.duration || '60 mins'}
                   {past && <span className="badge-past"> Past</span>}
                 </div>
@@ -87,7 +81,11 @@ function AccountSettings({ user }: { user: User }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     if (!user.id) {
-      await showAlert({ icon: 'error', title: 'User ID Required', text: 'We couldn’t find your User ID. Please log in again or contact me if the issue persists.' });
+      await showAlert({
+        icon: 'error',
+        title: 'User ID Required',
+        text: 'We couldn’t find your User ID. Please log in again or contact me if the issue persists.',
+      });
       return;
     }
     const problems: Partial<Record<Editable, string>> = {};
@@ -95,7 +93,7 @@ function AccountSettings({ user }: { user: User }) {
     if (!/^\d{0,5}$/.test(values.zipcode)) problems.zipcode = ZIPCODE_RULE;
     setErrors(problems);
     if (Object.keys(problems).length) return;
-    const res = await userCall<{ user: User }>('PUT', `/api/user/${encodeURIComponent(user.id)}/update`, values);
+    const res = await request<ProfileUpdatedView>('PUT', `/api/user/${encodeURIComponent(user.id)}/update`, { body: values, session: 'user' });
     if (!res.ok || !res.data.user) {
       await showAlert({ icon: 'error', title: 'Update Failed', text: 'Failed to update profile. Please try again later.' });
       return;
@@ -131,18 +129,36 @@ function AccountSettings({ user }: { user: User }) {
               aria-invalid={errors[k] ? true : undefined}
               aria-describedby={errors[k] ? `acc-${k}-error` : undefined}
             />
-            {errors[k] && <span id={`acc-${k}-error`} className="field-error" role="alert">{errors[k]}</span>}
+            {errors[k] && (
+              <span id={`acc-${k}-error`} className="field-error" role="alert">
+                {errors[k]}
+              </span>
+            )}
           </div>
         ))}
         <div className="card-actions">
           {/* Distinct keys: React must not turn the clicked Edit button into Save mid-click, or the
               browser would treat that same click as a submit. */}
           {!editing ? (
-            <button key="edit" type="button" className="button" onClick={() => setEditing(true)}>Edit</button>
+            <button key="edit" type="button" className="button" onClick={() => setEditing(true)}>
+              Edit
+            </button>
           ) : (
             <>
-              <button key="save" type="submit" className="button">Save</button>
-              <button type="button" className="button button-quiet" onClick={() => { setValues(original()); setErrors({}); setEditing(false); }}>Cancel</button>
+              <button key="save" type="submit" className="button">
+                Save
+              </button>
+              <button
+                type="button"
+                className="button button-quiet"
+                onClick={() => {
+                  setValues(original());
+                  setErrors({});
+                  setEditing(false);
+                }}
+              >
+                Cancel
+              </button>
             </>
           )}
         </div>
@@ -172,12 +188,30 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
   const name = user.preferredName || user.firstName;
   return (
     <div className="client-area">
-      {session === 'validating' && <p className="muted" role="status">Loading…</p>}
+      {session === 'validating' && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
       {section !== 'account' && <h2 className="greeting">Hi, {name}!</h2>}
       <nav aria-label="Your account" className="card-actions client-nav">
-        <a className="button button-quiet button-small" href={`/user/${encodeURIComponent(user.id)}`} aria-current={section === 'home' ? 'page' : undefined}>My Bookings</a>
-        <a className="button button-quiet button-small" href={`/user/${encodeURIComponent(user.id)}/book`} aria-current={section === 'book' ? 'page' : undefined}>New Booking</a>
-        <a className="button button-quiet button-small" href={`/user/${encodeURIComponent(user.id)}/account`} aria-current={section === 'account' ? 'page' : undefined}>Account</a>
+        <a className="button button-quiet button-small" href={`/user/${encodeURIComponent(user.id)}`} aria-current={section === 'home' ? 'page' : undefined}>
+          My Bookings
+        </a>
+        <a
+          className="button button-quiet button-small"
+          href={`/user/${encodeURIComponent(user.id)}/book`}
+          aria-current={section === 'book' ? 'page' : undefined}
+        >
+          New Booking
+        </a>
+        <a
+          className="button button-quiet button-small"
+          href={`/user/${encodeURIComponent(user.id)}/account`}
+          aria-current={section === 'account' ? 'page' : undefined}
+        >
+          Account
+        </a>
       </nav>
       {section === 'home' && <BookedSessions user={user} />}
       {section === 'book' && (

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { postJson } from '../../lib/http';
+import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
-import { setUser, type User } from '../../stores/user';
+import { setUser } from '../../stores/user';
+import type { EmailVerifiedView, LoginVerifiedView, TokenCheckView } from '../../../contract/user.ts';
 
 const token = () => new URLSearchParams(location.search).get('token');
 
@@ -17,7 +18,7 @@ export function VerifyEmail() {
       setText('Invalid verification link.');
       return;
     }
-    postJson<{ message: string; userId: string; user: User }>('/api/user/verify-email', { token: t })
+    request<EmailVerifiedView>('POST', '/api/user/verify-email', { body: { token: t } })
       .then(async (res) => {
         if (!res.ok) {
           setText(res.data.message || 'Verification failed.');
@@ -42,7 +43,7 @@ export function VerifyLogin() {
       window.location.replace('/login');
     };
     if (!t) return void fail();
-    postJson<{ user: User; userId: string }>('/api/user/verify-login', { token: t })
+    request<LoginVerifiedView>('POST', '/api/user/verify-login', { body: { token: t } })
       .then(async (res) => {
         if (!res.ok || !res.data.user) return fail();
         setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id }, 'login');
@@ -59,7 +60,7 @@ export function OAuthLanding() {
   useEffect(() => {
     const userId = new URLSearchParams(location.search).get('userId');
     if (!userId) return void window.location.replace('/login');
-    postJson<{ isValid: boolean; user: User }>('/api/user/validate-token', { token: null })
+    request<TokenCheckView>('POST', '/api/user/validate-token', { body: { token: null } })
       .then(async (res) => {
         if (!res.ok || !res.data.isValid || res.data.user.id !== userId) {
           window.location.replace('/login');

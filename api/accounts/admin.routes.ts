@@ -1,0 +1,107 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { adminLogin, ADMIN_LOGIN_FAILED, type AdminSessionView, type AdminView } from '../../contract/admin.ts';
+import type { AdminUserView } from '../../contract/user.ts';
+import { id } from '../../contract/common.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { verifyHuman } from '../middleware/human.ts';
+import { sessionStore } from './sessions.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
+import { hashPassword, needsRehash, verifyPassword } from './password.ts';
+import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
+import { deleteUser, listUsers } from './users.repo.ts';
+
+/**
+ * The administrator's session (SPEC.md sections 4, 6, 7) and the clients list. The session
+ * lives only in the HttpOnly cookie (docs/decisions/0003): no token ever goes in a body.
+ */
+
+// An unknown e-mail is checked against this hash, so it costs the same time as a wrong password.
+let dummyHash: Promise<string> | undefined;
+const unknownAdminHash = () => (dummyHash ??= hashPassword('no admin has this password, it only spends time'));
+
+const adminView = (a: { id: string; email: string; name: string }): AdminView => ({ _id: a.id, email: a.email, name: a.name });
+
+const userParams = z.object({ id });
+
+export const admin = new Hono<AppEnv>()
+  .post('/login', rateLimit({ bucket: 'admin-login', max: 10, windowMs: 15 * 60_000 }), validateJson(adminLogin), async (c) => {
+    const { db, env } = c.var.services;
+    const body = c.req.valid('json');
+    await verifyHuman(c, body.recaptchaToken, 'admin_login');
+
+    const found = await findAdminByEmail(db, body.email);
+    const ok = await verifyPassword(body.password, found?.passwordHash ?? (await unknownAdminHash()));
+    if (!found || !ok) return c.json({ message: ADMIN_LOGIN_FAILED }, 401);
+    // The only moment the password is at hand: move an older hash (scrypt, weaker argon2id
+    // parameters) to the current scheme.
+    if (needsRehash(found.passwordHash)) {
+      await rehashAdminPassword(db, found.id, found.passwordHash, await hashPassword(body.password));
+    }
+
+    const sessions = sessionStore(db, 'admin');
+    // A session this browser held before is ended rather than left to expire.
+    const previous = readSessionCookie(c, 'admin');
+    if (previous) await sessions.invalidate(previous);
+    const { token, expiresAt } = await sessions.create(found.id);
+    setSessionCookie(c, 'admin', token, expiresAt, env.NODE_ENV === 'production');
+    return c.json({ admin: adminView(found), expiresAt: expiresAt.toISOString() } satisfies AdminSessionView);
+  })
+
+  .get('/verify', requireAdmin(), async (c) => {
+    const found = await findAdminById(c.var.services.db, c.var.adminId!);
+    if (!found) return c.json({ message: 'Admin login required' }, 401);
+    return c.json({ admin: adminView(found) } satisfies AdminSessionView);
+  })
+
+  // SPEC.md section 7 (token refresh): renews the cookie session in place, so requests already
+  // in flight with the same cookie keep working.
+  .post('/refresh-token', requireAdmin(), async (c) => {
+    const { db, env } = c.var.services;
+    // requireAdmin has just found this cookie's session valid; the extension stops at its absolute end.
+    const token = readSessionCookie(c, 'admin')!;
+    const found = await findAdminById(db, c.var.adminId!);
+    const session = found ? await sessionStore(db, 'admin').refresh(token) : null;
+    if (!found || !session) return c.json({ message: 'Admin login required' }, 401);
+    const { expiresAt } = session;
+    setSessionCookie(c, 'admin', token, expiresAt, env.NODE_ENV === 'production');
+    return c.json({ admin: adminView(found), expiresAt: expiresAt.toISOString() } satisfies AdminSessionView);
+  })
+
+  // Ends the session on the server too; answering 204 whatever the cookie held keeps logout idempotent.
+  .post('/logout', async (c) => {
+    const { db, env } = c.var.services;
+    const token = readSessionCookie(c, 'admin');
+    if (token) await sessionStore(db, 'admin').invalidate(token);
+    clearSessionCookie(c, 'admin', env.NODE_ENV === 'production');
+    return c.body(null, 204);
+  })
+
+  // Clients (SPEC.md section 2, /admin/users), newest first.
+  .get('/users', requireAdmin(), async (c) => {
+    const users = await listUsers(c.var.services.db);
+    return c.json(
+      users.map((u): AdminUserView => ({
+        _id: u.id,
+        id: u.id,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        preferredName: u.preferredName,
+        pronoun: u.pronoun,
+        email: u.email,
+        phone: u.phone,
+        city: u.city,
+        zipcode: u.zipcode,
+        createdAt: new Date(u.createdAt).toISOString(),
+      })),
+    );
+  })
+
+  .delete('/users/:id', requireAdmin(), validateParams(userParams), async (c) => {
+    const deleted = await deleteUser(c.var.services.db, c.req.valid('param').id);
+    if (!deleted) return c.json({ message: 'User not found' }, 404);
+    return c.json({ message: 'User deleted successfully.' });
+  });

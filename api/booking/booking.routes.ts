@@ -1,0 +1,136 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { assertSelf, requireUser } from '../middleware/auth.ts';
+import { id } from '../../contract/common.ts';
+import {
+  AMOUNT_OUT_OF_RANGE,
+  BOOKING_CONFIRMED,
+  BOOKING_FAILED,
+  COUPON_INVALID,
+  COUPON_VALID,
+  PAYMENT_ALREADY_USED,
+  PAYMENT_FOR_ANOTHER_BOOKING,
+  PAYMENT_SERVICE_UNAVAILABLE,
+  PAYMENT_UNSUCCESSFUL,
+  SLOT_NOT_FOUND,
+  SLOT_PAST,
+  SLOT_TAKEN,
+  bookRequest,
+  couponRequest,
+  couponLimitReached,
+  type BookingCouponView,
+  type BookingOrderView,
+  type BookResponse,
+  paypalOrderRequest,
+  toCents,
+} from '../../contract/booking.ts';
+import { NOT_LOGGED_IN } from '../../contract/user.ts';
+import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
+
+/**
+ * A client books a paid one-to-one session (SPEC.md sections 4, 5, 7, 8; issue 5). Mounted on
+ * /api/bookings beside the slot lists of api/booking/slots.routes.ts. The money flow itself is
+ * in api/booking/finalize-booking.ts; these handlers validate, call it and answer its refusals.
+ *
+ *   POST /validate-coupon         {code}: is it the booking coupon? (the code never leaves the server)
+ *   POST /{slotId}/paypal-order   {amount, sessionType} -> {orderID}: the server creates the order
+ *   PUT  /{slotId}/book           {userId, ..., paypalOrderId | couponCode}: claim, then capture
+ */
+
+const slotParams = z.object({ slotId: id });
+
+type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
+
+/** The status and message (SPEC.md sections 5 and 8) each refusal of finalizeBooking answers. */
+const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit'>, Refused> = {
+  'unknown-account': { status: 401, message: NOT_LOGGED_IN },
+  'slot-not-found': { status: 404, message: SLOT_NOT_FOUND },
+  'slot-taken': { status: 409, message: BOOKING_FAILED },
+  'slot-past': { status: 400, message: SLOT_PAST },
+  'coupon-invalid': { status: 400, message: COUPON_INVALID },
+  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+  'order-for-another-booking': { status: 400, message: PAYMENT_FOR_ANOTHER_BOOKING },
+  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'amount-out-of-range': { status: 400, message: AMOUNT_OUT_OF_RANGE },
+  'claim-lost': { status: 409, message: BOOKING_FAILED },
+  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+};
+
+/** Before an order exists a taken slot says so; at the booking it is the generic failure above. */
+const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
+  'slot-not-found': bookingRefusals['slot-not-found'],
+  'slot-taken': { status: 409, message: SLOT_TAKEN },
+  'slot-past': bookingRefusals['slot-past'],
+  'payment-unavailable': bookingRefusals['payment-unavailable'],
+};
+
+export const booking = new Hono<AppEnv>()
+  // The coupon lives only on the server (BOOKING_COUPON); the page asks here.
+  .post('/validate-coupon', requireUser(), rateLimit({ bucket: 'booking-coupon', max: 30, windowMs: 15 * 60_000 }), validateJson(couponRequest), (c) => {
+    const valid = isBookingCoupon(c.req.valid('json').code, c.var.services.env.BOOKING_COUPON);
+    return valid
+      ? c.json({ valid: true, message: COUPON_VALID } satisfies BookingCouponView)
+      : c.json({ valid: false, message: COUPON_INVALID } satisfies BookingCouponView, 400);
+  })
+
+  // The server creates the order, for an amount in range, tied to this slot and this client.
+  .post(
+    '/:slotId/paypal-order',
+    requireUser(),
+    rateLimit({ bucket: 'booking-order', max: 20, windowMs: 10 * 60_000 }),
+    validateParams(slotParams),
+    validateJson(paypalOrderRequest),
+    async (c) => {
+      const { amount, sessionType } = c.req.valid('json');
+      const result = await startBookingPayment(c.var.services, {
+        slotId: c.req.valid('param').slotId,
+        userId: c.var.userId!,
+        amountCents: toCents(amount),
+        sessionType,
+      });
+      if (!result.ok) {
+        const { status, message } = paymentRefusals[result.kind];
+        return c.json({ message }, status);
+      }
+      return c.json({ orderID: result.orderId } satisfies BookingOrderView);
+    },
+  )
+
+  .put(
+    '/:slotId/book',
+    requireUser(),
+    rateLimit({ bucket: 'booking', max: 20, windowMs: 10 * 60_000 }),
+    validateParams(slotParams),
+    validateJson(bookRequest),
+    async (c) => {
+      const body = c.req.valid('json');
+      assertSelf(c, body.userId);
+      const result = await finalizeBooking(c.var.services, {
+        slotId: c.req.valid('param').slotId,
+        userId: body.userId,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        sessionType: body.sessionType,
+        message: body.message,
+        // The schema lets exactly one of the two through.
+        payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
+      });
+      if (!result.ok) {
+        // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
+        if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
+        const { status, message } = bookingRefusals[result.kind];
+        return c.json({ message }, status);
+      }
+      // SPEC.md section 7: the success message uses the payer's first name.
+      const answer: BookResponse =
+        result.payerFirstName !== undefined
+          ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
+          : { success: true, message: BOOKING_CONFIRMED };
+      return c.json(answer);
+    },
+  );

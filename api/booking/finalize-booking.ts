@@ -1,0 +1,405 @@
+/**
+ * The booking's money flow (SPEC.md sections 4, 5, 7, 8; issue 5), as two use-cases the routes
+ * of api/booking/booking.routes.ts call and a unit test can call directly:
+ *
+ *   startBookingPayment: the PayPal order a booking must be paid with, made by the server for
+ *     this slot and this client, for an amount the route has checked to be in range;
+ *   finalizeBooking: claims the slot for the client, paid by the coupon or by that order once
+ *     the buyer approved it, then tells the room and mails the confirmation.
+ *
+ * Each answers a result or a refusal: `{ ok: false, kind }`, a name for why, never an HTTP
+ * status; the routes choose the status and the message (contract/booking.ts). Anything else
+ * (the database down, a bug) is thrown.
+ *
+ * Money rule (decision 0012): claim the slot and record a payment attempt in one short
+ * transaction, commit; capture with no transaction open; confirm the booking in a second short
+ * transaction. A client who loses the race is never charged (the order stays APPROVED and
+ * lapses); a failed capture frees the slot; a capture whose answer was lost (a crash) is found
+ * again by the client's retry, the reconciler or PayPal's webhook, which confirm the same attempt.
+ */
+import type { Services } from '../services/index.ts';
+import type { DB } from '../../db/client.ts';
+import { inBookingRange } from '../../contract/booking.ts';
+import type { BookingAttemptDetails, PaymentSettler } from '../../db/schema.ts';
+import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
+import { bookingMails } from './mails.ts';
+import { deliver } from '../mail/send.ts';
+import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot } from './booking.repo.ts';
+import { findUserById } from '../accounts/login-tokens.repo.ts';
+import { completeAttempt, findAttempt, markCapturing, openAttempt, PROCESS_ID, releaseAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
+
+/** SPEC.md section 5: compared ignoring case and surrounding spaces. */
+export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
+
+/** The PayPal order a booking must be paid with: made by us for this slot and this client. */
+export const bookingOrderReference = (slotId: string, userId: string) => `slot:${slotId}:${userId}`;
+
+/**
+ * Why a slot can't be booked, found before PayPal is asked anything:
+ * - 'slot-not-found': no slot with this id (never was, or the teacher deleted it);
+ * - 'slot-taken': someone has booked it;
+ * - 'slot-past': its time has come.
+ */
+export type SlotRefusal = 'slot-not-found' | 'slot-taken' | 'slot-past';
+
+type SlotCheck = { ok: true; date: string; time: string } | { ok: false; kind: SlotRefusal };
+
+/** The slot exists, is free and has not begun. The claim checks the last two again, atomically. */
+async function checkSlot(db: DB, slotId: string): Promise<SlotCheck> {
+  const slot = await findSlotForBooking(db, slotId);
+  if (!slot) return { ok: false, kind: 'slot-not-found' };
+  if (slot.bookedAt !== null) return { ok: false, kind: 'slot-taken' };
+  if (new Date(slot.startsAt).getTime() <= Date.now()) return { ok: false, kind: 'slot-past' };
+  return { ok: true, date: slot.date, time: slot.time };
+}
+
+/** This client's open or completed attempt for this slot and PayPal order, made by a concurrent request. */
+async function liveAttemptFor(db: DB, orderId: string, slotId: string, userId: string): Promise<PaymentAttempt | undefined> {
+  const a = await findAttempt(db, orderId);
+  return a && a.state !== 'released' && a.kind === 'booking' && a.slotId === slotId && a.userId === userId ? a : undefined;
+}
+
+export interface BookingPaymentInput {
+  slotId: string;
+  /** The signed-in client; the order is tied to them. */
+  userId: string;
+  /** In range already (the route's schema checks it). */
+  amountCents: number;
+  sessionType: string;
+}
+
+/**
+ * Why startBookingPayment made no order. Besides the slot's: 'payment-unavailable', PayPal could
+ * not make the order (down, or it refused our request).
+ */
+export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable';
+
+/** The answer of startBookingPayment: PayPal's order id, or a refusal. */
+export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; kind: BookingPaymentRefusal };
+
+/** Creates the PayPal order for a free, future slot, tied to it and to this client. */
+export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'>, input: BookingPaymentInput): Promise<BookingPaymentResult> {
+  const slot = await checkSlot(deps.db, input.slotId);
+  if (!slot.ok) return slot;
+  try {
+    const order = await deps.payments.createOrder({
+      amountCents: input.amountCents,
+      referenceId: bookingOrderReference(input.slotId, input.userId),
+      description: `${input.sessionType} on ${slot.date} at ${slot.time}`,
+    });
+    return { ok: true, orderId: order.id };
+  } catch (err) {
+    console.error('[paypal] could not create a booking order:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+}
+
+export interface BookingInput {
+  slotId: string;
+  /**
+   * The account booking, which the route has checked is the caller's. The confirmation goes to
+   * its own address (proved by its login link or Google), never to one in the request, which
+   * would let anyone send our mail to any address.
+   */
+  userId: string;
+  firstName: string;
+  lastName: string;
+  sessionType: string;
+  message: string;
+  /** The booking coupon, or the id of the PayPal order startBookingPayment made and the buyer approved. */
+  payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string };
+}
+
+/**
+ * Why finalizeBooking booked nothing. Besides the slot's (SlotRefusal):
+ * - 'unknown-account': the account is gone (deleted since its session began);
+ * - 'coupon-invalid': not the booking coupon;
+ * - 'coupon-limit': the client has booked BOOKING_COUPON_LIMIT sessions with the coupon already;
+ * - 'order-unknown': PayPal refuses to show the order (no such order, or not our app's);
+ * - 'payment-unavailable': PayPal could not be asked (down, or our credentials refused);
+ * - 'order-for-another-booking': the order was made for another slot or another client;
+ * - 'order-already-used': the order was captured already;
+ * - 'order-not-approved': the buyer has not approved it (or PayPal voided it);
+ * - 'amount-out-of-range': not USD, or outside the booking range (an order not made by us);
+ * - 'claim-lost': between the check and the claim someone else booked the slot, or its time came;
+ * - 'capture-failed': PayPal declined the capture, or captured something else than was
+ *   approved (refunded then); the slot is free again.
+ * Only 'capture-failed' and 'payment-unavailable' may come after a capture was tried; every
+ * other refusal charged nothing. 'payment-unavailable' after a capture means PayPal's answer was
+ * lost: the slot stays claimed until the retry or the reconciler learns from PayPal how it ended.
+ */
+export type BookingRefusal =
+  | SlotRefusal
+  | 'unknown-account'
+  | 'coupon-invalid'
+  | 'coupon-limit'
+  | 'order-unknown'
+  | 'payment-unavailable'
+  | 'order-for-another-booking'
+  | 'order-already-used'
+  | 'order-not-approved'
+  | 'amount-out-of-range'
+  | 'claim-lost'
+  | 'capture-failed';
+
+/**
+ * The answer of finalizeBooking: the booked slot, with (paid bookings only) the first name of
+ * who paid, which SPEC.md section 7 puts in the success message; or a refusal.
+ */
+export type BookingResult = { ok: true; booking: BookedSlot; payerFirstName?: string } | { ok: false; kind: BookingRefusal };
+
+/** A refusal met inside the claim's transaction: thrown to roll it back, answered after. */
+class BookingRefused extends Error {
+  readonly kind: BookingRefusal;
+  constructor(kind: BookingRefusal) {
+    super(kind);
+    this.kind = kind;
+  }
+}
+
+/** The PayPal order has an attempt already (a concurrent or later replay): roll back, follow it. */
+class AttemptExists extends Error {}
+
+type BookingDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+
+/**
+ * Books the slot: checks the account, the slot and the payment (nothing is captured yet), claims
+ * the slot and records the payment attempt in one short transaction, captures with no
+ * transaction open, then confirms the booking in a second one; after that commit, tells every
+ * open booking page and mails the client and the teacher. A replay of the same PayPal order
+ * answers the booking it made, waits for it, or after a crash completes it.
+ */
+export async function finalizeBooking(deps: BookingDeps, input: BookingInput): Promise<BookingResult> {
+  const { db, env, payments } = deps;
+  const { slotId } = input;
+  const account = await findUserById(db, input.userId);
+  if (!account) return { ok: false, kind: 'unknown-account' };
+
+  if (input.payment.kind === 'paypal') {
+    const existing = await findAttempt(db, input.payment.orderId);
+    if (existing && existing.state !== 'released') {
+      if (existing.kind !== 'booking' || existing.slotId !== slotId || existing.userId !== account.id) return { ok: false, kind: 'order-for-another-booking' };
+      return replay(deps, existing, account.firstName);
+    }
+  }
+
+  const slot = await checkSlot(db, slotId);
+  if (!slot.ok) {
+    // Taken by a concurrent request for this very order (a double click): answer that booking.
+    if (slot.kind === 'slot-taken' && input.payment.kind === 'paypal') {
+      const late = await liveAttemptFor(db, input.payment.orderId, slotId, account.id);
+      if (late) return replay(deps, late, account.firstName);
+    }
+    return slot;
+  }
+
+  // The payment: the coupon, or an order that we made for this slot and this client, that
+  // the buyer approved, in USD and in range. Nothing is captured yet.
+  let payment: { orderId: string; amountCents: number } | undefined;
+  if (input.payment.kind === 'coupon') {
+    if (!isBookingCoupon(input.payment.code, env.BOOKING_COUPON)) return { ok: false, kind: 'coupon-invalid' };
+  } else {
+    const { orderId } = input.payment;
+    let order: Awaited<ReturnType<typeof payments.getOrder>>;
+    try {
+      order = await payments.getOrder(orderId);
+    } catch (err) {
+      if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) {
+        return { ok: false, kind: 'order-unknown' };
+      }
+      console.error('[paypal] could not read a booking order:', err instanceof Error ? err.message : err);
+      return { ok: false, kind: 'payment-unavailable' };
+    }
+    if (order.referenceId !== bookingOrderReference(slotId, account.id)) return { ok: false, kind: 'order-for-another-booking' };
+    if (order.status === 'COMPLETED') {
+      // A concurrent request for the same order may have captured since we looked: follow it.
+      const late = await liveAttemptFor(db, orderId, slotId, account.id);
+      if (late) return replay(deps, late, account.firstName);
+      return { ok: false, kind: 'order-already-used' };
+    }
+    if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
+    if (order.currency !== 'USD' || !inBookingRange(order.amountCents)) return { ok: false, kind: 'amount-out-of-range' };
+    payment = { orderId, amountCents: order.amountCents };
+  }
+
+  const details: BookingAttemptDetails = {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: account.email,
+    sessionType: input.sessionType,
+    message: input.message,
+  };
+  const claim = {
+    userId: account.id,
+    ...details,
+    amountCents: payment?.amountCents ?? null,
+    couponUsed: payment === undefined,
+    paypalOrderId: payment?.orderId ?? null,
+  };
+
+  // The claim, in one short transaction with no PayPal call: the conditional UPDATE books the
+  // slot for one claimant only; with PayPal, the attempt is recorded with it. The losers return
+  // before any capture, and their approved orders lapse uncharged.
+  let claimed: { row: BookedSlot; attempt: PaymentAttempt | undefined };
+  try {
+    claimed = await db.transaction().execute(async (trx) => {
+      // The coupon's cap, counted under the client's row lock: two coupon bookings at the limit queue here.
+      if (!payment && (await lockAndCountCouponBookings(trx, account.id)) >= env.BOOKING_COUPON_LIMIT) throw new BookingRefused('coupon-limit');
+      // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
+      // and taken the other way round two claims of one slot would deadlock on it.
+      const row = await claimSlot(trx, slotId, claim);
+      if (!row) throw new BookingRefused('claim-lost');
+      let attempt: PaymentAttempt | undefined;
+      if (payment) {
+        attempt = await openAttempt(trx, {
+          kind: 'booking',
+          paypalOrderId: payment.orderId,
+          paypalRequestId: captureRequestId(payment.orderId),
+          amountCents: payment.amountCents,
+          currency: 'USD',
+          slotId,
+          userId: account.id,
+          details,
+          claimedBy: PROCESS_ID,
+        });
+        if (!attempt) throw new AttemptExists();
+      }
+      return { row, attempt };
+    });
+  } catch (err) {
+    if (err instanceof BookingRefused && err.kind === 'claim-lost' && payment) {
+      // Lost to a concurrent request for this same PayPal order (a double click): follow it.
+      const other = await findAttempt(db, payment.orderId);
+      if (other && other.slotId === slotId && other.userId === account.id) return replay(deps, other, account.firstName);
+    }
+    if (err instanceof BookingRefused) return { ok: false, kind: err.kind };
+    if (err instanceof AttemptExists && payment) {
+      const other = await findAttempt(db, payment.orderId);
+      if (other) return replay(deps, other, account.firstName);
+    }
+    throw err;
+  }
+
+  if (!claimed.attempt) {
+    await announce(deps, claimed.row);
+    return { ok: true, booking: claimed.row };
+  }
+  // Capture after the claim, with no transaction open: the client is charged only once the slot is theirs.
+  const { attempt } = claimed;
+  await markCapturing(db, attempt.id, PROCESS_ID);
+  return settleBookingAttempt(deps, attempt, await captureAttempt(payments, attempt), { settledBy: 'checkout', holder: PROCESS_ID }, account.firstName);
+}
+
+/** After the booking's commit, best effort: every open booking page drops the slot; the client and the teacher are mailed. */
+async function announce(deps: BookingDeps, booked: BookedSlot): Promise<void> {
+  const { env, mailer, realtime } = deps;
+  // A room that is down never fails the booking (notifySlotBooked logs and never throws).
+  void realtime.notifySlotBooked(booked.id).catch(() => {});
+  await deliver(
+    mailer,
+    bookingMails(env, {
+      slotId: booked.id,
+      startsAt: new Date(booked.startsAt),
+      bookedAt: new Date(booked.bookedAt ?? Date.now()),
+      duration: booked.duration,
+      sessionType: booked.sessionType ?? '',
+      firstName: booked.firstName ?? '',
+      lastName: booked.lastName ?? '',
+      email: booked.email ?? '',
+      message: booked.message ?? '',
+      userId: booked.bookedBy!,
+      amountCents: booked.amountCents,
+      couponUsed: booked.couponUsed,
+      paypalOrderId: booked.paypalOrderId,
+    }),
+  );
+}
+
+/** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
+async function replay(deps: BookingDeps, first: PaymentAttempt, accountFirstName: string): Promise<BookingResult> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
+  if (followed.kind === 'captured') {
+    return settleBookingAttempt(deps, followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder }, accountFirstName);
+  }
+  return answerSettled(deps.db, followed.attempt, accountFirstName);
+}
+
+/** The answer for an attempt someone settled: its booking, or the capture's failure. */
+async function answerSettled(db: DB, attempt: PaymentAttempt, accountFirstName: string): Promise<BookingResult> {
+  if (attempt.state === 'completed' && attempt.slotId) {
+    const booked = await findBookedSlot(db, attempt.slotId, attempt.paypalOrderId);
+    if (booked) return { ok: true, booking: booked, payerFirstName: attempt.payerFirstName?.trim() || accountFirstName };
+  }
+  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
+  return { ok: false, kind: 'capture-failed' };
+}
+
+/**
+ * Records how a booking's attempt ended, after the capture (or the look-up at PayPal): captured
+ * as approved → the booking confirmed (one short transaction), then announced; no money, or not
+ * what was approved → the slot freed (only by the attempt's holder; a capture is refunded after
+ * the commit); unknown → left open for the reconciler. Shared by the checkout, the retry, the
+ * reconciler and the webhook; the first to record an outcome wins.
+ */
+export async function settleBookingAttempt(
+  deps: BookingDeps,
+  attempt: PaymentAttempt,
+  outcome: CaptureOutcome,
+  by: { settledBy: PaymentSettler; holder: string | null },
+  accountFirstName = '',
+): Promise<BookingResult> {
+  const { db, payments } = deps;
+  const { paypalOrderId } = attempt;
+  if (outcome.kind === 'unknown') {
+    console.error(`[paypal] booking order ${paypalOrderId}: ${outcome.why}; the reconciler will settle it`);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+  const captured = outcome.kind === 'captured' ? outcome.captured : undefined;
+  // A PENDING capture (e.g. an eCheck) is not money yet: refused (and refunded) like a mismatch.
+  const matches = captured && captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents;
+
+  if (!matches) {
+    const why = captured
+      ? `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`
+      : outcome.kind === 'not-captured'
+        ? outcome.why
+        : '';
+    console.warn(`[paypal] booking capture failed: ${why}`);
+    const released =
+      by.holder !== null &&
+      (await db.transaction().execute(async (trx) => {
+        const done = await releaseAttempt(trx, attempt.id, by.holder!, { settledBy: by.settledBy, note: captured ? `refunded: ${why}` : why });
+        if (!done) return false;
+        if (attempt.slotId) await freeSlot(trx, attempt.slotId, paypalOrderId);
+        return true;
+      }));
+    if (!released) return answerSettled(db, (await findAttempt(db, paypalOrderId)) ?? attempt, accountFirstName);
+    if (captured) await refundQuietly(payments, captured, 'no booking was recorded for it');
+    return { ok: false, kind: 'capture-failed' };
+  }
+
+  const payerFirstName = captured.payer.firstName.trim();
+  const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
+  const completed = await db
+    .transaction()
+    .execute((trx) => completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, payerFirstName, note }));
+  if (!completed) {
+    const now = (await findAttempt(db, paypalOrderId)) ?? attempt;
+    // Released while PayPal was slow (taken for abandoned): the money goes back.
+    if (now.state === 'released') await refundQuietly(payments, captured, 'no booking was recorded for it');
+    return answerSettled(db, now, accountFirstName);
+  }
+  const booked = attempt.slotId ? await findBookedSlot(db, attempt.slotId, paypalOrderId) : undefined;
+  if (!booked) {
+    // The teacher deleted the slot while it was being paid for: nothing to book, the money goes back.
+    console.error(`[paypal] booking order ${paypalOrderId} captured for a slot deleted meanwhile: refunding`);
+    await refundQuietly(payments, captured, 'no booking was recorded for it');
+    return { ok: false, kind: 'claim-lost' };
+  }
+  if (by.settledBy !== 'checkout') console.warn(`[paypal] booking order ${paypalOrderId}: recovered by the ${by.settledBy}`);
+  await announce(deps, booked);
+  // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
+  return { ok: true, booking: booked, payerFirstName: payerFirstName || accountFirstName };
+}

@@ -1,0 +1,172 @@
+/**
+ * The booking's mails: a booked session's confirmation (with its .ics) and the teacher's
+ * notification, the notice of a session the teacher cancelled (with the .ics that removes it),
+ * and the reminders. Every value goes to renderMail as text, which escapes it.
+ */
+import type { Env } from '../env.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+import { buildIcs, icsOrganizer } from '../mail/ics.ts';
+import { classWhen, icsAttachment, mail, money, oneLine, siteFooter as footer } from '../mail/layout.ts';
+
+const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
+
+export interface BookedSession {
+  slotId: string;
+  /** The instant the session starts. */
+  startsAt: Date;
+  /** When it was booked: with the slot id, it makes the calendar entry's UID. */
+  bookedAt: Date;
+  duration: string;
+  sessionType: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  message: string;
+  userId: string;
+  /** Paid amount in cents; null with the coupon. */
+  amountCents: number | null;
+  couponUsed: boolean;
+  paypalOrderId: string | null;
+}
+
+const minutesOf = (duration: string) => {
+  const m = /(\d+)/.exec(duration);
+  const n = m ? Number(m[1]) : 60;
+  return n > 0 && n <= 600 ? n : 60;
+};
+
+/**
+ * The calendar entry's UID of one booking, shared by its confirmation and its cancellation so
+ * the calendar matches them. Stable for this booking: the same slot booked again later is
+ * another booking.
+ */
+export const bookingUid = (env: Pick<Env, 'SITE_URL'>, slotId: string, bookedAt: Date) =>
+  `booking-${slotId}-${bookedAt.getTime()}@${new URL(env.SITE_URL).host}`;
+
+const sessionDetails = (sessionType: string, when: { date: string; time: string }, duration: string) =>
+  `Session: ${sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${duration}`;
+
+/** The client's 'Booking Confirmed!' mail with the calendar file, and the teacher's notification. */
+export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const minutes = minutesOf(b.duration);
+  const payment = b.couponUsed ? 'Coupon applied (no charge)' : b.amountCents !== null ? `${money(b.amountCents)} paid through PayPal` : '';
+  const ics = buildIcs({
+    uid: bookingUid(env, b.slotId, b.bookedAt),
+    start: b.startsAt,
+    durationMinutes: minutes,
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'Your one-to-one session. The link to join comes before the session.',
+    url: `${env.SITE_URL}/user/${b.userId}`,
+    organizer: icsOrganizer(env),
+  });
+  const name = `${b.firstName} ${b.lastName}`.trim();
+  return [
+    mail(
+      b.email,
+      `Booking Confirmed! ${oneLine(b.sessionType)} on ${when.date}`,
+      {
+        heading: 'Booking Confirmed!',
+        paragraphs: [
+          greeting(b.firstName),
+          'Booking successful. Your session is booked:',
+          sessionDetails(b.sessionType, when, b.duration),
+          ...(payment ? [`Payment: ${payment}`] : []),
+          'The attached calendar file adds the session to your calendar. Your bookings are listed in your account.',
+        ],
+        action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
+        footer: footer(env),
+      },
+      {
+        attachments: [icsAttachment('session.ics', ics, 'PUBLISH')],
+      },
+    ),
+    mail(
+      env.TEACHER_EMAIL,
+      `New booking: ${oneLine(name)}, ${oneLine(b.sessionType)} on ${when.date} ${when.time}`,
+      {
+        heading: 'New session booked',
+        paragraphs: [
+          `Session: ${b.sessionType}`,
+          `When: ${when.date}, ${when.time} (${b.duration})`,
+          `Client: ${name}`,
+          `Email: ${b.email}`,
+          `Payment: ${payment || 'none'}${b.paypalOrderId ? ` (PayPal order ${b.paypalOrderId})` : ''}`,
+          `Message:\n${b.message || '(none)'}`,
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      { headers: { 'Reply-To': b.email } },
+    ),
+  ];
+}
+
+export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'bookedAt' | 'duration' | 'sessionType' | 'firstName' | 'email' | 'amountCents'> & {
+  /** Null when the client's account is gone: then there is no booking page to send them to. */
+  userId: string | null;
+};
+
+/**
+ * The teacher deleted a booked session: the client's notice, with an .ics that cancels the
+ * confirmation's calendar entry (same UID, a higher SEQUENCE, METHOD:CANCEL).
+ */
+export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMail {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const paid = b.amountCents !== null && b.amountCents > 0;
+  const ics = buildIcs({
+    uid: bookingUid(env, b.slotId, b.bookedAt),
+    start: b.startsAt,
+    durationMinutes: minutesOf(b.duration),
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'This session has been cancelled.',
+    method: 'CANCEL',
+    status: 'CANCELLED',
+    // The confirmation's entry is revision 0 (no SEQUENCE line).
+    sequence: 1,
+    organizer: icsOrganizer(env),
+    attendee: { name: b.firstName, email: b.email },
+  });
+  return mail(
+    b.email,
+    `Session cancelled: ${oneLine(b.sessionType)} on ${when.date}`,
+    {
+      heading: 'Session cancelled',
+      paragraphs: [
+        greeting(b.firstName),
+        'I’m sorry, your session has been cancelled:',
+        sessionDetails(b.sessionType, when, b.duration),
+        paid ? 'I will be in touch about rescheduling it or refunding your payment.' : 'I will be in touch about rescheduling it.',
+        'The attached calendar file removes the session from your calendar.',
+      ],
+      ...(b.userId ? { action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` } } : {}),
+      footer: footer(env),
+    },
+    {
+      attachments: [icsAttachment('session.ics', ics, 'CANCEL')],
+    },
+  );
+}
+
+/** A reminder of a booked session: 'day' (the day before) or 'soon' (two hours before). */
+export function reminderMail(
+  env: Env,
+  r: { email: string; firstName: string; sessionType: string; startsAt: Date; duration: string; link: string | null; userId: string | null },
+  kind: 'day' | 'soon',
+): OutgoingMail {
+  const when = classWhen(r.startsAt, env.SITE_TIMEZONE);
+  const lead = kind === 'day' ? 'A reminder: your session is tomorrow.' : 'A reminder: your session starts in about two hours.';
+  return mail(r.email, `Reminder: ${oneLine(r.sessionType)} ${kind === 'day' ? 'tomorrow' : 'today'} at ${when.time}`, {
+    heading: kind === 'day' ? 'See you tomorrow' : 'See you soon',
+    paragraphs: [
+      greeting(r.firstName),
+      lead,
+      sessionDetails(r.sessionType, when, r.duration),
+      ...(r.link ? [`Join here: ${r.link}`] : []),
+      'Need to change it? Reply to this mail or write through the contact page at least 24 hours ahead.',
+    ],
+    ...(r.userId ? { action: { label: 'My bookings', url: `${env.SITE_URL}/user/${r.userId}` } } : {}),
+    footer: footer(env),
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Session reminders a day and two hours before (issue 5). Every server process runs the check
+ * each minute; the claim in the database makes each reminder go out once (api/booking/reminders.repo.ts).
+ * A mail that fails after its claim is logged and not retried: a missed reminder is better
+ * than a doubled one.
+ */
+import type { Services } from '../services/index.ts';
+import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
+import { reminderMail } from './mails.ts';
+import { deliver } from '../mail/send.ts';
+
+export const REMINDER_CHECK_MS = 60_000;
+
+export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {
+  const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
+  for (const kind of ['day', 'soon'] as const) {
+    // The claim commits before the sends: a reminder claimed is a reminder at most once.
+    const due = await services.db.transaction().execute((trx) => claimDueReminders(trx, kind, now));
+    for (const r of due) {
+      const mail = reminderMail(
+        services.env,
+        {
+          email: r.email!,
+          firstName: r.firstName ?? '',
+          sessionType: r.sessionType ?? 'Session',
+          startsAt: new Date(r.startsAt),
+          duration: r.duration,
+          link: r.link,
+          userId: r.bookedBy,
+        },
+        kind,
+      );
+      sent[kind] += await deliver(services.mailer, [mail]);
+    }
+  }
+  return sent;
+}
+
+/** Starts the minute-by-minute check; returns a function that stops it. */
+export function startReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>): () => void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      await sendDueReminders(services);
+    } catch (err) {
+      console.error('[reminders] check failed:', (err as Error).message);
+    } finally {
+      running = false;
+    }
+  }, REMINDER_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

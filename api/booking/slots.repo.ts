@@ -1,0 +1,67 @@
+/**
+ * Bookable slots and the sessions booked into them: one table, a booked slot has booked_at.
+ * "Past" is decided by starts_at, the instant the teacher's date and time denote.
+ */
+import type { DB } from '../../db/client.ts';
+
+const free = ['id', 'date', 'time', 'startsAt'] as const;
+const booked = [
+  ...free,
+  'bookedBy',
+  'bookedAt',
+  'firstName',
+  'lastName',
+  'email',
+  'sessionType',
+  'message',
+  'duration',
+  'link',
+  'couponUsed',
+  'amountCents',
+] as const;
+
+/** Inserts the slots whose date and time are new; returns those inserted. */
+export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date }[]) {
+  if (slots.length === 0) return [];
+  return db
+    .insertInto('slots')
+    .values(slots)
+    .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
+    .returning(free)
+    .execute();
+}
+
+/** The admin's view: every future slot, and booked ones whatever their time, in time order. */
+export async function listSlotsForAdmin(db: DB, now: Date) {
+  return db
+    .selectFrom('slots')
+    .select(booked)
+    .where((w) => w.or([w('startsAt', '>', now), w('bookedAt', 'is not', null)]))
+    .orderBy('startsAt')
+    .orderBy('id')
+    .execute();
+}
+
+/** A client's view: future free slots, and the client's own sessions (past ones too). */
+export async function listSlotsForClient(db: DB, userId: string, now: Date) {
+  return db
+    .selectFrom('slots')
+    .select(booked)
+    .where((w) => w.or([w.and([w('bookedAt', 'is', null), w('startsAt', '>', now)]), w('bookedBy', '=', userId)]))
+    .orderBy('startsAt')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Deletes a slot or a booked session; undefined when there was none. Returns the booking as it
+ * was, from the same statement, so the client can be told about a cancelled session: the e-mail
+ * is the booking's copy, the address its confirmation went to.
+ */
+export async function deleteSlot(db: DB, id: string) {
+  return db
+    .deleteFrom('slots')
+    .where('id', '=', id)
+    .returning(['id', 'startsAt', 'bookedAt', 'bookedBy', 'firstName', 'lastName', 'email', 'sessionType', 'duration', 'amountCents'])
+    .executeTakeFirst();
+}

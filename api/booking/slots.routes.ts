@@ -1,0 +1,168 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams, validateQuery } from '../validation.ts';
+import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { ambiguousTimeNote, id, nonexistentTimeMessage } from '../../contract/common.ts';
+import {
+  bookingsQuery,
+  newSlots,
+  PAST_SLOT,
+  SESSION_DELETED,
+  SLOT_DELETED,
+  SLOTS_ADDED,
+  type AdminSlotsView,
+  type BookedSlotView,
+  type ClientSessionView,
+  type ClientSlotsView,
+  type SlotsAddedView,
+  type SlotView,
+} from '../../contract/slots.ts';
+import { wallTime } from '../lib/time.ts';
+import { sessionCancelledMail } from './mails.ts';
+import { deliver } from '../mail/send.ts';
+import { deleteSlot, insertSlots, listSlotsForAdmin, listSlotsForClient } from './slots.repo.ts';
+import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
+import { centsToDollars } from '../../contract/chocolates.ts';
+import type { Slot } from '../../db/schema.ts';
+
+/**
+ * Bookable slots and booked sessions (SPEC.md sections 2, 4, 7). One table: a booked slot has
+ * booked_at. "Past" means starts_at <= now, decided on the server.
+ */
+
+type SlotRow = Pick<
+  Slot,
+  | 'id'
+  | 'date'
+  | 'time'
+  | 'startsAt'
+  | 'bookedBy'
+  | 'bookedAt'
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'sessionType'
+  | 'message'
+  | 'duration'
+  | 'link'
+  | 'couponUsed'
+  | 'amountCents'
+>;
+
+const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt'>): SlotView => ({
+  _id: s.id,
+  date: s.date,
+  time: s.time,
+  startsAt: new Date(s.startsAt).toISOString(),
+});
+
+const bookedView = (s: SlotRow, paymentNote: string | null = null): BookedSlotView => ({
+  ...freeView(s),
+  userId: s.bookedBy,
+  firstName: s.firstName ?? '',
+  lastName: s.lastName ?? '',
+  email: s.email ?? '',
+  sessionType: s.sessionType ?? '',
+  message: s.message ?? '',
+  duration: s.duration,
+  link: s.link ?? '',
+  bookedAt: s.bookedAt ? new Date(s.bookedAt).toISOString() : null,
+  couponUsed: s.couponUsed,
+  amount: s.amountCents === null ? null : centsToDollars(s.amountCents),
+  paymentNote,
+});
+
+const isPast = (s: SlotRow, now: Date) => new Date(s.startsAt).getTime() <= now.getTime();
+
+/** With ?userId= the client's own view (their session, their id); without, the admin's. */
+const adminOrSelf: MiddlewareHandler<AppEnv> = (c, next) => (c.req.query('userId') === undefined ? requireAdmin()(c, next) : requireUser()(c, next));
+
+const slotParams = z.object({ id });
+
+export const slots = new Hono<AppEnv>()
+  .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
+    const { db, env } = c.var.services;
+    const now = new Date();
+    const wanted = new Map<string, { date: string; time: string; startsAt: Date }>();
+    const warnings: string[] = [];
+    for (const { date, time } of c.req.valid('json').slots) {
+      const wall = wallTime(date, time, env.SITE_TIMEZONE);
+      if (wall.kind === 'skipped') {
+        const message = nonexistentTimeMessage(date, time, env.SITE_TIMEZONE);
+        return c.json({ message, issues: [{ path: 'slots', message }] }, 400);
+      }
+      if (wall.kind === 'ambiguous' && !wanted.has(`${date} ${time}`)) warnings.push(ambiguousTimeNote(date, time, env.SITE_TIMEZONE));
+      const startsAt = wall.instant;
+      if (startsAt.getTime() <= now.getTime()) {
+        return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
+      }
+      wanted.set(`${date} ${time}`, { date, time, startsAt });
+    }
+    // A slot at a date and time that already exists is skipped by the unique constraint.
+    const added = await insertSlots(db, [...wanted.values()]);
+    return c.json(
+      {
+        message: SLOTS_ADDED,
+        added: added.length,
+        skipped: c.req.valid('json').slots.length - added.length,
+        slots: added.map(freeView),
+        ...(warnings.length ? { warnings } : {}),
+      } satisfies SlotsAddedView,
+      201,
+    );
+  })
+
+  .get('/', adminOrSelf, validateQuery(bookingsQuery), async (c) => {
+    const { db } = c.var.services;
+    const now = new Date();
+    const { userId } = c.req.valid('query');
+
+    if (userId !== undefined) {
+      assertSelf(c, userId);
+      const rows = await listSlotsForClient(db, userId, now);
+      return c.json({
+        availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+        bookedSlots: rows
+          .filter((s) => s.bookedAt !== null)
+          .map((s): ClientSessionView => ({
+            ...freeView(s),
+            sessionType: s.sessionType ?? '',
+            duration: s.duration,
+            link: s.link ?? '',
+            isPast: isPast(s, now),
+          })),
+      } satisfies ClientSlotsView);
+    }
+
+    const [rows, notes] = await Promise.all([listSlotsForAdmin(db, now), paymentNotesOfSlots(db)]);
+    const booked = (s: SlotRow) => bookedView(s, notes.get(s.id) ?? null);
+    return c.json({
+      availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+      bookedSlots: rows.filter((s) => s.bookedAt !== null && !isPast(s, now)).map(booked),
+      passedSessions: rows.filter((s) => s.bookedAt !== null && isPast(s, now)).map(booked),
+    } satisfies AdminSlotsView);
+  })
+
+  .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
+    const { db, env, mailer } = c.var.services;
+    const deleted = await deleteSlot(db, c.req.valid('param').id);
+    if (!deleted) return c.json({ message: 'Slot not found' }, 404);
+    // Only a session still to come is news to the client; a passed one is just record keeping.
+    if (deleted.bookedAt !== null && deleted.email && new Date(deleted.startsAt).getTime() > Date.now()) {
+      await deliver(mailer, [
+        sessionCancelledMail(env, {
+          slotId: deleted.id,
+          startsAt: new Date(deleted.startsAt),
+          bookedAt: new Date(deleted.bookedAt),
+          duration: deleted.duration,
+          sessionType: deleted.sessionType ?? '',
+          firstName: deleted.firstName ?? '',
+          email: deleted.email,
+          userId: deleted.bookedBy,
+          amountCents: deleted.amountCents,
+        }),
+      ]);
+    }
+    return c.json({ message: deleted.bookedAt ? SESSION_DELETED : SLOT_DELETED, booked: deleted.bookedAt !== null });
+  });

@@ -1,0 +1,49 @@
+/**
+ * The class sign-up use-case, shared by a new student's sign-up and a returning student's
+ * check-in (api/classes/signups.routes.ts): the route validates and verifies the human, this
+ * decides, the route maps a refusal to its status and sends the mails after the commit.
+ */
+import type { DB } from '../../db/client.ts';
+import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_FULL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
+import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
+
+export interface Student {
+  classTitle: string;
+  date: string;
+  name: string;
+  email: string;
+  phone: string;
+  signaturePng: Uint8Array | null;
+}
+
+export type Enrolment = { ok: true; id: string; event: ClassEvent } | { ok: false; status: 400 | 404 | 409; message: string };
+
+/**
+ * Signs `student` up for the class, all checks and the insert in one transaction that holds the
+ * event's row lock: concurrent sign-ups for one class queue on it, so the count each one sees
+ * includes the others and the class never goes over capacity. The unique constraint on
+ * (class_title, date, email) settles twins from one person.
+ */
+export async function enrol(db: DB, student: Student, alreadyStatus: 400 | 409): Promise<Enrolment> {
+  return db.transaction().execute(async (trx): Promise<Enrolment> => {
+    const event = await lockClass(trx, student.classTitle, student.date);
+    if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
+    if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };
+    if (new Date(event.startsAt).getTime() <= Date.now()) return { ok: false, status: 400, message: CLASS_PAST };
+    const seats = await classSeats(trx, event, student.email);
+    if (seats.mine) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
+    if (seats.taken >= event.capacity) return { ok: false, status: 409, message: CLASS_FULL };
+    const row = await insertSignup(trx, {
+      eventId: event.id,
+      classTitle: student.classTitle,
+      date: student.date,
+      name: student.name,
+      email: student.email,
+      phone: student.phone,
+      waiverAccepted: true,
+      signaturePng: student.signaturePng,
+    });
+    if (!row) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
+    return { ok: true, id: row.id, event };
+  });
+}

@@ -1,0 +1,156 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams, validateQuery } from '../validation.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { ambiguousTimeNote, id, nonexistentTimeMessage } from '../../contract/common.ts';
+import {
+  bulkDeleteEvents,
+  classStatusQuery,
+  eventsRange,
+  eventUpdate,
+  newEvent,
+  REPEAT_COUNTS,
+  SHORT_MONTH_NOTE,
+  type ClassStatusView,
+  type EventsAddedView,
+  type EventView,
+  type Repeat,
+} from '../../contract/events.ts';
+import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
+import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
+import type { Event } from '../../db/schema.ts';
+
+/**
+ * Events (group classes), SPEC.md sections 2, 5 and 7. Three mounts: the public list and the
+ * admin's edits under /events, the admin's add form at /admin/events, and /class-status.
+ */
+
+/** The calendar shows a month back, so past classes of the month appear (disabled). */
+const PAST_DAYS_SHOWN = 31;
+
+type EventRow = Pick<Event, 'id' | 'title' | 'date' | 'time' | 'startsAt' | 'location' | 'signUpLink' | 'isExternal' | 'capacity'>;
+
+const view = (e: EventRow, now: Date): EventView => {
+  const startsAt = new Date(e.startsAt);
+  return {
+    _id: e.id,
+    title: e.title,
+    date: e.date,
+    time: e.time,
+    startsAt: startsAt.toISOString(),
+    location: e.location,
+    signUpLink: e.signUpLink,
+    isExternal: e.isExternal,
+    capacity: e.capacity,
+    isPast: startsAt.getTime() <= now.getTime(),
+  };
+};
+
+const daysInMonth = (year: number, month0: number) => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
+
+/**
+ * The dates of one repeat. Monthly keeps the first date's day of the month; a month without
+ * that day (the 31st, February 29 and 30) gets its last day instead, and says so.
+ */
+function seriesDates(date: string, repeat: Repeat): { dates: string[]; clamped: boolean } {
+  const count = REPEAT_COUNTS[repeat];
+  if (repeat !== 'monthly') return { dates: Array.from({ length: count }, (_, i) => addDays(date, i * 7)), clamped: false };
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  let clamped = false;
+  const dates = Array.from({ length: count }, (_, i) => {
+    const year = y + Math.floor((m - 1 + i) / 12);
+    const month0 = (m - 1 + i) % 12;
+    const last = daysInMonth(year, month0);
+    if (d > last) clamped = true;
+    return `${year}-${String(month0 + 1).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+  });
+  return { dates, clamped };
+}
+
+const eventParams = z.object({ id });
+
+/**
+ * The instants of `time` on each of `dates` in the teacher's zone: a time the clocks skip is
+ * refused (its message), a time they show twice is the first one, with a warning.
+ */
+function eventInstants(dates: string[], time: string, zone: string): { refused: string } | { instants: Date[]; warnings: string[] } {
+  const instants: Date[] = [];
+  const warnings: string[] = [];
+  for (const date of dates) {
+    const wall = wallTime(date, time, zone);
+    if (wall.kind === 'skipped') return { refused: nonexistentTimeMessage(date, time, zone) };
+    if (wall.kind === 'ambiguous') warnings.push(ambiguousTimeNote(date, time, zone));
+    instants.push(wall.instant);
+  }
+  return { instants, warnings };
+}
+
+export const events = new Hono<AppEnv>()
+  // Public. Without a range (SPEC.md's call): today on, plus the past month so the calendar can
+  // show those days' classes disabled. With from/to: the days one calendar month shows.
+  .get('/', validateQuery(eventsRange), async (c) => {
+    const zone = c.var.services.env.SITE_TIMEZONE;
+    const now = new Date();
+    const range = c.req.valid('query');
+    const rows =
+      range.from && range.to
+        ? await listEventsFrom(c.var.services.db, zonedInstant(range.from, '00:00', zone), zonedInstant(addDays(range.to, 1), '00:00', zone))
+        : await listEventsFrom(c.var.services.db, zonedInstant(addDays(zonedNow(zone, now).date, -PAST_DAYS_SHOWN), '00:00', zone));
+    return c.json(rows.map((e) => view(e, now)));
+  })
+
+  // Registered before /:id so "bulk" is never taken for an id.
+  .delete('/bulk', requireAdmin(), validateJson(bulkDeleteEvents), async (c) => {
+    const { eventIds } = c.req.valid('json');
+    const deleted = await deleteEvents(c.var.services.db, [...new Set(eventIds)]);
+    return c.json({ deleted });
+  })
+
+  .put('/:id', requireAdmin(), validateParams(eventParams), validateJson(eventUpdate), async (c) => {
+    const { db, env } = c.var.services;
+    const { id: eventId } = c.req.valid('param');
+    const changes = c.req.valid('json');
+    const current = await findEvent(db, eventId);
+    if (!current) return c.json({ message: 'Event not found' }, 404);
+    const date = changes.date ?? current.date;
+    const time = changes.time ?? current.time;
+    const at = eventInstants([date], time, env.SITE_TIMEZONE);
+    if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
+    const updated = await updateEvent(db, eventId, { ...changes, startsAt: at.instants[0]! });
+    if (!updated) return c.json({ message: 'Event not found' }, 404);
+    return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
+  });
+
+export const adminEvents = new Hono<AppEnv>().post('/', requireAdmin(), validateJson(newEvent), async (c) => {
+  const { db, env } = c.var.services;
+  const { repeat, ...fields } = c.req.valid('json');
+  const { dates, clamped } = seriesDates(fields.date, repeat);
+  const seriesId = dates.length > 1 ? randomUUID() : null;
+  const at = eventInstants(dates, fields.time, env.SITE_TIMEZONE);
+  if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
+  const rows = await insertEvents(
+    db,
+    dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
+  );
+  const now = new Date();
+  return c.json(
+    {
+      message: 'Event(s) added successfully',
+      events: rows.map((e) => view(e, now)),
+      ...(clamped ? { note: SHORT_MONTH_NOTE } : {}),
+      ...(at.warnings.length ? { warnings: at.warnings } : {}),
+    } satisfies EventsAddedView,
+    201,
+  );
+});
+
+/** Public: is the class on that date full? Called once per event by the calendar. */
+export const classStatusRoute = new Hono<AppEnv>().get('/', validateQuery(classStatusQuery), async (c) => {
+  const { classTitle, date } = c.req.valid('query');
+  const found = await classStatus(c.var.services.db, classTitle, date);
+  if (!found) return c.json({ message: 'Class not found' }, 404);
+  const taken = found.taken ?? 0;
+  return c.json({ isFull: taken >= found.capacity, capacity: found.capacity, taken } satisfies ClassStatusView);
+});

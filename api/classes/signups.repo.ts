@@ -1,0 +1,79 @@
+/**
+ * Class sign-ups and the events they are for. A sign-up belongs to the class by its event id,
+ * or by the class title and date it was made for (as api/classes/events.repo.ts classStatus counts).
+ */
+import { sql, type Insertable, type Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { ClassSignupsTable, Database } from '../../db/schema.ts';
+
+const eventColumns = ['id', 'title', 'date', 'time', 'startsAt', 'location', 'isExternal', 'capacity'] as const;
+
+const classQuery = (db: DB | Transaction<Database>, title: string, date: string) =>
+  db.selectFrom('events').select(eventColumns).where('title', '=', title).where('date', '=', date).orderBy('startsAt').orderBy('id').limit(1);
+
+/** The class `title` on `date`: the earliest, should two share a day, as class-status picks it. */
+export async function findClass(db: DB, title: string, date: string) {
+  return classQuery(db, title, date).executeTakeFirst();
+}
+
+/**
+ * The same class, its row held (SELECT ... FOR UPDATE) until the transaction ends, so sign-ups
+ * for one class are counted and added one at a time.
+ */
+export async function lockClass(trx: Transaction<Database>, title: string, date: string) {
+  return classQuery(trx, title, date).forUpdate().executeTakeFirst();
+}
+export type ClassEvent = NonNullable<Awaited<ReturnType<typeof findClass>>>;
+
+/** Places taken in the class and whether `email` holds one of them, in one query. */
+export async function classSeats(db: DB, event: Pick<ClassEvent, 'id' | 'title' | 'date'>, email: string) {
+  const row = await db
+    .selectFrom('classSignups')
+    .select([sql<number>`count(*)::int`.as('taken'), sql<boolean>`coalesce(bool_or(email = ${email}), false)`.as('mine')])
+    .where((eb) => eb.or([eb('eventId', '=', event.id), eb.and([eb('classTitle', '=', event.title), eb('date', '=', event.date)])]))
+    .executeTakeFirstOrThrow();
+  return { taken: row.taken, mine: row.mine };
+}
+
+/** Adds a sign-up; undefined when this e-mail is signed up for this class title and date already. */
+export async function insertSignup(db: DB, row: Insertable<ClassSignupsTable>) {
+  return db
+    .insertInto('classSignups')
+    .values(row)
+    .onConflict((oc) => oc.columns(['classTitle', 'date', 'email']).doNothing())
+    .returning(['id', 'createdAt'])
+    .executeTakeFirst();
+}
+
+/** Name, phone and signature of the student's latest sign-up with an accepted waiver. */
+export async function latestStudentProfile(db: DB, email: string) {
+  return db
+    .selectFrom('classSignups')
+    .select(['name', 'phone', 'signaturePng'])
+    .where('email', '=', email)
+    .where('waiverAccepted', '=', true)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** For the admin's Classes table: latest class date first. */
+export async function listSignups(db: DB) {
+  return db
+    .selectFrom('classSignups')
+    .select((eb) => ['id', 'date', 'classTitle', 'name', 'email', 'phone', eb('signaturePng', 'is not', null).as('hasSignature')])
+    .orderBy('date', 'desc')
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export async function deleteSignup(db: DB, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('classSignups').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function findSignature(db: DB, id: string) {
+  return db.selectFrom('classSignups').select('signaturePng').where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,123 @@
+/**
+ * The mails of the visitors' forms: the teacher's notifications (reply goes to the visitor) and
+ * the visitors' confirmations. Every value is passed to renderMail as text, which escapes it,
+ * so what a visitor types never becomes markup. Confirmations don't echo the visitor's free
+ * text: the form can't be used to send someone else a message of the sender's choosing.
+ */
+import type { Env } from '../env.ts';
+import { signToken } from '../lib/signed-token.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+import { BRAND, escapeHtml, mail, oneLine, renderMail, siteFooter, type MailContent } from '../mail/layout.ts';
+
+/** Purpose of the signed token in unsubscribe links (api/lib/signed-token.ts). */
+export const UNSUBSCRIBE_PURPOSE = 'unsubscribe';
+
+// ---------------------------------------------------------------------------------------------
+// Home page: free 30-minute meeting request
+
+export interface BookingRequestMail {
+  name: string;
+  email: string;
+  phone: string;
+  sessionType: string;
+  message: string;
+}
+
+export function bookingRequestMails(env: Env, r: BookingRequestMail): OutgoingMail[] {
+  return [
+    mail(
+      env.TEACHER_EMAIL,
+      `Free meeting request from ${oneLine(r.name)} (${r.sessionType})`,
+      {
+        heading: 'New request for a free 30-minute meeting',
+        paragraphs: [
+          `Name: ${r.name}`,
+          `Email: ${r.email}`,
+          `Phone: ${r.phone}`,
+          `Session type: ${r.sessionType}`,
+          `Message:\n${r.message || '(none)'}`,
+          'Reply to this mail to answer the visitor directly.',
+        ],
+      },
+      { headers: { 'Reply-To': r.email } },
+    ),
+    mail(r.email, 'Your free 30-minute meeting request was received', {
+      heading: `Thank you, ${r.name}!`,
+      paragraphs: [
+        `Your request for a free 30-minute online meeting about ${r.sessionType} has been received.`,
+        'I will write back soon to find a time that suits you.',
+      ],
+      footer: siteFooter(env),
+    }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contact form
+
+export interface ContactMail {
+  name: string;
+  email: string;
+  message: string;
+}
+
+export function contactMails(env: Env, m: ContactMail): OutgoingMail[] {
+  return [
+    mail(
+      env.TEACHER_EMAIL,
+      `Message from ${oneLine(m.name)} through the contact form`,
+      {
+        heading: 'New message from the contact form',
+        paragraphs: [`Name: ${m.name}`, `Email: ${m.email}`, `Message:\n${m.message}`, 'Reply to this mail to answer the visitor directly.'],
+      },
+      { headers: { 'Reply-To': m.email } },
+    ),
+    mail(m.email, 'Thank you for your message', {
+      heading: `Thank you, ${m.name}!`,
+      paragraphs: ['Your message has been received. I will get back to you soon.'],
+      footer: siteFooter(env),
+    }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Newsletter
+
+/**
+ * The unsubscribe page link and the RFC 8058 headers every mail to a subscriber carries:
+ * List-Unsubscribe (one-click URL first, mailto as the fallback) and List-Unsubscribe-Post.
+ */
+export function unsubscribeLinks(env: Env, email: string) {
+  const token = encodeURIComponent(signToken(env.APP_SECRET, UNSUBSCRIBE_PURPOSE, email));
+  const page = `${env.SITE_URL}/unsubscribe?token=${token}`;
+  const oneClick = `${env.SITE_URL}/api/subscribers/one-click?token=${token}`;
+  return {
+    page,
+    oneClick,
+    headers: {
+      'List-Unsubscribe': `<${oneClick}>, <mailto:${env.TEACHER_EMAIL}?subject=Unsubscribe>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
+/** Any newsletter mail: content plus the unsubscribe line (a real link in the html) and headers. */
+export function newsletterMail(env: Env, to: string, subject: string, content: MailContent): OutgoingMail {
+  const links = unsubscribeLinks(env, to);
+  const line = `Unsubscribe: ${links.page}`;
+  const rendered = renderMail({ ...content, footer: [...(content.footer ?? []), `You receive this because ${to} subscribed at ${env.SITE_URL}.`, line] });
+  // renderMail writes the footer as text; the one line we wrote ourselves becomes a link.
+  const escaped = escapeHtml(links.page);
+  const html = rendered.html.replace(`Unsubscribe: ${escaped}`, `<a href="${escaped}" style="color:#666">Unsubscribe</a>`);
+  return { to, subject, text: rendered.text, html, headers: links.headers };
+}
+
+export function welcomeMail(env: Env, email: string): OutgoingMail {
+  return newsletterMail(env, email, `Welcome to the ${BRAND} newsletter`, {
+    heading: 'Thanks for signing up!',
+    paragraphs: [
+      'You are on the list for news about yoga classes, workshops, yoga therapy and new chocolates.',
+      'Mails come rarely, and every one of them has a link to leave the list with one click.',
+    ],
+  });
+}

@@ -1,0 +1,76 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { id } from '../../contract/common.ts';
+import {
+  ALREADY_SUBSCRIBED,
+  INVALID_UNSUBSCRIBE_LINK,
+  SUBSCRIBED,
+  UNSUBSCRIBED,
+  newSubscriber,
+  unsubscribeRequest,
+  type SubscriberView,
+} from '../../contract/subscribers.ts';
+import { verifyToken } from '../lib/signed-token.ts';
+import { addSubscriber, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
+import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
+import { deliver } from '../mail/send.ts';
+
+const minutes = (n: number) => n * 60_000;
+
+/**
+ * The newsletter (SPEC.md sections 2, 4, 7, 8): subscribe from the footer, unsubscribe from
+ * /unsubscribe (by e-mail as the spec has it, or by the signed token of a mail's link), and the
+ * RFC 8058 one-click POST that mail providers send from the List-Unsubscribe header.
+ */
+export const subscribers = new Hono<AppEnv>()
+  .post('/subscribe', rateLimit({ bucket: 'subscribe', max: 10, windowMs: minutes(10) }), validateJson(newSubscriber), async (c) => {
+    const { db, env, mailer } = c.var.services;
+    const { email } = c.req.valid('json');
+    // One statement (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row.
+    const added = await addSubscriber(db, email);
+    if (!added) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
+    await deliver(mailer, [welcomeMail(env, email)]);
+    return c.json({ message: SUBSCRIBED }, 201);
+  })
+
+  // The same answer whether or not the address was on the list: the page can't probe the list.
+  .post('/unsubscribe', rateLimit({ bucket: 'unsubscribe', max: 10, windowMs: minutes(10) }), validateJson(unsubscribeRequest), async (c) => {
+    const { db, env } = c.var.services;
+    const body = c.req.valid('json');
+    let email = body.email;
+    if (body.token !== undefined) {
+      const signed = verifyToken(env.APP_SECRET, UNSUBSCRIBE_PURPOSE, body.token);
+      if (!signed) return c.json({ message: INVALID_UNSUBSCRIBE_LINK }, 400);
+      email = signed;
+    }
+    if (email) await removeSubscriberByEmail(db, email);
+    return c.json({ message: UNSUBSCRIBED });
+  })
+
+  // RFC 8058: the provider POSTs `List-Unsubscribe=One-Click` (form-encoded, no cookies, no
+  // Origin) to the URL of the List-Unsubscribe header; the signed token is the whole authority.
+  // Providers send from few addresses for many people, hence the generous limit.
+  .post('/one-click', rateLimit({ bucket: 'one-click', max: 120, windowMs: minutes(1) }), async (c) => {
+    const { db, env } = c.var.services;
+    const email = verifyToken(env.APP_SECRET, UNSUBSCRIBE_PURPOSE, c.req.query('token'));
+    if (!email) return c.json({ message: INVALID_UNSUBSCRIBE_LINK }, 400);
+    await removeSubscriberByEmail(db, email);
+    return c.json({ message: UNSUBSCRIBED });
+  });
+
+/** The admin's Subscribers page: GET /api/admin/subscribers, DELETE /api/admin/subscribers/{id}. */
+export const adminSubscribers = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => {
+    const rows = await listSubscribers(c.var.services.db);
+    return c.json(rows.map((r): SubscriberView => ({ _id: r.id, email: r.email, subscribedAt: new Date(r.subscribedAt).toISOString() })));
+  })
+  .delete('/:id', validateParams(z.object({ id })), async (c) => {
+    const removed = await removeSubscriber(c.var.services.db, c.req.valid('param').id);
+    if (!removed) return c.json({ message: 'Subscriber not found.' }, 404);
+    return c.json({ message: 'Subscriber deleted.' });
+  });

@@ -1,0 +1,86 @@
+/** Uploaded images and their sizes, kept in the database so every server replica serves the same bytes. */
+import { sql } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { IMAGE_URL_PREFIX, srcsetOf, type PictureView } from '../../contract/images.ts';
+import type { ProcessedImage } from './process.ts';
+
+export { IMAGE_URL_PREFIX };
+
+/**
+ * Stores a processed image with all its sizes in one short transaction (only inserts: the
+ * encoding happened before). Galleries pass their own transaction to add the photo row with it.
+ */
+export async function insertImage(trx: Transaction<Database>, image: ProcessedImage): Promise<string> {
+  const { id } = await trx
+    .insertInto('images')
+    .values({ contentType: 'image/webp', bytes: image.master, width: image.width, height: image.height, placeholder: image.placeholder })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (image.variants.length > 0) {
+    await trx
+      .insertInto('imageVariants')
+      .values(image.variants.map((v) => ({ imageId: id, format: v.format, width: v.width, height: v.height, bytes: v.bytes })))
+      .execute();
+  }
+  return id;
+}
+
+export async function findImage(db: DB, id: string) {
+  return db.selectFrom('images').select(['contentType', 'bytes']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findVariant(db: DB, id: string, format: 'avif' | 'webp', width: number) {
+  return db.selectFrom('imageVariants').select('bytes').where('imageId', '=', id).where('format', '=', format).where('width', '=', width).executeTakeFirst();
+}
+
+/**
+ * The `<picture>` of each image id that went through the pipeline (older uploads have none).
+ * Two queries whatever the number of ids.
+ */
+export async function pictureViews(db: DB, ids: readonly string[]): Promise<Map<string, PictureView>> {
+  const out = new Map<string, PictureView>();
+  if (ids.length === 0) return out;
+  const [images, variants] = await Promise.all([
+    db.selectFrom('images').select(['id', 'width', 'height', 'placeholder']).where('id', 'in', ids).where('width', 'is not', null).execute(),
+    db.selectFrom('imageVariants').select(['imageId', 'format', 'width']).where('imageId', 'in', ids).orderBy('width').execute(),
+  ]);
+  for (const img of images) {
+    if (img.width === null || img.height === null) continue;
+    const mine = variants.filter((v) => v.imageId === img.id);
+    const widths = (format: 'avif' | 'webp') => mine.filter((v) => v.format === format).map((v) => v.width);
+    const src = `${IMAGE_URL_PREFIX}${img.id}`;
+    const webpWidths = widths('webp');
+    // The largest WebP is the image itself, served at `src`.
+    const webp = [srcsetOf(img.id, webpWidths, 'webp'), `${src} ${img.width}w`].filter(Boolean).join(', ');
+    out.set(img.id, { src, width: img.width, height: img.height, placeholder: img.placeholder ?? '', avif: srcsetOf(img.id, widths('avif'), 'avif'), webp });
+  }
+  return out;
+}
+
+/** The image id in an uploaded image's URL, or null for any other address. */
+export function imageIdOf(url: string): string | null {
+  if (!url.startsWith(IMAGE_URL_PREFIX)) return null;
+  const id = url.slice(IMAGE_URL_PREFIX.length);
+  return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+}
+
+/** How long an upload may wait to be saved into a product before it counts as abandoned. */
+export const UNSAVED_IMAGE_GRACE_MS = 24 * 60 * 60_000;
+
+/**
+ * Deletes uploads no product or gallery shows any more (replaced, or their product deleted),
+ * and uploads never saved into a product, once they are older than `uploadedBefore`: the grace
+ * period keeps an image the admin has just uploaded but not saved yet. One statement (the sizes
+ * go with their image by the foreign key); returns how many went.
+ */
+export async function deleteOrphanImages(db: DB, uploadedBefore = new Date(Date.now() - UNSAVED_IMAGE_GRACE_MS)): Promise<number> {
+  const result = await db
+    .deleteFrom('images')
+    .where('createdAt', '<', uploadedBefore)
+    .where(sql<boolean>`not exists (select 1 from products where products.image = ${IMAGE_URL_PREFIX} || images.id)`)
+    .where(sql<boolean>`not exists (select 1 from gallery_photos where gallery_photos.image_id = images.id)`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,107 @@
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { IMAGE_MAX_SIDE, IMAGE_MESSAGES, IMAGE_WIDTHS } from '../../contract/images.ts';
+
+/**
+ * The one photo pipeline (DESIGN "Money, limits and pictures"): decode once, turn upright by the
+ * EXIF orientation, keep at most 2560 px on the long side, and encode every served size in WebP
+ * and AVIF. sharp writes no metadata unless asked (`keepMetadata`/`withMetadata`), so EXIF, GPS,
+ * XMP and ICC comments never reach the stored bytes. Pure work on bytes: the caller stores the
+ * result afterwards, so no database transaction waits on an encoder.
+ */
+
+/** About 8000 × 8000: above any phone's default photo, far below what a decompression bomb claims. */
+export const MAX_INPUT_PIXELS = 64_000_000;
+/** Above this width an AVIF adds encoding time (the slowest step) for a size no layout asks for. */
+const AVIF_MAX_WIDTH = 1920;
+// AVIF effort 0: a fifth of the default's encoding time for files a few per cent larger, so a
+// 12-MP phone photo is ready in about 2 s on two cores.
+
+export interface ImageVariant {
+  format: 'avif' | 'webp';
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+
+export interface ProcessedImage {
+  /** The largest size, WebP: served at /api/images/{id} and as `<img src>`. */
+  master: Buffer;
+  width: number;
+  height: number;
+  /** data:image/webp;base64,… of about 16 px wide. */
+  placeholder: string;
+  /** Every smaller width in both formats, and AVIF of the largest when it is ≤ 1920 px. */
+  variants: ImageVariant[];
+}
+
+export type ImageRefusal = { refused: keyof typeof IMAGE_MESSAGES; message: string };
+
+const refuse = (refused: keyof typeof IMAGE_MESSAGES): ImageRefusal => ({ refused, message: IMAGE_MESSAGES[refused] });
+
+/** HEIF brands that carry HEVC pictures (iPhone photos); libvips here reads only the AVIF kind. */
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs']);
+
+function isHeic(b: Uint8Array): boolean {
+  if (b.length < 12) return false;
+  const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
+  return ascii(4, 8) === 'ftyp' && HEIC_BRANDS.has(ascii(8, 12));
+}
+
+const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'heif']);
+
+export async function processImage(input: Uint8Array): Promise<ProcessedImage | ImageRefusal> {
+  if (isHeic(input)) return refuse('heic');
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' } as const;
+  let meta: Metadata;
+  try {
+    // The header alone, without the pixel limit: a bomb gets its own message below, not 'not an image'.
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    return refuse('wrongType');
+  }
+  if (!meta.format || !ACCEPTED.has(meta.format)) return refuse('wrongType');
+  // A HEIF that is not AVIF (av1) is a HEIC under another brand.
+  if (meta.format === 'heif' && meta.compression !== 'av1') return refuse('heic');
+  if (!meta.width || !meta.height) return refuse('unreadable');
+  if (meta.width * meta.height > MAX_INPUT_PIXELS) return refuse('tooManyPixels');
+
+  // Decode once into raw pixels at the largest kept size; every output starts from these.
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    raw = await sharp(input, options)
+      .autoOrient()
+      .resize({ width: IMAGE_MAX_SIDE, height: IMAGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    return refuse('unreadable');
+  }
+  const { width, height, channels } = raw.info;
+  const from = () => sharp(raw.data, { raw: { width, height, channels } });
+  const heightAt = (w: number) => Math.max(1, Math.round((height * w) / width));
+  const encode = async (format: 'avif' | 'webp', w: number): Promise<ImageVariant> => {
+    const resized = w === width ? from() : from().resize({ width: w, height: heightAt(w) });
+    const bytes = await (format === 'avif' ? resized.avif({ quality: 50, effort: 0 }) : resized.webp({ quality: 75 })).toBuffer();
+    return { format, width: w, height: heightAt(w), bytes };
+  };
+
+  const smaller = IMAGE_WIDTHS.filter((w) => w < width);
+  const avifWidths = width <= AVIF_MAX_WIDTH ? [...smaller, width] : smaller;
+  // sharp runs these on libuv's thread pool: started together they use every core.
+  const [master, placeholder, ...variants] = await Promise.all([
+    from().webp({ quality: 78 }).toBuffer(),
+    from()
+      .resize({ width: 16, height: heightAt(16) })
+      .webp({ quality: 40 })
+      .toBuffer(),
+    ...smaller.map((w) => encode('webp', w)),
+    ...avifWidths.map((w) => encode('avif', w)),
+  ]);
+  return {
+    master: master as Buffer,
+    width,
+    height,
+    placeholder: `data:image/webp;base64,${(placeholder as Buffer).toString('base64')}`,
+    variants: variants as ImageVariant[],
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * One look for every mail: a heading, paragraphs, an optional button, a footer. Everything
+ * given is text and is escaped here, so words typed by visitors never become markup. Also the
+ * few helpers every wing's mails share: the brand, one-line subjects, money, dates.
+ */
+import type { Env } from '../env.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+
+/** The name every mail is signed with. */
+export const BRAND = 'Yoga & Chocolates';
+
+export interface MailContent {
+  heading: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** Small print, e.g. the unsubscribe line. */
+  footer?: string[];
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+export function renderMail(content: MailContent): { html: string; text: string } {
+  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s).replace(/\n/g, '<br>')}</p>`;
+  const button = content.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:#2f6b55;color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(content.action.label)}</a></p>`
+    : '';
+  const footer = (content.footer ?? []).map((f) => `<p style="margin:0 0 8px;color:#666;font-size:13px">${escapeHtml(f)}</p>`).join('');
+  const html = `<!doctype html><html><body style="margin:0;background:#f7f5f0"><div style="max-width:560px;margin:0 auto;padding:24px;font:16px/1.5 Georgia,serif;color:#23302a"><h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(content.heading)}</h1>${content.paragraphs.map(p).join('')}${button}${footer ? `<hr style="border:0;border-top:1px solid #ddd;margin:24px 0">${footer}` : ''}</div></body></html>`;
+  const text = [
+    content.heading,
+    '',
+    ...content.paragraphs.flatMap((x) => [x, '']),
+    ...(content.action ? [`${content.action.label}: ${content.action.url}`, ''] : []),
+    ...(content.footer ?? []),
+  ]
+    .join('\n')
+    .trim();
+  return { html, text };
+}
+
+/** A mail to one address: the content rendered, plus headers or attachments. */
+export function mail(to: string, subject: string, content: MailContent, extra: Partial<OutgoingMail> = {}): OutgoingMail {
+  return { to, subject, ...renderMail(content), ...extra };
+}
+
+/** The small print under a mail that is not a newsletter. */
+export const siteFooter = (env: Pick<Env, 'SITE_URL'>) => [`${BRAND} · ${env.SITE_URL}`];
+
+/** Subjects carry visitor text (names, titles): one line, bounded. */
+export const oneLine = (s: string, max = 80) => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** The server's one money formatter: 1850 -> "$18.50" (integer arithmetic, no float rounding). */
+export const money = (cents: number): string => `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** A date and 12-hour time with the zone's abbreviation, on the teacher's clocks. */
+export function classWhen(startsAt: Date, zone: string): { date: string; time: string } {
+  return {
+    date: new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(startsAt),
+    time: new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' }).format(startsAt),
+  };
+}
+
+/** A calendar file as a mail attachment. */
+export const icsAttachment = (filename: string, ics: string, method: 'PUBLISH' | 'REQUEST' | 'CANCEL') => ({
+  filename,
+  contentType: `text/calendar; charset=utf-8; method=${method}`,
+  content: Buffer.from(ics, 'utf8').toString('base64'),
+});

@@ -1,0 +1,100 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../types.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { validateJson } from '../validation.ts';
+import { COUPON_MINIMUM, INVALID_COUPON } from '../../contract/coupons.ts';
+import {
+  CART_CHANGED,
+  checkoutRequest,
+  NOTHING_TO_PAY,
+  onlyLeft,
+  ORDER_PLACED,
+  ORDER_TOO_LARGE,
+  PAYMENT_ALREADY_USED,
+  PAYMENT_FAILED,
+  PAYMENT_NOT_APPROVED,
+  PAYMENT_NOT_FOUND,
+  PAYMENT_REFUNDED,
+  PAYMENT_UNAVAILABLE,
+  placeOrderRequest,
+  SOLD_OUT_DURING_PAYMENT,
+  soldOut,
+  UNKNOWN_PRODUCT,
+  type OrderPlacedView,
+} from '../../contract/orders.ts';
+import type { QuoteRefusal } from './quote.ts';
+import { startCheckout, type CheckoutRefusal } from './start-checkout.ts';
+import { placeOrder, type PlaceOrderRefusal } from './place-order.ts';
+
+/**
+ * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:
+ *
+ *   POST /paypal   {cartItems, isLocalPickup, couponCode} -> the priced cart and PayPal's orderID (startCheckout)
+ *   POST /         {orderId, cartItems, …} -> the placed order, 201; 200 for a replay (placeOrder)
+ *
+ * The browser names products and quantities, nothing more; the use-cases decide, and these
+ * handlers only validate, call, and answer a refusal with its status and words.
+ */
+
+type Answer = { status: 400 | 402 | 409 | 502; message: string };
+
+const quoteAnswers: Record<QuoteRefusal, Answer> = {
+  'unknown-product': { status: 400, message: UNKNOWN_PRODUCT },
+  'invalid-coupon': { status: 400, message: INVALID_COUPON },
+  'below-coupon-minimum': { status: 400, message: COUPON_MINIMUM },
+  'nothing-to-pay': { status: 400, message: NOTHING_TO_PAY },
+  'too-large': { status: 400, message: ORDER_TOO_LARGE },
+};
+
+function checkoutAnswer(r: CheckoutRefusal): Answer {
+  switch (r.kind) {
+    case 'sold-out':
+      return { status: 409, message: soldOut(r.product) };
+    case 'not-enough-left':
+      return { status: 409, message: onlyLeft(r.product, r.left) };
+    case 'payment-unavailable':
+      return { status: 502, message: PAYMENT_UNAVAILABLE };
+    default:
+      return quoteAnswers[r.kind];
+  }
+}
+
+const placeOrderAnswers: Record<PlaceOrderRefusal, Answer> = {
+  ...quoteAnswers,
+  'payment-not-found': { status: 400, message: PAYMENT_NOT_FOUND },
+  'payment-unavailable': { status: 502, message: PAYMENT_UNAVAILABLE },
+  'cart-changed': { status: 409, message: CART_CHANGED },
+  'payment-not-approved': { status: 400, message: PAYMENT_NOT_APPROVED },
+  'sold-out-during-payment': { status: 409, message: SOLD_OUT_DURING_PAYMENT },
+  'payment-failed': { status: 402, message: PAYMENT_FAILED },
+  'payment-refunded': { status: 409, message: PAYMENT_REFUNDED },
+  'payment-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+};
+
+export const checkout = new Hono<AppEnv>()
+  .post('/paypal', rateLimit({ bucket: 'checkout', max: 20, windowMs: 10 * 60_000 }), validateJson(checkoutRequest), async (c) => {
+    const result = await startCheckout(c.var.services, c.req.valid('json'));
+    if (!result.ok) {
+      const { status, message } = checkoutAnswer(result);
+      return c.json({ message }, status);
+    }
+    return c.json(result.checkout);
+  })
+
+  .post('/', rateLimit({ bucket: 'orders', max: 30, windowMs: 10 * 60_000 }), validateJson(placeOrderRequest), async (c) => {
+    const body = c.req.valid('json');
+    // transactionAmount and discount are accepted and never read: the server prices the cart.
+    const result = await placeOrder(c.var.services, {
+      paypalOrderId: body.orderId,
+      cartItems: body.cartItems,
+      isLocalPickup: body.isLocalPickup,
+      couponCode: body.couponCode,
+      payerName: body.payerName,
+      payerEmail: body.payerEmail,
+    });
+    if (!result.ok) {
+      const { status, message } = placeOrderAnswers[result.kind];
+      return c.json({ message }, status);
+    }
+    return c.json({ message: ORDER_PLACED, order: result.order } satisfies OrderPlacedView, result.replayed ? 200 : 201);
+  });

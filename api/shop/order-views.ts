@@ -1,0 +1,51 @@
+/**
+ * Orders as the API answers them (contract/orders.ts's views): money in dollars, like the rest
+ * of the API, from the integer cents the database and the pricing keep.
+ */
+import { centsToDollars } from '../../contract/chocolates.ts';
+import type { AdminOrderView, OrderLineView, OrderView } from '../../contract/orders.ts';
+import type { Totals } from '../../contract/pricing.ts';
+import { shipToOfOrder, type OrderItemRow, type OrderRow } from './orders.repo.ts';
+
+export const moneyView = (t: Totals) => ({
+  itemsTotal: centsToDollars(t.itemsTotalCents),
+  discount: centsToDollars(t.discountCents),
+  shipping: centsToDollars(t.shippingCents),
+  total: centsToDollars(t.totalCents),
+});
+
+/** A cart line or an order item as sold; `productId` is null once the product is deleted. */
+export const lineView = (l: { productId: string | null; name: string; unitPriceCents: number; quantity: number }): OrderLineView => ({
+  _id: l.productId,
+  name: l.name,
+  price: centsToDollars(l.unitPriceCents),
+  quantity: l.quantity,
+});
+
+/** The buyer's order, as POST /api/orders answers it. */
+export const orderView = (
+  o: Pick<OrderRow, 'id' | 'isLocalPickup' | 'couponCode' | 'payerName'> & Totals,
+  items: Pick<OrderItemRow, 'productId' | 'name' | 'unitPriceCents' | 'quantity'>[],
+): OrderView => ({
+  _id: o.id,
+  ...moneyView(o),
+  isLocalPickup: o.isLocalPickup,
+  couponCode: o.couponCode,
+  payerName: o.payerName,
+  items: items.map(lineView),
+});
+
+/** One order of the admin's list. */
+export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: string | null = null): AdminOrderView => ({
+  _id: o.id,
+  createdAt: new Date(o.createdAt).toISOString(),
+  payerName: o.payerName,
+  payerEmail: o.payerEmail,
+  items: items.map((i) => ({ name: i.name, price: centsToDollars(i.unitPriceCents), quantity: i.quantity })),
+  ...moneyView(o),
+  couponCode: o.couponCode,
+  isLocalPickup: o.isLocalPickup,
+  shipTo: shipToOfOrder(o),
+  status: o.status,
+  paymentNote,
+});

@@ -1,0 +1,190 @@
+/**
+ * Chocolate orders and their items. Money in integer cents. The checkout's stock claim is one
+ * conditional UPDATE per line, so two buyers can never both get the last tin. What claims or
+ * puts back stock takes a `Transaction`: its row locks and its changes only mean something
+ * together with the rest of the transaction (the order row, the status change).
+ */
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database, OrderMoney, OrdersTable } from '../../db/schema.ts';
+
+export type OrderStatus = Selectable<OrdersTable>['status'];
+
+/** Name, price and stock of the products a cart names (unknown ids are simply absent). */
+export async function productsForCart(db: DB, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('products').select(['id', 'name', 'priceCents', 'inventory']).where('id', 'in', ids).execute();
+}
+
+/**
+ * Products are locked in product-id order (compared as JS strings) by every claim and every
+ * restock, so two carts, or a cart and a denied payment, never wait on each other in a circle.
+ */
+const inLockOrder = <L extends { productId: string }>(lines: readonly L[]): L[] => [...lines].sort((a, b) => (a.productId < b.productId ? -1 : 1));
+
+/**
+ * Takes the tins of every line if that many are left: one conditional UPDATE per line, in lock
+ * order; false at the first line without enough left, and the caller rolls back the transaction
+ * (and with it what the lines before took). Row-locks the products until the transaction ends.
+ */
+export async function claimStock(trx: Transaction<Database>, lines: readonly { productId: string; quantity: number }[]): Promise<boolean> {
+  for (const line of inLockOrder(lines)) {
+    const claimed = await trx
+      .updateTable('products')
+      .set((eb) => ({ inventory: eb('inventory', '-', line.quantity), updatedAt: sql<Date>`now()` }))
+      .where('id', '=', line.productId)
+      .where('inventory', '>=', line.quantity)
+      .returning(['id', 'inventory'])
+      .executeTakeFirst();
+    if (!claimed) return false;
+  }
+  return true;
+}
+
+/**
+ * Puts the tins of an order's items back in stock (those whose product still exists). Takes a
+ * transaction: it goes with the status change that released them, so only the call that made
+ * that change restocks.
+ */
+export async function putBackStock(trx: Transaction<Database>, orderId: string): Promise<void> {
+  const lines = await trx
+    .selectFrom('orderItems')
+    .select(['productId', sql<number>`sum(quantity)::int`.as('quantity')])
+    .where('orderId', '=', orderId)
+    .where('productId', 'is not', null)
+    .groupBy('productId')
+    .execute();
+  await restock(
+    trx,
+    lines.map((l) => ({ productId: l.productId!, quantity: l.quantity })),
+  );
+}
+
+/**
+ * Puts `lines` back in stock (products deleted since are skipped), in lock order. Takes a
+ * transaction: it goes with the change that gave the tins back (a denied payment, a released
+ * payment attempt), so only the call that made that change restocks.
+ */
+export async function restock(trx: Transaction<Database>, lines: readonly { productId: string; quantity: number }[]): Promise<void> {
+  for (const line of inLockOrder(lines)) {
+    await trx
+      .updateTable('products')
+      .set((eb) => ({ inventory: eb('inventory', '+', line.quantity), updatedAt: sql<Date>`now()` }))
+      .where('id', '=', line.productId)
+      .execute();
+  }
+}
+
+export interface NewOrder extends OrderMoney {
+  paypalOrderId: string;
+  payerName: string;
+  payerEmail: string;
+}
+
+/**
+ * Inserts the order; a second one for the same PayPal order violates orders_paypal_order_id_key.
+ * Inside a transaction (the checkout's), a concurrent insert for the same PayPal order waits on
+ * the new key until the commit, then violates it.
+ */
+export async function insertOrder(db: DB, order: NewOrder) {
+  return db.insertInto('orders').values(order).returning(['id', 'createdAt']).executeTakeFirstOrThrow();
+}
+
+export async function insertOrderItems(db: DB, items: { orderId: string; productId: string; name: string; unitPriceCents: number; quantity: number }[]) {
+  if (items.length === 0) return;
+  await db.insertInto('orderItems').values(items).execute();
+}
+
+/**
+ * Records the capture, the payer, (for a shipped order) the address PayPal reports, and the
+ * status the capture leaves the order in (statusAfterCapture of api/shop/order-status.ts). In
+ * the transaction that inserted the order: the order is stored paid for, or not at all.
+ */
+export async function recordCapture(
+  trx: Transaction<Database>,
+  orderId: string,
+  capture: {
+    paypalCaptureId: string;
+    payerName: string;
+    payerEmail: string;
+    shipToName: string | null;
+    shipToAddress: string | null;
+    status: 'paid' | 'payment_pending';
+  },
+) {
+  await trx.updateTable('orders').set(capture).where('id', '=', orderId).execute();
+}
+
+const orderColumns = [
+  'id',
+  'paypalOrderId',
+  'paypalCaptureId',
+  'createdAt',
+  'payerName',
+  'payerEmail',
+  'itemsTotalCents',
+  'discountCents',
+  'shippingCents',
+  'totalCents',
+  'couponCode',
+  'isLocalPickup',
+  'shipToName',
+  'shipToAddress',
+  'status',
+] as const;
+
+const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;
+
+/** Items of many orders in one query, in the order they were sold. */
+export async function itemsOfOrders(db: DB, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return db.selectFrom('orderItems').select(itemColumns).where('orderId', 'in', orderIds).orderBy('orderId').orderBy('name').orderBy('id').execute();
+}
+
+/** Items of every order (the admin's list shows them all), grouped by order. */
+export async function listOrderItems(db: DB) {
+  return db.selectFrom('orderItems').select(itemColumns).orderBy('orderId').orderBy('name').orderBy('id').execute();
+}
+
+export type OrderRow = NonNullable<Awaited<ReturnType<typeof findOrderByPaypalId>>>;
+
+/** Where a shipped order goes, as stored from PayPal's capture; null for pickup or without an address. */
+export const shipToOfOrder = (o: Pick<OrderRow, 'shipToName' | 'shipToAddress'>) =>
+  o.shipToAddress ? { name: o.shipToName ?? '', address: o.shipToAddress } : null;
+export type OrderItemRow = Awaited<ReturnType<typeof itemsOfOrders>>[number];
+
+/** The order placed for a PayPal order, if any. */
+export async function findOrderByPaypalId(db: DB, paypalOrderId: string) {
+  return db.selectFrom('orders').select(orderColumns).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
+}
+
+/** Every order, newest first. */
+export async function listOrders(db: DB) {
+  return db.selectFrom('orders').select(orderColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function findOrderById(db: DB, id: string) {
+  return db.selectFrom('orders').select(orderColumns).where('id', '=', id).executeTakeFirst();
+}
+
+/** The order paid by a PayPal capture, if any (bookings are paid through PayPal too). */
+export async function findOrderByCaptureId(db: DB, paypalCaptureId: string) {
+  return db.selectFrom('orders').select(orderColumns).where('paypalCaptureId', '=', paypalCaptureId).executeTakeFirst();
+}
+
+/**
+ * Sets the status of the order `which` names to `to`, only while it is one of `from`: one
+ * conditional UPDATE, so of concurrent changes (the admin, PayPal's webhooks, a delivery
+ * repeated) only one finds the order in `from`, and a repeat finds nothing left to change.
+ * The order when this call made the change, else undefined. Which moves are allowed, from
+ * where, is api/shop/order-status.ts's to say.
+ */
+export async function moveOrderStatus(db: DB, which: { id: string } | { paypalCaptureId: string }, from: readonly OrderStatus[], to: OrderStatus) {
+  return db
+    .updateTable('orders')
+    .set({ status: to })
+    .$call((q) => ('id' in which ? q.where('id', '=', which.id) : q.where('paypalCaptureId', '=', which.paypalCaptureId)))
+    .where('status', 'in', from)
+    .returning(orderColumns)
+    .executeTakeFirst();
+}

@@ -1,0 +1,190 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import type { Services } from '../services/index.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { check } from '../../contract/check.ts';
+import {
+  CAPTURE_LINK,
+  captureResource,
+  refundResource,
+  WEBHOOK_IGNORED,
+  WEBHOOK_MALFORMED_JSON,
+  WEBHOOK_NO_CAPTURE,
+  WEBHOOK_NOT_CONFIGURED,
+  WEBHOOK_NOT_JSON,
+  WEBHOOK_RECEIVED,
+  WEBHOOK_UNVERIFIED,
+  WEBHOOK_VERIFY_UNAVAILABLE,
+  webhookEvent,
+  type WebhookEvent,
+} from './paypal-webhooks.schema.ts';
+import { valueToCents } from '../services/payments/paypal.ts';
+import { deliver } from '../mail/send.ts';
+import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
+import { findOrderByCaptureId, itemsOfOrders, shipToOfOrder, type OrderRow } from './orders.repo.ts';
+import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
+import { settleFromWebhook } from '../payments/reconcile.ts';
+
+/**
+ * PayPal's webhooks (POST /api/paypal/webhook) keep a chocolate order's status true after the
+ * checkout: a pending payment that completes or is denied, and refunds and reversals made in
+ * PayPal. Every event is verified with PayPal before anything changes.
+ *
+ * PayPal delivers again, for days, whatever is not answered 2xx, and may deliver one event more
+ * than once or several at a time. So: events the shop has no use for and captures that are no
+ * order's (a booked session is paid through the same PayPal app) answer 200; each change is one
+ * conditional UPDATE on the status (order-status.ts), so a repeat finds nothing left to change
+ * and sends no mail; only what can never succeed (not JSON, fields missing, a signature PayPal
+ * rejects) is a 4xx.
+ */
+
+type Action =
+  | { kind: 'ignore' }
+  | { kind: 'refuse'; message: string }
+  | { kind: 'completed'; captureId: string; paypalOrderId: string | undefined }
+  | { kind: 'denied'; captureId: string }
+  | { kind: 'refunded' | 'reversed'; captureId: string; refundedCents: number | undefined };
+
+const refused = (result: { message: string }): Action => ({ kind: 'refuse', message: `resource.${result.message}` });
+
+/** What the event asks of the shop, read from its fields before PayPal is asked to verify it. */
+function actionOf(event: WebhookEvent): Action {
+  switch (event.event_type) {
+    case 'PAYMENT.CAPTURE.COMPLETED':
+    case 'PAYMENT.CAPTURE.DENIED':
+    // Declined is how PayPal also words a capture that did not go through: for a pending one it means denied.
+    case 'PAYMENT.CAPTURE.DECLINED': {
+      const capture = check(captureResource, event.resource);
+      if (!capture.ok) return refused(capture);
+      return event.event_type === 'PAYMENT.CAPTURE.COMPLETED'
+        ? { kind: 'completed', captureId: capture.data.id, paypalOrderId: capture.data.supplementary_data?.related_ids?.order_id }
+        : { kind: 'denied', captureId: capture.data.id };
+    }
+    case 'PAYMENT.CAPTURE.REFUNDED':
+    case 'PAYMENT.CAPTURE.REVERSED': {
+      const refund = check(refundResource, event.resource);
+      if (!refund.ok) return refused(refund);
+      const captureId = capturedBy(refund.data);
+      if (!captureId) return { kind: 'refuse', message: WEBHOOK_NO_CAPTURE };
+      const total = refund.data.seller_payable_breakdown?.total_refunded_amount;
+      return {
+        kind: event.event_type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refunded' : 'reversed',
+        captureId,
+        refundedCents: total ? valueToCents(total.value) : undefined,
+      };
+    }
+    default:
+      return { kind: 'ignore' };
+  }
+}
+
+function capturedBy(refund: z.output<typeof refundResource>): string | undefined {
+  const related = refund.supplementary_data?.related_ids?.capture_id;
+  if (related) return related;
+  const up = refund.links?.find((l) => l.rel === 'up' && typeof l.href === 'string');
+  return up?.href ? CAPTURE_LINK.exec(up.href)?.[1] : undefined;
+}
+
+/** An order as its mails want it. */
+async function orderMailOf(services: Services, order: OrderRow): Promise<OrderMail> {
+  const items = await itemsOfOrders(services.db, [order.id]);
+  return {
+    id: order.id,
+    paypalOrderId: order.paypalOrderId,
+    paypalCaptureId: order.paypalCaptureId ?? '',
+    payerName: order.payerName,
+    payerEmail: order.payerEmail,
+    items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity })),
+    itemsTotalCents: order.itemsTotalCents,
+    discountCents: order.discountCents,
+    shippingCents: order.shippingCents,
+    totalCents: order.totalCents,
+    couponCode: order.couponCode,
+    isLocalPickup: order.isLocalPickup,
+    shipTo: shipToOfOrder(order),
+  };
+}
+
+/**
+ * Applies a verified event; true when it changed an order. Mails go after the change is
+ * committed, through `deliver`, which logs a failure and never throws: PayPal must not deliver
+ * again (and change nothing) because a mail did not leave.
+ */
+async function apply(services: Services, eventId: string, action: Exclude<Action, { kind: 'ignore' | 'refuse' }>): Promise<boolean> {
+  const { db, env, mailer } = services;
+  const { captureId } = action;
+
+  if (action.kind === 'completed') {
+    const order = await settlePendingPayment(db, captureId);
+    // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
+    // capture whose checkout crashed before recording it: its open payment attempt is settled now.
+    if (!order) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
+    await deliver(mailer, paymentCompletedMails(env, await orderMailOf(services, order)));
+    return true;
+  }
+
+  if (action.kind === 'denied') {
+    // The status change and the restock commit together, and only the delivery that made the change restocks.
+    const order = await db.transaction().execute((trx) => failPendingPayment(trx, captureId));
+    if (!order) {
+      const known = await findOrderByCaptureId(db, captureId);
+      if (known && known.status !== 'payment_failed') {
+        // Marked paid by hand, or shipped since: only a person can sort this out.
+        console.error(
+          `[paypal-webhook] PayPal denied capture ${captureId} (event ${eventId}) of order ${known.id}, whose status is ${known.status}: check it in PayPal`,
+        );
+      }
+      return false;
+    }
+    await deliver(mailer, paymentDeniedMails(env, await orderMailOf(services, order)));
+    return true;
+  }
+
+  // Refunded or reversed: only in full, and without restocking (see markRefunded).
+  const order = await markRefunded(db, captureId, action.refundedCents);
+  if (!order) return false;
+  await deliver(mailer, [paymentReturnedMail(env, await orderMailOf(services, order), action.kind)]);
+  return true;
+}
+
+export const paypalWebhooks = new Hono<AppEnv>().post(
+  '/webhook',
+  // PayPal sends from few addresses, sometimes many events at once: a generous limit.
+  rateLimit({ bucket: 'paypal-webhook', max: 600, windowMs: 60_000 }),
+  async (c) => {
+    const { env, payments } = c.var.services;
+    // No webhook id, nothing can be verified: as if the endpoint did not exist. The emulator
+    // verifies its own test signature without one.
+    if (!env.PAYPAL_WEBHOOK_ID && payments.kind !== 'emulator') return c.json({ message: WEBHOOK_NOT_CONFIGURED }, 404);
+    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ message: WEBHOOK_NOT_JSON }, 415);
+
+    // The text as received: PayPal verifies its signature over these bytes, not over a re-encoding.
+    const raw = await c.req.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return c.json({ message: WEBHOOK_MALFORMED_JSON }, 400);
+    }
+    const envelope = check(webhookEvent, body);
+    if (!envelope.ok) return c.json({ message: envelope.message, issues: envelope.issues }, 400);
+    const event = envelope.data;
+    const action = actionOf(event);
+    if (action.kind === 'refuse') return c.json({ message: action.message }, 400);
+
+    let verified: boolean;
+    try {
+      verified = await payments.verifyWebhook(c.req.raw.headers, body, raw);
+    } catch (err) {
+      // Not a verdict: PayPal delivers again later, by which time it may answer.
+      console.error(`[paypal-webhook] could not verify event ${event.id}:`, err instanceof Error ? err.message : err);
+      return c.json({ message: WEBHOOK_VERIFY_UNAVAILABLE }, 503);
+    }
+    if (!verified) return c.json({ message: WEBHOOK_UNVERIFIED }, 400);
+
+    if (action.kind === 'ignore') return c.json({ message: WEBHOOK_IGNORED });
+    const changed = await apply(c.var.services, event.id, action);
+    return c.json({ message: changed ? WEBHOOK_RECEIVED : WEBHOOK_IGNORED });
+  },
+);

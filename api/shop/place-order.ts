@@ -1,0 +1,335 @@
+/**
+ * The chocolate checkout's money flow (SPEC.md sections 3, 4, 7, 8; issue 6), behind
+ * POST /api/orders: after startCheckout (start-checkout.ts) made the PayPal order and the buyer
+ * approved it, placeOrder prices the same cart again and captures only if PayPal's order still
+ * carries that cart's reference and amount, the buyer approved it, and the stock is claimed.
+ *
+ * It answers the placed order or a refusal, `{ ok: false, kind }`: a name for why, never an
+ * HTTP status; the route chooses the status and contract/orders.ts's words. Anything else (the
+ * database down, a bug) is thrown.
+ *
+ * Money rule (decision 0012, which supersedes the one-transaction capture of 0006): claim the
+ * tins and record a payment attempt in one short transaction, commit; capture with no
+ * transaction open; record the order in a second short transaction. A buyer who loses the last
+ * tin is never charged (the PayPal order stays APPROVED and lapses); a declined capture gives
+ * the tins back; a capture whose answer was lost (a crash, a timeout) is found again by the
+ * buyer's retry, the reconciler (api/payments/reconcile.ts) or PayPal's webhook, which complete
+ * the same attempt.
+ */
+import type { Services } from '../services/index.ts';
+import type { DB } from '../../db/client.ts';
+import type { OrderAttemptDetails, PaymentSettler } from '../../db/schema.ts';
+import type { OrderView } from '../../contract/orders.ts';
+import { CURRENCY } from '../../contract/pricing.ts';
+import { captureRequestId, PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
+import { deliver } from '../mail/send.ts';
+import {
+  completeAttempt,
+  findAttempt,
+  isOpen,
+  linkOrder,
+  markCapturing,
+  openAttempt,
+  PROCESS_ID,
+  releaseAttempt,
+  type PaymentAttempt,
+} from '../payments/attempts.repo.ts';
+import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
+import { orderMails } from './mails.ts';
+import { statusAfterCapture } from './order-status.ts';
+import { orderView } from './order-views.ts';
+import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
+import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
+
+export interface PlaceOrderInput extends Cart {
+  /** The PayPal order startCheckout made for this cart and the buyer approved. */
+  paypalOrderId: string;
+  /** Stand in only when PayPal reports no payer name or e-mail. */
+  payerName?: string | undefined;
+  payerEmail?: string | undefined;
+}
+
+/**
+ * Why placeOrder placed nothing. Besides the quote's (QuoteRefusal), before any capture:
+ * - 'payment-not-found': PayPal knows no such order;
+ * - 'payment-unavailable': PayPal could not be reached or answered 5xx (here, or at the capture);
+ * - 'cart-changed': the PayPal order was made for another cart, price, coupon or amount;
+ * - 'payment-not-approved': the buyer has not approved the PayPal order;
+ * - 'sold-out-during-payment': a line's tins sold out while the buyer was paying;
+ * and at the capture:
+ * - 'payment-failed': PayPal declined the capture;
+ * - 'payment-refunded': PayPal captured another amount than the order's, and it was refunded;
+ * - 'payment-already-used': PayPal says the order was captured, and no order of ours has it.
+ * In every case no order is stored, no tin is taken and no money is kept.
+ */
+export type PlaceOrderRefusal =
+  | QuoteRefusal
+  | 'payment-not-found'
+  | 'payment-unavailable'
+  | 'cart-changed'
+  | 'payment-not-approved'
+  | 'sold-out-during-payment'
+  | 'payment-failed'
+  | 'payment-refunded'
+  | 'payment-already-used';
+
+/**
+ * The answer of placeOrder: the order as the buyer sees it, `replayed` when it was placed by an
+ * earlier request for the same PayPal order (nothing captured or mailed again); or a refusal.
+ */
+export type PlaceOrderResult = { ok: true; order: OrderView; replayed: boolean } | { ok: false; kind: PlaceOrderRefusal };
+
+/** A refusal met inside the claim's transaction: thrown to roll it back, answered after. */
+class OrderRefused extends Error {
+  readonly kind: PlaceOrderRefusal;
+  constructor(kind: PlaceOrderRefusal, why: string) {
+    super(why);
+    this.kind = kind;
+  }
+}
+
+/** The PayPal order has an attempt already (a concurrent or later replay): roll back, follow it. */
+class AttemptExists extends Error {}
+
+const refused = (kind: PlaceOrderRefusal): PlaceOrderResult => ({ ok: false, kind });
+
+const validEmail = (s: string | undefined) => {
+  const e = (s ?? '').trim().toLowerCase();
+  return e.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e) ? e : '';
+};
+
+const paypalTrouble = (err: unknown) => {
+  console.error('[orders] PayPal call failed:', err instanceof Error ? err.message : err);
+};
+
+/** The order already placed for this PayPal order, as it was answered then. */
+async function placedBefore(db: DB, paypalOrderId: string): Promise<PlaceOrderResult | undefined> {
+  const existing = await findOrderByPaypalId(db, paypalOrderId);
+  if (!existing) return undefined;
+  return { ok: true, order: orderView(existing, await itemsOfOrders(db, [existing.id])), replayed: true };
+}
+
+/**
+ * Places the order paid by `input.paypalOrderId`: checks the cart and the PayPal order (nothing
+ * captured yet), claims the tins and records the attempt (commit), captures with no transaction
+ * open, then stores the order (commit) and mails the buyer and the teacher. A replay of a placed
+ * order answers that order; a replay of one still being paid waits for it, or after a crash
+ * completes it.
+ */
+export async function placeOrder(deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  const { db, payments } = deps;
+  const { paypalOrderId } = input;
+
+  // A replay of a placed order answers that order: never a second order, never a second capture.
+  const replayed = await placedBefore(db, paypalOrderId);
+  if (replayed) return replayed;
+  const existing = await findAttempt(db, paypalOrderId);
+  if (existing && existing.state !== 'released') return existing.kind === 'order' ? replay(deps, existing) : refused('cart-changed');
+
+  // Whatever totals the browser sent are never read: the cart is priced again here.
+  const quoted = await quoteCart(db, input);
+  if (!quoted.ok) return quoted;
+  const { quote } = quoted;
+  const { totals } = quote;
+
+  let paypal;
+  try {
+    paypal = await payments.getOrder(paypalOrderId);
+  } catch (err) {
+    if (err instanceof PayPalError && err.status === 404) return refused('payment-not-found');
+    paypalTrouble(err);
+    return refused('payment-unavailable');
+  }
+  if (paypal.referenceId !== quote.reference || paypal.amountCents !== totals.totalCents || paypal.currency !== CURRENCY) {
+    return refused('cart-changed');
+  }
+  if (paypal.status === 'COMPLETED') {
+    // A concurrent request for the same order may have opened its attempt and captured since we
+    // looked: follow it. With no attempt of ours, it was paid somewhere else than this checkout.
+    const late = await findAttempt(db, paypalOrderId);
+    if (late && late.state !== 'released' && late.kind === 'order') return replay(deps, late);
+    return refused('payment-already-used');
+  }
+  if (paypal.status !== 'APPROVED') return refused('payment-not-approved');
+
+  const details: OrderAttemptDetails = {
+    lines: quote.lines.map((l) => ({ productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
+    ...totals,
+    couponCode: quote.couponCode,
+    isLocalPickup: quote.isLocalPickup,
+    payerName: input.payerName ?? '',
+    payerEmail: validEmail(input.payerEmail),
+  };
+
+  // The claim: the attempt and the tins, in one short transaction. No PayPal call in here.
+  let attempt: PaymentAttempt;
+  try {
+    attempt = await db.transaction().execute(async (trx) => {
+      // The attempt first: paypal_order_id is unique, so a concurrent replay waits here, then follows this one.
+      const opened = await openAttempt(trx, {
+        kind: 'order',
+        paypalOrderId,
+        paypalRequestId: captureRequestId(paypalOrderId),
+        amountCents: totals.totalCents,
+        currency: CURRENCY,
+        slotId: null,
+        userId: null,
+        details,
+        claimedBy: PROCESS_ID,
+      });
+      if (!opened) throw new AttemptExists();
+      if (!(await claimStock(trx, quote.lines))) throw new OrderRefused('sold-out-during-payment', 'sold out during payment');
+      return opened;
+    });
+  } catch (err) {
+    if (err instanceof OrderRefused) return refused(err.kind);
+    if (err instanceof AttemptExists) {
+      const other = await findAttempt(db, paypalOrderId);
+      if (other) return replay(deps, other);
+    }
+    throw err;
+  }
+
+  // Capture after the claim, with no transaction open: the buyer is charged only once the tins are theirs.
+  await markCapturing(db, attempt.id, PROCESS_ID);
+  const outcome = await captureAttempt(payments, attempt);
+  return settleOrderAttempt(deps, attempt, outcome, { settledBy: 'checkout', holder: PROCESS_ID });
+}
+
+/** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
+async function replay(deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>, first: PaymentAttempt): Promise<PlaceOrderResult> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return refused('payment-unavailable');
+  if (followed.kind === 'captured') return settleOrderAttempt(deps, followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
+  const { attempt } = followed;
+  if (attempt.state === 'completed') return (await placedBefore(deps.db, attempt.paypalOrderId)) ?? refused('payment-already-used');
+  return refused(attempt.outcome?.startsWith('refunded') ? 'payment-refunded' : 'payment-failed');
+}
+
+/**
+ * Records how an order's attempt ended, after the capture (or the look-up at PayPal):
+ * captured → the order stored (one short transaction), then mailed; not captured → the tins go
+ * back (only the attempt's holder may do that); unknown → left open for the reconciler. Used by
+ * the checkout, the buyer's retry, the reconciler and the webhook alike; of them, the first to
+ * record an outcome wins and the others answer it.
+ */
+export async function settleOrderAttempt(
+  deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>,
+  attempt: PaymentAttempt,
+  outcome: CaptureOutcome,
+  by: { settledBy: PaymentSettler; holder: string | null },
+): Promise<PlaceOrderResult> {
+  const { db, payments, env, mailer } = deps;
+  const details = attempt.details as OrderAttemptDetails;
+  const { paypalOrderId } = attempt;
+
+  if (outcome.kind === 'unknown') {
+    paypalTrouble(new Error(`PayPal order ${paypalOrderId}: ${outcome.why}; the reconciler will settle it`));
+    return refused('payment-unavailable');
+  }
+
+  const status = outcome.kind === 'captured' ? statusAfterCapture(outcome.captured.captureStatus) : undefined;
+  if (outcome.kind === 'not-captured' || !status) {
+    // No money taken (declined, never approved, or a capture that took nothing): the tins go back.
+    const why = outcome.kind === 'captured' ? `capture ${outcome.captured.captureStatus}` : outcome.why;
+    const released = await release(db, attempt, by, why);
+    if (!released) return afterSettled(db, paypalOrderId);
+    if (outcome.kind === 'not-captured' && outcome.afterOutage) return refused('payment-unavailable');
+    return refused('payment-failed');
+  }
+
+  const { captured } = outcome;
+  if (captured.amountCents !== details.totalCents || captured.currency !== attempt.currency) {
+    const why = `captured ${captured.amountCents} ${captured.currency} for an order of ${details.totalCents} ${attempt.currency}`;
+    // Released first, refunded after the commit: PayPal is never called inside a transaction.
+    const released = await release(db, attempt, by, `refunded: ${why}`);
+    if (!released) return afterSettled(db, paypalOrderId);
+    await refundQuietly(payments, captured, why, '[orders]');
+    return refused('payment-refunded');
+  }
+
+  const payer = {
+    payerName: captured.payer.name || details.payerName,
+    payerEmail: validEmail(captured.payer.email) || details.payerEmail,
+  };
+  const shipTo = details.isLocalPickup ? null : captured.shipTo;
+  const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
+  // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
+  const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
+  const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup };
+  const placed = await db.transaction().execute(async (trx) => {
+    // The attempt first: of everyone holding this capture, one completes it and stores the order.
+    const done = await completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, note });
+    if (!done) return undefined;
+    const order = await insertOrder(trx, {
+      paypalOrderId,
+      ...payer,
+      ...priced,
+    });
+    await insertOrderItems(
+      trx,
+      details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
+    );
+    // payment_pending: the order waits for PayPal's webhook (paypal-webhooks.routes.ts) to say
+    // completed or denied; the teacher ships nothing before.
+    await recordCapture(trx, order.id, {
+      paypalCaptureId: captured.captureId,
+      ...payer,
+      shipToName: shipTo?.name ?? null,
+      shipToAddress: shipTo?.address ?? null,
+      status,
+    });
+    await linkOrder(trx, attempt.id, order.id);
+    return order;
+  });
+  if (!placed) return afterSettled(db, paypalOrderId, captured, payments);
+
+  if (by.settledBy !== 'checkout') console.warn(`[orders] PayPal order ${paypalOrderId}: recovered by the ${by.settledBy} as order ${placed.id}`);
+  // After the commit: a mail that fails is logged and never undoes a paid order.
+  await deliver(
+    mailer,
+    orderMails(env, {
+      id: placed.id,
+      paypalOrderId,
+      paypalCaptureId: captured.captureId,
+      ...payer,
+      items: details.lines,
+      ...priced,
+      shipTo,
+      paymentPending: status === 'payment_pending',
+    }),
+  );
+
+  // A pending payment answers like a paid one: SPEC.md has words for the cart's success and
+  // failure dialogs only, and the pending payment is not a failure (the order is placed, the
+  // tins are the buyer's). So the cart keeps its success dialog, the answer keeps its shape
+  // (no status: it would only matter to a dialog the spec does not have), and the buyer's mail
+  // says the order ships once PayPal confirms the payment.
+  const order = orderView({ id: placed.id, ...details, payerName: payer.payerName }, details.lines);
+  return { ok: true, order, replayed: false };
+}
+
+/** Gives an open attempt's tins back, with its release; false when it was not ours to release (any more). */
+async function release(db: DB, attempt: PaymentAttempt, by: { settledBy: PaymentSettler; holder: string | null }, note: string): Promise<boolean> {
+  if (by.holder === null) return false;
+  return db.transaction().execute(async (trx) => {
+    const released = await releaseAttempt(trx, attempt.id, by.holder!, { settledBy: by.settledBy, note });
+    if (!released) return false;
+    await restock(trx, (attempt.details as OrderAttemptDetails).lines);
+    return true;
+  });
+}
+
+/**
+ * Someone else recorded the attempt's outcome first: answer it. A capture in hand for an attempt
+ * released meanwhile (it was taken for abandoned while PayPal was slow) is refunded.
+ */
+async function afterSettled(db: DB, paypalOrderId: string, captured?: CapturedOrder, payments?: Payments): Promise<PlaceOrderResult> {
+  const now = await findAttempt(db, paypalOrderId);
+  if (now?.state === 'completed') return (await placedBefore(db, paypalOrderId)) ?? refused('payment-already-used');
+  if (captured && payments && statusAfterCapture(captured.captureStatus) && now && !isOpen(now)) {
+    await refundQuietly(payments, captured, 'the payment attempt was released before its capture was recorded', '[orders]');
+    return refused('payment-refunded');
+  }
+  return refused(now && isOpen(now) ? 'payment-unavailable' : 'payment-failed');
+}

@@ -1,0 +1,105 @@
+/**
+ * Pricing a cart from the database (SPEC.md sections 3, 5 and 9; issue 6). The browser names
+ * products and quantities, nothing more: every price, discount, shipping fee and total is
+ * decided here. startCheckout quotes to create the PayPal order, placeOrder quotes again to
+ * place it, and the two quotes must carry the same reference.
+ */
+import { createHash } from 'node:crypto';
+import type { DB } from '../../db/client.ts';
+import { MAX_ORDER_CENTS, priceCart, type Totals } from '../../contract/pricing.ts';
+import { findActiveCoupon } from './coupons.repo.ts';
+import { productsForCart } from './orders.repo.ts';
+
+/** What the buyer asks for: checkoutRequest of contract/orders.ts, parsed. */
+export interface Cart {
+  cartItems: { _id: string; quantity: number }[];
+  isLocalPickup: boolean;
+  /** Upper-cased and trimmed (the schema does it); null for none. */
+  couponCode: string | null;
+}
+
+export interface QuotedLine {
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  /** Tins left when the cart was quoted: startCheckout refuses more than that, placeOrder claims them. */
+  inventory: number;
+}
+
+export interface Quote {
+  /** One line per product, in the order the cart first names it. */
+  lines: QuotedLine[];
+  totals: Totals;
+  couponCode: string | null;
+  isLocalPickup: boolean;
+  /** PayPal's reference_id: ties the PayPal order to exactly this priced cart. */
+  reference: string;
+}
+
+/**
+ * Why a cart can't be priced (each answered 400 with contract/orders.ts's or
+ * contract/coupons.ts's words):
+ * - 'unknown-product': a product id that is no product (deleted since it went in the cart);
+ * - 'invalid-coupon': no active coupon has this code;
+ * - 'below-coupon-minimum': a coupon on less than $15 of items;
+ * - 'nothing-to-pay': a total of $0 or less (PayPal takes no such order);
+ * - 'too-large': above MAX_ORDER_CENTS, more than is paid online.
+ */
+export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large';
+
+export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteRefusal };
+
+/**
+ * A short hash of what the buyer pays for: product ids, quantities and unit prices (in id
+ * order), pickup, coupon and totals. A cart, price or coupon that changes after the PayPal
+ * order was created changes it, so that order can no longer be captured.
+ */
+export function cartReference(lines: QuotedLine[], totals: Totals, couponCode: string | null, isLocalPickup: boolean): string {
+  const canonical = JSON.stringify({
+    lines: [...lines].sort((a, b) => (a.productId < b.productId ? -1 : 1)).map((l) => [l.productId, l.quantity, l.unitPriceCents]),
+    isLocalPickup,
+    couponCode,
+    totals: [totals.itemsTotalCents, totals.discountCents, totals.shippingCents, totals.totalCents],
+  });
+  return `cart-${createHash('sha256').update(canonical).digest('base64url').slice(0, 22)}`;
+}
+
+/** Prices `cart` from today's products and coupons; reads only, claims nothing. */
+export async function quoteCart(db: DB, cart: Cart): Promise<QuoteResult> {
+  // A product listed twice is one line with the quantities added.
+  const wanted = new Map<string, number>();
+  for (const { _id, quantity } of cart.cartItems) wanted.set(_id, (wanted.get(_id) ?? 0) + quantity);
+
+  const products = new Map((await productsForCart(db, [...wanted.keys()])).map((p) => [p.id, p]));
+  const lines: QuotedLine[] = [];
+  for (const [productId, quantity] of wanted) {
+    const p = products.get(productId);
+    if (!p) return { ok: false, kind: 'unknown-product' };
+    lines.push({ productId, name: p.name, unitPriceCents: p.priceCents, quantity, inventory: p.inventory });
+  }
+
+  let percentOff: number | null = null;
+  if (cart.couponCode) {
+    const coupon = await findActiveCoupon(db, cart.couponCode);
+    if (!coupon) return { ok: false, kind: 'invalid-coupon' };
+    percentOff = coupon.percentOff;
+  }
+
+  const priced = priceCart(lines, { percentOff, isLocalPickup: cart.isLocalPickup });
+  if (!priced.ok) return { ok: false, kind: 'below-coupon-minimum' };
+  const { totals } = priced;
+  if (totals.totalCents <= 0) return { ok: false, kind: 'nothing-to-pay' };
+  if (totals.totalCents > MAX_ORDER_CENTS) return { ok: false, kind: 'too-large' };
+
+  return {
+    ok: true,
+    quote: {
+      lines,
+      totals,
+      couponCode: cart.couponCode,
+      isLocalPickup: cart.isLocalPickup,
+      reference: cartReference(lines, totals, cart.couponCode, cart.isLocalPickup),
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The checkout's first step (SPEC.md sections 3 and 4; issue 6), behind POST /api/orders/paypal:
+ * the cart priced from the database and the PayPal order the buyer approves, made for that
+ * total and tagged with the quote's reference. placeOrder (place-order.ts) is the second step.
+ */
+import type { Services } from '../services/index.ts';
+import type { CheckoutView } from '../../contract/orders.ts';
+import { CURRENCY } from '../../contract/pricing.ts';
+import { lineView, moneyView } from './order-views.ts';
+import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
+
+/**
+ * Why no PayPal order was made. Besides the quote's (QuoteRefusal):
+ * - 'sold-out': no tin of `product` is left;
+ * - 'not-enough-left': fewer than the cart asks, `left` of them;
+ * - 'payment-unavailable': PayPal could not make the order (down, or it refused our request).
+ * Nothing is claimed yet: the stock is claimed only when the order is placed.
+ */
+export type CheckoutRefusal =
+  | { ok: false; kind: QuoteRefusal | 'payment-unavailable' }
+  | { ok: false; kind: 'sold-out'; product: string }
+  | { ok: false; kind: 'not-enough-left'; product: string; left: number };
+
+export type CheckoutResult = { ok: true; checkout: CheckoutView } | CheckoutRefusal;
+
+/** Prices `cart` and creates the PayPal order for it; the answer is what the cart shows the buyer. */
+export async function startCheckout(deps: Pick<Services, 'db' | 'payments'>, cart: Cart): Promise<CheckoutResult> {
+  const quoted = await quoteCart(deps.db, cart);
+  if (!quoted.ok) return quoted;
+  const { quote } = quoted;
+
+  for (const l of quote.lines) {
+    if (l.inventory <= 0) return { ok: false, kind: 'sold-out', product: l.name };
+    if (l.inventory < l.quantity) return { ok: false, kind: 'not-enough-left', product: l.name, left: l.inventory };
+  }
+
+  let created;
+  try {
+    created = await deps.payments.createOrder({
+      amountCents: quote.totals.totalCents,
+      currency: CURRENCY,
+      referenceId: quote.reference,
+      description: 'Handmade chocolates',
+      // The buyer picks the address in PayPal's window; pickup orders are never asked for one.
+      shipping: quote.isLocalPickup ? 'none' : 'collect',
+    });
+  } catch (err) {
+    console.error('[orders] PayPal call failed:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+
+  return { ok: true, checkout: { orderID: created.id, ...moneyView(quote.totals), items: quote.lines.map(lineView) } };
+}

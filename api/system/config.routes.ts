@@ -1,0 +1,24 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../types.ts';
+import type { PayPalConfigView, PublicConfigView } from '../../contract/config.ts';
+
+/** Public configuration the islands need at run time (never a secret). */
+export const config = new Hono<AppEnv>()
+  // SPEC.md section 7: GET /config/paypal -> {clientId}. With the emulator on, the SDK URL too.
+  .get('/paypal', (c) => {
+    const { payments } = c.var.services;
+    return c.json({
+      clientId: payments.clientId,
+      currency: 'USD',
+      ...(payments.kind === 'emulator' ? { sdkBaseUrl: '/dev/paypal/sdk/js', emulator: true } : {}),
+    } satisfies PayPalConfigView);
+  })
+  .get('/public', (c) => {
+    const { env, realtime } = c.var.services;
+    return c.json({
+      recaptchaSiteKey: env.standIns.captcha ? null : (env.RECAPTCHA_SITE_KEY ?? null),
+      googleSignIn: !env.standIns.google,
+      realtimeHost: realtime.host,
+      timezone: env.SITE_TIMEZONE,
+    } satisfies PublicConfigView);
+  });

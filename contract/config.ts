@@ -1,0 +1,20 @@
+/** Public run-time configuration the islands read (never a secret). */
+
+/** GET /api/config/public */
+export interface PublicConfigView {
+  /** Null while the human-check stand-in is on: the islands then send `dev:<action>` tokens. */
+  recaptchaSiteKey: string | null;
+  googleSignIn: boolean;
+  realtimeHost: string;
+  /** The teacher's IANA time zone, e.g. America/Los_Angeles. */
+  timezone: string;
+}
+
+/** GET /api/config/paypal (SPEC.md section 7: {clientId}). */
+export interface PayPalConfigView {
+  clientId: string;
+  currency: string;
+  /** Set while the local PayPal emulator stands in (development and tests): where its SDK script is served. */
+  sdkBaseUrl?: string;
+  emulator?: boolean;
+}

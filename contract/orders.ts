@@ -1,0 +1,168 @@
+/**
+ * Checkout and orders (SPEC.md sections 3, 4, 7, 8; issue 6). Shared with the cart and admin
+ * islands: no server-only imports. The browser sends product ids and quantities; every price,
+ * discount, shipping fee and total is decided by the server from the database.
+ */
+import { z } from 'zod';
+import { id, isCleanText } from './common.ts';
+import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
+
+/** Messages the cart and the admin page show. */
+export const ORDER_PLACED = 'Order placed successfully';
+export const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went through. You have not been charged.';
+export const CART_CHANGED = 'Your cart or its prices changed after the payment was set up. You have not been charged. Please review your cart and pay again.';
+export const PAYMENT_NOT_FOUND = 'We could not find that payment. You have not been charged.';
+export const PAYMENT_NOT_APPROVED = 'The payment has not been approved yet. You have not been charged.';
+export const PAYMENT_ALREADY_USED = 'This payment was already processed. Please contact us if you have not received a confirmation e-mail.';
+export const PAYMENT_FAILED = 'Your payment could not be processed. Please check your payment details and try again.';
+export const PAYMENT_REFUNDED = 'The amount paid did not match your order, so the payment was refunded. Please try again.';
+export const PAYMENT_UNAVAILABLE = 'We couldn’t reach the payment provider. You have not been charged. Please try again later.';
+export const UNKNOWN_PRODUCT = 'A chocolate in your cart is no longer sold. Please remove it and try again.';
+export const NOTHING_TO_PAY = 'The order total must be more than $0.';
+export const ORDER_TOO_LARGE = 'Orders above $10,000 can’t be paid online. Please contact us.';
+export const ORDER_NOT_FOUND = 'Order not found';
+export const soldOut = (name: string) => `${name} is sold out`;
+export const onlyLeft = (name: string, n: number) => `${name}: only ${n} left`;
+
+export const MAX_CART_LINES = 50;
+export const MAX_QUANTITY = 99;
+
+/** One cart line: a product id and a quantity. Other fields the cart keeps (price, name) are dropped unread. */
+export const cartItem = z.object({
+  _id: id,
+  quantity: z
+    .number({ error: 'Quantity must be a whole number' })
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(MAX_QUANTITY, `Quantity must be at most ${MAX_QUANTITY}`),
+});
+
+export const cartItems = z
+  .array(cartItem, { error: 'cartItems must be a list of {_id, quantity}' })
+  .min(1, 'Your cart is empty.')
+  .max(MAX_CART_LINES, `At most ${MAX_CART_LINES} different chocolates per order`);
+
+/** Upper-cased and trimmed; empty or absent means no coupon (null). */
+export const orderCouponCode = z
+  .string({ error: 'Coupon code must be text' })
+  .max(MAX_COUPON_LENGTH * 4, 'Invalid coupon code')
+  // A NUL can't be looked up in PostgreSQL (the query fails): no code has one.
+  .refine(isCleanText, 'Invalid coupon code')
+  .nullish()
+  .transform((s) => (s && normalizeCouponCode(s) !== '' ? normalizeCouponCode(s) : null));
+
+/** POST /api/orders/paypal: the cart to price and pay. */
+export const checkoutRequest = z.object({
+  cartItems,
+  isLocalPickup: z.boolean({ error: 'isLocalPickup must be true or false' }).optional().default(false),
+  couponCode: orderCouponCode,
+});
+export type CheckoutRequest = z.input<typeof checkoutRequest>;
+
+/** A PayPal order id as PayPal issues them. */
+export const paypalOrderId = z
+  .string({ error: 'orderId is required' })
+  .trim()
+  .min(1, 'orderId is required')
+  .max(64, 'Invalid orderId')
+  .regex(/^[A-Za-z0-9-]+$/, 'Invalid orderId');
+
+/**
+ * POST /api/orders: SPEC.md section 3's Order. Only orderId, cartItems (ids and quantities),
+ * isLocalPickup and couponCode are read; transactionAmount and discount are accepted and
+ * ignored, and payerName / payerEmail only stand in when PayPal doesn't give the payer's.
+ */
+export const placeOrderRequest = checkoutRequest.extend({
+  orderId: paypalOrderId,
+  // Dropped (not refused) when unusable, NUL and lone surrogates included: the database can't store those.
+  payerName: z.string().trim().max(200).refine(isCleanText).optional().catch(undefined),
+  payerEmail: z.string().trim().max(254).refine(isCleanText).optional().catch(undefined),
+  transactionAmount: z.unknown().optional(),
+  discount: z.unknown().optional(),
+});
+export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
+
+/**
+ * What the admin may set (issue 6): paid, then shipped or picked up. The other statuses come
+ * from PayPal only: 'payment_pending' (PayPal holds the capture), 'payment_failed' (PayPal
+ * denied it) and 'refunded' (a refund or reversal made in PayPal).
+ */
+export const SETTABLE_STATUSES = ['paid', 'shipped', 'picked_up'] as const;
+export type OrderStatus = (typeof SETTABLE_STATUSES)[number] | 'payment_pending' | 'payment_failed' | 'refunded';
+
+/** PUT /api/admin/orders/{id}/status */
+export const orderStatusRequest = z.object({
+  status: z.enum(SETTABLE_STATUSES, { error: 'Status must be paid, shipped or picked_up' }),
+});
+export const PICKUP_NOT_SHIPPED = 'This order is for local pickup: mark it picked up, not shipped.';
+export const SHIPPED_NOT_PICKED_UP = 'This order is shipped: mark it shipped, not picked up.';
+export const REFUNDED_FINAL = 'A refunded order keeps its status.';
+export const PAYMENT_FAILED_FINAL = 'PayPal denied the payment of this order and its tins are back in stock: it keeps its status.';
+export const PAYMENT_PENDING_NOT_DELIVERED =
+  'The payment of this order is still pending at PayPal: do not ship it or hand it over yet. Once PayPal shows the payment completed, mark it paid.';
+export const ORDER_STATUS_CHANGED = 'The order’s status changed meanwhile. Please reload the page and try again.';
+
+// ---------------------------------------------------------------------------------------------
+// Answers. Money in dollars (18.5), like the rest of the API.
+
+export interface OrderLineView {
+  /** The product's id; null when the product was deleted since. */
+  _id: string | null;
+  name: string;
+  /** Unit price in dollars, as priced by the server (as sold, for stored orders). */
+  price: number;
+  quantity: number;
+}
+
+/** 200 answer of POST /api/orders/paypal. */
+export interface CheckoutView {
+  orderID: string;
+  itemsTotal: number;
+  discount: number;
+  shipping: number;
+  total: number;
+  items: OrderLineView[];
+}
+
+/** `order` of POST /api/orders (201 placed, 200 when the same orderId was already placed). */
+export interface OrderView {
+  _id: string;
+  total: number;
+  itemsTotal: number;
+  discount: number;
+  shipping: number;
+  isLocalPickup: boolean;
+  couponCode: string | null;
+  payerName: string;
+  items: OrderLineView[];
+}
+
+/** The answer of POST /api/orders: 201 placed, 200 when the same orderId was already placed. */
+export interface OrderPlacedView {
+  message: string;
+  order: OrderView;
+}
+
+/** One row of GET /api/admin/orders, and the answer of PUT /api/admin/orders/{id}/status. */
+export interface AdminOrderView {
+  _id: string;
+  createdAt: string;
+  payerName: string;
+  payerEmail: string;
+  items: { name: string; price: number; quantity: number }[];
+  itemsTotal: number;
+  discount: number;
+  shipping: number;
+  total: number;
+  couponCode: string | null;
+  isLocalPickup: boolean;
+  /** Where to send a shipped order, as the buyer chose it in PayPal; null for pickup or when PayPal gave none. */
+  shipTo: { name: string; address: string } | null;
+  status: OrderStatus;
+  /**
+   * Set when the checkout's own request did not record the payment (it crashed, or PayPal's
+   * answer was lost) and the buyer's retry, the reconciler or PayPal's webhook did: who, and that
+   * PayPal captured once. Null for an order recorded by its checkout. docs/DEPLOY.md, "Payment lifecycle".
+   */
+  paymentNote: string | null;
+}

@@ -1,0 +1,66 @@
+import { DAY_NAMES, isoDay } from '../lib/calendar';
+
+/**
+ * A month as six weeks of day buttons, shared by the class calendar and the booking page: each
+ * day says how many things it holds (a dot, and the count in its accessible name); past days
+ * are disabled; days of the neighbouring months are dimmed.
+ */
+export function MonthGrid(props: {
+  label: string;
+  /** 42 days from the monthGrid() of lib/calendar. */
+  grid: Date[];
+  /** The month shown (0–11): other days are 'outside'. */
+  month: number;
+  today: string;
+  selected: string | null;
+  /** How many classes or free slots the day holds. */
+  countOf: (day: string) => number;
+  /** What is counted, singular and plural: 'class'/'classes'. */
+  noun: [string, string];
+  onChoose: (day: string) => void;
+  /** Ring today's date (the class calendar does). */
+  markToday?: boolean;
+}) {
+  const { grid, today, selected } = props;
+  return (
+    <div className="calendar-grid" role="grid" aria-label={props.label}>
+      <div role="row" className="calendar-row">
+        {DAY_NAMES.map((d) => (
+          <div role="columnheader" key={d} className="calendar-dow">
+            {d}
+          </div>
+        ))}
+      </div>
+      {Array.from({ length: 6 }, (_, w) => (
+        <div role="row" className="calendar-row" key={w}>
+          {grid.slice(w * 7, w * 7 + 7).map((d) => {
+            const key = isoDay(d);
+            const count = props.countOf(key);
+            const classes = [
+              'calendar-day',
+              d.getMonth() !== props.month && 'outside',
+              count > 0 && 'has-events',
+              key === selected && 'selected',
+              props.markToday && key === today && 'today',
+            ];
+            return (
+              <div role="gridcell" key={key} aria-selected={key === selected}>
+                <button
+                  type="button"
+                  className={classes.filter(Boolean).join(' ')}
+                  disabled={key < today}
+                  data-date={key}
+                  onClick={() => props.onChoose(key)}
+                  aria-label={`${d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}${count ? `, ${count} ${props.noun[count > 1 ? 1 : 0]}` : ''}`}
+                >
+                  <span>{d.getDate()}</span>
+                  {count > 0 && <span className="calendar-dot" aria-hidden="true" />}
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
