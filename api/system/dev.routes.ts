@@ -16,7 +16,7 @@ const mailboxQuery = z.object({
   to: z.string().max(254, 'to is too long').refine(isCleanText, 'to contains characters that are not allowed').optional(),
 });
 
-/** GET /api/dev/mailbox[?to=] -> [{to, subject, text, html, links, sentAt}], newest first. */
+/** GET /api/dev/mailbox[?to=] -> [{to, subject, text, html, links, headers, attachments (with content), sentAt}], newest first. */
 export const devApi = new Hono<AppEnv>().get('/mailbox', validateQuery(mailboxQuery), async (c) => {
   const { to } = c.req.valid('query');
   return c.json(await listMailbox(c.var.services.db, to ? { to } : {}));

@@ -28,7 +28,8 @@ export interface MailboxEntry {
   html: string;
   links: string[];
   headers: Record<string, string>;
-  attachments: { filename: string; contentType: string; size: number }[];
+  /** Each attachment with its content: as text for text/* types (an .ics), else base64. */
+  attachments: { filename: string; contentType: string; size: number; encoding: 'utf-8' | 'base64'; content: string }[];
   sentAt: string;
 }
 
@@ -49,11 +50,17 @@ export async function listMailbox(db: DB, options: { to?: string; limit?: number
     html: r.html,
     links: extractLinks(r.html, r.text),
     headers: r.headers,
-    attachments: r.attachments.map((a) => ({
-      filename: a.filename,
-      contentType: a.contentType,
-      size: Buffer.from(a.content, 'base64').length,
-    })),
+    attachments: r.attachments.map((a) => {
+      const bytes = Buffer.from(a.content, 'base64');
+      const text = a.contentType.startsWith('text/');
+      return {
+        filename: a.filename,
+        contentType: a.contentType,
+        size: bytes.length,
+        encoding: text ? ('utf-8' as const) : ('base64' as const),
+        content: text ? bytes.toString('utf8') : a.content,
+      };
+    }),
     sentAt: new Date(r.sentAt).toISOString(),
   }));
 }
