@@ -104,11 +104,17 @@ const schema = z.object({
     .int()
     .min(1024)
     .default(512 * 1024),
-  /** Set to 1 behind a load balancer that sets X-Forwarded-For; otherwise the socket address is used. */
+  /**
+   * How many proxies in front append to X-Forwarded-For (1 behind a load balancer, 2 behind a
+   * CDN and a balancer): the client's address is the entry the first of them appended, the
+   * N-th from the end; earlier entries are the client's own claim and never used. 0: the
+   * socket's address. `true`/`false` are read as 1/0.
+   */
   TRUST_PROXY: z
-    .enum(['0', '1', 'true', 'false'])
+    .string()
+    .regex(/^(?:\d|true|false)$/, 'must be a number of proxies from 0 to 9')
     .default('0')
-    .transform((v) => v === '1' || v === 'true'),
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
   /** Set to 1 to silence the per-request log line. */
   QUIET: z
     .enum(['0', '1'])

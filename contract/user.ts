@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { email, invisibleCharactersMessage, isVisibleText, nameText, optionalText } from './common.ts';
+import { humanToken } from './forms.ts';
 
 /** Answers and messages the pages show (SPEC.md section 8 where it gives them). */
 export const REGISTRATION_SENT = 'Registration successful! Please check your email to verify your account.';
@@ -30,6 +31,8 @@ export const registration = z.object({
   firstName: name('First name'),
   lastName: name('Last name'),
   email,
+  /** The human check (action `register`): registration mails an address nobody has proven. */
+  recaptchaToken: humanToken,
 });
 export type Registration = z.input<typeof registration>;
 

@@ -21,6 +21,8 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   /** Human-readable location for the start banner (never includes a password). */
   where: string;
+  /** PostgreSQL's connection pool (the shared limits count on it); absent on PGlite. */
+  pool?: import('pg').Pool;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', (err) => console.error('[db] idle client error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     const u = new URL(options.url);
-    return { db, kind: 'postgres', where: `postgresql://${u.host}${u.pathname}`, close: () => db.destroy() };
+    return { db, kind: 'postgres', where: `postgresql://${u.host}${u.pathname}`, pool, close: () => db.destroy() };
   }
   const dir = options.pgliteDir ?? '.data/pglite';
   const pglite = await openPglite(dir);

@@ -6,13 +6,14 @@ import { adminLogin, ADMIN_LOGIN_FAILED, type AdminSessionView, type AdminView }
 import type { AdminUserView } from '../../contract/user.ts';
 import { id } from '../../contract/common.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimit, tooMany } from '../middleware/rate-limit.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { sessionStore } from './sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
 import { deleteUser, listUsers } from './users.repo.ts';
+import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
 
 /**
  * The administrator's session (SPEC.md sections 4, 6, 7) and the clients list. The session
@@ -28,14 +29,24 @@ const adminView = (a: { id: string; email: string; name: string }): AdminView =>
 const userParams = z.object({ id });
 
 export const admin = new Hono<AppEnv>()
-  .post('/login', rateLimit({ bucket: 'admin-login', max: 10, windowMs: 15 * 60_000 }), validateJson(adminLogin), async (c) => {
-    const { db, env } = c.var.services;
+  .post('/login', rateLimit(LIMITS.adminLogin), validateJson(adminLogin), async (c) => {
+    const { db, env, limits } = c.var.services;
     const body = c.req.valid('json');
     await verifyHuman(c, body.recaptchaToken, 'admin_login');
 
+    // Per account, from any address: wrong passwords in a row make the next try wait longer
+    // (api/limits/limits.ts ADMIN_DELAY). Unknown e-mails count alike, so the delay tells nothing.
+    const account = body.email.trim().toLowerCase();
+    const delay = await limits.adminDelay(account);
+    if (!delay.ok) return tooMany(c, delay, TOO_MANY_ADMIN_ATTEMPTS);
+
     const found = await findAdminByEmail(db, body.email);
     const ok = await verifyPassword(body.password, found?.passwordHash ?? (await unknownAdminHash()));
-    if (!found || !ok) return c.json({ message: ADMIN_LOGIN_FAILED }, 401);
+    if (!found || !ok) {
+      await limits.adminFailed(account);
+      return c.json({ message: ADMIN_LOGIN_FAILED }, 401);
+    }
+    await limits.adminSucceeded(account);
     // The only moment the password is at hand: move an older hash (scrypt, weaker argon2id
     // parameters) to the current scheme.
     if (needsRehash(found.passwordHash)) {

@@ -4,12 +4,10 @@
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { BRAND, mail, siteFooter as footer } from '../mail/layout.ts';
+import { BRAND, greeting, mail, siteFooter as footer } from '../mail/layout.ts';
 
 const VALID_FOR = 'The link works once and expires in 10 minutes.';
 const NOT_YOU = 'If you did not ask for this, you can ignore this mail: nothing happens without the link.';
-
-const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
 
 export const verifyEmailLink = (env: Env, token: string) => `${env.SITE_URL}/verify-email?token=${encodeURIComponent(token)}`;
 export const loginLink = (env: Env, token: string) => `${env.SITE_URL}/verify-login?token=${encodeURIComponent(token)}`;

@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimit, takeMailTo, tooMany } from '../middleware/rate-limit.ts';
 import { assertSelf, requireUser } from '../middleware/auth.ts';
 import { sessionStore } from './sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
@@ -39,6 +39,8 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 import { deliver } from '../mail/send.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
+import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';
+import { verifyHuman } from '../middleware/human.ts';
 
 /**
  * Client accounts (SPEC.md sections 2, 4, 6, 7, 8; docs/decisions/0003): register and log in
@@ -99,14 +101,18 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const verifyLimit = rateLimit({ bucket: 'user-verify', max: 30, windowMs: 15 * 60_000 });
+const verifyLimit = rateLimit(LIMITS.verifyLink);
 
 export const user = new Hono<AppEnv>()
   // New e-mail: an unverified account and a verification link. Known e-mail: a login link
   // instead (nothing about the existing account changes). The answer is the same for both.
-  .post('/register', rateLimit({ bucket: 'user-register', max: 10, windowMs: 15 * 60_000 }), validateJson(registration), async (c) => {
-    const { db, env } = c.var.services;
+  .post('/register', rateLimit(LIMITS.register), validateJson(registration), async (c) => {
+    const { db, env, limits } = c.var.services;
     const body = c.req.valid('json');
+    await verifyHuman(c, body.recaptchaToken, 'register');
+    // The mail is the point of the request: past the recipient's allowance, nothing is done.
+    const allowance = await takeMailTo(limits, body.email);
+    if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     let mail: OutgoingMail | undefined;
     const known = await findUserByEmail(db, body.email);
     const created = known ? undefined : await insertUser(db, body);
@@ -135,9 +141,11 @@ export const user = new Hono<AppEnv>()
   })
 
   // Known e-mail: a login link. Unknown: a note with the way to register. Same answer.
-  .post('/login', rateLimit({ bucket: 'user-login', max: 10, windowMs: 15 * 60_000 }), validateJson(loginRequest), async (c) => {
-    const { db, env } = c.var.services;
+  .post('/login', rateLimit(LIMITS.login), validateJson(loginRequest), async (c) => {
+    const { db, env, limits } = c.var.services;
     const { email } = c.req.valid('json');
+    const allowance = await takeMailTo(limits, email);
+    if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     const found = await findUserByEmail(db, email);
     let mail: OutgoingMail | undefined;
     if (found) {
@@ -209,7 +217,7 @@ export const user = new Hono<AppEnv>()
 
   // Any failure (no or wrong state, refused code, unverified e-mail, e-mail linked to another
   // Google account) lands on /login; success on /user/oauth with the id only, never a token.
-  .get('/auth/google/callback', rateLimit({ bucket: 'user-google', max: 30, windowMs: 15 * 60_000 }), async (c) => {
+  .get('/auth/google/callback', rateLimit(LIMITS.google), async (c) => {
     const { db, env } = c.var.services;
     c.header('cache-control', 'no-store');
     const expectedState = getCookie(c, GOOGLE_COOKIES.state);
@@ -253,8 +261,16 @@ export const user = new Hono<AppEnv>()
   })
 
   // The e-mail is never editable; fields the schema doesn't list are ignored.
-  .put('/:id/update', requireUser(), validateParams(userParams), selfOnly, validateJson(profileUpdate), async (c) => {
-    const updated = await updateProfile(c.var.services.db, c.req.valid('param').id, c.req.valid('json'));
-    if (!updated) return c.json({ message: NOT_LOGGED_IN }, 401);
-    return c.json({ message: PROFILE_UPDATED, user: userView(updated) } satisfies ProfileUpdatedView);
-  });
+  .put(
+    '/:id/update',
+    requireUser(),
+    validateParams(userParams),
+    selfOnly,
+    rateLimit({ ...LIMITS.profile, per: 'account' }),
+    validateJson(profileUpdate),
+    async (c) => {
+      const updated = await updateProfile(c.var.services.db, c.req.valid('param').id, c.req.valid('json'));
+      if (!updated) return c.json({ message: NOT_LOGGED_IN }, 401);
+      return c.json({ message: PROFILE_UPDATED, user: userView(updated) } satisfies ProfileUpdatedView);
+    },
+  );

@@ -29,6 +29,7 @@ import {
 } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
+import { LIMITS } from '../limits/limits.ts';
 
 /**
  * A client books a paid one-to-one session (SPEC.md sections 4, 5, 7, 8; issue 5). Mounted on
@@ -71,7 +72,7 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
 
 export const booking = new Hono<AppEnv>()
   // The coupon lives only on the server (BOOKING_COUPON); the page asks here.
-  .post('/validate-coupon', requireUser(), rateLimit({ bucket: 'booking-coupon', max: 30, windowMs: 15 * 60_000 }), validateJson(couponRequest), (c) => {
+  .post('/validate-coupon', requireUser(), rateLimit({ ...LIMITS.bookingCoupon, per: 'account' }), validateJson(couponRequest), (c) => {
     const valid = isBookingCoupon(c.req.valid('json').code, c.var.services.env.BOOKING_COUPON);
     return valid
       ? c.json({ valid: true, message: COUPON_VALID } satisfies BookingCouponView)
@@ -82,7 +83,7 @@ export const booking = new Hono<AppEnv>()
   .post(
     '/:slotId/paypal-order',
     requireUser(),
-    rateLimit({ bucket: 'booking-order', max: 20, windowMs: 10 * 60_000 }),
+    rateLimit({ ...LIMITS.bookingOrder, per: 'account' }),
     validateParams(slotParams),
     validateJson(paypalOrderRequest),
     async (c) => {
@@ -101,36 +102,29 @@ export const booking = new Hono<AppEnv>()
     },
   )
 
-  .put(
-    '/:slotId/book',
-    requireUser(),
-    rateLimit({ bucket: 'booking', max: 20, windowMs: 10 * 60_000 }),
-    validateParams(slotParams),
-    validateJson(bookRequest),
-    async (c) => {
-      const body = c.req.valid('json');
-      assertSelf(c, body.userId);
-      const result = await finalizeBooking(c.var.services, {
-        slotId: c.req.valid('param').slotId,
-        userId: body.userId,
-        firstName: body.firstName,
-        lastName: body.lastName,
-        sessionType: body.sessionType,
-        message: body.message,
-        // The schema lets exactly one of the two through.
-        payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
-      });
-      if (!result.ok) {
-        // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
-        if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
-        const { status, message } = bookingRefusals[result.kind];
-        return c.json({ message }, status);
-      }
-      // SPEC.md section 7: the success message uses the payer's first name.
-      const answer: BookResponse =
-        result.payerFirstName !== undefined
-          ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
-          : { success: true, message: BOOKING_CONFIRMED };
-      return c.json(answer);
-    },
-  );
+  .put('/:slotId/book', requireUser(), rateLimit({ ...LIMITS.booking, per: 'account' }), validateParams(slotParams), validateJson(bookRequest), async (c) => {
+    const body = c.req.valid('json');
+    assertSelf(c, body.userId);
+    const result = await finalizeBooking(c.var.services, {
+      slotId: c.req.valid('param').slotId,
+      userId: body.userId,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      sessionType: body.sessionType,
+      message: body.message,
+      // The schema lets exactly one of the two through.
+      payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
+    });
+    if (!result.ok) {
+      // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
+      if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
+      const { status, message } = bookingRefusals[result.kind];
+      return c.json({ message }, status);
+    }
+    // SPEC.md section 7: the success message uses the payer's first name.
+    const answer: BookResponse =
+      result.payerFirstName !== undefined
+        ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
+        : { success: true, message: BOOKING_CONFIRMED };
+    return c.json(answer);
+  });

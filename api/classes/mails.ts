@@ -5,7 +5,7 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { buildIcs, icsOrganizer } from '../mail/ics.ts';
-import { classWhen, icsAttachment, mail, oneLine, siteFooter } from '../mail/layout.ts';
+import { classWhen, exclaim, icsAttachment, mail, oneLine, siteFooter } from '../mail/layout.ts';
 
 export interface SignupMail {
   id: string;
@@ -60,7 +60,7 @@ export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail
       s.email,
       `You're signed up: ${oneLine(c.title)} on ${when.date}`,
       {
-        heading: `See you in class, ${s.name}!`,
+        heading: exclaim('See you in class', s.name),
         paragraphs: [
           `You are signed up for ${c.title}.`,
           `Date: ${when.date}\nTime: ${when.time}\nPlace: ${place}`,

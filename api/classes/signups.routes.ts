@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { limitVisitorCopy, rateLimit } from '../middleware/rate-limit.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
@@ -21,16 +21,15 @@ import { deleteSignup, findClass, findSignature, latestStudentProfile, listSignu
 import { enrol } from './enrol.ts';
 import { deliver } from '../mail/send.ts';
 import { signupMails } from './mails.ts';
-
-const tenMinutes = 10 * 60_000;
+import { LIMITS } from '../limits/limits.ts';
 
 /**
  * POST /api/signup: a new student signs up with the waiver and a drawn signature.
  * DELETE /api/signup/{id}: the admin removes a sign-up.
  */
 export const signups = new Hono<AppEnv>()
-  .post('/', rateLimit({ bucket: 'signup', max: 10, windowMs: tenMinutes }), validateJson(classSignup), async (c) => {
-    const { db, env, mailer } = c.var.services;
+  .post('/', rateLimit(LIMITS.classSignup), validateJson(classSignup), async (c) => {
+    const { db, env, mailer, limits } = c.var.services;
     const body = c.req.valid('json');
     const signature = decodeSignature(body.signature);
     if (!signature.ok) return c.json({ message: signature.message }, signature.status);
@@ -38,7 +37,7 @@ export const signups = new Hono<AppEnv>()
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
     const result = await enrol(db, { ...student, signaturePng: signature.bytes }, 409);
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    await deliver(mailer, signupMails(env, { id: result.id, ...student, returning: false }, result.event));
+    await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: false }, result.event), student.email));
     return c.json({ message: SIGNED_UP, _id: result.id }, 201);
   })
   .delete('/:id', requireAdmin(), validateParams(z.object({ id })), async (c) => {
@@ -53,23 +52,18 @@ export const signups = new Hono<AppEnv>()
  * else signs up as a new student, which is where the waiver gets signed. The answer tells
  * whether an e-mail is known, hence the tight limit.
  */
-export const checkStudent = new Hono<AppEnv>().post(
-  '/',
-  rateLimit({ bucket: 'check-student', max: 10, windowMs: tenMinutes }),
-  validateJson(returningStudent),
-  async (c) => {
-    const { db, env, mailer } = c.var.services;
-    const { email, classTitle, date } = c.req.valid('json');
-    if (!(await findClass(db, classTitle, date))) return c.json({ message: CLASS_NOT_FOUND }, 404);
-    const profile = await latestStudentProfile(db, email);
-    if (!profile) return c.json({ message: EMAIL_NOT_FOUND }, 404);
-    const student = { classTitle, date, name: profile.name, email, phone: profile.phone };
-    const result = await enrol(db, { ...student, signaturePng: profile.signaturePng }, 400);
-    if (!result.ok) return c.json({ message: result.message }, result.status);
-    await deliver(mailer, signupMails(env, { id: result.id, ...student, returning: true }, result.event));
-    return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
-  },
-);
+export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkStudent), validateJson(returningStudent), async (c) => {
+  const { db, env, mailer, limits } = c.var.services;
+  const { email, classTitle, date } = c.req.valid('json');
+  if (!(await findClass(db, classTitle, date))) return c.json({ message: CLASS_NOT_FOUND }, 404);
+  const profile = await latestStudentProfile(db, email);
+  if (!profile) return c.json({ message: EMAIL_NOT_FOUND }, 404);
+  const student = { classTitle, date, name: profile.name, email, phone: profile.phone };
+  const result = await enrol(db, { ...student, signaturePng: profile.signaturePng }, 400);
+  if (!result.ok) return c.json({ message: result.message }, result.status);
+  await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: true }, result.event), student.email));
+  return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
+});
 
 /** The admin's Classes page: GET /api/admin/signups, GET /api/admin/signups/{id}/signature. */
 export const adminSignups = new Hono<AppEnv>()

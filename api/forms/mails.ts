@@ -7,7 +7,7 @@
 import type { Env } from '../env.ts';
 import { signToken } from '../lib/signed-token.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { BRAND, escapeHtml, mail, oneLine, renderMail, siteFooter, type MailContent } from '../mail/layout.ts';
+import { BRAND, escapeHtml, exclaim, mail, oneLine, renderMail, siteFooter, type MailContent } from '../mail/layout.ts';
 
 /** Purpose of the signed token in unsubscribe links (api/lib/signed-token.ts). */
 export const UNSUBSCRIBE_PURPOSE = 'unsubscribe';
@@ -42,7 +42,7 @@ export function bookingRequestMails(env: Env, r: BookingRequestMail): OutgoingMa
       { headers: { 'Reply-To': r.email } },
     ),
     mail(r.email, 'Your free 30-minute meeting request was received', {
-      heading: `Thank you, ${r.name}!`,
+      heading: exclaim('Thank you', r.name),
       paragraphs: [
         `Your request for a free 30-minute online meeting about ${r.sessionType} has been received.`,
         'I will write back soon to find a time that suits you.',
@@ -73,7 +73,7 @@ export function contactMails(env: Env, m: ContactMail): OutgoingMail[] {
       { headers: { 'Reply-To': m.email } },
     ),
     mail(m.email, 'Thank you for your message', {
-      heading: `Thank you, ${m.name}!`,
+      heading: exclaim('Thank you', m.name),
       paragraphs: ['Your message has been received. I will get back to you soon.'],
       footer: siteFooter(env),
     }),

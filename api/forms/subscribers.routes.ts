@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { limitVisitorCopy, rateLimit } from '../middleware/rate-limit.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { id } from '../../contract/common.ts';
@@ -18,8 +18,7 @@ import { verifyToken } from '../lib/signed-token.ts';
 import { addSubscriber, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
 import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
-
-const minutes = (n: number) => n * 60_000;
+import { LIMITS } from '../limits/limits.ts';
 
 /**
  * The newsletter (SPEC.md sections 2, 4, 7, 8): subscribe from the footer, unsubscribe from
@@ -27,18 +26,18 @@ const minutes = (n: number) => n * 60_000;
  * RFC 8058 one-click POST that mail providers send from the List-Unsubscribe header.
  */
 export const subscribers = new Hono<AppEnv>()
-  .post('/subscribe', rateLimit({ bucket: 'subscribe', max: 10, windowMs: minutes(10) }), validateJson(newSubscriber), async (c) => {
-    const { db, env, mailer } = c.var.services;
+  .post('/subscribe', rateLimit(LIMITS.subscribe), validateJson(newSubscriber), async (c) => {
+    const { db, env, mailer, limits } = c.var.services;
     const { email } = c.req.valid('json');
     // One statement (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row.
     const added = await addSubscriber(db, email);
     if (!added) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
-    await deliver(mailer, [welcomeMail(env, email)]);
+    await deliver(mailer, await limitVisitorCopy(limits, [welcomeMail(env, email)], email));
     return c.json({ message: SUBSCRIBED }, 201);
   })
 
   // The same answer whether or not the address was on the list: the page can't probe the list.
-  .post('/unsubscribe', rateLimit({ bucket: 'unsubscribe', max: 10, windowMs: minutes(10) }), validateJson(unsubscribeRequest), async (c) => {
+  .post('/unsubscribe', rateLimit(LIMITS.unsubscribe), validateJson(unsubscribeRequest), async (c) => {
     const { db, env } = c.var.services;
     const body = c.req.valid('json');
     let email = body.email;
@@ -54,7 +53,7 @@ export const subscribers = new Hono<AppEnv>()
   // RFC 8058: the provider POSTs `List-Unsubscribe=One-Click` (form-encoded, no cookies, no
   // Origin) to the URL of the List-Unsubscribe header; the signed token is the whole authority.
   // Providers send from few addresses for many people, hence the generous limit.
-  .post('/one-click', rateLimit({ bucket: 'one-click', max: 120, windowMs: minutes(1) }), async (c) => {
+  .post('/one-click', rateLimit(LIMITS.oneClick), async (c) => {
     const { db, env } = c.var.services;
     const email = verifyToken(env.APP_SECRET, UNSUBSCRIBE_PURPOSE, c.req.query('token'));
     if (!email) return c.json({ message: INVALID_UNSUBSCRIBE_LINK }, 400);

@@ -46,6 +46,29 @@ export function mail(to: string, subject: string, content: MailContent, extra: P
 }
 
 /** The small print under a mail that is not a newsletter. */
+/**
+ * A name typed by someone who has not proven the address the mail goes to, if it may be echoed:
+ * letters (any script, with their marks), single spaces, hyphens and apostrophes, at most 50
+ * characters. Anything else (a URL, digits, punctuation, "your order failed, visit …") is
+ * undefined, and the mail greets neutrally: the site's sender never carries a stranger's text.
+ */
+export function trustedName(name: string): string | undefined {
+  const n = name.trim();
+  return n.length <= 50 && /^\p{L}[\p{L}\p{M}]*(?:[ '’-]\p{L}[\p{L}\p{M}]*)*$/u.test(n) ? n : undefined;
+}
+
+/** "Hi Ana," or "Hi," (see trustedName). */
+export const greeting = (name: string, hello = 'Hi') => {
+  const n = trustedName(name);
+  return n ? `${hello} ${n},` : `${hello},`;
+};
+
+/** "Thank you, Ana!" or "Thank you!" (see trustedName). */
+export const exclaim = (words: string, name: string) => {
+  const n = trustedName(name);
+  return n ? `${words}, ${n}!` : `${words}!`;
+};
+
 export const siteFooter = (env: Pick<Env, 'SITE_URL'>) => [`${BRAND} · ${env.SITE_URL}`];
 
 /** Subjects carry visitor text (names, titles): one line, bounded. */

@@ -1,49 +1,68 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { clientAddress } from './client.ts';
+import { LIMITS, TOO_MANY, type Limit, type Limits, type Taken } from '../limits/limits.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
 
 /**
- * A fixed-window limit per client address and bucket, in memory. One process holds its own
- * counts: with several replicas each allows `max` (docs/DEPLOY.md says how to share them).
+ * Limits as middleware and as a call (api/limits/limits.ts holds the store and every number).
  * Refusals are 429 with a message and Retry-After.
  */
-export interface RateLimitOptions {
-  /** Name of the bucket, e.g. "contact". */
-  bucket: string;
-  /** Requests allowed per window. */
-  max: number;
-  windowMs: number;
-  message?: string;
+export interface RateLimitOptions extends Limit {
+  /**
+   * What the count is kept per: the client's address (the default, a coarse backstop), or the
+   * signed-in account (after requireUser; the address when nobody is signed in).
+   */
+  per?: 'address' | 'account';
 }
 
-type Windows = Map<string, { count: number; resetAt: number }>;
-const windows: Windows = ((globalThis as { __rateLimits?: Windows }).__rateLimits ??= new Map());
-let sweptAt = 0;
+/** The 429 answer for a refused take. */
+export function tooMany(c: Context<AppEnv>, taken: Extract<Taken, { ok: false }>, message = TOO_MANY) {
+  c.header('retry-after', String(taken.retryAfterS));
+  return c.json({ message }, 429);
+}
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { env } = c.var.services;
-    const now = Date.now();
-    if (now - sweptAt > 60_000) {
-      sweptAt = now;
-      for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
-    }
-    const key = `${options.bucket}:${clientAddress(c, env.TRUST_PROXY)}`;
-    let w = windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + options.windowMs };
-      windows.set(key, w);
-    }
-    w.count++;
-    if (w.count > options.max) {
-      c.header('retry-after', String(Math.ceil((w.resetAt - now) / 1000)));
-      return c.json({ message: options.message ?? 'Too many requests. Please wait a moment and try again.' }, 429);
-    }
+    const { env, limits } = c.var.services;
+    const account = options.per === 'account' ? (c.var.userId ?? c.var.adminId) : undefined;
+    const key = account ? `account:${account}` : `address:${clientAddress(c, env.TRUST_PROXY)}`;
+    const taken = await limits.take(options, key);
+    if (!taken.ok) return tooMany(c, taken, options.message);
     await next();
   };
 }
 
+/**
+ * Counts one mail to `email` (an address whose owner has not proven it is theirs): at most
+ * LIMITS.mailTo an hour, whoever asks and from wherever. False when the allowance is spent.
+ */
+export async function takeMailTo(limits: Limits, email: string): Promise<Taken> {
+  return limits.take(LIMITS.mailTo, `mail:${email.trim().toLowerCase()}`);
+}
+
+/**
+ * A form's mails with the visitor's own copy (a confirmation to the address they typed) left
+ * out once that address has had LIMITS.mailTo mails this hour: the submission still reaches the
+ * teacher, and nobody can flood someone else's inbox through the form.
+ */
+export async function limitVisitorCopy(limits: Limits, mails: OutgoingMail[], visitorEmail: string): Promise<OutgoingMail[]> {
+  const visitor = visitorEmail.trim().toLowerCase();
+  if (!mails.some((m) => m.to.trim().toLowerCase() === visitor)) return mails;
+  if ((await takeMailTo(limits, visitor)).ok) return mails;
+  console.warn('[limits] a visitor copy was not sent: its address has had its mails for this hour');
+  return mails.filter((m) => m.to.trim().toLowerCase() !== visitor);
+}
+
+/** Tests: every Limits instance made in this process forgets its counts. */
+const everyLimits: Set<Limits> = ((globalThis as { __limits?: Set<Limits> }).__limits ??= new Set());
+
+export function trackLimits(limits: Limits): Limits {
+  everyLimits.add(limits);
+  return limits;
+}
+
 /** Forget every count (tests). */
-export function resetRateLimits(): void {
-  windows.clear();
+export async function resetRateLimits(): Promise<void> {
+  await Promise.all([...everyLimits].map((l) => l.reset().catch(() => {})));
 }

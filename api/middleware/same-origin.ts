@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
+import { clientHost } from './client.ts';
 
 /**
  * Writes must come from our own pages. Browsers send Sec-Fetch-Site and Origin with every
@@ -24,7 +25,7 @@ export const sameOriginWrites = (): MiddlewareHandler<AppEnv> => async (c, next)
   }
   const origin = c.req.header('origin');
   if (origin && origin !== 'null') {
-    const host = c.req.header('x-forwarded-host') && c.var.services.env.TRUST_PROXY ? c.req.header('x-forwarded-host') : c.req.header('host');
+    const host = clientHost(c, c.var.services.env.TRUST_PROXY);
     let originHost: string | undefined;
     try {
       originHost = new URL(origin).host;

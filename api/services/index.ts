@@ -12,6 +12,8 @@ import { createPayPalClient, type Payments } from './payments/paypal.ts';
 import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, EMULATOR_WEBHOOK_ID } from './payments/emulator.ts';
 import { createRealtime, type Realtime } from './realtime.ts';
 import type { Hono } from 'hono';
+import { createLimits, type Limits } from '../limits/limits.ts';
+import { trackLimits } from '../middleware/rate-limit.ts';
 
 export interface Services {
   env: Env;
@@ -21,6 +23,8 @@ export interface Services {
   humanCheck: HumanCheck;
   payments: Payments;
   realtime: Realtime;
+  /** Request limits, shared by every replica on PostgreSQL (api/limits/limits.ts). */
+  limits: Limits;
   /** Present only while the PayPal emulator stands in; mounted at /dev/paypal. */
   paypalEmulator?: Hono;
 }
@@ -67,5 +71,7 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     dev: env.standIns.realtime,
   });
 
-  return { env, database, db, mailer, humanCheck, payments, realtime, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
+  const limits = trackLimits(createLimits(database.pool));
+
+  return { env, database, db, mailer, humanCheck, payments, realtime, limits, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
 }

@@ -25,6 +25,7 @@ import {
 import type { QuoteRefusal } from './quote.ts';
 import { startCheckout, type CheckoutRefusal } from './start-checkout.ts';
 import { placeOrder, type PlaceOrderRefusal } from './place-order.ts';
+import { LIMITS } from '../limits/limits.ts';
 
 /**
  * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:
@@ -72,7 +73,7 @@ const placeOrderAnswers: Record<PlaceOrderRefusal, Answer> = {
 };
 
 export const checkout = new Hono<AppEnv>()
-  .post('/paypal', rateLimit({ bucket: 'checkout', max: 20, windowMs: 10 * 60_000 }), validateJson(checkoutRequest), async (c) => {
+  .post('/paypal', rateLimit(LIMITS.checkout), validateJson(checkoutRequest), async (c) => {
     const result = await startCheckout(c.var.services, c.req.valid('json'));
     if (!result.ok) {
       const { status, message } = checkoutAnswer(result);
@@ -81,7 +82,7 @@ export const checkout = new Hono<AppEnv>()
     return c.json(result.checkout);
   })
 
-  .post('/', rateLimit({ bucket: 'orders', max: 30, windowMs: 10 * 60_000 }), validateJson(placeOrderRequest), async (c) => {
+  .post('/', rateLimit(LIMITS.placeOrder), validateJson(placeOrderRequest), async (c) => {
     const body = c.req.valid('json');
     // transactionAmount and discount are accepted and never read: the server prices the cart.
     const result = await placeOrder(c.var.services, {

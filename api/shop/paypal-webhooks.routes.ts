@@ -25,6 +25,7 @@ import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type Or
 import { findOrderByCaptureId, itemsOfOrders, shipToOfOrder, type OrderRow } from './orders.repo.ts';
 import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
 import { settleFromWebhook } from '../payments/reconcile.ts';
+import { LIMITS } from '../limits/limits.ts';
 
 /**
  * PayPal's webhooks (POST /api/paypal/webhook) keep a chocolate order's status true after the
@@ -151,7 +152,7 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
 export const paypalWebhooks = new Hono<AppEnv>().post(
   '/webhook',
   // PayPal sends from few addresses, sometimes many events at once: a generous limit.
-  rateLimit({ bucket: 'paypal-webhook', max: 600, windowMs: 60_000 }),
+  rateLimit(LIMITS.paypalWebhook),
   async (c) => {
     const { env, payments } = c.var.services;
     // No webhook id, nothing can be verified: as if the endpoint did not exist. The emulator

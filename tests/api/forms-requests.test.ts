@@ -8,6 +8,7 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../helpers/mail.ts';
+import { LIMITS } from '../../api/limits/limits.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -160,8 +161,8 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('allows 5 requests per client in 10 minutes, refused ones included, then answers 429', async () => {
-    for (let i = 0; i < 5; i++) expect((await post('/api/publicBookings/request', { ...valid, email: 'bad' })).status).toBe(400);
+  it('allows LIMITS.meetingRequest per client address, refused ones included, then answers 429', async () => {
+    for (let i = 0; i < LIMITS.meetingRequest.max; i++) expect((await post('/api/publicBookings/request', { ...valid, email: 'bad' })).status).toBe(400);
     const before = Number(await count('bookingRequests'));
     const res = await post('/api/publicBookings/request', { ...valid, email: 'late@example.com' });
     expect(res.status).toBe(429);
@@ -230,8 +231,8 @@ describe(`contact form on ${testDbKind()}`, () => {
     expect(Number(await count('contactMessages'))).toBe(before);
   });
 
-  it('allows 5 messages per client in 10 minutes, then answers 429', async () => {
-    for (let i = 0; i < 5; i++) expect((await post('/api/contact', { ...valid, message: '' })).status).toBe(400);
+  it('allows LIMITS.contact per client address, then answers 429', async () => {
+    for (let i = 0; i < LIMITS.contact.max; i++) expect((await post('/api/contact', { ...valid, message: '' })).status).toBe(400);
     const before = Number(await count('contactMessages'));
     const res = await post('/api/contact', valid);
     expect(res.status).toBe(429);

@@ -75,7 +75,7 @@ describe(`rate limits without a trusted proxy on ${kind}`, () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-    expect(server.env.TRUST_PROXY).toBe(false);
+    expect(server.env.TRUST_PROXY).toBe(0);
   });
   afterAll(async () => {
     await server?.close();
@@ -114,7 +114,7 @@ describe(`rate limits behind a trusted proxy on ${kind}`, () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-    expect(server.env.TRUST_PROXY).toBe(true);
+    expect(server.env.TRUST_PROXY).toBe(1);
   });
   afterAll(async () => {
     await server?.close();
@@ -205,7 +205,11 @@ describe(`answers that don't tell which e-mails exist on ${kind}`, () => {
   it('login: still the same answer once a known address holds its maximum of live links', async () => {
     const known = await createUser(server);
     const answers = [];
-    for (let i = 0; i < 7; i++) answers.push(visible((await timed('/api/user/login', { email: known.email })).answer));
+    // Limits forgotten before each: the per-recipient mail allowance (5 an hour) is not what this test is about.
+    for (let i = 0; i < 7; i++) {
+      await resetRateLimits();
+      answers.push(visible((await timed('/api/user/login', { email: known.email })).answer));
+    }
     const stranger = visible((await timed('/api/user/login', { email: unknownEmail() })).answer);
     for (const a of answers) expect(a).toEqual(stranger);
   });
@@ -213,8 +217,8 @@ describe(`answers that don't tell which e-mails exist on ${kind}`, () => {
   it('register: the same answer, byte for byte, and about the same time for a known and an unknown e-mail', async () => {
     const times = await compare(
       '/api/user/register',
-      async () => ({ firstName: 'Mallory', lastName: 'Probe', email: (await createUser(server)).email }),
-      () => ({ firstName: 'Mallory', lastName: 'Probe', email: unknownEmail() }),
+      async () => ({ firstName: 'Mallory', lastName: 'Probe', email: (await createUser(server)).email, recaptchaToken: 'dev:register' }),
+      () => ({ firstName: 'Mallory', lastName: 'Probe', email: unknownEmail(), recaptchaToken: 'dev:register' }),
     );
     expect(Math.abs(times.known - times.unknown), JSON.stringify(times)).toBeLessThan(50);
   });
@@ -222,7 +226,11 @@ describe(`answers that don't tell which e-mails exist on ${kind}`, () => {
   it('admin login: the same refusal and about the same time for an unknown e-mail and a wrong password', async () => {
     const times = await compare(
       '/api/admin/login',
-      async () => ({ email: server.env.ADMIN_EMAIL, password: 'wrong password, right admin', recaptchaToken: 'dev:admin_login' }),
+      // The growing delay after wrong passwords is forgotten before each try: timing is the point here.
+      async () => {
+        await resetRateLimits();
+        return { email: server.env.ADMIN_EMAIL, password: 'wrong password, right admin', recaptchaToken: 'dev:admin_login' };
+      },
       () => ({ email: unknownEmail(), password: 'wrong password, right admin', recaptchaToken: 'dev:admin_login' }),
     );
     // Both sides spend one scrypt (~100+ ms, and noisy on a busy machine): the bound is 50 ms or

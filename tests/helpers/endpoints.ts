@@ -650,9 +650,9 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/user/register',
     auth: 'none',
     body: 'json',
-    fields: { firstName: text(), lastName: text(), email: text() },
+    fields: { firstName: text(), lastName: text(), email: text(), recaptchaToken: text() },
     writes: ['users', 'loginTokens', 'mails'],
-    example: async (fx) => ({ json: { firstName: 'Vera', lastName: 'Link', email: fx.email('register') } }),
+    example: async (fx) => ({ json: { firstName: 'Vera', lastName: 'Link', email: fx.email('register'), recaptchaToken: 'dev:register' } }),
   },
   {
     method: 'POST',

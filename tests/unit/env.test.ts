@@ -51,7 +51,7 @@ describe('loadEnv in development (nothing set)', () => {
     expect(env.RESEND_API_BASE).toBe('https://api.resend.com');
     expect(env.PAYPAL_API_BASE).toBe('https://api-m.sandbox.paypal.com');
     expect(env.RECAPTCHA_MIN_SCORE).toBe(0.5);
-    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.TRUST_PROXY).toBe(0);
     expect(env.QUIET).toBe(false);
 
     expect(env.ADMIN_EMAIL).toBe('admin@example.com');
@@ -91,7 +91,7 @@ describe('loadEnv in development (nothing set)', () => {
     const env2 = loadEnv({ PORT: '8080', TRUST_PROXY: 'true', QUIET: '1', RECAPTCHA_MIN_SCORE: '0.7' });
     expect(env2.PORT).toBe(8080);
     expect(env2.SITE_URL).toBe('http://localhost:8080');
-    expect(env2.TRUST_PROXY).toBe(true);
+    expect(env2.TRUST_PROXY).toBe(1);
     expect(env2.QUIET).toBe(true);
     expect(env2.RECAPTCHA_MIN_SCORE).toBe(0.7);
   });

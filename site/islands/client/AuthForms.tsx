@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { showAlert } from '../../lib/alert';
+import { CaptchaError, getCaptchaToken } from '../../lib/captcha';
 import { publicConfig } from '../../lib/config';
 import { useSend } from '../useForm';
 import { useHydrated } from '../useHydrated';
@@ -19,9 +20,21 @@ export function RegisterForm() {
       await showAlert({ icon: 'warning', title: 'Registration Failed', text: 'Please fill in your first name, last name and email.' });
       return;
     }
+    // Registration mails an address nobody has proven yet: the human check keeps it from being a relay.
+    let recaptchaToken: string;
+    try {
+      recaptchaToken = await getCaptchaToken('register');
+    } catch (err) {
+      await showAlert({
+        icon: 'warning',
+        title: 'Verification Not Ready',
+        text: err instanceof CaptchaError ? err.message : 'Please wait a moment and try again.',
+      });
+      return;
+    }
     await send(
       '/api/user/register',
-      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim() },
+      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken },
       async (res) => {
         if (!res.ok) {
           await showAlert({ icon: 'error', title: 'Registration Failed', text: res.data.message || 'Registration failed. Please try again.' });
