@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
-import { requestLog } from './middleware/request-log.ts';
+import { drainRefusedBody } from './middleware/request-log.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { privateAnswers } from './middleware/private-answers.ts';
 // One folder ("wing") per feature; each route file is named for the resource it serves.
@@ -38,13 +38,14 @@ export function createApp(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
 
-  app.use('*', requestLog(env.QUIET || env.NODE_ENV === 'test'));
   app.use('*', async (c, next) => {
     c.set('services', services);
     await next();
   });
 
   const api = new Hono<AppEnv>();
+  // First in, last out: a refusal waits for the rest of its body, so the client hears it.
+  api.use('*', drainRefusedBody(25 * 1024 * 1024));
   const bodyLimited = bodyLimit({
     maxSize: env.BODY_LIMIT_BYTES,
     // The rest of the body is never read, so the connection can't be reused: say so.

@@ -6,6 +6,7 @@
  * stand-in. Production (NODE_ENV=production) refuses to start until every key below marked
  * "production" is set, and names the missing ones.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 const optional = z
@@ -98,6 +99,8 @@ const schema = z.object({
    * asks PayPal how it ended. Longer than a checkout's slowest PayPal answers (two 30 s captures).
    */
   PAYMENT_ATTEMPT_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  /** Where the built site lives (relative to the project, or absolute); dist/ by default. */
+  DIST_DIR: z.string().min(1).optional(),
   /** Largest accepted request body in bytes (image uploads have their own limit). */
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -115,6 +118,11 @@ const schema = z.object({
     .regex(/^(?:\d|true|false)$/, 'must be a number of proxies from 0 to 9')
     .default('0')
     .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
+  /**
+   * The request log's lines: `json` (one object per line with a request id, for a log collector;
+   * the default in production) or `text` (for people; the default otherwise).
+   */
+  LOG_FORMAT: z.enum(['json', 'text']).optional(),
   /** Set to 1 to silence the per-request log line. */
   QUIET: z
     .enum(['0', '1'])
@@ -145,6 +153,7 @@ type Parsed = z.infer<typeof schema>;
 
 export type Env = Parsed & {
   HOST: string;
+  LOG_FORMAT: 'json' | 'text';
   SITE_URL: string;
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
@@ -230,6 +239,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   return {
     ...withDefaults,
     HOST: host,
+    LOG_FORMAT: parsed.LOG_FORMAT ?? (production ? 'json' : 'text'),
     SITE_URL: (parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
     standIns,
     defaulted,
@@ -260,12 +270,38 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** For the entry points: the environment, or a plain message and exit 1 when it is not usable. */
+/**
+ * Reads `.env` (in the working directory, or `path`) into process.env when it exists, as
+ * .env.example promises; a variable already set in the environment wins over the file.
+ * Only the entry points call it (npm start, npm run dev, npm run build, node api/server.ts).
+ */
+export function readDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
 export function loadEnvOrExit(source: Record<string, string | undefined> = process.env): Env {
   try {
     return loadEnv(source);
   } catch (err) {
     if (!(err instanceof EnvError)) throw err;
-    console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
-    process.exit(1);
+    exitCannotStart(err);
+  }
+}
+
+/** Says why the server cannot start, the same way for every entry point, and exits. */
+export function exitCannotStart(err: EnvError): never {
+  console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
+  process.exit(1);
+}
+
+/** startServer(), with a refusal to start (EnvError) said plainly instead of as a crash. */
+export async function orCannotStart<T>(starting: Promise<T>): Promise<T> {
+  try {
+    return await starting;
+  } catch (err) {
+    if (err instanceof EnvError) exitCannotStart(err);
+    throw err;
   }
 }

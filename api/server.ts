@@ -9,23 +9,24 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { buildOriginProblem, distDirOf } from './build-info.ts';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { boot, type BootOptions } from './boot.ts';
-import { isLoopbackHost, loadEnvOrExit, unsafeStandIns, type Env } from './env.ts';
+import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
 import type { AppEnv } from './types.ts';
+import { requestLog } from './middleware/request-log.ts';
 import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
 
-const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
-const clientDir = `${distDir}client`;
 
 export interface RunningServer {
   url: string;
@@ -38,11 +39,17 @@ export interface RunningServer {
 
 export async function startServer(env: Env, options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean } = {}): Promise<RunningServer> {
   const site = options.site !== false;
+  const distDir = distDirOf(env.DIST_DIR);
+  const clientDir = join(distDir, 'client');
   if (site && !existsSync(`${clientDir}/index.html`)) throw new Error('The site is not built: run `npm run build` (npm start does it for you).');
+  // Pages built for another origin would send visitors, search engines and shares elsewhere.
+  const originProblem = site && env.NODE_ENV === 'production' ? buildOriginProblem(distDir, env.SITE_URL) : undefined;
+  if (originProblem) throw new EnvError(originProblem);
   const booted = await boot(env, options);
   // Computed once: the policy depends only on the environment and the build.
   const headers = securityHeaders(env, { scriptHashes: site ? inlineScriptHashes(clientDir) : [] });
   const root = new Hono<AppEnv & { Bindings: NodeBindings }>();
+  root.use('*', requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY }));
   root.use('*', securityHeadersMiddleware(headers));
   root.route('/', booted.app);
 
@@ -58,7 +65,7 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
         },
       }),
     );
-    const { handler } = (await import(/* @vite-ignore */ `${distDir}server/entry.mjs`)) as { handler: AstroHandler };
+    const { handler } = (await import(/* @vite-ignore */ pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as { handler: AstroHandler };
     const notFoundPage = existsSync(`${clientDir}/404.html`) ? readFileSync(`${clientDir}/404.html`, 'utf8') : '<h1>Not found</h1>';
     root.all('*', async (c) => {
       // Astro writes to the socket itself, past the middleware: give it the headers first.
@@ -122,8 +129,9 @@ export function banner(running: RunningServer): string {
 }
 
 if (import.meta.main) {
+  readDotEnv();
   const env = loadEnvOrExit();
-  const running = await startServer(env);
+  const running = await orCannotStart(startServer(env));
   console.log(banner(running));
   const stop = async () => {
     await running.close();

@@ -4,10 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadEnvOrExit } from '../api/env.ts';
+import { loadEnvOrExit, readDotEnv } from '../api/env.ts';
 import { startPartykitDev } from './partykit.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+readDotEnv();
 const env = loadEnvOrExit();
 const room = env.standIns.realtime ? await startPartykitDev({ port: env.PARTYKIT_PORT, secret: env.PARTYKIT_SECRET, quiet: true }) : undefined;
 if (room) console.log(`[dev] realtime room on 127.0.0.1:${room.port}`);

@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { build, isBuildCurrent } from './build.ts';
+import { build, e2eOrigin, isBuildCurrent } from './build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean) as string[];
@@ -20,7 +20,8 @@ if (!chromium) {
   process.exit(1);
 }
 
-if (!isBuildCurrent()) build();
+// Built for the origin the test server will have, so its start doesn't build again.
+if (!isBuildCurrent(e2eOrigin())) build(e2eOrigin());
 // A fresh database for every run (playwright.config.ts names it after the port).
 rmSync(`${root}.data/e2e-${process.env.E2E_PORT ?? 4399}`, { recursive: true, force: true });
 

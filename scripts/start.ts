@@ -4,25 +4,27 @@
  * inside the server's start.
  */
 import { build, isBuildCurrent } from './build.ts';
-import { loadEnvOrExit } from '../api/env.ts';
+import { loadEnvOrExit, orCannotStart, readDotEnv } from '../api/env.ts';
 import { banner, startServer } from '../api/server.ts';
 import { startPartykitDev, type PartykitDev } from './partykit.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
+readDotEnv();
 const env = loadEnvOrExit();
 
-if (isBuildCurrent()) console.log('[start] site build is up to date');
+// Built from these sources for this SITE_URL, or built again: the origin is in every page's links.
+if (isBuildCurrent(env.SITE_URL)) console.log('[start] site build is up to date');
 else {
-  console.log('[start] building the site…');
-  build();
+  console.log(`[start] building the site for ${env.SITE_URL}…`);
+  build(env.SITE_URL);
 }
 
 let room: PartykitDev | undefined;
 if (env.standIns.realtime) {
   room = await startPartykitDev({ port: env.PARTYKIT_PORT, secret: env.PARTYKIT_SECRET, quiet: true });
 }
-const running = await startServer(env);
+const running = await orCannotStart(startServer(env));
 console.log(banner(running));
 
 let stopping = false;

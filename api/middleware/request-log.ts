@@ -1,12 +1,99 @@
 import type { MiddlewareHandler } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** One line per request: method, path (no query: it may carry tokens), status, duration. */
+/** One request's id: the balancer's X-Request-Id when it sent a sane one, else a new UUID. */
+function requestIdOf(incoming: string | undefined, trustProxy: number): string {
+  return trustProxy > 0 && incoming && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The path as it may be logged: no query (it may carry tokens), and any segment that could be a
+ * secret or personal (a long opaque token, say a feed's secret, or an e-mail address) replaced.
+ * Record ids (UUIDs) stay: they name rows, not people.
+ */
+export function loggablePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      if (UUID.test(segment)) return segment;
+      if (segment.includes('@') || segment.includes('%40')) return ':email';
+      if (/^[A-Za-z0-9_~.=-]{24,}$/.test(segment.replace(/\.(ics|json)$/, ''))) return ':secret';
+      return segment;
+    })
+    .join('/');
+}
+
+export interface RequestLogOptions {
+  /** No lines at all (tests, QUIET=1); the X-Request-Id header is still set. */
+  quiet: boolean;
+  /** 'json': one JSON object per line, for a log collector (production); 'text': for people. */
+  format: 'json' | 'text';
+  trustProxy: number;
+}
+
+/**
+ * Gives every request an id, answers it in X-Request-Id, and logs one line when it is done:
+ * method, path (see loggablePath), status, duration, id. Nothing from the body, cookies or
+ * headers: no token or personal data reaches the log.
+ */
 export const requestLog =
-  (quiet: boolean): MiddlewareHandler =>
+  (options: RequestLogOptions): MiddlewareHandler =>
   async (c, next) => {
     const start = performance.now();
+    const id = requestIdOf(c.req.header('x-request-id'), options.trustProxy);
+    c.header('x-request-id', id);
+    // Astro writes its pages to the socket itself, past Hono's headers.
+    const socketAnswer = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (socketAnswer && !socketAnswer.headersSent) socketAnswer.setHeader('x-request-id', id);
     await next();
-    if (quiet) return;
-    const ms = (performance.now() - start).toFixed(1);
-    console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+    if (c.res.headers.get('x-request-id') !== id) c.res.headers.set('x-request-id', id);
+    if (options.quiet) return;
+    const ms = Math.round((performance.now() - start) * 10) / 10;
+    // A page Astro wrote itself has its status on the socket's response, not on c.res.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const status = outgoing?.headersSent ? outgoing.statusCode : c.res.status;
+    const path = loggablePath(c.req.path);
+    if (options.format === 'json') {
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      console.log(JSON.stringify({ time: new Date().toISOString(), level, msg: 'request', requestId: id, method: c.req.method, path, status, ms }));
+    } else {
+      console.log(`${c.req.method} ${path} ${status} ${ms}ms ${id}`);
+    }
+  };
+
+/**
+ * Reads what is left of a refused request's body before the answer goes out (at most `maxBytes`,
+ * for at most `timeoutMs`): a client still uploading then receives the refusal instead of a
+ * connection reset (the Node adapter drains for only half a second, then destroys the socket).
+ */
+export const drainRefusedBody =
+  (maxBytes: number, timeoutMs = 30_000): MiddlewareHandler =>
+  async (c, next) => {
+    await next();
+    if (c.res.status < 400) return;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (!incoming || incoming.readableEnded || incoming.destroyed) return;
+    if (!c.req.header('content-length') && !c.req.header('transfer-encoding')) return;
+    // Through the request's web stream: the Node adapter feeds it from the socket, and a stream
+    // nobody reads holds the socket paused.
+    const body = c.req.raw.body;
+    if (!body || body.locked) return;
+    const reader = body.getReader();
+    const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), timeoutMs).unref());
+    let bytes = 0;
+    try {
+      for (;;) {
+        const read = await Promise.race([reader.read(), deadline]);
+        if (read === 'late' || read.done) break;
+        bytes += read.value.byteLength;
+        if (bytes > maxBytes) break;
+      }
+    } catch {
+      // The client went away: nothing left to answer.
+    } finally {
+      reader.releaseLock();
+    }
   };
