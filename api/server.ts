@@ -27,7 +27,6 @@ import { startReconciler } from './payments/reconcile.ts';
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
 
-
 export interface RunningServer {
   url: string;
   port: number;

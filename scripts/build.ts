@@ -81,7 +81,9 @@ if (import.meta.main) {
   readDotEnv();
   // A production build must know its origin: a default one would put localhost in every link.
   if (process.env.NODE_ENV === 'production' && !process.env.SITE_URL) {
-    console.error('\n  A production build needs SITE_URL (the public origin, e.g. https://example.com): it goes into canonical links, og:url and the sitemap.\n');
+    console.error(
+      '\n  A production build needs SITE_URL (the public origin, e.g. https://example.com): it goes into canonical links, og:url and the sitemap.\n',
+    );
     process.exit(1);
   }
   build();

@@ -144,7 +144,9 @@ test.describe('admin sections', () => {
     };
     // Rows, so the tables show: a subscriber, a client and a class sign-up.
     await page.request.post('/api/subscribers/subscribe', { data: { email: uniqueEmail('axe-sub') } });
-    await page.request.post('/api/user/register', { data: { firstName: 'Axe', lastName: 'Client', email: uniqueEmail('axe-client'), recaptchaToken: 'dev:register' } });
+    await page.request.post('/api/user/register', {
+      data: { firstName: 'Axe', lastName: 'Client', email: uniqueEmail('axe-client'), recaptchaToken: 'dev:register' },
+    });
     const { id: signupId } = await signUpForAClass(page.request, 'Axe Student', uniqueEmail('axe-student'));
 
     for (const [path, title] of SECTIONS) {
