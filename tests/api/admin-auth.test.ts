@@ -5,6 +5,7 @@ import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { sessionIdOf, sessionStore } from '../../api/accounts/sessions.ts';
+import { ADMIN_DELAY, LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../../api/limits/limits.ts';
 
 let server: TestServer;
 let password: string;
@@ -122,14 +123,25 @@ describe(`admin login on ${testDbKind()}`, () => {
     expect(notJson.status).toBe(400);
   });
 
-  it('rate limits attempts: the 11th in 15 minutes gets 429, even with the right password', async () => {
-    for (let i = 0; i < 10; i++) {
+  it('makes the account wait after wrong passwords in a row, even for the right password', async () => {
+    for (let i = 0; i <= ADMIN_DELAY.freeFailures; i++) {
       const res = await login({ email: 'admin@example.com', password: 'wrong-password' });
       expect(res.status).toBe(401);
     }
     const limited = await login({ email: 'admin@example.com', password });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toEqual({ message: TOO_MANY_ADMIN_ATTEMPTS });
+    expect(cookieFrom(limited)).toBeUndefined();
+  });
+
+  it('limits attempts per address as a backstop: one past LIMITS.adminLogin gets 429, whatever the e-mail', async () => {
+    for (let i = 0; i < LIMITS.adminLogin.max; i++) {
+      const res = await login({ email: `guess-${i}@example.com`, password: 'wrong-password' });
+      expect(res.status).toBe(401);
+    }
+    const limited = await login({ email: 'admin@example.com', password });
+    expect(limited.status).toBe(429);
     expect((await limited.json()).message).toMatch(/Too many requests/);
     expect(cookieFrom(limited)).toBeUndefined();
   });

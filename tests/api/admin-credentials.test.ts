@@ -27,7 +27,7 @@ let env: Record<string, string>;
 let server: TestServer | undefined;
 
 beforeEach(async () => {
-  resetRateLimits();
+  await resetRateLimits();
   database = await freshDatabase();
   if (testDbKind() === 'pglite') {
     dir = await mkdtemp(join(tmpdir(), 'admin-credentials-'));

@@ -92,7 +92,7 @@ async function snapshot() {
 
 beforeAll(async () => {
   server = await startTestServer();
-  resetRateLimits();
+  await resetRateLimits();
   const { db } = server.services;
   const addEvent = (title: string) =>
     db

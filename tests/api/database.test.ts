@@ -36,6 +36,7 @@ const tables = [
   'orders',
   'payment_attempts',
   'products',
+  'rate_limits',
   'slots',
   'subscribers',
   'user_sessions',
@@ -52,6 +53,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0005_payment_attempts',
       '0006_sessions',
       '0007_images',
+      '0008_rate_limits',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

@@ -195,7 +195,7 @@ describe('names and e-mails refuse bidi controls and zero-width characters', () 
   });
 
   async function send(endpoint: Endpoint, field: string, value: string) {
-    resetRateLimits();
+    await resetRateLimits();
     const example = await endpoint.example(fx);
     const cookie = await cookieFor(endpoint, example, fx);
     const headers: Record<string, string> = { ...example.headers };
@@ -229,7 +229,7 @@ describe('names and e-mails refuse bidi controls and zero-width characters', () 
   }
 
   it('free text keeps joiners: an emoji family in a contact message is accepted', async () => {
-    resetRateLimits();
+    await resetRateLimits();
     const res = await server.api('/api/contact', {
       method: 'POST',
       json: { name: 'Ana Lima', email: fx.email('emoji'), message: 'Hello 👨\u200d👩\u200d👧 family class?', recaptchaToken: 'dev:contact_form_submit' },

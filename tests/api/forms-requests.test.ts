@@ -37,7 +37,7 @@ async function expectRefused(path: string, table: 'bookingRequests' | 'contactMe
   const rowsBefore = Number(await count(table));
   const mailsBefore = (await mailbox()).length;
   for (const [body, message] of bodies) {
-    resetRateLimits(); // many refusals in a row here; the limit has its own test
+    await resetRateLimits(); // many refusals in a row here; the limit has its own test
     const res = await post(path, body);
     expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
     const answer = await res.json();

@@ -108,7 +108,7 @@ async function expectRefused(send: (body: unknown) => Promise<Response>, cases: 
   const rows = await countAll();
   const mails = await mailCount();
   for (const [body, status, message] of cases) {
-    resetRateLimits(); // many refusals in a row here; the limit has its own test
+    await resetRateLimits(); // many refusals in a row here; the limit has its own test
     const res = await send(body);
     const answer = await res.json();
     expect(res.status, `${JSON.stringify(body).slice(0, 100)} -> ${answer.message}`).toBe(status);

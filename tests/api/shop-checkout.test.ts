@@ -11,6 +11,7 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
+import { LIMITS } from '../../api/limits/limits.ts';
 
 let server: TestServer;
 const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', string> = {
@@ -559,11 +560,11 @@ describe(`placing an order on ${testDbKind()}`, () => {
 
   it('limits checkouts per address', async () => {
     const cart = { cartItems: [{ _id: ids.espresso, quantity: 1 }] };
-    for (let i = 0; i < 20; i++) expect((await checkout(cart)).status).toBe(200);
+    for (let i = 0; i < LIMITS.checkout.max; i++) expect((await checkout(cart)).status).toBe(200);
     const limited = await checkout(cart);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    for (let i = 0; i < 30; i++) await place({});
+    for (let i = 0; i < LIMITS.placeOrder.max; i++) await place({});
     expect((await place({})).status).toBe(429);
   });
 

@@ -410,7 +410,7 @@ describe('two server processes on one PostgreSQL database', () => {
           .execute();
         return rows.length === 2 && rows.every((r) => r.state === 'completed') && rows;
       },
-      15_000,
+      20_000,
     );
     const survivors = [a, b].map((s) => `:${s.process.pid}:`);
     for (const row of settled) {
@@ -437,5 +437,5 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(await teacherAbout(bookingOrder)).toBe(1);
     expect(await captures()).toBe(before + 2);
     expect(await db().selectFrom('orders').select('id').where('paypalOrderId', '=', quote.orderID).execute()).toHaveLength(1);
-  });
+  }, 60_000);
 });
