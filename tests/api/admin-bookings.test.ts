@@ -275,7 +275,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     // Booked through the API, so the confirmation (and its UID) is the real one. The realtime
     // room isn't running in tests.
     const realtime = server.services.realtime;
-    server.services.realtime = { ...realtime, notifySlotBooked: async () => true };
+    server.services.realtime = { ...realtime, notifySlotBooked: async () => true, notifySlotFreed: async () => true };
     const booked = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
       headers: { cookie: client.cookie },
