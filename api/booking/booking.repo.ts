@@ -169,10 +169,13 @@ export async function releaseBookedSlot(trx: Transaction<Database>, slotId: stri
 /**
  * Moves the booking of `from` onto the free slot `to`, payment and all, with the calendar entry's
  * UID and its next SEQUENCE; frees `from`. Both rows must be locked by the caller (lockSlots) and
- * `to` checked free. The payment attempt follows the booking, so a late replay of its PayPal
+ * `to` checked free; undefined (the caller must roll back) when `to` was not free after all. The payment attempt follows the booking, so a late replay of its PayPal
  * order finds the booking where it now is.
  */
 export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, toId: string, calendar: { uid: string; sequence: number }) {
+  // The old slot first: a PayPal order books one slot at most (unique), so it must leave before it lands.
+  // When the target turns out taken the caller throws, and the rollback books the old slot again.
+  await releaseBookedSlot(trx, from.id);
   const moved = await trx
     .updateTable('slots')
     .set({
@@ -196,9 +199,12 @@ export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, 
     .returning(bookingColumns)
     .executeTakeFirst();
   if (!moved) return undefined;
-  await releaseBookedSlot(trx, from.id);
   if (from.paypalOrderId) {
-    await trx.updateTable('paymentAttempts').set({ slotId: toId, updatedAt: sql<Date>`now()` }).where('paypalOrderId', '=', from.paypalOrderId).execute();
+    await trx
+      .updateTable('paymentAttempts')
+      .set({ slotId: toId, updatedAt: sql<Date>`now()` })
+      .where('paypalOrderId', '=', from.paypalOrderId)
+      .execute();
   }
   return moved;
 }

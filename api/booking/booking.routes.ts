@@ -192,6 +192,11 @@ export const booking = new Hono<AppEnv>()
         const { status, message } = refusedChange(c.var.services.env, result.kind);
         return c.json({ message }, status);
       }
-      return c.json({ success: true, message: BOOKING_RESCHEDULED, slotId: result.slotId, startsAt: result.startsAt.toISOString() } satisfies BookingRescheduledView);
+      return c.json({
+        success: true,
+        message: BOOKING_RESCHEDULED,
+        slotId: result.slotId,
+        startsAt: result.startsAt.toISOString(),
+      } satisfies BookingRescheduledView);
     },
   );

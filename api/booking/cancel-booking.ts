@@ -127,7 +127,9 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
         await settleCancellationRefund(db, cancellationId, { state: 'refunded', refundId: r.id, note: `refunded capture ${captureId}: ${r.status}` });
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
-        console.error(`[paypal] REFUND NEEDED for capture ${captureId} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`);
+        console.error(
+          `[paypal] REFUND NEEDED for capture ${captureId} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`,
+        );
         await settleCancellationRefund(db, cancellationId, { state: 'failed', note: `refund of capture ${captureId} failed: ${why}` });
       }
     }

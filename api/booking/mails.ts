@@ -203,7 +203,11 @@ export interface ChangedSession {
 }
 
 const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId'>) =>
-  b.couponUsed ? 'Coupon (no charge)' : b.amountCents !== null ? `${money(b.amountCents)} through PayPal${b.paypalOrderId ? ` (order ${b.paypalOrderId})` : ''}` : 'none';
+  b.couponUsed
+    ? 'Coupon (no charge)'
+    : b.amountCents !== null
+      ? `${money(b.amountCents)} through PayPal${b.paypalOrderId ? ` (order ${b.paypalOrderId})` : ''}`
+      : 'none';
 
 /**
  * The client cancelled: their notice with the .ics that takes the entry off their calendar

@@ -147,22 +147,20 @@ export const slots = new Hono<AppEnv>()
       availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
       bookedSlots: rows.filter((s) => s.bookedAt !== null && !isPast(s, now)).map(booked),
       passedSessions: rows.filter((s) => s.bookedAt !== null && isPast(s, now)).map(booked),
-      cancellations: cancelled.map(
-        (x): CancellationView => ({
-          _id: x.id,
-          startsAt: new Date(x.startsAt).toISOString(),
-          sessionType: x.sessionType,
-          firstName: x.firstName,
-          lastName: x.lastName,
-          email: x.email,
-          amount: x.amountCents === null ? null : centsToDollars(x.amountCents),
-          couponUsed: x.couponUsed,
-          paypalOrderId: x.paypalOrderId,
-          refundState: x.refundState,
-          refundNote: x.refundNote,
-          cancelledAt: new Date(x.createdAt).toISOString(),
-        }),
-      ),
+      cancellations: cancelled.map((x): CancellationView => ({
+        _id: x.id,
+        startsAt: new Date(x.startsAt).toISOString(),
+        sessionType: x.sessionType,
+        firstName: x.firstName,
+        lastName: x.lastName,
+        email: x.email,
+        amount: x.amountCents === null ? null : centsToDollars(x.amountCents),
+        couponUsed: x.couponUsed,
+        paypalOrderId: x.paypalOrderId,
+        refundState: x.refundState,
+        refundNote: x.refundNote,
+        cancelledAt: new Date(x.createdAt).toISOString(),
+      })),
     } satisfies AdminSlotsView);
   })
 

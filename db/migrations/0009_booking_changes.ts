@@ -17,7 +17,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('calendar_uid', 'text')
     .addColumn('calendar_sequence', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.alterTable('users').addColumn('calendar_secret', 'text', (c) => c.unique()).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('calendar_secret', 'text', (c) => c.unique())
+    .execute();
   await db.schema
     .createTable('booking_cancellations')
     .addColumn('id', 'text', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()::text`))
