@@ -163,7 +163,7 @@ describe('slot lists', () => {
     const res = await asAdmin('/api/bookings');
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'passedSessions']);
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'cancellations', 'passedSessions']);
     const ids = (list: { _id: string }[]) => list.map((s) => s._id);
     expect(ids(body.availableSlots)).toContain(freeFuture.id);
     expect(ids(body.availableSlots)).not.toContain(bookedFuture.id);
@@ -209,7 +209,7 @@ describe('slot lists', () => {
     const res = await server.api(`/api/bookings?userId=${me.id}`, { headers: { cookie: me.cookie } });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots']);
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'tooLateMessage']);
     const available = body.availableSlots.map((s: { _id: string }) => s._id);
     expect(available).toContain(free.id);
     expect(available).not.toContain(theirs.id);
@@ -224,6 +224,7 @@ describe('slot lists', () => {
         duration: '60 mins',
         link: 'https://meet.example.com/abc',
         isPast: true,
+        canChange: false,
       },
       expect.objectContaining({ _id: mine.id, isPast: false }),
     ]);
