@@ -251,7 +251,16 @@ export class Fixtures {
     const slot = await this.slot();
     await this.db
       .updateTable('slots')
-      .set({ bookedBy: userId, bookedAt: new Date(), firstName: 'Ana', lastName: 'Lima', email: this.email('booked'), sessionType: BOOKING_SESSION, message: '', couponUsed: true })
+      .set({
+        bookedBy: userId,
+        bookedAt: new Date(),
+        firstName: 'Ana',
+        lastName: 'Lima',
+        email: this.email('booked'),
+        sessionType: BOOKING_SESSION,
+        message: '',
+        couponUsed: true,
+      })
       .where('id', '=', slot.id)
       .execute();
     return slot.id;

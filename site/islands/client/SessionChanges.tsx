@@ -76,15 +76,17 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
   const [cursor, setCursor] = useState({ year: first.getFullYear(), month: first.getMonth() });
   const [day, setDay] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The picker's clock, read when it opens; the server refuses a slot whose time has come anyway.
+  const [now] = useState(Date.now);
   const byDay = useMemo(() => {
     const map = new Map<string, SlotView[]>();
     for (const s of props.freeSlots) {
-      if (new Date(s.startsAt).getTime() <= Date.now()) continue;
+      if (new Date(s.startsAt).getTime() <= now) continue;
       const key = isoDay(new Date(s.startsAt));
       map.set(key, [...(map.get(key) ?? []), s]);
     }
     return map;
-  }, [props.freeSlots]);
+  }, [props.freeSlots, now]);
   const move = (delta: number) =>
     setCursor((c) => {
       const d = new Date(c.year, c.month + delta, 1);
@@ -169,7 +171,14 @@ export function CalendarFeed({ userId }: { userId: string }) {
   }, [api]);
 
   async function renew() {
-    if (url && !(await confirmDialog({ title: 'Make a new address?', text: 'Calendars subscribed to the current address stop updating.', confirmText: 'Yes, make a new one' }))) {
+    if (
+      url &&
+      !(await confirmDialog({
+        title: 'Make a new address?',
+        text: 'Calendars subscribed to the current address stop updating.',
+        confirmText: 'Yes, make a new one',
+      }))
+    ) {
       return;
     }
     setBusy(true);
@@ -185,7 +194,10 @@ export function CalendarFeed({ userId }: { userId: string }) {
   return (
     <section aria-labelledby="feed-heading" className="calendar-feed">
       <h2 id="feed-heading">Calendar feed</h2>
-      <p>Subscribe to this private address in Google, Apple or Outlook Calendar to see your booked sessions there. Keep it to yourself: anyone with it can see your sessions.</p>
+      <p>
+        Subscribe to this private address in Google, Apple or Outlook Calendar to see your booked sessions there. Keep it to yourself: anyone with it can see
+        your sessions.
+      </p>
       {url === undefined ? (
         <p role="status">Loading…</p>
       ) : url ? (
