@@ -445,3 +445,18 @@ describe(`the private calendar feed on ${testDbKind()}`, () => {
     expect((await server.api('/api/calendar/not-a-secret.ics')).status).toBe(404);
   });
 });
+
+describe(`the browser's 401 path on ${testDbKind()}`, () => {
+  it('a session that answered 401 cannot be refreshed: the refresh needs that very session (why the retry was removed)', async () => {
+    const client = await createUser(server);
+    // The session ends (expired, logged out elsewhere, or revoked).
+    await server.services.db.deleteFrom('userSessions').where('userId', '=', client.id).execute();
+    expect((await server.api(`/api/user/${client.id}`, { headers: { cookie: client.cookie } })).status).toBe(401);
+    expect((await server.api('/api/user/refresh-token', { method: 'POST', headers: { cookie: client.cookie } })).status).toBe(401);
+
+    const admin = await adminCookie(server);
+    await server.services.db.deleteFrom('adminSessions').execute();
+    expect((await server.api('/api/bookings', { headers: { cookie: admin } })).status).toBe(401);
+    expect((await server.api('/api/admin/refresh-token', { method: 'POST', headers: { cookie: admin } })).status).toBe(401);
+  });
+});
