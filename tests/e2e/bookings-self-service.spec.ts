@@ -56,6 +56,8 @@ async function bookWithCoupon(page: Page, userId: string, email: string, slotId:
 
 /** Shows `date` in the month grid inside `scope` (moving a month or two ahead if needed) and picks it. */
 async function openDay(page: Page, scope: string, date: string) {
+  // The grid first (the island hydrates after load), then the month that holds the date.
+  await expect(page.locator(`${scope} .calendar-day`).first()).toBeVisible();
   const cell = page.locator(`${scope} .calendar-day[data-date="${date}"]:not(.outside)`);
   for (let i = 0; i < 3 && (await cell.count()) === 0; i++) await page.locator(scope).getByRole('button', { name: 'Next month' }).click();
   await cell.click();
