@@ -321,7 +321,15 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(mail!.text).toContain('I will be in touch about rescheduling it.');
     expect(mail!.text).not.toMatch(/refund/i);
     expect(mail!.links).toContain(`${server.env.SITE_URL}/user/${client.id}/book`);
-    expect(mail!.attachments).toEqual([{ filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL', size: expect.any(Number) }]);
+    expect(mail!.attachments).toEqual([
+      {
+        filename: 'session.ics',
+        contentType: 'text/calendar; charset=utf-8; method=CANCEL',
+        size: expect.any(Number),
+        encoding: 'utf-8',
+        content: expect.stringContaining('BEGIN:VCALENDAR'),
+      },
+    ]);
 
     const cancel = icsLines(await icsTo(client.email));
     expect(cancel).toContain('METHOD:CANCEL');
