@@ -9,6 +9,7 @@
  * mail says to refund by hand: the client's session is cancelled either way.
  */
 import type { Services } from '../services/index.ts';
+import type { Payments } from '../services/payments/paypal.ts';
 import { deliver } from '../mail/send.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
@@ -51,8 +52,9 @@ export async function lockOwnSession(trx: Transaction<Database>, env: Env, slotI
   if (slot.paypalOrderId) {
     const attempt = await findAttempt(trx, slot.paypalOrderId);
     // Claimed but not yet captured (or its answer lost): not the client's to cancel until it settles.
-    if (!attempt || attempt.state !== 'completed') throw new ChangeRefused('payment-processing');
-    captureId = attempt.paypalCaptureId;
+    if (attempt && attempt.state !== 'completed') throw new ChangeRefused('payment-processing');
+    // No attempt: a booking paid before payment attempts were recorded (0005); PayPal is asked after the commit.
+    captureId = attempt?.paypalCaptureId ?? null;
   }
   return { slot, locked, captureId };
 }
@@ -71,6 +73,15 @@ export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequen
   paypalOrderId: slot.paypalOrderId,
   calendar,
 });
+
+/** The capture of a PayPal order, asked of PayPal (a booking with no recorded attempt); null when PayPal can't say. */
+async function captureOfOrder(payments: Payments, orderId: string): Promise<string | null> {
+  try {
+    return (await payments.getOrder(orderId)).captured?.captureId ?? null;
+  } catch {
+    return null;
+  }
+}
 
 export type CancelResult = { ok: true; refund: 'none' | 'refunded' | 'failed' } | { ok: false; kind: ChangeRefusal };
 
@@ -117,20 +128,19 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   let refund: 'none' | 'refunded' | 'failed' = 'none';
   if (slot.paypalOrderId && slot.amountCents !== null && slot.amountCents > 0) {
     refund = 'failed';
-    if (!captureId) {
-      console.error(`[paypal] REFUND NEEDED: cancelled session ${slot.id} (PayPal order ${slot.paypalOrderId}) has no capture id recorded`);
-      await settleCancellationRefund(db, cancellationId, { state: 'failed', note: 'no capture id recorded for the payment' });
+    const found = captureId ?? (await captureOfOrder(payments, slot.paypalOrderId));
+    if (!found) {
+      console.error(`[paypal] REFUND NEEDED: cancelled session ${slot.id} (PayPal order ${slot.paypalOrderId}) has no capture PayPal could name`);
+      await settleCancellationRefund(db, cancellationId, { state: 'failed', note: 'no capture recorded, and PayPal could not name one' });
     } else {
       try {
-        const r = await payments.refundCapture(captureId);
+        const r = await payments.refundCapture(found);
         refund = 'refunded';
-        await settleCancellationRefund(db, cancellationId, { state: 'refunded', refundId: r.id, note: `refunded capture ${captureId}: ${r.status}` });
+        await settleCancellationRefund(db, cancellationId, { state: 'refunded', refundId: r.id, note: `refunded capture ${found}: ${r.status}` });
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
-        console.error(
-          `[paypal] REFUND NEEDED for capture ${captureId} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`,
-        );
-        await settleCancellationRefund(db, cancellationId, { state: 'failed', note: `refund of capture ${captureId} failed: ${why}` });
+        console.error(`[paypal] REFUND NEEDED for capture ${found} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`);
+        await settleCancellationRefund(db, cancellationId, { state: 'failed', note: `refund of capture ${found} failed: ${why}` });
       }
     }
   }

@@ -276,6 +276,32 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
   });
 });
 
+describe(`cancelling a session whose payment record is unusual on ${testDbKind()}`, () => {
+  it('waits while the capture is under way: 409, nothing changes', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(3);
+    const orderId = await bookPaid(client, slot.id, 85, 11);
+    await server.services.db.updateTable('paymentAttempts').set({ state: 'capturing' }).where('paypalOrderId', '=', orderId).execute();
+    const before = await slotRow(slot.id);
+    const res = await cancel(client, slot.id);
+    expect(res.status).toBe(409);
+    expect((await res.json()).message).toBe('This session’s payment is still being processed. Please try again in a minute.');
+    expect(await slotRow(slot.id)).toEqual(before);
+    expect((await emulatorOrder(orderId)).capture?.status).toBe('COMPLETED');
+  });
+
+  it('refunds a booking paid before payment attempts were recorded, asking PayPal for its capture', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(3);
+    const orderId = await bookPaid(client, slot.id, 75, 12);
+    await server.services.db.deleteFrom('paymentAttempts').where('paypalOrderId', '=', orderId).execute();
+    const res = await cancel(client, slot.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ refund: 'refunded' });
+    expect((await emulatorOrder(orderId)).capture?.status).toBe('REFUNDED');
+  });
+});
+
 describe(`rescheduling a session on ${testDbKind()}`, () => {
   it('moves the booking and its payment to the new slot, frees the old one, mails an updated .ics and tells the room', async () => {
     const client = await createUser(server);
