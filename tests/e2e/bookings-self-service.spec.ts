@@ -31,19 +31,37 @@ async function newClient(browser: Browser, name: string) {
 }
 
 let counter = 0;
-/** A new free slot `days` ahead at a time no other run uses; its id and date. */
-async function adminSlot(browser: Browser, days: number): Promise<{ id: string; date: string }> {
+/** A new free slot `days` ahead at a time no other run uses (or exactly at `at`, on the teacher's clocks); its id and date. */
+async function adminSlot(browser: Browser, days: number, at?: { date: string; time: string }): Promise<{ id: string; date: string }> {
   const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   await loginAdmin(page);
-  const date = teacherToday(days);
   const n = (Date.now() / 1000 + ++counter) % 600;
-  const time = `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(Math.floor(n % 60)).padStart(2, '0')}`;
+  const date = at?.date ?? teacherToday(days);
+  const time = at?.time ?? `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(Math.floor(n % 60)).padStart(2, '0')}`;
   const res = await page.request.post('/api/bookings', { data: { slots: [{ date, time }] } });
   expect(res.status()).toBe(201);
   const { slots } = await res.json();
   await context.close();
   return { id: slots[0]._id, date };
+}
+
+/** The teacher's date and time (America/Los_Angeles, as the e2e server runs) `ms` from now. */
+function teacherClock(ms: number): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Los_Angeles',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(Date.now() + ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 /** Books the slot with the coupon, as the booking page's Finalize does. */
@@ -128,6 +146,40 @@ test.describe('clients change their own sessions', () => {
     await expect(a.page.getByRole('heading', { name: 'Booked Sessions' })).toBeVisible();
     await a.page.goBack();
     expect(a.page.url()).not.toContain('verify-login');
+    await a.context.close();
+  });
+
+  test('a session within the notice window shows the too-late text instead of the buttons', async ({ browser }) => {
+    const a = await newClient(browser, 'Jo');
+    const soon = await adminSlot(browser, 0, teacherClock(3 * 3_600_000 + (Date.now() % 50) * 60_000));
+    await bookWithCoupon(a.page, a.id, a.email, soon.id);
+    await a.page.goto(`/user/${a.id}`);
+    const row = a.page.locator(`[data-session="${soon.id}"]`);
+    await expect(row.locator('[data-too-late]')).toContainText('It’s too late to cancel or reschedule this session online');
+    await expect(row.locator('[data-too-late]')).toContainText('teacher@example.com');
+    await expect(row.getByRole('button', { name: 'Cancel session' })).toHaveCount(0);
+    await a.context.close();
+  });
+
+  test('the account page shows a private calendar address; a new secret ends the old one', async ({ browser }) => {
+    const a = await newClient(browser, 'Kit');
+    const slot = await adminSlot(browser, 4);
+    await bookWithCoupon(a.page, a.id, a.email, slot.id);
+    await a.page.goto(`/user/${a.id}/account`);
+    await a.page.getByRole('button', { name: 'Make my calendar address' }).click();
+    const field = a.page.getByLabel('Your private calendar address');
+    await expect(field).toHaveValue(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    const first = new URL(await field.inputValue()).pathname;
+    const feed = await a.page.request.get(first);
+    expect(feed.status()).toBe(200);
+    expect(feed.headers()['content-type']).toMatch(/^text\/calendar/);
+    expect(await feed.text()).toContain('BEGIN:VEVENT');
+
+    await a.page.getByRole('button', { name: 'New secret address' }).click();
+    await a.page.getByRole('dialog', { name: 'Make a new address?' }).getByRole('button', { name: 'Yes, make a new one' }).click();
+    await expect(field).not.toHaveValue(new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    expect((await a.page.request.get(first)).status()).toBe(404);
+    expect((await a.page.request.get(new URL(await field.inputValue()).pathname)).status()).toBe(200);
     await a.context.close();
   });
 });
