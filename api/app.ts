@@ -19,6 +19,7 @@ import { admin } from './accounts/admin.routes.ts';
 import { user } from './accounts/user.routes.ts';
 import { slots } from './booking/slots.routes.ts';
 import { booking } from './booking/booking.routes.ts';
+import { calendarFeed, calendarFeedSettings } from './booking/calendar-feed.routes.ts';
 import { chocolates } from './shop/products.routes.ts';
 import { coupons } from './shop/coupons.routes.ts';
 import { checkout } from './shop/checkout.routes.ts';
@@ -77,6 +78,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   // booking: slots (admin and client lists), then paying for one
   api.route('/bookings', slots);
   api.route('/bookings', booking);
+  api.route('/user', calendarFeedSettings);
+  api.route('/calendar', calendarFeed);
   // shop: products, coupons, checkout and orders, PayPal's webhooks
   api.route('/chocolates', chocolates);
   api.route('/chocolates', coupons);

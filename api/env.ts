@@ -92,6 +92,13 @@ const schema = z.object({
   BOOKING_COUPON: optional,
   /** How many sessions one client may book with the coupon, over all their bookings (an 8-week commitment). */
   BOOKING_COUPON_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
+  /** How many hours before a session starts its client can still cancel or reschedule it online (issue 15). */
+  CANCEL_NOTICE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(24),
   /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**

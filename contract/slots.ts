@@ -87,12 +87,16 @@ export interface ClientSessionView extends SlotView {
   duration: string;
   link: string;
   isPast: boolean;
+  /** Far enough ahead (CANCEL_NOTICE_HOURS) to cancel or reschedule online (issue 15). */
+  canChange?: boolean;
 }
 
 /** GET /api/bookings?userId={the session's user}: the free slots and the client's own sessions. */
 export interface ClientSlotsView {
   availableSlots: SlotView[];
   bookedSlots: ClientSessionView[];
+  /** What the dashboard shows instead of Cancel/Reschedule on a session too close to change (issue 15). */
+  tooLateMessage?: string;
 }
 
 /** GET /api/bookings (the admin): free slots, booked sessions to come, and passed ones. */
@@ -100,6 +104,26 @@ export interface AdminSlotsView {
   availableSlots: SlotView[];
   bookedSlots: BookedSlotView[];
   passedSessions: BookedSlotView[];
+  /** Sessions clients cancelled themselves, newest first, with their refunds (issue 15). */
+  cancellations?: CancellationView[];
+}
+
+/** A session its client cancelled, in the admin's bookings (issue 15). */
+export interface CancellationView {
+  _id: string;
+  startsAt: string;
+  sessionType: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Dollars; null with the coupon. */
+  amount: number | null;
+  couponUsed: boolean;
+  paypalOrderId: string | null;
+  /** 'failed': PayPal refused the refund, the teacher must refund by hand. */
+  refundState: 'none' | 'pending' | 'refunded' | 'failed';
+  refundNote: string | null;
+  cancelledAt: string;
 }
 
 /** POST /api/bookings on success: a slot that already existed at that date and time is skipped. */

@@ -8,6 +8,7 @@ import * as paymentAttempts from './migrations/0005_payment_attempts.ts';
 import * as sessions from './migrations/0006_sessions.ts';
 import * as images from './migrations/0007_images.ts';
 import * as rateLimits from './migrations/0008_rate_limits.ts';
+import * as bookingChanges from './migrations/0009_booking_changes.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006_sessions': sessions,
   '0007_images': images,
   '0008_rate_limits': rateLimits,
+  '0009_booking_changes': bookingChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

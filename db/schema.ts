@@ -21,6 +21,8 @@ export interface UsersTable {
   image: string | null;
   googleId: string | null;
   emailVerifiedAt: Timestamp | null;
+  /** The private calendar feed's URL secret (0009); null until the client makes one. */
+  calendarSecret: string | null;
   createdAt: CreatedAt;
 }
 
@@ -208,7 +210,32 @@ export interface SlotsTable {
   reminderDaySentAt: Timestamp | null;
   /** When the two-hours-before reminder went out. */
   reminderSoonSentAt: Timestamp | null;
+  /** The booking's calendar UID once it changed (0009); null: derived from id and bookedAt. */
+  calendarUid: string | null;
+  /** Revisions of the booking's calendar entry sent so far (0 = the confirmation). */
+  calendarSequence: Generated<number>;
   createdAt: CreatedAt;
+}
+
+/** A session its client cancelled, and what became of its payment (0009, decision 0016). */
+export interface BookingCancellationsTable {
+  id: Generated<string>;
+  slotId: string;
+  userId: string | null;
+  startsAt: Timestamp;
+  sessionType: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  amountCents: number | null;
+  couponUsed: boolean;
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  refundState: 'none' | 'pending' | 'refunded' | 'failed';
+  refundId: string | null;
+  refundNote: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
 }
 
 /** What a chocolate order costs and how it comes, in cents: as priced, stored on the order. */
@@ -322,6 +349,7 @@ export interface Database {
   orders: OrdersTable;
   orderItems: OrderItemsTable;
   slots: SlotsTable;
+  bookingCancellations: BookingCancellationsTable;
   paymentAttempts: PaymentAttemptsTable;
   bookingRequests: BookingRequestsTable;
   contactMessages: ContactMessagesTable;

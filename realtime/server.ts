@@ -2,7 +2,7 @@ import type * as Party from 'partykit/server';
 
 /**
  * The one realtime room ("slots"). Browsers on the booking page connect and listen; the API
- * POSTs `{type: "slotBooked", slotId}` with the shared secret after a booking commits, and
+ * POSTs `{type: "slotBooked" | "slotFreed", slotId}` with the shared secret after a booking commits, and
  * the room broadcasts it. Browsers cannot broadcast: their messages are ignored.
  */
 export default class SlotsRoom implements Party.Server {
@@ -23,10 +23,11 @@ export default class SlotsRoom implements Party.Server {
     } catch {
       return new Response('Bad JSON', { status: 400 });
     }
-    if (body.type !== 'slotBooked' || typeof body.slotId !== 'string' || body.slotId.length > 100) {
+    // slotFreed: a client cancelled or moved their session (issue 15); open pages show the slot again.
+    if ((body.type !== 'slotBooked' && body.type !== 'slotFreed') || typeof body.slotId !== 'string' || body.slotId.length > 100) {
       return new Response('Unknown message', { status: 400 });
     }
-    this.room.broadcast(JSON.stringify({ type: 'slotBooked', slotId: body.slotId }));
+    this.room.broadcast(JSON.stringify({ type: body.type, slotId: body.slotId }));
     return Response.json({ ok: true, listeners: [...this.room.getConnections()].length });
   }
 }

@@ -3,9 +3,9 @@
  * one conditional UPDATE, so of any number of concurrent claims exactly one changes the row
  * (the others wait for its row lock, then find booked_at set and change nothing).
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
-import type { Database } from '../../db/schema.ts';
+import type { BookingCancellationsTable, Database } from '../../db/schema.ts';
 
 /** What the booking endpoints check before asking PayPal anything. */
 export async function findSlotForBooking(db: DB, id: string) {
@@ -100,4 +100,134 @@ export async function lockAndCountCouponBookings(trx: Transaction<Database>, use
     .where('couponUsed', '=', true)
     .executeTakeFirstOrThrow();
   return row.n;
+}
+
+/** The booking columns a client's cancel and reschedule read, locked for the change. */
+const bookingColumns = [
+  'id',
+  'date',
+  'time',
+  'startsAt',
+  'duration',
+  'bookedBy',
+  'bookedAt',
+  'firstName',
+  'lastName',
+  'email',
+  'sessionType',
+  'message',
+  'amountCents',
+  'couponUsed',
+  'paypalOrderId',
+  'calendarUid',
+  'calendarSequence',
+] as const;
+
+/**
+ * Locks slot rows FOR UPDATE in id order and returns them by id. Every change that touches two
+ * slots (a reschedule) goes through here, so two changes lock in the same order and never
+ * deadlock; a booking's claim (claimSlot) locks one row only.
+ */
+export async function lockSlots(trx: Transaction<Database>, ids: string[]) {
+  const sorted = [...new Set(ids)].sort();
+  const rows = [];
+  // One statement per row, in order: a single `IN (...) FOR UPDATE` locks in scan order, which the plan chooses.
+  for (const id of sorted) {
+    const row = await trx.selectFrom('slots').select(bookingColumns).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (row) rows.push(row);
+  }
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A slot row as lockSlots returns it. */
+export type LockedSlot = NonNullable<ReturnType<Awaited<ReturnType<typeof lockSlots>>['get']>>;
+
+/** The columns that make a slot booked, all cleared: the slot is free for anyone again. */
+const freed = {
+  bookedBy: null,
+  bookedAt: null,
+  firstName: null,
+  lastName: null,
+  email: null,
+  sessionType: null,
+  message: null,
+  amountCents: null,
+  couponUsed: false,
+  paypalOrderId: null,
+  calendarUid: null,
+  calendarSequence: 0,
+  // The next booking of this slot gets its own reminders.
+  reminderDaySentAt: null,
+  reminderSoonSentAt: null,
+} as const;
+
+/** Frees a booked slot its client cancelled or moved away from; takes the transaction holding its lock (lockSlots). */
+export async function releaseBookedSlot(trx: Transaction<Database>, slotId: string): Promise<void> {
+  await trx.updateTable('slots').set(freed).where('id', '=', slotId).execute();
+}
+
+/**
+ * Moves the booking of `from` onto the free slot `to`, payment and all, with the calendar entry's
+ * UID and its next SEQUENCE; frees `from`. Both rows must be locked by the caller (lockSlots) and
+ * `to` checked free; undefined (the caller must roll back) when `to` was not free after all. The payment attempt follows the booking, so a late replay of its PayPal
+ * order finds the booking where it now is.
+ */
+export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, toId: string, calendar: { uid: string; sequence: number }) {
+  // The old slot first: a PayPal order books one slot at most (unique), so it must leave before it lands.
+  // When the target turns out taken the caller throws, and the rollback books the old slot again.
+  await releaseBookedSlot(trx, from.id);
+  const moved = await trx
+    .updateTable('slots')
+    .set({
+      bookedBy: from.bookedBy,
+      bookedAt: from.bookedAt,
+      firstName: from.firstName,
+      lastName: from.lastName,
+      email: from.email,
+      sessionType: from.sessionType,
+      message: from.message,
+      amountCents: from.amountCents,
+      couponUsed: from.couponUsed,
+      paypalOrderId: from.paypalOrderId,
+      calendarUid: calendar.uid,
+      calendarSequence: calendar.sequence,
+      reminderDaySentAt: null,
+      reminderSoonSentAt: null,
+    })
+    .where('id', '=', toId)
+    .where('bookedAt', 'is', null)
+    .returning(bookingColumns)
+    .executeTakeFirst();
+  if (!moved) return undefined;
+  if (from.paypalOrderId) {
+    await trx
+      .updateTable('paymentAttempts')
+      .set({ slotId: toId, updatedAt: sql<Date>`now()` })
+      .where('paypalOrderId', '=', from.paypalOrderId)
+      .execute();
+  }
+  return moved;
+}
+
+/** A client's cancellation, recorded in the transaction that frees the slot. */
+export async function recordCancellation(
+  trx: Transaction<Database>,
+  c: Omit<Insertable<BookingCancellationsTable>, 'id' | 'createdAt' | 'updatedAt'>,
+): Promise<string> {
+  const row = await trx.insertInto('bookingCancellations').values(c).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** How the refund of a cancelled session ended (after PayPal answered, no transaction open). */
+export async function settleCancellationRefund(db: DB, id: string, outcome: { state: 'refunded' | 'failed'; refundId?: string | null; note: string }) {
+  await db
+    .updateTable('bookingCancellations')
+    .set({ refundState: outcome.state, refundId: outcome.refundId ?? null, refundNote: outcome.note, updatedAt: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The admin's list of clients' cancellations, newest first (refunds that failed are there to make by hand). */
+export async function listCancellations(db: DB, limit = 200) {
+  return db.selectFrom('bookingCancellations').selectAll().orderBy('createdAt', 'desc').limit(limit).execute();
 }

@@ -28,6 +28,22 @@ import {
   toCents,
 } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
+import {
+  BOOKING_CANCELLED,
+  BOOKING_CANCELLED_REFUNDED,
+  BOOKING_CANCELLED_REFUND_LATER,
+  BOOKING_NOT_FOUND,
+  BOOKING_RESCHEDULED,
+  PAYMENT_STILL_PROCESSING,
+  SAME_SLOT,
+  rescheduleRequest,
+  tooLateToChange,
+  type BookingCancelledView,
+  type BookingRescheduledView,
+} from '../../contract/booking-changes.ts';
+import type { Env } from '../env.ts';
+import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
+import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
 import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
 import { LIMITS } from '../limits/limits.ts';
 
@@ -39,6 +55,8 @@ import { LIMITS } from '../limits/limits.ts';
  *   POST /validate-coupon         {code}: is it the booking coupon? (the code never leaves the server)
  *   POST /{slotId}/paypal-order   {amount, sessionType} -> {orderID}: the server creates the order
  *   PUT  /{slotId}/book           {userId, ..., paypalOrderId | couponCode}: claim, then capture
+ *   POST /{slotId}/cancel         the client cancels their session (refunded in full when paid; issue 15)
+ *   POST /{slotId}/reschedule     {toSlotId}: the client moves their session, payment and all (issue 15)
  */
 
 const slotParams = z.object({ slotId: id });
@@ -69,6 +87,19 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'slot-past': bookingRefusals['slot-past'],
   'payment-unavailable': bookingRefusals['payment-unavailable'],
 };
+
+/** The status and message of each refusal to change a session (issue 15). */
+const changeRefusals = (env: Env): Record<RescheduleRefusal, Refused> => ({
+  // Someone else's session reads as not found: whose it is stays unsaid.
+  'not-found': { status: 404, message: BOOKING_NOT_FOUND },
+  'too-late': { status: 409, message: tooLateToChange(env.CANCEL_NOTICE_HOURS, env.TEACHER_EMAIL) },
+  'payment-processing': { status: 409, message: PAYMENT_STILL_PROCESSING },
+  'same-slot': { status: 400, message: SAME_SLOT },
+  'target-not-found': { status: 404, message: SLOT_NOT_FOUND },
+  'target-taken': { status: 409, message: SLOT_TAKEN },
+  'target-past': { status: 400, message: SLOT_PAST },
+});
+const refusedChange = (env: Env, kind: ChangeRefusal | RescheduleRefusal) => changeRefusals(env)[kind];
 
 export const booking = new Hono<AppEnv>()
   // The coupon lives only on the server (BOOKING_COUPON); the page asks here.
@@ -102,29 +133,71 @@ export const booking = new Hono<AppEnv>()
     },
   )
 
-  .put('/:slotId/book', requireUser(), rateLimit({ ...LIMITS.booking, per: 'account' }), validateParams(slotParams), validateJson(bookRequest), async (c) => {
-    const body = c.req.valid('json');
-    assertSelf(c, body.userId);
-    const result = await finalizeBooking(c.var.services, {
-      slotId: c.req.valid('param').slotId,
-      userId: body.userId,
-      firstName: body.firstName,
-      lastName: body.lastName,
-      sessionType: body.sessionType,
-      message: body.message,
-      // The schema lets exactly one of the two through.
-      payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
-    });
+  .put(
+    '/:slotId/book',
+    requireUser(),
+    rateLimit({ ...LIMITS.booking, per: 'account' }),
+    validateParams(slotParams),
+    validateJson(bookRequest),
+    async (c) => {
+      const body = c.req.valid('json');
+      assertSelf(c, body.userId);
+      const result = await finalizeBooking(c.var.services, {
+        slotId: c.req.valid('param').slotId,
+        userId: body.userId,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        sessionType: body.sessionType,
+        message: body.message,
+        // The schema lets exactly one of the two through.
+        payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
+      });
+      if (!result.ok) {
+        // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
+        if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
+        const { status, message } = bookingRefusals[result.kind];
+        return c.json({ message }, status);
+      }
+      // SPEC.md section 7: the success message uses the payer's first name.
+      const answer: BookResponse =
+        result.payerFirstName !== undefined
+          ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
+          : { success: true, message: BOOKING_CONFIRMED };
+      return c.json(answer);
+    },
+  )
+
+  .post('/:slotId/cancel', requireUser(), rateLimit({ ...LIMITS.bookingChange, per: 'account' }), validateParams(slotParams), async (c) => {
+    const result = await cancelBooking(c.var.services, { slotId: c.req.valid('param').slotId, userId: c.var.userId! });
     if (!result.ok) {
-      // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
-      if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
-      const { status, message } = bookingRefusals[result.kind];
+      const { status, message } = refusedChange(c.var.services.env, result.kind);
       return c.json({ message }, status);
     }
-    // SPEC.md section 7: the success message uses the payer's first name.
-    const answer: BookResponse =
-      result.payerFirstName !== undefined
-        ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
-        : { success: true, message: BOOKING_CONFIRMED };
-    return c.json(answer);
-  });
+    const message = result.refund === 'refunded' ? BOOKING_CANCELLED_REFUNDED : result.refund === 'failed' ? BOOKING_CANCELLED_REFUND_LATER : BOOKING_CANCELLED;
+    return c.json({ success: true, message, refund: result.refund } satisfies BookingCancelledView);
+  })
+
+  .post(
+    '/:slotId/reschedule',
+    requireUser(),
+    rateLimit({ ...LIMITS.bookingChange, per: 'account' }),
+    validateParams(slotParams),
+    validateJson(rescheduleRequest),
+    async (c) => {
+      const result = await rescheduleBooking(c.var.services, {
+        slotId: c.req.valid('param').slotId,
+        toSlotId: c.req.valid('json').toSlotId,
+        userId: c.var.userId!,
+      });
+      if (!result.ok) {
+        const { status, message } = refusedChange(c.var.services.env, result.kind);
+        return c.json({ message }, status);
+      }
+      return c.json({
+        success: true,
+        message: BOOKING_RESCHEDULED,
+        slotId: result.slotId,
+        startsAt: result.startsAt.toISOString(),
+      } satisfies BookingRescheduledView);
+    },
+  );

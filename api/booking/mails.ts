@@ -105,6 +105,8 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
 export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'bookedAt' | 'duration' | 'sessionType' | 'firstName' | 'email' | 'amountCents'> & {
   /** Null when the client's account is gone: then there is no booking page to send them to. */
   userId: string | null;
+  /** The entry as last sent (bookingCalendar), when the booking was moved or changed since its confirmation. */
+  calendar?: { uid: string; sequence: number };
 };
 
 /**
@@ -115,7 +117,7 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const paid = b.amountCents !== null && b.amountCents > 0;
   const ics = buildIcs({
-    uid: bookingUid(env, b.slotId, b.bookedAt),
+    uid: b.calendar?.uid ?? bookingUid(env, b.slotId, b.bookedAt),
     start: b.startsAt,
     durationMinutes: minutesOf(b.duration),
     timezone: env.SITE_TIMEZONE,
@@ -123,8 +125,8 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
     description: 'This session has been cancelled.',
     method: 'CANCEL',
     status: 'CANCELLED',
-    // The confirmation's entry is revision 0 (no SEQUENCE line).
-    sequence: 1,
+    // The confirmation's entry is revision 0 (no SEQUENCE line); a moved booking's is higher.
+    sequence: (b.calendar?.sequence ?? 0) + 1,
     organizer: icsOrganizer(env),
     attendee: { name: b.firstName, email: b.email },
   });
@@ -169,4 +171,171 @@ export function reminderMail(
     ...(r.userId ? { action: { label: 'My bookings', url: `${env.SITE_URL}/user/${r.userId}` } } : {}),
     footer: footer(env),
   });
+}
+
+/**
+ * The calendar entry of a booking as stored on its slot (migration 0009): the UID its first
+ * confirmation was sent with (derived from slot id and booking time until the booking moves,
+ * then stored) and the SEQUENCE of its latest revision.
+ */
+export const bookingCalendar = (
+  env: Pick<Env, 'SITE_URL'>,
+  s: { id: string; bookedAt: Date | string | null; calendarUid: string | null; calendarSequence: number },
+): { uid: string; sequence: number } => ({
+  uid: s.calendarUid ?? bookingUid(env, s.id, new Date(s.bookedAt ?? 0)),
+  sequence: s.calendarSequence,
+});
+
+/** A booked session a client changed themselves: what its mails need. */
+export interface ChangedSession {
+  startsAt: Date;
+  duration: string;
+  sessionType: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  userId: string;
+  amountCents: number | null;
+  couponUsed: boolean;
+  paypalOrderId: string | null;
+  /** The entry's UID and the SEQUENCE of this revision (above every one sent before). */
+  calendar: { uid: string; sequence: number };
+}
+
+const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId'>) =>
+  b.couponUsed
+    ? 'Coupon (no charge)'
+    : b.amountCents !== null
+      ? `${money(b.amountCents)} through PayPal${b.paypalOrderId ? ` (order ${b.paypalOrderId})` : ''}`
+      : 'none';
+
+/**
+ * The client cancelled: their notice with the .ics that takes the entry off their calendar
+ * (same UID, higher SEQUENCE, METHOD:CANCEL), and the teacher's, which says what became of the
+ * payment (a refund PayPal refused is the teacher's to make by hand).
+ */
+export function clientCancelledMails(env: Env, b: ChangedSession, refund: 'none' | 'refunded' | 'failed'): OutgoingMail[] {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const ics = buildIcs({
+    uid: b.calendar.uid,
+    start: b.startsAt,
+    durationMinutes: minutesOf(b.duration),
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'This session has been cancelled.',
+    method: 'CANCEL',
+    status: 'CANCELLED',
+    sequence: b.calendar.sequence,
+    organizer: icsOrganizer(env),
+    attendee: { name: b.firstName, email: b.email },
+  });
+  const paid = b.amountCents !== null ? money(b.amountCents) : '';
+  const refundText =
+    refund === 'refunded'
+      ? `Your payment of ${paid} has been refunded in full through PayPal; it can take a few days to show.`
+      : refund === 'failed'
+        ? `Your payment of ${paid} could not be refunded automatically just now. I have been told and will refund it in full shortly.`
+        : '';
+  const name = `${b.firstName} ${b.lastName}`.trim();
+  return [
+    mail(
+      b.email,
+      `Session cancelled: ${oneLine(b.sessionType)} on ${when.date}`,
+      {
+        heading: 'Session cancelled',
+        paragraphs: [
+          greeting(b.firstName),
+          'As you asked, your session has been cancelled:',
+          sessionDetails(b.sessionType, when, b.duration),
+          ...(refundText ? [refundText] : []),
+          'The attached calendar file removes the session from your calendar.',
+        ],
+        action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` },
+        footer: footer(env),
+      },
+      { attachments: [icsAttachment('session.ics', ics, 'CANCEL')] },
+    ),
+    mail(
+      env.TEACHER_EMAIL,
+      `${refund === 'failed' ? 'REFUND NEEDED: ' : ''}Cancelled by the client: ${oneLine(name)}, ${oneLine(b.sessionType)} on ${when.date} ${when.time}`,
+      {
+        heading: refund === 'failed' ? 'Session cancelled: refund by hand' : 'Session cancelled by the client',
+        paragraphs: [
+          `Session: ${b.sessionType}`,
+          `When: ${when.date}, ${when.time} (${b.duration})`,
+          `Client: ${name}`,
+          `Email: ${b.email}`,
+          `Payment: ${paymentLine(b)}`,
+          refund === 'refunded'
+            ? 'Refunded in full through PayPal.'
+            : refund === 'failed'
+              ? 'PayPal refused the refund: please refund it by hand. The cancellation is listed in the bookings.'
+              : 'Nothing to refund.',
+          'The slot is free again.',
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      { headers: { 'Reply-To': b.email } },
+    ),
+  ];
+}
+
+/**
+ * The client moved their session: the updated .ics (same UID, higher SEQUENCE, METHOD:REQUEST)
+ * that moves the calendar entry, and the teacher's notice.
+ */
+export function rescheduledMails(env: Env, b: ChangedSession, from: { startsAt: Date }): OutgoingMail[] {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const before = classWhen(from.startsAt, env.SITE_TIMEZONE);
+  const ics = buildIcs({
+    uid: b.calendar.uid,
+    start: b.startsAt,
+    durationMinutes: minutesOf(b.duration),
+    timezone: env.SITE_TIMEZONE,
+    summary: b.sessionType,
+    description: 'Your one-to-one session (moved). The link to join comes before the session.',
+    url: `${env.SITE_URL}/user/${b.userId}`,
+    method: 'REQUEST',
+    sequence: b.calendar.sequence,
+    organizer: icsOrganizer(env),
+    attendee: { name: b.firstName, email: b.email },
+  });
+  const name = `${b.firstName} ${b.lastName}`.trim();
+  return [
+    mail(
+      b.email,
+      `Session moved: ${oneLine(b.sessionType)} now on ${when.date}`,
+      {
+        heading: 'Session moved',
+        paragraphs: [
+          greeting(b.firstName),
+          `Your session of ${before.date}, ${before.time} has been moved to:`,
+          sessionDetails(b.sessionType, when, b.duration),
+          'Your payment carries over; nothing more is charged.',
+          'The attached calendar file moves the session in your calendar.',
+        ],
+        action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
+        footer: footer(env),
+      },
+      { attachments: [icsAttachment('session.ics', ics, 'REQUEST')] },
+    ),
+    mail(
+      env.TEACHER_EMAIL,
+      `Session moved by the client: ${oneLine(name)}, now ${when.date} ${when.time}`,
+      {
+        heading: 'Session moved by the client',
+        paragraphs: [
+          `Session: ${b.sessionType}`,
+          `Was: ${before.date}, ${before.time}`,
+          `Now: ${when.date}, ${when.time} (${b.duration})`,
+          `Client: ${name}`,
+          `Email: ${b.email}`,
+          `Payment: ${paymentLine(b)} (carried over)`,
+          'The old slot is free again.',
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      { headers: { 'Reply-To': b.email } },
+    ),
+  ];
 }

@@ -62,6 +62,19 @@ export async function deleteSlot(db: DB, id: string) {
   return db
     .deleteFrom('slots')
     .where('id', '=', id)
-    .returning(['id', 'startsAt', 'bookedAt', 'bookedBy', 'firstName', 'lastName', 'email', 'sessionType', 'duration', 'amountCents'])
+    .returning([
+      'id',
+      'startsAt',
+      'bookedAt',
+      'bookedBy',
+      'firstName',
+      'lastName',
+      'email',
+      'sessionType',
+      'duration',
+      'amountCents',
+      'calendarUid',
+      'calendarSequence',
+    ])
     .executeTakeFirst();
 }

@@ -13,13 +13,17 @@ import {
   SLOTS_ADDED,
   type AdminSlotsView,
   type BookedSlotView,
+  type CancellationView,
   type ClientSessionView,
   type ClientSlotsView,
   type SlotsAddedView,
   type SlotView,
 } from '../../contract/slots.ts';
 import { wallTime } from '../lib/time.ts';
-import { sessionCancelledMail } from './mails.ts';
+import { tooLateToChange } from '../../contract/booking-changes.ts';
+import { changeableAt } from './cancel-booking.ts';
+import { listCancellations } from './booking.repo.ts';
+import { bookingCalendar, sessionCancelledMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
 import { deleteSlot, insertSlots, listSlotsForAdmin, listSlotsForClient } from './slots.repo.ts';
 import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
@@ -114,7 +118,7 @@ export const slots = new Hono<AppEnv>()
   })
 
   .get('/', adminOrSelf, validateQuery(bookingsQuery), async (c) => {
-    const { db } = c.var.services;
+    const { db, env } = c.var.services;
     const now = new Date();
     const { userId } = c.req.valid('query');
 
@@ -131,16 +135,32 @@ export const slots = new Hono<AppEnv>()
             duration: s.duration,
             link: s.link ?? '',
             isPast: isPast(s, now),
+            canChange: changeableAt(env, s.startsAt, now.getTime()),
           })),
+        tooLateMessage: tooLateToChange(env.CANCEL_NOTICE_HOURS, env.TEACHER_EMAIL),
       } satisfies ClientSlotsView);
     }
 
-    const [rows, notes] = await Promise.all([listSlotsForAdmin(db, now), paymentNotesOfSlots(db)]);
+    const [rows, notes, cancelled] = await Promise.all([listSlotsForAdmin(db, now), paymentNotesOfSlots(db), listCancellations(db)]);
     const booked = (s: SlotRow) => bookedView(s, notes.get(s.id) ?? null);
     return c.json({
       availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
       bookedSlots: rows.filter((s) => s.bookedAt !== null && !isPast(s, now)).map(booked),
       passedSessions: rows.filter((s) => s.bookedAt !== null && isPast(s, now)).map(booked),
+      cancellations: cancelled.map((x): CancellationView => ({
+        _id: x.id,
+        startsAt: new Date(x.startsAt).toISOString(),
+        sessionType: x.sessionType,
+        firstName: x.firstName,
+        lastName: x.lastName,
+        email: x.email,
+        amount: x.amountCents === null ? null : centsToDollars(x.amountCents),
+        couponUsed: x.couponUsed,
+        paypalOrderId: x.paypalOrderId,
+        refundState: x.refundState,
+        refundNote: x.refundNote,
+        cancelledAt: new Date(x.createdAt).toISOString(),
+      })),
     } satisfies AdminSlotsView);
   })
 
@@ -161,6 +181,7 @@ export const slots = new Hono<AppEnv>()
           email: deleted.email,
           userId: deleted.bookedBy,
           amountCents: deleted.amountCents,
+          calendar: bookingCalendar(env, deleted),
         }),
       ]);
     }

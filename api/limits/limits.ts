@@ -60,7 +60,12 @@ export const LIMITS = {
   bookingCoupon: { bucket: 'booking-coupon', max: 30, windowMs: minutes(15) },
   bookingOrder: { bucket: 'booking-order', max: 20, windowMs: minutes(10) },
   booking: { bucket: 'booking', max: 20, windowMs: minutes(10) },
+  bookingChange: { bucket: 'booking-change', max: 20, windowMs: minutes(10) },
+  calendarFeedSecret: { bucket: 'calendar-feed', max: 10, windowMs: minutes(10) },
   profile: { bucket: 'profile', max: 30, windowMs: minutes(15) },
+
+  // Calendar apps poll feeds from a few addresses for many people.
+  calendarFeed: { bucket: 'calendar-feed-read', max: 120, windowMs: minutes(10) },
 } as const satisfies Record<string, Limit>;
 
 /**

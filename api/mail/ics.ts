@@ -26,10 +26,10 @@ export interface CalendarEvent {
   /** When the file was made (default now). */
   stamp?: Date;
   /**
-   * iTIP method (RFC 5546). PUBLISH (default) offers the event; CANCEL withdraws one sent
-   * earlier, matched by its UID.
+   * iTIP method (RFC 5546). PUBLISH (default) offers the event; REQUEST updates one sent
+   * earlier (a rescheduled session: same UID, higher SEQUENCE); CANCEL withdraws one, matched by its UID.
    */
-  method?: 'PUBLISH' | 'CANCEL';
+  method?: 'PUBLISH' | 'REQUEST' | 'CANCEL';
   /** Default CONFIRMED; CANCELLED with METHOD:CANCEL. */
   status?: 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
   /**
@@ -188,21 +188,15 @@ function vtimezone(zone: string, around: number): string[] {
   return lines;
 }
 
-/** The whole .ics file, CRLF line endings, folded. */
-export function buildIcs(event: CalendarEvent): string {
+/** The VEVENT of one event (its TZID's VTIMEZONE goes once in the calendar around it). */
+function veventLines(event: CalendarEvent): string[] {
   const start = event.start.getTime();
   if (Number.isNaN(start)) throw new Error('buildIcs: invalid start');
   const sequence = event.sequence;
   if (sequence !== undefined && !(Number.isInteger(sequence) && sequence >= 0)) throw new Error('buildIcs: invalid sequence');
   const end = start + (event.durationMinutes ?? 60) * 60_000;
   const tzid = paramValue(event.timezone);
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Yoga & Chocolates//Class sign-up//EN',
-    'CALSCALE:GREGORIAN',
-    `METHOD:${event.method ?? 'PUBLISH'}`,
-    ...vtimezone(event.timezone, start),
+  return [
     'BEGIN:VEVENT',
     `UID:${escapeText(event.uid)}`,
     ...(sequence !== undefined ? [`SEQUENCE:${sequence}`] : []),
@@ -217,6 +211,42 @@ export function buildIcs(event: CalendarEvent): string {
     ...(event.url ? [`URL:${event.url.replace(/[\r\n]/g, '')}`] : []),
     `STATUS:${event.status ?? 'CONFIRMED'}`,
     'END:VEVENT',
+  ];
+}
+
+/** The whole .ics file, CRLF line endings, folded. */
+export function buildIcs(event: CalendarEvent): string {
+  const start = event.start.getTime();
+  if (Number.isNaN(start)) throw new Error('buildIcs: invalid start');
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Yoga & Chocolates//Class sign-up//EN',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${event.method ?? 'PUBLISH'}`,
+    ...vtimezone(event.timezone, start),
+    ...veventLines(event),
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join(CRLF) + CRLF;
+}
+
+/**
+ * A subscribable calendar (a feed): many events on one zone's clocks, one VTIMEZONE covering
+ * a year either side of now, so every upcoming event falls in it. No METHOD: a feed is not an
+ * iTIP message. An empty feed is still a valid calendar.
+ */
+export function buildIcsFeed(feed: { name: string; timezone: string; events: Omit<CalendarEvent, 'timezone' | 'method'>[]; now?: Date }): string {
+  const now = (feed.now ?? new Date()).getTime();
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Yoga & Chocolates//Sessions feed//EN',
+    'CALSCALE:GREGORIAN',
+    `X-WR-CALNAME:${escapeText(feed.name)}`,
+    `X-WR-TIMEZONE:${feed.timezone.replace(/[\r\n]/g, '')}`,
+    ...vtimezone(feed.timezone, now),
+    ...feed.events.flatMap((e) => veventLines({ ...e, timezone: feed.timezone })),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join(CRLF) + CRLF;

@@ -1,13 +1,16 @@
 /**
  * The one way the browser calls the API: JSON or FormData bodies, same-origin cookies, a
  * timeout, and the server's {message} on failure. A call made for a session kind ('user' or
- * 'admin', SPEC.md section 7's two API clients) answers a 401 with one refresh of that session
- * (shared by every call that meets the 401 meanwhile) and one retry; when the refresh fails the
- * browser forgets that profile and goes to its login page. The session itself is an HttpOnly
- * cookie: nothing here ever holds a token.
+ * 'admin', SPEC.md section 7's two API clients) that meets a 401 makes the browser forget that
+ * profile and go to its login page. The session itself is an HttpOnly cookie: nothing here ever
+ * holds a token.
+ *
+ * No refresh-and-retry on a 401 (issue 15, decision 0016): the refresh endpoints renew the very
+ * cookie session that just failed, so after a 401 their answer is always 401 too; the retry
+ * could never succeed and only delayed the way to the login page. A live session is renewed on
+ * use by the server (api/middleware/auth.ts), which is what the refresh was for.
  */
-import type { AdminSessionView } from '../../contract/admin.ts';
-import { forgetAdmin, forgetUser, rememberAdmin } from './profile';
+import { forgetAdmin, forgetUser } from './profile';
 
 export interface JsonResult<T> {
   ok: boolean;
@@ -20,7 +23,7 @@ export type SessionKind = 'user' | 'admin';
 export interface RequestOptions {
   /** Sent as JSON, or as multipart/form-data when a FormData. */
   body?: unknown;
-  /** The session the call needs: a 401 then gets one refresh and one retry. */
+  /** The session the call needs: a 401 then leaves for that session's login page. */
   session?: SessionKind;
   /** How long to wait for the answer before the call rejects, as it does when offline. */
   timeoutMs?: number;
@@ -30,27 +33,15 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 interface SessionRules {
-  refreshUrl: string;
   loginPage: string;
   forget: () => void;
-  /** What the refresh answered, for the profile it carries. */
-  refreshed?: (data: unknown) => void;
   /** SPEC.md section 7: the user API client logs each call and its status to the console. */
   log: boolean;
 }
 
 const sessions: Record<SessionKind, SessionRules> = {
-  user: { refreshUrl: '/api/user/refresh-token', loginPage: '/login', forget: forgetUser, log: true },
-  admin: {
-    refreshUrl: '/api/admin/refresh-token',
-    loginPage: '/admin',
-    forget: forgetAdmin,
-    refreshed: (data) => {
-      const { admin } = data as Partial<AdminSessionView>;
-      if (admin) rememberAdmin(admin);
-    },
-    log: false,
-  },
+  user: { loginPage: '/login', forget: forgetUser, log: true },
+  admin: { loginPage: '/admin', forget: forgetAdmin, log: false },
 };
 
 async function send<T>(method: string, url: string, body: unknown, timeoutMs: number): Promise<JsonResult<T>> {
@@ -71,20 +62,6 @@ async function send<T>(method: string, url: string, body: unknown, timeoutMs: nu
   return { ok: res.ok, status: res.status, data: (data ?? {}) as T & { message?: string } };
 }
 
-// One refresh at a time per kind: calls that meet a 401 together wait for the same one.
-const refreshing: Partial<Record<SessionKind, Promise<boolean>>> = {};
-function refreshOnce(kind: SessionKind): Promise<boolean> {
-  const rules = sessions[kind];
-  refreshing[kind] ??= send('POST', rules.refreshUrl, undefined, DEFAULT_TIMEOUT_MS)
-    .then((r) => {
-      if (r.ok) rules.refreshed?.(r.data);
-      return r.ok;
-    })
-    .catch(() => false)
-    .finally(() => setTimeout(() => delete refreshing[kind], 0));
-  return refreshing[kind];
-}
-
 /** Forgets the stored profile of `kind` and goes to its login page (/login or /admin). */
 export function leaveSession(kind: SessionKind): void {
   sessions[kind].forget();
@@ -95,8 +72,7 @@ export async function request<T = unknown>(method: string, url: string, options:
   const { body, session, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   const log = session !== undefined && sessions[session].log;
   if (log) console.info(`[api] ${method} ${url}`);
-  let res = await send<T>(method, url, body, timeoutMs);
-  if (session !== undefined && res.status === 401 && (await refreshOnce(session))) res = await send<T>(method, url, body, timeoutMs);
+  const res = await send<T>(method, url, body, timeoutMs);
   if (log) console.info(`[api] ${method} ${url} -> ${res.status}`);
   if (session !== undefined && res.status === 401) leaveSession(session);
   return res;

@@ -1,7 +1,8 @@
 /**
  * A file upload with progress. fetch() reports no upload progress, so this one call uses
- * XMLHttpRequest; everything else goes through request() in ./http. A 401 lets request() do
- * its one session refresh (through a cheap admin GET), then the upload is tried once more.
+ * XMLHttpRequest; everything else goes through request() in ./http. A 401 is checked with a
+ * cheap admin GET through request(): a session that has ended leaves for the login page there;
+ * one still valid (the 401 came from something else) gets the upload tried once more.
  */
 import { request, type JsonResult } from './http';
 

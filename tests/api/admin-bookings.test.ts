@@ -163,7 +163,7 @@ describe('slot lists', () => {
     const res = await asAdmin('/api/bookings');
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'passedSessions']);
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'cancellations', 'passedSessions']);
     const ids = (list: { _id: string }[]) => list.map((s) => s._id);
     expect(ids(body.availableSlots)).toContain(freeFuture.id);
     expect(ids(body.availableSlots)).not.toContain(bookedFuture.id);
@@ -209,7 +209,7 @@ describe('slot lists', () => {
     const res = await server.api(`/api/bookings?userId=${me.id}`, { headers: { cookie: me.cookie } });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots']);
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'tooLateMessage']);
     const available = body.availableSlots.map((s: { _id: string }) => s._id);
     expect(available).toContain(free.id);
     expect(available).not.toContain(theirs.id);
@@ -224,6 +224,7 @@ describe('slot lists', () => {
         duration: '60 mins',
         link: 'https://meet.example.com/abc',
         isPast: true,
+        canChange: false,
       },
       expect.objectContaining({ _id: mine.id, isPast: false }),
     ]);
@@ -275,7 +276,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     // Booked through the API, so the confirmation (and its UID) is the real one. The realtime
     // room isn't running in tests.
     const realtime = server.services.realtime;
-    server.services.realtime = { ...realtime, notifySlotBooked: async () => true };
+    server.services.realtime = { ...realtime, notifySlotBooked: async () => true, notifySlotFreed: async () => true };
     const booked = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
       headers: { cookie: client.cookie },
@@ -320,8 +321,14 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     expect(mail!.text).toContain('I will be in touch about rescheduling it.');
     expect(mail!.text).not.toMatch(/refund/i);
     expect(mail!.links).toContain(`${server.env.SITE_URL}/user/${client.id}/book`);
-    expect(mail!.attachments).toMatchObject([
-      { filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL', size: expect.any(Number) },
+    expect(mail!.attachments).toEqual([
+      {
+        filename: 'session.ics',
+        contentType: 'text/calendar; charset=utf-8; method=CANCEL',
+        size: expect.any(Number),
+        encoding: 'utf-8',
+        content: expect.stringContaining('BEGIN:VCALENDAR'),
+      },
     ]);
 
     const cancel = icsLines(await icsTo(client.email));

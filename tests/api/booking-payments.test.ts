@@ -23,6 +23,7 @@ beforeAll(async () => {
   const realtime: Realtime = {
     kind: 'partykit-dev',
     host: 'test',
+    notifySlotFreed: async () => true,
     notifySlotBooked: async (slotId) => {
       notified.push(slotId);
       return true;
@@ -151,8 +152,14 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     expect(mail!.text).toContain(`Session: ${THERAPY}`);
     expect(mail!.text).toContain('Duration: 60 mins');
     expect(mail!.text).toContain('$95.50');
-    expect(mail!.attachments).toMatchObject([
-      { filename: 'session.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', size: expect.any(Number) },
+    expect(mail!.attachments).toEqual([
+      {
+        filename: 'session.ics',
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        size: expect.any(Number),
+        encoding: 'utf-8',
+        content: expect.stringContaining('BEGIN:VCALENDAR'),
+      },
     ]);
     const stored = await server.services.db.selectFrom('mails').select('attachments').where('to', '=', client.email).executeTakeFirstOrThrow();
     const ics = Buffer.from(stored.attachments[0]!.content, 'base64').toString('utf8');

@@ -22,6 +22,7 @@ afterAll(async () => {
 const tables = [
   'admin_sessions',
   'admins',
+  'booking_cancellations',
   'booking_requests',
   'class_signups',
   'contact_messages',
@@ -54,6 +55,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0006_sessions',
       '0007_images',
       '0008_rate_limits',
+      '0009_booking_changes',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

@@ -17,7 +17,7 @@ const LA = 'America/Los_Angeles';
 
 beforeAll(async () => {
   server = await startTestServer();
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true };
+  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
   admin = await fx.adminCookie();
 });

@@ -40,7 +40,7 @@ let tables: string[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   // The realtime room is not running in tests; a booking tells this stand-in instead.
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true };
+  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
   // The admin's session exists before any snapshot is taken.
   await fx.adminCookie();

@@ -44,6 +44,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
     server.services.realtime = {
       kind: 'partykit-dev',
       host: 'test',
+      notifySlotFreed: async () => true,
       notifySlotBooked: async (slotId) => {
         notified.push(slotId);
         return true;

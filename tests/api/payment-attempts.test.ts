@@ -23,7 +23,7 @@ let server: TestServer;
 beforeAll(async () => {
   // Behind a trusted proxy each X-Forwarded-For is one client (the concurrent bookings).
   server = await startTestServer({ env: { TRUST_PROXY: '1', BOOKING_COUPON_LIMIT: String(LIMIT) } });
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true };
+  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
 });
 afterAll(async () => {
   await server?.close();

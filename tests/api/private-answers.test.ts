@@ -12,7 +12,7 @@ let fx: Fixtures;
 
 beforeAll(async () => {
   server = await startTestServer();
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true };
+  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
 });
 afterAll(async () => {

@@ -246,6 +246,26 @@ export class Fixtures {
   }
 
   /** An approved PayPal order for `slotId`, made by the booking endpoint for `user`. */
+  /** A free slot booked for the client with the coupon, far enough ahead to change online (issue 15); its id. */
+  async bookedSlot(userId: string): Promise<string> {
+    const slot = await this.slot();
+    await this.db
+      .updateTable('slots')
+      .set({
+        bookedBy: userId,
+        bookedAt: new Date(),
+        firstName: 'Ana',
+        lastName: 'Lima',
+        email: this.email('booked'),
+        sessionType: BOOKING_SESSION,
+        message: '',
+        couponUsed: true,
+      })
+      .where('id', '=', slot.id)
+      .execute();
+    return slot.id;
+  }
+
   async slotOrder(user: { cookie: string }, slotId: string, amount = 80): Promise<string> {
     const res = await this.server.api(`/api/bookings/${slotId}/paypal-order`, {
       method: 'POST',
@@ -711,6 +731,65 @@ export const ENDPOINTS: Endpoint[] = [
     writes: ['users', 'userSessions'],
     okStatus: [302],
     example: async () => ({ query: { code: '4/0AbCdEf', state: 'state-123' } }),
+  },
+  // Issue 15: a client changes their own session; the private calendar feed.
+  {
+    method: 'POST',
+    route: '/api/bookings/:slotId/cancel',
+    auth: 'user',
+    body: 'none',
+    writes: ['slots', 'bookingCancellations', 'mails'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { slotId: await fx.bookedSlot(user.id) } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/:slotId/reschedule',
+    auth: 'user',
+    body: 'json',
+    fields: { toSlotId: match() },
+    writes: ['slots', 'paymentAttempts', 'mails'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { slotId: await fx.bookedSlot(user.id) }, json: { toSlotId: (await fx.slot()).id } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/user/:id/calendar-feed',
+    auth: 'user',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/user/:id/calendar-feed',
+    auth: 'user',
+    body: 'none',
+    writes: ['users'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/calendar/:file',
+    auth: 'none',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      const secret = `${fx.unique('feed').replace(/[^A-Za-z0-9]/g, '')}${'x'.repeat(43)}`.slice(0, 43);
+      await fx.db.updateTable('users').set({ calendarSecret: secret }).where('id', '=', user.id).execute();
+      return { params: { file: `${secret}.ics` } };
+    },
   },
   {
     method: 'GET',

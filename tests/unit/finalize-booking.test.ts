@@ -31,6 +31,7 @@ beforeAll(async () => {
   const realtime: Realtime = {
     kind: 'partykit-dev',
     host: 'test',
+    notifySlotFreed: async () => true,
     notifySlotBooked: async (slotId) => {
       notified.push(slotId);
       return true;

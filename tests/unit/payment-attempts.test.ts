@@ -31,7 +31,7 @@ let services: Services;
 beforeAll(async () => {
   database = await openDatabase({ pgliteDir: 'memory://' });
   await migrateToLatest(database.db);
-  const realtime: Realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true };
+  const realtime: Realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database, { realtime });
 });
 afterAll(async () => {

@@ -53,6 +53,16 @@ describe('PartyKit room (partykit dev)', () => {
     b.ws.close();
   });
 
+  it('broadcasts slotFreed when a client cancels or moves a session (issue 15)', async () => {
+    const a = listen(`ws://127.0.0.1:${room.port}/parties/main/slots`);
+    await a.open;
+    const realtime = createRealtime({ host: `127.0.0.1:${room.port}`, secret, dev: true });
+    expect(await realtime.notifySlotFreed('slot-456')).toBe(true);
+    await until(() => a.messages.length > 0);
+    expect(a.messages).toEqual([{ type: 'slotFreed', slotId: 'slot-456' }]);
+    a.ws.close();
+  });
+
   it('refuses a notification without the shared secret, and broadcasts nothing', async () => {
     const a = listen(`ws://127.0.0.1:${room.port}/parties/main/slots`);
     await a.open;

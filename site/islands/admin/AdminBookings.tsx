@@ -12,6 +12,7 @@ import {
   SLOT_DELETED,
   repeatSlots,
   type AdminSlotsView,
+  type CancellationView,
   type BookedSlotView,
   type SlotsAddedView,
   type SlotView,
@@ -185,7 +186,12 @@ function BookingsPanel() {
       return;
     }
     setLoadFailed(false);
-    setLists({ availableSlots: res.data.availableSlots, bookedSlots: res.data.bookedSlots ?? [], passedSessions: res.data.passedSessions ?? [] });
+    setLists({
+      availableSlots: res.data.availableSlots,
+      bookedSlots: res.data.bookedSlots ?? [],
+      passedSessions: res.data.passedSessions ?? [],
+      cancellations: res.data.cancellations ?? [],
+    });
   }, []);
 
   useEffect(() => {
@@ -258,7 +264,45 @@ function BookingsPanel() {
           <BookedTable caption="Passed Sessions" sessions={lists.passedSessions} onDelete={(s) => void deleteSession(s)} />
         )}
       </section>
+      <Cancellations list={lists?.cancellations ?? null} />
     </>
+  );
+}
+
+const refundText: Record<CancellationView['refundState'], string> = {
+  none: 'Nothing to refund',
+  pending: 'Refund under way',
+  refunded: 'Refunded',
+  failed: 'REFUND BY HAND',
+};
+
+/** Sessions clients cancelled themselves (issue 15): a refund PayPal refused is the teacher's to make by hand. */
+function Cancellations({ list }: { list: CancellationView[] | null }) {
+  return (
+    <section className="admin-panel" aria-labelledby="cancelled-heading">
+      <h2 id="cancelled-heading">Cancelled by Clients</h2>
+      {list === null ? (
+        <p role="status">Loading…</p>
+      ) : list.length === 0 ? (
+        <p>No cancellations</p>
+      ) : (
+        <AdminTable caption="Cancelled by Clients" columns={['Session', 'Client', 'Payment', 'Refund', 'Cancelled']}>
+          {list.map((c) => (
+            <tr key={c._id} data-cancellation={c._id} className={c.refundState === 'failed' ? 'attention' : undefined}>
+              <td>
+                {formatAdminTime(c.startsAt)} · {c.sessionType}
+              </td>
+              <td>
+                {c.firstName} {c.lastName} · {c.email}
+              </td>
+              <td>{c.couponUsed ? 'Coupon' : c.amount !== null ? `$${c.amount.toFixed(2)}${c.paypalOrderId ? ` (PayPal ${c.paypalOrderId})` : ''}` : '—'}</td>
+              <td title={c.refundNote ?? undefined}>{c.refundState === 'failed' ? <strong>{refundText[c.refundState]}</strong> : refundText[c.refundState]}</td>
+              <td>{formatAdminTime(c.cancelledAt)}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </section>
   );
 }
 

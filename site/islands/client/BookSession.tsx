@@ -65,7 +65,8 @@ export default function BookSession({ user }: { user: User }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => void load(), [user.id]);
 
-  // Slots booked by others vanish live (PartyKit room "slots"); realtime is best effort.
+  // Slots booked by others vanish live (PartyKit room "slots"), and slots freed by a cancel or a
+  // move appear (the message names only the slot: the list is read again); realtime is best effort.
   useEffect(() => {
     let socket: { close(): void } | undefined;
     let cancelled = false;
@@ -83,6 +84,7 @@ export default function BookSession({ user }: { user: User }) {
               setTakenNotice(true);
             }
           }
+          if (msg.type === 'slotFreed' && typeof msg.slotId === 'string') void load();
         } catch {
           // not ours
         }
@@ -93,6 +95,8 @@ export default function BookSession({ user }: { user: User }) {
       cancelled = true;
       socket?.close();
     };
+    // Set up once: `load` only uses setters and the user's id.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const byDay = useMemo(() => {

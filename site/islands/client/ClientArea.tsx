@@ -7,6 +7,9 @@ import { localTimeWithZone } from '../../lib/calendar';
 import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../contract/user.ts';
 import type { ClientSessionView, ClientSlotsView } from '../../../contract/slots.ts';
 
+import { CalendarFeed, SessionActions } from './SessionChanges';
+import type { SlotView } from '../../../contract/slots.ts';
+
 const BookSession = lazy(() => import('./BookSession'));
 
 /** My Bookings: booked sessions sorted by date and time, past ones flagged. */
@@ -14,13 +17,19 @@ function BookedSessions({ user }: { user: User }) {
   const [sessions, setSessions] = useState<ClientSessionView[] | null>(null);
   // The page's clock, read once: a session that starts while the page is open is not re-marked (the server's isPast is at the next load).
   const [now] = useState(Date.now);
+  // For Cancel/Reschedule (issue 15): the free slots to move to, and what a session too close to change says instead.
+  const [freeSlots, setFreeSlots] = useState<SlotView[]>([]);
+  const [tooLate, setTooLate] = useState('');
+  const [loads, setLoads] = useState(0);
   useEffect(() => {
     request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`, { session: 'user' }).then((r) => {
       const list = r.ok ? [...r.data.bookedSlots] : [];
       list.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
       setSessions(list);
+      setFreeSlots(r.ok ? r.data.availableSlots : []);
+      setTooLate(r.ok ? (r.data.tooLateMessage ?? '') : '');
     });
-  }, [user.id]);
+  }, [user.id, loads]);
   return (
     <section aria-labelledby="booked-heading">
       <h2 id="booked-heading">Booked Sessions</h2>
@@ -50,6 +59,7 @@ function BookedSessions({ user }: { user: User }) {
                 ) : (
                   <span className="muted">Link arrives by e-mail</span>
                 )}
+                {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} onChanged={() => setLoads((n) => n + 1)} />}
               </li>
             );
           })}
@@ -220,6 +230,7 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
         </Suspense>
       )}
       {section === 'account' && <AccountSettings user={user} />}
+      {section === 'account' && <CalendarFeed userId={user.id} />}
     </div>
   );
 }

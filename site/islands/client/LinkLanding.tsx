@@ -6,6 +6,9 @@ import type { EmailVerifiedView, LoginVerifiedView, TokenCheckView } from '../..
 
 const token = () => new URLSearchParams(location.search).get('token');
 
+/** How long 'Login Successful' shows before the page goes on to the client's dashboard. */
+const LOGIN_REDIRECT_MS = 500;
+
 /**
  * /verify-email and /verify-login: the page sends the link's token in a POST body, so mail
  * scanners that open links (GET) never burn them. History is replaced on the way in.
@@ -47,8 +50,11 @@ export function VerifyLogin() {
       .then(async (res) => {
         if (!res.ok || !res.data.user) return fail();
         setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id }, 'login');
-        await showAlert({ icon: 'success', title: 'Login Successful', text: `Welcome back, ${res.data.user.firstName || 'friend'}!` });
-        window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
+        // SPEC.md: after login the user goes to /user/{id}, history replaced. The message stays on
+        // top while the page goes on by itself after half a second; no OK click is needed (issue 15).
+        void showAlert({ icon: 'success', title: 'Login Successful', text: `Welcome back, ${res.data.user.firstName || 'friend'}!` });
+        const home = `/user/${encodeURIComponent(res.data.userId)}`;
+        setTimeout(() => window.location.replace(home), LOGIN_REDIRECT_MS);
       })
       .catch(fail);
   }, []);

@@ -1,0 +1,151 @@
+/**
+ * A client cancels their own booked session (issue 15, decision 0016), up to CANCEL_NOTICE_HOURS
+ * before it starts.
+ *
+ * Money rule (decision 0012): the slot is freed and the cancellation recorded in one short
+ * transaction holding the slot's row lock; PayPal's refund comes after the commit, with no
+ * transaction open; its outcome is written on the cancellation record. A refund PayPal refuses
+ * is logged loudly, the record says 'failed' (the admin's bookings list it) and the teacher's
+ * mail says to refund by hand: the client's session is cancelled either way.
+ */
+import type { Services } from '../services/index.ts';
+import type { Payments } from '../services/payments/paypal.ts';
+import { deliver } from '../mail/send.ts';
+import { findAttempt } from '../payments/attempts.repo.ts';
+import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
+import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Env } from '../env.ts';
+
+/**
+ * Why a session can't be changed online:
+ * - 'not-found': no such session booked by this client (someone else's reads the same: nothing is revealed);
+ * - 'too-late': it starts within CANCEL_NOTICE_HOURS (or has begun);
+ * - 'payment-processing': its PayPal capture is still under way (the booking is not confirmed yet).
+ */
+export type ChangeRefusal = 'not-found' | 'too-late' | 'payment-processing';
+
+/** Whether a session starting at `startsAt` can still be changed online at `now`. */
+export const changeableAt = (env: Pick<Env, 'CANCEL_NOTICE_HOURS'>, startsAt: Date | string, now = Date.now()) =>
+  new Date(startsAt).getTime() - now >= env.CANCEL_NOTICE_HOURS * 3_600_000;
+
+/** A refusal met inside the transaction: thrown to roll it back, answered after. */
+export class ChangeRefused extends Error {
+  readonly kind: string;
+  constructor(kind: string) {
+    super(kind);
+    this.kind = kind;
+  }
+}
+
+/**
+ * The client's own booked session, locked (with the other slots of `alsoLock`, all in id order),
+ * checked changeable: else ChangeRefused. The capture id of its payment, when it was paid.
+ */
+export async function lockOwnSession(trx: Transaction<Database>, env: Env, slotId: string, userId: string, alsoLock: string[] = []) {
+  const locked = await lockSlots(trx, [slotId, ...alsoLock]);
+  const slot = locked.get(slotId);
+  if (!slot || slot.bookedAt === null || slot.bookedBy !== userId) throw new ChangeRefused('not-found');
+  if (!changeableAt(env, slot.startsAt)) throw new ChangeRefused('too-late');
+  let captureId: string | null = null;
+  if (slot.paypalOrderId) {
+    const attempt = await findAttempt(trx, slot.paypalOrderId);
+    // Claimed but not yet captured (or its answer lost): not the client's to cancel until it settles.
+    if (attempt && attempt.state !== 'completed') throw new ChangeRefused('payment-processing');
+    // No attempt: a booking paid before payment attempts were recorded (0005); PayPal is asked after the commit.
+    captureId = attempt?.paypalCaptureId ?? null;
+  }
+  return { slot, locked, captureId };
+}
+
+/** The mails' view of a booked slot row, with the calendar revision being sent. */
+export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequence: number }, startsAt = slot.startsAt): ChangedSession => ({
+  startsAt: new Date(startsAt),
+  duration: slot.duration,
+  sessionType: slot.sessionType ?? '',
+  firstName: slot.firstName ?? '',
+  lastName: slot.lastName ?? '',
+  email: slot.email ?? '',
+  userId: slot.bookedBy ?? '',
+  amountCents: slot.amountCents,
+  couponUsed: slot.couponUsed,
+  paypalOrderId: slot.paypalOrderId,
+  calendar,
+});
+
+/** The capture of a PayPal order, asked of PayPal (a booking with no recorded attempt); null when PayPal can't say. */
+async function captureOfOrder(payments: Payments, orderId: string): Promise<string | null> {
+  try {
+    return (await payments.getOrder(orderId)).captured?.captureId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export type CancelResult = { ok: true; refund: 'none' | 'refunded' | 'failed' } | { ok: false; kind: ChangeRefusal };
+
+type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+
+/**
+ * Cancels the client's session: frees the slot and records the cancellation (one short
+ * transaction), then tells every open booking page, refunds a paid session in full through
+ * PayPal and mails the client (with the .ics that cancels the entry) and the teacher.
+ */
+export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
+  const { db, env, payments, mailer, realtime } = deps;
+  let done: { slot: LockedSlot; cancellationId: string; captureId: string | null };
+  try {
+    done = await db.transaction().execute(async (trx) => {
+      const { slot, captureId } = await lockOwnSession(trx, env, input.slotId, input.userId);
+      const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
+      const cancellationId = await recordCancellation(trx, {
+        slotId: slot.id,
+        userId: slot.bookedBy,
+        startsAt: slot.startsAt,
+        sessionType: slot.sessionType ?? '',
+        firstName: slot.firstName ?? '',
+        lastName: slot.lastName ?? '',
+        email: slot.email ?? '',
+        amountCents: slot.amountCents,
+        couponUsed: slot.couponUsed,
+        paypalOrderId: slot.paypalOrderId,
+        paypalCaptureId: captureId,
+        refundState: paid ? 'pending' : 'none',
+      });
+      await releaseBookedSlot(trx, slot.id);
+      return { slot, cancellationId, captureId: paid ? captureId : null };
+    });
+  } catch (err) {
+    if (err instanceof ChangeRefused) return { ok: false, kind: err.kind as ChangeRefusal };
+    throw err;
+  }
+
+  const { slot, cancellationId, captureId } = done;
+  // The slot is free for everyone at once; a room that is down never fails the cancel.
+  void realtime.notifySlotFreed(slot.id).catch(() => {});
+
+  let refund: 'none' | 'refunded' | 'failed' = 'none';
+  if (slot.paypalOrderId && slot.amountCents !== null && slot.amountCents > 0) {
+    refund = 'failed';
+    const found = captureId ?? (await captureOfOrder(payments, slot.paypalOrderId));
+    if (!found) {
+      console.error(`[paypal] REFUND NEEDED: cancelled session ${slot.id} (PayPal order ${slot.paypalOrderId}) has no capture PayPal could name`);
+      await settleCancellationRefund(db, cancellationId, { state: 'failed', note: 'no capture recorded, and PayPal could not name one' });
+    } else {
+      try {
+        const r = await payments.refundCapture(found);
+        refund = 'refunded';
+        await settleCancellationRefund(db, cancellationId, { state: 'refunded', refundId: r.id, note: `refunded capture ${found}: ${r.status}` });
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        console.error(`[paypal] REFUND NEEDED for capture ${found} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`);
+        await settleCancellationRefund(db, cancellationId, { state: 'failed', note: `refund of capture ${found} failed: ${why}` });
+      }
+    }
+  }
+
+  const calendar = bookingCalendar(env, slot);
+  await deliver(mailer, clientCancelledMails(env, changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 }), refund));
+  return { ok: true, refund };
+}

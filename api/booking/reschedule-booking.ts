@@ -1,0 +1,56 @@
+/**
+ * A client moves their own booked session to another free slot (issue 15, decision 0016), under
+ * the same CANCEL_NOTICE_HOURS rule as a cancel.
+ *
+ * One transaction locks both slot rows in id order (lockSlots: two reschedules crossing each
+ * other never deadlock), checks the target is free and to come, moves the booking onto it with
+ * its payment (order, amount, coupon flag, session type; the payment attempt follows) and frees
+ * the old one. Of any number of clients racing for the target, the first to lock it wins; the
+ * others find it booked and keep their own session. Nothing is charged or refunded: the money
+ * stays where it is.
+ */
+import type { Services } from '../services/index.ts';
+import { deliver } from '../mail/send.ts';
+import { moveBooking, type LockedSlot } from './booking.repo.ts';
+import { bookingCalendar, rescheduledMails } from './mails.ts';
+import { ChangeRefused, changedSession, lockOwnSession, type ChangeRefusal } from './cancel-booking.ts';
+
+/**
+ * Why the move was refused, besides ChangeRefusal (the session itself):
+ * - 'same-slot': the target is the session's own slot;
+ * - 'target-not-found' / 'target-taken' / 'target-past': the target slot is gone, booked, or has begun.
+ */
+export type RescheduleRefusal = ChangeRefusal | 'same-slot' | 'target-not-found' | 'target-taken' | 'target-past';
+
+export type RescheduleResult = { ok: true; slotId: string; startsAt: Date } | { ok: false; kind: RescheduleRefusal };
+
+type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime'>;
+
+export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
+  const { db, env, mailer, realtime } = deps;
+  if (input.slotId === input.toSlotId) return { ok: false, kind: 'same-slot' };
+  let done: { from: LockedSlot; to: LockedSlot; calendar: { uid: string; sequence: number } };
+  try {
+    done = await db.transaction().execute(async (trx) => {
+      const { slot: from, locked } = await lockOwnSession(trx, env, input.slotId, input.userId, [input.toSlotId]);
+      const target = locked.get(input.toSlotId);
+      if (!target) throw new ChangeRefused('target-not-found');
+      if (target.bookedAt !== null) throw new ChangeRefused('target-taken');
+      if (new Date(target.startsAt).getTime() <= Date.now()) throw new ChangeRefused('target-past');
+      const current = bookingCalendar(env, from);
+      const calendar = { uid: current.uid, sequence: current.sequence + 1 };
+      const to = await moveBooking(trx, from, target.id, calendar);
+      // Locked and checked free above: only a bug gets here.
+      if (!to) throw new ChangeRefused('target-taken');
+      return { from, to, calendar };
+    });
+  } catch (err) {
+    if (err instanceof ChangeRefused) return { ok: false, kind: err.kind as RescheduleRefusal };
+    throw err;
+  }
+  const { from, to, calendar } = done;
+  void realtime.notifySlotFreed(from.id).catch(() => {});
+  void realtime.notifySlotBooked(to.id).catch(() => {});
+  await deliver(mailer, rescheduledMails(env, changedSession(to, calendar), { startsAt: new Date(from.startsAt) }));
+  return { ok: true, slotId: to.id, startsAt: new Date(to.startsAt) };
+}

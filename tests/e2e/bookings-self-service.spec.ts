@@ -1,0 +1,185 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+
+/**
+ * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
+ * the booking page sees the freed slot appear, through the realtime room), reschedule through
+ * the free-slot picker, and the login link that goes on to the dashboard by itself.
+ */
+
+const YOGA = 'Individual Yoga Session (60 min)';
+
+/** A client registered and verified through the API and the mailed link; the page is on their dashboard. */
+async function newClient(browser: Browser, name: string) {
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const page = await context.newPage();
+  const email = uniqueEmail(name);
+  await page.goto('/register');
+  await page.getByLabel('First name').fill(name);
+  await page.getByLabel('Last name').fill('Tester');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expectAlert(page, 'Check your email');
+  await closeAlert(page, 'Check your email');
+  const [mail] = await mailsTo(page.request, email);
+  const link = mail!.links.find((l) => l.includes('/verify-email?token='))!;
+  await page.goto(new URL(link).pathname + new URL(link).search);
+  await expectAlert(page, 'Email Verified!');
+  await closeAlert(page, 'Email Verified!');
+  await page.waitForURL(/\/user\/[^/]+$/);
+  return { context, page, email, id: page.url().split('/user/')[1]! };
+}
+
+let counter = 0;
+/** A new free slot `days` ahead at a time no other run uses (or exactly at `at`, on the teacher's clocks); its id and date. */
+async function adminSlot(browser: Browser, days: number, at?: { date: string; time: string }): Promise<{ id: string; date: string }> {
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const page = await context.newPage();
+  await loginAdmin(page);
+  const n = (Date.now() / 1000 + ++counter) % 600;
+  const date = at?.date ?? teacherToday(days);
+  const time = at?.time ?? `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(Math.floor(n % 60)).padStart(2, '0')}`;
+  const res = await page.request.post('/api/bookings', { data: { slots: [{ date, time }] } });
+  expect(res.status()).toBe(201);
+  const { slots } = await res.json();
+  await context.close();
+  return { id: slots[0]._id, date };
+}
+
+/** The teacher's date and time (America/Los_Angeles, as the e2e server runs) `ms` from now. */
+function teacherClock(ms: number): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Los_Angeles',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(Date.now() + ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** Books the slot with the coupon, as the booking page's Finalize does. */
+async function bookWithCoupon(page: Page, userId: string, email: string, slotId: string) {
+  const res = await page.request.put(`/api/bookings/${slotId}/book`, {
+    data: { userId, firstName: 'Test', lastName: 'Tester', email, sessionType: YOGA, message: '', couponCode: 'JOURNEY' },
+  });
+  expect(res.status()).toBe(200);
+}
+
+/** Shows `date` in the month grid inside `scope` (moving a month or two ahead if needed) and picks it. */
+async function openDay(page: Page, scope: string, date: string) {
+  // The grid first (the island hydrates after load), then the month that holds the date.
+  await expect(page.locator(`${scope} .calendar-day`).first()).toBeVisible();
+  const cell = page.locator(`${scope} .calendar-day[data-date="${date}"]:not(.outside)`);
+  for (let i = 0; i < 3 && (await cell.count()) === 0; i++) await page.locator(scope).getByRole('button', { name: 'Next month' }).click();
+  await cell.click();
+}
+
+test.describe('clients change their own sessions', () => {
+  test('a client cancels from the dashboard; a second browser on the booking page sees the slot appear within 5 s', async ({ browser }) => {
+    const a = await newClient(browser, 'Fay');
+    const b = await newClient(browser, 'Gus');
+    const slot = await adminSlot(browser, 5);
+    await bookWithCoupon(a.page, a.id, a.email, slot.id);
+
+    // B is on the booking page, looking at that day: the slot is taken.
+    await b.page.goto(`/user/${b.id}/book`);
+    await openDay(b.page, '.book', slot.date);
+    await expect(b.page.locator(`[data-slot="${slot.id}"]`)).toHaveCount(0);
+
+    // A cancels from the dashboard, with a confirm step.
+    await a.page.goto(`/user/${a.id}`);
+    const row = a.page.locator(`[data-session="${slot.id}"]`);
+    await row.getByRole('button', { name: 'Cancel session' }).click();
+    const confirm = a.page.getByRole('dialog', { name: 'Cancel this session?' });
+    await confirm.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expectAlert(a.page, 'Session cancelled', 'Your session has been cancelled.');
+    await closeAlert(a.page, 'Session cancelled');
+    await expect(row).toHaveCount(0);
+
+    // B sees it free without a reload.
+    await expect(b.page.locator(`[data-slot="${slot.id}"]`)).toBeVisible({ timeout: 5_000 });
+    await a.context.close();
+    await b.context.close();
+  });
+
+  test('a client moves a session to another free slot from the dashboard', async ({ browser }) => {
+    const a = await newClient(browser, 'Hal');
+    const from = await adminSlot(browser, 6);
+    const to = await adminSlot(browser, 8);
+    await bookWithCoupon(a.page, a.id, a.email, from.id);
+
+    await a.page.goto(`/user/${a.id}`);
+    const row = a.page.locator(`[data-session="${from.id}"]`);
+    await row.getByRole('button', { name: 'Reschedule' }).click();
+    await openDay(a.page, `[data-reschedule="${from.id}"]`, to.date);
+    await a.page.locator(`[data-reschedule="${from.id}"] [data-slot="${to.id}"]`).click();
+    await a.page.getByRole('dialog', { name: 'Move your session?' }).getByRole('button', { name: 'Yes, move it' }).click();
+    await expectAlert(a.page, 'Session moved');
+    await closeAlert(a.page, 'Session moved');
+    await expect(a.page.locator(`[data-session="${to.id}"]`)).toBeVisible();
+    await expect(a.page.locator(`[data-session="${from.id}"]`)).toHaveCount(0);
+    const [moved] = await mailsTo(a.page.request, a.email, 3);
+    expect(moved!.subject).toMatch(/^Session moved/);
+    await a.context.close();
+  });
+
+  test('the login link goes on to the dashboard by itself, the message on top, history replaced', async ({ browser }) => {
+    const a = await newClient(browser, 'Ivy');
+    await a.context.clearCookies();
+    await a.page.goto('/login');
+    await a.page.getByLabel('Email', { exact: true }).fill(a.email);
+    await a.page.getByRole('button', { name: 'Email me a login link' }).click();
+    await expectAlert(a.page, 'Login Email Sent');
+    const mails = await mailsTo(a.page.request, a.email, 2);
+    const link = mails[0]!.links.find((l) => l.includes('/verify-login?token='))!;
+    await a.page.goto(new URL(link).pathname + new URL(link).search);
+    await expectAlert(a.page, 'Login Successful');
+    // Nobody clicks OK.
+    await a.page.waitForURL(`**/user/${a.id}`, { timeout: 5_000 });
+    await expect(a.page.getByRole('heading', { name: 'Booked Sessions' })).toBeVisible();
+    await a.page.goBack();
+    expect(a.page.url()).not.toContain('verify-login');
+    await a.context.close();
+  });
+
+  test('a session within the notice window shows the too-late text instead of the buttons', async ({ browser }) => {
+    const a = await newClient(browser, 'Jo');
+    const soon = await adminSlot(browser, 0, teacherClock(3 * 3_600_000 + (Date.now() % 50) * 60_000));
+    await bookWithCoupon(a.page, a.id, a.email, soon.id);
+    await a.page.goto(`/user/${a.id}`);
+    const row = a.page.locator(`[data-session="${soon.id}"]`);
+    await expect(row.locator('[data-too-late]')).toContainText('It’s too late to cancel or reschedule this session online');
+    await expect(row.locator('[data-too-late]')).toContainText('teacher@example.com');
+    await expect(row.getByRole('button', { name: 'Cancel session' })).toHaveCount(0);
+    await a.context.close();
+  });
+
+  test('the account page shows a private calendar address; a new secret ends the old one', async ({ browser }) => {
+    const a = await newClient(browser, 'Kit');
+    const slot = await adminSlot(browser, 4);
+    await bookWithCoupon(a.page, a.id, a.email, slot.id);
+    await a.page.goto(`/user/${a.id}/account`);
+    await a.page.getByRole('button', { name: 'Make my calendar address' }).click();
+    const field = a.page.getByLabel('Your private calendar address');
+    await expect(field).toHaveValue(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    const first = new URL(await field.inputValue()).pathname;
+    const feed = await a.page.request.get(first);
+    expect(feed.status()).toBe(200);
+    expect(feed.headers()['content-type']).toMatch(/^text\/calendar/);
+    expect(await feed.text()).toContain('BEGIN:VEVENT');
+
+    await a.page.getByRole('button', { name: 'New secret address' }).click();
+    await a.page.getByRole('dialog', { name: 'Make a new address?' }).getByRole('button', { name: 'Yes, make a new one' }).click();
+    await expect(field).not.toHaveValue(new RegExp(first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    expect((await a.page.request.get(first)).status()).toBe(404);
+    expect((await a.page.request.get(new URL(await field.inputValue()).pathname)).status()).toBe(200);
+    await a.context.close();
+  });
+});
