@@ -27,6 +27,8 @@ import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
 // images: the photo pipeline (product photos) and the slideshows' galleries
 import { adminImages, images } from './images/images.routes.ts';
 import { adminGalleries, galleries } from './galleries/galleries.routes.ts';
+// backoffice: newsletters, finances, exports, the site announcement
+import { adminNewsletters } from './backoffice/newsletters.routes.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -86,6 +88,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/images', adminImages);
   api.route('/galleries', galleries);
   api.route('/admin/galleries', adminGalleries);
+  api.route('/admin/newsletters', adminNewsletters);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

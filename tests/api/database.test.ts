@@ -22,6 +22,7 @@ afterAll(async () => {
 const tables = [
   'admin_sessions',
   'admins',
+  'announcements',
   'booking_requests',
   'class_signups',
   'contact_messages',
@@ -32,6 +33,8 @@ const tables = [
   'images',
   'login_tokens',
   'mails',
+  'newsletter_outbox',
+  'newsletters',
   'order_items',
   'orders',
   'payment_attempts',
@@ -52,6 +55,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0005_payment_attempts',
       '0006_sessions',
       '0007_images',
+      '0011_back_office',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
