@@ -407,7 +407,7 @@ describe(`every back-office admin route on ${testDbKind()}`, () => {
       ['PUT', '/api/admin/announcement', { message: 'Hijacked' }],
     ];
     for (const [method, path, json] of routes) {
-      for (const headers of [{}, { cookie: client.cookie }]) {
+      for (const headers of [{}, { cookie: client.cookie }] as Record<string, string>[]) {
         const res = await server.api(path, { method, headers, ...(json !== undefined ? { json } : {}) });
         expect(res.status, `${method} ${path}`).toBe(401);
       }
