@@ -119,10 +119,13 @@ export const ANNOUNCEMENT_MAX = 200;
 export const ANNOUNCEMENT_SAVED = 'Announcement saved.';
 export const ANNOUNCEMENT_CLEARED = 'Announcement removed.';
 
+/** An instant with its offset, as `Date.toISOString()` writes it (seconds and fraction optional). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
 const instant = (label: string) =>
   z
     .string({ error: `${label} must be a date and time` })
-    .refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), `${label} must be a date and time (ISO 8601)`)
+    .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)), `${label} must be a date and time (ISO 8601, e.g. 2026-12-24T09:00:00Z)`)
     .nullable()
     .optional()
     .transform((s) => s ?? null);
@@ -140,6 +143,7 @@ export const announcementInput = z
       .string({ error: 'Link must be text' })
       .trim()
       .max(500, 'Link must be at most 500 characters')
+      .refine(isCleanText, 'Link contains characters that are not allowed')
       .refine((s) => {
         if (s === '') return true;
         try {
