@@ -5,6 +5,7 @@
  * /chocolates, where closing it keeps it closed.
  */
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, expectAlert, loginAdmin, mailsTo, uniqueEmail } from './helpers.ts';
 
@@ -66,6 +67,29 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
   }
   // The archive lists it.
   await expect(page.locator('[data-newsletter-row]').filter({ hasText: subject })).toContainText('sent');
+  expect(csp).toEqual([]);
+});
+
+test('the new admin pages: in the navigation, the finances chart drawn, no CSP complaint and no serious axe violation', async ({ page }) => {
+  const csp = watchCsp(page);
+  await loginAdmin(page);
+  for (const [path, title] of [
+    ['/admin/newsletter', 'Newsletter'],
+    ['/admin/finances', 'Finances'],
+    ['/admin/announcement', 'Announcement'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: title })).toHaveAttribute('aria-current', 'page');
+    if (path === '/admin/finances') {
+      await expect(page.locator('[data-finance-chart] rect')).toHaveCount(24);
+      await expect(page.locator('[data-finance-row="incomeCents"]')).toBeVisible();
+    } else await expect(page.getByRole('form')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+  }
   expect(csp).toEqual([]);
 });
 
