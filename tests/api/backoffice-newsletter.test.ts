@@ -137,9 +137,9 @@ describe(`a send killed half way on ${testDbKind()}`, () => {
     expect(delivered).toBe(31);
     expect((await mailsPerRecipient(server, 'Summer retreat')).size).toBe(30);
 
-    // Three subscribers still waiting leave the list during the send.
+    // Three subscribers still waiting leave the list during the send, through the unsubscribe page's API.
     const leaving = emails.slice(90, 93);
-    await server.services.db.deleteFrom('subscribers').where('email', 'in', leaving).execute();
+    for (const email of leaving) expect((await server.api('/api/subscribers/unsubscribe', { method: 'POST', json: { email } })).status).toBe(200);
 
     // Two live senders at once take the 50 pending rows between them, and not A's 20 claims.
     const [b, c] = await Promise.all([sendNewsletterBatch(server.services, { limit: 30 }), sendNewsletterBatch(server.services, { limit: 30 })]);
