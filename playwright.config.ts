@@ -45,6 +45,9 @@ export default defineConfig({
       // As behind a production balancer: rate limits key on X-Forwarded-For's last entry, so
       // each simulated visitor (tests/e2e/helpers.ts visitorHeaders) has its own allowance.
       TRUST_PROXY: '1',
+      // The newsletter sender ticks each second, ten mails a tick: a send finishes within the test.
+      NEWSLETTER_INTERVAL_MS: '1000',
+      NEWSLETTER_RATE_PER_MINUTE: '600',
     },
   },
 });

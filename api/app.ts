@@ -28,6 +28,11 @@ import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
 // images: the photo pipeline (product photos) and the slideshows' galleries
 import { adminImages, images } from './images/images.routes.ts';
 import { adminGalleries, galleries } from './galleries/galleries.routes.ts';
+// backoffice: newsletters, finances, exports, the site announcement
+import { adminNewsletters } from './backoffice/newsletters.routes.ts';
+import { adminFinances } from './backoffice/finances.routes.ts';
+import { adminExports } from './backoffice/exports.routes.ts';
+import { adminAnnouncement, announcement } from './backoffice/announcement.routes.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -90,6 +95,11 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/images', adminImages);
   api.route('/galleries', galleries);
   api.route('/admin/galleries', adminGalleries);
+  api.route('/admin/newsletters', adminNewsletters);
+  api.route('/admin/finances', adminFinances);
+  api.route('/admin/exports', adminExports);
+  api.route('/announcement', announcement);
+  api.route('/admin/announcement', adminAnnouncement);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

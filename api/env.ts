@@ -108,6 +108,12 @@ const schema = z.object({
   PAYMENT_ATTEMPT_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** Where the built site lives (relative to the project, or absolute); dist/ by default. */
   DIST_DIR: z.string().min(1).optional(),
+  /** Newsletter mails each server process sends a minute at most (Resend's default limit is 2 requests a second). */
+  NEWSLETTER_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** How often each server process looks for newsletter mails to send. */
+  NEWSLETTER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(5_000),
+  /** How long a claimed newsletter mail may stay unconfirmed before another sender takes it over (its sender died). */
+  NEWSLETTER_CLAIM_STALE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   /** Largest accepted request body in bytes (image uploads have their own limit). */
   BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -23,6 +23,7 @@ import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
+import { startNewsletterSender } from './backoffice/newsletter-sender.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -36,7 +37,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: Env, options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Env,
+  options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean; newsletters?: boolean } = {},
+): Promise<RunningServer> {
   const site = options.site !== false;
   const distDir = distDirOf(env.DIST_DIR);
   const clientDir = join(distDir, 'client');
@@ -87,6 +91,8 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
   const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
   // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
   const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
+  // Newsletter outbox: every process sends at its pace; the claim gives each row to one sender.
+  const stopNewsletters = options.newsletters === false ? async () => {} : startNewsletterSender(booted.services);
   return {
     url: `http://localhost:${port}`,
     port,
@@ -96,6 +102,7 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
     close: async () => {
       stopReminders();
       await stopReconciler();
+      await stopNewsletters();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();
     },

@@ -332,6 +332,46 @@ export interface MailsTable {
   sentAt: CreatedAt;
 }
 
+/** A newsletter the admin writes, then sends through the outbox (db/migrations/0011_back_office.ts, decision 0018). */
+export interface NewslettersTable {
+  id: Generated<string>;
+  subject: string;
+  bodyMarkdown: string;
+  status: Generated<'draft' | 'sending' | 'sent'>;
+  totalCount: Generated<number>;
+  sentCount: Generated<number>;
+  skippedCount: Generated<number>;
+  failedCount: Generated<number>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+  sendStartedAt: Timestamp | null;
+  sentAt: Timestamp | null;
+}
+
+export type OutboxState = 'pending' | 'sending' | 'sent' | 'skipped' | 'failed';
+
+/** One recipient of one newsletter; claimed by the sender (api/backoffice/newsletter-sender.ts). */
+export interface NewsletterOutboxTable {
+  newsletterId: string;
+  email: string;
+  state: Generated<OutboxState>;
+  /** When a sender claimed it; a 'sending' row older than the stale window is claimed again. */
+  claimedAt: Timestamp | null;
+  attempts: Generated<number>;
+  sentAt: Timestamp | null;
+  error: string | null;
+}
+
+/** The one site-wide announcement (id 1). */
+export interface AnnouncementsTable {
+  id: number;
+  message: string;
+  link: string | null;
+  startsAt: Timestamp | null;
+  endsAt: Timestamp | null;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -354,6 +394,9 @@ export interface Database {
   bookingRequests: BookingRequestsTable;
   contactMessages: ContactMessagesTable;
   mails: MailsTable;
+  newsletters: NewslettersTable;
+  newsletterOutbox: NewsletterOutboxTable;
+  announcements: AnnouncementsTable;
 }
 
 export type User = Selectable<UsersTable>;

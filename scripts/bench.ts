@@ -3,6 +3,8 @@
  *  1. The page report (scripts/bench-pages.ts: JS/CSS/transfer and Lighthouse per route).
  *  1b. The photo report (scripts/bench-photos.ts, issue 14): galleries and products full of
  *     12-MP photos; upload processing time, transfer before/after scrolling, Lighthouse and CLS.
+ *  1c. The newsletter sender's throughput (scripts/bench-newsletter.ts, issue 16): mails a
+ *     minute through the mailbox stand-in and through a local fake of Resend's API.
  *  2. How fast the built server answers `/` and `/chocolates`, each as a ratio to the same
  *     server answering a small static file in the same run.
  *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
@@ -231,6 +233,12 @@ async function main() {
         .replace(/^# Photo report\n/, '')
         .replace(/^## /gm, '### ')
     : '';
+  // Issue 16: the newsletter sender's throughput (scripts/bench-newsletter.ts).
+  if (!process.env.BENCH_SKIP_NEWSLETTER) {
+    const r = spawnSync(process.execPath, ['scripts/bench-newsletter.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the newsletter report failed (see above)');
+  }
+  const newsletterReport = existsSync('docs/bench/newsletter.md') ? readFileSync('docs/bench/newsletter.md', 'utf8').replace(/^# Newsletter sender\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -265,6 +273,8 @@ async function main() {
     pageReport,
     '## Photos (issue 14)',
     photoReport,
+    '## Newsletter sender (issue 16)',
+    newsletterReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');

@@ -29,4 +29,7 @@ export const ADMIN_NAV: readonly NavLink[] = [
   link('/admin/signups', 'Classes'),
   link('/admin/users', 'Clients'),
   link('/admin/subscribers', 'Subscribers'),
+  link('/admin/newsletter', 'Newsletter'),
+  link('/admin/finances', 'Finances'),
+  link('/admin/announcement', 'Announcement'),
 ];

@@ -22,6 +22,7 @@ afterAll(async () => {
 const tables = [
   'admin_sessions',
   'admins',
+  'announcements',
   'booking_cancellations',
   'booking_requests',
   'class_signups',
@@ -33,6 +34,8 @@ const tables = [
   'images',
   'login_tokens',
   'mails',
+  'newsletter_outbox',
+  'newsletters',
   'order_items',
   'orders',
   'payment_attempts',
@@ -56,6 +59,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0007_images',
       '0008_rate_limits',
       '0009_booking_changes',
+      '0011_back_office',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

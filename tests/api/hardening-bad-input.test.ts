@@ -38,7 +38,8 @@ let fx: Fixtures;
 let tables: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The newsletter sender stays asleep: a send's outbox must not change tables between two snapshots.
+  server = await startTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
   // The realtime room is not running in tests; a booking tells this stand-in instead.
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);

@@ -25,6 +25,15 @@ describe('createResendMailer against a fake Resend API', () => {
     expect(body.headers).toBeUndefined();
   });
 
+  it("sends a mail's idempotency key as the Idempotency-Key HTTP header, outside the mail", async () => {
+    const mailer = createResendMailer({ apiKey: 'k', from: 'Studio <hello@example.com>', baseUrl: resend.url });
+    await mailer.send({ to: 'ana@example.com', subject: 'News', text: 'x', idempotencyKey: 'newsletter/abc/123' });
+    await mailer.send({ to: 'ana@example.com', subject: 'News', text: 'x' });
+    expect(resend.requests[0]!.headers['idempotency-key']).toBe('newsletter/abc/123');
+    expect(JSON.parse(resend.requests[0]!.body)).not.toHaveProperty('idempotencyKey');
+    expect(resend.requests[1]!.headers['idempotency-key']).toBeUndefined();
+  });
+
   it('POSTs /emails with the bearer key and the full JSON body', async () => {
     const mailer = createResendMailer({ apiKey: 're_test_123', from: 'Studio <hello@example.com>', baseUrl: resend.url });
     expect(mailer.kind).toBe('resend');

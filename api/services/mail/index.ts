@@ -13,6 +13,11 @@ export interface OutgoingMail {
   /** Extra headers, e.g. List-Unsubscribe. */
   headers?: Record<string, string>;
   attachments?: MailAttachment[];
+  /**
+   * Sent to Resend as its Idempotency-Key header: a repeat within 24 hours is not sent again
+   * (the newsletter outbox retries a claim a dead sender left with the same key).
+   */
+  idempotencyKey?: string;
 }
 
 export interface Mailer {

@@ -10,7 +10,11 @@ export function createResendMailer(options: { apiKey: string; from: string; base
       const { 'Reply-To': replyTo, ...headers } = mail.headers ?? {};
       const res = await doFetch(`${options.baseUrl.replace(/\/$/, '')}/emails`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          'content-type': 'application/json',
+          ...(mail.idempotencyKey ? { 'idempotency-key': mail.idempotencyKey } : {}),
+        },
         // Mails are sent during the request: a Resend that hangs must not hang the visitor's form.
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
         body: JSON.stringify({

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, formatLosAngeles, useAdminList } from './admin-ui';
+import { AdminTable, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
 import { request } from '../../lib/http';
 import { usd } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -90,6 +90,7 @@ function OrdersPanel() {
   return (
     <section className="admin-panel" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders, newest first</h2>
+      <ExportLink name="orders" label="orders" />
       {orders === null ? (
         <p role="status">Loading…</p>
       ) : orders.length === 0 ? (

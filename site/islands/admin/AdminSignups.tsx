@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList } from './admin-ui';
+import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList, ExportLink } from './admin-ui';
 import type { SignupRowView } from '../../../contract/signups.ts';
 
 const COLUMNS = ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'] as const;
@@ -44,6 +44,7 @@ function SignupsPanel() {
   return (
     <section className="admin-panel" aria-labelledby="signups-heading">
       <h2 id="signups-heading">Class sign-ups</h2>
+      <ExportLink name="signups" label="sign-ups" />
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (

@@ -1,5 +1,5 @@
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList } from './admin-ui';
+import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
 import type { SubscriberView } from '../../../contract/subscribers.ts';
 
 const COLUMNS = ['#', 'Email', 'Subscribed At', 'Delete'] as const;
@@ -18,6 +18,7 @@ function SubscribersPanel() {
   return (
     <section className="admin-panel" aria-labelledby="subscribers-heading">
       <h2 id="subscribers-heading">Newsletter subscribers</h2>
+      <ExportLink name="subscribers" label="subscribers" />
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (

@@ -1,5 +1,5 @@
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList } from './admin-ui';
+import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
 import type { AdminUserView } from '../../../contract/user.ts';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
@@ -17,6 +17,7 @@ function UsersPanel() {
   return (
     <section className="admin-panel" aria-labelledby="users-heading">
       <h2 id="users-heading">Clients</h2>
+      <ExportLink name="clients" label="clients" />
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (

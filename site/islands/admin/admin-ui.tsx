@@ -164,3 +164,14 @@ export function ModalDialog(props: { title: string; onClose: () => void; classNa
     </dialog>
   );
 }
+
+/** A CSV export of an admin list (GET /api/admin/exports/{name}.csv, a dated attachment). */
+export function ExportLink(props: { name: 'orders' | 'clients' | 'subscribers' | 'signups'; label: string }) {
+  return (
+    <p>
+      <a className="button button-quiet button-small" href={`/api/admin/exports/${props.name}.csv`} download data-export={props.name}>
+        Download {props.label} (CSV)
+      </a>
+    </p>
+  );
+}

@@ -1,0 +1,109 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../types.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { EXPORTS, type ExportName } from '../../contract/backoffice.ts';
+import type { Env } from '../env.ts';
+import type { DB } from '../../db/client.ts';
+import { decimal, toCsv } from './csv.ts';
+import { clients, ordersWithItems, signups, subscribers } from './exports.repo.ts';
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : '');
+
+/** Each export: its header row and its rows (csv.ts quotes and neutralises every cell). */
+const builders: Record<ExportName, (db: DB) => Promise<string>> = {
+  orders: async (db) =>
+    toCsv(
+      [
+        'Order ID',
+        'Created at (UTC)',
+        'Status',
+        'Payer name',
+        'Payer email',
+        'Items',
+        'Items total',
+        'Discount',
+        'Shipping',
+        'Total',
+        'Coupon',
+        'Local pickup',
+        'Ship to name',
+        'Ship to address',
+        'PayPal order',
+        'PayPal capture',
+      ],
+      (await ordersWithItems(db)).map((o) => [
+        o.id,
+        iso(o.createdAt),
+        o.status,
+        o.payerName,
+        o.payerEmail,
+        // One line per tin: "2 x Dark Tin @ 9.00"; the cell is quoted, its newlines kept.
+        o.items.map((i) => `${i.quantity} x ${i.name} @ ${decimal(i.unitPriceCents)}`).join('\n'),
+        decimal(o.itemsTotalCents),
+        decimal(o.discountCents),
+        decimal(o.shippingCents),
+        decimal(o.totalCents),
+        o.couponCode ?? '',
+        o.isLocalPickup ? 'yes' : 'no',
+        o.shipToName ?? '',
+        o.shipToAddress ?? '',
+        o.paypalOrderId,
+        o.paypalCaptureId ?? '',
+      ]),
+    ),
+  clients: async (db) =>
+    toCsv(
+      [
+        'Client ID',
+        'Email',
+        'First name',
+        'Last name',
+        'Preferred name',
+        'Pronoun',
+        'Phone',
+        'City',
+        'Zip code',
+        'Email verified at (UTC)',
+        'Registered at (UTC)',
+      ],
+      (await clients(db)).map((u) => [
+        u.id,
+        u.email,
+        u.firstName,
+        u.lastName,
+        u.preferredName,
+        u.pronoun,
+        u.phone,
+        u.city,
+        u.zipcode,
+        iso(u.emailVerifiedAt),
+        iso(u.createdAt),
+      ]),
+    ),
+  subscribers: async (db) =>
+    toCsv(
+      ['Email', 'Subscribed at (UTC)'],
+      (await subscribers(db)).map((s) => [s.email, iso(s.subscribedAt)]),
+    ),
+  signups: async (db) =>
+    toCsv(
+      ['Class', 'Date', 'Name', 'Email', 'Phone', 'Waiver accepted', 'Signed up at (UTC)'],
+      (await signups(db)).map((s) => [s.classTitle, s.date, s.name, s.email, s.phone, s.waiverAccepted ? 'yes' : 'no', iso(s.createdAt)]),
+    ),
+};
+
+/** Today in the teacher's zone, for the file name. */
+const today = (env: Env) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: env.SITE_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+
+/** GET /api/admin/exports/{orders|clients|subscribers|signups}.csv: a dated attachment. */
+export const adminExports = new Hono<AppEnv>().use('*', requireAdmin()).get('/:file', async (c) => {
+  const name = /^([a-z]+)\.csv$/.exec(c.req.param('file'))?.[1] as ExportName | undefined;
+  if (!name || !EXPORTS.includes(name)) return c.json({ message: `Unknown export. Choose one of: ${EXPORTS.map((e) => `${e}.csv`).join(', ')}.` }, 404);
+  const { db, env } = c.var.services;
+  const body = await builders[name](db);
+  return c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}-${today(env)}.csv"`,
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The newsletter sender (decision 0018). Every server process runs it every
+ * NEWSLETTER_INTERVAL_MS; each tick claims at most the tick's share of
+ * NEWSLETTER_RATE_PER_MINUTE outbox rows (one committed statement: newsletters.repo.ts
+ * claimOutbox), sends them one by one with no transaction open, and marks each sent as soon as
+ * the mail service has it. A process that dies mid-batch leaves its rows 'sending'; another
+ * sender claims them again once NEWSLETTER_CLAIM_STALE_MS has passed, with the same
+ * Idempotency-Key, so Resend drops a mail it already took in the last 24 hours.
+ */
+import { createHash } from 'node:crypto';
+import type { Services } from '../services/index.ts';
+import { claimOutbox, finishDrained, lettersOf, markSent, markUnsent } from './newsletters.repo.ts';
+import { newsletterIssueMail } from './mails.ts';
+
+type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
+
+export interface BatchResult {
+  claimed: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+}
+
+/** How many rows one tick may claim: the rate spread over the ticks of a minute, at least one. */
+export const perTick = (ratePerMinute: number, intervalMs: number) => Math.max(1, Math.floor((ratePerMinute * intervalMs) / 60_000));
+
+/** The key one recipient's copy of one newsletter is sent with, whichever sender sends it. */
+export const idempotencyKey = (newsletterId: string, email: string) =>
+  `newsletter/${newsletterId}/${createHash('sha256').update(email).digest('hex').slice(0, 32)}`;
+
+/** One tick: claim, send, mark; then newsletters with nothing left become 'sent'. */
+export async function sendNewsletterBatch(services: SenderServices, options: { limit?: number; now?: Date } = {}): Promise<BatchResult> {
+  const { db, env, mailer } = services;
+  const now = options.now ?? new Date();
+  const limit = options.limit ?? perTick(env.NEWSLETTER_RATE_PER_MINUTE, env.NEWSLETTER_INTERVAL_MS);
+  // The claim commits before the first mail: no row stays locked while the mail service answers.
+  const claimed = await db.transaction().execute((trx) => claimOutbox(trx, limit, now, env.NEWSLETTER_CLAIM_STALE_MS));
+  const result: BatchResult = { claimed: claimed.length, sent: 0, skipped: 0, failed: 0 };
+  const letters = await lettersOf(db, [...new Set(claimed.map((r) => r.newsletterId))]);
+  for (const row of claimed) {
+    if (row.state === 'skipped') {
+      result.skipped++;
+      continue;
+    }
+    const letter = letters.get(row.newsletterId)!;
+    try {
+      await mailer.send(newsletterIssueMail(env, row.email, letter, { idempotencyKey: idempotencyKey(row.newsletterId, row.email) }));
+    } catch (err) {
+      result.failed++;
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(`[newsletter] could not send to ${row.email}:`, message);
+      await markUnsent(db, row, message);
+      continue;
+    }
+    await markSent(db, row.newsletterId, row.email, new Date());
+    result.sent++;
+  }
+  await finishDrained(db, new Date());
+  return result;
+}
+
+/** Starts the ticks; the returned function stops them and waits for the tick under way. */
+export function startNewsletterSender(services: SenderServices): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sendNewsletterBatch(services)
+      .catch((err) => console.error('[newsletter] tick failed:', (err as Error).message))
+      .finally(() => {
+        running = null;
+      });
+  }, services.env.NEWSLETTER_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

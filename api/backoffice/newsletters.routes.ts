@@ -1,0 +1,106 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { id } from '../../contract/common.ts';
+import {
+  NEWSLETTER_NO_SUBSCRIBERS,
+  NEWSLETTER_NOT_DRAFT,
+  NEWSLETTER_NOT_FOUND,
+  NEWSLETTER_SENDING,
+  NEWSLETTER_TEST_SENT,
+  newsletterDraft,
+  type NewsletterPreview,
+  type NewsletterView,
+} from '../../contract/backoffice.ts';
+import { deliver } from '../mail/send.ts';
+import { newsletterIssueMail } from './mails.ts';
+import { adminEmail, findNewsletter, insertNewsletter, listNewsletters, outboxCounts, startSend, updateDraft, type NewsletterRow } from './newsletters.repo.ts';
+import type { DB } from '../../db/client.ts';
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+async function views(db: DB, rows: NewsletterRow[]): Promise<NewsletterView[]> {
+  const counts = await outboxCounts(
+    db,
+    rows.filter((r) => r.status !== 'draft').map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const c = counts.get(r.id);
+    return {
+      id: r.id,
+      subject: r.subject,
+      body: r.bodyMarkdown,
+      status: r.status,
+      total: r.totalCount,
+      sent: c?.sent ?? 0,
+      skipped: c?.skipped ?? 0,
+      failed: c?.failed ?? 0,
+      createdAt: iso(r.createdAt)!,
+      updatedAt: iso(r.updatedAt)!,
+      sendStartedAt: iso(r.sendStartedAt),
+      sentAt: iso(r.sentAt),
+    };
+  });
+}
+
+const params = validateParams(z.object({ id }));
+
+/**
+ * The admin's newsletters (issue 16, decision 0018): drafts, a preview in the mail layout, a
+ * test to the admin's own address, the send (which only fills the outbox: the sender job
+ * mails), and the status the progress bar polls.
+ */
+export const adminNewsletters = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => {
+    const { db } = c.var.services;
+    return c.json(await views(db, await listNewsletters(db)));
+  })
+  .post('/', validateJson(newsletterDraft), async (c) => {
+    const { db } = c.var.services;
+    const row = await insertNewsletter(db, c.req.valid('json'));
+    return c.json((await views(db, [row]))[0], 201);
+  })
+  // The mail as a subscriber gets it, for the live preview; rendered here so the browser ships no Markdown code.
+  .post('/preview', validateJson(newsletterDraft), async (c) => {
+    const { env } = c.var.services;
+    const mail = newsletterIssueMail(env, 'subscriber@example.com', c.req.valid('json'));
+    return c.json({ subject: mail.subject, html: mail.html ?? '', text: mail.text } satisfies NewsletterPreview);
+  })
+  .get('/:id', params, async (c) => {
+    const { db } = c.var.services;
+    const row = await findNewsletter(db, c.req.valid('param').id);
+    if (!row) return c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
+    return c.json((await views(db, [row]))[0]);
+  })
+  .put('/:id', params, validateJson(newsletterDraft), async (c) => {
+    const { db } = c.var.services;
+    const newsletterId = c.req.valid('param').id;
+    const row = await updateDraft(db, newsletterId, c.req.valid('json'));
+    if (!row) return (await findNewsletter(db, newsletterId)) ? c.json({ message: NEWSLETTER_NOT_DRAFT }, 409) : c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
+    return c.json((await views(db, [row]))[0]);
+  })
+  .post('/:id/test', params, async (c) => {
+    const { db, env, mailer } = c.var.services;
+    const row = await findNewsletter(db, c.req.valid('param').id);
+    if (!row) return c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
+    const to = await adminEmail(db, c.var.adminId!);
+    if (!to) return c.json({ message: 'Your admin account has no address.' }, 409);
+    const sent = await deliver(mailer, [newsletterIssueMail(env, to, { subject: row.subject, body: row.bodyMarkdown }, { test: true })]);
+    if (!sent) return c.json({ message: 'The test could not be sent. Please try again.' }, 502);
+    return c.json({ message: NEWSLETTER_TEST_SENT, to });
+  })
+  .post('/:id/send', params, async (c) => {
+    const { db } = c.var.services;
+    const newsletterId = c.req.valid('param').id;
+    const started = await db.transaction().execute((trx) => startSend(trx, newsletterId, new Date()));
+    if (!started.ok) {
+      if (started.kind === 'not_found') return c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
+      if (started.kind === 'not_draft') return c.json({ message: NEWSLETTER_NOT_DRAFT }, 409);
+      return c.json({ message: NEWSLETTER_NO_SUBSCRIBERS }, 409);
+    }
+    const row = await findNewsletter(db, newsletterId);
+    return c.json({ message: NEWSLETTER_SENDING, newsletter: (await views(db, [row!]))[0] }, 202);
+  });

@@ -1,0 +1,173 @@
+/**
+ * The teacher's back office (issue 16): newsletters, finances, exports and the site
+ * announcement. Shared with the admin islands and the announcement script: zod only.
+ */
+import { z } from 'zod';
+import { isCleanText, requiredText } from './common.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Newsletters
+
+export const NEWSLETTER_NOT_FOUND = 'Newsletter not found.';
+export const NEWSLETTER_NOT_DRAFT = 'This newsletter has been sent already; it can no longer be changed or sent again.';
+export const NEWSLETTER_NO_SUBSCRIBERS = 'There are no subscribers to send this newsletter to.';
+export const NEWSLETTER_SENDING = 'The newsletter is on its way.';
+export const NEWSLETTER_TEST_SENT = 'A test was sent to your address.';
+export const NEWSLETTER_BODY_MAX = 50_000;
+
+/** POST /api/admin/newsletters, PUT /api/admin/newsletters/{id}, POST …/preview */
+export const newsletterDraft = z.object({
+  subject: requiredText('Subject', 150).refine((s) => !/[\r\n]/.test(s), 'Subject must be on one line'),
+  body: z
+    .string({ error: 'Body is required' })
+    .trim()
+    .min(1, 'Body is required')
+    .max(NEWSLETTER_BODY_MAX, `Body must be at most ${NEWSLETTER_BODY_MAX} characters`)
+    .refine(isCleanText, 'Body contains characters that are not allowed'),
+});
+export type NewsletterDraft = z.output<typeof newsletterDraft>;
+
+export type NewsletterStatus = 'draft' | 'sending' | 'sent';
+
+export interface NewsletterView {
+  id: string;
+  subject: string;
+  body: string;
+  status: NewsletterStatus;
+  /** Recipients when the send started; sent, skipped (unsubscribed meanwhile) and failed so far. */
+  total: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+  createdAt: string;
+  updatedAt: string;
+  sendStartedAt: string | null;
+  sentAt: string | null;
+}
+
+/** POST /api/admin/newsletters/preview: the mail as a subscriber gets it. */
+export interface NewsletterPreview {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finances
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const month = (label: string) =>
+  z
+    .string({ error: `${label} is required (YYYY-MM)` })
+    .regex(MONTH, `${label} must look like YYYY-MM`)
+    .refine((s) => Number(s.slice(0, 4)) >= 2000 && Number(s.slice(0, 4)) <= 2100, `${label} must be between 2000-01 and 2100-12`);
+
+/** GET /api/admin/finances?from=YYYY-MM&to=YYYY-MM (both months included; at most 10 years). */
+export const financesQuery = z
+  .object({ from: month('from'), to: month('to') })
+  .refine((q) => q.from <= q.to, { message: 'from must not be after to', path: ['to'] })
+  .refine((q) => Number(q.to.slice(0, 4)) * 12 + Number(q.to.slice(5)) - (Number(q.from.slice(0, 4)) * 12 + Number(q.from.slice(5))) < 120, {
+    message: 'The range may cover at most 120 months',
+    path: ['to'],
+  });
+export type FinancesQuery = z.output<typeof financesQuery>;
+
+/** The money of one month, or of the whole range; every amount in cents. */
+export interface FinanceFigures {
+  /** Orders whose money came in and stayed (paid, shipped, picked up). */
+  ordersPaidCount: number;
+  ordersPaidCents: number;
+  /** Orders refunded in PayPal (their whole total went back). */
+  refundsCount: number;
+  refundsCents: number;
+  /** Paid one-to-one sessions (slots booked with an amount). */
+  bookingsPaidCount: number;
+  bookingPaymentsCents: number;
+  /** Sessions booked free with the coupon. */
+  couponBookingsCount: number;
+  shippingCents: number;
+  /** ordersPaidCents / ordersPaidCount, rounded down; 0 without orders. */
+  averageOrderCents: number;
+  /** Orders paid plus booking payments. */
+  incomeCents: number;
+}
+
+export interface FinanceMonth extends FinanceFigures {
+  /** YYYY-MM in the teacher's zone. */
+  month: string;
+}
+
+export interface FinancesView {
+  from: string;
+  to: string;
+  timeZone: string;
+  totals: FinanceFigures;
+  months: FinanceMonth[];
+  bestSellers: { name: string; quantity: number; cents: number }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exports
+
+export const EXPORTS = ['orders', 'clients', 'subscribers', 'signups'] as const;
+export type ExportName = (typeof EXPORTS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The site announcement
+
+export const ANNOUNCEMENT_MAX = 200;
+export const ANNOUNCEMENT_SAVED = 'Announcement saved.';
+export const ANNOUNCEMENT_CLEARED = 'Announcement removed.';
+
+/** An instant with its offset, as `Date.toISOString()` writes it (seconds and fraction optional). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const instant = (label: string) =>
+  z
+    .string({ error: `${label} must be a date and time` })
+    .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)), `${label} must be a date and time (ISO 8601, e.g. 2026-12-24T09:00:00Z)`)
+    .nullable()
+    .optional()
+    .transform((s) => s ?? null);
+
+/** PUT /api/admin/announcement: an empty message removes the announcement. */
+export const announcementInput = z
+  .object({
+    message: z
+      .string({ error: 'Message is required' })
+      .trim()
+      .max(ANNOUNCEMENT_MAX, `Message must be at most ${ANNOUNCEMENT_MAX} characters`)
+      .refine(isCleanText, 'Message contains characters that are not allowed')
+      .refine((s) => !/[\r\n]/.test(s), 'Message must be on one line'),
+    link: z
+      .string({ error: 'Link must be text' })
+      .trim()
+      .max(500, 'Link must be at most 500 characters')
+      .refine(isCleanText, 'Link contains characters that are not allowed')
+      .refine((s) => {
+        if (s === '') return true;
+        try {
+          const u = new URL(s);
+          return u.protocol === 'https:' || u.protocol === 'http:';
+        } catch {
+          return false;
+        }
+      }, 'Link must be an http:// or https:// address')
+      .nullable()
+      .optional()
+      .transform((s) => (s ? s : null)),
+    startsAt: instant('Start'),
+    endsAt: instant('End'),
+  })
+  .refine((a) => !a.startsAt || !a.endsAt || Date.parse(a.startsAt) < Date.parse(a.endsAt), { message: 'End must be after start', path: ['endsAt'] });
+export type AnnouncementInput = z.output<typeof announcementInput>;
+
+/** GET /api/announcement: the live one, or `{announcement: null}`. */
+export interface AnnouncementView {
+  /** Changes whenever the message or link changes: the key a dismissal is remembered by. */
+  id: string;
+  message: string;
+  link: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+}

@@ -1,0 +1,147 @@
+import { useEffect, useId, useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable } from './admin-ui';
+import { request } from '../../lib/http';
+import { usdFromCents as formatCents } from '../../lib/money';
+import type { FinanceMonth, FinancesView } from '../../../contract/backoffice.ts';
+
+/** YYYY-MM of a date in the teacher's zone, and of `months` months earlier. */
+function monthOf(d: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit' }).format(d).slice(0, 7);
+}
+function monthsBefore(month: string, months: number): string {
+  const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5)) - 1 - months;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The last 12 months' income as bars: one small SVG, no chart library. */
+function Chart(props: { months: FinanceMonth[] }) {
+  const W = 600;
+  const H = 180;
+  const pad = 24;
+  const max = Math.max(1, ...props.months.map((m) => m.incomeCents));
+  const slot = (W - pad) / props.months.length;
+  return (
+    <svg className="finance-chart" viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label="Income per month, last 12 months" data-finance-chart>
+      {props.months.map((m, i) => {
+        const orders = (m.ordersPaidCents / max) * (H - pad);
+        const bookings = (m.bookingPaymentsCents / max) * (H - pad);
+        const x = pad + i * slot + slot * 0.15;
+        const w = slot * 0.7;
+        return (
+          <g key={m.month}>
+            <title>{`${m.month}: ${formatCents(m.incomeCents)} (orders ${formatCents(m.ordersPaidCents)}, sessions ${formatCents(m.bookingPaymentsCents)})`}</title>
+            <rect x={x} y={H - orders} width={w} height={orders} fill="#7a4a2e" />
+            <rect x={x} y={H - orders - bookings} width={w} height={bookings} fill="#2f6b55" />
+            <text x={x + w / 2} y={H + 14} fontSize="11" textAnchor="middle">
+              {m.month.slice(5)}
+            </text>
+          </g>
+        );
+      })}
+      <line x1={pad} x2={W} y1={H} y2={H} stroke="#999" />
+    </svg>
+  );
+}
+
+const ROWS: [keyof FinanceMonth, string, boolean][] = [
+  ['ordersPaidCount', 'Chocolate orders paid', false],
+  ['ordersPaidCents', 'Orders paid', true],
+  ['shippingCents', 'of which shipping', true],
+  ['averageOrderCents', 'Average order', true],
+  ['refundsCount', 'Orders refunded', false],
+  ['refundsCents', 'Refunds', true],
+  ['bookingsPaidCount', 'Paid sessions', false],
+  ['bookingPaymentsCents', 'Session payments', true],
+  ['couponBookingsCount', 'Sessions booked with the coupon', false],
+  ['incomeCents', 'Income (orders + sessions)', true],
+];
+
+function FinancesPanel() {
+  const id = useId();
+  const now = monthOf(new Date());
+  const [from, setFrom] = useState(monthsBefore(now, 11));
+  const [to, setTo] = useState(now);
+  const [view, setView] = useState<FinancesView | null>(null);
+  const [chart, setChart] = useState<FinanceMonth[] | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    request<FinancesView>('GET', `/api/admin/finances?from=${monthsBefore(now, 11)}&to=${now}`, { session: 'admin' })
+      .then((r) => r.ok && setChart(r.data.months))
+      .catch(() => {});
+  }, [now]);
+
+  useEffect(() => {
+    if (!from || !to) return;
+    request<FinancesView>('GET', `/api/admin/finances?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { session: 'admin' })
+      .then((r) => {
+        if (r.ok) {
+          setView(r.data);
+          setError('');
+        } else setError(r.data.message ?? 'Could not load the figures.');
+      })
+      .catch(() => setError('The server could not be reached.'));
+  }, [from, to]);
+
+  return (
+    <>
+      <section className="admin-panel" aria-labelledby={`${id}-chart`}>
+        <h2 id={`${id}-chart`}>Last 12 months</h2>
+        <p className="muted">Brown: chocolate orders paid; green: session payments. Months in the teacher’s time zone.</p>
+        {chart ? <Chart months={chart} /> : <p role="status">Loading…</p>}
+      </section>
+      <section className="admin-panel" aria-labelledby={`${id}-range`}>
+        <h2 id={`${id}-range`}>Figures for a range</h2>
+        <form className="form-row" onSubmit={(e) => e.preventDefault()} aria-label="Range">
+          <div className="field">
+            <label htmlFor={`${id}-from`}>From</label>
+            <input id={`${id}-from`} type="month" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-to`}>To</label>
+            <input id={`${id}-to`} type="month" value={to} onChange={(e) => setTo(e.target.value)} />
+          </div>
+        </form>
+        {error && <p className="admin-error">{error}</p>}
+        {view && (
+          <>
+            <AdminTable caption="Figures per month" columns={['', 'Total', ...view.months.map((m) => m.month)]}>
+              {ROWS.map(([key, label, cents]) => (
+                <tr key={key} data-finance-row={key}>
+                  <th scope="row">{label}</th>
+                  <td>
+                    <strong>{cents ? formatCents(view.totals[key as keyof typeof view.totals]) : view.totals[key as keyof typeof view.totals]}</strong>
+                  </td>
+                  {view.months.map((m) => (
+                    <td key={m.month}>{cents ? formatCents(m[key] as number) : m[key]}</td>
+                  ))}
+                </tr>
+              ))}
+            </AdminTable>
+            <h3>Best-selling tins</h3>
+            {view.bestSellers.length === 0 ? (
+              <p>No tins sold in this range.</p>
+            ) : (
+              <ol>
+                {view.bestSellers.map((t) => (
+                  <li key={t.name}>
+                    {t.name}: {t.quantity} sold ({formatCents(t.cents)})
+                  </li>
+                ))}
+              </ol>
+            )}
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+export default function AdminFinances() {
+  return (
+    <AdminShell current="/admin/finances" title="Finances">
+      {() => <FinancesPanel />}
+    </AdminShell>
+  );
+}
