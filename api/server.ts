@@ -20,6 +20,7 @@ import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecu
 import type { AppEnv } from './types.ts';
 import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
+import { startClassReminders } from './classes/reminders.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -79,6 +80,8 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   // Session reminders: every process checks each minute; the database claim sends each once.
   const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
+  // Class reminders the day before: the same way, a sibling check.
+  const stopClassReminders = options.reminders === false ? () => {} : startClassReminders(booted.services);
   // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
   const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
   return {
@@ -89,6 +92,7 @@ export async function startServer(env: Env, options: BootOptions & { site?: bool
     seeded: booted.seeded,
     close: async () => {
       stopReminders();
+      stopClassReminders();
       await stopReconciler();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();

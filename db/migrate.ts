@@ -7,6 +7,7 @@ import * as orderPaymentStates from './migrations/0004_order_payment_states.ts';
 import * as paymentAttempts from './migrations/0005_payment_attempts.ts';
 import * as sessions from './migrations/0006_sessions.ts';
 import * as images from './migrations/0007_images.ts';
+import * as classPlaces from './migrations/0010_class_places.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005_payment_attempts': paymentAttempts,
   '0006_sessions': sessions,
   '0007_images': images,
+  '0010_class_places': classPlaces,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
