@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { classFromQuery, newStudentHref } from '../lib/query';
-import { showAlert } from '../lib/alert';
+import { confirmDialog, showAlert } from '../lib/alert';
+import { CLASS_FULL } from '../../contract/signups.ts';
+import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 import { useSend } from './useForm';
 import { useHydrated } from './useHydrated';
 
@@ -34,6 +36,15 @@ export default function SignupSelection() {
           await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
         } else if (message.includes('already')) {
           await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+        } else if (message === CLASS_FULL) {
+          // The waitlist takes the same waiver and signature as a sign-up: the new student's form, in waitlist mode.
+          const join = await confirmDialog({
+            title: 'Class Full',
+            text: `${CLASS_FULL} Join its waitlist? When a place comes free, the first in line gets it and an e-mail.`,
+            confirmText: JOIN_WAITLIST,
+            cancelText: 'Not now',
+          });
+          if (join) window.location.assign(`${newStudentHref(cls)}&waitlist=1`);
         } else if ((res.status === 400 || res.status === 404) && message) {
           await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
         } else {
