@@ -61,6 +61,7 @@ async function linkIn(request: APIRequestContext, email: string, subject: string
 }
 
 async function drawSignature(page: Page) {
+  await page.locator('canvas').scrollIntoViewIfNeeded();
   const box = (await page.locator('canvas').boundingBox())!;
   await page.mouse.move(box.x + 30, box.y + 120);
   await page.mouse.down();
@@ -208,6 +209,8 @@ test.describe('class places', () => {
 
     // The class sign-up form too: the first field in error, in the form's order.
     await page.goto('/signup?title=X&date=2030-01-01&location=Y');
+    // Drawn strokes count once the island is live (its button is enabled then).
+    await expect(page.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
     await page.getByLabel('Phone', { exact: true }).fill('503-555-0100');
     await drawSignature(page);
     await page.getByRole('button', { name: 'Sign Up' }).click();
