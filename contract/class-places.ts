@@ -1,9 +1,9 @@
 /**
  * Students manage their class places (issue 15): giving a place back by the signed link in
  * their mail or from their dashboard, the waitlist of a full class, and the views the pages
- * read. Shared with the islands: only zod here.
+ * read. Free of zod, so the calendar's island can take its words without the schema library
+ * (its JavaScript budget); the link's schema is `linkToken` in contract/signups.ts.
  */
-import { z } from 'zod';
 
 export const PLACE_GIVEN_BACK = 'Your place is given back. Thank you for letting me know!';
 export const PLACE_ALREADY_GIVEN_BACK = 'This place has been given back already: nothing more to do.';
@@ -18,9 +18,6 @@ export const WAITLIST_LEFT = 'You have left the waitlist. Thank you for letting 
 export const WAITLIST_ALREADY_LEFT = 'You are not on this waitlist any more: nothing more to do.';
 /** Next to SPEC.md's "Class Full" on the calendar. */
 export const JOIN_WAITLIST = 'Join the waitlist';
-
-/** The signed token from a mail's link, sent back to act on it. */
-export const linkToken = z.object({ token: z.string({ error: LINK_INVALID }).min(1, LINK_INVALID).max(1024, LINK_INVALID) });
 
 /** The class a place or a waitlist entry is for. */
 export interface ClassOfPlaceView {

@@ -7,7 +7,7 @@ import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { id } from '../../contract/common.ts';
-import { SIGNED_UP, classSignup, decodeSignature } from '../../contract/signups.ts';
+import { SIGNED_UP, classSignup, decodeSignature, linkToken } from '../../contract/signups.ts';
 import {
   CLASS_STARTED,
   LINK_INVALID,
@@ -17,7 +17,6 @@ import {
   WAITLIST_ALREADY_LEFT,
   WAITLIST_JOINED,
   WAITLIST_LEFT,
-  linkToken,
   type ClassPlaceView,
   type WaitlistEntryView,
   type WaitlistJoinedView,

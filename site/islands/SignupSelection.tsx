@@ -1,7 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { classFromQuery, newStudentHref } from '../lib/query';
 import { confirmDialog, showAlert } from '../lib/alert';
-import { CLASS_FULL } from '../../contract/signups.ts';
 import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 import { useSend } from './useForm';
 import { useHydrated } from './useHydrated';
@@ -36,11 +35,12 @@ export default function SignupSelection() {
           await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
         } else if (message.includes('already')) {
           await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
-        } else if (message === CLASS_FULL) {
+        } else if (res.status === 409) {
+          // check-student's only 409: the class is full ('already' is its 400).
           // The waitlist takes the same waiver and signature as a sign-up: the new student's form, in waitlist mode.
           const join = await confirmDialog({
             title: 'Class Full',
-            text: `${CLASS_FULL} Join its waitlist? When a place comes free, the first in line gets it and an e-mail.`,
+            text: `${message} Join its waitlist? When a place comes free, the first in line gets it and an e-mail.`,
             confirmText: JOIN_WAITLIST,
             cancelText: 'Not now',
           });
