@@ -10,7 +10,7 @@ export const PLACE_ALREADY_GIVEN_BACK = 'This place has been given back already:
 /** The rule (decision 0017): a place can be given back online until the class starts. */
 export const CLASS_STARTED = "This class has started, so its place can't be given back online any more. Please write to me through the contact page.";
 export const LINK_INVALID = 'This link is not valid. Please use the link from your e-mail as it is.';
-export const SIGNUP_NOT_YOURS = 'No such class place on your account.';
+export const SIGNUP_NOT_YOURS = 'This class place is not on your account (any more): it may have been given back already.';
 export const WAITLIST_JOINED = "You're on the waitlist";
 /** Has 'already': the sign-up island shows it as "Already Signed Up". */
 export const WAITLIST_ALREADY = 'You are already on the waitlist for this class.';

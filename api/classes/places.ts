@@ -63,13 +63,15 @@ export type GiveBack =
 /**
  * Gives the place `signupId` back (the student's link or dashboard: `onlyEmail` is the
  * dashboard's account e-mail, which must match) or removes it (the admin: `byAdmin`, allowed
- * after the start too). Idempotent: a place already gone answers `already`. A freed place goes
+ * after the start too). Idempotent: a place already gone answers `already` (by the dashboard,
+ * `not-yours`, whose message says it may have been given back already). A freed place goes
  * to the first on the waitlist in the same transaction.
  */
 export async function giveBackPlace(db: DB, signupId: string, options: { onlyEmail?: string; byAdmin?: boolean; now?: Date } = {}): Promise<GiveBack> {
   const now = options.now ?? new Date();
   const signup = await findSignupById(db, signupId);
-  if (!signup) return { ok: true, already: true };
+  // By the dashboard a missing place can't be told apart from someone else's id: not-yours (404).
+  if (!signup) return options.onlyEmail !== undefined ? { ok: false, kind: 'not-yours' } : { ok: true, already: true };
   if (options.onlyEmail !== undefined && signup.email !== options.onlyEmail) return { ok: false, kind: 'not-yours' };
   return db.transaction().execute(async (trx): Promise<GiveBack> => {
     const event = await lockClassOf(trx, signup);
