@@ -121,3 +121,14 @@ export async function joinWaitlist(db: DB, student: Student, now = new Date()): 
     return { ok: true, status: 'waiting', id: entry.id, position: Number(position.n), event };
   });
 }
+
+/**
+ * After the admin raises a class's capacity: the new places go to those in line, first first,
+ * under the class's lock like every other change of its places.
+ */
+export async function fillFreePlaces(db: DB, eventId: string, now = new Date()): Promise<{ event: ClassEvent | undefined; promoted: Promoted[] }> {
+  return db.transaction().execute(async (trx) => {
+    const event = await lockEventById(trx, eventId);
+    return { event, promoted: event ? await promoteFromWaitlist(trx, event, now) : [] };
+  });
+}

@@ -149,6 +149,17 @@ describe(`the waitlist on ${testDbKind()}`, () => {
     expect(await line(cls.id)).toHaveLength(2);
   });
 
+  it('gives new places to those in line when the admin raises the capacity', async () => {
+    const cls = await addClass(1);
+    await signUp(cls, 'c-seat@example.com');
+    for (const n of [1, 2, 3]) await join(cls, `c-w${n}@example.com`);
+    const res = await server.api(`/api/events/${cls.id}`, { method: 'PUT', json: { capacity: 3 }, headers: { cookie: await adminCookie(server) } });
+    expect(res.status).toBe(200);
+    expect(await seated(cls.id)).toEqual(['c-seat@example.com', 'c-w1@example.com', 'c-w2@example.com']);
+    expect(await line(cls.id)).toEqual(['c-w3@example.com']);
+    expect((await readMailbox(server, 'c-w2@example.com')).some((m) => m.subject.startsWith("You're in: "))).toBe(true);
+  });
+
   it('signs up at once when a place is free after all', async () => {
     const cls = await addClass(1);
     const res = await join(cls, 'free@example.com');

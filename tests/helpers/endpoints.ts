@@ -624,7 +624,8 @@ export const ENDPOINTS: Endpoint[] = [
       isExternal: { kind: 'boolean' },
       capacity: { kind: 'number', bad: [0, -5, 2.5, 10_000] },
     },
-    writes: ['events'],
+    // More places go to the class's waitlist, who are mailed (issue 15).
+    writes: ['events', 'classSignups', 'classWaitlist', 'mails'],
     example: async (fx) => ({
       params: { id: (await fx.event()).id },
       json: {
