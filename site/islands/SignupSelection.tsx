@@ -19,6 +19,8 @@ export default function SignupSelection() {
     const email = String(new FormData(form).get('email') ?? '');
     if (!email.trim()) {
       await showAlert({ icon: 'warning', title: 'Email Required', text: 'Please enter your email address.' });
+      // The field in error gets the focus once the dialog has given it back (issue 15).
+      form.querySelector<HTMLInputElement>('#returning-email')?.focus();
       return;
     }
     await send(

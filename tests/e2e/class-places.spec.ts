@@ -228,6 +228,13 @@ test.describe('class places', () => {
     await drawSignature(page);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect(page.getByLabel('Full name', { exact: true })).toBeFocused();
+
+    // The returning student's one field: after the spec's dialog, the focus is on it.
+    await page.goto('/signup-selection?title=X&date=2030-01-01&location=Y');
+    await expect(page.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await closeAlert(page, 'Email Required');
+    await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
   });
 
   test('/calendar shows class times with the zone abbreviation and links the class feed', async ({ page }) => {
