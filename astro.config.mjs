@@ -4,7 +4,7 @@ import react from '@astrojs/react';
 import node from '@astrojs/node';
 
 /**
- * In `astro dev` the Hono API and the dev-only pages it serves (/api/*, /dev/*) are mounted
+ * In `astro dev` the Hono API and the dev-only pages it serves (/api/*, /dev/*, /calendar.ics) are mounted
  * as on-demand routes of the dev server, so one origin gives site + API with hot reload.
  * In the build they are left out: the production entry (api/server.ts) serves the API in
  * front of Astro, and bundling it twice would load the database twice.
@@ -18,6 +18,8 @@ function devApi() {
         if (command !== 'dev') return;
         injectRoute({ pattern: '/api/[...path]', entrypoint: './api/dev-route.ts', prerender: false });
         injectRoute({ pattern: '/dev/[...path]', entrypoint: './api/dev-route.ts', prerender: false });
+        // The public class feed is the Hono app's too (api/classes/feed.routes.ts).
+        injectRoute({ pattern: '/calendar.ics', entrypoint: './api/dev-route.ts', prerender: false });
       },
     },
   };

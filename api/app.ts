@@ -15,6 +15,8 @@ import { meetingRequests } from './forms/meeting-requests.routes.ts';
 import { adminSubscribers, subscribers } from './forms/subscribers.routes.ts';
 import { adminEvents, classStatusRoute, events } from './classes/events.routes.ts';
 import { adminSignups, checkStudent, signups } from './classes/signups.routes.ts';
+import { adminWaitlist, classPlaces, userClasses, waitlist } from './classes/places.routes.ts';
+import { classFeed } from './classes/feed.routes.ts';
 import { admin } from './accounts/admin.routes.ts';
 import { user } from './accounts/user.routes.ts';
 import { slots } from './booking/slots.routes.ts';
@@ -77,9 +79,13 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/signup', signups);
   api.route('/check-student', checkStudent);
   api.route('/admin/signups', adminSignups);
+  api.route('/class-places', classPlaces);
+  api.route('/waitlist', waitlist);
+  api.route('/admin/waitlist', adminWaitlist);
   // accounts: the admin and the clients
   api.route('/admin', admin);
   api.route('/user', user);
+  api.route('/user', userClasses);
   // booking: slots (admin and client lists), then paying for one
   api.route('/bookings', slots);
   api.route('/bookings', booking);
@@ -108,6 +114,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   }
   if (devOn && services.paypalEmulator) app.route('/dev/paypal', services.paypalEmulator);
 
+  // The public iCalendar feed of the upcoming classes, at the site root for calendar apps.
+  app.route('/calendar.ics', classFeed);
   // Unknown /api paths answer JSON here instead of falling through to the site's 404 page.
   api.all('*', onNotFound);
   app.route('/api', api);

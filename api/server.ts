@@ -24,6 +24,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
 import { startNewsletterSender } from './backoffice/newsletter-sender.ts';
+import { startClassReminders } from './classes/reminders.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -89,6 +90,8 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   // Session reminders: every process checks each minute; the database claim sends each once.
   const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
+  // Class reminders the day before: the same way, a sibling check.
+  const stopClassReminders = options.reminders === false ? () => {} : startClassReminders(booted.services);
   // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
   const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
   // Newsletter outbox: every process sends at its pace; the claim gives each row to one sender.
@@ -101,6 +104,7 @@ export async function startServer(
     seeded: booted.seeded,
     close: async () => {
       stopReminders();
+      stopClassReminders();
       await stopReconciler();
       await stopNewsletters();
       await new Promise<void>((resolve) => server.close(() => resolve()));

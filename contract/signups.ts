@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { email, isoDate, requiredText } from './common.ts';
 import { humanToken, personName, phone } from './forms.ts';
+import { LINK_INVALID } from './class-places.ts';
 
 /** Answers the islands read. Those with 'already' / "email doesn't exist" drive SPEC.md section 8's dialogs. */
 export const SIGNED_UP = 'Sign up successful';
@@ -98,3 +99,6 @@ export interface SignupRowView {
   phone: string;
   hasSignature: boolean;
 }
+
+/** POST /api/class-places/cancel, POST /api/waitlist/leave: the signed token from a mail's link (issue 15). */
+export const linkToken = z.object({ token: z.string({ error: LINK_INVALID }).min(1, LINK_INVALID).max(1024, LINK_INVALID) });

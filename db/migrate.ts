@@ -9,6 +9,7 @@ import * as sessions from './migrations/0006_sessions.ts';
 import * as images from './migrations/0007_images.ts';
 import * as rateLimits from './migrations/0008_rate_limits.ts';
 import * as bookingChanges from './migrations/0009_booking_changes.ts';
+import * as classPlaces from './migrations/0010_class_places.ts';
 import * as backOffice from './migrations/0011_back_office.ts';
 
 /**
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0007_images': images,
   '0008_rate_limits': rateLimits,
   '0009_booking_changes': bookingChanges,
+  '0010_class_places': classPlaces,
   '0011_back_office': backOffice,
 };
 

@@ -91,6 +91,22 @@ export interface ClassSignupsTable {
   waiverAccepted: Generated<boolean>;
   signaturePng: Uint8Array | null;
   createdAt: CreatedAt;
+  /** When the day-before reminder was claimed (issue 15); null until then. */
+  reminderSentAt: Timestamp | null;
+}
+
+/** A full class's waitlist, first in line = lowest seq (issue 15). */
+export interface ClassWaitlistTable {
+  id: Generated<string>;
+  seq: Generated<string>;
+  eventId: string;
+  name: string;
+  /** Lower-cased; one entry per (eventId, email). */
+  email: string;
+  phone: Generated<string>;
+  waiverAccepted: Generated<boolean>;
+  signaturePng: Uint8Array | null;
+  createdAt: CreatedAt;
 }
 
 export interface SubscribersTable {
@@ -380,6 +396,7 @@ export interface Database {
   adminSessions: AdminSessionsTable;
   events: EventsTable;
   classSignups: ClassSignupsTable;
+  classWaitlist: ClassWaitlistTable;
   subscribers: SubscribersTable;
   images: ImagesTable;
   imageVariants: ImageVariantsTable;

@@ -21,6 +21,8 @@ import {
 import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
 import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
 import type { Event } from '../../db/schema.ts';
+import { fillFreePlaces } from './places.ts';
+import { sendPromotedMails } from './places.routes.ts';
 
 /**
  * Events (group classes), SPEC.md sections 2, 5 and 7. Three mounts: the public list and the
@@ -120,6 +122,11 @@ export const events = new Hono<AppEnv>()
     if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
     const updated = await updateEvent(db, eventId, { ...changes, startsAt: at.instants[0]! });
     if (!updated) return c.json({ message: 'Event not found' }, 404);
+    if (updated.capacity > current.capacity) {
+      // More places: the waitlist's first in line get them (issue 15), mailed after the commit.
+      const filled = await fillFreePlaces(db, eventId);
+      await sendPromotedMails(env, c.var.services.mailer, filled.event, filled.promoted);
+    }
     return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
   });
 

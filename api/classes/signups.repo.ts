@@ -69,6 +69,7 @@ export async function listSignups(db: DB) {
     .execute();
 }
 
+/** Deletes a sign-up; inside a transaction holding its class's lock when a waitlist may take the place. */
 export async function deleteSignup(db: DB, id: string): Promise<boolean> {
   const result = await db.deleteFrom('classSignups').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

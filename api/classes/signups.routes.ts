@@ -17,11 +17,13 @@ import {
   returningStudent,
   type SignupRowView,
 } from '../../contract/signups.ts';
-import { deleteSignup, findClass, findSignature, latestStudentProfile, listSignups } from './signups.repo.ts';
+import { findClass, findSignature, latestStudentProfile, listSignups } from './signups.repo.ts';
 import { enrol } from './enrol.ts';
 import { deliver } from '../mail/send.ts';
 import { signupMails } from './mails.ts';
 import { LIMITS } from '../limits/limits.ts';
+import { giveBackPlace } from './places.ts';
+import { sendPromotedMails } from './places.routes.ts';
 
 /**
  * POST /api/signup: a new student signs up with the waiver and a drawn signature.
@@ -41,8 +43,11 @@ export const signups = new Hono<AppEnv>()
     return c.json({ message: SIGNED_UP, _id: result.id }, 201);
   })
   .delete('/:id', requireAdmin(), validateParams(z.object({ id })), async (c) => {
-    const removed = await deleteSignup(c.var.services.db, c.req.valid('param').id);
-    if (!removed) return c.json({ message: 'Sign-up not found.' }, 404);
+    const { db, env, mailer } = c.var.services;
+    // The freed place goes to the first on the class's waitlist in the same transaction.
+    const removed = await giveBackPlace(db, c.req.valid('param').id, { byAdmin: true });
+    if (!removed.ok || removed.already) return c.json({ message: 'Sign-up not found.' }, 404);
+    await sendPromotedMails(env, mailer, removed.event, removed.promoted);
     return c.json({ message: 'Sign-up deleted.' });
   });
 

@@ -254,3 +254,44 @@ export function buildIcsFeed(feed: { name: string; timezone: string; events: Omi
 
 /** The teacher as the organizer of every calendar file the site sends. */
 export const icsOrganizer = (env: { TEACHER_EMAIL: string }): CalendarPerson => ({ name: BRAND, email: env.TEACHER_EMAIL });
+
+/** One event of a feed (buildFeed): the fields of CalendarEvent a published calendar needs. */
+export type FeedEvent = Pick<CalendarEvent, 'uid' | 'start' | 'durationMinutes' | 'summary' | 'location' | 'description' | 'url'>;
+
+/**
+ * A subscribable calendar (the public class feed, GET /calendar.ics): many VEVENTs, written as
+ * UTC instants, so a feed spanning any number of clock changes needs no VTIMEZONE and every
+ * calendar places each class right; X-WR-TIMEZONE names the teacher's zone for display. The
+ * same escaping and folding as buildIcs.
+ */
+export function buildFeed(feed: { name: string; timezone: string; events: FeedEvent[]; stamp?: Date }): string {
+  const stamp = formatUtc((feed.stamp ?? new Date()).getTime());
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Yoga & Chocolates//Class calendar//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(feed.name)}`,
+    `X-WR-TIMEZONE:${feed.timezone.replace(/[\r\n]/g, '')}`,
+  ];
+  for (const event of feed.events) {
+    const start = event.start.getTime();
+    if (Number.isNaN(start)) throw new Error('buildFeed: invalid start');
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${escapeText(event.uid)}`,
+      `DTSTAMP:${stamp}`,
+      `DTSTART:${formatUtc(start)}`,
+      `DTEND:${formatUtc(start + (event.durationMinutes ?? 60) * 60_000)}`,
+      `SUMMARY:${escapeText(event.summary)}`,
+      ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
+      ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
+      ...(event.url ? [`URL:${event.url.replace(/[\r\n]/g, '')}`] : []),
+      'STATUS:CONFIRMED',
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return lines.map(foldLine).join(CRLF) + CRLF;
+}

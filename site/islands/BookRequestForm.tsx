@@ -25,7 +25,7 @@ async function refreshCaptcha(): Promise<void> {
 
 /** The free 30-minute meeting request on the home page (SPEC.md sections 3, 5, 8). */
 export default function BookRequestForm() {
-  const { values, setValues, set, errors, hydrated, formRef, sending, send, validate } = useForm(empty);
+  const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
 
   useEffect(() => {
     void refreshCaptcha();
@@ -33,6 +33,11 @@ export default function BookRequestForm() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // Busy from the first click: the human check below takes a moment, and a second click must not send twice.
+    await submitting(checkAndSend);
+  }
+
+  async function checkAndSend() {
     const data = validate(bookingRequest, { ...values });
     if (!data) return;
     await refreshCaptcha();
@@ -45,6 +50,7 @@ export default function BookRequestForm() {
       '/api/publicBookings/request',
       { ...data, captchaToken },
       async (res) => {
+        if (!res.ok && serverIssues(res.data)) return;
         if (!res.ok) throw new Error(res.data.message);
         localStorage.removeItem('captchaToken');
         setValues(empty);

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { request } from '../lib/http';
-import { isoDay, monthGrid, todayIn, twelveHour } from '../lib/calendar';
+import { isoDay, localTimeWithZone, monthGrid, todayIn } from '../lib/calendar';
 import { MonthGrid } from './MonthGrid';
 import { publicConfig } from '../lib/config';
 import type { ClassStatusView, EventView } from '../../contract/events.ts';
+import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 
 /** Where a class's Sign Up leads: its own link, or the sign-up choice with title, date and location. */
 export function signUpHref(e: EventView): string {
@@ -12,7 +13,11 @@ export function signUpHref(e: EventView): string {
   return `/signup-selection?${q}`;
 }
 
-function EventItem({ event }: { event: EventView }) {
+/** The new student's form in waitlist mode (the waitlist needs the same waiver and signature). */
+const waitlistHref = (e: EventView) => `/signup?date=${e.date}&title=${encodeURIComponent(e.title)}&location=${encodeURIComponent(e.location)}&waitlist=1`;
+
+/** `zone`: the teacher's, once known; times carry its abbreviation, as booking slots do. */
+function EventItem({ event, zone }: { event: EventView; zone: string | undefined }) {
   const [full, setFull] = useState<boolean | null>(null);
   useEffect(() => {
     if (event.isPast || event.isExternal) return;
@@ -32,9 +37,15 @@ function EventItem({ event }: { event: EventView }) {
     );
   else if (full)
     action = (
-      <button className="button" type="button" disabled>
-        Class Full
-      </button>
+      <>
+        <button className="button" type="button" disabled>
+          Class Full
+        </button>
+        <a className="button button-quiet" href={waitlistHref(event)}>
+          {JOIN_WAITLIST}
+          <span className="sr-only"> for {event.title}</span>
+        </a>
+      </>
     );
   else if (event.isExternal && event.signUpLink)
     action = (
@@ -53,7 +64,7 @@ function EventItem({ event }: { event: EventView }) {
     <li className="card event" data-event={event._id}>
       <h3>{event.title}</h3>
       <p className="meta">
-        {twelveHour(event.time)} · {event.location}
+        {localTimeWithZone(event.startsAt, zone)} · {event.location}
       </p>
       <p className="card-actions">
         {action}
@@ -74,10 +85,12 @@ export default function Calendar() {
   // Classes by the grid range they were loaded for: each month's grid is fetched once, when shown.
   const [loaded, setLoaded] = useState<Record<string, EventView[]>>({});
   const [failed, setFailed] = useState(false);
+  const [zone, setZone] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     publicConfig()
       .then(({ timezone }) => {
+        setZone(timezone);
         const teacherToday = todayIn(timezone);
         if (teacherToday === today) return;
         setToday(teacherToday);
@@ -165,7 +178,7 @@ export default function Calendar() {
         {events !== null && dayEvents.length === 0 && <p>No classes on this day.</p>}
         <ul className="event-list">
           {dayEvents.map((e) => (
-            <EventItem key={e._id} event={e} />
+            <EventItem key={e._id} event={e} zone={zone} />
           ))}
         </ul>
       </section>

@@ -9,10 +9,15 @@ const empty = { name: '', email: '', message: '' };
 
 /** The contact form (SPEC.md sections 3, 5, 8); human check per action contact_form_submit. */
 export default function ContactForm() {
-  const { values, setValues, set, errors, hydrated, formRef, sending, send, validate } = useForm(empty);
+  const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // Busy from the first click: the human check below takes a moment, and a second click must not send twice.
+    await submitting(checkAndSend);
+  }
+
+  async function checkAndSend() {
     const data = validate(contactMessage, values);
     if (!data) return;
     let recaptchaToken: string;
@@ -30,6 +35,7 @@ export default function ContactForm() {
       '/api/contact',
       { ...data, recaptchaToken },
       async (res) => {
+        if (!res.ok && serverIssues(res.data)) return;
         if (!res.ok) {
           await showAlert({ icon: 'error', title: 'Message Not Sent', text: res.data.message || 'Failed to send message. Please try again later.' });
           return;

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { classSignup } from '../../contract/signups.ts';
+import { CLASS_FULL, classSignup, type ClassSignup } from '../../contract/signups.ts';
+import { JOIN_WAITLIST, type WaitlistJoinedView } from '../../contract/class-places.ts';
 import { CaptchaError, getCaptchaToken } from '../lib/captcha';
 import { classFromQuery } from '../lib/query';
-import { showAlert } from '../lib/alert';
+import { confirmDialog, showAlert } from '../lib/alert';
 import { EmailInput, PhoneInput, TextInput, describedBy } from './Field';
 import SignaturePad from './SignaturePad';
 import { useForm } from './useForm';
@@ -15,9 +16,26 @@ interface Waiver {
 
 const blank = { name: '', email: '', phone: '', classTitle: '', date: '' };
 
-/** /signup: the new student's class sign-up with the waiver and a drawn signature (SPEC.md sections 4, 5, 8). */
+/** The human check's token for `action`, or null once the visitor has been told why not. */
+async function humanToken(action: string): Promise<string | null> {
+  try {
+    return await getCaptchaToken(action);
+  } catch (err) {
+    if (err instanceof CaptchaError && err.loadFailed) await showAlert({ icon: 'error', title: 'reCAPTCHA Failed to Load', text: err.message });
+    else await showAlert({ icon: 'warning', title: 'Verification Not Ready', text: 'Please wait a moment and try again.' });
+    return null;
+  }
+}
+
+/**
+ * /signup: the new student's class sign-up with the waiver and a drawn signature (SPEC.md
+ * sections 4, 5, 8). The same form joins a full class's waitlist (issue 15): opened with
+ * `waitlist=1` from the calendar's Class Full, or offered when the sign-up answers that the
+ * class is full.
+ */
 export default function SignupForm({ waiver }: { waiver: Waiver }) {
-  const { values, setValues, set, errors, hydrated, formRef, sending, send, validate } = useForm(blank);
+  const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(blank);
+  const [waitlist, setWaitlist] = useState(false);
   const [accepted, setAccepted] = useState(false);
   const [signature, setSignature] = useState<string | null>(null);
   const [padKey, setPadKey] = useState(0);
@@ -26,6 +44,7 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
   useEffect(() => {
     const c = classFromQuery();
     setValues((v) => ({ ...v, classTitle: v.classTitle || c.title, date: v.date || c.date }));
+    setWaitlist(new URLSearchParams(location.search).get('waitlist') === '1');
     // setValues is useState's setter (through useForm): the same on every render, so this runs once.
   }, [setValues]);
 
@@ -38,20 +57,24 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // Busy from the first click: the human check below takes a moment, and a second click must not send twice.
+    await submitting(checkAndSend);
+  }
+
+  async function checkAndSend() {
     if (!signature) {
       await showAlert({ icon: 'warning', title: 'Signature Required', text: 'Please sign your name and save your signature before submitting the form.' });
       return;
     }
     const data = validate(classSignup, { ...values, waiver: accepted, signature });
     if (!data) return;
-    let recaptchaToken: string;
-    try {
-      recaptchaToken = await getCaptchaToken('signup_form_submit');
-    } catch (err) {
-      if (err instanceof CaptchaError && err.loadFailed) await showAlert({ icon: 'error', title: 'reCAPTCHA Failed to Load', text: err.message });
-      else await showAlert({ icon: 'warning', title: 'Verification Not Ready', text: 'Please wait a moment and try again.' });
+    if (waitlist) {
+      await joinWaitlist(data);
       return;
     }
+    const recaptchaToken = await humanToken('signup_form_submit');
+    if (!recaptchaToken) return;
+    let full = false;
     await send(
       '/api/signup',
       { ...data, recaptchaToken },
@@ -60,21 +83,72 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
         if (res.ok) {
           await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A confirmation e-mail is on its way. See you on the mat!' });
           window.location.assign('/calendar');
+        } else if (serverIssues(res.data)) {
+          return;
         } else if (message.includes('already')) {
           await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
           reset();
         } else if (message.includes("email doesn't exist")) {
           await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
+        } else if (message === CLASS_FULL) {
+          full = true;
         } else {
           await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message || 'Please try again later.' });
         }
       },
       () => showAlert({ icon: 'error', title: 'Sign-Up Failed', text: 'Server error. Please try again.' }),
     );
+    if (!full) return;
+    // Filled while the last place went: the same answers put the student in line, if they want.
+    const join = await confirmDialog({
+      title: 'Class Full',
+      text: `${CLASS_FULL} Join its waitlist instead? When a place comes free, the first in line gets it and an e-mail.`,
+      confirmText: JOIN_WAITLIST,
+      cancelText: 'Not now',
+    });
+    if (!join) return;
+    setWaitlist(true);
+    await joinWaitlist(data);
+  }
+
+  async function joinWaitlist(data: Omit<ClassSignup, 'recaptchaToken'>) {
+    const recaptchaToken = await humanToken('waitlist_form_submit');
+    if (!recaptchaToken) return;
+    await send<WaitlistJoinedView>(
+      '/api/waitlist',
+      { ...data, recaptchaToken },
+      async (res) => {
+        const message = res.data.message ?? '';
+        if (res.ok && res.data.status === 'waiting') {
+          await showAlert({
+            icon: 'success',
+            title: "You're on the waitlist",
+            text: `You are number ${res.data.position ?? 1} in line. If a place comes free, it's yours at once and an e-mail tells you. The e-mail on its way has a link to leave the line.`,
+          });
+          window.location.assign('/calendar');
+        } else if (res.ok) {
+          await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A place was free after all: a confirmation e-mail is on its way.' });
+          window.location.assign('/calendar');
+        } else if (serverIssues(res.data)) {
+          return;
+        } else if (message.includes('already')) {
+          await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+        } else {
+          await showAlert({ icon: 'error', title: 'Waitlist Failed', text: message || 'Please try again later.' });
+        }
+      },
+      () => showAlert({ icon: 'error', title: 'Waitlist Failed', text: 'Server error. Please try again.' }),
+    );
   }
 
   return (
-    <form ref={formRef} className="form signup-form" onSubmit={submit} noValidate aria-label="Class sign-up">
+    <form ref={formRef} className="form signup-form" onSubmit={submit} noValidate aria-label={waitlist ? 'Join the waitlist' : 'Class sign-up'}>
+      {waitlist && (
+        <p className="card" data-waitlist-note>
+          This class is full: this form puts you on its waitlist. When a place comes free, the first in line gets it at once and an e-mail with the calendar
+          file.
+        </p>
+      )}
       <TextInput id="su-name" label="Full name" error={errors.name} name="name" autoComplete="name" required value={values.name} onChange={set('name')} />
       <EmailInput id="su-email" error={errors.email} value={values.email} onChange={set('email')} />
       <PhoneInput id="su-phone" hint="e.g. 123-456-7890" error={errors.phone} value={values.phone} onChange={set('phone')} />
@@ -101,7 +175,7 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
       </fieldset>
       <div>
         <button className="button" type="submit" disabled={!hydrated || sending}>
-          {sending ? 'Submitting...' : 'Sign Up'}
+          {sending ? 'Submitting...' : waitlist ? JOIN_WAITLIST : 'Sign Up'}
         </button>
       </div>
     </form>

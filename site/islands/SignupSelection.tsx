@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { classFromQuery, newStudentHref } from '../lib/query';
-import { showAlert } from '../lib/alert';
+import { confirmDialog, showAlert } from '../lib/alert';
+import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 import { useSend } from './useForm';
 import { useHydrated } from './useHydrated';
 
@@ -18,6 +19,8 @@ export default function SignupSelection() {
     const email = String(new FormData(form).get('email') ?? '');
     if (!email.trim()) {
       await showAlert({ icon: 'warning', title: 'Email Required', text: 'Please enter your email address.' });
+      // The field in error gets the focus once the dialog has given it back (issue 15).
+      form.querySelector<HTMLInputElement>('#returning-email')?.focus();
       return;
     }
     await send(
@@ -34,6 +37,16 @@ export default function SignupSelection() {
           await showAlert({ icon: 'info', title: 'Student Not Found', text: message });
         } else if (message.includes('already')) {
           await showAlert({ icon: 'info', title: 'Already Signed Up', text: message });
+        } else if (res.status === 409) {
+          // check-student's only 409: the class is full ('already' is its 400).
+          // The waitlist takes the same waiver and signature as a sign-up: the new student's form, in waitlist mode.
+          const join = await confirmDialog({
+            title: 'Class Full',
+            text: `${message} Join its waitlist? When a place comes free, the first in line gets it and an e-mail.`,
+            confirmText: JOIN_WAITLIST,
+            cancelText: 'Not now',
+          });
+          if (join) window.location.assign(`${newStudentHref(cls)}&waitlist=1`);
         } else if ((res.status === 400 || res.status === 404) && message) {
           await showAlert({ icon: 'error', title: 'Sign-Up Failed', text: message });
         } else {

@@ -23,9 +23,25 @@ export function twelveHour(time: string): string {
   return `${h % 12 || 12}:${pad(m)} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
-/** An instant in the visitor's zone, 12-hour, with the zone's abbreviation: "10:00 AM PST". */
-export const localTimeWithZone = (instant: string | Date) =>
-  new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(instant));
+/**
+ * An instant, 12-hour, with the zone's abbreviation: "10:00 AM PST". In the visitor's zone, or in
+ * `timeZone` (the teacher's, for classes, which are dated on her clocks).
+ */
+export const localTimeWithZone = (instant: string | Date, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short', ...(timeZone ? { timeZone } : {}) }).format(new Date(instant));
+
+/** "Thursday, December 3, 2026, 6:00 PM PST": a class's day and time with the zone's abbreviation. */
+export const classDateTime = (instant: string | Date, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(new Date(instant));
 
 export const monthLabel = (year: number, month: number) => new Date(year, month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
 

@@ -26,6 +26,7 @@ const tables = [
   'booking_cancellations',
   'booking_requests',
   'class_signups',
+  'class_waitlist',
   'contact_messages',
   'coupons',
   'events',
@@ -59,6 +60,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0007_images',
       '0008_rate_limits',
       '0009_booking_changes',
+      '0010_class_places',
       '0011_back_office',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

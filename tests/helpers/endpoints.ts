@@ -18,6 +18,7 @@ import { issueLoginToken } from '../../api/accounts/login-tokens.ts';
 import { insertSignup } from '../../api/classes/signups.repo.ts';
 import { insertOrder } from '../../api/shop/orders.repo.ts';
 import { UNSUBSCRIBE_PURPOSE } from '../../api/forms/mails.ts';
+import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from '../../api/classes/mails.ts';
 import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { adminCookie, createUser } from './auth.ts';
 import type { TestServer } from './server.ts';
@@ -306,6 +307,38 @@ export class Fixtures {
   unsubscribeToken(email: string): string {
     return signToken(this.server.env.APP_SECRET, UNSUBSCRIBE_PURPOSE, email);
   }
+
+  /** The give-back link's token of a new sign-up (issue 15). */
+  async giveBackToken(email?: string): Promise<string> {
+    return signToken(this.server.env.APP_SECRET, GIVE_BACK_PURPOSE, (await this.signup(email)).id);
+  }
+
+  /** A class whose one place is taken: its waitlist is open. */
+  async fullClass() {
+    const event = await this.event();
+    await this.db.updateTable('events').set({ capacity: 1 }).where('id', '=', event.id).execute();
+    await insertSignup(this.db, {
+      eventId: event.id,
+      classTitle: event.title,
+      date: event.date,
+      name: 'Sam Seated',
+      email: this.email('seated'),
+      waiverAccepted: true,
+      signaturePng: null,
+    });
+    return event;
+  }
+
+  /** The leave link's token of a new waitlist entry (issue 15). */
+  async leaveWaitlistToken(): Promise<string> {
+    const event = await this.fullClass();
+    const row = await this.db
+      .insertInto('classWaitlist')
+      .values({ eventId: event.id, name: 'Wren Waiting', email: this.email('waiting'), signaturePng: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return signToken(this.server.env.APP_SECRET, LEAVE_WAITLIST_PURPOSE, row.id);
+  }
 }
 
 const text = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, ...extra });
@@ -431,6 +464,99 @@ export const ENDPOINTS: Endpoint[] = [
       return { json: { email: student.email, classTitle: event.title, date: event.date } };
     },
   },
+  // issue 15: giving a class place back, the waitlist
+  {
+    method: 'GET',
+    route: '/api/class-places',
+    auth: 'none',
+    body: 'none',
+    fields: { token: match({ in: 'query' }) },
+    writes: [],
+    example: async (fx) => ({ query: { token: await fx.giveBackToken() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/class-places/cancel',
+    auth: 'none',
+    body: 'json',
+    fields: { token: match() },
+    writes: ['classSignups', 'classWaitlist', 'mails'],
+    example: async (fx) => ({ json: { token: await fx.giveBackToken() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/waitlist',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      name: text(),
+      email: text(),
+      phone: text(),
+      classTitle: match(),
+      date: match({ bad: badDates }),
+      waiver: { kind: 'boolean', required: true, bad: [false] },
+      signature: match({ bad: ['data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', `data:image/png;base64,${'A'.repeat(300_000)}`] }),
+      recaptchaToken: match(),
+    },
+    writes: ['classWaitlist', 'classSignups', 'mails'],
+    example: async (fx) => {
+      const event = await fx.fullClass();
+      return {
+        json: {
+          name: 'Wes Waiting',
+          email: fx.email('waiting'),
+          phone: '123-456-7890',
+          classTitle: event.title,
+          date: event.date,
+          waiver: true,
+          signature: SIGNATURE,
+          recaptchaToken: 'dev:waitlist_form_submit',
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/waitlist/entry',
+    auth: 'none',
+    body: 'none',
+    fields: { token: match({ in: 'query' }) },
+    writes: [],
+    example: async (fx) => ({ query: { token: await fx.leaveWaitlistToken() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/waitlist/leave',
+    auth: 'none',
+    body: 'json',
+    fields: { token: match() },
+    writes: ['classWaitlist'],
+    example: async (fx) => ({ json: { token: await fx.leaveWaitlistToken() } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/user/:id/classes',
+    auth: 'user',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      await fx.signup(user.email);
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/user/:id/classes/:signupId/cancel',
+    auth: 'user',
+    body: 'none',
+    writes: ['classSignups', 'classWaitlist', 'mails'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id, signupId: (await fx.signup(user.email)).id } };
+    },
+  },
+  { method: 'GET', route: '/api/admin/waitlist', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
 
   // --- the admin's session, clients and lists ------------------------------------------------
   {
@@ -477,7 +603,8 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/signup/:id',
     auth: 'admin',
     body: 'none',
-    writes: ['classSignups'],
+    // A freed place goes to the first on the waitlist, who is mailed (issue 15).
+    writes: ['classSignups', 'classWaitlist', 'mails'],
     example: async (fx) => ({ params: { id: (await fx.signup()).id } }),
   },
 
@@ -527,7 +654,8 @@ export const ENDPOINTS: Endpoint[] = [
       isExternal: { kind: 'boolean' },
       capacity: { kind: 'number', bad: [0, -5, 2.5, 10_000] },
     },
-    writes: ['events'],
+    // More places go to the class's waitlist, who are mailed (issue 15).
+    writes: ['events', 'classSignups', 'classWaitlist', 'mails'],
     example: async (fx) => ({
       params: { id: (await fx.event()).id },
       json: {

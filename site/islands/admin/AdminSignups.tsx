@@ -2,6 +2,7 @@ import { useState } from 'react';
 import AdminShell from './AdminShell';
 import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList, ExportLink } from './admin-ui';
 import type { SignupRowView } from '../../../contract/signups.ts';
+import type { WaitlistRowView } from '../../../contract/class-places.ts';
 
 const COLUMNS = ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'] as const;
 
@@ -29,8 +30,41 @@ function SignatureDialog(props: { signup: SignupRowView; onClose: () => void }) 
   );
 }
 
+const WAITLIST_COLUMNS = ['Date', 'Time', 'Class Title', 'Place in line', 'Name', 'Email', 'Phone'] as const;
+
+/** Each upcoming class's waitlist, first in line first (issue 15). */
+function WaitlistPanel({ items }: { items: WaitlistRowView[] | null }) {
+  return (
+    <section className="admin-panel" aria-labelledby="waitlist-heading">
+      <h2 id="waitlist-heading">Waitlists</h2>
+      {items === null ? (
+        <p role="status">Loading…</p>
+      ) : items.length === 0 ? (
+        <p>No one is waiting for a place.</p>
+      ) : (
+        <AdminTable caption="Class waitlists" columns={WAITLIST_COLUMNS}>
+          {items.map((w) => (
+            <tr key={w._id} data-waitlist-row={w._id}>
+              <td>{formatCalendarDate(w.date)}</td>
+              <td>{w.time}</td>
+              <td>{w.classTitle}</td>
+              <td>{w.position}</td>
+              <td>{w.name}</td>
+              <td>
+                <a href={`mailto:${w.email}`}>{w.email}</a>
+              </td>
+              <td>{w.phone}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </section>
+  );
+}
+
 function SignupsPanel() {
-  const { items, setItems } = useAdminList<SignupRowView>('/api/admin/signups', 'Failed to fetch class signups.');
+  const { items, setItems, reload } = useAdminList<SignupRowView>('/api/admin/signups', 'Failed to fetch class signups.');
+  const waitlist = useAdminList<WaitlistRowView>('/api/admin/waitlist', 'Failed to fetch the waitlists.');
   const [viewing, setViewing] = useState<SignupRowView | null>(null);
 
   async function remove(s: SignupRowView) {
@@ -39,6 +73,8 @@ function SignupsPanel() {
     )
       return;
     setItems((list) => (list ?? []).filter((x) => x._id !== s._id));
+    // The freed place may have gone to the first on the class's waitlist: show both lists as they are now.
+    await Promise.all([reload(), waitlist.reload()]);
   }
 
   return (
@@ -77,6 +113,7 @@ function SignupsPanel() {
         </AdminTable>
       )}
       {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
+      <WaitlistPanel items={waitlist.items} />
     </section>
   );
 }

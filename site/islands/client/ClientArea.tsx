@@ -4,6 +4,7 @@ import { $session, $user, setUser, startSession, type User } from '../../stores/
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { localTimeWithZone } from '../../lib/calendar';
+import ClassPlaces from './ClassPlaces';
 import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../contract/user.ts';
 import type { ClientSessionView, ClientSlotsView } from '../../../contract/slots.ts';
 
@@ -224,6 +225,7 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
         </a>
       </nav>
       {section === 'home' && <BookedSessions user={user} />}
+      {section === 'home' && <ClassPlaces user={user} />}
       {section === 'book' && (
         <Suspense fallback={<p role="status">Loading…</p>}>
           <BookSession user={user} />

@@ -1,0 +1,134 @@
+/**
+ * Class places after sign-up (issue 15, decision 0017): giving a place back, the waitlist, and
+ * the promotion that hands a freed place to the first in line. Every change happens while the
+ * class's row is locked (the lock enrol() takes), so sign-ups, give-backs and promotions of one
+ * class run one at a time: two places freed at once promote the first two in line, in order,
+ * and the class never goes over capacity. Mails go after the commit (the routes send them).
+ */
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database } from '../../db/schema.ts';
+import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
+import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
+import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
+import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine } from './places.repo.ts';
+import type { Student } from './enrol.ts';
+
+/** A waitlisted student who now holds a place: the new sign-up's id and who it is. */
+export interface Promoted {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** Whether a class has started at `now`: from then on, no place is given back online or handed on. */
+export const hasStarted = (event: Pick<ClassEvent, 'startsAt'>, now: Date) => new Date(event.startsAt).getTime() <= now.getTime();
+
+/**
+ * Fills the class's free places from its waitlist, first in line first. The caller holds the
+ * class's row lock. A class that has started promotes nobody: a place freed then is no use.
+ */
+export async function promoteFromWaitlist(trx: Transaction<Database>, event: ClassEvent, now: Date): Promise<Promoted[]> {
+  const promoted: Promoted[] = [];
+  if (hasStarted(event, now)) return promoted;
+  while ((await placesTaken(trx, event)) < event.capacity) {
+    const next = await takeFirstInLine(trx, event.id);
+    if (!next) break;
+    const row = await insertSignup(trx, {
+      eventId: event.id,
+      classTitle: event.title,
+      date: event.date,
+      name: next.name,
+      email: next.email,
+      phone: next.phone,
+      waiverAccepted: next.waiverAccepted,
+      signaturePng: next.signaturePng,
+    });
+    // Signed up for it meanwhile (a sign-up slipped in before joining the line): the entry just goes.
+    if (row) promoted.push({ id: row.id, name: next.name, email: next.email });
+  }
+  return promoted;
+}
+
+/** The sign-up's class, locked: by its event id, or by title and date as enrol() finds it. */
+async function lockClassOf(trx: Transaction<Database>, signup: { eventId: string | null; classTitle: string; date: string }) {
+  return (signup.eventId ? await lockEventById(trx, signup.eventId) : undefined) ?? (await lockClass(trx, signup.classTitle, signup.date));
+}
+
+export type GiveBack =
+  | { ok: true; already: true }
+  | { ok: true; already: false; signup: { id: string; name: string; email: string }; event: ClassEvent | undefined; promoted: Promoted[] }
+  | { ok: false; kind: 'started' | 'not-yours' };
+
+/**
+ * Gives the place `signupId` back (the student's link or dashboard: `onlyEmail` is the
+ * dashboard's account e-mail, which must match) or removes it (the admin: `byAdmin`, allowed
+ * after the start too). Idempotent: a place already gone answers `already` (by the dashboard,
+ * `not-yours`, whose message says it may have been given back already). A freed place goes
+ * to the first on the waitlist in the same transaction.
+ */
+export async function giveBackPlace(db: DB, signupId: string, options: { onlyEmail?: string; byAdmin?: boolean; now?: Date } = {}): Promise<GiveBack> {
+  const now = options.now ?? new Date();
+  const signup = await findSignupById(db, signupId);
+  // By the dashboard a missing place can't be told apart from someone else's id: not-yours (404).
+  if (!signup) return options.onlyEmail !== undefined ? { ok: false, kind: 'not-yours' } : { ok: true, already: true };
+  if (options.onlyEmail !== undefined && signup.email !== options.onlyEmail) return { ok: false, kind: 'not-yours' };
+  return db.transaction().execute(async (trx): Promise<GiveBack> => {
+    const event = await lockClassOf(trx, signup);
+    if (event && !options.byAdmin && hasStarted(event, now)) return { ok: false, kind: 'started' };
+    // Under the class's lock: of two give-backs of one place, the second deletes nothing.
+    if (!(await deleteSignup(trx, signup.id))) return { ok: true, already: true };
+    const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
+    return { ok: true, already: false, signup: { id: signup.id, name: signup.name, email: signup.email }, event, promoted };
+  });
+}
+
+export type WaitlistJoin =
+  | { ok: true; status: 'waiting'; id: string; position: number; event: ClassEvent }
+  | { ok: true; status: 'signedUp'; id: string; event: ClassEvent; promoted: Promoted[] }
+  | { ok: false; status: 400 | 404 | 409; message: string };
+
+/**
+ * Puts `student` at the end of the class's waitlist, with the same checks as a sign-up. If a
+ * place is free after all (a give-back since the page loaded, or more places), those already in
+ * line get theirs first, and then `student` is signed up at once if one is still free.
+ */
+export async function joinWaitlist(db: DB, student: Student, now = new Date()): Promise<WaitlistJoin> {
+  return db.transaction().execute(async (trx): Promise<WaitlistJoin> => {
+    const event = await lockClass(trx, student.classTitle, student.date);
+    if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
+    if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };
+    if (hasStarted(event, now)) return { ok: false, status: 400, message: CLASS_PAST };
+    if ((await classSeats(trx, event, student.email)).mine) return { ok: false, status: 409, message: ALREADY_SIGNED_UP };
+    const promoted = await promoteFromWaitlist(trx, event, now);
+    const fields = { name: student.name, email: student.email, phone: student.phone, waiverAccepted: true, signaturePng: student.signaturePng };
+    // Was in line already and just promoted: that promotion is the answer.
+    const mine = promoted.find((p) => p.email === student.email);
+    if (mine) return { ok: true, status: 'signedUp', id: mine.id, event, promoted: promoted.filter((p) => p !== mine) };
+    if ((await placesTaken(trx, event)) < event.capacity) {
+      const row = await insertSignup(trx, { ...fields, eventId: event.id, classTitle: event.title, date: event.date });
+      if (!row) return { ok: false, status: 409, message: ALREADY_SIGNED_UP };
+      return { ok: true, status: 'signedUp', id: row.id, event, promoted };
+    }
+    const entry = await insertWaitlistEntry(trx, { ...fields, eventId: event.id });
+    if (!entry) return { ok: false, status: 409, message: WAITLIST_ALREADY };
+    const position = await trx
+      .selectFrom('classWaitlist')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('eventId', '=', event.id)
+      .where('seq', '<=', entry.seq)
+      .executeTakeFirstOrThrow();
+    return { ok: true, status: 'waiting', id: entry.id, position: Number(position.n), event };
+  });
+}
+
+/**
+ * After the admin raises a class's capacity: the new places go to those in line, first first,
+ * under the class's lock like every other change of its places.
+ */
+export async function fillFreePlaces(db: DB, eventId: string, now = new Date()): Promise<{ event: ClassEvent | undefined; promoted: Promoted[] }> {
+  return db.transaction().execute(async (trx) => {
+    const event = await lockEventById(trx, eventId);
+    return { event, promoted: event ? await promoteFromWaitlist(trx, event, now) : [] };
+  });
+}
