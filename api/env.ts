@@ -100,6 +100,8 @@ const schema = z.object({
     .max(24 * 60)
     .default(24),
   /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
+  /** How often each server process looks for session and class reminders that are due. */
+  REMINDER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(60_000),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * How long an open payment attempt may go without news before the reconciler takes it over and

@@ -133,39 +133,32 @@ export const booking = new Hono<AppEnv>()
     },
   )
 
-  .put(
-    '/:slotId/book',
-    requireUser(),
-    rateLimit({ ...LIMITS.booking, per: 'account' }),
-    validateParams(slotParams),
-    validateJson(bookRequest),
-    async (c) => {
-      const body = c.req.valid('json');
-      assertSelf(c, body.userId);
-      const result = await finalizeBooking(c.var.services, {
-        slotId: c.req.valid('param').slotId,
-        userId: body.userId,
-        firstName: body.firstName,
-        lastName: body.lastName,
-        sessionType: body.sessionType,
-        message: body.message,
-        // The schema lets exactly one of the two through.
-        payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
-      });
-      if (!result.ok) {
-        // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
-        if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
-        const { status, message } = bookingRefusals[result.kind];
-        return c.json({ message }, status);
-      }
-      // SPEC.md section 7: the success message uses the payer's first name.
-      const answer: BookResponse =
-        result.payerFirstName !== undefined
-          ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
-          : { success: true, message: BOOKING_CONFIRMED };
-      return c.json(answer);
-    },
-  )
+  .put('/:slotId/book', requireUser(), rateLimit({ ...LIMITS.booking, per: 'account' }), validateParams(slotParams), validateJson(bookRequest), async (c) => {
+    const body = c.req.valid('json');
+    assertSelf(c, body.userId);
+    const result = await finalizeBooking(c.var.services, {
+      slotId: c.req.valid('param').slotId,
+      userId: body.userId,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      sessionType: body.sessionType,
+      message: body.message,
+      // The schema lets exactly one of the two through.
+      payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
+    });
+    if (!result.ok) {
+      // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
+      if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
+      const { status, message } = bookingRefusals[result.kind];
+      return c.json({ message }, status);
+    }
+    // SPEC.md section 7: the success message uses the payer's first name.
+    const answer: BookResponse =
+      result.payerFirstName !== undefined
+        ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
+        : { success: true, message: BOOKING_CONFIRMED };
+    return c.json(answer);
+  })
 
   .post('/:slotId/cancel', requireUser(), rateLimit({ ...LIMITS.bookingChange, per: 'account' }), validateParams(slotParams), async (c) => {
     const result = await cancelBooking(c.var.services, { slotId: c.req.valid('param').slotId, userId: c.var.userId! });

@@ -8,8 +8,7 @@ import type { Services } from '../services/index.ts';
 import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
 import { reminderMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
-
-export const REMINDER_CHECK_MS = 60_000;
+import { runEvery } from '../lib/periodic.ts';
 
 export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {
   const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
@@ -36,20 +35,7 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
   return sent;
 }
 
-/** Starts the minute-by-minute check; returns a function that stops it. */
+/** Starts the check every REMINDER_INTERVAL_MS (a minute by default); returns a function that stops it. */
 export function startReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>): () => void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await sendDueReminders(services);
-    } catch (err) {
-      console.error('[reminders] check failed:', (err as Error).message);
-    } finally {
-      running = false;
-    }
-  }, REMINDER_CHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery('reminders', services.env.REMINDER_INTERVAL_MS, () => sendDueReminders(services));
 }

@@ -32,7 +32,6 @@ import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, 
 import { findClass, type ClassEvent } from './signups.repo.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 
-
 const classMail = (e: ClassEvent) => ({ title: e.title, date: e.date, time: e.time, startsAt: new Date(e.startsAt), location: e.location });
 
 /** After the commit: the "you're in" mails of those a freed place went to. */
@@ -99,7 +98,10 @@ export const waitlist = new Hono<AppEnv>()
     const result = await joinWaitlist(db, { ...student, signaturePng: signature.bytes });
     if (!result.ok) return c.json({ message: result.message }, result.status);
     if (result.status === 'signedUp') {
-      await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: false }, classMail(result.event)), student.email));
+      await deliver(
+        mailer,
+        await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: false }, classMail(result.event)), student.email),
+      );
       await sendPromotedMails(env, mailer, result.event, result.promoted);
       return c.json({ message: SIGNED_UP, _id: result.id, status: 'signedUp' } satisfies WaitlistJoinedView, 201);
     }

@@ -8,7 +8,7 @@ import type { Services } from '../services/index.ts';
 import { claimDueClassReminders } from './places.repo.ts';
 import { classReminderMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
-import { REMINDER_CHECK_MS } from '../booking/reminders.ts';
+import { runEvery } from '../lib/periodic.ts';
 
 export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<number> {
   const due = await services.db.transaction().execute((trx) => claimDueClassReminders(trx, now));
@@ -24,20 +24,7 @@ export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env
   return sent;
 }
 
-/** Starts the minute-by-minute check; returns a function that stops it. */
+/** Starts the check every REMINDER_INTERVAL_MS (a minute by default); returns a function that stops it. */
 export function startClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>): () => void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await sendDueClassReminders(services);
-    } catch (err) {
-      console.error('[class reminders] check failed:', (err as Error).message);
-    } finally {
-      running = false;
-    }
-  }, REMINDER_CHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery('class reminders', services.env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services));
 }

@@ -16,8 +16,8 @@
  * PostgreSQL only (vitest.config.ts leaves it out of the PGlite project): PGlite is an embedded
  * database inside one process, so a second process cannot share it; replicas run PostgreSQL.
  *
- * The reminder check runs once a minute in the server and no variable shortens it, so the
- * replicas here also run it every REMINDER_CHECK_MS (tests/helpers/server-process.ts).
+ * The replicas check for due reminders every REMINDER_INTERVAL_MS (25 ms here, a minute by
+ * default), so their checks overlap as they would in production, only faster.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
@@ -41,7 +41,7 @@ const RECONCILE_INTERVAL_MS = 250;
 /** Long enough that no payment under way in the race is taken for abandoned. */
 const STALE_MS = 2_000;
 /** Short enough that the two processes' checks (and a process's own, which may overlap) run into each other. */
-const REMINDER_CHECK_MS = 25;
+const REMINDER_INTERVAL_MS = 25;
 const HOUR = 3_600_000;
 
 type Init = RequestInit & { json?: unknown; headers?: Record<string, string> };
@@ -80,7 +80,7 @@ describe('two server processes on one PostgreSQL database', () => {
     fresh = await freshDatabase('postgres');
     emulator = await startChild('tests/helpers/emulator-process.ts', {});
     // Both start at once on the empty database, as two replicas of a first deploy: each migrates and seeds.
-    const replica = serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }, { REMINDER_CHECK_MS: String(REMINDER_CHECK_MS) });
+    const replica = serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }, { REMINDER_INTERVAL_MS: String(REMINDER_INTERVAL_MS) });
     [a, b] = await Promise.all([startChild(SERVER, replica), startChild(SERVER, replica)]);
     handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
     handle.pool!.on('connect', (client) => connections.push(new Promise((resolve) => client.once('end', () => resolve()))));
@@ -357,7 +357,7 @@ describe('two server processes on one PostgreSQL database', () => {
       return sent.length >= booked.length;
     });
     // Both processes check twenty times more: nothing else goes out.
-    await quietFor(20 * REMINDER_CHECK_MS);
+    await quietFor(20 * REMINDER_INTERVAL_MS);
     for (const { email, kind } of booked) {
       const mails = await mailsTo(email);
       expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(kind === 'day' ? /^Reminder: .* tomorrow at/ : /^Reminder: .* today at/)]);
