@@ -10,7 +10,6 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { signToken } from '../../api/lib/signed-token.ts';
 import { sendDueClassReminders } from '../../api/classes/reminders.ts';
-import { startServer } from '../../api/server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
@@ -190,29 +189,6 @@ describe(`class reminders on ${testDbKind()}`, () => {
       expect(reminders[0]!.links.some((l) => l.includes('/class-cancel?token='))).toBe(true);
     }
     expect(await sendDueClassReminders(server.services, new Date(dayBefore.getTime() + HOUR))).toBe(0);
-  });
-
-  it.runIf(testDbKind() === 'postgres')('sends them once from two server instances on one database', async () => {
-    const other = await startServer(server.env, { site: false, seedContent: false, reminders: false, reconciler: false });
-    try {
-      const cls = await addClass({ inDays: 6, time: '09:00' });
-      await signUp(cls, 'two-a@example.com');
-      await signUp(cls, 'two-b@example.com');
-      await signUp(cls, 'two-c@example.com');
-      const at = new Date(cls.startsAt.getTime() - 20 * HOUR);
-      const runs = await Promise.all([
-        sendDueClassReminders(server.services, at),
-        sendDueClassReminders(other.services, at),
-        sendDueClassReminders(server.services, at),
-        sendDueClassReminders(other.services, at),
-      ]);
-      expect(runs.reduce((a, b) => a + b, 0)).toBe(3);
-      for (const email of ['two-a@example.com', 'two-b@example.com', 'two-c@example.com']) {
-        expect((await readMailbox(server, email)).filter((m) => m.subject.startsWith('Reminder:'))).toHaveLength(1);
-      }
-    } finally {
-      await other.close();
-    }
   });
 });
 

@@ -9,7 +9,8 @@
  *  - a session made on one is valid on the other (admin and client), and ended on one it is
  *    ended on the other;
  *  - an image uploaded on one is served by the other, byte for byte;
- *  - each session reminder goes out once with both checking every 25 ms (so their checks overlap);
+ *  - each session and class reminder goes out once with both checking every 25 ms (so their
+ *    checks overlap);
  *  - a payment left half way by a third process killed mid-capture is recovered once, by A or
  *    B, whose reconcilers both run every 250 ms.
  *
@@ -323,7 +324,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect((await mailsTo(TEACHER)).filter((m) => m.text.includes(orders[winner]!))).toHaveLength(1);
   });
 
-  it('sends each reminder once with both processes checking', async () => {
+  it('sends each session and class reminder once with both processes checking', async () => {
     // Ten booked sessions due for a reminder: six tomorrow (booked days ago), four within two hours.
     const due = [
       ...Array.from({ length: 6 }, (_, i) => ({ inHours: 6 + i, kind: 'day' })),
@@ -352,9 +353,32 @@ describe('two server processes on one PostgreSQL database', () => {
         return { email: client.email, kind };
       }),
     );
+    // And a class tomorrow evening with three students signed up days ago: one reminder each.
+    const classStarts = new Date(Date.now() + 20 * HOUR);
+    const classIso = classStarts.toISOString();
+    const event = await db()
+      .insertInto('events')
+      .values({ title: 'Replica Flow', date: classIso.slice(0, 10), time: classIso.slice(11, 16), startsAt: classStarts, location: 'Studio', capacity: 10 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const students = ['student-a@example.com', 'student-b@example.com', 'student-c@example.com'];
+    await db()
+      .insertInto('classSignups')
+      .values(
+        students.map((email) => ({
+          eventId: event.id,
+          classTitle: 'Replica Flow',
+          date: classIso.slice(0, 10),
+          name: 'Sam Student',
+          email,
+          createdAt: new Date(Date.now() - 72 * HOUR),
+        })),
+      )
+      .execute();
+    const expected = booked.length + students.length;
     await until('every reminder', async () => {
       const sent = await db().selectFrom('mails').select('to').where('subject', 'like', 'Reminder:%').execute();
-      return sent.length >= booked.length;
+      return sent.length >= expected;
     });
     // Both processes check twenty times more: nothing else goes out.
     await quietFor(20 * REMINDER_INTERVAL_MS);
@@ -362,7 +386,8 @@ describe('two server processes on one PostgreSQL database', () => {
       const mails = await mailsTo(email);
       expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(kind === 'day' ? /^Reminder: .* tomorrow at/ : /^Reminder: .* today at/)]);
     }
-    expect(await db().selectFrom('mails').select('to').where('subject', 'like', 'Reminder:%').execute()).toHaveLength(booked.length);
+    for (const email of students) expect((await mailsTo(email)).map((m) => m.subject)).toEqual([expect.stringMatching(/^Reminder: Replica Flow tomorrow, /)]);
+    expect(await db().selectFrom('mails').select('to').where('subject', 'like', 'Reminder:%').execute()).toHaveLength(expected);
   });
 
   it('recovers a payment left half way by a killed third process once, through one of the two', async () => {
