@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Services } from '../services/index.ts';
 import { claimOutbox, finishDrained, lettersOf, markSent, markUnsent } from './newsletters.repo.ts';
 import { newsletterIssueMail } from './mails.ts';
+import { maskedAddress } from '../mail/send.ts';
 
 type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
 
@@ -48,7 +49,7 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
     } catch (err) {
       result.failed++;
       const message = err instanceof Error ? err.message : String(err);
-      console.error(`[newsletter] could not send to ${row.email}:`, message);
+      console.error(`[newsletter] could not send to ${maskedAddress(row.email)}:`, message);
       await markUnsent(db, row, message);
       continue;
     }

@@ -5,7 +5,13 @@
  */
 import type { Mailer, OutgoingMail } from '../services/mail/index.ts';
 
-/** How many of `mails` were sent; the others are logged. */
+/** An address as the server log may show it: enough to tell mails apart, not to read who. */
+export function maskedAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? `${email[0]}…${email.slice(at)}` : '…';
+}
+
+/** How many of `mails` were sent; the others are logged (with the address masked). */
 export async function deliver(mailer: Mailer, mails: OutgoingMail[]): Promise<number> {
   let sent = 0;
   for (const m of mails) {
@@ -13,7 +19,7 @@ export async function deliver(mailer: Mailer, mails: OutgoingMail[]): Promise<nu
       await mailer.send(m);
       sent++;
     } catch (err) {
-      console.error(`[mail] could not send "${m.subject}" to ${m.to}:`, err instanceof Error ? err.message : err);
+      console.error(`[mail] could not send "${m.subject}" to ${maskedAddress(m.to)}:`, err instanceof Error ? err.message : err);
     }
   }
   return sent;
