@@ -133,6 +133,10 @@ test.describe('clients change their own sessions', () => {
   test('the login link goes on to the dashboard by itself, the message on top, history replaced', async ({ browser }) => {
     const a = await newClient(browser, 'Ivy');
     await a.context.clearCookies();
+    // A fresh tab: the dashboard left behind may still be loading, and its 401 (the cookie is
+    // gone) sends it to /login on its own, which would cut our own navigation short.
+    await a.page.close();
+    a.page = await a.context.newPage();
     await a.page.goto('/login');
     await a.page.getByLabel('Email', { exact: true }).fill(a.email);
     await a.page.getByRole('button', { name: 'Email me a login link' }).click();
