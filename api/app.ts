@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
-import { drainRefusedBody } from './middleware/request-log.ts';
+import { drainRefusedBody } from './middleware/drain-refused-body.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { privateAnswers } from './middleware/private-answers.ts';
 // One folder ("wing") per feature; each route file is named for the resource it serves.

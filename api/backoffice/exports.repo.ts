@@ -1,30 +1,10 @@
 /** What the CSV exports read: plain queries, oldest first (a ledger reads top to bottom). */
 import type { DB } from '../../db/client.ts';
+import { listOrderItems, listOrders } from '../shop/orders.repo.ts';
 
+/** Every order with its items, oldest first: the admin's order list (shop/orders.repo.ts) in ledger order. */
 export async function ordersWithItems(db: DB) {
-  const orders = await db
-    .selectFrom('orders')
-    .select([
-      'id',
-      'createdAt',
-      'status',
-      'payerName',
-      'payerEmail',
-      'itemsTotalCents',
-      'discountCents',
-      'shippingCents',
-      'totalCents',
-      'couponCode',
-      'isLocalPickup',
-      'shipToName',
-      'shipToAddress',
-      'paypalOrderId',
-      'paypalCaptureId',
-    ])
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
-  const items = await db.selectFrom('orderItems').select(['orderId', 'name', 'unitPriceCents', 'quantity']).orderBy('orderId').orderBy('name').execute();
+  const [orders, items] = await Promise.all([listOrders(db, 'oldest-first'), listOrderItems(db)]);
   const byOrder = new Map<string, typeof items>();
   for (const it of items) byOrder.set(it.orderId, [...(byOrder.get(it.orderId) ?? []), it]);
   return orders.map((o) => ({ ...o, items: byOrder.get(o.id) ?? [] }));

@@ -61,28 +61,31 @@ export async function findBookedSlot(db: DB, slotId: string, paypalOrderId: stri
   return db.selectFrom('slots').selectAll().where('id', '=', slotId).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
 }
 
+/** The columns that make a slot booked, all cleared: the slot is free for anyone again. */
+const freed = {
+  bookedBy: null,
+  bookedAt: null,
+  firstName: null,
+  lastName: null,
+  email: null,
+  sessionType: null,
+  message: null,
+  amountCents: null,
+  couponUsed: false,
+  paypalOrderId: null,
+  calendarUid: null,
+  calendarSequence: 0,
+  // The next booking of this slot gets its own reminders.
+  reminderDaySentAt: null,
+  reminderSoonSentAt: null,
+} as const;
+
 /**
  * Frees a slot claimed for a payment that did not go through: only while it is still claimed by
  * that PayPal order. Takes the transaction that releases the payment attempt.
  */
 export async function freeSlot(trx: Transaction<Database>, slotId: string, paypalOrderId: string): Promise<void> {
-  await trx
-    .updateTable('slots')
-    .set({
-      bookedBy: null,
-      bookedAt: null,
-      firstName: null,
-      lastName: null,
-      email: null,
-      sessionType: null,
-      message: null,
-      amountCents: null,
-      couponUsed: false,
-      paypalOrderId: null,
-    })
-    .where('id', '=', slotId)
-    .where('paypalOrderId', '=', paypalOrderId)
-    .execute();
+  await trx.updateTable('slots').set(freed).where('id', '=', slotId).where('paypalOrderId', '=', paypalOrderId).execute();
 }
 
 /**
@@ -141,25 +144,6 @@ export async function lockSlots(trx: Transaction<Database>, ids: string[]) {
 
 /** A slot row as lockSlots returns it. */
 export type LockedSlot = NonNullable<ReturnType<Awaited<ReturnType<typeof lockSlots>>['get']>>;
-
-/** The columns that make a slot booked, all cleared: the slot is free for anyone again. */
-const freed = {
-  bookedBy: null,
-  bookedAt: null,
-  firstName: null,
-  lastName: null,
-  email: null,
-  sessionType: null,
-  message: null,
-  amountCents: null,
-  couponUsed: false,
-  paypalOrderId: null,
-  calendarUid: null,
-  calendarSequence: 0,
-  // The next booking of this slot gets its own reminders.
-  reminderDaySentAt: null,
-  reminderSoonSentAt: null,
-} as const;
 
 /** Frees a booked slot its client cancelled or moved away from; takes the transaction holding its lock (lockSlots). */
 export async function releaseBookedSlot(trx: Transaction<Database>, slotId: string): Promise<void> {

@@ -6,9 +6,7 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { buildIcs, icsOrganizer } from '../mail/ics.ts';
-import { classWhen, icsAttachment, mail, money, oneLine, siteFooter as footer } from '../mail/layout.ts';
-
-const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
+import { classWhen, greeting, icsAttachment, mail, money, oneLine, siteFooter as footer } from '../mail/layout.ts';
 
 export interface BookedSession {
   slotId: string;
@@ -109,15 +107,14 @@ export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'book
   calendar?: { uid: string; sequence: number };
 };
 
-/**
- * The teacher deleted a booked session: the client's notice, with an .ics that cancels the
- * confirmation's calendar entry (same UID, a higher SEQUENCE, METHOD:CANCEL).
- */
-export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMail {
-  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
-  const paid = b.amountCents !== null && b.amountCents > 0;
-  const ics = buildIcs({
-    uid: b.calendar?.uid ?? bookingUid(env, b.slotId, b.bookedAt),
+/** The .ics that takes a session off the client's calendar: its entry's UID, a higher SEQUENCE, METHOD:CANCEL. */
+function cancellingIcs(
+  env: Env,
+  b: Pick<BookedSession, 'startsAt' | 'duration' | 'sessionType' | 'firstName' | 'email'>,
+  calendar: { uid: string; sequence: number },
+): string {
+  return buildIcs({
+    uid: calendar.uid,
     start: b.startsAt,
     durationMinutes: minutesOf(b.duration),
     timezone: env.SITE_TIMEZONE,
@@ -125,11 +122,21 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
     description: 'This session has been cancelled.',
     method: 'CANCEL',
     status: 'CANCELLED',
-    // The confirmation's entry is revision 0 (no SEQUENCE line); a moved booking's is higher.
-    sequence: (b.calendar?.sequence ?? 0) + 1,
+    sequence: calendar.sequence,
     organizer: icsOrganizer(env),
     attendee: { name: b.firstName, email: b.email },
   });
+}
+
+/**
+ * The teacher deleted a booked session: the client's notice, with an .ics that cancels the
+ * confirmation's calendar entry (same UID, a higher SEQUENCE, METHOD:CANCEL).
+ */
+export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMail {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const paid = b.amountCents !== null && b.amountCents > 0;
+  // The confirmation's entry is revision 0 (no SEQUENCE line); a moved booking's is higher.
+  const ics = cancellingIcs(env, b, { uid: b.calendar?.uid ?? bookingUid(env, b.slotId, b.bookedAt), sequence: (b.calendar?.sequence ?? 0) + 1 });
   return mail(
     b.email,
     `Session cancelled: ${oneLine(b.sessionType)} on ${when.date}`,
@@ -216,19 +223,7 @@ const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'pay
  */
 export function clientCancelledMails(env: Env, b: ChangedSession, refund: 'none' | 'refunded' | 'failed'): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
-  const ics = buildIcs({
-    uid: b.calendar.uid,
-    start: b.startsAt,
-    durationMinutes: minutesOf(b.duration),
-    timezone: env.SITE_TIMEZONE,
-    summary: b.sessionType,
-    description: 'This session has been cancelled.',
-    method: 'CANCEL',
-    status: 'CANCELLED',
-    sequence: b.calendar.sequence,
-    organizer: icsOrganizer(env),
-    attendee: { name: b.firstName, email: b.email },
-  });
+  const ics = cancellingIcs(env, b, b.calendar);
   const paid = b.amountCents !== null ? money(b.amountCents) : '';
   const refundText =
     refund === 'refunded'

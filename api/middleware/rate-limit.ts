@@ -35,7 +35,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
 
 /**
  * Counts one mail to `email` (an address whose owner has not proven it is theirs): at most
- * LIMITS.mailTo an hour, whoever asks and from wherever. False when the allowance is spent.
+ * LIMITS.mailTo an hour, whoever asks and from wherever; refused once that allowance is spent.
  */
 export async function takeMailTo(limits: Limits, email: string): Promise<Taken> {
   return limits.take(LIMITS.mailTo, `mail:${email.trim().toLowerCase()}`);

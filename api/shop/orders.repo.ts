@@ -158,9 +158,10 @@ export async function findOrderByPaypalId(db: DB, paypalOrderId: string) {
   return db.selectFrom('orders').select(orderColumns).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
 }
 
-/** Every order, newest first. */
-export async function listOrders(db: DB) {
-  return db.selectFrom('orders').select(orderColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
+/** Every order, newest first (the admin's list), or oldest first (the CSV export, a ledger). */
+export async function listOrders(db: DB, order: 'newest-first' | 'oldest-first' = 'newest-first') {
+  const direction = order === 'newest-first' ? 'desc' : 'asc';
+  return db.selectFrom('orders').select(orderColumns).orderBy('createdAt', direction).orderBy('id', direction).execute();
 }
 
 export async function findOrderById(db: DB, id: string) {

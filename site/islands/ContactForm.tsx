@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { contactMessage } from '../../contract/forms.ts';
-import { CaptchaError, getCaptchaToken } from '../lib/captcha';
+import { captchaTokenOrSay } from '../lib/captcha';
 import { showAlert } from '../lib/alert';
 import { Field, EmailInput, TextInput, describedBy } from './Field';
 import { useForm } from './useForm';
@@ -20,17 +20,8 @@ export default function ContactForm() {
   async function checkAndSend() {
     const data = validate(contactMessage, values);
     if (!data) return;
-    let recaptchaToken: string;
-    try {
-      recaptchaToken = await getCaptchaToken('contact_form_submit');
-    } catch (err) {
-      await showAlert({
-        icon: 'warning',
-        title: 'Verification Not Ready',
-        text: err instanceof CaptchaError ? err.message : 'Please wait a moment and try again.',
-      });
-      return;
-    }
+    const recaptchaToken = await captchaTokenOrSay('contact_form_submit');
+    if (recaptchaToken === undefined) return;
     await send(
       '/api/contact',
       { ...data, recaptchaToken },

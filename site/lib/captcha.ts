@@ -5,6 +5,7 @@
  * only the server's dev verifier accepts.
  */
 import { publicConfig } from './config';
+import { showAlert } from './alert';
 
 export const CAPTCHA_NOT_LOADED = 'reCAPTCHA not loaded or site key missing';
 
@@ -52,4 +53,18 @@ export async function getCaptchaToken(action: string): Promise<string> {
   const token = await g.execute(siteKey, { action });
   if (!token) throw new CaptchaError(CAPTCHA_NOT_LOADED, false);
   return token;
+}
+
+/** The token for `action`, or undefined once the visitor has been told to wait and try again. */
+export async function captchaTokenOrSay(action: string): Promise<string | undefined> {
+  try {
+    return await getCaptchaToken(action);
+  } catch (err) {
+    await showAlert({
+      icon: 'warning',
+      title: 'Verification Not Ready',
+      text: err instanceof CaptchaError ? err.message : 'Please wait a moment and try again.',
+    });
+    return undefined;
+  }
 }

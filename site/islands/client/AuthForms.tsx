@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { showAlert } from '../../lib/alert';
-import { CaptchaError, getCaptchaToken } from '../../lib/captcha';
+import { captchaTokenOrSay } from '../../lib/captcha';
 import { publicConfig } from '../../lib/config';
 import { useSend } from '../useForm';
 import { useHydrated } from '../useHydrated';
@@ -21,17 +21,8 @@ export function RegisterForm() {
       return;
     }
     // Registration mails an address nobody has proven yet: the human check keeps it from being a relay.
-    let recaptchaToken: string;
-    try {
-      recaptchaToken = await getCaptchaToken('register');
-    } catch (err) {
-      await showAlert({
-        icon: 'warning',
-        title: 'Verification Not Ready',
-        text: err instanceof CaptchaError ? err.message : 'Please wait a moment and try again.',
-      });
-      return;
-    }
+    const recaptchaToken = await captchaTokenOrSay('register');
+    if (recaptchaToken === undefined) return;
     await send(
       '/api/user/register',
       { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken },
