@@ -38,11 +38,15 @@ async function adminSlot(browser: Browser, days: number, at?: { date: string; ti
   await loginAdmin(page);
   const n = (Date.now() / 1000 + ++counter) % 600;
   const date = at?.date ?? teacherToday(days);
-  const time = at?.time ?? `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(Math.floor(n % 60)).padStart(2, '0')}`;
+  // Never on the hour or the half hour: the seed's weekday slots (10:00, 13:00, 16:30) are there,
+  // and the admin's POST adds nothing where a slot exists.
+  const minute = 1 + Math.floor(n % 28) + (Math.floor(n) % 2 === 0 ? 0 : 30);
+  const time = at?.time ?? `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
   const res = await page.request.post('/api/bookings', { data: { slots: [{ date, time }] } });
   expect(res.status()).toBe(201);
   const { slots } = await res.json();
   await context.close();
+  expect(slots, `a new slot at ${date} ${time}`).toHaveLength(1);
   return { id: slots[0]._id, date };
 }
 
