@@ -1,3 +1,4 @@
+import { adminPages } from './pages/pages.routes.ts';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './types.ts';
@@ -106,6 +107,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/exports', adminExports);
   api.route('/announcement', announcement);
   api.route('/admin/announcement', adminAnnouncement);
+  // pages: her words, pages and their revisions (issue 19)
+  api.route('/admin/pages', adminPages);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

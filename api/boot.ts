@@ -7,6 +7,7 @@ import type { Env } from './env.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from './seed.ts';
+import { seedPages } from './pages/defaults.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createApp } from './app.ts';
 
@@ -28,6 +29,8 @@ export async function prepareDatabase(env: Env, options: BootOptions = {}) {
       timezone: env.SITE_TIMEZONE,
       content: firstStart && options.seedContent !== false,
     });
+    // The site's words: from the YAML only for pages the database lacks (never over her edits).
+    await seedPages(database.db);
     return { database, applied, firstStart, seeded };
   } catch (err) {
     await database.close().catch(() => {});

@@ -102,6 +102,11 @@ const schema = z.object({
   /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
   /** How often each server process looks for session and class reminders that are due. */
   REMINDER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(60_000),
+  /**
+   * How often each server process asks the database whether another process published a page
+   * (issue 19, decision 0020): the bound on how stale a replica's pages can be.
+   */
+  RENDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * How long an open payment attempt may go without news before the reconciler takes it over and

@@ -3,10 +3,12 @@
  * built site, the Hono API under /api, and Astro's on-demand routes, on one port.
  *
  *   request ─▶ Hono app (/api/*, /dev/* stand-ins)
+ *           └▶ a public page rendered ahead with her published content (api/pages/render-ahead.ts)
  *           └▶ static file from dist/client (precompressed, long cache on hashed /_astro/*)
  *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
- *           └▶ dist/client/404.html with status 404
+ *           └▶ the 404 page (rendered ahead, else dist/client/404.html) with status 404
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +27,8 @@ import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
 import { startNewsletterSender } from './backoffice/newsletter-sender.ts';
 import { startClassReminders } from './classes/reminders.ts';
+import { NOT_FOUND, type CachedPage, type PageRenderer } from './pages/render-ahead.ts';
+import type { RenderContext } from '../contract/content.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -57,7 +61,18 @@ export async function startServer(
   root.use('*', securityHeadersMiddleware(headers));
   root.route('/', booted.app);
 
+  // Render tickets: a page the server renders ahead asks for itself over loopback with one of
+  // these, and Astro's handler gets its context; without a ticket /render-ahead/* is not found.
+  const tickets = new Map<string, RenderContext>();
   if (site) {
+    const { publisher } = booted.services;
+    root.on(['GET', 'HEAD'], '*', async (c, next) => {
+      const path = c.req.path.replace(/(.)\/$/, '$1');
+      const page = path === NOT_FOUND ? undefined : publisher.lookup(path);
+      if (!page) return next();
+      if (page.status === 301) return c.redirect(page.body, 301);
+      return sendRendered(c.req.header('accept-encoding') ?? '', c.req.header('if-none-match'), page);
+    });
     root.use(
       '*',
       serveStatic({
@@ -70,16 +85,30 @@ export async function startServer(
       }),
     );
     const { handler } = (await import(/* @vite-ignore */ pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as { handler: AstroHandler };
-    const notFoundPage = existsSync(`${clientDir}/404.html`) ? readFileSync(`${clientDir}/404.html`, 'utf8') : '<h1>Not found</h1>';
+    const builtNotFound = existsSync(`${clientDir}/404.html`) ? readFileSync(`${clientDir}/404.html`, 'utf8') : '<h1>Not found</h1>';
     root.all('*', async (c) => {
+      let locals: App.Locals;
+      if (c.req.path.startsWith('/render-ahead/')) {
+        const context = tickets.get(c.req.header('x-render-ticket') ?? '');
+        if (!context) return c.html(publisher.lookup(NOT_FOUND)?.body ?? builtNotFound, 404);
+        locals = { render: context };
+      } else {
+        // On-demand pages (client and admin areas) show her published navigation and footer too.
+        locals = { render: publisher.liveContext(c.req.path) };
+      }
       // Astro writes to the socket itself, past the middleware: give it the headers first.
       setSecurityHeaders(c.env.outgoing, headers);
       let fellThrough = false;
-      await handler(c.env.incoming, c.env.outgoing, () => {
-        fellThrough = true;
-      });
+      await handler(
+        c.env.incoming,
+        c.env.outgoing,
+        () => {
+          fellThrough = true;
+        },
+        locals,
+      );
       if (!fellThrough) return RESPONSE_ALREADY_SENT;
-      return c.html(notFoundPage, 404);
+      return c.html(publisher.lookup(NOT_FOUND)?.body ?? builtNotFound, 404);
     });
   }
 
@@ -96,6 +125,8 @@ export async function startServer(
   const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
   // Newsletter outbox: every process sends at its pace; the claim gives each row to one sender.
   const stopNewsletters = options.newsletters === false ? async () => {} : startNewsletterSender(booted.services);
+  // Public pages: rendered ahead for this build at start, then kept current from the database.
+  const stopPublisher = site ? await booted.services.publisher.start(loopbackRenderer(env.HOST, port, tickets), env.RENDER_POLL_MS) : async () => {};
   return {
     url: `http://localhost:${port}`,
     port,
@@ -107,10 +138,42 @@ export async function startServer(
       stopClassReminders();
       await stopReconciler();
       await stopNewsletters();
+      await stopPublisher();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();
     },
   };
+}
+
+/** Renders a render-ahead route by asking this same server for it, with a one-use ticket. */
+function loopbackRenderer(host: string, port: number, tickets: Map<string, RenderContext>): PageRenderer {
+  const origin = `http://${host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  return async (route, context) => {
+    const ticket = randomUUID();
+    tickets.set(ticket, context);
+    try {
+      const response = await fetch(`${origin}/render-ahead/${route}`, { headers: { 'x-render-ticket': ticket, 'accept-encoding': 'identity' } });
+      return { status: response.status, html: await response.text() };
+    } finally {
+      tickets.delete(ticket);
+    }
+  };
+}
+
+/** A rendered page: brotli or gzip as the client accepts, revalidated by its ETag. */
+function sendRendered(acceptEncoding: string, ifNoneMatch: string | undefined, page: CachedPage): Response {
+  const encoding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : undefined;
+  const etag = encoding ? `${page.etag.slice(0, -1)}-${encoding}"` : page.etag;
+  const headers: Record<string, string> = {
+    'content-type': page.contentType,
+    'cache-control': 'public, max-age=0, must-revalidate',
+    etag,
+    vary: 'accept-encoding',
+  };
+  if (page.status === 200 && ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+  if (encoding) headers['content-encoding'] = encoding;
+  const body = encoding === 'br' ? new Uint8Array(page.br) : encoding === 'gzip' ? new Uint8Array(page.gzip) : page.body;
+  return new Response(body, { status: page.status, headers });
 }
 
 export function banner(running: RunningServer): string {

@@ -11,6 +11,7 @@ import * as rateLimits from './migrations/0008_rate_limits.ts';
 import * as bookingChanges from './migrations/0009_booking_changes.ts';
 import * as classPlaces from './migrations/0010_class_places.ts';
 import * as backOffice from './migrations/0011_back_office.ts';
+import * as pages from './migrations/0012_pages.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009_booking_changes': bookingChanges,
   '0010_class_places': classPlaces,
   '0011_back_office': backOffice,
+  '0012_pages': pages,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -93,6 +93,9 @@ export interface ClassSignupsTable {
   createdAt: CreatedAt;
   /** When the day-before reminder was claimed (issue 15); null until then. */
   reminderSentAt: Timestamp | null;
+  /** The waiver revision accepted (page_revisions of 'waiver'), and a SHA-256 of its text; null before issue 19. */
+  waiverRevision: number | null;
+  waiverHash: string | null;
 }
 
 /** A full class's waitlist, first in line = lowest seq (issue 15). */
@@ -107,6 +110,9 @@ export interface ClassWaitlistTable {
   waiverAccepted: Generated<boolean>;
   signaturePng: Uint8Array | null;
   createdAt: CreatedAt;
+  /** The waiver revision accepted (page_revisions of 'waiver'), and a SHA-256 of its text; null before issue 19. */
+  waiverRevision: number | null;
+  waiverHash: string | null;
 }
 
 export interface SubscribersTable {
@@ -388,6 +394,55 @@ export interface AnnouncementsTable {
   updatedAt: Timestamp;
 }
 
+/** A page's content: the site's own (slug = its YAML file's name) or one of hers (issue 19). */
+export interface PagesTable {
+  slug: string;
+  kind: 'builtin' | 'custom';
+  /** What the editor saved last: JSON text shaped like the page's YAML. */
+  draft: string;
+  /** Bumped on every save; a save naming an older one is refused. */
+  draftVersion: Generated<number>;
+  /** What the public sees (JSON text); null while not published. */
+  published: string | null;
+  publishedRevision: number | null;
+  publishedAt: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+/** Every publish of a page, kept unchanged. */
+export interface PageRevisionsTable {
+  slug: string;
+  n: number;
+  /** JSON text. */
+  content: string;
+  /** JSON text: dotted paths of the fields that changed against the revision before. */
+  changed: string;
+  restoredFrom: number | null;
+  /** SHA-256 of the revision's visible text (the waiver's sign-ups keep it). */
+  textHash: string;
+  publishedAt: Timestamp;
+}
+
+export interface PageRedirectsTable {
+  fromSlug: string;
+  toSlug: string;
+  createdAt: CreatedAt;
+}
+
+/** Public HTML (and the sitemap) made ahead of the request, per build. */
+export interface RenderedPagesTable {
+  buildId: string;
+  path: string;
+  status: Generated<number>;
+  contentType: string;
+  body: string;
+  etag: string;
+  /** From the render_generation sequence: newer renders have larger numbers. */
+  generation: string;
+  renderedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -414,6 +469,10 @@ export interface Database {
   newsletters: NewslettersTable;
   newsletterOutbox: NewsletterOutboxTable;
   announcements: AnnouncementsTable;
+  pages: PagesTable;
+  pageRevisions: PageRevisionsTable;
+  pageRedirects: PageRedirectsTable;
+  renderedPages: RenderedPagesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -81,6 +81,9 @@ export async function deleteOrphanImages(db: DB, uploadedBefore = new Date(Date.
     .where('createdAt', '<', uploadedBefore)
     .where(sql<boolean>`not exists (select 1 from products where products.image = ${IMAGE_URL_PREFIX} || images.id)`)
     .where(sql<boolean>`not exists (select 1 from gallery_photos where gallery_photos.image_id = images.id)`)
+    // Her pages name photos inside their JSON (drafts, the published copy, every revision a restore may bring back).
+    .where(sql<boolean>`not exists (select 1 from pages where strpos(pages.draft, images.id) > 0 or strpos(coalesce(pages.published, ''), images.id) > 0)`)
+    .where(sql<boolean>`not exists (select 1 from page_revisions where strpos(page_revisions.content, images.id) > 0)`)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

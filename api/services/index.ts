@@ -14,6 +14,8 @@ import { createRealtime, type Realtime } from './realtime.ts';
 import type { Hono } from 'hono';
 import { createLimits, type Limits } from '../limits/limits.ts';
 import { trackLimits } from '../middleware/rate-limit.ts';
+import { createPublisher, type Publisher } from '../pages/render-ahead.ts';
+import { distDirOf, readBuildStamp } from '../build-info.ts';
 
 export interface Services {
   env: Env;
@@ -25,6 +27,8 @@ export interface Services {
   realtime: Realtime;
   /** Request limits, shared by every replica on PostgreSQL (api/limits/limits.ts). */
   limits: Limits;
+  /** Public pages made ahead of the request, shared by every replica (api/pages/render-ahead.ts). */
+  publisher: Publisher;
   /** Present only while the PayPal emulator stands in; mounted at /dev/paypal. */
   paypalEmulator?: Hono;
 }
@@ -73,5 +77,7 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
 
   const limits = trackLimits(createLimits(database.pool));
 
-  return { env, database, db, mailer, humanCheck, payments, realtime, limits, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
+  // Rendered pages are kept per build: a build's HTML names its own hashed assets.
+  const publisher = createPublisher(db, { buildId: readBuildStamp(distDirOf(env.DIST_DIR))?.inputs ?? 'unbuilt', siteUrl: env.SITE_URL, log: env.QUIET ? undefined : (l) => console.log(l) });
+  return { env, database, db, mailer, humanCheck, payments, realtime, limits, publisher, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
 }

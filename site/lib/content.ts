@@ -1,8 +1,18 @@
-import { getEntry, type CollectionEntry, type CollectionKey } from 'astro:content';
+import { getEntry } from 'astro:content';
+import type { BuiltinSlug, SiteContent } from '../../contract/content';
 
-/** The data of a one-file collection (site/content/<name>.yaml), typed by its schema. */
-export async function copy<K extends CollectionKey>(name: K): Promise<CollectionEntry<K>['data']> {
-  const entry = (await getEntry(name, name as never)) as CollectionEntry<K> | undefined;
+/**
+ * A page's words: what the teacher published (the server hands it over when it renders the
+ * page ahead of the request, or her draft in a preview), else the build's default from
+ * site/content/<name>.yaml.
+ */
+export async function copy<K extends BuiltinSlug>(locals: App.Locals, name: K): Promise<SiteContent[K]> {
+  const published = locals.render?.content[name];
+  if (published) return published;
+  const entry = await getEntry(name, name);
   if (!entry) throw new Error(`site/content/${name}.yaml is missing`);
-  return entry.data;
+  return entry.data as SiteContent[K];
 }
+
+/** The public address the page is for: the server names it when it renders ahead. */
+export const publicPath = (astro: { locals: App.Locals; url: URL }): string => astro.locals.render?.path ?? (astro.url.pathname.replace(/(.)\/$/, '$1') || '/');

@@ -1,6 +1,6 @@
 /**
- * The site's navigation lists: the main menu (yoga pages), the shop's menu (/chocolates and
- * /cart), the footer and the admin sections. A page linked from several lists is written once.
+ * The admin's sections. The public navigation bars and the footer are content (site.yaml's
+ * mainNav, shopNav, footerNav, edited in the admin's Pages), not code.
  */
 export interface NavLink {
   href: string;
@@ -8,17 +8,6 @@ export interface NavLink {
 }
 
 const link = (href: string, label: string): NavLink => ({ href, label });
-
-const home = link('/', 'Home');
-const calendar = link('/calendar', 'Calendar');
-const chocolates = link('/chocolates', 'Chocolates');
-const contact = link('/contact', 'Contact');
-
-export const MAIN_NAV: readonly NavLink[] = [home, link('/yoga', 'Yoga'), calendar, chocolates, contact];
-
-export const SHOP_NAV: readonly NavLink[] = [chocolates, contact, link('/yoga', 'Back to Yoga')];
-
-export const FOOTER_NAV: readonly NavLink[] = [home, link('/about', 'About'), calendar, contact, chocolates, link('/aboutwebsite', 'About this website')];
 
 export const ADMIN_NAV: readonly NavLink[] = [
   link('/admin/dashboard', 'Events'),

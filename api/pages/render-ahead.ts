@@ -1,0 +1,253 @@
+/**
+ * Public pages made ahead of the request (issue 19, decision 0020). The server renders each
+ * public page once with the published content (through Astro's own handler, so the page is the
+ * real one), stores the HTML in `rendered_pages` for its build, and every replica serves it
+ * from memory. A publish regenerates only the pages that read what changed, then bumps the
+ * render generation; every replica asks the database for newer rows every RENDER_POLL_MS and
+ * so serves the new HTML within about a second, with no rebuild and no restart.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { sql } from 'kysely';
+import type { BuiltinSlug, RenderContext } from '../../contract/content.ts';
+import type { DB } from '../../db/client.ts';
+import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
+import { listRedirects } from './pages.repo.ts';
+import { runEvery } from '../lib/periodic.ts';
+
+/** Renders one of the site's render-ahead routes (site/pages/render-ahead/<route>.astro) with a context. */
+export type PageRenderer = (route: string, context: RenderContext) => Promise<{ status: number; html: string }>;
+
+interface SiteRoute {
+  path: string;
+  /** site/pages/render-ahead/<route>.astro */
+  route: string;
+  /** The pages' content it shows besides `site` (every page shows the navigation and footer). */
+  reads: BuiltinSlug[];
+  facts?: 'products' | 'classes';
+  /** Listed in sitemap.xml (the spec's public, indexable routes). */
+  sitemap?: boolean;
+}
+
+/** Every public page of the site's own. */
+export const SITE_ROUTES: readonly SiteRoute[] = [
+  { path: '/', route: 'home', reads: ['home'], sitemap: true },
+  { path: '/yoga', route: 'yoga', reads: ['yoga'], sitemap: true },
+  { path: '/about', route: 'about', reads: ['about'], sitemap: true },
+  { path: '/calendar', route: 'calendar', reads: ['yoga'], facts: 'classes', sitemap: true },
+  { path: '/chocolates', route: 'chocolates', reads: ['chocolates'], facts: 'products', sitemap: true },
+  { path: '/contact', route: 'contact', reads: ['contact'], sitemap: true },
+  { path: '/aboutwebsite', route: 'aboutwebsite', reads: ['aboutwebsite'], sitemap: true },
+  { path: '/signup', route: 'signup', reads: ['waiver'] },
+  { path: '/signup-selection', route: 'signup-selection', reads: [] },
+  { path: '/cart', route: 'cart', reads: [] },
+  { path: '/login', route: 'login', reads: [] },
+  { path: '/register', route: 'register', reads: [] },
+  { path: '/dashboard', route: 'dashboard', reads: [] },
+  { path: '/class-cancel', route: 'class-cancel', reads: [] },
+  { path: '/unsubscribe', route: 'unsubscribe', reads: [] },
+  { path: '/verify-email', route: 'verify-email', reads: [] },
+  { path: '/verify-login', route: 'verify-login', reads: [] },
+  { path: '/404', route: 'not-found', reads: [] },
+];
+/** The site's 404 page, rendered ahead like the rest; the server answers unknown paths with it. */
+export const NOT_FOUND = '/404';
+
+/** What changed, so only what shows it is made again. */
+export type Change =
+  | { kind: 'all' }
+  | { kind: 'builtin'; slug: BuiltinSlug }
+  /** One of her pages; `navigation`: its link in a navigation bar or footer came, went or changed. */
+  | { kind: 'custom'; slug: string; navigation: boolean; gone?: boolean; renamedFrom?: string }
+  | { kind: 'facts'; facts: 'products' | 'classes' };
+
+export interface CachedPage {
+  status: number;
+  contentType: string;
+  body: string;
+  etag: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+async function cachedOf(row: { status: number; contentType: string; body: string; etag: string }): Promise<CachedPage> {
+  const [br, gzipped] = await Promise.all([
+    brotli(row.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 10, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(row.body) } }),
+    gz(row.body, { level: 9 }),
+  ]);
+  return { ...row, br, gzip: gzipped };
+}
+
+const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+export interface Publisher {
+  /** The page to serve for a path, if one was rendered ahead. */
+  lookup(path: string): CachedPage | undefined;
+  /** The published content for on-demand pages (client and admin areas): navigation and footer. */
+  liveContext(path: string): RenderContext | undefined;
+  /** Renders what a change touches, stores it, and serves it here at once (others within RENDER_POLL_MS). */
+  regenerate(change: Change): Promise<void>;
+  /** A preview: the real page rendered with a draft in place of the published content. */
+  preview(slug: string, draft: unknown): Promise<string | undefined>;
+  /** Loads rows newer than what this process has. */
+  refresh(): Promise<void>;
+  /** Server start: the renderer, a first load, a render of everything, then the poll. */
+  start(renderer: PageRenderer, pollMs: number): Promise<() => Promise<void>>;
+  readonly rendering: boolean;
+}
+
+export function createPublisher(db: DB, options: { buildId: string; siteUrl: string; log?: (line: string) => void }): Publisher {
+  const cache = new Map<string, CachedPage>();
+  let seen = '0';
+  let renderer: PageRenderer | undefined;
+  let live: { source: PublishedSource; generation: string } | undefined;
+  const log = options.log ?? (() => {});
+
+  async function refresh(): Promise<void> {
+    const rows = await db
+      .selectFrom('renderedPages')
+      .select(['path', 'status', 'contentType', 'body', 'etag', sql<string>`generation::text`.as('gen')])
+      .where('buildId', '=', options.buildId)
+      .where(sql<boolean>`generation > ${seen}::bigint`)
+      .orderBy('generation')
+      .execute();
+    if (rows.length === 0) return;
+    for (const row of rows) cache.set(row.path, await cachedOf(row));
+    seen = rows.at(-1)!.gen;
+    // Navigation and footer of the on-demand pages follow what was published.
+    live = { source: await loadPublished(db), generation: seen };
+  }
+
+  async function store(path: string, status: number, contentType: string, body: string): Promise<void> {
+    await db
+      .insertInto('renderedPages')
+      .values({ buildId: options.buildId, path, status, contentType, body, etag: etagOf(body), generation: sql`nextval('render_generation')` })
+      .onConflict((oc) =>
+        oc.columns(['buildId', 'path']).doUpdateSet({
+          status,
+          contentType,
+          body,
+          etag: etagOf(body),
+          generation: sql`nextval('render_generation')`,
+          renderedAt: new Date(),
+        }),
+      )
+      .execute();
+  }
+
+  async function renderRoute(source: PublishedSource, route: SiteRoute): Promise<void> {
+    const context = await contextFor(db, source, { path: route.path, facts: route.facts });
+    const { status, html } = await renderer!(route.route, context);
+    if (status !== 200 && route.path !== NOT_FOUND) throw new Error(`render-ahead ${route.path}: status ${status}`);
+    await store(route.path, route.path === NOT_FOUND ? 404 : 200, 'text/html; charset=utf-8', html);
+  }
+
+  async function renderCustom(source: PublishedSource, page: PublishedCustomPage): Promise<void> {
+    const context = await contextFor(db, source, { path: `/${page.slug}`, page });
+    const { status, html } = await renderer!('page', context);
+    if (status !== 200) throw new Error(`render-ahead /${page.slug}: status ${status}`);
+    await store(`/${page.slug}`, 200, 'text/html; charset=utf-8', html);
+  }
+
+  async function notFoundBody(source: PublishedSource): Promise<string> {
+    const cached = cache.get(NOT_FOUND);
+    if (cached) return cached.body;
+    const context = await contextFor(db, source, { path: NOT_FOUND });
+    return (await renderer!('not-found', context)).html;
+  }
+
+  function sitemap(source: PublishedSource): string {
+    const base = options.siteUrl.replace(/\/+$/, '');
+    const latest = (...dates: (Date | undefined)[]) => new Date(Math.max(...dates.filter((d): d is Date => !!d).map((d) => d.getTime())));
+    const urls = [
+      ...SITE_ROUTES.filter((r) => r.sitemap).map((r) => ({
+        loc: `${base}${r.path}`,
+        lastmod: latest(source.publishedAt.site, ...r.reads.map((s) => source.publishedAt[s])),
+      })),
+      ...source.custom.map((p) => ({ loc: `${base}/${p.slug}`, lastmod: latest(source.publishedAt.site, p.publishedAt) })),
+    ];
+    const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    const body = urls.map((u) => `  <url><loc>${escape(u.loc)}</loc><lastmod>${u.lastmod.toISOString()}</lastmod></url>`).join('\n');
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`;
+  }
+
+  async function regenerate(change: Change): Promise<void> {
+    if (!renderer) return;
+    const started = performance.now();
+    const source = await loadPublished(db);
+    let routes: readonly SiteRoute[] = [];
+    let custom: PublishedCustomPage[] = [];
+    const everyPage = change.kind === 'all' || (change.kind === 'builtin' && change.slug === 'site') || (change.kind === 'custom' && change.navigation);
+    if (everyPage) {
+      routes = SITE_ROUTES;
+      custom = source.custom;
+    } else if (change.kind === 'builtin') {
+      routes = SITE_ROUTES.filter((r) => r.reads.includes(change.slug));
+    } else if (change.kind === 'facts') {
+      routes = SITE_ROUTES.filter((r) => r.facts === change.facts);
+    } else if (change.kind === 'custom') {
+      custom = source.custom.filter((p) => p.slug === change.slug);
+    }
+    // The 404 page first: a page that went away answers with it.
+    const notFound = routes.find((r) => r.path === NOT_FOUND);
+    if (notFound) await renderRoute(source, notFound);
+    for (const route of routes) if (route !== notFound) await renderRoute(source, route);
+    for (const page of custom) await renderCustom(source, page);
+    if (change.kind === 'custom' && (change.gone || change.renamedFrom)) {
+      // Unpublished or deleted: its address answers the 404 page; renamed: a 301 to the new one.
+      if (change.gone) await store(`/${change.slug}`, 404, 'text/html; charset=utf-8', await notFoundBody(source));
+      if (change.renamedFrom) await store(`/${change.renamedFrom}`, 301, 'text/plain; charset=utf-8', `/${change.slug}`);
+    }
+    if (change.kind === 'all') {
+      for (const r of await listRedirects(db)) await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
+    }
+    if (change.kind !== 'facts') await store('/sitemap.xml', 200, 'application/xml; charset=utf-8', sitemap(source));
+    await refresh();
+    log(`render-ahead: ${change.kind} ${'slug' in change ? change.slug : ''} in ${Math.round(performance.now() - started)} ms`);
+  }
+
+  return {
+    lookup: (path) => cache.get(path),
+    liveContext: (path) =>
+      live && {
+        path,
+        content: live.source.content,
+        images: {},
+        extraNav: extraNavOf(live.source.custom),
+        products: [],
+        classes: [],
+        preview: false,
+      },
+    regenerate,
+    async preview(slug, draft) {
+      if (!renderer) return undefined;
+      const source = await loadPublished(db);
+      const builtin = SITE_ROUTES.find((r) => r.reads.includes(slug as BuiltinSlug)) ?? (slug === 'site' ? SITE_ROUTES[0] : undefined);
+      if (builtin) {
+        const drafted: PublishedSource = { ...source, content: { ...source.content, [slug]: draft } };
+        const context = await contextFor(db, drafted, { path: builtin.path, facts: builtin.facts, preview: true });
+        return (await renderer(builtin.route, context)).html;
+      }
+      const page: PublishedCustomPage = { slug, content: draft as PublishedCustomPage['content'], publishedAt: new Date() };
+      const context = await contextFor(db, source, { path: `/${slug}`, page, preview: true });
+      return (await renderer('page', context)).html;
+    },
+    refresh,
+    async start(render, pollMs) {
+      renderer = render;
+      await refresh();
+      // Every page once for this build: a new build's assets have new names, and content may
+      // have been published by a process of another build.
+      await regenerate({ kind: 'all' });
+      const stop = runEvery('render-ahead', pollMs, () => refresh());
+      return async () => stop();
+    },
+    get rendering() {
+      return renderer !== undefined;
+    },
+  };
+}
