@@ -10,7 +10,10 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
     include: ['tests/api/**/*.test.ts'],
     // The race tests need real concurrency: PGlite runs one transaction at a time. The crash test
     // kills a server process: an embedded PGlite dies with it (PostgreSQL, like PayPal, outlives it).
-    exclude: db === 'pglite' ? ['tests/api/hardening-races.test.ts', 'tests/api/payment-crash.test.ts', 'tests/api/two-processes.test.ts'] : [],
+    exclude:
+      db === 'pglite'
+        ? ['tests/api/hardening-races.test.ts', 'tests/api/payment-crash.test.ts', 'tests/api/two-processes.test.ts', 'tests/api/pages-replicas.test.ts']
+        : [],
     env: { TEST_DB: db },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -98,6 +98,10 @@ export interface SignupRowView {
   email: string;
   phone: string;
   hasSignature: boolean;
+  /** The waiver revision the student accepted (null: signed before waivers were versioned). */
+  waiverRevision: number | null;
+  /** SHA-256 of that revision's text. */
+  waiverHash: string | null;
 }
 
 /** POST /api/class-places/cancel, POST /api/waitlist/leave: the signed token from a mail's link (issue 15). */

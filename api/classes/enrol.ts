@@ -6,6 +6,7 @@
 import type { DB } from '../../db/client.ts';
 import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_FULL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
 import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
+import { currentWaiver } from '../pages/pages.repo.ts';
 
 export interface Student {
   classTitle: string;
@@ -14,6 +15,22 @@ export interface Student {
   email: string;
   phone: string;
   signaturePng: Uint8Array | null;
+  /**
+   * The waiver revision the student accepted, and its text's hash: a returning student's from
+   * their earlier sign-up; absent for a new student, who accepts the one published now.
+   */
+  waiver?: AcceptedWaiver;
+}
+
+export interface AcceptedWaiver {
+  waiverRevision: number | null;
+  waiverHash: string | null;
+}
+
+/** The waiver published now, as a sign-up records it (read in the sign-up's transaction). */
+export async function waiverNow(db: DB): Promise<AcceptedWaiver> {
+  const waiver = await currentWaiver(db);
+  return { waiverRevision: waiver?.revision ?? null, waiverHash: waiver?.hash ?? null };
 }
 
 export type Enrolment = { ok: true; id: string; event: ClassEvent } | { ok: false; status: 400 | 404 | 409; message: string };
@@ -42,6 +59,7 @@ export async function enrol(db: DB, student: Student, alreadyStatus: 400 | 409):
       phone: student.phone,
       waiverAccepted: true,
       signaturePng: student.signaturePng,
+      ...(student.waiver ?? (await waiverNow(trx))),
     });
     if (!row) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
     return { ok: true, id: row.id, event };

@@ -1,3 +1,4 @@
+import { regenerateAfter } from '../pages/regenerate-after.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
@@ -90,6 +91,7 @@ function eventInstants(dates: string[], time: string, zone: string): { refused: 
 }
 
 export const events = new Hono<AppEnv>()
+  .use('*', regenerateAfter('classes'))
   // Public. Without a range (SPEC.md's call): today on, plus the past month so the calendar can
   // show those days' classes disabled. With from/to: the days one calendar month shows.
   .get('/', validateQuery(eventsRange), async (c) => {
@@ -130,7 +132,7 @@ export const events = new Hono<AppEnv>()
     return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
   });
 
-export const adminEvents = new Hono<AppEnv>().post('/', requireAdmin(), validateJson(newEvent), async (c) => {
+export const adminEvents = new Hono<AppEnv>().use('*', regenerateAfter('classes')).post('/', requireAdmin(), validateJson(newEvent), async (c) => {
   const { db, env } = c.var.services;
   const { repeat, ...fields } = c.req.valid('json');
   const { dates, clamped } = seriesDates(fields.date, repeat);

@@ -38,7 +38,7 @@ export async function insertWaitlistEntry(trx: Transaction<Database>, row: Inser
 export async function takeFirstInLine(trx: Transaction<Database>, eventId: string) {
   const first = await trx
     .selectFrom('classWaitlist')
-    .select(['id', 'name', 'email', 'phone', 'waiverAccepted', 'signaturePng'])
+    .select(['id', 'name', 'email', 'phone', 'waiverAccepted', 'signaturePng', 'waiverRevision', 'waiverHash'])
     .where('eventId', '=', eventId)
     .orderBy('seq')
     .limit(1)

@@ -12,7 +12,7 @@ import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_NOT_FOUND, CLASS_PAST } from '
 import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
 import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine } from './places.repo.ts';
-import type { Student } from './enrol.ts';
+import { waiverNow, type Student } from './enrol.ts';
 
 /** A waitlisted student who now holds a place: the new sign-up's id and who it is. */
 export interface Promoted {
@@ -43,6 +43,9 @@ export async function promoteFromWaitlist(trx: Transaction<Database>, event: Cla
       phone: next.phone,
       waiverAccepted: next.waiverAccepted,
       signaturePng: next.signaturePng,
+      // The waiver they accepted when they joined the line, not whatever is published now.
+      waiverRevision: next.waiverRevision,
+      waiverHash: next.waiverHash,
     });
     // Signed up for it meanwhile (a sign-up slipped in before joining the line): the entry just goes.
     if (row) promoted.push({ id: row.id, name: next.name, email: next.email });
@@ -101,7 +104,14 @@ export async function joinWaitlist(db: DB, student: Student, now = new Date()): 
     if (hasStarted(event, now)) return { ok: false, status: 400, message: CLASS_PAST };
     if ((await classSeats(trx, event, student.email)).mine) return { ok: false, status: 409, message: ALREADY_SIGNED_UP };
     const promoted = await promoteFromWaitlist(trx, event, now);
-    const fields = { name: student.name, email: student.email, phone: student.phone, waiverAccepted: true, signaturePng: student.signaturePng };
+    const fields = {
+      name: student.name,
+      email: student.email,
+      phone: student.phone,
+      waiverAccepted: true,
+      signaturePng: student.signaturePng,
+      ...(student.waiver ?? (await waiverNow(trx))),
+    };
     // Was in line already and just promoted: that promotion is the answer.
     const mine = promoted.find((p) => p.email === student.email);
     if (mine) return { ok: true, status: 'signedUp', id: mine.id, event, promoted: promoted.filter((p) => p !== mine) };

@@ -49,7 +49,7 @@ export async function insertSignup(db: DB, row: Insertable<ClassSignupsTable>) {
 export async function latestStudentProfile(db: DB, email: string) {
   return db
     .selectFrom('classSignups')
-    .select(['name', 'phone', 'signaturePng'])
+    .select(['name', 'phone', 'signaturePng', 'waiverRevision', 'waiverHash'])
     .where('email', '=', email)
     .where('waiverAccepted', '=', true)
     .orderBy('createdAt', 'desc')
@@ -62,7 +62,17 @@ export async function latestStudentProfile(db: DB, email: string) {
 export async function listSignups(db: DB) {
   return db
     .selectFrom('classSignups')
-    .select((eb) => ['id', 'date', 'classTitle', 'name', 'email', 'phone', eb('signaturePng', 'is not', null).as('hasSignature')])
+    .select((eb) => [
+      'id',
+      'date',
+      'classTitle',
+      'name',
+      'email',
+      'phone',
+      eb('signaturePng', 'is not', null).as('hasSignature'),
+      'waiverRevision',
+      'waiverHash',
+    ])
     .orderBy('date', 'desc')
     .orderBy('createdAt', 'desc')
     .orderBy('id')

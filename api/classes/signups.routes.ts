@@ -64,7 +64,11 @@ export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkS
   const profile = await latestStudentProfile(db, email);
   if (!profile) return c.json({ message: EMAIL_NOT_FOUND }, 404);
   const student = { classTitle, date, name: profile.name, email, phone: profile.phone };
-  const result = await enrol(db, { ...student, signaturePng: profile.signaturePng }, 400);
+  const result = await enrol(
+    db,
+    { ...student, signaturePng: profile.signaturePng, waiver: { waiverRevision: profile.waiverRevision, waiverHash: profile.waiverHash } },
+    400,
+  );
   if (!result.ok) return c.json({ message: result.message }, result.status);
   await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: true }, result.event), student.email));
   return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
@@ -84,6 +88,8 @@ export const adminSignups = new Hono<AppEnv>()
         email: r.email,
         phone: r.phone,
         hasSignature: Boolean(r.hasSignature),
+        waiverRevision: r.waiverRevision,
+        waiverHash: r.waiverHash,
       })),
     );
   })

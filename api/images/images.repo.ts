@@ -31,6 +31,10 @@ export async function findImage(db: DB, id: string) {
   return db.selectFrom('images').select(['contentType', 'bytes']).where('id', '=', id).executeTakeFirst();
 }
 
+export async function imageExists(db: DB, id: string): Promise<boolean> {
+  return (await db.selectFrom('images').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
 export async function findVariant(db: DB, id: string, format: 'avif' | 'webp', width: number) {
   return db.selectFrom('imageVariants').select('bytes').where('imageId', '=', id).where('format', '=', format).where('width', '=', width).executeTakeFirst();
 }

@@ -5,13 +5,15 @@ import { validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import type { ImageUploadedView } from '../../contract/images.ts';
-import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, insertImage, pictureViews } from './images.repo.ts';
+import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, pictureViews } from './images.repo.ts';
+import { openGraphImage } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
 
 /**
  * Uploaded images: sent by the admin (product photos; the galleries use the same pipeline),
  * processed once into their sizes, stored in the database, served publicly under URLs whose
- * bytes never change: `/api/images/{id}` (the largest WebP) and `/api/images/{id}/{width}.{avif|webp}`.
+ * bytes never change: `/api/images/{id}` (the largest WebP), `/api/images/{id}/{width}.{avif|webp}`
+ * and `/api/images/{id}/og.jpg` (the 1200×630 cut a shared page shows).
  */
 
 const imageParams = z.object({ id });
@@ -23,6 +25,28 @@ const IMMUTABLE = {
   // Served only as an image: no script or style could run even if one were opened directly.
   'content-security-policy': "default-src 'none'; sandbox",
 } as const;
+
+/**
+ * The latest og.jpg cuts, by image id. A shared link brings every site that draws previews at
+ * about the same time, and the cut costs a decode of the master: each is made once here (the
+ * same promise for requests that overlap), not once per request. The image's row is still
+ * looked up on every request, so a deleted photo's cut isn't served from here.
+ */
+const OG_CACHE_SIZE = 16;
+const ogCuts = new Map<string, Promise<Buffer>>();
+
+function ogCutOf(imageId: string, master: () => Promise<Uint8Array | undefined>): Promise<Buffer | undefined> {
+  const cached = ogCuts.get(imageId);
+  if (cached) return cached;
+  return master().then((bytes) => {
+    if (!bytes) return undefined;
+    const cut = openGraphImage(bytes);
+    ogCuts.set(imageId, cut);
+    if (ogCuts.size > OG_CACHE_SIZE) ogCuts.delete(ogCuts.keys().next().value!);
+    cut.catch(() => ogCuts.delete(imageId));
+    return cut;
+  });
+}
 
 /** POST /api/admin/images, multipart/form-data with the field `file`. */
 export const adminImages = new Hono<AppEnv>().post('/', requireAdmin(), uploadBodyLimit, async (c) => {
@@ -37,8 +61,23 @@ export const adminImages = new Hono<AppEnv>().post('/', requireAdmin(), uploadBo
   return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}`, picture } satisfies ImageUploadedView, 201);
 });
 
-/** GET /api/images/{id} and /api/images/{id}/{width}.{avif|webp}: public; never changing. */
+/** GET /api/images/{id}, /api/images/{id}/og.jpg and /api/images/{id}/{width}.{avif|webp}: public; never changing. */
 export const images = new Hono<AppEnv>()
+  // Before /:id/:file, whose size pattern would refuse og.jpg.
+  .get('/:id/og.jpg', validateParams(imageParams), async (c) => {
+    const { db } = c.var.services;
+    const imageId = c.req.valid('param').id;
+    if (!(await imageExists(db, imageId))) return c.json({ message: 'Image not found' }, 404);
+    let cut: Buffer | undefined;
+    try {
+      cut = await ogCutOf(imageId, async () => (await findImage(db, imageId))?.bytes);
+    } catch {
+      // An upload from before the pipeline that sharp can't read: there is no cut to show.
+      cut = undefined;
+    }
+    if (!cut) return c.json({ message: 'Image not found' }, 404);
+    return c.body(new Uint8Array(cut), 200, { 'content-type': 'image/jpeg', ...IMMUTABLE });
+  })
   .get('/:id', validateParams(imageParams), async (c) => {
     const found = await findImage(c.var.services.db, c.req.valid('param').id);
     if (!found) return c.json({ message: 'Image not found' }, 404);

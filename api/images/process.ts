@@ -105,3 +105,23 @@ export async function processImage(input: Uint8Array): Promise<ProcessedImage | 
     variants: variants as ImageVariant[],
   };
 }
+
+/** The picture a shared link shows (Open Graph, X/Twitter cards): their recommended size. */
+export const OG_WIDTH = 1200;
+export const OG_HEIGHT = 630;
+
+/**
+ * A photo cut to exactly 1200×630 for sharing. `attention` keeps the part of the photo that draws
+ * the eye (faces, contrast) when the cut loses the top and bottom of a portrait. JPEG, because
+ * every site that draws link previews reads it (not all read WebP); transparency lands on white,
+ * not JPEG's black. Made from the stored master on request: a page names it only when she
+ * chooses the photo for sharing, and the bytes under its URL never change.
+ */
+export async function openGraphImage(master: Uint8Array): Promise<Buffer> {
+  return sharp(master, { limitInputPixels: MAX_INPUT_PIXELS })
+    .autoOrient()
+    .resize(OG_WIDTH, OG_HEIGHT, { fit: 'cover', position: 'attention' })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 82, mozjpeg: true })
+    .toBuffer();
+}

@@ -1,3 +1,4 @@
+import { regenerateAfter } from '../pages/regenerate-after.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -28,6 +29,7 @@ const productParams = z.object({ id });
 const fields = ({ price, ...rest }: z.output<typeof product>) => ({ ...rest, priceCents: price });
 
 export const chocolates = new Hono<AppEnv>()
+  .use('*', regenerateAfter('products'))
   .get('/', async (c) => {
     const { db } = c.var.services;
     const rows = await listProducts(db);

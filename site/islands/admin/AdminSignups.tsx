@@ -98,6 +98,16 @@ function SignupsPanel() {
               <td>{s.phone}</td>
               <td>
                 <div className="row-actions">
+                  {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
+                  {s.waiverRevision && (
+                    <span
+                      className="waiver-version"
+                      title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
+                      data-waiver-version={s.waiverRevision}
+                    >
+                      Waiver v{s.waiverRevision}
+                    </span>
+                  )}
                   {s.hasSignature && (
                     <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
                       View signature<span className="sr-only"> of {s.name}</span>

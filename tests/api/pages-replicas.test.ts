@@ -1,0 +1,85 @@
+/**
+ * Published pages on every replica (issue 19): two real server processes with the built site
+ * on one PostgreSQL database. A publish on A is served by B within 5 seconds (B asks the
+ * database for newer renders every RENDER_POLL_MS, a second by default), with no rebuild and
+ * no restart; a restore on B is served by A the same way; a draft reaches neither.
+ *
+ * PostgreSQL only (vitest.config.ts): an embedded PGlite lives inside one process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { sessionStore } from '../../api/accounts/sessions.ts';
+import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
+import { freshDatabase, type FreshDatabase } from '../helpers/database.ts';
+import { startChild, type Child } from '../helpers/child.ts';
+
+const SERVER = 'tests/helpers/server-process.ts';
+
+describe('published pages on two replicas', () => {
+  let fresh: FreshDatabase;
+  let handle: DatabaseHandle;
+  let a: Child;
+  let b: Child;
+  let cookie: string;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase('postgres');
+    const env = {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      QUIET: '1',
+      SERVE_SITE: '1',
+      DATABASE_URL: fresh.env.DATABASE_URL!,
+      APP_SECRET: 'two-replicas-share-this-secret-of-32+chars',
+    };
+    [a, b] = await Promise.all([startChild(SERVER, env, 60_000), startChild(SERVER, env, 60_000)]);
+    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
+    const admin = await handle.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
+    cookie = `${SESSION_COOKIES.admin}=${(await sessionStore(handle.db, 'admin').create(admin.id)).token}`;
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
+    await handle?.close();
+    await fresh?.drop();
+  });
+
+  const admin = (server: Child, path: string, init: { method?: string; json?: unknown } = {}) =>
+    fetch(`${server.url}/api/admin/pages${path}`, {
+      method: init.method ?? 'GET',
+      headers: { cookie, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+  /** Milliseconds until `server` serves `path` containing `text` (fails after 5 s). */
+  async function servedWithin(server: Child, path: string, text: string): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < 5_000) {
+      if ((await (await fetch(`${server.url}${path}`)).text()).includes(text)) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${server.url}${path} did not show "${text}" within 5 s`);
+  }
+
+  it('a publish on one is served by the other within 5 s; a restore likewise; drafts by neither', async () => {
+    const page = await (await admin(a, '/yoga')).json();
+    const original = page.content.faq.items[0].a as string;
+    const marker = `Answered on replica A ${Date.now()}`;
+    const content = structuredClone(page.content);
+    content.faq.items[0].a = marker;
+    expect((await admin(a, '/yoga', { method: 'PUT', json: { content, version: page.version } })).status).toBe(200);
+    // Saved, not published: neither replica shows it.
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (const server of [a, b]) expect(await (await fetch(`${server.url}/yoga`)).text()).not.toContain(marker);
+
+    const published = await admin(a, '/yoga/publish', { method: 'POST' });
+    expect(published.status).toBe(200);
+    const { revision } = await published.json();
+    expect(await servedWithin(a, '/yoga', marker)).toBeLessThan(5_000);
+    expect(await servedWithin(b, '/yoga', marker)).toBeLessThan(5_000);
+
+    // Restored on B: A goes back to the original answer.
+    expect((await admin(b, `/yoga/revisions/${revision - 1}/restore`, { method: 'POST' })).status).toBe(200);
+    expect(await servedWithin(a, '/yoga', original)).toBeLessThan(5_000);
+    expect(await (await fetch(`${a.url}/yoga`)).text()).not.toContain(marker);
+  }, 60_000);
+});
