@@ -5,8 +5,11 @@
  *     12-MP photos; upload processing time, transfer before/after scrolling, Lighthouse and CLS.
  *  1c. The newsletter sender's throughput (scripts/bench-newsletter.ts, issue 16): mails a
  *     minute through the mailbox stand-in and through a local fake of Resend's API.
- *  2. How fast the built server answers `/` and `/chocolates`, each as a ratio to the same
- *     server answering a small static file in the same run.
+ *  1d. Publish → served by every replica (scripts/bench-publish.ts, issue 19): p50/p95 over 20
+ *     publishes with two server processes on one PostgreSQL database.
+ *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
+ *     with the published content), each as a ratio to the same server answering a small
+ *     static file in the same run.
  *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
  *     hundreds of clients, sign-ups and orders): GET /api/events (whole and one month's grid), /api/chocolates and the
  *     admin's /api/bookings, each as a ratio to GET /api/health in the same run.
@@ -65,9 +68,11 @@ async function pages(): Promise<string[]> {
     const base = `http://127.0.0.1:${server.port}`;
     const enc = { 'accept-encoding': 'br, gzip' };
     const file = await measure('`/favicon.svg` (small static file)', `${base}/favicon.svg`, enc);
+    // Content pages come from the pages rendered ahead with her published content (issue 19).
     const home = await measure('`/`', `${base}/`, enc);
+    const yoga = await measure('`/yoga` (published content page)', `${base}/yoga`, enc);
     const shop = await measure('`/chocolates`', `${base}/chocolates`, enc);
-    return table([file, home, shop], file);
+    return table([file, home, yoga, shop], file);
   } finally {
     await server.close();
   }
@@ -239,6 +244,12 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] the newsletter report failed (see above)');
   }
   const newsletterReport = existsSync('docs/bench/newsletter.md') ? readFileSync('docs/bench/newsletter.md', 'utf8').replace(/^# Newsletter sender\n/, '') : '';
+  // Issue 19: publish → served by both replicas (scripts/bench-publish.ts).
+  if (!process.env.BENCH_SKIP_PUBLISH) {
+    const r = spawnSync(process.execPath, ['scripts/bench-publish.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the publish report failed (see above)');
+  }
+  const publishReport = existsSync('docs/bench/publish.md') ? readFileSync('docs/bench/publish.md', 'utf8').replace(/^# .*\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -275,6 +286,8 @@ async function main() {
     photoReport,
     '## Newsletter sender (issue 16)',
     newsletterReport,
+    '## Publish → served by every replica (issue 19)',
+    publishReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');
