@@ -60,7 +60,8 @@ const video = z
   .describe('A video section.');
 
 const paragraphs = (doc: string) => z.array(text('A paragraph.')).describe(doc);
-const headedList = (doc: string, item: z.ZodType) => z.object({ heading: line('The section heading.'), items: z.array(item).describe(doc) }).describe(doc);
+const headedList = <T extends z.ZodType>(doc: string, item: T) =>
+  z.object({ heading: line('The section heading.'), items: z.array(item).describe(doc) }).describe(doc);
 
 const navLink = z
   .object({
@@ -76,6 +77,7 @@ const navLink = z
 export const siteContent = z.object({
   teacherTitle: line('The yoga brand: the title in the yoga navigation bar, the footer and page titles.'),
   teacherName: line('Your name, as the footer’s copyright line shows it.'),
+  jobTitle: line('What you do, in a few words, as search engines describe you (e.g. Yoga teacher, yoga therapist and chocolatier).').optional(),
   chocolateBrand: line('The chocolate brand: the title in the shop’s navigation bar (/chocolates, /cart) and its page titles.'),
   city: line('Your city, in the footer.'),
   tagline: line('The sentence under your name in the footer.'),
@@ -83,7 +85,16 @@ export const siteContent = z.object({
   shopNav: z.array(navLink).min(1).describe('The shop’s navigation bar’s links (/chocolates, /cart), in order.'),
   footerNav: z.array(navLink).min(1).describe('The footer’s links to pages of the site, in order.'),
   external: z
-    .array(z.object({ label: line('The link’s words.'), href: z.string().url('must be a full web address').describe('The full web address.') }))
+    .array(
+      z.object({
+        label: line('The link’s words.'),
+        href: z
+          .string()
+          .trim()
+          .regex(/^(https?:\/\/[^\s/$.?#][^\s]*|mailto:[^\s]+)$/i, 'must be a full web address (https://…) or a mailto: link')
+          .describe('The full web address (https://…) or a mailto: link.'),
+      }),
+    )
     .describe('Footer links to outside sites: code repository, photos, marketplace shop.'),
   newsletter: z
     .object({ heading: line('The heading of the footer’s sign-up box.'), text: text('The sentence that says what subscribers get.') })

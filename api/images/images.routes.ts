@@ -33,19 +33,20 @@ const IMMUTABLE = {
  * looked up on every request, so a deleted photo's cut isn't served from here.
  */
 const OG_CACHE_SIZE = 16;
-const ogCuts = new Map<string, Promise<Buffer>>();
+const ogCuts = new Map<string, Promise<Buffer | undefined>>();
 
 function ogCutOf(imageId: string, master: () => Promise<Uint8Array | undefined>): Promise<Buffer | undefined> {
-  const cached = ogCuts.get(imageId);
-  if (cached) return cached;
-  return master().then((bytes) => {
-    if (!bytes) return undefined;
-    const cut = openGraphImage(bytes);
-    ogCuts.set(imageId, cut);
-    if (ogCuts.size > OG_CACHE_SIZE) ogCuts.delete(ogCuts.keys().next().value!);
-    cut.catch(() => ogCuts.delete(imageId));
-    return cut;
-  });
+  let cut = ogCuts.get(imageId);
+  if (cut) return cut;
+  cut = master().then((bytes) => (bytes ? openGraphImage(bytes) : undefined));
+  ogCuts.set(imageId, cut);
+  if (ogCuts.size > OG_CACHE_SIZE) ogCuts.delete(ogCuts.keys().next().value!);
+  // Only a cut is kept: a photo gone meanwhile, or one sharp can't read, is asked again next time.
+  cut.then(
+    (bytes) => bytes || ogCuts.delete(imageId),
+    () => ogCuts.delete(imageId),
+  );
+  return cut;
 }
 
 /** POST /api/admin/images, multipart/form-data with the field `file`. */

@@ -114,7 +114,8 @@ export async function renamePage({ db, publisher }: Deps, from: string, to: stri
   if (outcome === 'missing') throw new PageNotFound();
   if (outcome === 'taken') throw new SlugTaken();
   const page = await repo.findPage(db, to);
-  if (page?.published) await publisher.regenerate(changeOf(to, page.published, page.published, { renamedFrom: from }));
+  // The old address answers 301 at once, published or not (as it will after any restart).
+  if (page) await publisher.regenerate(changeOf(to, page.published, page.published, { renamedFrom: from }));
 }
 
 export async function unpublishPage({ db, publisher }: Deps, slug: string) {

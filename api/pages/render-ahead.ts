@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import type { BuiltinSlug, RenderContext } from '../../contract/content.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
-import { listRedirects } from './pages.repo.ts';
+import { findRedirect, listRedirects } from './pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
 
 /** Renders one of the site's render-ahead routes (site/pages/render-ahead/<route>.astro) with a context. */
@@ -107,7 +107,12 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
   let live: { source: PublishedSource; generation: string } | undefined;
   const log = options.log ?? (() => {});
 
-  async function refresh(): Promise<void> {
+  // One load at a time: a poll and a publish's own load running together could otherwise put
+  // older HTML over newer in the map.
+  let loading: Promise<void> = Promise.resolve();
+  const refresh = (): Promise<void> => (loading = loading.then(load, load));
+
+  async function load(): Promise<void> {
     const rows = await db
       .selectFrom('renderedPages')
       .select(['path', 'status', 'contentType', 'body', 'etag', sql<string>`generation::text`.as('gen')])
@@ -139,11 +144,12 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
       .execute();
   }
 
-  async function renderRoute(source: PublishedSource, route: SiteRoute): Promise<void> {
+  async function renderRoute(source: PublishedSource, route: SiteRoute): Promise<string> {
     const context = await contextFor(db, source, { path: route.path, facts: route.facts });
     const { status, html } = await renderer!(route.route, context);
     if (status !== 200 && route.path !== NOT_FOUND) throw new Error(`render-ahead ${route.path}: status ${status}`);
     await store(route.path, route.path === NOT_FOUND ? 404 : 200, 'text/html; charset=utf-8', html);
+    return html;
   }
 
   async function renderCustom(source: PublishedSource, page: PublishedCustomPage): Promise<void> {
@@ -153,11 +159,29 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
     await store(`/${page.slug}`, 200, 'text/html; charset=utf-8', html);
   }
 
-  async function notFoundBody(source: PublishedSource): Promise<string> {
+  async function notFoundBody(source: PublishedSource, fresh: string | undefined): Promise<string> {
+    if (fresh !== undefined) return fresh;
     const cached = cache.get(NOT_FOUND);
     if (cached) return cached.body;
     const context = await contextFor(db, source, { path: NOT_FOUND });
     return (await renderer!('not-found', context)).html;
+  }
+
+  /** Addresses that answer 404 (pages gone) show the 404 page as it is now: its navigation too. */
+  async function restampGone(body: string): Promise<void> {
+    await db
+      .updateTable('renderedPages')
+      .set({ body, etag: etagOf(body), generation: sql`nextval('render_generation')`, renderedAt: new Date() })
+      .where('buildId', '=', options.buildId)
+      .where('status', '=', 404)
+      .where('path', '!=', NOT_FOUND)
+      .execute();
+  }
+
+  /** Every old address of a page answers 301 straight to where it is now (a rename of a rename too). */
+  async function storeRedirects(toSlug?: string): Promise<void> {
+    const redirects = await listRedirects(db);
+    for (const r of redirects) if (!toSlug || r.toSlug === toSlug) await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
   }
 
   function sitemap(source: PublishedSource): string {
@@ -194,17 +218,28 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
     }
     // The 404 page first: a page that went away answers with it.
     const notFound = routes.find((r) => r.path === NOT_FOUND);
-    if (notFound) await renderRoute(source, notFound);
+    const freshNotFound = notFound ? await renderRoute(source, notFound) : undefined;
+    if (freshNotFound !== undefined) await restampGone(freshNotFound);
     for (const route of routes) if (route !== notFound) await renderRoute(source, route);
     for (const page of custom) await renderCustom(source, page);
     if (change.kind === 'custom' && (change.gone || change.renamedFrom)) {
       // Unpublished or deleted: its address answers the 404 page; renamed: a 301 to the new one.
-      if (change.gone) await store(`/${change.slug}`, 404, 'text/html; charset=utf-8', await notFoundBody(source));
-      if (change.renamedFrom) await store(`/${change.renamedFrom}`, 301, 'text/plain; charset=utf-8', `/${change.slug}`);
+      if (change.gone) {
+        const body = await notFoundBody(source, freshNotFound);
+        await store(`/${change.slug}`, 404, 'text/html; charset=utf-8', body);
+        // Its old addresses (their redirects went with the page) answer 404 too, not a 301 to a 404.
+        const stale = await db
+          .selectFrom('renderedPages')
+          .select('path')
+          .where('buildId', '=', options.buildId)
+          .where('status', '=', 301)
+          .where('body', '=', `/${change.slug}`)
+          .execute();
+        for (const row of stale) if (!(await findRedirect(db, row.path.slice(1)))) await store(row.path, 404, 'text/html; charset=utf-8', body);
+      }
+      if (change.renamedFrom) await storeRedirects(change.slug);
     }
-    if (change.kind === 'all') {
-      for (const r of await listRedirects(db)) await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
-    }
+    if (change.kind === 'all') await storeRedirects();
     if (change.kind !== 'facts') await store('/sitemap.xml', 200, 'application/xml; charset=utf-8', sitemap(source));
     await refresh();
     log(`render-ahead: ${change.kind} ${'slug' in change ? change.slug : ''} in ${Math.round(performance.now() - started)} ms`);

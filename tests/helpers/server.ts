@@ -1,6 +1,8 @@
 /**
  * The API under test: the real Node server (api/server.ts) on a free port with a fresh
- * database, reached over real HTTP. The site is left out; Playwright covers it on a build.
+ * database, reached over real HTTP. The site is left out unless `site: true` (the build that
+ * tests/global-setup.ts makes: pages rendered ahead, static files, the 404 page); Playwright
+ * covers the browser side.
  */
 import { loadEnv } from '../../api/env.ts';
 import { startServer, type RunningServer } from '../../api/server.ts';
@@ -11,10 +13,10 @@ export interface TestServer extends RunningServer {
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; seedContent?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; seedContent?: boolean; site?: boolean } = {}): Promise<TestServer> {
   const database = await freshDatabase();
   const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', ...database.env, ...options.env });
-  const running = await startServer(env, { site: false, seedContent: options.seedContent ?? false });
+  const running = await startServer(env, { site: options.site ?? false, seedContent: options.seedContent ?? false });
   const base = `http://127.0.0.1:${running.port}`;
   return {
     ...running,
