@@ -64,6 +64,11 @@ export async function pictureViews(db: DB, ids: readonly string[]): Promise<Map<
 }
 
 /** The image id in an uploaded image's URL, or null for any other address. */
+/** Her uploaded photos, newest first: the photo chooser of the page editor. */
+export async function listImages(db: DB, limit = 200): Promise<{ id: string; createdAt: Date }[]> {
+  return db.selectFrom('images').select(['id', 'createdAt']).where('width', 'is not', null).orderBy('createdAt', 'desc').limit(limit).execute();
+}
+
 export function imageIdOf(url: string): string | null {
   if (!url.startsWith(IMAGE_URL_PREFIX)) return null;
   const id = url.slice(IMAGE_URL_PREFIX.length);

@@ -5,7 +5,7 @@ import { validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import type { ImageUploadedView } from '../../contract/images.ts';
-import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, pictureViews } from './images.repo.ts';
+import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, listImages, pictureViews } from './images.repo.ts';
 import { openGraphImage } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
 
@@ -50,17 +50,33 @@ function ogCutOf(imageId: string, master: () => Promise<Uint8Array | undefined>)
 }
 
 /** POST /api/admin/images, multipart/form-data with the field `file`. */
-export const adminImages = new Hono<AppEnv>().post('/', requireAdmin(), uploadBodyLimit, async (c) => {
-  const received = await receiveImage(c);
-  if (!received.ok) return c.json({ message: received.message }, received.status);
-  const { db } = c.var.services;
-  const imageId = await db.transaction().execute((trx) => insertImage(trx, received.image));
-  // Orphans are swept after the admin's image and product changes (rare, and the admin is
-  // there): no timer to run, and an orphan lives at most until the next change.
-  await deleteOrphanImages(db);
-  const picture = (await pictureViews(db, [imageId])).get(imageId)!;
-  return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}`, picture } satisfies ImageUploadedView, 201);
-});
+export const adminImages = new Hono<AppEnv>()
+  /** GET /api/admin/images: her photos, newest first, with their sizes (the editors' photo chooser). */
+  .get('/', requireAdmin(), async (c) => {
+    const { db } = c.var.services;
+    const rows = await listImages(db);
+    const views = await pictureViews(
+      db,
+      rows.map((r) => r.id),
+    );
+    return c.json(
+      rows.flatMap((r) => {
+        const picture = views.get(r.id);
+        return picture ? [{ id: r.id, url: `${IMAGE_URL_PREFIX}${r.id}`, picture, createdAt: new Date(r.createdAt).toISOString() }] : [];
+      }),
+    );
+  })
+  .post('/', requireAdmin(), uploadBodyLimit, async (c) => {
+    const received = await receiveImage(c);
+    if (!received.ok) return c.json({ message: received.message }, received.status);
+    const { db } = c.var.services;
+    const imageId = await db.transaction().execute((trx) => insertImage(trx, received.image));
+    // Orphans are swept after the admin's image and product changes (rare, and the admin is
+    // there): no timer to run, and an orphan lives at most until the next change.
+    await deleteOrphanImages(db);
+    const picture = (await pictureViews(db, [imageId])).get(imageId)!;
+    return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}`, picture } satisfies ImageUploadedView, 201);
+  });
 
 /** GET /api/images/{id}, /api/images/{id}/og.jpg and /api/images/{id}/{width}.{avif|webp}: public; never changing. */
 export const images = new Hono<AppEnv>()

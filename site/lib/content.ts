@@ -1,5 +1,5 @@
 import { getEntry } from 'astro:content';
-import type { BuiltinSlug, SiteContent } from '../../contract/content';
+import { uploadedImageId, type BuiltinSlug, type SiteContent } from '../../contract/content';
 
 /**
  * A page's words: what the teacher published (the server hands it over when it renders the
@@ -16,3 +16,13 @@ export async function copy<K extends BuiltinSlug>(locals: App.Locals, name: K): 
 
 /** The public address the page is for: the server names it when it renders ahead. */
 export const publicPath = (astro: { locals: App.Locals; url: URL }): string => astro.locals.render?.path ?? (astro.url.pathname.replace(/(.)\/$/, '$1') || '/');
+
+/**
+ * A page's sharing picture (its `ogImage` field): one of her uploaded photos, cut to 1200×630 by
+ * the server (GET /api/images/{id}/og.jpg); anything else, or none, shares the site's default
+ * (an illustration or a build photo has no 1200×630 cut).
+ */
+export function ogImageOf(picture: string | undefined): string | undefined {
+  const id = picture ? uploadedImageId(picture) : undefined;
+  return id ? `/api/images/${id}/og.jpg` : undefined;
+}
