@@ -55,6 +55,14 @@ export interface ImageUploadedView {
   picture: PictureView;
 }
 
+/** GET /api/admin/images: one of her uploads, newest first (the editors' photo chooser). */
+export interface AdminImageView {
+  id: string;
+  url: string;
+  picture: PictureView;
+  createdAt: string;
+}
+
 /** Where an uploaded image and its sizes are served; the bytes under one URL never change. */
 export const IMAGE_URL_PREFIX = '/api/images/';
 export const imageVariantUrl = (id: string, width: number, format: 'avif' | 'webp') => `${IMAGE_URL_PREFIX}${id}/${width}.${format}`;

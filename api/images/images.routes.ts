@@ -4,7 +4,7 @@ import type { AppEnv } from '../types.ts';
 import { validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
-import type { ImageUploadedView } from '../../contract/images.ts';
+import type { AdminImageView, ImageUploadedView } from '../../contract/images.ts';
 import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, listImages, pictureViews } from './images.repo.ts';
 import { openGraphImage } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
@@ -62,7 +62,9 @@ export const adminImages = new Hono<AppEnv>()
     return c.json(
       rows.flatMap((r) => {
         const picture = views.get(r.id);
-        return picture ? [{ id: r.id, url: `${IMAGE_URL_PREFIX}${r.id}`, picture, createdAt: new Date(r.createdAt).toISOString() }] : [];
+        return picture
+          ? [{ id: r.id, url: `${IMAGE_URL_PREFIX}${r.id}`, picture, createdAt: new Date(r.createdAt).toISOString() } satisfies AdminImageView]
+          : [];
       }),
     );
   })

@@ -14,6 +14,7 @@ export const ADMIN_NAV: readonly NavLink[] = [
   link('/admin/bookings', 'Bookings'),
   link('/admin/chocolates', 'Chocolates'),
   link('/admin/galleries', 'Galleries'),
+  link('/admin/pages', 'Pages'),
   link('/admin/orders', 'Orders'),
   link('/admin/signups', 'Classes'),
   link('/admin/users', 'Clients'),

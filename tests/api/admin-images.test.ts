@@ -233,4 +233,25 @@ describe(`images nobody shows on ${testDbKind()}`, () => {
     expect(await served(abandoned)).toBe(404);
     expect(await served(kept)).toBe(200);
   });
+
+  it("a photo on one of her pages (draft, published or only in an earlier revision) is not swept; the admin's list has her uploads", async () => {
+    const onPage = await uploaded(3);
+    const page = await (await asAdmin('/api/admin/pages/about', 'GET')).json();
+    const saved = await asAdmin('/api/admin/pages/about', 'PUT', { content: { ...page.content, portrait: onPage }, version: page.version });
+    expect(saved.status).toBe(200);
+    expect((await asAdmin('/api/admin/pages/about/publish', 'POST')).status).toBe(200);
+    // Back to the illustration: the photo lives on only in the revision a restore can bring back.
+    const again = await (await asAdmin('/api/admin/pages/about', 'GET')).json();
+    expect((await asAdmin('/api/admin/pages/about', 'PUT', { content: page.content, version: again.version })).status).toBe(200);
+    expect((await asAdmin('/api/admin/pages/about/publish', 'POST')).status).toBe(200);
+    await upload(small);
+    expect(await served(onPage)).toBe(200);
+
+    const list = await asAdmin('/api/admin/images', 'GET');
+    expect(list.status).toBe(200);
+    const items = (await list.json()) as { id: string; url: string; picture: PictureView }[];
+    const mine = items.find((i) => i.url === onPage);
+    expect(mine?.picture.webp).toContain(`${onPage}/320.webp`);
+    expect((await server.api('/api/admin/images')).status).toBe(401);
+  });
 });
