@@ -399,8 +399,11 @@ describe(`admin sign-ups on ${testDbKind()}`, () => {
       email: 'list-a@example.com',
       phone: '123-456-7890',
       hasSignature: true,
+      // The waiver published when they signed (issue 19).
+      waiverRevision: 1,
+      waiverHash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(list.at(-1)).toMatchObject({ classTitle: 'Old Class', hasSignature: false });
+    expect(list.at(-1)).toMatchObject({ classTitle: 'Old Class', hasSignature: false, waiverRevision: null });
     const dates = list.map((s) => s.date);
     expect([...dates].sort().reverse()).toEqual(dates);
 

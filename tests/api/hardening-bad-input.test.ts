@@ -448,6 +448,9 @@ describe(`bad input on ${kind}`, () => {
         if (field.lenient) {
           // What strict fields refuse is dropped: the order falls back to PayPal's payer.
           expect(await storedAnywhere(LENIENT_MARK), `${sent.label}: stored`).toBe(false);
+        } else if (field.inJson) {
+          // Inside a page's JSON content: the value as JSON writes it (quotes and backslashes escaped).
+          expect(await storedAnywhere(JSON.stringify(String(value).trim()).slice(1, -1)), `${sent.label}: accepted, so stored exactly as sent`).toBe(true);
         } else if (field.role !== 'lookup') {
           expect(await storedExactly(writesOf(endpoint), String(value).trim()), `${sent.label}: accepted, so stored exactly as sent`).toBe(true);
         }

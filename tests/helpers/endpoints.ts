@@ -47,6 +47,8 @@ export interface Field {
   lenient?: boolean;
   in?: 'body' | 'query';
   bad?: unknown[];
+  /** Stored inside a JSON document (a page's content): found JSON-escaped within a column. */
+  inJson?: boolean;
 }
 
 export interface Example {
@@ -206,6 +208,36 @@ export class Fixtures {
   }
 
   /** A photo of the yoga slideshow (its image bytes are not a processed one: routes here don't read them). */
+  /** A page of hers (a draft unless `published`), with its own slug. */
+  async customPage(published = false): Promise<string> {
+    const slug = this.unique('page')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-');
+    const content = {
+      title: 'Chronic Pain Support',
+      description: 'Gentle yoga therapy.',
+      brand: 'yoga',
+      sections: [{ markdown: 'Breath first.' }],
+      inNavigation: false,
+      inFooter: false,
+    };
+    await this.db
+      .insertInto('pages')
+      .values({
+        slug,
+        kind: 'custom',
+        draft: JSON.stringify(content),
+        ...(published ? { published: JSON.stringify(content), publishedRevision: 1, publishedAt: new Date() } : {}),
+      })
+      .execute();
+    if (published)
+      await this.db
+        .insertInto('pageRevisions')
+        .values({ slug, n: 1, content: JSON.stringify(content), changed: '["created"]', textHash: 'x' })
+        .execute();
+    return slug;
+  }
+
   async galleryPhoto() {
     const imageId = await this.image();
     await this.db.updateTable('images').set({ width: 1, height: 1, placeholder: '' }).where('id', '=', imageId).execute();
@@ -1188,6 +1220,114 @@ export const ENDPOINTS: Endpoint[] = [
     body: 'none',
     writes: ['galleryPhotos', 'images', 'imageVariants'],
     example: async (fx) => ({ params: { gallery: 'yoga', id: await fx.galleryPhoto() } }),
+  },
+
+  // --- her pages (issue 19) ------------------------------------------------------------------
+  { method: 'GET', route: '/api/admin/images', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/pages', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/pages',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      title: text({ inJson: true }),
+      description: text({ inJson: true }),
+      brand: match({ bad: ['tea', 'YOGA'] }),
+      sections: { kind: 'array', required: true, role: 'match', bad: [[], [{ markdown: '' }], [{ markdown: 'x', imageId: 'not-a-photo' }]] },
+      slug: { kind: 'string', role: 'match', bad: ['Bad Slug!', 'admin', 'api', 'cart', '-x', 'a--b'] },
+      inNavigation: { kind: 'boolean' },
+      inFooter: { kind: 'boolean' },
+    },
+    writes: ['pages', 'pageRedirects'],
+    example: async (fx) => ({
+      json: {
+        title: 'Chronic Pain Support',
+        slug: fx
+          .unique('chronic-pain')
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-'),
+        description: 'Gentle yoga therapy for chronic pain.',
+        brand: 'yoga',
+        sections: [{ markdown: 'Breath first, then movement.' }],
+        inNavigation: true,
+        inFooter: false,
+      },
+    }),
+  },
+  { method: 'GET', route: '/api/admin/pages/:slug', auth: 'admin', body: 'none', writes: [], example: async () => ({ params: { slug: 'contact' } }) },
+  {
+    method: 'PUT',
+    route: '/api/admin/pages/:slug',
+    auth: 'admin',
+    body: 'json',
+    fields: { content: { kind: 'any', required: true }, version: { kind: 'number', required: true, role: 'match', bad: [-1, 1.5] } },
+    writes: ['pages'],
+    example: async (fx) => {
+      const slug = await fx.customPage();
+      const row = await fx.db.selectFrom('pages').select(['draft', 'draftVersion']).where('slug', '=', slug).executeTakeFirstOrThrow();
+      return { params: { slug }, json: { content: { ...JSON.parse(row.draft), title: 'Chronic Pain, Gently' }, version: row.draftVersion } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/pages/:slug',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'pageRedirects', 'renderedPages'],
+    example: async (fx) => ({ params: { slug: await fx.customPage(true) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/pages/:slug/publish',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'renderedPages'],
+    example: async (fx) => ({ params: { slug: await fx.customPage() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/pages/:slug/unpublish',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'renderedPages'],
+    example: async (fx) => ({ params: { slug: await fx.customPage(true) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/pages/:slug/rename',
+    auth: 'admin',
+    body: 'json',
+    fields: { slug: match({ bad: ['Bad Slug!', 'admin', 'yoga', 'a--b'] }) },
+    writes: ['pages', 'pageRevisions', 'pageRedirects', 'renderedPages'],
+    example: async (fx) => ({
+      params: { slug: await fx.customPage(true) },
+      json: {
+        slug: fx
+          .unique('renamed')
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-'),
+      },
+    }),
+  },
+  { method: 'GET', route: '/api/admin/pages/:slug/revisions', auth: 'admin', body: 'none', writes: [], example: async () => ({ params: { slug: 'yoga' } }) },
+  {
+    method: 'POST',
+    route: '/api/admin/pages/:slug/revisions/:n/restore',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'renderedPages'],
+    example: async () => ({ params: { slug: 'contact', n: '1' } }),
+  },
+  // Without the built site (these tests) a preview can't be rendered: 503 with the reason.
+  {
+    method: 'GET',
+    route: '/api/admin/pages/:slug/preview',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    okStatus: [503],
+    example: async () => ({ params: { slug: 'yoga' } }),
   },
 
   // --- the mailbox stand-in's JSON (development and tests only) -------------------------------
