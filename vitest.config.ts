@@ -12,7 +12,13 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
     // kills a server process: an embedded PGlite dies with it (PostgreSQL, like PayPal, outlives it).
     exclude:
       db === 'pglite'
-        ? ['tests/api/hardening-races.test.ts', 'tests/api/payment-crash.test.ts', 'tests/api/two-processes.test.ts', 'tests/api/pages-replicas.test.ts']
+        ? [
+            'tests/api/hardening-races.test.ts',
+            'tests/api/payment-crash.test.ts',
+            'tests/api/two-processes.test.ts',
+            'tests/api/pages-replicas.test.ts',
+            'tests/api/journal-replicas.test.ts',
+          ]
         : [],
     env: { TEST_DB: db },
     testTimeout: 30_000,

@@ -1,10 +1,11 @@
 import { adminPages } from './pages/pages.routes.ts';
+import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
-import { drainRefusedBody } from './middleware/drain-refused-body.ts';
+import { closeUnreadBody } from './middleware/drain-refused-body.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { privateAnswers } from './middleware/private-answers.ts';
 // One folder ("wing") per feature; each route file is named for the resource it serves.
@@ -36,6 +37,11 @@ import { adminNewsletters } from './backoffice/newsletters.routes.ts';
 import { adminFinances } from './backoffice/finances.routes.ts';
 import { adminExports } from './backoffice/exports.routes.ts';
 import { adminAnnouncement, announcement } from './backoffice/announcement.routes.ts';
+import { adminToday } from './backoffice/today.routes.ts';
+// settings: her numbers and defaults (issue 20)
+import { adminSettings } from './settings/settings.routes.ts';
+// backups: the database's backups (issue 21)
+import { adminBackups } from './backups/backups.routes.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -53,8 +59,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
 
   const api = new Hono<AppEnv>();
-  // First in, last out: a refusal waits for the rest of its body, so the client hears it.
-  api.use('*', drainRefusedBody(25 * 1024 * 1024));
+  // First in, last out: an answer sent before its body was read closes the connection rather
+  // than read the rest (at most 64 KB of a refused body is ever read).
+  api.use('*', closeUnreadBody());
   const bodyLimited = bodyLimit({
     maxSize: env.BODY_LIMIT_BYTES,
     // The rest of the body is never read, so the connection can't be reused: say so.
@@ -107,8 +114,14 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/exports', adminExports);
   api.route('/announcement', announcement);
   api.route('/admin/announcement', adminAnnouncement);
+  api.route('/admin/today', adminToday);
+  api.route('/admin/settings', adminSettings);
   // pages: her words, pages and their revisions (issue 19)
   api.route('/admin/pages', adminPages);
+  // journal: her posts, on the pages' publishing (issue 22)
+  api.route('/admin/posts', adminPosts);
+  // backups: the last backup's time and size (issue 21)
+  api.route('/admin/backups', adminBackups);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

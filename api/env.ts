@@ -107,12 +107,20 @@ const schema = z.object({
    * (issue 19, decision 0020): the bound on how stale a replica's pages can be.
    */
   RENDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** How often each server process looks for journal posts whose scheduled time has come (issue 22). */
+  JOURNAL_SCHEDULE_MS: z.coerce.number().int().min(50).max(3_600_000).default(10_000),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * How long an open payment attempt may go without news before the reconciler takes it over and
    * asks PayPal how it ended. Longer than a checkout's slowest PayPal answers (two 30 s captures).
    */
   PAYMENT_ATTEMPT_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  /**
+   * How many minutes after its PayPal order was made a booking whose client approved the payment
+   * and never pressed Finalize Booking (the tab closed) is finalized by the server, or released
+   * and both sides mailed (issue 20). Looked for on the reconciler's schedule (RECONCILE_INTERVAL_MS).
+   */
+  UNFINALIZED_BOOKING_MINUTES: z.coerce.number().min(0).max(1_440).default(10),
   /** Where the built site lives (relative to the project, or absolute); dist/ by default. */
   DIST_DIR: z.string().min(1).optional(),
   /** Newsletter mails each server process sends a minute at most (Resend's default limit is 2 requests a second). */
@@ -121,6 +129,29 @@ const schema = z.object({
   NEWSLETTER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(5_000),
   /** How long a claimed newsletter mail may stay unconfirmed before another sender takes it over (its sender died). */
   NEWSLETTER_CLAIM_STALE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  /**
+   * Backups (issue 21, api/backups/): the folder of the embedded database's automatic backups
+   * (and of `npm run backup` without a file name), relative to the project or absolute. Keep it
+   * on another disk, or copy it off the machine: a backup beside the database dies with its disk.
+   */
+  BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
+  /** 1: the embedded database backs itself up (default, except under NODE_ENV=test); 0: off. Never with DATABASE_URL. */
+  BACKUP_AUTO: z.enum(['0', '1']).optional(),
+  /** Hours between automatic backups (checked at most hourly, and a minute after start). */
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 31)
+    .default(24),
+  /** Automatic backups kept: the newest of each of the last N days that have one … */
+  BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).max(366).default(7),
+  /** … and the newest of each of the last M weeks (Monday to Sunday, UTC) that have one. */
+  BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
+  /**
+   * How many photos each server process decodes and encodes at a time (uploads and Open Graph
+   * cuts; about 50 MB each for a 12-MP photo). Further uploads wait their turn, already received.
+   */
+  IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Largest accepted request body in bytes (image uploads have their own limit). */
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -171,7 +202,9 @@ const productionKeys = [
 
 type Parsed = z.infer<typeof schema>;
 
-export type Env = Parsed & {
+export type Env = Omit<Parsed, 'BACKUP_AUTO'> & {
+  /** Whether the embedded database backs itself up (BACKUP_AUTO, off by default under NODE_ENV=test). */
+  BACKUP_AUTO: boolean;
   HOST: string;
   LOG_FORMAT: 'json' | 'text';
   SITE_URL: string;
@@ -259,6 +292,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   return {
     ...withDefaults,
     HOST: host,
+    BACKUP_AUTO: parsed.BACKUP_AUTO === undefined ? parsed.NODE_ENV !== 'test' : parsed.BACKUP_AUTO === '1',
     LOG_FORMAT: parsed.LOG_FORMAT ?? (production ? 'json' : 'text'),
     SITE_URL: (parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
     standIns,

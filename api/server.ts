@@ -25,9 +25,13 @@ import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { startReminders } from './booking/reminders.ts';
 import { startReconciler } from './payments/reconcile.ts';
+import { startUnfinalizedBookings } from './booking/unfinalized.ts';
 import { startNewsletterSender } from './backoffice/newsletter-sender.ts';
 import { startClassReminders } from './classes/reminders.ts';
+import { autoBackupsOn, startAutoBackups } from './backups/schedule.ts';
 import { NOT_FOUND, type CachedPage, type PageRenderer } from './pages/render-ahead.ts';
+import { publishDuePosts } from './pages/journal.ts';
+import { runEvery } from './lib/periodic.ts';
 import type { RenderContext } from '../contract/content.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -44,7 +48,7 @@ export interface RunningServer {
 
 export async function startServer(
   env: Env,
-  options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean; newsletters?: boolean } = {},
+  options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean; newsletters?: boolean; backups?: boolean; journal?: boolean } = {},
 ): Promise<RunningServer> {
   const site = options.site !== false;
   const distDir = distDirOf(env.DIST_DIR);
@@ -123,10 +127,16 @@ export async function startServer(
   const stopClassReminders = options.reminders === false ? () => {} : startClassReminders(booted.services);
   // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
   const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
+  // Bookings approved in PayPal and never finalized (the tab closed): on the reconciler's schedule, finalized or released, both sides mailed.
+  const stopUnfinalized = options.reconciler === false ? () => {} : startUnfinalizedBookings(booted.services);
   // Newsletter outbox: every process sends at its pace; the claim gives each row to one sender.
   const stopNewsletters = options.newsletters === false ? async () => {} : startNewsletterSender(booted.services);
+  // The embedded database's own backups (issue 21): into BACKUP_DIR every BACKUP_INTERVAL_HOURS, with a retention.
+  const stopBackups = options.backups === false ? async () => {} : startAutoBackups(booted.services);
   // Public pages: rendered ahead for this build at start, then kept current from the database.
   const stopPublisher = site ? await booted.services.publisher.start(loopbackRenderer(env.HOST, port, tickets), env.RENDER_POLL_MS) : async () => {};
+  // Scheduled journal posts: every process looks; the claim publishes each once (api/pages/journal.ts).
+  const stopJournal = options.journal === false ? () => {} : runEvery('journal', env.JOURNAL_SCHEDULE_MS, () => publishDuePosts(booted.services));
   return {
     url: `http://localhost:${port}`,
     port,
@@ -137,7 +147,10 @@ export async function startServer(
       stopReminders();
       stopClassReminders();
       await stopReconciler();
+      stopUnfinalized();
       await stopNewsletters();
+      await stopBackups();
+      stopJournal();
       await stopPublisher();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();
@@ -186,6 +199,7 @@ export function banner(running: RunningServer): string {
     `  Yoga & Chocolates is running at ${running.url}`,
     `  API health        ${running.url}/api/health`,
     `  Database          ${services.database.where}`,
+    `  Backups           ${autoBackupsOn(services) ? `every ${env.BACKUP_INTERVAL_HOURS} h into ${env.BACKUP_DIR}` : 'not automatic'} (npm run backup, npm run restore)`,
     `  Admin login       ${running.url}/admin  ${env.ADMIN_EMAIL}` +
       (env.defaulted.includes('ADMIN_PASSWORD') ? ` / ${env.ADMIN_PASSWORD} (development default)` : ' (password from ADMIN_PASSWORD)'),
     `  Stand-ins on      ${on.length ? on.join(', ') : 'none'}`,

@@ -171,3 +171,114 @@ export interface AnnouncementView {
   startsAt: string | null;
   endsAt: string | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Finances as CSV (issue 20)
+
+/** GET /api/admin/exports/finances.csv?from=YYYY-MM&to=YYYY-MM: the figures per month, as the finances page shows them. */
+export const FINANCES_CSV_COLUMNS = [
+  'Month',
+  'Chocolate orders paid',
+  'Orders paid',
+  'of which shipping',
+  'Average order',
+  'Orders refunded',
+  'Refunds',
+  'Paid sessions',
+  'Session payments',
+  'Sessions booked with the coupon',
+  'Income (orders + sessions)',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// The Today panel (issue 20)
+
+/** One group of the Today panel: how many, the admin list it links to, and the first few. */
+export interface TodayGroup<T> {
+  count: number;
+  /** The admin page that lists them (with the filter its list API answers for the same count). */
+  href: string;
+  /** The first few (at most TODAY_ITEMS), soonest or newest first. */
+  items: T[];
+}
+
+/** How many items each group carries; `count` is always the whole. */
+export const TODAY_ITEMS = 5;
+/** "This week": today and the six days after it, on the teacher's calendar. "Newest": the last seven days. */
+export const TODAY_WEEK_DAYS = 7;
+
+export interface TodayOrder {
+  _id: string;
+  createdAt: string;
+  payerName: string;
+  total: number;
+  isLocalPickup: boolean;
+}
+
+export interface TodaySession {
+  _id: string;
+  startsAt: string;
+  date: string;
+  time: string;
+  clientName: string;
+  sessionType: string;
+  /** Where: an address or an online link; '' for none. */
+  place: string;
+}
+
+export interface TodayClass {
+  _id: string;
+  title: string;
+  startsAt: string;
+  date: string;
+  time: string;
+  location: string;
+  /** Places taken (sign-ups) of `capacity`. */
+  taken: number;
+  capacity: number;
+  /** People waiting for a place. */
+  waitlist: number;
+}
+
+export interface TodayFailedMails {
+  newsletterId: string;
+  subject: string;
+  /** Recipients whose mail failed. */
+  failed: number;
+}
+
+export interface TodaySignup {
+  _id: string;
+  createdAt: string;
+  name: string;
+  classTitle: string;
+  date: string;
+}
+
+export interface TodayClient {
+  _id: string;
+  createdAt: string;
+  name: string;
+  email: string;
+}
+
+/** GET /api/admin/today: what needs her today, each group a tap from its list. */
+export interface TodayView {
+  /** The teacher's date (YYYY-MM-DD in her zone) the panel is for. */
+  today: string;
+  timeZone: string;
+  /** Paid orders not yet shipped or picked up; `toShip` + `toHandOver` = count. */
+  ordersToDeliver: TodayGroup<TodayOrder> & { toShip: number; toHandOver: number };
+  /** Booked sessions of today (those passed today too). */
+  sessionsToday: TodayGroup<TodaySession>;
+  /** Booked sessions from today to six days on. */
+  sessionsThisWeek: TodayGroup<TodaySession>;
+  /** Classes from now to six days on, with places and waitlists; `waitlisted` sums their waitlists. */
+  nextClasses: TodayGroup<TodayClass> & { waitlisted: number };
+  /** Newsletter mails that failed (the outbox's failures), by newsletter. */
+  failedMails: TodayGroup<TodayFailedMails>;
+  /** Class sign-ups of the last seven days. */
+  newSignups: TodayGroup<TodaySignup>;
+  /** Clients registered in the last seven days. */
+  newClients: TodayGroup<TodayClient>;
+}

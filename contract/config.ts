@@ -1,4 +1,5 @@
 /** Public run-time configuration the islands read (never a secret). */
+import type { BookingAmounts } from './settings.ts';
 
 /** GET /api/config/public */
 export interface PublicConfigView {
@@ -8,6 +9,8 @@ export interface PublicConfigView {
   realtimeHost: string;
   /** The teacher's IANA time zone, e.g. America/Los_Angeles. */
   timezone: string;
+  /** The booking page's amount ranges and sliding-scale sentence, as she set them (issue 20; contract/settings.ts). */
+  booking: BookingAmounts;
 }
 
 /** GET /api/config/paypal (SPEC.md section 7: {clientId}). */

@@ -513,4 +513,201 @@ export interface RenderContext {
   classes: ClassFact[];
   /** A preview of a draft: marked, never indexed. */
   preview: boolean;
+  /** On a page of her journal (/blog…): the post, or the list of posts, made by the server. */
+  journal?: JournalRender;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Her journal (issue 22, decision 0021): posts are pages of their own kind, published at /blog/{slug}
+
+/** A post's address rule: a page's slug rule; only posts are its neighbours under /blog/. */
+export const postSlug = z
+  .string({ error: 'Slug is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Slug is required')
+  .max(80, 'Slug must be at most 80 characters')
+  .regex(SLUG_RULE, 'Slug may hold only lowercase letters, digits and single dashes (like slow-mornings)')
+  .describe('The post’s address: /blog/your-slug. Made from the title; lowercase letters, digits and dashes.');
+
+/** A topic tag: one short lowercase word (dashes between words), its page at /blog/tag/{tag}. */
+export const TAG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const postTag = z
+  .string({ error: 'A tag is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'is required')
+  .max(30, 'must be at most 30 characters')
+  .regex(TAG_RULE, 'must be one lowercase word (letters, digits, dashes), like breathwork')
+  .describe('One topic, one short lowercase word, like breathwork or cacao.');
+
+export const POST_BODY_MAX = 100_000;
+export const POST_TAGS_MAX = 10;
+
+/** The words and pictures of one post. */
+export const postContent = z.object({
+  title: line('The post’s heading, and its title in the journal, in search results and in the feed.'),
+  slug: postSlug,
+  body: text(
+    'The post in Markdown: ## headings, **bold**, *italic*, [a link](https://…), lists with -, > quotes, and photos with “Insert a photo” below. No HTML.',
+    POST_BODY_MAX,
+  ),
+  coverImageId: z
+    .string()
+    .trim()
+    .regex(IMAGE_ID, 'must be one of your uploaded photos')
+    .optional()
+    .describe('The photo at the top of the post, on its card in the journal and when it is shared (cut to 1200×630).'),
+  coverAlt: z
+    .string()
+    .trim()
+    .max(300, 'must be at most 300 characters')
+    .refine(isCleanText, 'contains characters that are not allowed')
+    .optional()
+    .describe('What the cover photo shows, for people who can’t see it (required with a cover photo).'),
+  excerpt: z
+    .string()
+    .trim()
+    .max(500, 'must be at most 500 characters')
+    .refine(isCleanText, 'contains characters that are not allowed')
+    .optional()
+    .describe('One or two sentences on the post’s card and in the newsletter. Empty: the start of the post.'),
+  brand: z
+    .enum(['yoga', 'chocolates'], { error: 'Brand must be yoga or chocolates' })
+    .describe('Which side of the site it belongs to: its colours and navigation.'),
+  tags: z
+    .array(postTag)
+    .max(POST_TAGS_MAX, `may have at most ${POST_TAGS_MAX} tags`)
+    .refine((tags) => new Set(tags).size === tags.length, 'must not name a tag twice')
+    .default([])
+    .describe('Topics: each has its page of posts at /blog/tag/…'),
+  seoTitle: z
+    .string()
+    .trim()
+    .max(120, 'must be at most 120 characters')
+    .refine(isCleanText, 'contains characters that are not allowed')
+    .optional()
+    .describe('A different title for search results (empty: the heading).'),
+  seoDescription: z
+    .string()
+    .trim()
+    .max(320, 'must be at most 320 characters')
+    .refine(isCleanText, 'contains characters that are not allowed')
+    .optional()
+    .describe('One or two sentences under the title in search results and when shared (empty: the excerpt).'),
+});
+export type PostContent = z.infer<typeof postContent>;
+
+/** An instant she picks for a scheduled post (ISO 8601 with its offset, as the browser sends it). */
+const instant = z.iso.datetime({ offset: true, error: 'must be a date and time' }).describe('When the post publishes itself.');
+
+/** POST /api/admin/posts: a new post, a draft (or scheduled, with `publishAt`); the slug comes from the title when left out. */
+export const createPostBody = postContent.extend({ slug: postSlug.optional(), publishAt: instant.optional() });
+
+/** PUT /api/admin/posts/{id}: the content, and the version the editor saw (a stale one is refused). */
+export const savePostBody = z.object({ content: z.unknown(), version: z.number({ error: 'version is required' }).int().min(0).optional() });
+
+/** POST /api/admin/posts/{id}/schedule: `at` in the future, or null to cancel the schedule. */
+export const schedulePostBody = z.object({ at: instant.nullable() });
+
+/** POST /api/admin/posts/{id}/newsletter: the excerpt and a link (the default), or the whole post. */
+export const postNewsletterBody = z.object({ full: z.boolean().default(false).describe('Send the whole post, not its excerpt.') });
+
+/** A photo in a post's text: the editor's “Insert a photo” fills this, then writes ![alt](/api/images/{id}). */
+export const inlinePhoto = z.object({
+  imageId: z.string().trim().regex(IMAGE_ID, 'must be one of your uploaded photos').describe('A photo to put into the text where the cursor is.'),
+  imageAlt: line('What the photo shows, for people who can’t see it.'),
+});
+
+export type PostState = 'draft' | 'scheduled' | 'published' | 'unpublished';
+
+export interface PostListItem {
+  id: string;
+  /** The draft's slug (the public address follows it on the next publish). */
+  slug: string;
+  title: string;
+  state: PostState;
+  brand: 'yoga' | 'chocolates';
+  tags: string[];
+  /** Its public address while published. */
+  path: string | null;
+  /** Scheduled: when it publishes itself. */
+  publishAt: string | null;
+  /** Its date (the first publish), kept through an unpublish. */
+  date: string | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  publishedVersion: number | null;
+  hasUnpublishedChanges: boolean;
+  coverImageId: string | null;
+  newsletterSentAt: string | null;
+}
+
+export interface PostDetail extends PostListItem {
+  /** The draft. */
+  content: PostContent;
+  version: number;
+}
+
+export const POST_MESSAGES = {
+  notFound: 'No such post',
+  slugTaken: 'Another post already uses this address: choose another slug',
+  stale: PAGE_MESSAGES.stale.replace('This page', 'This post'),
+  altRequired: PAGE_MESSAGES.altRequired,
+  past: 'must be in the future',
+  notPublished: 'Publish the post first: only a published post can be sent as a newsletter.',
+  alreadySent: 'This post was sent as a newsletter already: each post is sent once.',
+  noSubscribers: 'There are no subscribers to send this post to.',
+  previewUnavailable: PAGE_MESSAGES.previewUnavailable,
+  noRevision: PAGE_MESSAGES.noRevision,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// What a journal page rendered ahead is handed (RenderContext.journal)
+
+/** One post as a card and as its page's head. */
+export interface PostCardView {
+  id: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  brand: 'yoga' | 'chocolates';
+  tags: string[];
+  /** Its date (the first publish), an ISO instant, and as words in the teacher's zone. */
+  date: string;
+  dateLabel: string;
+  /** Its last publish, an ISO instant. */
+  updated: string;
+  readingMinutes: number;
+  cover: { id: string; alt: string } | null;
+}
+
+export interface PostView extends PostCardView {
+  /** The body, made safe HTML by the server (inline photos as the pipeline's <picture>). */
+  html: string;
+  seoTitle: string;
+  seoDescription: string;
+  wordCount: number;
+}
+
+export interface PostLinkView {
+  slug: string;
+  title: string;
+}
+
+export type JournalRender =
+  | { kind: 'post'; post: PostView; newer: PostLinkView | null; older: PostLinkView | null }
+  | {
+      kind: 'index';
+      posts: PostCardView[];
+      /** 1-based; `pages` ≥ 1. */
+      page: number;
+      pages: number;
+      /** A tag's page, or the journal itself. */
+      tag: string | null;
+      /** Its first page: /blog or /blog/tag/{tag}; page n is `${base}/page/${n}`. */
+      base: string;
+    };
+
+/** How many posts one page of the journal (or of a tag) lists. */
+export const POSTS_PER_PAGE = 10;

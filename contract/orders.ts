@@ -90,10 +90,95 @@ export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 export const SETTABLE_STATUSES = ['paid', 'shipped', 'picked_up'] as const;
 export type OrderStatus = (typeof SETTABLE_STATUSES)[number] | 'payment_pending' | 'payment_failed' | 'refunded';
 
-/** PUT /api/admin/orders/{id}/status */
-export const orderStatusRequest = z.object({
-  status: z.enum(SETTABLE_STATUSES, { error: 'Status must be paid, shipped or picked_up' }),
+/** The carriers whose public tracking page the site links to (issue 20); any other carrier is shown as typed. */
+export const KNOWN_CARRIERS = ['USPS', 'UPS', 'FedEx', 'DHL'] as const;
+
+const TRACKING_PAGES: Record<(typeof KNOWN_CARRIERS)[number], (n: string) => string> = {
+  USPS: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${n}`,
+  UPS: (n) => `https://www.ups.com/track?tracknum=${n}`,
+  FedEx: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}`,
+  DHL: (n) => `https://www.dhl.com/us-en/home/tracking/tracking-express.html?submit=1&tracking-id=${n}`,
+};
+
+/** The known carrier a name means ('usps', 'Fed Ex' → USPS, FedEx), if any. */
+export function knownCarrier(carrier: string | null | undefined): (typeof KNOWN_CARRIERS)[number] | undefined {
+  // Only spaces, dots and hyphens are ignored: a name with anything else in it is the carrier typed.
+  const key = (carrier ?? '').replace(/[ .-]/g, '').toLowerCase();
+  return KNOWN_CARRIERS.find((c) => c.toLowerCase() === key);
+}
+
+/** The carrier's public tracking page for a number, for a known carrier; null otherwise. */
+export function trackingUrl(carrier: string | null | undefined, trackingNumber: string | null | undefined): string | null {
+  const known = knownCarrier(carrier);
+  const n = (trackingNumber ?? '').trim();
+  return known && n ? TRACKING_PAGES[known](encodeURIComponent(n)) : null;
+}
+
+const blankToNull = (v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v);
+
+export const TRACKING_ONLY_WHEN_SHIPPED = 'A tracking number or carrier goes with the status shipped.';
+
+/** PUT /api/admin/orders/{id}/status: the status, and for shipped an optional tracking number and carrier (issue 20). */
+export const orderStatusRequest = z
+  .object({
+    status: z.enum(SETTABLE_STATUSES, { error: 'Status must be paid, shipped or picked_up' }),
+    trackingNumber: z.preprocess(
+      blankToNull,
+      z
+        .string({ error: 'Tracking number must be text' })
+        .trim()
+        .max(64, 'Tracking number must be at most 64 characters')
+        .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'Tracking number may hold only letters, digits, spaces and hyphens')
+        .nullable()
+        .default(null),
+    ),
+    carrier: z.preprocess(
+      blankToNull,
+      z
+        .string({ error: 'Carrier must be text' })
+        .trim()
+        .max(40, 'Carrier must be at most 40 characters')
+        .refine(isCleanText, 'Carrier contains characters that are not allowed')
+        .refine((s) => !/[\r\n]/.test(s), 'Carrier must be on one line')
+        // A carrier the site knows is stored under its own spelling: "usps" → USPS.
+        .transform((s) => knownCarrier(s) ?? s)
+        .nullable()
+        .default(null),
+    ),
+  })
+  .refine((b) => b.status === 'shipped' || (b.trackingNumber === null && b.carrier === null), {
+    message: TRACKING_ONLY_WHEN_SHIPPED,
+    path: ['trackingNumber'],
+  });
+export type OrderStatusRequest = z.input<typeof orderStatusRequest>;
+
+/** GET /api/admin/orders[?status=]: every order, or those with one status (the Today panel's links, issue 20). */
+export const adminOrdersQuery = z.object({
+  status: z
+    .enum(['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'], {
+      error: 'Status must be one of payment_pending, payment_failed, paid, shipped, picked_up, refunded',
+    })
+    .optional(),
 });
+
+/**
+ * The confirmation PUT /api/admin/orders/{id}/status answers for the screen (issue 20): what was
+ * set, and whether (and what) the buyer was mailed. `who` is the buyer's first name or "The buyer".
+ */
+export const statusConfirmation = (
+  to: (typeof SETTABLE_STATUSES)[number],
+  who: string,
+  mail: 'sent' | 'failed' | 'already' | 'no-address' | 'none',
+  withTracking: boolean,
+): string => {
+  const did = to === 'shipped' ? 'Marked shipped.' : to === 'picked_up' ? 'Marked picked up.' : 'Marked paid.';
+  if (mail === 'none') return did;
+  if (mail === 'no-address') return `${did} The buyer left no e-mail address, so nobody was mailed.`;
+  if (mail === 'already') return `${did} ${who} was mailed about it already, so no new mail went out.`;
+  if (mail === 'failed') return `${did} The mail to ${who === 'The buyer' ? 'the buyer' : who} could not be sent; please write to them yourself.`;
+  if (to === 'picked_up') return `${did} ${who} was mailed a thank-you.`;
+  return withTracking ? `${did} ${who} was mailed the tracking number.` : `${did} ${who} was mailed that the order is on its way.`;
+};
 export const PICKUP_NOT_SHIPPED = 'This order is for local pickup: mark it picked up, not shipped.';
 export const SHIPPED_NOT_PICKED_UP = 'This order is shipped: mark it shipped, not picked up.';
 export const REFUNDED_FINAL = 'A refunded order keeps its status.';
@@ -165,4 +250,22 @@ export interface AdminOrderView {
    * PayPal captured once. Null for an order recorded by its checkout. docs/DEPLOY.md, "Payment lifecycle".
    */
   paymentNote: string | null;
+  /** What the teacher typed when she marked it shipped (issue 20); null until then. */
+  trackingNumber: string | null;
+  carrier: string | null;
+  /** The carrier's public tracking page (a known carrier with a number), else null. */
+  trackingUrl: string | null;
 }
+
+/** The answer of PUT /api/admin/orders/{id}/status: the order as changed, and the screen's confirmation (issue 20). */
+export interface AdminOrderStatusView extends AdminOrderView {
+  message: string;
+  /** The buyer was mailed by this change (shipped or picked up, once). */
+  buyerMailed: boolean;
+}
+
+/**
+ * The order's number as the buyer's mails give it ("Order 1A2B3C4D"): the id's first eight hex
+ * digits. The admin's orders list shows it and finds an order by it (issue 20).
+ */
+export const orderReference = (id: string): string => id.replace(/-/g, '').slice(0, 8).toUpperCase();

@@ -102,6 +102,8 @@ export interface SignupRowView {
   waiverRevision: number | null;
   /** SHA-256 of that revision's text. */
   waiverHash: string | null;
+  /** When the student signed up (ISO instant): the Today panel's newest sign-ups link here (issue 20). */
+  createdAt: string;
 }
 
 /** POST /api/class-places/cancel, POST /api/waitlist/leave: the signed token from a mail's link (issue 15). */

@@ -2,7 +2,7 @@
  * Bookable slots as the admin adds them. Shared with the admin island: no server-only imports.
  */
 import { z } from 'zod';
-import { clockTime, isoDate } from './common.ts';
+import { clockTime, isCleanText, isoDate } from './common.ts';
 
 /** SPEC.md section 5, add slot. */
 export const FILL_ALL_SLOT_FIELDS = 'Please fill out all the fields!';
@@ -12,12 +12,47 @@ export const SLOT_DELETED = 'Slot deleted successfully.';
 export const SESSION_DELETED = 'Session deleted successfully';
 export const PAST_SLOT = 'Slots must be in the future.';
 
+/** PUT /api/bookings/{slotId}/place (issue 20). */
+export const PLACE_SAVED = 'Place saved.';
+export const PLACE_SAVED_CLIENT_TOLD = 'Place saved. The client was mailed the new place.';
+export const SLOT_NOT_FOUND_ADMIN = 'Slot not found';
+export const PLACE_MAX = 500;
+const PLACE_LINK_ONLY_HTTP = 'An online link must start with https:// or http://';
+
+/** The place as a link: the whole place when it is an http(s) address, else null (an address stays text). */
+export function placeLink(place: string): string | null {
+  const p = place.trim();
+  if (!/^https?:\/\//i.test(p) || /\s/.test(p)) return null;
+  try {
+    const u = new URL(p);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '' ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where a session happens (issue 20): a street address or an online link, one line, '' for none.
+ * Anything that reads as a link (a scheme and //) must be an http(s) address, so the mails and the
+ * dashboard only ever link to the web.
+ */
+export const place = z
+  .string({ error: 'Place must be text' })
+  .trim()
+  .max(PLACE_MAX, `Place must be at most ${PLACE_MAX} characters`)
+  .refine(isCleanText, 'Place contains characters that are not allowed')
+  .refine((s) => !/[\r\n]/.test(s), 'Place must be on one line')
+  .refine((s) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(s) || placeLink(s) !== null, PLACE_LINK_ONLY_HTTP);
+
+/** PUT /api/bookings/{slotId}/place: {place} ('' for none). */
+export const slotPlaceRequest = z.object({ place });
+
 /** At most a year of daily slots in one request. */
 export const MAX_SLOTS_PER_REQUEST = 366;
 
 const blank = (x: unknown) => x === undefined || x === null || (typeof x === 'string' && x.trim() === '');
 
-/** POST /api/bookings: {slots: [{date, time}, ...]} */
+/** POST /api/bookings: {slots: [{date, time, place?}, ...]}; a slot without a place gets her default place (settings). */
 export const newSlots = z
   .unknown()
   .superRefine((v, ctx) => {
@@ -29,7 +64,7 @@ export const newSlots = z
   .pipe(
     z.object({
       slots: z
-        .array(z.object({ date: isoDate, time: clockTime }), { error: 'slots must be a list of {date, time}' })
+        .array(z.object({ date: isoDate, time: clockTime, place: place.optional() }), { error: 'slots must be a list of {date, time}' })
         .max(MAX_SLOTS_PER_REQUEST, `At most ${MAX_SLOTS_PER_REQUEST} slots at a time`),
     }),
   );
@@ -56,6 +91,8 @@ export interface SlotView {
   time: string;
   /** ISO instant of date + time in the teacher's zone. */
   startsAt: string;
+  /** Where the session happens: an address or an online link (placeLink); '' for none (issue 20). */
+  place: string;
 }
 
 /** A booked slot in the admin's lists. */
@@ -124,6 +161,14 @@ export interface CancellationView {
   refundState: 'none' | 'pending' | 'refunded' | 'failed';
   refundNote: string | null;
   cancelledAt: string;
+}
+
+/** PUT /api/bookings/{slotId}/place on success. */
+export interface SlotPlaceView {
+  message: string;
+  slot: SlotView;
+  /** The slot is a booked session to come and its client was mailed the new place. */
+  clientMailed: boolean;
 }
 
 /** POST /api/bookings on success: a slot that already existed at that date and time is skipped. */

@@ -2,6 +2,8 @@
  * The connection factory: PostgreSQL through `pg` when a URL is given, otherwise the embedded
  * PGlite (real PostgreSQL compiled to WebAssembly) stored in a folder.
  */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './schema.ts';
@@ -23,6 +25,8 @@ export interface DatabaseHandle {
   where: string;
   /** PostgreSQL's connection pool (the shared limits count on it); absent on PGlite. */
   pool?: import('pg').Pool;
+  /** The embedded database itself (its data dump is the backup); absent on PostgreSQL. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -30,17 +34,48 @@ export interface DatabaseHandle {
 // same files twice (PGlite is single-process and would corrupt them).
 const openPglites: Map<string, Promise<PGlite>> = ((globalThis as { __pgliteInstances?: Map<string, Promise<PGlite>> }).__pgliteInstances ??= new Map());
 
+/**
+ * Beside a PGlite folder, `<folder>.lock` names the process that has it open (PGlite's own
+ * postmaster.pid carries no real pid). The backup and restore commands read it so they never
+ * open the files of a running server; a lock left by a crashed process names a dead pid.
+ */
+export const pgliteLockPath = (dir: string): string => `${resolve(dir)}.lock`;
+
+/** The pid of another live process that has the PGlite folder open, or null. */
+export function pgliteOpenedBy(dir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number((JSON.parse(readFileSync(pgliteLockPath(dir), 'utf8')) as { pid?: unknown }).pid);
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    // EPERM: alive, but someone else's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
 async function openPglite(dir: string): Promise<PGlite> {
   const key = dir === 'memory://' ? `memory://${Math.random()}` : dir;
   let instance = openPglites.get(key);
   if (!instance) {
     instance = (async () => {
       const { PGlite } = await import('@electric-sql/pglite');
-      if (dir !== 'memory://') {
-        const { mkdirSync } = await import('node:fs');
-        mkdirSync(dir, { recursive: true });
+      if (dir === 'memory://') return PGlite.create({});
+      mkdirSync(dir, { recursive: true });
+      // WAL segments a checkpoint no longer needs are deleted, not kept for reuse with their old
+      // bytes: the folder stays smaller and so does its backup (api/backups/; about half).
+      const pglite = await PGlite.create({ dataDir: dir, startParams: [...PGlite.defaultStartParams, '-c', 'wal_recycle=off', '-c', 'min_wal_size=32MB'] });
+      try {
+        writeFileSync(pgliteLockPath(dir), JSON.stringify({ pid: process.pid, openedAt: new Date().toISOString() }) + '\n');
+      } catch {
+        // A folder whose parent is not ours to write (a mount's root): the database opens all the same.
       }
-      return PGlite.create(dir === 'memory://' ? {} : { dataDir: dir });
+      return pglite;
     })();
     openPglites.set(key, instance);
     instance.catch(() => openPglites.delete(key));
@@ -66,10 +101,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: 'pglite',
     where: dir === 'memory://' ? 'PGlite in memory' : `PGlite in ${dir}`,
+    pglite,
     // Closing the Kysely instance closes PGlite too; forget it so a later open starts fresh.
     close: async () => {
       await db.destroy();
       for (const [key, p] of openPglites) if ((await p) === pglite) openPglites.delete(key);
+      if (dir !== 'memory://' && pgliteOpenedBy(dir) === null) {
+        try {
+          rmSync(pgliteLockPath(dir), { force: true });
+        } catch {
+          // Never written (see openPglite).
+        }
+      }
     },
   };
 }

@@ -12,6 +12,8 @@ import * as bookingChanges from './migrations/0009_booking_changes.ts';
 import * as classPlaces from './migrations/0010_class_places.ts';
 import * as backOffice from './migrations/0011_back_office.ts';
 import * as pages from './migrations/0012_pages.ts';
+import * as toldAndPlaced from './migrations/0013_told_and_placed.ts';
+import * as journal from './migrations/0014_journal.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '0010_class_places': classPlaces,
   '0011_back_office': backOffice,
   '0012_pages': pages,
+  '0013_told_and_placed': toldAndPlaced,
+  '0014_journal': journal,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

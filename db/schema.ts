@@ -198,6 +198,12 @@ export interface OrdersTable {
    */
   status: Generated<'payment_pending' | 'payment_failed' | 'paid' | 'shipped' | 'picked_up' | 'refunded'>;
   createdAt: CreatedAt;
+  /** What the teacher typed when she marked it shipped (0013); null until then. */
+  trackingNumber: string | null;
+  carrier: string | null;
+  /** What the buyer was last mailed about its delivery (status and tracking), and when (0013). */
+  buyerTold: string | null;
+  buyerToldAt: Timestamp | null;
 }
 
 export interface OrderItemsTable {
@@ -237,6 +243,8 @@ export interface SlotsTable {
   /** Revisions of the booking's calendar entry sent so far (0 = the confirmation). */
   calendarSequence: Generated<number>;
   createdAt: CreatedAt;
+  /** Where the session happens: an address or an online link; '' for none (0013). */
+  place: Generated<string>;
 }
 
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
@@ -396,8 +404,9 @@ export interface AnnouncementsTable {
 
 /** A page's content: the site's own (slug = its YAML file's name) or one of hers (issue 19). */
 export interface PagesTable {
+  /** A page's slug; a journal post's is `post/<id>` (0014). */
   slug: string;
-  kind: 'builtin' | 'custom';
+  kind: 'builtin' | 'custom' | 'post';
   /** What the editor saved last: JSON text shaped like the page's YAML. */
   draft: string;
   /** Bumped on every save; a save naming an older one is refused. */
@@ -408,6 +417,13 @@ export interface PagesTable {
   publishedAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
+  /** A post scheduled to publish itself at this instant (0014); null otherwise. */
+  publishAt: Timestamp | null;
+  /** A post's date: its first publish, kept through an unpublish (0014). */
+  firstPublishedAt: Timestamp | null;
+  /** The newsletter made of a post, and when it was sent (0014). */
+  newsletterId: string | null;
+  newsletterSentAt: Timestamp | null;
 }
 
 /** Every publish of a page, kept unchanged. */
@@ -443,6 +459,30 @@ export interface RenderedPagesTable {
   renderedAt: Timestamp;
 }
 
+/** One of her settings (0013): the value is JSON text, read through contract/settings.ts. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updatedAt: Generated<Date>;
+}
+
+export type BookingOrderResolution = 'finalized-by-client' | 'finalized-by-server' | 'released' | 'lapsed';
+
+/** A PayPal order the server made for a booking (0013), until it is finalized, released or lapses. */
+export interface BookingOrdersTable {
+  paypalOrderId: string;
+  slotId: string;
+  userId: string | null;
+  amountCents: number;
+  sessionType: string;
+  createdAt: CreatedAt;
+  claimedBy: string | null;
+  claimedAt: Timestamp | null;
+  resolvedAt: Timestamp | null;
+  resolution: BookingOrderResolution | null;
+  note: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -473,6 +513,8 @@ export interface Database {
   pageRevisions: PageRevisionsTable;
   pageRedirects: PageRedirectsTable;
   renderedPages: RenderedPagesTable;
+  settings: SettingsTable;
+  bookingOrders: BookingOrdersTable;
 }
 
 export type User = Selectable<UsersTable>;

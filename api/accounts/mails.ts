@@ -1,10 +1,11 @@
 /**
  * The accounts' mails: links that verify an address or sign in, and the note to an address
- * that has no account. Every value goes to renderMail as text, which escapes it.
+ * that has no account. Every value goes to renderMail as text, which escapes it. Signed with her
+ * yoga brand (`brand`, api/pages/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { BRAND, greeting, mail, siteFooter as footer } from '../mail/layout.ts';
+import { greeting, mail, siteFooter as footer } from '../mail/layout.ts';
 
 const VALID_FOR = 'The link works once and expires in 10 minutes.';
 const NOT_YOU = 'If you did not ask for this, you can ignore this mail: nothing happens without the link.';
@@ -13,12 +14,12 @@ export const verifyEmailLink = (env: Env, token: string) => `${env.SITE_URL}/ver
 export const loginLink = (env: Env, token: string) => `${env.SITE_URL}/verify-login?token=${encodeURIComponent(token)}`;
 
 /** After registering: confirm the address (and be signed in). */
-export function verifyEmailMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
-  return mail(user.email, `Verify your email for ${BRAND}`, {
+export function verifyEmailMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `Verify your email for ${brand}`, {
     heading: 'Welcome! Please verify your email',
     paragraphs: [greeting(user.firstName), 'Thank you for creating an account. Confirm this address to finish and sign in.', VALID_FOR, NOT_YOU],
     action: { label: 'Verify my email', url: verifyEmailLink(env, token) },
-    footer: footer(env),
+    footer: footer(env, brand),
   });
 }
 
@@ -26,8 +27,8 @@ export function verifyEmailMail(env: Env, user: { email: string; firstName: stri
  * Someone registered with an address that already has an account. The page said the same as for
  * a new address; the owner learns here, and gets a login link instead of a second account.
  */
-export function alreadyRegisteredMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
-  return mail(user.email, `You already have an account at ${BRAND}`, {
+export function alreadyRegisteredMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `You already have an account at ${brand}`, {
     heading: 'You already have an account',
     paragraphs: [
       greeting(user.firstName),
@@ -36,22 +37,22 @@ export function alreadyRegisteredMail(env: Env, user: { email: string; firstName
       NOT_YOU,
     ],
     action: { label: 'Log in', url: loginLink(env, token) },
-    footer: footer(env),
+    footer: footer(env, brand),
   });
 }
 
-export function loginLinkMail(env: Env, user: { email: string; firstName: string }, token: string): OutgoingMail {
-  return mail(user.email, `Your login link for ${BRAND}`, {
+export function loginLinkMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `Your login link for ${brand}`, {
     heading: 'Log in to your account',
     paragraphs: [greeting(user.firstName), 'Use the link below to log in.', VALID_FOR, NOT_YOU],
     action: { label: 'Log in', url: loginLink(env, token) },
-    footer: footer(env),
+    footer: footer(env, brand),
   });
 }
 
 /** A login was asked for an address without an account: the page can't say so, this mail does. */
-export function noAccountMail(env: Env, email: string): OutgoingMail {
-  return mail(email, `Log in to ${BRAND}`, {
+export function noAccountMail(env: Env, brand: string, email: string): OutgoingMail {
+  return mail(email, `Log in to ${brand}`, {
     heading: 'No account with this email',
     paragraphs: [
       'Hi,',
@@ -59,6 +60,6 @@ export function noAccountMail(env: Env, email: string): OutgoingMail {
       NOT_YOU,
     ],
     action: { label: 'Create an account', url: `${env.SITE_URL}/register` },
-    footer: footer(env),
+    footer: footer(env, brand),
   });
 }

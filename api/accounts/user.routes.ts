@@ -37,6 +37,7 @@ import {
 import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './login-tokens.repo.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';
@@ -120,10 +121,10 @@ export const user = new Hono<AppEnv>()
     const existing = known ?? (created ? undefined : await findUserByEmail(db, body.email));
     if (created) {
       const token = await issueLoginToken(db, created.id, 'verify_email');
-      if (token) mail = verifyEmailMail(env, created, token);
+      if (token) mail = verifyEmailMail(env, (await brandNames(db)).yoga, created, token);
     } else if (existing) {
       const token = await issueLoginToken(db, existing.id, 'login');
-      if (token) mail = alreadyRegisteredMail(env, existing, token);
+      if (token) mail = alreadyRegisteredMail(env, (await brandNames(db)).yoga, existing, token);
     }
     if (!(await send(c, mail))) return c.json({ message: REGISTRATION_MAIL_NOT_SENT }, 503);
     return c.json({ message: REGISTRATION_SENT });
@@ -150,9 +151,9 @@ export const user = new Hono<AppEnv>()
     let mail: OutgoingMail | undefined;
     if (found) {
       const token = await issueLoginToken(db, found.id, 'login');
-      if (token) mail = loginLinkMail(env, found, token);
+      if (token) mail = loginLinkMail(env, (await brandNames(db)).yoga, found, token);
     } else {
-      mail = noAccountMail(env, email);
+      mail = noAccountMail(env, (await brandNames(db)).yoga, email);
     }
     if (!(await send(c, mail))) return c.json({ message: LOGIN_MAIL_NOT_SENT }, 503);
     return c.json({ message: LOGIN_EMAIL_SENT });

@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { EXPORTS, type ExportName } from '../../contract/backoffice.ts';
+import { check } from '../../contract/check.ts';
+import { EXPORTS, FINANCES_CSV_COLUMNS, financesQuery, type FinanceFigures, type ExportName } from '../../contract/backoffice.ts';
+import { financesOf } from './finances.ts';
 import type { Env } from '../env.ts';
 import type { DB } from '../../db/client.ts';
 import { decimal, toCsv } from './csv.ts';
@@ -96,14 +98,57 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
 const today = (env: Env) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: env.SITE_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
-/** GET /api/admin/exports/{orders|clients|subscribers|signups}.csv: a dated attachment. */
-export const adminExports = new Hono<AppEnv>().use('*', requireAdmin()).get('/:file', async (c) => {
-  const name = /^([a-z]+)\.csv$/.exec(c.req.param('file'))?.[1] as ExportName | undefined;
-  if (!name || !EXPORTS.includes(name)) return c.json({ message: `Unknown export. Choose one of: ${EXPORTS.map((e) => `${e}.csv`).join(', ')}.` }, 404);
-  const { db, env } = c.var.services;
-  const body = await builders[name](db);
-  return c.body(body, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${name}-${today(env)}.csv"`,
+/** The month `back` months before YYYY-MM. */
+const monthsBefore = (month: string, back: number) => {
+  const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5)) - 1 - back;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
+};
+
+/** One row of the finances file: counts as numbers, money as decimals (FINANCES_CSV_COLUMNS' order, the page's rows). */
+const financeRow = (label: string, f: FinanceFigures) => [
+  label,
+  f.ordersPaidCount,
+  decimal(f.ordersPaidCents),
+  decimal(f.shippingCents),
+  decimal(f.averageOrderCents),
+  f.refundsCount,
+  decimal(f.refundsCents),
+  f.bookingsPaidCount,
+  decimal(f.bookingPaymentsCents),
+  f.couponBookingsCount,
+  decimal(f.incomeCents),
+];
+
+/**
+ * GET /api/admin/exports/{orders|clients|subscribers|signups}.csv: a dated attachment.
+ * GET /api/admin/exports/finances.csv?from=YYYY-MM&to=YYYY-MM (issue 20): the figures per month
+ * as the finances page shows them (the same function computes both), then the range's total;
+ * without from and to, the last 12 months.
+ */
+export const adminExports = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/finances.csv', async (c) => {
+    const { db, env } = c.var.services;
+    const asked = { from: c.req.query('from'), to: c.req.query('to') };
+    const now = today(env).slice(0, 7);
+    const range = check(financesQuery, asked.from === undefined && asked.to === undefined ? { from: monthsBefore(now, 11), to: now } : asked);
+    if (!range.ok) return c.json({ message: range.message, issues: range.issues }, 400);
+    const { from, to } = range.data;
+    const view = await financesOf(db, env.SITE_TIMEZONE, from, to);
+    const body = toCsv(FINANCES_CSV_COLUMNS, [...view.months.map((m) => financeRow(m.month, m)), financeRow('Total', view.totals)]);
+    return c.body(body, 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="finances-${from}-to-${to}.csv"`,
+    });
+  })
+  .get('/:file', async (c) => {
+    const name = /^([a-z]+)\.csv$/.exec(c.req.param('file'))?.[1] as ExportName | undefined;
+    if (!name || !EXPORTS.includes(name))
+      return c.json({ message: `Unknown export. Choose one of: ${[...EXPORTS, 'finances'].map((e) => `${e}.csv`).join(', ')}.` }, 404);
+    const { db, env } = c.var.services;
+    const body = await builders[name](db);
+    return c.body(body, 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}-${today(env)}.csv"`,
+    });
   });
-});

@@ -1,13 +1,14 @@
 /**
  * The newsletter mail: the admin's subject as the heading, her Markdown rendered safely
- * (markdown.ts) in the site's mail layout, the Markdown itself as the plain-text part, and the
+ * (markdown.ts) in the site's mail layout, the same words as plain text (not Markdown: issue 20,
+ * markdownToText) for the plain-text part, and the
  * unsubscribe line, link and RFC 8058 headers every newsletter carries (forms/mails.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { newsletterMail } from '../forms/mails.ts';
 import { oneLine } from '../mail/layout.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownToText, renderMarkdown } from './markdown.ts';
 
 export function newsletterIssueMail(
   env: Env,
@@ -18,7 +19,7 @@ export function newsletterIssueMail(
   const subject = oneLine(letter.subject, 150);
   const mail = newsletterMail(env, to, options.test ? `[Test] ${subject}` : subject, {
     heading: subject,
-    paragraphs: [letter.body],
+    paragraphs: [markdownToText(letter.body)],
     bodyHtml: renderMarkdown(letter.body),
   });
   return options.idempotencyKey ? { ...mail, idempotencyKey: options.idempotencyKey } : mail;

@@ -9,7 +9,7 @@ import type { BookingCancellationsTable, Database } from '../../db/schema.ts';
 
 /** What the booking endpoints check before asking PayPal anything. */
 export async function findSlotForBooking(db: DB, id: string) {
-  return db.selectFrom('slots').select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'duration']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('slots').select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'bookedBy', 'duration', 'place']).where('id', '=', id).executeTakeFirst();
 }
 
 export interface Claim {
@@ -124,6 +124,7 @@ const bookingColumns = [
   'paypalOrderId',
   'calendarUid',
   'calendarSequence',
+  'place',
 ] as const;
 
 /**

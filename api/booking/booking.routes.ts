@@ -6,7 +6,6 @@ import { rateLimit } from '../middleware/rate-limit.ts';
 import { assertSelf, requireUser } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import {
-  AMOUNT_OUT_OF_RANGE,
   BOOKING_CONFIRMED,
   BOOKING_FAILED,
   COUPON_INVALID,
@@ -28,6 +27,7 @@ import {
   toCents,
 } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
+import { amountOutOfRange } from '../../contract/settings.ts';
 import {
   BOOKING_CANCELLED,
   BOOKING_CANCELLED_REFUNDED,
@@ -64,7 +64,7 @@ const slotParams = z.object({ slotId: id });
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 /** The status and message (SPEC.md sections 5 and 8) each refusal of finalizeBooking answers. */
-const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit'>, Refused> = {
+const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-out-of-range'>, Refused> = {
   'unknown-account': { status: 401, message: NOT_LOGGED_IN },
   'slot-not-found': { status: 404, message: SLOT_NOT_FOUND },
   'slot-taken': { status: 409, message: BOOKING_FAILED },
@@ -75,7 +75,6 @@ const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit'>, Refused> 
   'order-for-another-booking': { status: 400, message: PAYMENT_FOR_ANOTHER_BOOKING },
   'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
   'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
-  'amount-out-of-range': { status: 400, message: AMOUNT_OUT_OF_RANGE },
   'claim-lost': { status: 409, message: BOOKING_FAILED },
   'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
 };
@@ -126,6 +125,8 @@ export const booking = new Hono<AppEnv>()
         sessionType,
       });
       if (!result.ok) {
+        // Her range for this session type (her settings) names the amounts she accepts.
+        if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
         const { status, message } = paymentRefusals[result.kind];
         return c.json({ message }, status);
       }
@@ -149,6 +150,7 @@ export const booking = new Hono<AppEnv>()
     if (!result.ok) {
       // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
       if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
+      if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
       const { status, message } = bookingRefusals[result.kind];
       return c.json({ message }, status);
     }

@@ -26,7 +26,7 @@ export async function findUserByCalendarSecret(db: DB, secret: string) {
 export async function upcomingSessionsOf(db: DB, userId: string, since: Date) {
   return db
     .selectFrom('slots')
-    .select(['id', 'startsAt', 'bookedAt', 'duration', 'sessionType', 'link', 'calendarUid', 'calendarSequence'])
+    .select(['id', 'startsAt', 'bookedAt', 'duration', 'sessionType', 'link', 'calendarUid', 'calendarSequence', 'place'])
     .where('bookedBy', '=', userId)
     .where('bookedAt', 'is not', null)
     .where('startsAt', '>', since)

@@ -9,7 +9,8 @@ import { assertSelf, requireUser } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import { CALENDAR_FEED_CREATED, type CalendarFeedView } from '../../contract/booking-changes.ts';
 import { buildIcsFeed } from '../mail/ics.ts';
-import { BRAND } from '../mail/layout.ts';
+import { brandNames } from '../pages/brand.ts';
+import { placeLink } from '../../contract/slots.ts';
 import { bookingCalendar } from './mails.ts';
 import { findCalendarSecret, findUserByCalendarSecret, replaceCalendarSecret, upcomingSessionsOf } from './calendar-feed.repo.ts';
 import { LIMITS } from '../limits/limits.ts';
@@ -63,21 +64,30 @@ export const calendarFeed = new Hono<AppEnv>().get(
     const user = await findUserByCalendarSecret(db, secret);
     if (!user) return c.json({ message: 'Not found' }, 404);
     // Sessions that began within the day stay in the feed until they are over.
-    const sessions = await upcomingSessionsOf(db, user.id, new Date(Date.now() - 24 * 3_600_000));
+    const [sessions, brands] = await Promise.all([upcomingSessionsOf(db, user.id, new Date(Date.now() - 24 * 3_600_000)), brandNames(db)]);
     const body = buildIcsFeed({
-      name: `${BRAND}: my sessions`,
+      name: `${brands.yoga}: my sessions`,
       timezone: env.SITE_TIMEZONE,
       events: sessions.map((s) => {
         const calendar = bookingCalendar(env, s);
         const minutes = Number(/(\d+)/.exec(s.duration)?.[1] ?? 60);
+        // The session's place (issue 20): LOCATION, and the URL when it is an online link.
+        const link = placeLink(s.place);
         return {
           uid: calendar.uid,
           sequence: calendar.sequence,
           start: new Date(s.startsAt),
           durationMinutes: minutes > 0 && minutes <= 600 ? minutes : 60,
           summary: s.sessionType ?? 'Session',
-          description: s.link ? `Join here: ${s.link}` : 'Your one-to-one session. The link to join comes before the session.',
-          url: `${env.SITE_URL}/user/${user.id}`,
+          ...(s.place ? { location: s.place } : {}),
+          description: s.link
+            ? `Join here: ${s.link}`
+            : link
+              ? `Your one-to-one session, online: ${link}`
+              : s.place
+                ? `Your one-to-one session at ${s.place}.`
+                : 'Your one-to-one session. The link to join comes before the session.',
+          url: link ?? `${env.SITE_URL}/user/${user.id}`,
         };
       }),
     });

@@ -11,6 +11,7 @@
 import type { Services } from '../services/index.ts';
 import type { Payments } from '../services/payments/paypal.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';
@@ -71,6 +72,7 @@ export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequen
   amountCents: slot.amountCents,
   couponUsed: slot.couponUsed,
   paypalOrderId: slot.paypalOrderId,
+  place: slot.place,
   calendar,
 });
 
@@ -146,6 +148,9 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   }
 
   const calendar = bookingCalendar(env, slot);
-  await deliver(mailer, clientCancelledMails(env, changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 }), refund));
+  await deliver(
+    mailer,
+    clientCancelledMails(env, (await brandNames(db)).yoga, changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 }), refund),
+  );
   return { ok: true, refund };
 }

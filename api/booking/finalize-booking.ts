@@ -19,7 +19,10 @@
  */
 import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
-import { inBookingRange } from '../../contract/booking.ts';
+import { amountRules, type DollarRange } from '../../contract/settings.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { brandNames } from '../pages/brand.ts';
+import { recordBookingOrder } from './booking-orders.repo.ts';
 import type { BookingAttemptDetails, PaymentSettler } from '../../db/schema.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { bookingMails } from './mails.ts';
@@ -64,35 +67,70 @@ export interface BookingPaymentInput {
   slotId: string;
   /** The signed-in client; the order is tied to them. */
   userId: string;
-  /** In range already (the route's schema checks it). */
+  /** Money, in cents (the route's schema checks the form; the range she set is checked here). */
   amountCents: number;
   sessionType: string;
 }
 
 /**
+ * The range of amounts she accepts for a session type (her settings, contract/settings.ts), in
+ * dollars, with the type's words when the type has a range of its own.
+ */
+export async function acceptedAmounts(db: DB, sessionType: string): Promise<{ range: DollarRange; typeWords?: string }> {
+  const rules = amountRules((await readSettings(db)).bookingAmounts, sessionType);
+  return rules.typeWords ? { range: rules.accepted, typeWords: rules.typeWords } : { range: rules.accepted };
+}
+
+const centsInRange = (r: DollarRange, cents: number) => cents >= r.min * 100 && cents <= r.max * 100;
+
+/** An amount outside what she accepts: the range that applies, for the refusal's words. */
+export interface AmountRefusal {
+  ok: false;
+  kind: 'amount-out-of-range';
+  range: DollarRange;
+  typeWords?: string;
+}
+
+/**
  * Why startBookingPayment made no order. Besides the slot's: 'payment-unavailable', PayPal could
- * not make the order (down, or it refused our request).
+ * not make the order (down, or it refused our request); 'amount-out-of-range' (AmountRefusal).
  */
 export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable';
 
 /** The answer of startBookingPayment: PayPal's order id, or a refusal. */
-export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; kind: BookingPaymentRefusal };
+export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; kind: BookingPaymentRefusal } | AmountRefusal;
 
-/** Creates the PayPal order for a free, future slot, tied to it and to this client. */
+/**
+ * Creates the PayPal order for a free, future slot, tied to it and to this client, for an amount
+ * in the range she accepts for the session type. The order is recorded (booking_orders), so the
+ * server can finish a booking whose client approved the payment and never finalized it
+ * (api/booking/unfinalized.ts).
+ */
 export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'>, input: BookingPaymentInput): Promise<BookingPaymentResult> {
+  const accepted = await acceptedAmounts(deps.db, input.sessionType);
+  if (!centsInRange(accepted.range, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
   const slot = await checkSlot(deps.db, input.slotId);
   if (!slot.ok) return slot;
+  let orderId: string;
   try {
     const order = await deps.payments.createOrder({
       amountCents: input.amountCents,
       referenceId: bookingOrderReference(input.slotId, input.userId),
       description: `${input.sessionType} on ${slot.date} at ${slot.time}`,
     });
-    return { ok: true, orderId: order.id };
+    orderId = order.id;
   } catch (err) {
     console.error('[paypal] could not create a booking order:', err instanceof Error ? err.message : err);
     return { ok: false, kind: 'payment-unavailable' };
   }
+  await recordBookingOrder(deps.db, {
+    paypalOrderId: orderId,
+    slotId: input.slotId,
+    userId: input.userId,
+    amountCents: input.amountCents,
+    sessionType: input.sessionType,
+  });
+  return { ok: true, orderId };
 }
 
 export interface BookingInput {
@@ -109,6 +147,11 @@ export interface BookingInput {
   message: string;
   /** The booking coupon, or the id of the PayPal order startBookingPayment made and the buyer approved. */
   payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string };
+  /**
+   * The server finalizes an approved payment its client never finalized (api/booking/unfinalized.ts):
+   * the mails say so.
+   */
+  finalizedByServer?: boolean;
 }
 
 /**
@@ -147,12 +190,13 @@ export type BookingRefusal =
  * The answer of finalizeBooking: the booked slot, with (paid bookings only) the first name of
  * who paid, which SPEC.md section 7 puts in the success message; or a refusal.
  */
-export type BookingResult = { ok: true; booking: BookedSlot; payerFirstName?: string } | { ok: false; kind: BookingRefusal };
+export type BookingResult =
+  { ok: true; booking: BookedSlot; payerFirstName?: string } | { ok: false; kind: Exclude<BookingRefusal, 'amount-out-of-range'> } | AmountRefusal;
 
 /** A refusal met inside the claim's transaction: thrown to roll it back, answered after. */
 class BookingRefused extends Error {
-  readonly kind: BookingRefusal;
-  constructor(kind: BookingRefusal) {
+  readonly kind: Exclude<BookingRefusal, 'amount-out-of-range'>;
+  constructor(kind: Exclude<BookingRefusal, 'amount-out-of-range'>) {
     super(kind);
     this.kind = kind;
   }
@@ -219,7 +263,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
       return { ok: false, kind: 'order-already-used' };
     }
     if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
-    if (order.currency !== 'USD' || !inBookingRange(order.amountCents)) return { ok: false, kind: 'amount-out-of-range' };
+    // The range she accepts now for this session type (a change of hers since the order was made applies).
+    const accepted = await acceptedAmounts(db, input.sessionType);
+    if (order.currency !== 'USD' || !centsInRange(accepted.range, order.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
     payment = { orderId, amountCents: order.amountCents };
   }
 
@@ -288,17 +334,25 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   // Capture after the claim, with no transaction open: the client is charged only once the slot is theirs.
   const { attempt } = claimed;
   await markCapturing(db, attempt.id, PROCESS_ID);
-  return settleBookingAttempt(deps, attempt, await captureAttempt(payments, attempt), { settledBy: 'checkout', holder: PROCESS_ID }, account.firstName);
+  return settleBookingAttempt(
+    deps,
+    attempt,
+    await captureAttempt(payments, attempt),
+    { settledBy: 'checkout', holder: PROCESS_ID },
+    account.firstName,
+    input.finalizedByServer === true,
+  );
 }
 
 /** After the booking's commit, best effort: every open booking page drops the slot; the client and the teacher are mailed. */
-async function announce(deps: BookingDeps, booked: BookedSlot): Promise<void> {
-  const { env, mailer, realtime } = deps;
+async function announce(deps: BookingDeps, booked: BookedSlot, finalizedByServer = false): Promise<void> {
+  const { env, mailer, realtime, db } = deps;
   // A room that is down never fails the booking (notifySlotBooked logs and never throws).
   void realtime.notifySlotBooked(booked.id).catch(() => {});
+  const brand = (await brandNames(db)).yoga;
   await deliver(
     mailer,
-    bookingMails(env, {
+    bookingMails(env, brand, {
       slotId: booked.id,
       startsAt: new Date(booked.startsAt),
       bookedAt: new Date(booked.bookedAt ?? Date.now()),
@@ -312,6 +366,8 @@ async function announce(deps: BookingDeps, booked: BookedSlot): Promise<void> {
       amountCents: booked.amountCents,
       couponUsed: booked.couponUsed,
       paypalOrderId: booked.paypalOrderId,
+      place: booked.place,
+      finalizedByServer,
     }),
   );
 }
@@ -349,6 +405,7 @@ export async function settleBookingAttempt(
   outcome: CaptureOutcome,
   by: { settledBy: PaymentSettler; holder: string | null },
   accountFirstName = '',
+  finalizedByServer = false,
 ): Promise<BookingResult> {
   const { db, payments } = deps;
   const { paypalOrderId } = attempt;
@@ -399,7 +456,7 @@ export async function settleBookingAttempt(
     return { ok: false, kind: 'claim-lost' };
   }
   if (by.settledBy !== 'checkout') console.warn(`[paypal] booking order ${paypalOrderId}: recovered by the ${by.settledBy}`);
-  await announce(deps, booked);
+  await announce(deps, booked, finalizedByServer);
   // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
   return { ok: true, booking: booked, payerFirstName: payerFirstName || accountFirstName };
 }

@@ -1,12 +1,18 @@
 /**
  * The booking's mails: a booked session's confirmation (with its .ics) and the teacher's
  * notification, the notice of a session the teacher cancelled (with the .ics that removes it),
- * and the reminders. Every value goes to renderMail as text, which escapes it.
+ * the reminders, a changed place, and an approved payment the client never finalized (issue 20).
+ * Every value goes to renderMail as text, which escapes it; the session's place is linked when it
+ * is a web address (she set it, not a visitor). Each is signed with her yoga brand (`brand`,
+ * api/pages/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { buildIcs, icsOrganizer } from '../mail/ics.ts';
-import { classWhen, greeting, icsAttachment, mail, money, oneLine, siteFooter as footer } from '../mail/layout.ts';
+import { classWhen, greeting, icsAttachment, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
+import { placeLink } from '../../contract/slots.ts';
+
+const footer = siteFooter;
 
 export interface BookedSession {
   slotId: string;
@@ -25,6 +31,13 @@ export interface BookedSession {
   amountCents: number | null;
   couponUsed: boolean;
   paypalOrderId: string | null;
+  /** Where the session happens (an address or an online link); '' for none. */
+  place: string;
+  /**
+   * The client approved the payment and never pressed Finalize Booking (the tab closed): the
+   * server finalized it (api/booking/unfinalized.ts), and both mails say so.
+   */
+  finalizedByServer?: boolean;
 }
 
 const minutesOf = (duration: string) => {
@@ -41,11 +54,40 @@ const minutesOf = (duration: string) => {
 export const bookingUid = (env: Pick<Env, 'SITE_URL'>, slotId: string, bookedAt: Date) =>
   `booking-${slotId}-${bookedAt.getTime()}@${new URL(env.SITE_URL).host}`;
 
-const sessionDetails = (sessionType: string, when: { date: string; time: string }, duration: string) =>
-  `Session: ${sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${duration}`;
+const sessionDetails = (sessionType: string, when: { date: string; time: string }, duration: string, place = '') =>
+  `Session: ${sessionType}\nDate: ${when.date}\nTime: ${when.time}\nDuration: ${duration}${place ? `\nPlace: ${place}` : ''}`;
+
+/** The place's link (when it is a web address), for MailContent.links. */
+const placeLinks = (place: string | undefined) => {
+  const link = placeLink(place ?? '');
+  return link ? [link] : [];
+};
+
+/**
+ * A session's calendar entry's place: LOCATION always (an address, or the link itself, which
+ * calendars show and most make clickable), and for an online link URL too; without one, the
+ * client's bookings page is the URL.
+ */
+const icsPlace = (env: Env, place: string | undefined, userId: string) => {
+  const link = placeLink(place ?? '');
+  return {
+    ...(place ? { location: place } : {}),
+    url: link ?? `${env.SITE_URL}/user/${userId}`,
+    description: link
+      ? `Your one-to-one session, online: ${link}`
+      : place
+        ? `Your one-to-one session at ${place}.`
+        : 'Your one-to-one session. The link to join comes before the session.',
+  };
+};
+
+/** Finalized for the client (issue 20): what each side reads first. */
+export const FINALIZED_BY_SERVER_CLIENT =
+  'Your payment was approved, but the booking was not finalized on the page (the window may have closed before "Finalize Booking"), so it has been finalized for you.';
+export const FINALIZED_BY_SERVER_TEACHER = 'Finalized by the server: the client approved the payment in PayPal and left before pressing "Finalize Booking".';
 
 /** The client's 'Booking Confirmed!' mail with the calendar file, and the teacher's notification. */
-export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
+export function bookingMails(env: Env, brand: string, b: BookedSession): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const minutes = minutesOf(b.duration);
   const payment = b.couponUsed ? 'Coupon applied (no charge)' : b.amountCents !== null ? `${money(b.amountCents)} paid through PayPal` : '';
@@ -55,9 +97,8 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
     durationMinutes: minutes,
     timezone: env.SITE_TIMEZONE,
     summary: b.sessionType,
-    description: 'Your one-to-one session. The link to join comes before the session.',
-    url: `${env.SITE_URL}/user/${b.userId}`,
-    organizer: icsOrganizer(env),
+    ...icsPlace(env, b.place, b.userId),
+    organizer: icsOrganizer(env, brand),
   });
   const name = `${b.firstName} ${b.lastName}`.trim();
   return [
@@ -68,13 +109,15 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
         heading: 'Booking Confirmed!',
         paragraphs: [
           greeting(b.firstName),
+          ...(b.finalizedByServer ? [FINALIZED_BY_SERVER_CLIENT] : []),
           'Booking successful. Your session is booked:',
-          sessionDetails(b.sessionType, when, b.duration),
+          sessionDetails(b.sessionType, when, b.duration, b.place),
           ...(payment ? [`Payment: ${payment}`] : []),
           'The attached calendar file adds the session to your calendar. Your bookings are listed in your account.',
         ],
+        links: placeLinks(b.place),
         action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
-        footer: footer(env),
+        footer: footer(env, brand),
       },
       {
         attachments: [icsAttachment('session.ics', ics, 'PUBLISH')],
@@ -86,8 +129,10 @@ export function bookingMails(env: Env, b: BookedSession): OutgoingMail[] {
       {
         heading: 'New session booked',
         paragraphs: [
+          ...(b.finalizedByServer ? [FINALIZED_BY_SERVER_TEACHER] : []),
           `Session: ${b.sessionType}`,
           `When: ${when.date}, ${when.time} (${b.duration})`,
+          ...(b.place ? [`Place: ${b.place}`] : []),
           `Client: ${name}`,
           `Email: ${b.email}`,
           `Payment: ${payment || 'none'}${b.paypalOrderId ? ` (PayPal order ${b.paypalOrderId})` : ''}`,
@@ -110,6 +155,7 @@ export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'book
 /** The .ics that takes a session off the client's calendar: its entry's UID, a higher SEQUENCE, METHOD:CANCEL. */
 function cancellingIcs(
   env: Env,
+  brand: string,
   b: Pick<BookedSession, 'startsAt' | 'duration' | 'sessionType' | 'firstName' | 'email'>,
   calendar: { uid: string; sequence: number },
 ): string {
@@ -123,7 +169,7 @@ function cancellingIcs(
     method: 'CANCEL',
     status: 'CANCELLED',
     sequence: calendar.sequence,
-    organizer: icsOrganizer(env),
+    organizer: icsOrganizer(env, brand),
     attendee: { name: b.firstName, email: b.email },
   });
 }
@@ -132,11 +178,11 @@ function cancellingIcs(
  * The teacher deleted a booked session: the client's notice, with an .ics that cancels the
  * confirmation's calendar entry (same UID, a higher SEQUENCE, METHOD:CANCEL).
  */
-export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMail {
+export function sessionCancelledMail(env: Env, brand: string, b: CancelledSession): OutgoingMail {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const paid = b.amountCents !== null && b.amountCents > 0;
   // The confirmation's entry is revision 0 (no SEQUENCE line); a moved booking's is higher.
-  const ics = cancellingIcs(env, b, { uid: b.calendar?.uid ?? bookingUid(env, b.slotId, b.bookedAt), sequence: (b.calendar?.sequence ?? 0) + 1 });
+  const ics = cancellingIcs(env, brand, b, { uid: b.calendar?.uid ?? bookingUid(env, b.slotId, b.bookedAt), sequence: (b.calendar?.sequence ?? 0) + 1 });
   return mail(
     b.email,
     `Session cancelled: ${oneLine(b.sessionType)} on ${when.date}`,
@@ -150,7 +196,7 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
         'The attached calendar file removes the session from your calendar.',
       ],
       ...(b.userId ? { action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` } } : {}),
-      footer: footer(env),
+      footer: footer(env, brand),
     },
     {
       attachments: [icsAttachment('session.ics', ics, 'CANCEL')],
@@ -161,7 +207,8 @@ export function sessionCancelledMail(env: Env, b: CancelledSession): OutgoingMai
 /** A reminder of a booked session: 'day' (the day before) or 'soon' (two hours before). */
 export function reminderMail(
   env: Env,
-  r: { email: string; firstName: string; sessionType: string; startsAt: Date; duration: string; link: string | null; userId: string | null },
+  brand: string,
+  r: { email: string; firstName: string; sessionType: string; startsAt: Date; duration: string; link: string | null; userId: string | null; place: string },
   kind: 'day' | 'soon',
 ): OutgoingMail {
   const when = classWhen(r.startsAt, env.SITE_TIMEZONE);
@@ -171,12 +218,13 @@ export function reminderMail(
     paragraphs: [
       greeting(r.firstName),
       lead,
-      sessionDetails(r.sessionType, when, r.duration),
+      sessionDetails(r.sessionType, when, r.duration, r.place),
       ...(r.link ? [`Join here: ${r.link}`] : []),
       'Need to change it? Reply to this mail or write through the contact page at least 24 hours ahead.',
     ],
+    links: placeLinks(r.place),
     ...(r.userId ? { action: { label: 'My bookings', url: `${env.SITE_URL}/user/${r.userId}` } } : {}),
-    footer: footer(env),
+    footer: footer(env, brand),
   });
 }
 
@@ -207,6 +255,8 @@ export interface ChangedSession {
   paypalOrderId: string | null;
   /** The entry's UID and the SEQUENCE of this revision (above every one sent before). */
   calendar: { uid: string; sequence: number };
+  /** The slot's place ('' for none). */
+  place: string;
 }
 
 const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId'>) =>
@@ -221,9 +271,9 @@ const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'pay
  * (same UID, higher SEQUENCE, METHOD:CANCEL), and the teacher's, which says what became of the
  * payment (a refund PayPal refused is the teacher's to make by hand).
  */
-export function clientCancelledMails(env: Env, b: ChangedSession, refund: 'none' | 'refunded' | 'failed'): OutgoingMail[] {
+export function clientCancelledMails(env: Env, brand: string, b: ChangedSession, refund: 'none' | 'refunded' | 'failed'): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
-  const ics = cancellingIcs(env, b, b.calendar);
+  const ics = cancellingIcs(env, brand, b, b.calendar);
   const paid = b.amountCents !== null ? money(b.amountCents) : '';
   const refundText =
     refund === 'refunded'
@@ -246,7 +296,7 @@ export function clientCancelledMails(env: Env, b: ChangedSession, refund: 'none'
           'The attached calendar file removes the session from your calendar.',
         ],
         action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` },
-        footer: footer(env),
+        footer: footer(env, brand),
       },
       { attachments: [icsAttachment('session.ics', ics, 'CANCEL')] },
     ),
@@ -279,22 +329,28 @@ export function clientCancelledMails(env: Env, b: ChangedSession, refund: 'none'
  * The client moved their session: the updated .ics (same UID, higher SEQUENCE, METHOD:REQUEST)
  * that moves the calendar entry, and the teacher's notice.
  */
-export function rescheduledMails(env: Env, b: ChangedSession, from: { startsAt: Date }): OutgoingMail[] {
-  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
-  const before = classWhen(from.startsAt, env.SITE_TIMEZONE);
-  const ics = buildIcs({
+/** The .ics that updates a booked session's calendar entry (same UID, higher SEQUENCE, METHOD:REQUEST). */
+function updatingIcs(env: Env, brand: string, b: ChangedSession, note: string): string {
+  const place = icsPlace(env, b.place, b.userId);
+  return buildIcs({
     uid: b.calendar.uid,
     start: b.startsAt,
     durationMinutes: minutesOf(b.duration),
     timezone: env.SITE_TIMEZONE,
     summary: b.sessionType,
-    description: 'Your one-to-one session (moved). The link to join comes before the session.',
-    url: `${env.SITE_URL}/user/${b.userId}`,
+    ...place,
+    description: `${place.description} ${note}`,
     method: 'REQUEST',
     sequence: b.calendar.sequence,
-    organizer: icsOrganizer(env),
+    organizer: icsOrganizer(env, brand),
     attendee: { name: b.firstName, email: b.email },
   });
+}
+
+export function rescheduledMails(env: Env, brand: string, b: ChangedSession, from: { startsAt: Date }): OutgoingMail[] {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  const before = classWhen(from.startsAt, env.SITE_TIMEZONE);
+  const ics = updatingIcs(env, brand, b, '(Moved.)');
   const name = `${b.firstName} ${b.lastName}`.trim();
   return [
     mail(
@@ -305,12 +361,13 @@ export function rescheduledMails(env: Env, b: ChangedSession, from: { startsAt: 
         paragraphs: [
           greeting(b.firstName),
           `Your session of ${before.date}, ${before.time} has been moved to:`,
-          sessionDetails(b.sessionType, when, b.duration),
+          sessionDetails(b.sessionType, when, b.duration, b.place),
           'Your payment carries over; nothing more is charged.',
           'The attached calendar file moves the session in your calendar.',
         ],
+        links: placeLinks(b.place),
         action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
-        footer: footer(env),
+        footer: footer(env, brand),
       },
       { attachments: [icsAttachment('session.ics', ics, 'REQUEST')] },
     ),
@@ -331,6 +388,105 @@ export function rescheduledMails(env: Env, b: ChangedSession, from: { startsAt: 
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
       },
       { headers: { 'Reply-To': b.email } },
+    ),
+  ];
+}
+
+/**
+ * The teacher changed a booked session's place (PUT /api/bookings/{slotId}/place): the client's
+ * notice with the updated .ics (same UID, higher SEQUENCE, METHOD:REQUEST), which moves the
+ * place in their calendar.
+ */
+export function placeChangedMail(env: Env, brand: string, b: ChangedSession): OutgoingMail {
+  const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+  return mail(
+    b.email,
+    `New place for your session on ${when.date}`,
+    {
+      heading: 'Your session has a new place',
+      paragraphs: [
+        greeting(b.firstName),
+        b.place ? `Your session now takes place here: ${b.place}` : 'The place of your session will be sent to you before the session.',
+        sessionDetails(b.sessionType, when, b.duration, b.place),
+        'The attached calendar file updates the session in your calendar.',
+      ],
+      links: placeLinks(b.place),
+      action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
+      footer: footer(env, brand),
+    },
+    { attachments: [icsAttachment('session.ics', updatingIcs(env, brand, b, '(New place.)'), 'REQUEST')] },
+  );
+}
+
+/** Why an approved booking payment the client never finalized was released instead (api/booking/unfinalized.ts). */
+export type ReleaseReason = 'slot-taken' | 'slot-past' | 'slot-gone' | 'amount-out-of-range' | 'account-gone' | 'capture-failed';
+
+const RELEASE_WHY: Record<ReleaseReason, { client: string; teacher: string }> = {
+  'slot-taken': {
+    client: 'Before the booking was finalized, someone else booked that time.',
+    teacher: 'The slot was booked by someone else before the booking was finalized.',
+  },
+  'slot-past': { client: 'The time of the session has passed.', teacher: 'The slot’s time passed before the booking was finalized.' },
+  'slot-gone': { client: 'That time is no longer offered.', teacher: 'The slot was deleted before the booking was finalized.' },
+  'amount-out-of-range': {
+    client: 'The amount is outside the range accepted for this session now.',
+    teacher: 'The approved amount is outside the booking ranges you set.',
+  },
+  'account-gone': { client: 'Your account no longer exists.', teacher: 'The client’s account was deleted.' },
+  'capture-failed': { client: 'PayPal did not complete the payment.', teacher: 'PayPal declined the capture.' },
+};
+
+export interface ReleasedBooking {
+  firstName: string;
+  lastName: string;
+  /** Empty when the account is gone: then only the teacher is told. */
+  email: string;
+  userId: string | null;
+  sessionType: string;
+  /** The slot's start; null when the slot is gone. */
+  startsAt: Date | null;
+  amountCents: number;
+  paypalOrderId: string;
+}
+
+/**
+ * An approved payment the client never finalized, which the server could not book: the client
+ * learns nothing was booked and nothing charged (the approval lapses at PayPal uncaptured), the
+ * teacher why.
+ */
+export function releasedBookingMails(env: Env, brand: string, r: ReleasedBooking, why: ReleaseReason): OutgoingMail[] {
+  const when = r.startsAt ? classWhen(r.startsAt, env.SITE_TIMEZONE) : null;
+  const what = `${r.sessionType}${when ? ` on ${when.date} at ${when.time}` : ''}`;
+  const name = `${r.firstName} ${r.lastName}`.trim() || 'A client';
+  return [
+    ...(r.email
+      ? [
+          mail(r.email, `Your session was not booked: ${oneLine(r.sessionType)}${when ? ` on ${when.date}` : ''}`, {
+            heading: 'Your session was not booked',
+            paragraphs: [
+              greeting(r.firstName),
+              `You approved a payment of ${money(r.amountCents)} for ${what}, but the booking was not finalized on the page.`,
+              `${RELEASE_WHY[why].client} So the session was not booked, and you have not been charged: the payment was never taken, and PayPal lets the approval lapse.`,
+              'You are welcome to pick another time.',
+            ],
+            ...(r.userId ? { action: { label: 'Book a session', url: `${env.SITE_URL}/user/${r.userId}/book` } } : {}),
+            footer: footer(env, brand),
+          }),
+        ]
+      : []),
+    mail(
+      env.TEACHER_EMAIL,
+      `Not booked: ${oneLine(name)}, ${oneLine(r.sessionType)}${when ? ` on ${when.date} ${when.time}` : ''} (approved, never finalized)`,
+      {
+        heading: 'An approved booking payment was released',
+        paragraphs: [
+          `${name} approved a payment of ${money(r.amountCents)} for ${what} and left before pressing "Finalize Booking".`,
+          `${RELEASE_WHY[why].teacher} Nothing was booked and nothing was charged (PayPal order ${r.paypalOrderId}, left uncaptured).`,
+          r.email ? `The client was told by e-mail (${r.email}).` : 'The client could not be told: no e-mail address is known.',
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      r.email ? { headers: { 'Reply-To': r.email } } : {},
     ),
   ];
 }

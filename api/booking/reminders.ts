@@ -9,15 +9,20 @@ import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
 import { reminderMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
 import { runEvery } from '../lib/periodic.ts';
+import { brandNames } from '../pages/brand.ts';
 
 export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {
   const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
+  let brand: string | undefined;
   for (const kind of ['day', 'soon'] as const) {
     // The claim commits before the sends: a reminder claimed is a reminder at most once.
     const due = await services.db.transaction().execute((trx) => claimDueReminders(trx, kind, now));
+    // Her yoga brand, read once per batch (and only when there is something to send).
+    if (due.length) brand ??= (await brandNames(services.db)).yoga;
     for (const r of due) {
       const mail = reminderMail(
         services.env,
+        brand!,
         {
           email: r.email!,
           firstName: r.firstName ?? '',
@@ -26,6 +31,7 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
           duration: r.duration,
           link: r.link,
           userId: r.bookedBy,
+          place: r.place,
         },
         kind,
       );

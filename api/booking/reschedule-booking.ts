@@ -11,6 +11,7 @@
  */
 import type { Services } from '../services/index.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';
 import { ChangeRefused, changedSession, lockOwnSession, type ChangeRefusal } from './cancel-booking.ts';
@@ -51,6 +52,6 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
   const { from, to, calendar } = done;
   void realtime.notifySlotFreed(from.id).catch(() => {});
   void realtime.notifySlotBooked(to.id).catch(() => {});
-  await deliver(mailer, rescheduledMails(env, changedSession(to, calendar), { startsAt: new Date(from.startsAt) }));
+  await deliver(mailer, rescheduledMails(env, (await brandNames(db)).yoga, changedSession(to, calendar), { startsAt: new Date(from.startsAt) }));
   return { ok: true, slotId: to.id, startsAt: new Date(to.startsAt) };
 }

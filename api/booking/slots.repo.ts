@@ -4,7 +4,7 @@
  */
 import type { DB } from '../../db/client.ts';
 
-const free = ['id', 'date', 'time', 'startsAt'] as const;
+const free = ['id', 'date', 'time', 'startsAt', 'place'] as const;
 const booked = [
   ...free,
   'bookedBy',
@@ -21,7 +21,7 @@ const booked = [
 ] as const;
 
 /** Inserts the slots whose date and time are new; returns those inserted. */
-export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date }[]) {
+export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date; place: string }[]) {
   if (slots.length === 0) return [];
   return db
     .insertInto('slots')
@@ -76,5 +76,33 @@ export async function deleteSlot(db: DB, id: string) {
       'calendarUid',
       'calendarSequence',
     ])
+    .executeTakeFirst();
+}
+
+/** A slot with what a change of its place needs to tell its client (issue 20). */
+export async function findSlotWithBooking(db: DB, id: string) {
+  return db
+    .selectFrom('slots')
+    .select([...booked, 'calendarUid', 'calendarSequence'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Sets a slot's place. A booked session's calendar entry moves to its next revision with it (its
+ * UID stored, `derivedUid` when it had none yet; SEQUENCE + 1), so the updated .ics mailed to the
+ * client replaces the one their calendar holds. The slot as changed, or undefined when there is
+ * no such slot.
+ */
+export async function setSlotPlace(db: DB, id: string, place: string, derivedUid: string | null) {
+  return db
+    .updateTable('slots')
+    .set((eb) =>
+      derivedUid === null
+        ? { place }
+        : { place, calendarUid: eb.fn.coalesce('calendarUid', eb.val(derivedUid)), calendarSequence: eb('calendarSequence', '+', 1) },
+    )
+    .where('id', '=', id)
+    .returning([...booked, 'calendarUid', 'calendarSequence'])
     .executeTakeFirst();
 }

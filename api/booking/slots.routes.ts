@@ -8,9 +8,14 @@ import {
   bookingsQuery,
   newSlots,
   PAST_SLOT,
+  PLACE_SAVED,
+  PLACE_SAVED_CLIENT_TOLD,
   SESSION_DELETED,
   SLOT_DELETED,
+  SLOT_NOT_FOUND_ADMIN,
   SLOTS_ADDED,
+  slotPlaceRequest,
+  type SlotPlaceView,
   type AdminSlotsView,
   type BookedSlotView,
   type CancellationView,
@@ -23,9 +28,11 @@ import { wallTime } from '../lib/time.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from './cancel-booking.ts';
 import { listCancellations } from './booking.repo.ts';
-import { bookingCalendar, sessionCancelledMail } from './mails.ts';
+import { bookingCalendar, bookingUid, placeChangedMail, sessionCancelledMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
-import { deleteSlot, insertSlots, listSlotsForAdmin, listSlotsForClient } from './slots.repo.ts';
+import { deleteSlot, findSlotWithBooking, insertSlots, listSlotsForAdmin, listSlotsForClient, setSlotPlace } from './slots.repo.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { brandNames } from '../pages/brand.ts';
 import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import type { Slot } from '../../db/schema.ts';
@@ -52,13 +59,15 @@ type SlotRow = Pick<
   | 'link'
   | 'couponUsed'
   | 'amountCents'
+  | 'place'
 >;
 
-const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt'>): SlotView => ({
+const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt' | 'place'>): SlotView => ({
   _id: s.id,
   date: s.date,
   time: s.time,
   startsAt: new Date(s.startsAt).toISOString(),
+  place: s.place,
 });
 
 const bookedView = (s: SlotRow, paymentNote: string | null = null): BookedSlotView => ({
@@ -88,9 +97,11 @@ export const slots = new Hono<AppEnv>()
   .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
     const { db, env } = c.var.services;
     const now = new Date();
-    const wanted = new Map<string, { date: string; time: string; startsAt: Date }>();
+    const wanted = new Map<string, { date: string; time: string; startsAt: Date; place: string }>();
     const warnings: string[] = [];
-    for (const { date, time } of c.req.valid('json').slots) {
+    // A slot given no place gets her default place (her settings; '' when she set none).
+    const { defaultPlace } = await readSettings(db);
+    for (const { date, time, place } of c.req.valid('json').slots) {
       const wall = wallTime(date, time, env.SITE_TIMEZONE);
       if (wall.kind === 'skipped') {
         const message = nonexistentTimeMessage(date, time, env.SITE_TIMEZONE);
@@ -101,7 +112,7 @@ export const slots = new Hono<AppEnv>()
       if (startsAt.getTime() <= now.getTime()) {
         return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
       }
-      wanted.set(`${date} ${time}`, { date, time, startsAt });
+      wanted.set(`${date} ${time}`, { date, time, startsAt, place: place ?? defaultPlace });
     }
     // A slot at a date and time that already exists is skipped by the unique constraint.
     const added = await insertSlots(db, [...wanted.values()]);
@@ -164,6 +175,42 @@ export const slots = new Hono<AppEnv>()
     } satisfies AdminSlotsView);
   })
 
+  // One slot's place (issue 20): an address or an online link. A booked session to come is news
+  // to its client: mailed with the updated .ics (same UID, next SEQUENCE).
+  .put('/:id/place', requireAdmin(), validateParams(slotParams), validateJson(slotPlaceRequest), async (c) => {
+    const { db, env, mailer } = c.var.services;
+    const { id: slotId } = c.req.valid('param');
+    const { place } = c.req.valid('json');
+    const before = await findSlotWithBooking(db, slotId);
+    if (!before) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
+    const upcoming = before.bookedAt !== null && !!before.email && new Date(before.startsAt).getTime() > Date.now();
+    const changed = place !== before.place;
+    const slot = await setSlotPlace(db, slotId, place, upcoming && changed ? bookingUid(env, before.id, new Date(before.bookedAt!)) : null);
+    if (!slot) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
+    let clientMailed = false;
+    if (upcoming && changed && slot.bookedAt !== null && slot.email) {
+      const brand = (await brandNames(db)).yoga;
+      clientMailed =
+        (await deliver(mailer, [
+          placeChangedMail(env, brand, {
+            startsAt: new Date(slot.startsAt),
+            duration: slot.duration,
+            sessionType: slot.sessionType ?? '',
+            firstName: slot.firstName ?? '',
+            lastName: slot.lastName ?? '',
+            email: slot.email,
+            userId: slot.bookedBy ?? '',
+            amountCents: slot.amountCents,
+            couponUsed: slot.couponUsed,
+            paypalOrderId: null,
+            place: slot.place,
+            calendar: bookingCalendar(env, slot),
+          }),
+        ])) > 0;
+    }
+    return c.json({ message: clientMailed ? PLACE_SAVED_CLIENT_TOLD : PLACE_SAVED, slot: freeView(slot), clientMailed } satisfies SlotPlaceView);
+  })
+
   .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
     const { db, env, mailer } = c.var.services;
     const deleted = await deleteSlot(db, c.req.valid('param').id);
@@ -171,7 +218,7 @@ export const slots = new Hono<AppEnv>()
     // Only a session still to come is news to the client; a passed one is just record keeping.
     if (deleted.bookedAt !== null && deleted.email && new Date(deleted.startsAt).getTime() > Date.now()) {
       await deliver(mailer, [
-        sessionCancelledMail(env, {
+        sessionCancelledMail(env, (await brandNames(db)).yoga, {
           slotId: deleted.id,
           startsAt: new Date(deleted.startsAt),
           bookedAt: new Date(deleted.bookedAt),

@@ -127,7 +127,7 @@ export const events = new Hono<AppEnv>()
     if (updated.capacity > current.capacity) {
       // More places: the waitlist's first in line get them (issue 15), mailed after the commit.
       const filled = await fillFreePlaces(db, eventId);
-      await sendPromotedMails(env, c.var.services.mailer, filled.event, filled.promoted);
+      await sendPromotedMails(c.var.services, filled.event, filled.promoted);
     }
     return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
   });

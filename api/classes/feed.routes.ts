@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { buildFeed } from '../mail/ics.ts';
-import { BRAND } from '../mail/layout.ts';
+import { brandNames } from '../pages/brand.ts';
 import { listEventsFrom } from './events.repo.ts';
 
 /** How far ahead the feed reaches; the seeded calendar has six weeks, a teacher may plan a season. */
@@ -18,10 +18,11 @@ const FEED_MAX_AGE_S = 300;
 export const classFeed = new Hono<AppEnv>().get('/', async (c) => {
   const { db, env } = c.var.services;
   const now = new Date();
-  const rows = await listEventsFrom(db, now, new Date(now.getTime() + FEED_DAYS * 86_400_000));
+  const [rows, brands] = await Promise.all([listEventsFrom(db, now, new Date(now.getTime() + FEED_DAYS * 86_400_000)), brandNames(db)]);
   const host = new URL(env.SITE_URL).host;
   const ics = buildFeed({
-    name: `${BRAND} classes`,
+    // Her yoga brand, as the site's header and the mails say it (issue 20).
+    name: `${brands.yoga} classes`,
     timezone: env.SITE_TIMEZONE,
     stamp: now,
     events: rows.map((e) => ({

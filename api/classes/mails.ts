@@ -1,6 +1,7 @@
 /**
  * The classes' mails: the teacher's notice of a sign-up (reply goes to the student) and the
- * student's confirmation with the class's .ics. Every value goes to renderMail as text.
+ * student's confirmation with the class's .ics. Every value goes to renderMail as text. Signed
+ * with her yoga brand (`brand`, api/pages/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
@@ -19,7 +20,7 @@ export const leaveWaitlistUrl = (env: Pick<Env, 'SITE_URL' | 'APP_SECRET'>, entr
   `${env.SITE_URL}/class-cancel?waitlist=${encodeURIComponent(signToken(env.APP_SECRET, LEAVE_WAITLIST_PURPOSE, entryId))}`;
 
 /** The class's calendar file for one sign-up: the same for the confirmation and the "you're in" mail. */
-export function classIcs(env: Env, signupId: string, c: ClassMail): string {
+export function classIcs(env: Env, brand: string, signupId: string, c: ClassMail): string {
   return buildIcs({
     uid: `${signupId}@${new URL(env.SITE_URL).host}`,
     start: c.startsAt,
@@ -29,7 +30,7 @@ export function classIcs(env: Env, signupId: string, c: ClassMail): string {
     location: c.location,
     description: `Your place in ${c.title}. See you on the mat!`,
     url: `${env.SITE_URL}/calendar`,
-    organizer: icsOrganizer(env),
+    organizer: icsOrganizer(env, brand),
   });
 }
 
@@ -49,10 +50,10 @@ export interface ClassMail {
   location: string;
 }
 
-export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail[] {
+export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail): OutgoingMail[] {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   const place = c.location || 'See the class on the calendar for the place.';
-  const ics = classIcs(env, s.id, c);
+  const ics = classIcs(env, brand, s.id, c);
   return [
     mail(
       env.TEACHER_EMAIL,
@@ -83,7 +84,7 @@ export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail
           'The attached calendar file adds the class to your calendar. Please arrive a few minutes early.',
           `Can't come after all? Give your place back, up to the start of the class, so someone on the waitlist can have it: ${giveBackUrl(env, s.id)}`,
         ],
-        footer: siteFooter(env),
+        footer: siteFooter(env, brand),
       },
       { attachments: [icsAttachment('class.ics', ics, 'PUBLISH')] },
     ),
@@ -91,7 +92,7 @@ export function signupMails(env: Env, s: SignupMail, c: ClassMail): OutgoingMail
 }
 
 /** A waitlisted student got a freed place: "you're in", with the same .ics as a confirmation; the teacher is told. */
-export function promotedMails(env: Env, s: Omit<SignupMail, 'returning' | 'phone'>, c: ClassMail): OutgoingMail[] {
+export function promotedMails(env: Env, brand: string, s: Omit<SignupMail, 'returning' | 'phone'>, c: ClassMail): OutgoingMail[] {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   const place = c.location || 'See the class on the calendar for the place.';
   return [
@@ -106,9 +107,9 @@ export function promotedMails(env: Env, s: Omit<SignupMail, 'returning' | 'phone
           'The attached calendar file adds the class to your calendar. Please arrive a few minutes early.',
           `Can't come after all? Give your place back, up to the start of the class: ${giveBackUrl(env, s.id)}`,
         ],
-        footer: siteFooter(env),
+        footer: siteFooter(env, brand),
       },
-      { attachments: [icsAttachment('class.ics', classIcs(env, s.id, c), 'PUBLISH')] },
+      { attachments: [icsAttachment('class.ics', classIcs(env, brand, s.id, c), 'PUBLISH')] },
     ),
     mail(env.TEACHER_EMAIL, `Waitlist: ${oneLine(s.name)} got a place in ${oneLine(c.title)} on ${c.date}`, {
       heading: 'A waitlisted student got a place',
@@ -119,7 +120,7 @@ export function promotedMails(env: Env, s: Omit<SignupMail, 'returning' | 'phone
 }
 
 /** On the waitlist: where in line, and the link that leaves it. */
-export function waitlistMail(env: Env, w: { id: string; name: string; email: string; position: number }, c: ClassMail): OutgoingMail {
+export function waitlistMail(env: Env, brand: string, w: { id: string; name: string; email: string; position: number }, c: ClassMail): OutgoingMail {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   return mail(w.email, `You're on the waitlist: ${oneLine(c.title)} on ${when.date}`, {
     heading: exclaim("You're on the waitlist", w.name),
@@ -129,12 +130,12 @@ export function waitlistMail(env: Env, w: { id: string; name: string; email: str
       'When a place comes free before the class starts, the first in line gets it at once and an e-mail with the calendar file. Nothing to do until then.',
       `Changed your plans? Leave the waitlist: ${leaveWaitlistUrl(env, w.id)}`,
     ],
-    footer: siteFooter(env),
+    footer: siteFooter(env, brand),
   });
 }
 
 /** The teacher's notice that a student gave a place back. */
-export function placeGivenBackMail(env: Env, s: { name: string; email: string }, c: ClassMail): OutgoingMail {
+export function placeGivenBackMail(env: Env, brand: string, s: { name: string; email: string }, c: ClassMail): OutgoingMail {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   return mail(env.TEACHER_EMAIL, `Place given back: ${oneLine(s.name)} for ${oneLine(c.title)} on ${c.date}`, {
     heading: 'A student gave a class place back',
@@ -144,7 +145,7 @@ export function placeGivenBackMail(env: Env, s: { name: string; email: string },
 }
 
 /** The day-before reminder, on the teacher's clocks, with the give-back link. */
-export function classReminderMail(env: Env, s: { id: string; name: string; email: string }, c: ClassMail): OutgoingMail {
+export function classReminderMail(env: Env, brand: string, s: { id: string; name: string; email: string }, c: ClassMail): OutgoingMail {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   const place = c.location || 'See the class on the calendar for the place.';
   return mail(s.email, `Reminder: ${oneLine(c.title)} tomorrow, ${when.time}`, {
@@ -154,6 +155,6 @@ export function classReminderMail(env: Env, s: { id: string; name: string; email
       `Date: ${when.date}\nTime: ${when.time}\nPlace: ${place}`,
       `Can't come? Give your place back so someone on the waitlist can have it: ${giveBackUrl(env, s.id)}`,
     ],
-    footer: siteFooter(env),
+    footer: siteFooter(env, brand),
   });
 }

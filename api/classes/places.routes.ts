@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import type { Env } from '../env.ts';
 import { limitVisitorCopy, rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
@@ -25,7 +24,8 @@ import {
 } from '../../contract/class-places.ts';
 import { verifyToken } from '../lib/signed-token.ts';
 import { deliver } from '../mail/send.ts';
-import type { Mailer } from '../services/mail/index.ts';
+import { brandNames } from '../pages/brand.ts';
+import type { Services } from '../services/index.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE, placeGivenBackMail, promotedMails, signupMails, waitlistMail } from './mails.ts';
 import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack, type Promoted } from './places.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
@@ -35,18 +35,19 @@ import { findUserById } from '../accounts/login-tokens.repo.ts';
 const classMail = (e: ClassEvent) => ({ title: e.title, date: e.date, time: e.time, startsAt: new Date(e.startsAt), location: e.location });
 
 /** After the commit: the "you're in" mails of those a freed place went to. */
-export async function sendPromotedMails(env: Env, mailer: Mailer, event: ClassEvent | undefined, promoted: Promoted[]): Promise<void> {
-  if (!event) return;
-  for (const p of promoted) await deliver(mailer, promotedMails(env, p, classMail(event)));
+export async function sendPromotedMails(deps: Pick<Services, 'db' | 'env' | 'mailer'>, event: ClassEvent | undefined, promoted: Promoted[]): Promise<void> {
+  if (!event || promoted.length === 0) return;
+  const brand = (await brandNames(deps.db)).yoga;
+  for (const p of promoted) await deliver(deps.mailer, promotedMails(deps.env, brand, p, classMail(event)));
 }
 
 /** Maps a give-back (by link or dashboard) to its answer, with the mails after the commit. */
 async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {
-  const { env, mailer } = c.var.services;
+  const { env, mailer, db } = c.var.services;
   if (!result.ok) return c.json({ message: result.kind === 'started' ? CLASS_STARTED : SIGNUP_NOT_YOURS }, result.kind === 'started' ? 409 : 404);
   if (result.already) return c.json({ message: PLACE_ALREADY_GIVEN_BACK, alreadyGivenBack: true });
-  if (result.event) await deliver(mailer, [placeGivenBackMail(env, result.signup, classMail(result.event))]);
-  await sendPromotedMails(env, mailer, result.event, result.promoted);
+  if (result.event) await deliver(mailer, [placeGivenBackMail(env, (await brandNames(db)).yoga, result.signup, classMail(result.event))]);
+  await sendPromotedMails(c.var.services, result.event, result.promoted);
   return c.json({ message: PLACE_GIVEN_BACK, alreadyGivenBack: false });
 }
 
@@ -100,12 +101,23 @@ export const waitlist = new Hono<AppEnv>()
     if (result.status === 'signedUp') {
       await deliver(
         mailer,
-        await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: false }, classMail(result.event)), student.email),
+        await limitVisitorCopy(
+          limits,
+          signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: false }, classMail(result.event)),
+          student.email,
+        ),
       );
-      await sendPromotedMails(env, mailer, result.event, result.promoted);
+      await sendPromotedMails(c.var.services, result.event, result.promoted);
       return c.json({ message: SIGNED_UP, _id: result.id, status: 'signedUp' } satisfies WaitlistJoinedView, 201);
     }
-    const mails = [waitlistMail(env, { id: result.id, name: student.name, email: student.email, position: result.position }, classMail(result.event))];
+    const mails = [
+      waitlistMail(
+        env,
+        (await brandNames(db)).yoga,
+        { id: result.id, name: student.name, email: student.email, position: result.position },
+        classMail(result.event),
+      ),
+    ];
     await deliver(mailer, await limitVisitorCopy(limits, mails, student.email));
     return c.json({ message: WAITLIST_JOINED, _id: result.id, status: 'waiting', position: result.position } satisfies WaitlistJoinedView, 201);
   })

@@ -8,14 +8,18 @@ import type { Services } from '../services/index.ts';
 import { claimDueClassReminders } from './places.repo.ts';
 import { classReminderMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { runEvery } from '../lib/periodic.ts';
 
 export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<number> {
   const due = await services.db.transaction().execute((trx) => claimDueClassReminders(trx, now));
   let sent = 0;
+  // Her yoga brand, read once per batch.
+  const brand = due.length ? (await brandNames(services.db)).yoga : '';
   for (const r of due) {
     const mail = classReminderMail(
       services.env,
+      brand,
       { id: r.id, name: r.name, email: r.email },
       { title: r.title, date: r.date, time: r.time, startsAt: new Date(r.startsAt), location: r.location },
     );

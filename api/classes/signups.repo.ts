@@ -72,6 +72,7 @@ export async function listSignups(db: DB) {
       eb('signaturePng', 'is not', null).as('hasSignature'),
       'waiverRevision',
       'waiverHash',
+      'createdAt',
     ])
     .orderBy('date', 'desc')
     .orderBy('createdAt', 'desc')

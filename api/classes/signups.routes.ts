@@ -20,6 +20,7 @@ import {
 import { findClass, findSignature, latestStudentProfile, listSignups } from './signups.repo.ts';
 import { enrol } from './enrol.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { signupMails } from './mails.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
@@ -39,15 +40,22 @@ export const signups = new Hono<AppEnv>()
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
     const result = await enrol(db, { ...student, signaturePng: signature.bytes }, 409);
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: false }, result.event), student.email));
+    await deliver(
+      mailer,
+      await limitVisitorCopy(
+        limits,
+        signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: false }, result.event),
+        student.email,
+      ),
+    );
     return c.json({ message: SIGNED_UP, _id: result.id }, 201);
   })
   .delete('/:id', requireAdmin(), validateParams(z.object({ id })), async (c) => {
-    const { db, env, mailer } = c.var.services;
+    const { db } = c.var.services;
     // The freed place goes to the first on the class's waitlist in the same transaction.
     const removed = await giveBackPlace(db, c.req.valid('param').id, { byAdmin: true });
     if (!removed.ok || removed.already) return c.json({ message: 'Sign-up not found.' }, 404);
-    await sendPromotedMails(env, mailer, removed.event, removed.promoted);
+    await sendPromotedMails(c.var.services, removed.event, removed.promoted);
     return c.json({ message: 'Sign-up deleted.' });
   });
 
@@ -70,7 +78,10 @@ export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkS
     400,
   );
   if (!result.ok) return c.json({ message: result.message }, result.status);
-  await deliver(mailer, await limitVisitorCopy(limits, signupMails(env, { id: result.id, ...student, returning: true }, result.event), student.email));
+  await deliver(
+    mailer,
+    await limitVisitorCopy(limits, signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: true }, result.event), student.email),
+  );
   return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
 });
 
@@ -90,6 +101,7 @@ export const adminSignups = new Hono<AppEnv>()
         hasSignature: Boolean(r.hasSignature),
         waiverRevision: r.waiverRevision,
         waiverHash: r.waiverHash,
+        createdAt: new Date(r.createdAt).toISOString(),
       })),
     );
   })

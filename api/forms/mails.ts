@@ -2,12 +2,13 @@
  * The mails of the visitors' forms: the teacher's notifications (reply goes to the visitor) and
  * the visitors' confirmations. Every value is passed to renderMail as text, which escapes it,
  * so what a visitor types never becomes markup. Confirmations don't echo the visitor's free
- * text: the form can't be used to send someone else a message of the sender's choosing.
+ * text: the form can't be used to send someone else a message of the sender's choosing. Signed
+ * with her yoga brand (`brand`, api/pages/brand.ts), the site's name in the footer of every page.
  */
 import type { Env } from '../env.ts';
 import { signToken } from '../lib/signed-token.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { BRAND, escapeHtml, exclaim, mail, oneLine, renderMail, siteFooter, type MailContent } from '../mail/layout.ts';
+import { escapeHtml, exclaim, mail, oneLine, renderMail, siteFooter, type MailContent } from '../mail/layout.ts';
 
 /** Purpose of the signed token in unsubscribe links (api/lib/signed-token.ts). */
 export const UNSUBSCRIBE_PURPOSE = 'unsubscribe';
@@ -23,7 +24,7 @@ export interface BookingRequestMail {
   message: string;
 }
 
-export function bookingRequestMails(env: Env, r: BookingRequestMail): OutgoingMail[] {
+export function bookingRequestMails(env: Env, brand: string, r: BookingRequestMail): OutgoingMail[] {
   return [
     mail(
       env.TEACHER_EMAIL,
@@ -47,7 +48,7 @@ export function bookingRequestMails(env: Env, r: BookingRequestMail): OutgoingMa
         `Your request for a free 30-minute online meeting about ${r.sessionType} has been received.`,
         'I will write back soon to find a time that suits you.',
       ],
-      footer: siteFooter(env),
+      footer: siteFooter(env, brand),
     }),
   ];
 }
@@ -61,7 +62,7 @@ export interface ContactMail {
   message: string;
 }
 
-export function contactMails(env: Env, m: ContactMail): OutgoingMail[] {
+export function contactMails(env: Env, brand: string, m: ContactMail): OutgoingMail[] {
   return [
     mail(
       env.TEACHER_EMAIL,
@@ -75,7 +76,7 @@ export function contactMails(env: Env, m: ContactMail): OutgoingMail[] {
     mail(m.email, 'Thank you for your message', {
       heading: exclaim('Thank you', m.name),
       paragraphs: ['Your message has been received. I will get back to you soon.'],
-      footer: siteFooter(env),
+      footer: siteFooter(env, brand),
     }),
   ];
 }
@@ -112,8 +113,8 @@ export function newsletterMail(env: Env, to: string, subject: string, content: M
   return { to, subject, text: rendered.text, html, headers: links.headers };
 }
 
-export function welcomeMail(env: Env, email: string): OutgoingMail {
-  return newsletterMail(env, email, `Welcome to the ${BRAND} newsletter`, {
+export function welcomeMail(env: Env, brand: string, email: string): OutgoingMail {
+  return newsletterMail(env, email, `Welcome to the ${brand} newsletter`, {
     heading: 'Thanks for signing up!',
     paragraphs: [
       'You are on the list for news about yoga classes, workshops, yoga therapy and new chocolates.',

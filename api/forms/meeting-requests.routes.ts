@@ -7,6 +7,7 @@ import { BOOKING_REQUEST_SENT, bookingRequest } from '../../contract/forms.ts';
 import { insertBookingRequest } from './messages.repo.ts';
 import { bookingRequestMails } from './mails.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
 /** The home page's request for a free 30-minute meeting (SPEC.md sections 3, 5, 7, 8). */
@@ -18,6 +19,6 @@ export const meetingRequests = new Hono<AppEnv>().post('/request', rateLimit(LIM
   await verifyHuman(c, body.captchaToken, 'book_request');
   const request = { name: body.name, email: body.email, phone: body.phone, sessionType: body.sessionType, message: body.message };
   await insertBookingRequest(db, request);
-  await deliver(mailer, await limitVisitorCopy(limits, bookingRequestMails(env, request), request.email));
+  await deliver(mailer, await limitVisitorCopy(limits, bookingRequestMails(env, (await brandNames(db)).yoga, request), request.email));
   return c.json({ message: BOOKING_REQUEST_SENT });
 });

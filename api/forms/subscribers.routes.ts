@@ -18,6 +18,7 @@ import { verifyToken } from '../lib/signed-token.ts';
 import { addSubscriber, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
 import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
 import { deliver } from '../mail/send.ts';
+import { brandNames } from '../pages/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
 /**
@@ -32,7 +33,7 @@ export const subscribers = new Hono<AppEnv>()
     // One statement (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row.
     const added = await addSubscriber(db, email);
     if (!added) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
-    await deliver(mailer, await limitVisitorCopy(limits, [welcomeMail(env, email)], email));
+    await deliver(mailer, await limitVisitorCopy(limits, [welcomeMail(env, (await brandNames(db)).yoga, email)], email));
     return c.json({ message: SUBSCRIBED }, 201);
   })
 

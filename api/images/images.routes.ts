@@ -6,8 +6,8 @@ import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import type { AdminImageView, ImageUploadedView } from '../../contract/images.ts';
 import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, listImages, pictureViews } from './images.repo.ts';
-import { openGraphImage } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
+import { photoWork, type PhotoWork } from './queue.ts';
 
 /**
  * Uploaded images: sent by the admin (product photos; the galleries use the same pipeline),
@@ -35,10 +35,12 @@ const IMMUTABLE = {
 const OG_CACHE_SIZE = 16;
 const ogCuts = new Map<string, Promise<Buffer | undefined>>();
 
-function ogCutOf(imageId: string, master: () => Promise<Uint8Array | undefined>): Promise<Buffer | undefined> {
+function ogCutOf(imageId: string, master: () => Promise<Uint8Array | undefined>, work: PhotoWork): Promise<Buffer | undefined> {
   let cut = ogCuts.get(imageId);
   if (cut) return cut;
-  cut = master().then((bytes) => (bytes ? openGraphImage(bytes) : undefined));
+  // A decode like an upload's: it waits its turn in the photo queue (a burst of link previews
+  // of many photos can't decode them all at once) and runs in the photo worker.
+  cut = master().then((bytes) => (bytes ? work.openGraph(bytes) : undefined));
   ogCuts.set(imageId, cut);
   if (ogCuts.size > OG_CACHE_SIZE) ogCuts.delete(ogCuts.keys().next().value!);
   // Only a cut is kept: a photo gone meanwhile, or one sharp can't read, is asked again next time.
@@ -89,7 +91,7 @@ export const images = new Hono<AppEnv>()
     if (!(await imageExists(db, imageId))) return c.json({ message: 'Image not found' }, 404);
     let cut: Buffer | undefined;
     try {
-      cut = await ogCutOf(imageId, async () => (await findImage(db, imageId))?.bytes);
+      cut = await ogCutOf(imageId, async () => (await findImage(db, imageId))?.bytes, photoWork(c.var.services.env.IMAGE_CONCURRENCY));
     } catch {
       // An upload from before the pipeline that sharp can't read: there is no cut to show.
       cut = undefined;

@@ -9,6 +9,10 @@ import { IMAGE_MAX_SIDE, IMAGE_MESSAGES, IMAGE_WIDTHS } from '../../contract/ima
  * result afterwards, so no database transaction waits on an encoder.
  */
 
+// libvips keeps recent operations and their pixels (up to 50 MB) in case they come again: every
+// photo here is new, so that memory would only ever be held, never used.
+sharp.cache(false);
+
 /** About 8000 × 8000: above any phone's default photo, far below what a decompression bomb claims. */
 export const MAX_INPUT_PIXELS = 64_000_000;
 /** Above this width an AVIF adds encoding time (the slowest step) for a size no layout asks for. */

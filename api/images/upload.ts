@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../types.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '../../contract/images.ts';
-import { processImage, type ProcessedImage } from './process.ts';
+import type { ProcessedImage } from './process.ts';
+import { photoWork } from './queue.ts';
 
 /**
  * Receiving one photo upload (multipart/form-data, the file in the field `file`), shared by the
@@ -20,9 +21,26 @@ export type Received = { ok: true; image: ProcessedImage; fields: Record<string,
 
 /**
  * Reads, checks and processes the upload; nothing is stored here. `checkFields` sees the text
- * fields before any pixel is decoded and returns a refusal message or null.
+ * fields before any pixel is decoded and returns a refusal message or null. The processing
+ * waits its turn in the photo queue and runs in the photo worker (api/images/queue.ts); the
+ * upload itself has been received by then, and only its bytes are kept while it waits.
  */
 export async function receiveImage(c: Context<AppEnv>, checkFields?: (fields: Record<string, string>) => string | null): Promise<Received> {
+  const read = await readUpload(c, checkFields);
+  if (!read.ok) return read;
+  const { env } = c.var.services;
+  const processed = await photoWork(env.IMAGE_CONCURRENCY).process(read.bytes);
+  if ('refused' in processed) {
+    return { ok: false, status: processed.refused === 'tooManyPixels' ? 413 : processed.refused === 'unreadable' ? 400 : 415, message: processed.message };
+  }
+  return { ok: true, image: processed, fields: read.fields };
+}
+
+/** The file's bytes and the text fields; the parsed form (another copy of the file) is left behind for the collector. */
+async function readUpload(
+  c: Context<AppEnv>,
+  checkFields?: (fields: Record<string, string>) => string | null,
+): Promise<{ ok: true; bytes: Uint8Array; fields: Record<string, string> } | Extract<Received, { ok: false }>> {
   if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
     return { ok: false, status: 400, message: 'Send the image as multipart/form-data in the field "file".' };
   }
@@ -39,9 +57,5 @@ export async function receiveImage(c: Context<AppEnv>, checkFields?: (fields: Re
   for (const [k, v] of Object.entries(body)) if (typeof v === 'string') fields[k] = v;
   const wrong = checkFields?.(fields);
   if (wrong) return { ok: false, status: 400, message: wrong };
-  const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
-  if ('refused' in processed) {
-    return { ok: false, status: processed.refused === 'tooManyPixels' ? 413 : processed.refused === 'unreadable' ? 400 : 415, message: processed.message };
-  }
-  return { ok: true, image: processed, fields };
+  return { ok: true, bytes: new Uint8Array(await file.arrayBuffer()), fields };
 }

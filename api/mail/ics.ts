@@ -252,8 +252,8 @@ export function buildIcsFeed(feed: { name: string; timezone: string; events: Omi
   return lines.map(foldLine).join(CRLF) + CRLF;
 }
 
-/** The teacher as the organizer of every calendar file the site sends. */
-export const icsOrganizer = (env: { TEACHER_EMAIL: string }): CalendarPerson => ({ name: BRAND, email: env.TEACHER_EMAIL });
+/** The teacher as the organizer of every calendar file the site sends, under her brand (api/pages/brand.ts). */
+export const icsOrganizer = (env: { TEACHER_EMAIL: string }, brand: string = BRAND): CalendarPerson => ({ name: brand, email: env.TEACHER_EMAIL });
 
 /** One event of a feed (buildFeed): the fields of CalendarEvent a published calendar needs. */
 export type FeedEvent = Pick<CalendarEvent, 'uid' | 'start' | 'durationMinutes' | 'summary' | 'location' | 'description' | 'url'>;

@@ -6,7 +6,12 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 
-/** The name every mail is signed with. */
+/**
+ * The site's name where no brand of hers is known (the sender's default name, the calendar
+ * feeds). Mails are signed with her brand names from the published site content instead:
+ * api/pages/brand.ts brandNames(), the yoga brand for yoga mails, the chocolate brand for the
+ * shop's (issue 20).
+ */
 export const BRAND = 'Yoga & Chocolates';
 
 export interface MailContent {
@@ -20,14 +25,33 @@ export interface MailContent {
    * only what a safe renderer made, such as a newsletter's Markdown (api/backoffice/markdown.ts).
    */
   bodyHtml?: string;
+  /**
+   * Web addresses in the paragraphs that become links in the html part, where they occur (the
+   * text part has them as they are). Only addresses the site or the teacher set (a session's
+   * place, a carrier's tracking page), never words a visitor typed.
+   */
+  links?: string[];
 }
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }
 
+/** Escaped text with each of `links` (http(s) only) made an anchor where it occurs. */
+function linked(text: string, links: readonly string[]): string {
+  const html = escapeHtml(text);
+  // One pass, longest first: a link that contains another is made whole, and no anchor is made inside another.
+  const wanted = [...new Set(links)]
+    .filter((l) => /^https?:\/\//i.test(l))
+    .map(escapeHtml)
+    .sort((a, b) => b.length - a.length);
+  if (wanted.length === 0) return html;
+  const pattern = new RegExp(wanted.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return html.replace(pattern, (url) => `<a href="${url}" style="color:#2f6b55">${url}</a>`);
+}
+
 export function renderMail(content: MailContent): { html: string; text: string } {
-  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s).replace(/\n/g, '<br>')}</p>`;
+  const p = (s: string) => `<p style="margin:0 0 16px">${linked(s, content.links ?? []).replace(/\n/g, '<br>')}</p>`;
   const button = content.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:#2f6b55;color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600">${escapeHtml(content.action.label)}</a></p>`
     : '';
@@ -50,7 +74,6 @@ export function mail(to: string, subject: string, content: MailContent, extra: P
   return { to, subject, ...renderMail(content), ...extra };
 }
 
-/** The small print under a mail that is not a newsletter. */
 /**
  * A name typed by someone who has not proven the address the mail goes to, if it may be echoed:
  * letters (any script, with their marks), single spaces, hyphens and apostrophes, at most 50
@@ -74,7 +97,8 @@ export const exclaim = (words: string, name: string) => {
   return n ? `${words}, ${n}!` : `${words}!`;
 };
 
-export const siteFooter = (env: Pick<Env, 'SITE_URL'>) => [`${BRAND} · ${env.SITE_URL}`];
+/** The small print under a mail: the brand it comes from (brandNames) and the site's address. */
+export const siteFooter = (env: Pick<Env, 'SITE_URL'>, brand: string) => [`${brand} · ${env.SITE_URL}`];
 
 /** Subjects carry visitor text (names, titles): one line, bounded. */
 export const oneLine = (s: string, max = 80) => {

@@ -21,22 +21,23 @@ export interface PageRow {
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 const toRow = (r: {
   slug: string;
-  kind: 'builtin' | 'custom';
+  kind: 'builtin' | 'custom' | 'post';
   draft: string;
   draftVersion: number;
   published: string | null;
   publishedRevision: number | null;
   publishedAt: Date | null;
   updatedAt: Date;
-}): PageRow => ({ ...r, draft: parse(r.draft), published: parse(r.published) });
+}): PageRow => ({ ...r, kind: r.kind as PageRow['kind'], draft: parse(r.draft), published: parse(r.published) });
 
 const COLUMNS = ['slug', 'kind', 'draft', 'draftVersion', 'published', 'publishedRevision', 'publishedAt', 'updatedAt'] as const;
 
 /** A stable fingerprint of what a revision says (the waiver's sign-ups keep it). */
 export const contentHash = (content: unknown): string => createHash('sha256').update(JSON.stringify(content)).digest('hex');
 
+/** The site's pages and hers; journal posts (kind 'post', api/pages/posts.repo.ts) are listed on their own. */
 export async function listPages(db: DB): Promise<PageRow[]> {
-  const rows = await db.selectFrom('pages').select(COLUMNS).orderBy('kind').orderBy('slug').execute();
+  const rows = await db.selectFrom('pages').select(COLUMNS).where('kind', '!=', 'post').orderBy('kind').orderBy('slug').execute();
   return rows.map(toRow);
 }
 
@@ -208,8 +209,13 @@ export async function listRedirects(db: DB) {
 
 /** Every page's published content, for rendering; the site's own pages and hers that are public. */
 export async function publishedPages(db: DB) {
-  const rows = await db.selectFrom('pages').select(['slug', 'kind', 'published', 'publishedAt']).where('published', 'is not', null).execute();
-  return rows.map((r) => ({ slug: r.slug, kind: r.kind, content: parse(r.published), publishedAt: r.publishedAt! }));
+  const rows = await db
+    .selectFrom('pages')
+    .select(['slug', 'kind', 'published', 'publishedAt'])
+    .where('published', 'is not', null)
+    .where('kind', '!=', 'post')
+    .execute();
+  return rows.map((r) => ({ slug: r.slug, kind: r.kind as 'builtin' | 'custom', content: parse(r.published), publishedAt: r.publishedAt! }));
 }
 
 /** The waiver a student accepts now: its revision and the hash of its text. */

@@ -15,6 +15,26 @@ import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
 import { findRedirect, listRedirects } from './pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
+import { POST_KEY_PREFIX } from './posts.repo.ts';
+import {
+  allTargets,
+  atomFeed,
+  FEED_PATH,
+  indexContext,
+  indexPath,
+  journalPaths,
+  loadPosts,
+  pageCount,
+  postContext,
+  postPath,
+  postsByTag,
+  sitemapEntries,
+  tagBase,
+  targetsOf,
+  type JournalTargets,
+  type PostPlace,
+  type PublishedPost,
+} from './journal-render.ts';
 
 /** Renders one of the site's render-ahead routes (site/pages/render-ahead/<route>.astro) with a context. */
 export type PageRenderer = (route: string, context: RenderContext) => Promise<{ status: number; html: string }>;
@@ -60,7 +80,9 @@ export type Change =
   | { kind: 'builtin'; slug: BuiltinSlug }
   /** One of her pages; `navigation`: its link in a navigation bar or footer came, went or changed. */
   | { kind: 'custom'; slug: string; navigation: boolean; gone?: boolean; renamedFrom?: string }
-  | { kind: 'facts'; facts: 'products' | 'classes' };
+  | { kind: 'facts'; facts: 'products' | 'classes' }
+  /** A post of her journal (issue 22): where it was published before the change, and is after (null: not published). */
+  | { kind: 'journal'; id: string; before: PostPlace | null; after: PostPlace | null };
 
 export interface CachedPage {
   status: number;
@@ -93,6 +115,8 @@ export interface Publisher {
   regenerate(change: Change): Promise<void>;
   /** A preview: the real page rendered with a draft in place of the published content. */
   preview(slug: string, draft: unknown): Promise<string | undefined>;
+  /** A post's preview: its page as it will be, among the published posts. */
+  previewPost(post: PublishedPost): Promise<string | undefined>;
   /** Loads rows newer than what this process has. */
   refresh(): Promise<void>;
   /** Server start: the renderer, a first load, a render of everything, then the poll. */
@@ -100,7 +124,8 @@ export interface Publisher {
   readonly rendering: boolean;
 }
 
-export function createPublisher(db: DB, options: { buildId: string; siteUrl: string; log?: (line: string) => void }): Publisher {
+export function createPublisher(db: DB, options: { buildId: string; siteUrl: string; timeZone?: string; log?: (line: string) => void }): Publisher {
+  const timeZone = options.timeZone ?? 'America/Los_Angeles';
   const cache = new Map<string, CachedPage>();
   let seen = '0';
   let renderer: PageRenderer | undefined;
@@ -181,10 +206,69 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
   /** Every old address of a page answers 301 straight to where it is now (a rename of a rename too). */
   async function storeRedirects(toSlug?: string): Promise<void> {
     const redirects = await listRedirects(db);
-    for (const r of redirects) if (!toSlug || r.toSlug === toSlug) await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
+    for (const r of redirects) {
+      // A post's old addresses are the journal's (renderJournal).
+      if ((toSlug && r.toSlug !== toSlug) || r.toSlug.startsWith(POST_KEY_PREFIX)) continue;
+      await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
+    }
   }
 
-  function sitemap(source: PublishedSource): string {
+  /**
+   * The journal's pages a change touches (journal-render.ts says which), its feed, its posts' old
+   * addresses; then every other /blog address this build served answers the 404 page (a post
+   * unpublished or renamed, a tag or an index page that has no posts left).
+   */
+  async function renderJournal(
+    source: PublishedSource,
+    posts: readonly PublishedPost[],
+    targets: JournalTargets,
+    notFound: () => Promise<string>,
+  ): Promise<void> {
+    for (const post of targets.posts) {
+      const { status, html } = await renderer!('blog-post', await postContext(db, source, posts, post, { timeZone }));
+      if (status !== 200) throw new Error(`render-ahead ${postPath(post.content.slug)}: status ${status}`);
+      await store(postPath(post.content.slug), 200, 'text/html; charset=utf-8', html);
+    }
+    const renderIndex = async (listed: readonly PublishedPost[], tag: string | null, page: number) => {
+      const path = indexPath(tag ? tagBase(tag) : '/blog', page);
+      const { status, html } = await renderer!('blog', await indexContext(db, source, listed, { page, tag, timeZone }));
+      if (status !== 200) throw new Error(`render-ahead ${path}: status ${status}`);
+      await store(path, 200, 'text/html; charset=utf-8', html);
+    };
+    const last = pageCount(posts.length);
+    for (const page of targets.index) if (page <= last) await renderIndex(posts, null, page);
+    const byTag = postsByTag(posts);
+    for (const tag of targets.tags) {
+      const tagged = byTag.get(tag);
+      if (tagged) for (let page = 1; page <= pageCount(tagged.length); page++) await renderIndex(tagged, tag, page);
+    }
+    await store(
+      FEED_PATH,
+      200,
+      'application/atom+xml; charset=utf-8',
+      await atomFeed(db, posts, source.content.site, options.siteUrl, source.publishedAt.site ?? new Date()),
+    );
+    // A post's old addresses lead to where it is published now.
+    const moved = new Set<string>();
+    for (const r of await listRedirects(db)) {
+      const post = r.toSlug.startsWith(POST_KEY_PREFIX) ? posts.find((p) => p.id === r.toSlug.slice(POST_KEY_PREFIX.length)) : undefined;
+      if (!post) continue;
+      await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', postPath(post.content.slug));
+      moved.add(`/${r.fromSlug}`);
+    }
+    // Whatever else this build served under /blog is gone now.
+    const live = journalPaths(posts);
+    const served = await db
+      .selectFrom('renderedPages')
+      .select(['path', 'status'])
+      .where('buildId', '=', options.buildId)
+      .where('path', 'like', '/blog/%')
+      .where('status', '!=', 404)
+      .execute();
+    for (const row of served) if (!live.has(row.path) && !moved.has(row.path)) await store(row.path, 404, 'text/html; charset=utf-8', await notFound());
+  }
+
+  function sitemap(source: PublishedSource, posts: readonly PublishedPost[]): string {
     const base = options.siteUrl.replace(/\/+$/, '');
     const latest = (...dates: (Date | undefined)[]) => new Date(Math.max(...dates.filter((d): d is Date => !!d).map((d) => d.getTime())));
     const urls = [
@@ -193,6 +277,7 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
         lastmod: latest(source.publishedAt.site, ...r.reads.map((s) => source.publishedAt[s])),
       })),
       ...source.custom.map((p) => ({ loc: `${base}/${p.slug}`, lastmod: latest(source.publishedAt.site, p.publishedAt) })),
+      ...sitemapEntries(posts, source.publishedAt.site).map((e) => ({ loc: `${base}${e.path}`, lastmod: e.lastmod })),
     ];
     const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
     const body = urls.map((u) => `  <url><loc>${escape(u.loc)}</loc><lastmod>${u.lastmod.toISOString()}</lastmod></url>`).join('\n');
@@ -240,9 +325,15 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
       if (change.renamedFrom) await storeRedirects(change.slug);
     }
     if (change.kind === 'all') await storeRedirects();
-    if (change.kind !== 'facts') await store('/sitemap.xml', 200, 'application/xml; charset=utf-8', sitemap(source));
+    if (change.kind !== 'facts') {
+      const posts = await loadPosts(db);
+      // Every page shows the navigation, posts too; a post's change touches its part of the journal.
+      const journal = everyPage ? allTargets(posts) : change.kind === 'journal' ? targetsOf(posts, change) : undefined;
+      if (journal) await renderJournal(source, posts, journal, () => notFoundBody(source, freshNotFound));
+      await store('/sitemap.xml', 200, 'application/xml; charset=utf-8', sitemap(source, posts));
+    }
     await refresh();
-    log(`render-ahead: ${change.kind} ${'slug' in change ? change.slug : ''} in ${Math.round(performance.now() - started)} ms`);
+    log(`render-ahead: ${change.kind} ${'slug' in change ? change.slug : 'id' in change ? change.id : ''} in ${Math.round(performance.now() - started)} ms`);
   }
 
   return {
@@ -270,6 +361,22 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
       const page: PublishedCustomPage = { slug, content: draft as PublishedCustomPage['content'], publishedAt: new Date() };
       const context = await contextFor(db, source, { path: `/${slug}`, page, preview: true });
       return (await renderer('page', context)).html;
+    },
+    async previewPost(post) {
+      if (!renderer) return undefined;
+      const [source, posts] = await Promise.all([loadPublished(db), loadPosts(db)]);
+      const others = posts.filter((p) => p.id !== post.id);
+      const context = await postContext(
+        db,
+        source,
+        [...others, post].sort((a, b) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id)),
+        post,
+        {
+          timeZone,
+          preview: true,
+        },
+      );
+      return (await renderer('blog-post', context)).html;
     },
     refresh,
     async start(render, pollMs) {

@@ -78,6 +78,11 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
   const limits = trackLimits(createLimits(database.pool));
 
   // Rendered pages are kept per build: a build's HTML names its own hashed assets.
-  const publisher = createPublisher(db, { buildId: readBuildStamp(distDirOf(env.DIST_DIR))?.inputs ?? 'unbuilt', siteUrl: env.SITE_URL, log: env.QUIET ? undefined : (l) => console.log(l) });
+  const publisher = createPublisher(db, {
+    buildId: readBuildStamp(distDirOf(env.DIST_DIR))?.inputs ?? 'unbuilt',
+    siteUrl: env.SITE_URL,
+    timeZone: env.SITE_TIMEZONE,
+    log: env.QUIET ? undefined : (l) => console.log(l),
+  });
   return { env, database, db, mailer, humanCheck, payments, realtime, limits, publisher, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
 }

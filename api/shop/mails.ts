@@ -1,13 +1,17 @@
 /**
  * The chocolate shop's mails (issue 6): the buyer's order confirmation and the teacher's
  * notification, and what PayPal's webhooks report later (a pending payment completed or denied,
- * a refund or reversal). Everything is handed to renderMail as text, which escapes it, so a payer
- * name PayPal reports (or a buyer typed) never becomes markup. Shipping words are SPEC.md section 9's.
+ * a refund or reversal), and the buyer's news that the order shipped (with its tracking number,
+ * linked on the carrier's site) or was picked up (issue 20). Everything is handed to renderMail
+ * as text, which escapes it, so a payer name PayPal reports (or a buyer typed) never becomes
+ * markup. Shipping words are SPEC.md section 9's. The buyer's mails are signed with her chocolate
+ * brand (`brand`, api/pages/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import type { Totals } from '../../contract/pricing.ts';
-import { mail, money, oneLine, siteFooter, type MailContent } from '../mail/layout.ts';
+import { orderReference, trackingUrl } from '../../contract/orders.ts';
+import { greeting, mail, money, oneLine, siteFooter, trustedName, type MailContent } from '../mail/layout.ts';
 
 /** An order as its mails tell it; the totals are the priced cart's (contract/pricing.ts). */
 export interface OrderMail extends Totals {
@@ -28,7 +32,8 @@ export interface OrderMail extends Totals {
 }
 
 /** A short reference people can quote: the first block of our order id. */
-export const orderReference = (id: string): string => id.replace(/-/g, '').slice(0, 8).toUpperCase();
+// The order's number lives with the order's other shared pieces, so the admin's list shows the same one.
+export { orderReference };
 
 const itemLines = (o: OrderMail) =>
   o.items.map((i) => `${i.quantity} × ${i.name} at ${money(i.unitPriceCents)} = ${money(i.unitPriceCents * i.quantity)}`).join('\n');
@@ -60,9 +65,14 @@ const buyerLines = (o: OrderMail) => `Buyer: ${o.payerName || '(no name given)'}
 const paypalLine = (o: OrderMail) => `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.`;
 
 /** The buyer's mail, signed with the order's references; none when no address is known. */
-const toBuyer = (env: Env, o: OrderMail, subject: string, content: Omit<MailContent, 'footer'>): OutgoingMail[] =>
+const toBuyer = (env: Env, brand: string, o: OrderMail, subject: string, content: Omit<MailContent, 'footer'>): OutgoingMail[] =>
   o.payerEmail
-    ? [mail(o.payerEmail, subject, { ...content, footer: [`Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}`, ...siteFooter(env)] })]
+    ? [
+        mail(o.payerEmail, subject, {
+          ...content,
+          footer: [`Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}`, ...siteFooter(env, brand)],
+        }),
+      ]
     : [];
 
 /** The teacher's mail: a button to the orders page, and replies go to the buyer. */
@@ -96,12 +106,12 @@ function deliveryLine(o: OrderMail, when: 'now' | 'once paid'): string {
 }
 
 /** The buyer's confirmation and the teacher's notification of a new order (paid, or with its payment pending). */
-export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
+export function orderMails(env: Env, brand: string, o: OrderMail): OutgoingMail[] {
   const ref = orderReference(o.id);
   const pending = o.paymentPending === true;
   const firstName = firstNameOf(o);
   return [
-    ...toBuyer(env, o, pending ? `Your chocolate order ${ref} is received` : `Your chocolate order ${ref} is confirmed`, {
+    ...toBuyer(env, brand, o, pending ? `Your chocolate order ${ref} is received` : `Your chocolate order ${ref} is confirmed`, {
       heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
       paragraphs: [
         pending ? paymentPendingNote(o.isLocalPickup) : 'Your order of handmade chocolates is paid and confirmed.',
@@ -124,12 +134,12 @@ export function orderMails(env: Env, o: OrderMail): OutgoingMail[] {
 }
 
 /** PAYMENT.CAPTURE.COMPLETED for a pending order: the buyer hears the payment went through, the teacher may ship. */
-export function paymentCompletedMails(env: Env, pendingOrder: OrderMail): OutgoingMail[] {
+export function paymentCompletedMails(env: Env, brand: string, pendingOrder: OrderMail): OutgoingMail[] {
   const o = { ...pendingOrder, paymentPending: false };
   const ref = orderReference(o.id);
   const firstName = firstNameOf(o);
   return [
-    ...toBuyer(env, o, `Your payment for chocolate order ${ref} went through`, {
+    ...toBuyer(env, brand, o, `Your payment for chocolate order ${ref} went through`, {
       heading: firstName ? `Thank you, ${firstName}!` : 'Thank you for your order!',
       paragraphs: ['PayPal has confirmed your payment: your order of handmade chocolates is paid and confirmed.', ...buyerSummary(o)],
     }),
@@ -148,11 +158,11 @@ export function paymentCompletedMails(env: Env, pendingOrder: OrderMail): Outgoi
 }
 
 /** PAYMENT.CAPTURE.DENIED for a pending order: cancelled for the buyer, not to be shipped for the teacher. */
-export function paymentDeniedMails(env: Env, o: OrderMail): OutgoingMail[] {
+export function paymentDeniedMails(env: Env, brand: string, o: OrderMail): OutgoingMail[] {
   const ref = orderReference(o.id);
   const firstName = firstNameOf(o);
   return [
-    ...toBuyer(env, o, `Your chocolate order ${ref} is cancelled: the payment did not go through`, {
+    ...toBuyer(env, brand, o, `Your chocolate order ${ref} is cancelled: the payment did not go through`, {
       heading: firstName ? `Sorry, ${firstName}` : 'Your payment did not go through',
       paragraphs: [
         'PayPal could not complete your payment, so your order of handmade chocolates is cancelled and you have not been charged for it.',
@@ -190,5 +200,48 @@ export function paymentReturnedMail(env: Env, o: OrderMail, how: 'refunded' | 'r
       `Total: ${money(o.totalCents)} USD`,
       paypalLine(o),
     ],
+  });
+}
+
+/** The buyer's first name for a greeting, when PayPal's payer name can be echoed (trustedName). */
+const buyerFirstName = (o: Pick<OrderMail, 'payerName'>) => trustedName(o.payerName.split(/\s+/)[0] ?? '');
+
+/** How a shipped order travels, as the teacher typed it when she marked it shipped. */
+export interface Tracking {
+  trackingNumber: string | null;
+  carrier: string | null;
+}
+
+/**
+ * The buyer's news that the order is on its way (with the tracking number, linked on the
+ * carrier's public tracking page when the carrier is one the site knows) or was picked up.
+ * None when the buyer left no address.
+ */
+export function deliveryMail(env: Env, brand: string, o: OrderMail, kind: 'shipped' | 'picked_up', tracking: Tracking): OutgoingMail[] {
+  const ref = orderReference(o.id);
+  const url = tracking.trackingNumber ? trackingUrl(tracking.carrier, tracking.trackingNumber) : null;
+  const by = tracking.carrier ? ` by ${tracking.carrier}` : '';
+  const first = buyerFirstName(o);
+  if (kind === 'picked_up') {
+    return toBuyer(env, brand, o, `Your chocolate order ${ref} was picked up`, {
+      heading: first ? `Thank you, ${first}!` : 'Thank you!',
+      paragraphs: [
+        'Your order of handmade chocolates has been picked up. Enjoy them!',
+        itemLines(o),
+        'Tag me on social media with your chocolates for 15 percent off your next order.',
+      ],
+    });
+  }
+  return toBuyer(env, brand, o, `Your chocolate order ${ref} is on its way`, {
+    heading: 'Your chocolates are on their way',
+    paragraphs: [
+      greeting(o.payerName.split(/\s+/)[0] ?? ''),
+      `Your order of handmade chocolates has shipped${by}.`,
+      ...(tracking.trackingNumber ? [`Tracking number: ${tracking.trackingNumber}${url ? `\nTrack it: ${url}` : ''}`] : []),
+      itemLines(o),
+      ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),
+      'Priority mail usually takes 1-3 days.',
+    ],
+    ...(url ? { links: [url] } : {}),
   });
 }

@@ -21,7 +21,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SETTABLE_STATUSES } from '../../contract/orders.ts';
-import { findOrderByCaptureId, findOrderById, moveOrderStatus, putBackStock, type OrderRow, type OrderStatus } from './orders.repo.ts';
+import { findOrderByCaptureId, findOrderById, moveOrderStatus, putBackStock, setOrderTracking, type OrderRow, type OrderStatus } from './orders.repo.ts';
 
 /**
  * Whether PayPal's word made the status final, so that nothing moves the order out of it: a
@@ -86,11 +86,20 @@ export function adminStatusRefusal(order: Pick<OrderRow, 'status' | 'isLocalPick
  */
 export type SetStatusRefusal = AdminStatusRefusal | 'order-not-found' | 'status-changed';
 
-/** The answer of setStatusByAdmin: the order as changed, or why not. */
-export type AdminStatusResult = { ok: true; order: OrderRow } | { ok: false; kind: SetStatusRefusal };
+/** The answer of setStatusByAdmin: the order as changed (and the status it left), or why not. */
+export type AdminStatusResult = { ok: true; order: OrderRow; from: OrderStatus } | { ok: false; kind: SetStatusRefusal };
 
-/** The admin sets `to` on the order: judged on the status read, written only while it is still that status. */
-export async function setStatusByAdmin(db: DB, orderId: string, to: SettableStatus): Promise<AdminStatusResult> {
+/**
+ * The admin sets `to` on the order: judged on the status read, written only while it is still
+ * that status. With shipped, a tracking number and carrier given are stored with the status (one
+ * transaction); left out, what was stored stays.
+ */
+export async function setStatusByAdmin(
+  db: DB,
+  orderId: string,
+  to: SettableStatus,
+  tracking: { trackingNumber: string | null; carrier: string | null } = { trackingNumber: null, carrier: null },
+): Promise<AdminStatusResult> {
   // Twice at most: a PayPal webhook may change the status between the read and the write (the
   // write is conditional on what was read), and the new status is judged again.
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -98,8 +107,12 @@ export async function setStatusByAdmin(db: DB, orderId: string, to: SettableStat
     if (!current) return { ok: false, kind: 'order-not-found' };
     const refusal = adminStatusRefusal(current, to);
     if (refusal) return { ok: false, kind: refusal };
-    const updated = await moveOrderStatus(db, { id: orderId }, [current.status], to);
-    if (updated) return { ok: true, order: updated };
+    const given = to === 'shipped' && (tracking.trackingNumber !== null || tracking.carrier !== null);
+    const updated = await db.transaction().execute(async (trx) => {
+      const moved = await moveOrderStatus(trx, { id: orderId }, [current.status], to);
+      return moved && given ? setOrderTracking(trx, orderId, tracking) : moved;
+    });
+    if (updated) return { ok: true, order: updated, from: current.status };
   }
   return { ok: false, kind: 'status-changed' };
 }

@@ -3,7 +3,8 @@
  * of the API, from the integer cents the database and the pricing keep.
  */
 import { centsToDollars } from '../../contract/chocolates.ts';
-import type { AdminOrderView, OrderLineView, OrderView } from '../../contract/orders.ts';
+import { trackingUrl, type AdminOrderView, type OrderLineView, type OrderView } from '../../contract/orders.ts';
+import type { OrderMail } from './mails.ts';
 import type { Totals } from '../../contract/pricing.ts';
 import { shipToOfOrder, type OrderItemRow, type OrderRow } from './orders.repo.ts';
 
@@ -48,4 +49,24 @@ export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: 
   shipTo: shipToOfOrder(o),
   status: o.status,
   paymentNote,
+  trackingNumber: o.trackingNumber,
+  carrier: o.carrier,
+  trackingUrl: trackingUrl(o.carrier, o.trackingNumber),
+});
+
+/** A stored order as its mails tell it (shop/mails.ts). */
+export const orderMailView = (o: OrderRow, items: Pick<OrderItemRow, 'name' | 'unitPriceCents' | 'quantity'>[]): OrderMail => ({
+  id: o.id,
+  paypalOrderId: o.paypalOrderId,
+  paypalCaptureId: o.paypalCaptureId ?? '',
+  payerName: o.payerName,
+  payerEmail: o.payerEmail,
+  items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity })),
+  itemsTotalCents: o.itemsTotalCents,
+  discountCents: o.discountCents,
+  shippingCents: o.shippingCents,
+  totalCents: o.totalCents,
+  couponCode: o.couponCode,
+  isLocalPickup: o.isLocalPickup,
+  shipTo: shipToOfOrder(o),
 });

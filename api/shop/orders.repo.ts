@@ -131,6 +131,9 @@ const orderColumns = [
   'shipToName',
   'shipToAddress',
   'status',
+  'trackingNumber',
+  'carrier',
+  'buyerTold',
 ] as const;
 
 const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;
@@ -158,10 +161,43 @@ export async function findOrderByPaypalId(db: DB, paypalOrderId: string) {
   return db.selectFrom('orders').select(orderColumns).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
 }
 
-/** Every order, newest first (the admin's list), or oldest first (the CSV export, a ledger). */
-export async function listOrders(db: DB, order: 'newest-first' | 'oldest-first' = 'newest-first') {
+/** Every order (or those with `status`), newest first (the admin's list), or oldest first (the CSV export, a ledger). */
+export async function listOrders(db: DB, order: 'newest-first' | 'oldest-first' = 'newest-first', status?: OrderStatus) {
   const direction = order === 'newest-first' ? 'desc' : 'asc';
-  return db.selectFrom('orders').select(orderColumns).orderBy('createdAt', direction).orderBy('id', direction).execute();
+  return db
+    .selectFrom('orders')
+    .select(orderColumns)
+    .$if(status !== undefined, (q) => q.where('status', '=', status!))
+    .orderBy('createdAt', direction)
+    .orderBy('id', direction)
+    .execute();
+}
+
+/** Stores how a shipped order travels; in the transaction that marked it shipped. */
+export async function setOrderTracking(trx: Transaction<Database>, id: string, tracking: { trackingNumber: string | null; carrier: string | null }) {
+  return trx.updateTable('orders').set(tracking).where('id', '=', id).returning(orderColumns).executeTakeFirst();
+}
+
+/**
+ * Claims telling the buyer `news` (the status and tracking that the delivery mail says): one
+ * conditional UPDATE, so a repeated or concurrent PUT of the same news mails once. True when
+ * this call claimed it; `previous` is what was told before, for giving the claim back when the
+ * mail could not be sent.
+ */
+export async function claimBuyerNews(db: DB, id: string, news: string): Promise<{ claimed: boolean }> {
+  const row = await db
+    .updateTable('orders')
+    .set({ buyerTold: news, buyerToldAt: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where((w) => w.or([w('buyerTold', 'is', null), w('buyerTold', '!=', news)]))
+    .returning('id')
+    .executeTakeFirst();
+  return { claimed: row !== undefined };
+}
+
+/** Gives back a claim whose mail could not be sent, so the next PUT of the same news mails again. */
+export async function unclaimBuyerNews(db: DB, id: string, news: string, previous: string | null): Promise<void> {
+  await db.updateTable('orders').set({ buyerTold: previous }).where('id', '=', id).where('buyerTold', '=', news).execute();
 }
 
 export async function findOrderById(db: DB, id: string) {

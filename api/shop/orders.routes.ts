@@ -2,19 +2,22 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { validateJson, validateParams } from '../validation.ts';
+import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { id } from '../../contract/common.ts';
 import {
+  adminOrdersQuery,
   ORDER_NOT_FOUND,
   ORDER_STATUS_CHANGED,
   orderStatusRequest,
+  type AdminOrderStatusView,
   PAYMENT_FAILED_FINAL,
   PAYMENT_PENDING_NOT_DELIVERED,
   PICKUP_NOT_SHIPPED,
   REFUNDED_FINAL,
   SHIPPED_NOT_PICKED_UP,
 } from '../../contract/orders.ts';
-import { setStatusByAdmin, type SetStatusRefusal } from './order-status.ts';
+import type { SetStatusRefusal } from './order-status.ts';
+import { changeOrderStatus } from './change-order-status.ts';
 import { adminOrderView } from './order-views.ts';
 import { itemsOfOrders, listOrderItems, listOrders, type OrderItemRow } from './orders.repo.ts';
 import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
@@ -22,8 +25,11 @@ import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
 /**
  * The admin's orders page (issue 6, beyond the spec), mounted on /api/admin/orders:
  *
- *   GET /               every order, newest first, with its items
- *   PUT /{id}/status    {status: paid | shipped | picked_up}; what may move where is order-status.ts's
+ *   GET /[?status=]     every order (or those with one status: the Today panel's links), newest
+ *                       first, with its items
+ *   PUT /{id}/status    {status: paid | shipped | picked_up, trackingNumber?, carrier?}; what may
+ *                       move where is order-status.ts's; shipped and picked up mail the buyer once
+ *                       (change-order-status.ts) and the answer carries the screen's confirmation
  */
 
 const orderParams = z.object({ id });
@@ -39,10 +45,18 @@ const statusAnswers: Record<SetStatusRefusal, { status: 400 | 404 | 409; message
 };
 
 export const adminOrders = new Hono<AppEnv>()
-  .get('/', requireAdmin(), async (c) => {
+  .get('/', requireAdmin(), validateQuery(adminOrdersQuery), async (c) => {
     const { db } = c.var.services;
+    const { status } = c.req.valid('query');
     // Three queries whatever the number of orders: the orders, every item of them, and the payment notes.
-    const [rows, items, notes] = await Promise.all([listOrders(db), listOrderItems(db), paymentNotesOfOrders(db)]);
+    const [rows, notes] = await Promise.all([listOrders(db, 'newest-first', status), paymentNotesOfOrders(db)]);
+    const items =
+      status === undefined
+        ? await listOrderItems(db)
+        : await itemsOfOrders(
+            db,
+            rows.map((o) => o.id),
+          );
     const byOrder = new Map<string, OrderItemRow[]>();
     for (const i of items) {
       const list = byOrder.get(i.orderId);
@@ -55,10 +69,11 @@ export const adminOrders = new Hono<AppEnv>()
   .put('/:id/status', requireAdmin(), validateParams(orderParams), validateJson(orderStatusRequest), async (c) => {
     const { db } = c.var.services;
     const orderId = c.req.valid('param').id;
-    const result = await setStatusByAdmin(db, orderId, c.req.valid('json').status);
+    const result = await changeOrderStatus(c.var.services, orderId, c.req.valid('json'));
     if (!result.ok) {
       const { status, message } = statusAnswers[result.kind];
       return c.json({ message }, status);
     }
-    return c.json(adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null));
+    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);
+    return c.json({ ...view, message: result.message, buyerMailed: result.buyerMailed } satisfies AdminOrderStatusView);
   });

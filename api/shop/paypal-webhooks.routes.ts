@@ -22,7 +22,9 @@ import {
 import { valueToCents } from '../services/payments/paypal.ts';
 import { deliver } from '../mail/send.ts';
 import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
-import { findOrderByCaptureId, itemsOfOrders, shipToOfOrder, type OrderRow } from './orders.repo.ts';
+import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
+import { orderMailView } from './order-views.ts';
+import { brandNames } from '../pages/brand.ts';
 import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
 import { settleFromWebhook } from '../payments/reconcile.ts';
 import { LIMITS } from '../limits/limits.ts';
@@ -89,22 +91,7 @@ function capturedBy(refund: z.output<typeof refundResource>): string | undefined
 
 /** An order as its mails want it. */
 async function orderMailOf(services: Services, order: OrderRow): Promise<OrderMail> {
-  const items = await itemsOfOrders(services.db, [order.id]);
-  return {
-    id: order.id,
-    paypalOrderId: order.paypalOrderId,
-    paypalCaptureId: order.paypalCaptureId ?? '',
-    payerName: order.payerName,
-    payerEmail: order.payerEmail,
-    items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity })),
-    itemsTotalCents: order.itemsTotalCents,
-    discountCents: order.discountCents,
-    shippingCents: order.shippingCents,
-    totalCents: order.totalCents,
-    couponCode: order.couponCode,
-    isLocalPickup: order.isLocalPickup,
-    shipTo: shipToOfOrder(order),
-  };
+  return orderMailView(order, await itemsOfOrders(services.db, [order.id]));
 }
 
 /**
@@ -121,7 +108,7 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
     // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
     // capture whose checkout crashed before recording it: its open payment attempt is settled now.
     if (!order) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
-    await deliver(mailer, paymentCompletedMails(env, await orderMailOf(services, order)));
+    await deliver(mailer, paymentCompletedMails(env, (await brandNames(db)).chocolates, await orderMailOf(services, order)));
     return true;
   }
 
@@ -138,7 +125,7 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
       }
       return false;
     }
-    await deliver(mailer, paymentDeniedMails(env, await orderMailOf(services, order)));
+    await deliver(mailer, paymentDeniedMails(env, (await brandNames(db)).chocolates, await orderMailOf(services, order)));
     return true;
   }
 

@@ -36,6 +36,7 @@ import {
 } from '../payments/attempts.repo.ts';
 import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
 import { orderMails } from './mails.ts';
+import { brandNames } from '../pages/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
 import { orderView } from './order-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
@@ -288,7 +289,7 @@ export async function settleOrderAttempt(
   // After the commit: a mail that fails is logged and never undoes a paid order.
   await deliver(
     mailer,
-    orderMails(env, {
+    orderMails(env, (await brandNames(db)).chocolates, {
       id: placed.id,
       paypalOrderId,
       paypalCaptureId: captured.captureId,

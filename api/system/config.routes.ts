@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import type { PayPalConfigView, PublicConfigView } from '../../contract/config.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 
 /** Public configuration the islands need at run time (never a secret). */
 export const config = new Hono<AppEnv>()
@@ -13,12 +14,14 @@ export const config = new Hono<AppEnv>()
       ...(payments.kind === 'emulator' ? { sdkBaseUrl: '/dev/paypal/sdk/js', emulator: true } : {}),
     } satisfies PayPalConfigView);
   })
-  .get('/public', (c) => {
-    const { env, realtime } = c.var.services;
+  .get('/public', async (c) => {
+    const { env, realtime, db } = c.var.services;
     return c.json({
       recaptchaSiteKey: env.standIns.captcha ? null : (env.RECAPTCHA_SITE_KEY ?? null),
       googleSignIn: !env.standIns.google,
       realtimeHost: realtime.host,
       timezone: env.SITE_TIMEZONE,
+      // Her amount ranges, read each time: a change she saves shows on the next page load.
+      booking: (await readSettings(db)).bookingAmounts,
     } satisfies PublicConfigView);
   });

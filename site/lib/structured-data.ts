@@ -199,3 +199,67 @@ export function jsonLdText(things: readonly (Thing | undefined)[]): string | und
   if (graph.length === 0) return undefined;
   return JSON.stringify({ '@context': SCHEMA, '@graph': graph }).replace(/</g, '\\u003c');
 }
+
+/** The journal itself (/blog, a tag's page): a Blog whose posts the page lists. */
+export function blog(
+  page: { name: string; description: string; url: string; posts: readonly { title: string; url: string; date: string }[] },
+  base: Base,
+): Thing {
+  return {
+    '@type': 'Blog',
+    '@id': absoluteUrl('/blog#blog', base),
+    name: page.name,
+    description: page.description,
+    url: page.url,
+    inLanguage: 'en',
+    blogPost: page.posts.map((p) => ({ '@type': 'BlogPosting', headline: p.title, url: p.url, datePublished: p.date })),
+  };
+}
+
+/**
+ * One post of her journal (issue 22): what search engines show for an article, from the page's
+ * own words, dates and cover (its 1200×630 cut). Google cuts a headline after 110 characters.
+ */
+export function blogPosting(
+  post: {
+    title: string;
+    description: string;
+    url: string;
+    datePublished: string;
+    dateModified: string;
+    /** Site-relative or absolute: the cover's 1200×630 cut. */
+    image?: string | undefined;
+    tags: readonly string[];
+    wordCount: number;
+    /** The brand it is published under. */
+    brand: string;
+  },
+  site: Site,
+  base: Base,
+): Thing {
+  const image = imageUrl(post.image, base);
+  const headline = post.title.length > 110 ? `${post.title.slice(0, 109).trimEnd()}…` : post.title;
+  return {
+    '@type': 'BlogPosting',
+    '@id': `${post.url}#post`,
+    headline,
+    name: post.title,
+    description: post.description,
+    url: post.url,
+    mainEntityOfPage: { '@type': 'WebPage', '@id': post.url },
+    datePublished: post.datePublished,
+    dateModified: post.dateModified,
+    author: teacherRef(site, base),
+    publisher: {
+      '@type': 'Organization',
+      name: post.brand,
+      url: absoluteUrl('/', base),
+      logo: { '@type': 'ImageObject', url: absoluteUrl('/favicon.svg', base) },
+    },
+    ...(image ? { image: [image] } : {}),
+    ...(post.tags.length ? { keywords: post.tags.join(', ') } : {}),
+    wordCount: post.wordCount,
+    inLanguage: 'en',
+    isPartOf: { '@type': 'Blog', '@id': absoluteUrl('/blog#blog', base), name: 'Journal', url: absoluteUrl('/blog', base) },
+  };
+}

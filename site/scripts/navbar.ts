@@ -13,6 +13,7 @@ export function initNavbar(): void {
 
   renderProfile();
   initMenu();
+  checkSession();
 
   if (document.querySelector('[data-cart-count]')) {
     // Only the chocolate pages pay for the cart store.
@@ -38,14 +39,34 @@ function renderProfile(): void {
   const id = userId(user);
   for (const link of inn.querySelectorAll<HTMLAnchorElement>('[data-user-link]')) {
     link.href = id ? `/user/${encodeURIComponent(id)}${link.dataset.userLink}` : '/login';
+    // Without an id the client's pages can't be reached: each would only bounce to /login.
+    link.parentElement!.hidden = !id;
   }
+  for (const item of inn.querySelectorAll<HTMLElement>('[data-guest-item]')) item.hidden = !!id;
+}
+
+/**
+ * The stored profile only paints the badge early; the session is the cookie. When the server says
+ * there is none (it ended, or the client logged out elsewhere), the profile is forgotten and the
+ * header offers Register and Log in again instead of pages that bounce to the login (issue 20).
+ * Only a definite 401 counts: offline or a server error leaves the badge as it is.
+ */
+function checkSession(): void {
+  if (!readUser()) return;
+  request('POST', '/api/user/validate-token', { body: { token: null } })
+    .then((res) => {
+      if (res.status !== 401) return;
+      forgetUser();
+      renderProfile();
+    })
+    .catch(() => {});
 }
 
 function initMenu(): void {
   const badge = document.querySelector<HTMLButtonElement>('[data-badge]');
   const menu = document.querySelector<HTMLElement>('[data-profile-menu]');
   if (!badge || !menu) return;
-  const items = () => [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const items = () => [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')].filter((item) => !item.closest('[hidden]'));
 
   const open = (focusFirst: boolean) => {
     menu.hidden = false;

@@ -92,7 +92,8 @@ describe(`adding slots on ${testDbKind()}`, () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body).toMatchObject({ message: 'Slots added successfully.', added: 3, skipped: 0 });
-    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z' });
+    // No default place set: none (issue 20).
+    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z', place: '' });
     const rows = await server.services.db.selectFrom('slots').selectAll().where('date', 'in', ['2031-05-05', '2031-05-06']).execute();
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.bookedAt === null && r.bookedBy === null)).toBe(true);
@@ -187,6 +188,7 @@ describe('slot lists', () => {
       couponUsed: false,
       amount: null,
       paymentNote: null,
+      place: '',
     });
     expect(body.passedSessions[0].sessionType).toBe('Yoga Therapy Session (60 min)');
     for (const list of [body.availableSlots, body.bookedSlots, body.passedSessions] as { startsAt: string }[][]) {
@@ -225,6 +227,7 @@ describe('slot lists', () => {
         link: 'https://meet.example.com/abc',
         isPast: true,
         canChange: false,
+        place: '',
       },
       expect.objectContaining({ _id: mine.id, isPast: false }),
     ]);
@@ -295,8 +298,8 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     const confirmation = icsLines(await icsTo(client.email));
     const uid = confirmation.find((l) => l.startsWith('UID:'));
     expect(uid).toMatch(new RegExp(`^UID:booking-${slot.id}-\\d+@`));
-    // Calendars act on a CANCEL only from the organizer of the entry they hold.
-    const organizer = `ORGANIZER;CN="Yoga & Chocolates":mailto:${server.env.TEACHER_EMAIL}`;
+    // Calendars act on a CANCEL only from the organizer of the entry they hold: her yoga brand (issue 20).
+    const organizer = `ORGANIZER;CN="Maya Linden Yoga":mailto:${server.env.TEACHER_EMAIL}`;
     expect(confirmation).toContain(organizer);
 
     const res = await asAdmin(`/api/bookings/${slot.id}`, { method: 'DELETE' });

@@ -24,6 +24,7 @@ const tables = [
   'admins',
   'announcements',
   'booking_cancellations',
+  'booking_orders',
   'booking_requests',
   'class_signups',
   'class_waitlist',
@@ -39,9 +40,14 @@ const tables = [
   'newsletters',
   'order_items',
   'orders',
+  'page_redirects',
+  'page_revisions',
+  'pages',
   'payment_attempts',
   'products',
   'rate_limits',
+  'rendered_pages',
+  'settings',
   'slots',
   'subscribers',
   'user_sessions',
@@ -62,6 +68,8 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0009_booking_changes',
       '0010_class_places',
       '0011_back_office',
+      '0012_pages',
+      '0013_told_and_placed',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

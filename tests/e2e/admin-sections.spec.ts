@@ -69,16 +69,29 @@ function tinyPng(width = 8, height = 4, rgba: [number, number, number, number] =
   ]);
 }
 
-const laTime = (iso: string) =>
-  new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/Los_Angeles',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(new Date(iso));
+/** How the admin writes an instant (issue 20), in her zone: "Fri, Dec 18 · 7:30 PM", the year only when not this year's. */
+const laTime = (iso: string) => {
+  const parts = (d: Date) =>
+    Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: 'America/Los_Angeles',
+        weekday: 'short',
+        month: 'short',
+        day: 'numeric',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: true,
+      })
+        .formatToParts(d)
+        .map((p) => [p.type, p.value]),
+    );
+  const p = parts(new Date(iso));
+  const year = p.year === parts(new Date()).year ? '' : `, ${p.year}`;
+  return `${p.weekday}, ${p.month} ${p.day}${year} · ${p.hour}:${p.minute} ${p.dayPeriod}`;
+};
+/** The shape of laTime's answer. */
+const HER_TIME = /^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}(, \d{4})? · \d{1,2}:\d{2}\s(AM|PM)$/;
 
 /** A client registered and logged in on its own request context (verify-email starts the session). */
 async function newClient(request: APIRequestContext, playwright: { request: APIRequest }, firstName: string, lastName: string) {
@@ -283,6 +296,8 @@ test.describe('admin sections', () => {
 
     const card = page.locator('li.product-card').filter({ has: page.getByRole('heading', { name }) });
     await expect(card).toHaveCount(1);
+    // A line per product (issue 20): its editor opens from it.
+    await card.getByRole('button', { name: /^Edit/ }).click();
     await expect(card.getByRole('img', { name })).toHaveAttribute('src', '/images/chocolates/chai-spice.svg');
     const id = await card.getAttribute('data-product');
 
@@ -304,7 +319,9 @@ test.describe('admin sections', () => {
     await expect(card.getByLabel('Image address')).toHaveValue(/^\/api\/images\/[\w-]+$/);
     const url = await card.getByLabel('Image address').inputValue();
     await expect(card.getByRole('img', { name })).toHaveAttribute('src', url);
-    await expect.poll(() => card.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+    // The preview is the photo itself, through the pipeline's srcset (issue 20): whichever size the browser picks, it loads.
+    await expect.poll(() => card.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(card.locator('.product-preview source[type="image/webp"]')).toHaveAttribute('srcset', new RegExp(`${url}`));
     await card.getByRole('button', { name: /^Save/ }).click();
     await expect(card.getByRole('status')).toHaveText('Saved.');
     expect((await listed())?.image).toBe(url);
@@ -325,6 +342,7 @@ test.describe('admin sections', () => {
 
     // Delete: Cancel keeps it, Yes removes it.
     await page.goto('/admin/chocolates');
+    await card.getByRole('button', { name: /^Edit/ }).click();
     await card.getByRole('button', { name: /^Delete/ }).click();
     await confirm(page, 'Cancel');
     await expect(card).toHaveCount(1);
@@ -428,7 +446,7 @@ test.describe('admin sections', () => {
     await page.goto('/admin/subscribers');
     const row = page.locator('tr[data-subscriber-row]').filter({ hasText: email });
     await expect(row).toHaveCount(1);
-    await expect(row.locator('td').nth(2)).toHaveText(/\d{4}, \d{1,2}:\d{2}\s(AM|PM) P[SD]T$/);
+    await expect(row.locator('td').nth(2)).toHaveText(HER_TIME);
     await row.getByRole('button', { name: `Delete ${email}` }).click();
     await confirm(page, 'Cancel');
     await expect(row).toHaveCount(1);
@@ -483,7 +501,7 @@ test.describe('admin sections', () => {
     await expect(cells.nth(5)).toHaveText(c.email);
     // ICU may put a narrow no-break space before AM/PM: compare with plain spaces.
     const plain = (s: string) => s.replace(/\s/g, ' ');
-    await expect(cells.nth(9)).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s(AM|PM) P[SD]T$/);
+    await expect(cells.nth(9)).toHaveText(HER_TIME);
     expect(plain((await cells.nth(9).textContent()) ?? '')).toBe(plain(laTime(created)));
 
     await row.getByRole('button', { name: /^Delete/ }).click();

@@ -79,7 +79,10 @@ test.beforeAll(async ({ playwright }) => {
 
 test('she edits a FAQ answer, previews, publishes, sees it on /yoga, and restores the earlier revision', async ({ page, browser }) => {
   await logIn(page);
-  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Pages' }).click();
+  // On a phone the admin's sections are behind its Menu button (issue 20).
+  const adminNav = page.getByRole('navigation', { name: 'Admin' });
+  await adminNav.getByRole('button', { name: 'Menu' }).click();
+  await adminNav.getByRole('link', { name: 'Pages' }).click();
   await page.waitForURL('**/admin/pages');
   await expect(page.getByRole('heading', { level: 1, name: 'Pages' })).toBeVisible();
   const yogaCard = page.locator('[data-page="yoga"]');

@@ -11,14 +11,19 @@ const pages: Record<string, string[]> = {
   '/contact': ['Send a message'],
 };
 
-/** Stores a client profile as login would, once (a later logout must stick). */
-const loginAs = (page: Page, user: object | null) =>
-  page.addInitScript((u) => {
+/**
+ * Stores a client profile as login would, once (a later logout must stick), and answers the
+ * navbar's session check as a live session does: without one the header forgets the profile.
+ */
+async function loginAs(page: Page, user: object | null) {
+  await page.route('**/api/user/validate-token', (r) => r.fulfill({ json: { isValid: true, user } }));
+  await page.addInitScript((u) => {
     if (u && !sessionStorage.getItem('seeded')) {
       localStorage.setItem('user', JSON.stringify(u));
       sessionStorage.setItem('seeded', '1');
     }
   }, user);
+}
 
 for (const [path, headings] of Object.entries(pages)) {
   test(`${path} renders its sections with one h1, SEO tags and no serious accessibility problem`, async ({ page }) => {
@@ -88,6 +93,13 @@ test('the chocolates navigation bar: brand, Back to Yoga, and the cart count in 
   );
   await page.reload();
   await expect(cart).toHaveText('Cart (3)');
+
+  // On a phone too, outside the ☰ menu (issue 20).
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(cart).toBeVisible();
+  await expect(cart).toHaveText('Cart (3)');
+  await expect(nav.getByRole('link', { name: 'Back to Yoga' })).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 test('the profile badge shows initials and a menu that closes on an outside click and on Escape', async ({ page }) => {
@@ -118,15 +130,27 @@ test('the profile badge shows initials and a menu that closes on an outside clic
   await expect(badge).toBeFocused();
 });
 
-test('a stored profile without names shows "?" and, without an id, links to /login', async ({ page }) => {
+test('a stored profile without names shows "?" and, without an id, offers Log in and Register, not pages that bounce', async ({ page }) => {
   await loginAs(page, { email: 'x@example.com' });
   await page.goto('/');
   const badge = page.getByRole('button', { name: /Account menu/ });
   await expect(badge).toHaveText(/\?$/);
   await badge.click();
-  for (const name of ['My Bookings', 'New Booking', 'Account']) {
-    await expect(page.getByRole('menuitem', { name })).toHaveAttribute('href', '/login');
-  }
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  await expect(menu.getByRole('menuitem', { name: 'Register' })).toHaveAttribute('href', '/register');
+  for (const name of ['My Bookings', 'New Booking', 'Account']) await expect(menu.getByRole('menuitem', { name })).toHaveCount(0);
+});
+
+test('a stored profile whose session has ended: the header forgets it and offers Register and Log in (issue 20)', async ({ page }) => {
+  // A profile left behind with no session cookie: the server's answer is 401.
+  await page.addInitScript(() => localStorage.setItem('user', JSON.stringify({ id: 'gone', firstName: 'Ex', lastName: 'Client' })));
+  await page.goto('/yoga');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Register' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Log in' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: /Account menu/ })).toBeHidden();
+  await expect(page.getByText('My Bookings')).toBeHidden();
 });
 
 test('Log Out forgets the stored profile and shows Register again', async ({ page }) => {

@@ -756,6 +756,16 @@ export const ENDPOINTS: Endpoint[] = [
     }),
   },
   { method: 'GET', route: '/api/bookings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  // One slot's place (issue 20): an address or an http(s) link; '' for none, so not "required".
+  {
+    method: 'PUT',
+    route: '/api/bookings/:id/place',
+    auth: 'admin',
+    body: 'json',
+    fields: { place: optionalText({ bad: ['javascript://alert(1)', 'ftp://files.example.com/x', 'Room 1\nRoom 2'] }) },
+    writes: ['slots'],
+    example: async (fx) => ({ params: { id: (await fx.slot()).id }, json: { place: 'Studio 3, 12 Alder St' } }),
+  },
   {
     method: 'GET',
     route: '/api/bookings?userId',
@@ -794,7 +804,8 @@ export const ENDPOINTS: Endpoint[] = [
       amount: { kind: 'money', required: true, bad: [49.99, 200.01, 0, -80, '80.123', '8e1', 'NaN', 'Infinity', '0x50', ' ', 1e308] },
       sessionType: match(),
     },
-    writes: [],
+    // The order is recorded, so an approval never finalized can be found again (issue 20).
+    writes: ['bookingOrders'],
     example: async (fx) => ({ cookie: (await fx.user()).cookie, params: { slotId: (await fx.slot()).id }, json: { amount: 80, sessionType: BOOKING_SESSION } }),
   },
   {
@@ -1107,7 +1118,15 @@ export const ENDPOINTS: Endpoint[] = [
       return { json: { orderId, ...cart, payerName: 'Pat Buyer', payerEmail: 'pat@example.com', transactionAmount: 18, discount: 0 } };
     },
   },
-  { method: 'GET', route: '/api/admin/orders', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'GET',
+    route: '/api/admin/orders',
+    auth: 'admin',
+    body: 'none',
+    fields: { status: optionalText({ in: 'query', role: 'match', bad: ['lost', 'PAID'] }) },
+    writes: [],
+    example: async () => ({ query: { status: 'paid' } }),
+  },
   // PayPal's deliveries, signed the way the emulator's verify endpoint accepts. Unknown event
   // types are answered 200 and ignored by design, so only malformed ones are refused.
   {
@@ -1133,9 +1152,14 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/orders/:id/status',
     auth: 'admin',
     body: 'json',
-    fields: { status: match({ bad: ['refunded', 'PAID', 'lost'] }) },
-    writes: ['orders'],
-    example: async (fx) => ({ params: { id: await fx.order(false) }, json: { status: 'shipped' } }),
+    fields: {
+      status: match({ bad: ['refunded', 'PAID', 'lost'] }),
+      // Issue 20: with shipped, the buyer is mailed the number (linked for a known carrier).
+      trackingNumber: optionalText({ role: 'match', bad: ['1Z 999 <b>', 'x'.repeat(65)] }),
+      carrier: optionalText({ bad: ['x'.repeat(41), 'UPS\nDHL'] }),
+    },
+    writes: ['orders', 'mails'],
+    example: async (fx) => ({ params: { id: await fx.order(false) }, json: { status: 'shipped', trackingNumber: '1Z999AA10123456784', carrier: 'UPS' } }),
   },
 
   // --- images --------------------------------------------------------------------------------
@@ -1149,6 +1173,8 @@ export const ENDPOINTS: Endpoint[] = [
     example: async () => ({ form: () => pngForm() }),
   },
   { method: 'GET', route: '/api/images/:id', auth: 'none', body: 'none', writes: [], example: async (fx) => ({ params: { id: await fx.image() } }) },
+  // The cut a shared page shows (1200×630), made from the stored photo.
+  { method: 'GET', route: '/api/images/:id/og.jpg', auth: 'none', body: 'none', writes: [], example: async (fx) => ({ params: { id: await fx.image() } }) },
   {
     method: 'GET',
     route: '/api/images/:id/:file',
@@ -1376,6 +1402,34 @@ export const ENDPOINTS: Endpoint[] = [
     example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
   },
   { method: 'GET', route: '/api/admin/exports/:file', auth: 'admin', body: 'none', writes: [], example: async () => ({ params: { file: 'orders.csv' } }) },
+  // Issue 20: the finances per month as CSV; without from and to, the last 12 months.
+  {
+    method: 'GET',
+    route: '/api/admin/exports/finances.csv',
+    auth: 'admin',
+    body: 'none',
+    fields: {
+      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
+      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
+    },
+    writes: [],
+    example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
+  },
+  // Issue 20: the Today panel, and her settings.
+  { method: 'GET', route: '/api/admin/today', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/settings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/settings',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      defaultPlace: optionalText({ inJson: true, bad: ['javascript://alert(1)', 'Room 1\nRoom 2'] }),
+      bookingAmounts: { kind: 'any' },
+    },
+    writes: ['settings'],
+    example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
+  },
   { method: 'GET', route: '/api/admin/newsletters', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
   {
     method: 'POST',
@@ -1434,6 +1488,9 @@ export const ENDPOINTS: Endpoint[] = [
       return { params: { id: await fx.newsletter() } };
     },
   },
+
+  // --- backups (issue 21) ----------------------------------------------------------------------
+  { method: 'GET', route: '/api/admin/backups', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
 ];
 
 /** `route` with the example's params and query filled in (values percent-encoded unless `raw`). */

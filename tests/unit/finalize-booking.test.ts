@@ -207,7 +207,9 @@ describe('finalizeBooking: refusals before any capture', () => {
   /** Finalises and checks the refusal changed nothing: slot free, no mail, the room not told. */
   async function expectRefused(kind: string, slotId: string, userId: string, payment: BookingInput['payment'], deps: Services = services) {
     const client = await database.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-    expect(await finalizeBooking(deps, input(slotId, userId, payment))).toEqual({ ok: false, kind });
+    const result = await finalizeBooking(deps, input(slotId, userId, payment));
+    // An amount refusal also names the range she accepts (her settings; the spec's 50-200 by default).
+    expect(result).toEqual(kind === 'amount-out-of-range' ? { ok: false, kind, range: { min: 50, max: 200 } } : { ok: false, kind });
     if (client) expect(await mailsTo(client.email)).toHaveLength(0);
     expect(notified).toEqual([]);
   }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatAdminTime } from './admin-ui';
+import { AdminTable, FilterNote, ModalDialog, byMonth, confirmAndDelete, formatDay, formatWhen, useListFilter } from './admin-ui';
+import { inDateRange } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
@@ -10,10 +11,13 @@ import {
   SESSION_DELETED,
   SLOTS_ADDED,
   SLOT_DELETED,
+  PLACE_MAX,
+  placeLink,
   repeatSlots,
   type AdminSlotsView,
   type CancellationView,
   type BookedSlotView,
+  type SlotPlaceView,
   type SlotsAddedView,
   type SlotView,
 } from '../../../contract/slots.ts';
@@ -31,6 +35,7 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
   const [time, setTime] = useState('');
   const [repeat, setRepeat] = useState<Repeat>('none');
   const [occurrences, setOccurrences] = useState('1');
+  const [place, setPlace] = useState('');
   const [sending, setSending] = useState(false);
   const [zone, setZone] = useState('the teacher’s time zone');
   useEffect(() => {
@@ -50,7 +55,8 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
       await showAlert({ icon: 'warning', title: 'Failed to add slot.', text: `Occurrences must be a whole number from 1 to ${MAX_SLOTS_PER_REQUEST}.` });
       return;
     }
-    const slots = repeatSlots(date, time, repeat, count);
+    // No place typed: the server gives each slot her default place (her settings).
+    const slots = repeatSlots(date, time, repeat, count).map((s) => (place.trim() ? { ...s, place: place.trim() } : s));
     if (!(await confirmDialog({ title: `This will add ${slots.length} slots. Proceed?`, confirmText: 'Yes', cancelText: 'Cancel' }))) return;
     setSending(true);
     let res;
@@ -114,6 +120,13 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
             onChange={(e) => setOccurrences(e.target.value)}
           />
         </div>
+        <div className="field slot-place-field">
+          <label htmlFor="slot-place">Place (optional)</label>
+          <span className="field-hint" id="slot-place-hint">
+            An address or an online link (https://…). Empty: your default place.
+          </span>
+          <input id="slot-place" value={place} maxLength={PLACE_MAX} aria-describedby="slot-place-hint" onChange={(e) => setPlace(e.target.value)} />
+        </div>
         <div>
           <button className="button" type="submit" disabled={sending}>
             Add slots
@@ -121,8 +134,8 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
         </div>
       </form>
       <p className="muted" id="slot-zone-note">
-        Date and time are in {zone}. A daily or weekly repeat adds that many slots, a day or a week apart; a slot that already exists at that date and time is
-        skipped. The lists below show times in your own time zone.
+        Date and time are in {zone}, as are the times in the lists below. A daily or weekly repeat adds that many slots, a day or a week apart; a slot that
+        already exists at that date and time is skipped.
       </p>
     </>
   );
@@ -137,37 +150,138 @@ function DeleteButton(props: { label: string; what: string; onClick: () => void 
   );
 }
 
-function BookedTable(props: { caption: string; sessions: BookedSlotView[]; onDelete: (s: BookedSlotView) => void }) {
+/** Where a session happens: an online link opens in a new tab, an address reads as text. */
+function PlaceText({ place }: { place: string }) {
+  if (!place) return <span className="muted">No place set</span>;
+  const link = placeLink(place);
+  return link ? (
+    <a href={link} target="_blank" rel="noopener noreferrer" data-place>
+      {place}
+    </a>
+  ) : (
+    <span data-place>{place}</span>
+  );
+}
+
+/**
+ * Changes one slot's place (PUT /api/bookings/{id}/place, issue 20). A booked session to come is
+ * news to its client: the server mails them, and the message says so.
+ */
+function PlaceButton(props: { slot: SlotView; what: string; onSaved: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState(props.slot.place);
+  const [saving, setSaving] = useState(false);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    let res;
+    try {
+      res = await request<SlotPlaceView>('PUT', `/api/bookings/${encodeURIComponent(props.slot._id)}/place`, { body: { place }, session: 'admin' });
+    } catch {
+      res = null;
+    }
+    setSaving(false);
+    if (!res || !res.ok) {
+      await showAlert({ icon: 'error', title: 'Place not saved.', text: res?.data.message ?? 'The server could not be reached. Please try again.' });
+      return;
+    }
+    setOpen(false);
+    await props.onSaved();
+    await showAlert({ icon: 'success', title: res.data.message });
+  }
+
   return (
-    <AdminTable caption={props.caption} columns={['Time', 'Name', 'Email', 'Session type', 'Message', 'Actions']}>
-      {props.sessions.map((s) => (
-        <tr key={s._id} data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
-          <td>{formatAdminTime(s.startsAt)}</td>
-          <td>{clientName(s)}</td>
-          <td>{s.email ? <a href={`mailto:${s.email}`}>{s.email}</a> : ''}</td>
-          <td>
-            {s.sessionType}
-            {/* How it was paid: the coupon (capped per client) or PayPal; a note when the payment needed recovery. */}
+    <>
+      <button
+        className="button button-quiet button-small"
+        type="button"
+        onClick={() => {
+          setPlace(props.slot.place);
+          setOpen(true);
+        }}
+      >
+        Place<span className="sr-only"> {props.what}</span>
+      </button>
+      {open && (
+        <ModalDialog title={`Place ${props.what}`} onClose={() => setOpen(false)}>
+          <form className="product-form" onSubmit={(e) => void save(e)} noValidate>
+            <div className="field">
+              <label htmlFor={`place-${props.slot._id}`}>Place</label>
+              <span className="field-hint" id={`place-${props.slot._id}-hint`}>
+                An address or an online link (https://…); empty for none.
+              </span>
+              <input
+                id={`place-${props.slot._id}`}
+                value={place}
+                maxLength={PLACE_MAX}
+                aria-describedby={`place-${props.slot._id}-hint`}
+                onChange={(e) => setPlace(e.target.value)}
+              />
+            </div>
+            <div className="card-actions">
+              <button className="button button-small" type="submit" disabled={saving}>
+                Save the place
+              </button>
+            </div>
+          </form>
+        </ModalDialog>
+      )}
+    </>
+  );
+}
+
+function BookedTable(props: { caption: string; sessions: BookedSlotView[]; onDelete: (s: BookedSlotView) => void; onPlaced: () => Promise<void> }) {
+  return (
+    <AdminTable
+      caption={props.caption}
+      columns={['Time', 'Place', 'Name', 'Email', 'Session type', 'Message', 'Actions']}
+      groups={byMonth(props.sessions, (s) => s.date.slice(0, 7)).map((g) => ({
+        key: g.key,
+        label: g.label,
+        rows: g.items.map((s) => <BookedRow key={s._id} session={s} onDelete={props.onDelete} onPlaced={props.onPlaced} />),
+      }))}
+    />
+  );
+}
+
+function BookedRow({ session: s, onDelete, onPlaced }: { session: BookedSlotView; onDelete: (s: BookedSlotView) => void; onPlaced: () => Promise<void> }) {
+  return (
+    <tr data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
+      <td>{formatWhen(s.startsAt)}</td>
+      <td>
+        <PlaceText place={s.place} />
+      </td>
+      <td>{clientName(s)}</td>
+      <td>{s.email ? <a href={`mailto:${s.email}`}>{s.email}</a> : ''}</td>
+      <td>
+        {s.sessionType}
+        {/* How it was paid: the coupon (capped per client) or PayPal; a note when the payment needed recovery. */}
+        <br />
+        <small data-payment>{s.couponUsed ? 'Coupon' : s.amount !== null ? `Paid $${s.amount.toFixed(2)}` : ''}</small>
+        {s.paymentNote && (
+          <>
             <br />
-            <small data-payment>{s.couponUsed ? 'Coupon' : s.amount !== null ? `Paid $${s.amount.toFixed(2)}` : ''}</small>
-            {s.paymentNote && (
-              <>
-                <br />
-                <small data-payment-note>{s.paymentNote}</small>
-              </>
-            )}
-          </td>
-          <td className="pre-wrap">{s.message}</td>
-          <td>
-            <DeleteButton label="Delete session" what={`of ${clientName(s)} at ${formatAdminTime(s.startsAt)}`} onClick={() => props.onDelete(s)} />
-          </td>
-        </tr>
-      ))}
-    </AdminTable>
+            <small data-payment-note>{s.paymentNote}</small>
+          </>
+        )}
+      </td>
+      <td className="pre-wrap">{s.message}</td>
+      <td>
+        <div className="row-actions">
+          <PlaceButton slot={s} what={`of the session of ${clientName(s)} at ${formatWhen(s.startsAt)}`} onSaved={onPlaced} />
+          <DeleteButton label="Delete session" what={`of ${clientName(s)} at ${formatWhen(s.startsAt)}`} onClick={() => onDelete(s)} />
+        </div>
+      </td>
+    </tr>
   );
 }
 
 function BookingsPanel() {
+  // The Today panel's sessions of today or of the week: booked and passed ones on those days.
+  const filter = useListFilter();
+  const ranged = Boolean(filter.from || filter.to);
+  const inRange = (list: BookedSlotView[]) => list.filter((s) => inDateRange(s.date, filter));
   const [lists, setLists] = useState<AdminSlotsView | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const mounted = useRef(true);
@@ -234,34 +348,55 @@ function BookingsPanel() {
         ) : lists.availableSlots.length === 0 ? (
           <p>No slots available</p>
         ) : (
-          <ul className="item-list slot-list">
-            {lists.availableSlots.map((s) => (
-              <li key={s._id} className="item" data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
-                <span>{formatAdminTime(s.startsAt)}</span>
-                <DeleteButton label="Delete" what={`slot at ${formatAdminTime(s.startsAt)}`} onClick={() => void deleteSlot(s)} />
-              </li>
-            ))}
-          </ul>
+          byMonth(lists.availableSlots, (s) => s.date.slice(0, 7)).map((g) => (
+            <div key={g.key} data-month={g.key}>
+              <h3 className="month-heading">{g.label}</h3>
+              <ul className="item-list slot-list">
+                {g.items.map((s) => (
+                  <li key={s._id} className="item" data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
+                    <span className="slot-when">
+                      {formatWhen(s.startsAt)}
+                      <br />
+                      <small>
+                        <PlaceText place={s.place} />
+                      </small>
+                    </span>
+                    <span className="row-actions">
+                      <PlaceButton slot={s} what={`of the slot at ${formatWhen(s.startsAt)}`} onSaved={load} />
+                      <DeleteButton label="Delete" what={`slot at ${formatWhen(s.startsAt)}`} onClick={() => void deleteSlot(s)} />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
         )}
       </section>
+      {ranged && (
+        <FilterNote>
+          {filter.from && filter.from === filter.to
+            ? `Booked sessions on ${formatDay(filter.from)}.`
+            : `Booked sessions${filter.from ? ` from ${formatDay(filter.from)}` : ''}${filter.to ? ` to ${formatDay(filter.to)}` : ''}.`}
+        </FilterNote>
+      )}
       <section className="admin-panel" aria-labelledby="booked-heading">
         <h2 id="booked-heading">Booked Slots</h2>
         {lists === null ? (
           <p role="status">Loading…</p>
-        ) : lists.bookedSlots.length === 0 ? (
+        ) : inRange(lists.bookedSlots).length === 0 ? (
           <p>No booked slots</p>
         ) : (
-          <BookedTable caption="Booked Slots" sessions={lists.bookedSlots} onDelete={(s) => void deleteSession(s)} />
+          <BookedTable caption="Booked Slots" sessions={inRange(lists.bookedSlots)} onDelete={(s) => void deleteSession(s)} onPlaced={load} />
         )}
       </section>
       <section className="admin-panel" aria-labelledby="passed-heading">
         <h2 id="passed-heading">Passed Sessions</h2>
         {lists === null ? (
           <p role="status">Loading…</p>
-        ) : lists.passedSessions.length === 0 ? (
+        ) : inRange(lists.passedSessions).length === 0 ? (
           <p>No passed sessions</p>
         ) : (
-          <BookedTable caption="Passed Sessions" sessions={lists.passedSessions} onDelete={(s) => void deleteSession(s)} />
+          <BookedTable caption="Passed Sessions" sessions={inRange(lists.passedSessions)} onDelete={(s) => void deleteSession(s)} onPlaced={load} />
         )}
       </section>
       <Cancellations list={lists?.cancellations ?? null} />
@@ -290,14 +425,14 @@ function Cancellations({ list }: { list: CancellationView[] | null }) {
           {list.map((c) => (
             <tr key={c._id} data-cancellation={c._id} className={c.refundState === 'failed' ? 'attention' : undefined}>
               <td>
-                {formatAdminTime(c.startsAt)} · {c.sessionType}
+                {formatWhen(c.startsAt)} · {c.sessionType}
               </td>
               <td>
                 {c.firstName} {c.lastName} · {c.email}
               </td>
               <td>{c.couponUsed ? 'Coupon' : c.amount !== null ? `$${c.amount.toFixed(2)}${c.paypalOrderId ? ` (PayPal ${c.paypalOrderId})` : ''}` : '—'}</td>
               <td title={c.refundNote ?? undefined}>{c.refundState === 'failed' ? <strong>{refundText[c.refundState]}</strong> : refundText[c.refundState]}</td>
-              <td>{formatAdminTime(c.cancelledAt)}</td>
+              <td>{formatWhen(c.cancelledAt)}</td>
             </tr>
           ))}
         </AdminTable>

@@ -1,12 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import { confirmAndDelete, useAdminList } from './admin-ui';
+import Picture from '../Picture';
 import { request } from '../../lib/http';
-import { showAlert } from '../../lib/alert';
-import { plainDollars } from '../../lib/money';
+import { confirmDialog, showAlert } from '../../lib/alert';
+import { plainDollars, usd } from '../../lib/money';
 import { check } from '../../../contract/check.ts';
 import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
-import { IMAGE_ACCEPT, IMAGE_MAX_MB, photoRefusal } from '../../../contract/images.ts';
+import { IMAGE_ACCEPT, IMAGE_MAX_MB, IMAGE_URL_PREFIX, photoRefusal, type PictureView } from '../../../contract/images.ts';
 
 interface Draft {
   name: string;
@@ -38,11 +39,33 @@ const toBody = (d: Draft) => ({
 /** 20 MB on a slow line takes longer than a JSON call may. */
 const UPLOAD_TIMEOUT_MS = 120_000;
 
+/** The sizes the pipeline made of each uploaded image, by its address (/api/images/{id}). */
+type Pictures = ReadonlyMap<string, PictureView>;
+
+const isUpload = (image: string) => image.startsWith(IMAGE_URL_PREFIX);
+
 /**
- * The fields of one product: name, image (typed address or upload, with its preview),
- * description, details, price and inventory. Used by every card and by the add form.
+ * A product's photo: an upload through its srcset (the size the slot needs, not the 2560 px
+ * original), any other address as it is, or nothing. `alt` is '' where the name is written beside it.
  */
-function ProductFields(props: { draft: Draft; onChange: (d: Draft) => void; onStatus: (s: string) => void }) {
+function ProductImage(props: { image: string; picture: PictureView | undefined; alt: string; sizes: string; className?: string }) {
+  if (!props.image) return <span className={`product-no-photo ${props.className ?? ''}`}>No photo</span>;
+  if (props.picture) return <Picture picture={props.picture} alt={props.alt} sizes={props.sizes} />;
+  return <img className={props.className} src={props.image} alt={props.alt} width={400} height={300} loading="lazy" />;
+}
+
+/**
+ * The fields of one product: name, photo (an upload shown as the photo; a typed address behind
+ * "Or use an image address", open while the image is not an upload), description, details, price
+ * and inventory. Used by each product's editor and by the add form.
+ */
+function ProductFields(props: {
+  draft: Draft;
+  pictures: Pictures;
+  onChange: (d: Draft) => void;
+  onUploaded: (url: string, picture: PictureView) => void;
+  onStatus: (s: string) => void;
+}) {
   const id = useId();
   const { draft } = props;
   const [uploading, setUploading] = useState(false);
@@ -74,33 +97,57 @@ function ProductFields(props: { draft: Draft; onChange: (d: Draft) => void; onSt
       props.onStatus('');
       return refuse(res?.data.message ?? 'The image could not be uploaded. Please try again.');
     }
+    props.onUploaded(res.data.url, res.data.picture);
     props.onChange({ ...draft, image: res.data.url });
     props.onStatus('Image uploaded. Save to keep it.');
   }
 
   return (
     <>
-      <div className="product-preview">
-        {draft.image ? <img src={draft.image} alt={draft.name || 'New product'} width={400} height={300} /> : <p className="muted">No image yet.</p>}
-      </div>
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
         <input id={`${id}-name`} value={draft.name} onChange={set('name')} required maxLength={200} />
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-image`}>Image address</label>
-        <span className="field-hint" id={`${id}-image-hint`}>
-          An https address, a path such as /images/…, or upload a file below.
-        </span>
-        <input id={`${id}-image`} value={draft.image} onChange={set('image')} aria-describedby={`${id}-image-hint`} maxLength={2000} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-file`}>Upload an image</label>
-        <span className="field-hint" id={`${id}-file-hint`}>
-          PNG, JPEG, WebP or AVIF, at most {IMAGE_MAX_MB} MB.
-        </span>
-        <input id={`${id}-file`} type="file" accept={IMAGE_ACCEPT} aria-describedby={`${id}-file-hint`} disabled={uploading} onChange={(e) => void upload(e)} />
-      </div>
+      <fieldset className="product-photo">
+        <legend>Photo</legend>
+        <div className="product-preview">
+          <ProductImage
+            image={draft.image}
+            picture={props.pictures.get(draft.image)}
+            alt={draft.name || 'New product'}
+            sizes="(min-width: 48rem) 20rem, 90vw"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-file`}>Upload an image</label>
+          <span className="field-hint" id={`${id}-file-hint`}>
+            PNG, JPEG, WebP or AVIF, at most {IMAGE_MAX_MB} MB.
+          </span>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            aria-describedby={`${id}-file-hint`}
+            disabled={uploading}
+            onChange={(e) => void upload(e)}
+          />
+        </div>
+        <details className="image-address" open={!isUpload(draft.image)}>
+          <summary>Or use an image address</summary>
+          <div className="field">
+            <label htmlFor={`${id}-image`}>Image address</label>
+            <span className="field-hint" id={`${id}-image-hint`}>
+              An https address or a path such as /images/…
+            </span>
+            <input id={`${id}-image`} value={draft.image} onChange={set('image')} aria-describedby={`${id}-image-hint`} maxLength={2000} />
+          </div>
+        </details>
+        {draft.image && (
+          <button className="button button-quiet button-small" type="button" onClick={() => props.onChange({ ...draft, image: '' })}>
+            Remove the photo
+          </button>
+        )}
+      </fieldset>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
         <textarea id={`${id}-description`} value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
@@ -123,7 +170,17 @@ function ProductFields(props: { draft: Draft; onChange: (d: Draft) => void; onSt
   );
 }
 
-function ProductCard(props: { product: ProductView; onSaved: (p: ProductView) => void; onDeleted: () => void }) {
+/** One product's editor, opened from its line in the list. */
+function ProductEditor(props: {
+  product: ProductView;
+  formId: string;
+  headingId: string;
+  pictures: Pictures;
+  onUploaded: (url: string, picture: PictureView) => void;
+  onDirty: (dirty: boolean) => void;
+  onSaved: (p: ProductView) => void;
+  onDeleted: () => void;
+}) {
   const { product: p } = props;
   const [draft, setDraft] = useState<Draft>(() => toDraft(p));
   const [status, setStatus] = useState('');
@@ -153,6 +210,7 @@ function ProductCard(props: { product: ProductView; onSaved: (p: ProductView) =>
     }
     setDraft(toDraft(res.data.product));
     setStatus('Saved.');
+    props.onDirty(false);
     props.onSaved(res.data.product);
   }
 
@@ -161,36 +219,88 @@ function ProductCard(props: { product: ProductView; onSaved: (p: ProductView) =>
     props.onDeleted();
   }
 
-  const headingId = `product-${p._id}`;
   return (
-    <li className="card product-card" data-product={p._id}>
-      <h3 id={headingId}>{p.name}</h3>
-      <form className="product-form" onSubmit={save} noValidate aria-labelledby={headingId}>
-        <ProductFields
-          draft={draft}
-          onChange={(d) => {
-            setDraft(d);
-            setStatus('');
-          }}
-          onStatus={setStatus}
-        />
-        <p className="product-status" role="status">
-          {status}
-        </p>
-        <div className="card-actions">
-          <button className="button button-small" type="submit" disabled={saving}>
-            Save<span className="sr-only"> {p.name}</span>
-          </button>
-          <button className="button danger button-small" type="button" onClick={() => void remove()}>
-            Delete<span className="sr-only"> {p.name}</span>
-          </button>
+    <form id={props.formId} className="product-form product-editor" onSubmit={save} noValidate aria-labelledby={props.headingId}>
+      <ProductFields
+        draft={draft}
+        pictures={props.pictures}
+        onChange={(d) => {
+          setDraft(d);
+          setStatus('');
+          props.onDirty(true);
+        }}
+        onUploaded={props.onUploaded}
+        onStatus={setStatus}
+      />
+      <p className="product-status" role="status">
+        {status}
+      </p>
+      <div className="card-actions">
+        <button className="button button-small" type="submit" disabled={saving}>
+          Save<span className="sr-only"> {p.name}</span>
+        </button>
+        <button className="button danger button-small" type="button" onClick={() => void remove()}>
+          Delete<span className="sr-only"> {p.name}</span>
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A product's line: thumbnail, name, price and stock, and the button that opens its editor below it. */
+function ProductCard(props: {
+  product: ProductView;
+  pictures: Pictures;
+  open: boolean;
+  onToggle: () => void;
+  onUploaded: (url: string, picture: PictureView) => void;
+  onDirty: (dirty: boolean) => void;
+  onSaved: (p: ProductView) => void;
+  onDeleted: () => void;
+}) {
+  const { product: p } = props;
+  const headingId = `product-${p._id}`;
+  const formId = `product-form-${p._id}`;
+  return (
+    <li className={props.open ? 'product-card open' : 'product-card'} data-product={p._id}>
+      <div className="product-line">
+        <div className="product-thumb">
+          <ProductImage image={p.image} picture={props.pictures.get(p.image)} alt="" sizes="4.5rem" />
         </div>
-      </form>
+        <div className="product-summary">
+          <h3 id={headingId}>{p.name}</h3>
+          <p className="muted">
+            {usd(p.price)} · {p.inventory > 0 ? `${p.inventory} in stock` : <strong className="sold-out">sold out</strong>}
+          </p>
+        </div>
+        <button
+          className={props.open ? 'button button-small' : 'button button-quiet button-small'}
+          type="button"
+          aria-expanded={props.open}
+          aria-controls={props.open ? formId : undefined}
+          onClick={props.onToggle}
+        >
+          {props.open ? 'Close' : 'Edit'}
+          <span className="sr-only"> {p.name}</span>
+        </button>
+      </div>
+      {props.open && (
+        <ProductEditor
+          product={p}
+          formId={formId}
+          headingId={headingId}
+          pictures={props.pictures}
+          onUploaded={props.onUploaded}
+          onDirty={props.onDirty}
+          onSaved={props.onSaved}
+          onDeleted={props.onDeleted}
+        />
+      )}
     </li>
   );
 }
 
-function AddProduct(props: { onAdded: (p: ProductView) => void }) {
+function AddProduct(props: { pictures: Pictures; onUploaded: (url: string, picture: PictureView) => void; onAdded: (p: ProductView) => void }) {
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [status, setStatus] = useState('');
   const [sending, setSending] = useState(false);
@@ -225,10 +335,12 @@ function AddProduct(props: { onAdded: (p: ProductView) => void }) {
     <form className="product-form add-product" onSubmit={add} noValidate aria-label="Add a product">
       <ProductFields
         draft={draft}
+        pictures={props.pictures}
         onChange={(d) => {
           setDraft(d);
           setStatus('');
         }}
+        onUploaded={props.onUploaded}
         onStatus={setStatus}
       />
       <p className="product-status" role="status">
@@ -243,6 +355,10 @@ function AddProduct(props: { onAdded: (p: ProductView) => void }) {
   );
 }
 
+/**
+ * The products as a list of lines with thumbnails (issue 20: six open forms were 8,500 px tall on a
+ * phone); one editor open at a time, and opening another asks first when the open one has unsaved changes.
+ */
 function ChocolatesPanel() {
   const { items, setItems } = useAdminList<ProductView>(
     '/api/chocolates',
@@ -250,6 +366,27 @@ function ChocolatesPanel() {
     'Please check your internet connection or refresh the page to try again.',
   );
   const [adding, setAdding] = useState(false);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const dirty = useRef(false);
+  // The list's pictures and the ones uploaded here: a saved product comes back without its sizes.
+  const [uploaded, setUploaded] = useState<Map<string, PictureView>>(() => new Map());
+  const pictures: Pictures = new Map([...(items ?? []).flatMap((p) => (p.picture ? [[p.image, p.picture] as const] : [])), ...uploaded]);
+  const remember = (url: string, picture: PictureView) => setUploaded((m) => new Map(m).set(url, picture));
+
+  async function toggle(id: string) {
+    if (openId !== null && dirty.current) {
+      const name = items?.find((p) => p._id === openId)?.name ?? 'this product';
+      const discard = await confirmDialog({
+        title: 'Discard your changes?',
+        text: `The changes to ${name} are not saved.`,
+        confirmText: 'Discard them',
+        cancelText: 'Keep editing',
+      });
+      if (!discard) return;
+    }
+    dirty.current = false;
+    setOpenId((open) => (open === id ? null : id));
+  }
 
   return (
     <>
@@ -258,6 +395,8 @@ function ChocolatesPanel() {
         {adding ? (
           <>
             <AddProduct
+              pictures={pictures}
+              onUploaded={remember}
               onAdded={(p) => {
                 setItems((list) => [...(list ?? []), p]);
                 setAdding(false);
@@ -282,13 +421,29 @@ function ChocolatesPanel() {
         ) : items.length === 0 ? (
           <p>No products yet.</p>
         ) : (
-          <ul className="product-cards product-card-list">
+          <ul className="product-list product-card-list">
             {items.map((p) => (
               <ProductCard
                 key={p._id}
                 product={p}
-                onSaved={(saved) => setItems((list) => (list ?? []).map((x) => (x._id === saved._id ? saved : x)))}
-                onDeleted={() => setItems((list) => (list ?? []).filter((x) => x._id !== p._id))}
+                pictures={pictures}
+                open={openId === p._id}
+                onToggle={() => void toggle(p._id)}
+                onUploaded={remember}
+                onDirty={(d) => (dirty.current = d)}
+                onSaved={(saved) =>
+                  // PUT answers without the photo's sizes: the ones it had stay while the photo does.
+                  setItems((list) =>
+                    (list ?? []).map((x) =>
+                      x._id !== saved._id ? x : saved.picture || saved.image !== x.image || !x.picture ? saved : { ...saved, picture: x.picture },
+                    ),
+                  )
+                }
+                onDeleted={() => {
+                  dirty.current = false;
+                  setOpenId(null);
+                  setItems((list) => (list ?? []).filter((x) => x._id !== p._id));
+                }}
               />
             ))}
           </ul>

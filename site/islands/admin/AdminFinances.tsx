@@ -14,6 +14,12 @@ function monthsBefore(month: string, months: number): string {
   return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
 }
 
+/** "Dec 2026" for 2026-12: a chart of twelve months spans two years, so each label says which (issue 20). */
+function monthLabel(month: string): string {
+  const date = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)) - 1, 15));
+  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', year: 'numeric' }).format(date);
+}
+
 /** The last 12 months' income as bars: one small SVG, no chart library. */
 function Chart(props: { months: FinanceMonth[] }) {
   const W = 600;
@@ -30,11 +36,11 @@ function Chart(props: { months: FinanceMonth[] }) {
         const w = slot * 0.7;
         return (
           <g key={m.month}>
-            <title>{`${m.month}: ${formatCents(m.incomeCents)} (orders ${formatCents(m.ordersPaidCents)}, sessions ${formatCents(m.bookingPaymentsCents)})`}</title>
+            <title>{`${monthLabel(m.month)}: ${formatCents(m.incomeCents)} (orders ${formatCents(m.ordersPaidCents)}, sessions ${formatCents(m.bookingPaymentsCents)})`}</title>
             <rect x={x} y={H - orders} width={w} height={orders} fill="#7a4a2e" />
             <rect x={x} y={H - orders - bookings} width={w} height={bookings} fill="#2f6b55" />
-            <text x={x + w / 2} y={H + 14} fontSize="11" textAnchor="middle">
-              {m.month.slice(5)}
+            <text x={x + w / 2} y={H + 14} fontSize="9" textAnchor="middle" data-month-label>
+              {monthLabel(m.month)}
             </text>
           </g>
         );
@@ -106,7 +112,18 @@ function FinancesPanel() {
         {error && <p className="admin-error">{error}</p>}
         {view && (
           <>
-            <AdminTable caption="Figures per month" columns={['', 'Total', ...view.months.map((m) => m.month)]}>
+            <p>
+              <a
+                className="button button-quiet button-small"
+                href={`/api/admin/exports/finances.csv?from=${encodeURIComponent(view.from)}&to=${encodeURIComponent(view.to)}`}
+                download
+                data-export="finances"
+              >
+                Download these figures (CSV)
+              </a>
+            </p>
+            {/* Every column has a name (axe: empty-table-header); on a phone each figure is a card whose months say which they are. */}
+            <AdminTable caption="Figures per month" columns={['Figure', 'Total', ...view.months.map((m) => monthLabel(m.month))]}>
               {ROWS.map(([key, label, cents]) => (
                 <tr key={key} data-finance-row={key}>
                   <th scope="row">{label}</th>

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, formatLosAngeles, useAdminList } from './admin-ui';
+import { AdminTable, FilterNote, formatWhen, useAdminList, useListFilter } from './admin-ui';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import type { NewsletterPreview, NewsletterView } from '../../../contract/backoffice.ts';
 
-const ARCHIVE_COLUMNS = ['Subject', 'Status', 'Recipients', 'Sent', 'Skipped', 'Failed', 'When', ''] as const;
+const ARCHIVE_COLUMNS = ['Subject', 'Status', 'Recipients', 'Sent', 'Skipped', 'Failed', 'When', 'Actions'] as const;
 /** How often the progress bar asks how far the send has got. */
 const POLL_MS = 1000;
 
@@ -153,6 +153,9 @@ function NewsletterPanel() {
     });
 
   const locked = current !== null && current.status !== 'draft';
+  // The Today panel's failed mails: only the newsletters some of whose mails failed.
+  const failedOnly = useListFilter().failed === true;
+  const letters = archive.items && archive.items.filter((n) => !failedOnly || n.failed > 0);
   return (
     <>
       <section className="admin-panel" aria-labelledby={`${id}-write`}>
@@ -200,21 +203,22 @@ function NewsletterPanel() {
       </section>
       <section className="admin-panel" aria-labelledby={`${id}-archive`}>
         <h2 id={`${id}-archive`}>Archive</h2>
+        {failedOnly && <FilterNote>Newsletters with mails that failed.</FilterNote>}
         {archive.items === null ? (
           <p role="status">Loading…</p>
-        ) : archive.items.length === 0 ? (
+        ) : letters!.length === 0 ? (
           <p>No newsletters yet.</p>
         ) : (
           <AdminTable caption="Newsletters" columns={ARCHIVE_COLUMNS}>
-            {archive.items.map((n) => (
+            {letters!.map((n) => (
               <tr key={n.id} data-newsletter-row={n.id}>
-                <td>{n.subject}</td>
+                <td data-card="title">{n.subject}</td>
                 <td>{n.status}</td>
                 <td>{n.status === 'draft' ? '' : n.total}</td>
                 <td>{n.status === 'draft' ? '' : n.sent}</td>
                 <td>{n.status === 'draft' ? '' : n.skipped}</td>
                 <td>{n.status === 'draft' ? '' : n.failed}</td>
-                <td>{formatLosAngeles(n.sentAt ?? n.sendStartedAt ?? n.updatedAt)}</td>
+                <td>{formatWhen(n.sentAt ?? n.sendStartedAt ?? n.updatedAt)}</td>
                 <td>
                   <button className="button button-quiet button-small" type="button" onClick={() => load(n)}>
                     {n.status === 'draft' ? 'Edit' : 'View'}

@@ -1,10 +1,29 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
+import {
+  AdminTable,
+  ExportLink,
+  FilterNote,
+  SearchField,
+  byMonth,
+  formatLosAngeles,
+  formatWhen,
+  matchesSearch,
+  monthOfInstant,
+  useAdminList,
+  useListFilter,
+} from './admin-ui';
 import { request } from '../../lib/http';
 import { usd } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import { SETTABLE_STATUSES, type AdminOrderView, type OrderStatus } from '../../../contract/orders.ts';
+import {
+  KNOWN_CARRIERS,
+  SETTABLE_STATUSES,
+  orderReference,
+  type AdminOrderStatusView,
+  type AdminOrderView,
+  type OrderStatus,
+} from '../../../contract/orders.ts';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -25,9 +44,47 @@ const COLUMNS = ['Date', 'Buyer', 'Items', 'Items total', 'Discount', 'Shipping'
 const allowed = (o: AdminOrderView, s: Settable) =>
   o.status === 'payment_pending' ? s === 'paid' : s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' ? o.isLocalPickup : true;
 
-function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderView) => void }) {
+/**
+ * Marking an order shipped sends what is typed here (issue 20): the buyer's mail links the number
+ * on the carrier's site for USPS, UPS, FedEx and DHL. Shown while a shipped order waits to go.
+ */
+function TrackingFields(props: {
+  order: AdminOrderView;
+  value: { trackingNumber: string; carrier: string };
+  onChange: (v: { trackingNumber: string; carrier: string }) => void;
+}) {
+  const { order, value } = props;
+  const id = `tracking-${order._id}`;
+  return (
+    <div className="tracking-fields" data-tracking-fields>
+      <div className="field">
+        <label htmlFor={`${id}-number`}>Tracking number (optional)</label>
+        <input
+          id={`${id}-number`}
+          value={value.trackingNumber}
+          maxLength={64}
+          autoComplete="off"
+          onChange={(e) => props.onChange({ ...value, trackingNumber: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-carrier`}>Carrier</label>
+        <input
+          id={`${id}-carrier`}
+          value={value.carrier}
+          maxLength={40}
+          placeholder={KNOWN_CARRIERS.join(', ')}
+          onChange={(e) => props.onChange({ ...value, carrier: e.target.value })}
+        />
+      </div>
+    </div>
+  );
+}
+
+function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderView) => void; onConfirmed: (message: string) => void }) {
   const { order } = props;
   const [saving, setSaving] = useState(false);
+  const [tracking, setTracking] = useState({ trackingNumber: '', carrier: '' });
   const id = `status-${order._id}`;
   const label = `Status of the order of ${order.payerName || order.payerEmail || 'unknown buyer'} on ${formatLosAngeles(order.createdAt)}`;
 
@@ -48,9 +105,10 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
       return;
     }
     setSaving(true);
+    const body = status === 'shipped' ? { status, trackingNumber: tracking.trackingNumber, carrier: tracking.carrier } : { status };
     let res;
     try {
-      res = await request<AdminOrderView>('PUT', `/api/admin/orders/${encodeURIComponent(order._id)}/status`, { body: { status }, session: 'admin' });
+      res = await request<AdminOrderStatusView>('PUT', `/api/admin/orders/${encodeURIComponent(order._id)}/status`, { body, session: 'admin' });
     } catch {
       res = null;
     }
@@ -60,6 +118,7 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
       return;
     }
     props.onChange(res.data);
+    props.onConfirmed(res.data.message);
   }
 
   return (
@@ -67,6 +126,7 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
+      {!order.isLocalPickup && order.status === 'paid' && <TrackingFields order={order} value={tracking} onChange={setTracking} />}
       <select id={id} value={order.status} disabled={saving} onChange={(e) => void change(e.target.value as Settable)}>
         {order.status === 'payment_pending' && (
           <option value="payment_pending" disabled>
@@ -79,6 +139,18 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
           </option>
         ))}
       </select>
+      {order.trackingNumber && order.status === 'shipped' && (
+        <small className="tracking" data-tracking>
+          {order.carrier ? `${order.carrier} ` : ''}
+          {order.trackingUrl ? (
+            <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer">
+              {order.trackingNumber}
+            </a>
+          ) : (
+            order.trackingNumber
+          )}
+        </small>
+      )}
     </>
   );
 }
@@ -86,75 +158,112 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
 function OrdersPanel() {
   const { items, setItems } = useAdminList<AdminOrderView>('/api/admin/orders', 'Failed to fetch orders.');
   const orders = items && [...items].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  // What the last status change did, e.g. "Marked shipped. Ana was mailed the tracking number."
+  const [confirmation, setConfirmation] = useState('');
+  // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
+  const filter = useListFilter();
+  const [query, setQuery] = useState('');
+  const listed = (orders ?? []).filter((o) => !filter.status || o.status === filter.status);
+  const shown = listed.filter((o) => matchesSearch(query, o.payerName, o.payerEmail, o.shipTo?.name, orderReference(o._id)));
 
   return (
     <section className="admin-panel" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders, newest first</h2>
       <ExportLink name="orders" label="orders" />
+      <p role="status" className="muted" data-order-confirmation>
+        {confirmation}
+      </p>
       {orders === null ? (
         <p role="status">Loading…</p>
       ) : orders.length === 0 ? (
         <p>No orders yet.</p>
       ) : (
-        <AdminTable caption="Orders" columns={COLUMNS}>
-          {orders.map((o) => (
-            <tr key={o._id} data-order-row={o._id}>
-              <td>{formatLosAngeles(o.createdAt)}</td>
-              <td>
-                {o.payerName || <span className="muted">No name</span>}
-                {o.payerEmail && (
-                  <>
-                    <br />
-                    <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
-                  </>
-                )}
-              </td>
-              <td>
-                <ul className="plain-list">
-                  {o.items.map((i, n) => (
-                    <li key={n}>
-                      {i.name} × {i.quantity}
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td>{usd(o.itemsTotal)}</td>
-              <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
-              <td>{usd(o.shipping)}</td>
-              <td>
-                <strong>{usd(o.total)}</strong>
-                {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
-                {o.paymentNote && (
-                  <>
-                    <br />
-                    <small data-payment-note>{o.paymentNote}</small>
-                  </>
-                )}
-              </td>
-              <td>
-                {o.isLocalPickup ? (
-                  'Local pickup'
-                ) : (
-                  <>
-                    Shipping
-                    {o.shipTo ? (
-                      <address className="ship-to">
-                        {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
-                        {o.shipTo.address}
-                      </address>
-                    ) : (
-                      <span className="muted"> (address in PayPal)</span>
-                    )}
-                  </>
-                )}
-              </td>
-              <td>{o.couponCode ?? '—'}</td>
-              <td>
-                <StatusSelect order={o} onChange={(u) => setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)))} />
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          {filter.status && (
+            <FilterNote>
+              {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
+            </FilterNote>
+          )}
+          <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+          {shown.length === 0 ? (
+            <p>{query.trim() ? `No order matches “${query.trim()}”.` : 'No orders here.'}</p>
+          ) : (
+            <AdminTable
+              caption="Orders"
+              columns={COLUMNS}
+              groups={byMonth(shown, (o) => monthOfInstant(o.createdAt)).map((g) => ({
+                key: g.key,
+                label: g.label,
+                rows: g.items.map((o) => (
+                  <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)}>
+                    <td>
+                      {formatWhen(o.createdAt)}
+                      <br />
+                      <small className="muted">No. {orderReference(o._id)}</small>
+                    </td>
+                    <td data-card="title">
+                      {o.payerName || <span className="muted">No name</span>}
+                      {o.payerEmail && (
+                        <>
+                          <br />
+                          <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
+                        </>
+                      )}
+                    </td>
+                    <td>
+                      <ul className="plain-list">
+                        {o.items.map((i, n) => (
+                          <li key={n}>
+                            {i.name} × {i.quantity}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>{usd(o.itemsTotal)}</td>
+                    <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
+                    <td>{usd(o.shipping)}</td>
+                    <td>
+                      <strong>{usd(o.total)}</strong>
+                      {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
+                      {o.paymentNote && (
+                        <>
+                          <br />
+                          <small data-payment-note>{o.paymentNote}</small>
+                        </>
+                      )}
+                    </td>
+                    <td>
+                      {o.isLocalPickup ? (
+                        'Local pickup'
+                      ) : (
+                        <>
+                          Shipping
+                          {o.shipTo ? (
+                            <address className="ship-to">
+                              {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
+                              {o.shipTo.address}
+                            </address>
+                          ) : (
+                            <span className="muted"> (address in PayPal)</span>
+                          )}
+                        </>
+                      )}
+                    </td>
+                    <td>{o.couponCode ?? '—'}</td>
+                    {/* On a phone the status is the card's one action, at its top (admin.css). */}
+                    <td data-card="action">
+                      <StatusSelect
+                        order={o}
+                        onChange={(u) => setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)))}
+                        onConfirmed={setConfirmation}
+                      />
+                    </td>
+                  </tr>
+                )),
+              }))}
+            />
+          )}
+        </>
       )}
     </section>
   );

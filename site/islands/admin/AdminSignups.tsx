@@ -1,6 +1,21 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, ModalDialog, confirmAndDelete, formatCalendarDate, useAdminList, ExportLink } from './admin-ui';
+import {
+  AdminTable,
+  ExportLink,
+  FilterNote,
+  ModalDialog,
+  SearchField,
+  byMonth,
+  confirmAndDelete,
+  formatDay,
+  formatTime,
+  formatWhen,
+  matchesSearch,
+  useAdminList,
+  useListFilter,
+} from './admin-ui';
+import { isSince } from '../../../contract/admin-links.ts';
 import type { SignupRowView } from '../../../contract/signups.ts';
 import type { WaitlistRowView } from '../../../contract/class-places.ts';
 
@@ -12,7 +27,7 @@ function SignatureDialog(props: { signup: SignupRowView; onClose: () => void }) 
   return (
     <ModalDialog title={`Signature of ${signup.name}`} onClose={props.onClose} className="signature-dialog">
       <p className="muted">
-        {signup.classTitle}, {formatCalendarDate(signup.date)}
+        {signup.classTitle}, {formatDay(signup.date)}
       </p>
       {failed ? (
         <p role="alert">The signature could not be loaded.</p>
@@ -45,8 +60,8 @@ function WaitlistPanel({ items }: { items: WaitlistRowView[] | null }) {
         <AdminTable caption="Class waitlists" columns={WAITLIST_COLUMNS}>
           {items.map((w) => (
             <tr key={w._id} data-waitlist-row={w._id}>
-              <td>{formatCalendarDate(w.date)}</td>
-              <td>{w.time}</td>
+              <td>{formatDay(w.date)}</td>
+              <td>{formatTime(w.time)}</td>
               <td>{w.classTitle}</td>
               <td>{w.position}</td>
               <td>{w.name}</td>
@@ -66,6 +81,11 @@ function SignupsPanel() {
   const { items, setItems, reload } = useAdminList<SignupRowView>('/api/admin/signups', 'Failed to fetch class signups.');
   const waitlist = useAdminList<WaitlistRowView>('/api/admin/waitlist', 'Failed to fetch the waitlists.');
   const [viewing, setViewing] = useState<SignupRowView | null>(null);
+  const [query, setQuery] = useState('');
+  // The Today panel's "new sign-ups" link: those made since then.
+  const filter = useListFilter();
+  const listed = (items ?? []).filter((s) => isSince(s.createdAt, filter));
+  const shown = listed.filter((s) => matchesSearch(query, s.name, s.email, s.classTitle));
 
   async function remove(s: SignupRowView) {
     if (
@@ -81,46 +101,60 @@ function SignupsPanel() {
     <section className="admin-panel" aria-labelledby="signups-heading">
       <h2 id="signups-heading">Class sign-ups</h2>
       <ExportLink name="signups" label="sign-ups" />
+      {filter.since && <FilterNote>Sign-ups made since {formatWhen(filter.since)}.</FilterNote>}
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (
         <p>No signups found.</p>
       ) : (
-        <AdminTable caption="Class sign-ups" columns={COLUMNS}>
-          {items.map((s) => (
-            <tr key={s._id} data-signup-row={s._id}>
-              <td>{formatCalendarDate(s.date)}</td>
-              <td>{s.classTitle}</td>
-              <td>{s.name}</td>
-              <td>
-                <a href={`mailto:${s.email}`}>{s.email}</a>
-              </td>
-              <td>{s.phone}</td>
-              <td>
-                <div className="row-actions">
-                  {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
-                  {s.waiverRevision && (
-                    <span
-                      className="waiver-version"
-                      title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
-                      data-waiver-version={s.waiverRevision}
-                    >
-                      Waiver v{s.waiverRevision}
-                    </span>
-                  )}
-                  {s.hasSignature && (
-                    <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
-                      View signature<span className="sr-only"> of {s.name}</span>
-                    </button>
-                  )}
-                  <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
-                    Delete<span className="sr-only"> sign-up of {s.name}</span>
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <SearchField label="Search sign-ups by name, e-mail or class" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+          {shown.length === 0 ? (
+            <p>No sign-up matches “{query.trim()}”.</p>
+          ) : (
+            <AdminTable
+              caption="Class sign-ups"
+              columns={COLUMNS}
+              groups={byMonth(shown, (s) => s.date.slice(0, 7)).map((g) => ({
+                key: g.key,
+                label: g.label,
+                rows: g.items.map((s) => (
+                  <tr key={s._id} data-signup-row={s._id}>
+                    <td>{formatDay(s.date)}</td>
+                    <td>{s.classTitle}</td>
+                    <td>{s.name}</td>
+                    <td>
+                      <a href={`mailto:${s.email}`}>{s.email}</a>
+                    </td>
+                    <td>{s.phone}</td>
+                    <td>
+                      <div className="row-actions">
+                        {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
+                        {s.waiverRevision && (
+                          <span
+                            className="waiver-version"
+                            title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
+                            data-waiver-version={s.waiverRevision}
+                          >
+                            Waiver v{s.waiverRevision}
+                          </span>
+                        )}
+                        {s.hasSignature && (
+                          <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
+                            View signature<span className="sr-only"> of {s.name}</span>
+                          </button>
+                        )}
+                        <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
+                          Delete<span className="sr-only"> sign-up of {s.name}</span>
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                )),
+              }))}
+            />
+          )}
+        </>
       )}
       {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
       <WaitlistPanel items={waitlist.items} />

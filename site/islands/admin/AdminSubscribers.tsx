@@ -1,11 +1,13 @@
+import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
+import { AdminTable, ExportLink, SearchField, byMonth, confirmAndDelete, formatWhen, matchesSearch, monthOfInstant, useAdminList } from './admin-ui';
 import type { SubscriberView } from '../../../contract/subscribers.ts';
 
 const COLUMNS = ['#', 'Email', 'Subscribed At', 'Delete'] as const;
 
 function SubscribersPanel() {
   const { items, setItems } = useAdminList<SubscriberView>('/api/admin/subscribers', 'Failed to fetch subscribers.');
+  const [query, setQuery] = useState('');
 
   async function remove(s: SubscriberView) {
     if (
@@ -14,6 +16,9 @@ function SubscribersPanel() {
       return;
     setItems((list) => (list ?? []).filter((x) => x._id !== s._id));
   }
+
+  const number = new Map((items ?? []).map((s, i) => [s._id, i + 1]));
+  const shown = (items ?? []).filter((s) => matchesSearch(query, s.email));
 
   return (
     <section className="admin-panel" aria-labelledby="subscribers-heading">
@@ -24,20 +29,33 @@ function SubscribersPanel() {
       ) : items.length === 0 ? (
         <p>No subscribers yet.</p>
       ) : (
-        <AdminTable caption="Newsletter subscribers" columns={COLUMNS}>
-          {items.map((s, i) => (
-            <tr key={s._id} data-subscriber-row={s._id}>
-              <td>{i + 1}</td>
-              <td>{s.email}</td>
-              <td>{formatLosAngeles(s.subscribedAt)}</td>
-              <td>
-                <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
-                  Delete<span className="sr-only"> {s.email}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <SearchField label="Search subscribers by e-mail" value={query} onChange={setQuery} shown={shown.length} total={items.length} />
+          {shown.length === 0 ? (
+            <p>No subscriber matches “{query.trim()}”.</p>
+          ) : (
+            <AdminTable
+              caption="Newsletter subscribers"
+              columns={COLUMNS}
+              groups={byMonth(shown, (s) => monthOfInstant(s.subscribedAt)).map((g) => ({
+                key: g.key,
+                label: `Subscribed in ${g.label}`,
+                rows: g.items.map((s) => (
+                  <tr key={s._id} data-subscriber-row={s._id}>
+                    <td>{number.get(s._id)}</td>
+                    <td>{s.email}</td>
+                    <td>{formatWhen(s.subscribedAt)}</td>
+                    <td>
+                      <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
+                        Delete<span className="sr-only"> {s.email}</span>
+                      </button>
+                    </td>
+                  </tr>
+                )),
+              }))}
+            />
+          )}
+        </>
       )}
     </section>
   );

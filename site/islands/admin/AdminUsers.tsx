@@ -1,5 +1,19 @@
+import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatLosAngeles, useAdminList, ExportLink } from './admin-ui';
+import {
+  AdminTable,
+  ExportLink,
+  FilterNote,
+  SearchField,
+  byMonth,
+  confirmAndDelete,
+  formatWhen,
+  matchesSearch,
+  monthOfInstant,
+  useAdminList,
+  useListFilter,
+} from './admin-ui';
+import { isSince } from '../../../contract/admin-links.ts';
 import type { AdminUserView } from '../../../contract/user.ts';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
@@ -8,44 +22,66 @@ const who = (u: AdminUserView) => [u.firstName, u.lastName].filter(Boolean).join
 
 function UsersPanel() {
   const { items, setItems } = useAdminList<AdminUserView>('/api/admin/users', 'Failed to fetch users.');
+  const [query, setQuery] = useState('');
+  // The Today panel's "new clients" link: those registered since then.
+  const filter = useListFilter();
 
   async function remove(u: AdminUserView) {
     if (!(await confirmAndDelete(`/api/admin/users/${encodeURIComponent(u._id)}`, 'Failed to delete user.', `Delete the account of ${who(u)}?`))) return;
     setItems((list) => (list ?? []).filter((x) => x._id !== u._id));
   }
 
+  // The list comes newest first; a client keeps her number (#) while the search narrows the list.
+  const number = new Map((items ?? []).map((u, i) => [u._id, i + 1]));
+  const listed = (items ?? []).filter((u) => isSince(u.createdAt, filter));
+  const shown = listed.filter((u) => matchesSearch(query, u.firstName, u.lastName, u.preferredName, u.email));
+
   return (
     <section className="admin-panel" aria-labelledby="users-heading">
       <h2 id="users-heading">Clients</h2>
       <ExportLink name="clients" label="clients" />
+      {filter.since && <FilterNote>Clients registered since {formatWhen(filter.since)}.</FilterNote>}
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (
         <p>No users found.</p>
       ) : (
-        <AdminTable caption="Clients" columns={COLUMNS}>
-          {items.map((u, i) => (
-            <tr key={u._id} data-user-row={u._id}>
-              <td>{i + 1}</td>
-              <td>{u.firstName}</td>
-              <td>{u.lastName}</td>
-              <td>{u.preferredName}</td>
-              <td>{u.pronoun}</td>
-              <td>
-                <a href={`mailto:${u.email}`}>{u.email}</a>
-              </td>
-              <td>{u.phone}</td>
-              <td>{u.city}</td>
-              <td>{u.zipcode}</td>
-              <td>{formatLosAngeles(u.createdAt)}</td>
-              <td>
-                <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
-                  Delete<span className="sr-only"> {who(u)}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <>
+          <SearchField label="Search clients by name or e-mail" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+          {shown.length === 0 ? (
+            <p>No client matches “{query.trim()}”.</p>
+          ) : (
+            <AdminTable
+              caption="Clients"
+              columns={COLUMNS}
+              groups={byMonth(shown, (u) => monthOfInstant(u.createdAt)).map((g) => ({
+                key: g.key,
+                label: `Joined in ${g.label}`,
+                rows: g.items.map((u) => (
+                  <tr key={u._id} data-user-row={u._id}>
+                    <td>{number.get(u._id)}</td>
+                    <td>{u.firstName}</td>
+                    <td>{u.lastName}</td>
+                    <td>{u.preferredName}</td>
+                    <td>{u.pronoun}</td>
+                    <td>
+                      <a href={`mailto:${u.email}`}>{u.email}</a>
+                    </td>
+                    <td>{u.phone}</td>
+                    <td>{u.city}</td>
+                    <td>{u.zipcode}</td>
+                    <td>{formatWhen(u.createdAt)}</td>
+                    <td>
+                      <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
+                        Delete<span className="sr-only"> {who(u)}</span>
+                      </button>
+                    </td>
+                  </tr>
+                )),
+              }))}
+            />
+          )}
+        </>
       )}
     </section>
   );

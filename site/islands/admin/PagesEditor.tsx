@@ -141,7 +141,8 @@ function changedText(r: PageRevision): string {
   return `Changed: ${shown.join('; ')}${r.changed.length > 4 ? `; and ${r.changed.length - 4} more` : ''}.`;
 }
 
-function History(props: { revisions: PageRevision[] | null; busy: boolean; onRestore: (n: number) => void }) {
+/** The history of what was published, with a one-step restore (the journal's editor shows it too). */
+export function History(props: { revisions: PageRevision[] | null; busy: boolean; onRestore: (n: number) => void }) {
   const id = useId();
   const { revisions } = props;
   return (
@@ -271,7 +272,7 @@ function PageSettings(props: { slug: string; published: boolean; dirty: boolean;
 }
 
 /** The sticky bar at the bottom of the screen: what state the page is in, and its actions. */
-function ActionBar(props: { status: string; children: ReactNode; extra?: ReactNode }) {
+export function ActionBar(props: { status: string; children: ReactNode; extra?: ReactNode }) {
   return (
     <div className="pages-actionbar" role="group" aria-label="Page actions">
       <p className="pages-actionbar-status" role="status">

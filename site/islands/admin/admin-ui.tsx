@@ -1,60 +1,187 @@
 /**
- * Small pieces the admin sections share: the table, a list loaded with the admin session, the
- * "Are you sure?" deletion, the modal dialog and the date formats.
+ * Small pieces the admin sections share: the table (cards on a phone), months and search for long
+ * lists, a list loaded with the admin session, the "Are you sure?" deletion, the modal dialog and
+ * the date formats.
  */
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { trapDialogFocus } from '../../scripts/dialog-focus';
+import { readListFilter, type ListFilter } from '../../../contract/admin-links.ts';
 
-/** SPEC.md section 9: admin user times are shown in the teacher's zone. */
+/** SPEC.md section 9: admin user times are shown in the teacher's zone; this until the server says which (SITE_TIMEZONE). */
 export const ADMIN_TIME_ZONE = 'America/Los_Angeles';
 
-const laFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: ADMIN_TIME_ZONE,
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
+let zone = ADMIN_TIME_ZONE;
 
-/** An instant in America/Los_Angeles, e.g. 'Nov 21, 2026, 1:05 PM PST'. */
-export function formatLosAngeles(iso: string | null | undefined): string {
+/** The shell sets her zone from GET /api/config/public; an unknown zone keeps the default. */
+export function setAdminZone(timeZone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    zone = timeZone;
+  } catch {
+    // An unknown zone would throw on every date: keep the one that works.
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function partsIn(timeZone: string, d: Date): Record<string, string> {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+    });
+    formatters.set(timeZone, f);
+  }
+  return Object.fromEntries(f.formatToParts(d).map((p) => [p.type, p.value]));
+}
+
+/** "Fri, Dec 18", with the year only when it is not this year (on her clocks). */
+function dayLabel(p: Record<string, string>, now: Record<string, string>): string {
+  return `${p.weekday}, ${p.month} ${p.day}${p.year === now.year ? '' : `, ${p.year}`}`;
+}
+
+/**
+ * An instant as she reads it (issue 20), on her clocks: "Fri, Dec 18 · 7:30 PM"; the year shows
+ * when it is not this year ("Tue, Nov 24, 2025 · 10:00 AM"). The hour and AM/PM never part.
+ */
+export function formatWhen(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : laFormat.format(d);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = partsIn(zone, d);
+  return `${dayLabel(p, partsIn(zone, new Date()))} · ${p.hour}:${p.minute}\u00a0${p.dayPeriod}`;
 }
 
-/** An instant in the admin's own zone, 12-hour, e.g. 'Tue, Nov 24, 2026, 10:00 AM PST'. */
-export function formatAdminTime(iso: string): string {
+/** The Pages editor's name for formatWhen: one date format across the admin. */
+export const formatLosAngeles = formatWhen;
+
+/** A calendar date (YYYY-MM-DD, already hers) as "Fri, Dec 18"; with a time (HH:mm), "Fri, Dec 18 · 7:30 PM". */
+export function formatDay(date: string, time?: string): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(d.getTime())) return time ? `${date} ${time}` : date;
+  const day = dayLabel(partsIn('UTC', d), partsIn(zone, new Date()));
+  return time ? `${day} · ${formatTime(time)}` : day;
+}
+
+/** A wall-clock time (HH:mm) as "7:30 PM". */
+export function formatTime(time: string): string {
+  const [h, m] = time.split(':').map(Number) as [number, number];
+  if (!Number.isFinite(h) || !Number.isFinite(m)) return time;
+  return `${h % 12 || 12}:${String(m).padStart(2, '0')}\u00a0${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** YYYY-MM of an instant on her clocks (the month a list groups it under). */
+export function monthOfInstant(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat('en-US', {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: true,
-    timeZoneName: 'short',
-  }).format(d);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit' }).format(d).slice(0, 7);
 }
 
-/** A calendar date (YYYY-MM-DD) as 'Sat, Nov 21, 2026', whatever the admin's zone. */
-export function formatCalendarDate(date: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  if (Number.isNaN(d.getTime())) return date;
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(d);
+/** "2026-12" -> "December 2026". */
+export function monthName(month: string): string {
+  const d = new Date(`${month}-15T12:00:00Z`);
+  return Number.isNaN(d.getTime()) ? month : new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(d);
 }
 
-/** <table class="admin-table"> with <th scope="col"> headers and a caption for screen readers. */
-export function AdminTable(props: { caption: string; columns: readonly string[]; children: ReactNode }) {
+export interface MonthGroup<T> {
+  /** YYYY-MM */
+  key: string;
+  label: string;
+  items: T[];
+}
+
+/** A sorted list cut into its months, in the list's own order (the API sorts; this only cuts). */
+export function byMonth<T>(items: readonly T[], monthOf: (item: T) => string): MonthGroup<T>[] {
+  const groups: MonthGroup<T>[] = [];
+  for (const item of items) {
+    const key = monthOf(item);
+    const last = groups.at(-1);
+    if (last && last.key === key) last.items.push(item);
+    else groups.push({ key, label: monthName(key), items: [item] });
+  }
+  return groups;
+}
+
+/** Whether every word of the query is in one of the fields: any case, any accents ("jose" finds "José"). */
+export function matchesSearch(query: string, ...fields: (string | null | undefined)[]): boolean {
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = fold(fields.filter(Boolean).join(' '));
+  return words.every((w) => haystack.includes(w));
+}
+
+/** The search above a long list; it filters in the browser, so it answers as she types. */
+export function SearchField(props: { label: string; value: string; onChange: (value: string) => void; shown: number; total: number }) {
+  const id = useId();
   return (
-    <div className="table-wrap" role="region" aria-label={props.caption} tabIndex={0}>
-      <table className="admin-table">
+    <div className="field admin-search" role="search" aria-label={props.label}>
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} type="search" value={props.value} autoComplete="off" enterKeyHint="search" onChange={(e) => props.onChange(e.target.value)} />
+      <p className="muted admin-search-count" aria-live="polite">
+        {props.value.trim() ? `${props.shown} of ${props.total} shown` : `${props.total} in all`}
+      </p>
+    </div>
+  );
+}
+
+/** The filter in the page's address (a Today link, contract/admin-links.ts), read once. */
+export function useListFilter(): ListFilter {
+  const [filter] = useState(() => (typeof window === 'undefined' ? {} : readListFilter(window.location.search)));
+  return filter;
+}
+
+/** Says the list is narrowed to what the Today panel counted, and leads back to all of it. */
+export function FilterNote(props: { children: ReactNode }) {
+  return (
+    <p className="filter-note" data-list-filter>
+      <span>{props.children}</span>{' '}
+      <a className="button button-quiet button-small" href={typeof window === 'undefined' ? '' : window.location.pathname}>
+        Show all
+      </a>
+    </p>
+  );
+}
+
+/** A group of rows under its month's name (one <tbody> each). */
+export interface RowGroup {
+  key: string;
+  label: string;
+  rows: ReactNode;
+}
+
+/**
+ * <table class="admin-table"> with <th scope="col"> headers and a caption for screen readers. Below
+ * 48rem each row is a card (admin.css): every cell shows its column's name, which the table writes
+ * into the cell's data-label after each render, so the islands' rows stay plain <td>s. A cell marked
+ * data-card="title" heads its card; data-card="action" is the card's one primary action, up top.
+ * With `groups`, the rows come under their months' names.
+ */
+export function AdminTable(props: { caption: string; columns: readonly string[]; children?: ReactNode; groups?: readonly RowGroup[] }) {
+  const ref = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    for (const body of ref.current?.tBodies ?? []) {
+      for (const row of body.rows) {
+        let column = 0;
+        for (const cell of row.cells) {
+          if (cell.tagName === 'TD' && !cell.hasAttribute('data-label')) cell.dataset.label = props.columns[column] ?? '';
+          column += cell.colSpan;
+        }
+      }
+    }
+  });
+  return (
+    // Its own name, not the section's: two landmarks named alike are one too many (axe landmark-unique).
+    <div className="table-wrap" role="region" aria-label={`${props.caption} table`} tabIndex={0}>
+      <table className="admin-table" ref={ref}>
         <caption className="sr-only">{props.caption}</caption>
         <thead>
           <tr>
@@ -65,7 +192,20 @@ export function AdminTable(props: { caption: string; columns: readonly string[];
             ))}
           </tr>
         </thead>
-        <tbody>{props.children}</tbody>
+        {props.groups ? (
+          props.groups.map((g) => (
+            <tbody key={g.key} data-month={g.key}>
+              <tr className="month-row">
+                <th scope="rowgroup" colSpan={props.columns.length}>
+                  {g.label}
+                </th>
+              </tr>
+              {g.rows}
+            </tbody>
+          ))
+        ) : (
+          <tbody>{props.children}</tbody>
+        )}
       </table>
     </div>
   );

@@ -4,20 +4,27 @@ import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
 import { isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
 import { MonthGrid } from '../MonthGrid';
-import { SESSION_TYPES, type BookingCouponView, type BookingOrderView, type BookResponse } from '../../../contract/booking.ts';
+import {
+  INVALID_PAYMENT_AMOUNT,
+  ONE_STEP_REMAINS,
+  SESSION_TYPES,
+  type BookingCouponView,
+  type BookingOrderView,
+  type BookResponse,
+} from '../../../contract/booking.ts';
+import { amountRules, continueBlockers, continueHint, DEFAULT_SETTINGS, inRange, type BookingAmounts } from '../../../contract/settings.ts';
 import type { PayPalConfigView } from '../../../contract/config.ts';
 import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 
 /**
- * SPEC.md section 5 keeps the browser's amount checks as given, although they disagree:
- * the label says $10-$110, the input allows 50-200, Continue is enabled for 50-140, and the
- * click check allows up to 201. The server accepts $50-$200 and decides.
+ * SPEC.md section 5 keeps the browser's amount checks as given, although they disagree: the
+ * label says $10-$110, the input allows 50-200, Continue is enabled for 50-140, and the click
+ * check allows up to 201. Those are the defaults of her settings (contract/settings.ts), which
+ * she can change (issue 20); the page reads hers from GET /api/config/public. The server checks
+ * the accepted range and decides.
  */
-export const BUTTON_MIN = 50;
-export const BUTTON_MAX = 140;
-export const CLICK_MAX = 201;
 
 const emptyForm = { sessionType: '', message: '', coupon: '', amount: '' };
 
@@ -35,6 +42,13 @@ export default function BookSession({ user }: { user: User }) {
   const [sending, setSending] = useState(false);
   // The chosen slot was booked by someone else while this visitor was deciding or paying.
   const [takenNotice, setTakenNotice] = useState(false);
+  // Her amount ranges and sliding-scale sentence; the spec's until hers arrive.
+  const [amounts, setAmounts] = useState<BookingAmounts>(DEFAULT_SETTINGS.bookingAmounts);
+  useEffect(() => {
+    void publicConfig()
+      .then((config) => config.booking && setAmounts(config.booking))
+      .catch(() => {});
+  }, []);
   // Read by the realtime handler, which is set up once.
   const slotRef = useRef<string | null>(null);
   const finalizingRef = useRef(false);
@@ -122,8 +136,15 @@ export default function BookSession({ user }: { user: User }) {
   }
 
   const amount = Number(form.amount);
-  const amountOk = form.amount.trim() !== '' && !Number.isNaN(amount) && amount >= BUTTON_MIN && amount <= BUTTON_MAX;
-  const canContinue = !!form.sessionType && !!slotId && (couponState === 'valid' || amountOk);
+  const rules = amountRules(amounts, form.sessionType);
+  // What a disabled Continue lacks, said under it (issue 20).
+  const blockers = continueBlockers(amounts, {
+    slotChosen: !!slotId,
+    sessionType: form.sessionType,
+    couponValid: couponState === 'valid',
+    amount: form.amount,
+  });
+  const canContinue = blockers.length === 0;
 
   async function checkCoupon(code: string) {
     if (!code.trim()) {
@@ -140,8 +161,11 @@ export default function BookSession({ user }: { user: User }) {
       await showAlert({ icon: 'success', title: 'Coupon Applied' });
       return;
     }
-    if (Number.isNaN(amount) || amount < BUTTON_MIN || amount > CLICK_MAX) {
-      await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text: 'The amount must be at least $10. Please adjust your entry and try again.' });
+    if (Number.isNaN(amount) || !inRange(rules.click, amount)) {
+      const text = rules.typeWords
+        ? `The amount for ${rules.typeWords} must be between $${rules.click.min} and $${rules.click.max}. Please adjust your entry and try again.`
+        : INVALID_PAYMENT_AMOUNT;
+      await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text });
       return;
     }
     const config = await loadPayPalConfig();
@@ -331,12 +355,14 @@ export default function BookSession({ user }: { user: User }) {
           </div>
           {couponState !== 'valid' && (
             <div className="field">
-              <label htmlFor="bk-amount">Payment amount ($10-$110)</label>
+              <label htmlFor="bk-amount">
+                Payment amount (${amounts.label.min}-${amounts.label.max})
+              </label>
               <input
                 id="bk-amount"
                 type="number"
-                min={50}
-                max={200}
+                min={rules.accepted.min}
+                max={rules.accepted.max}
                 step="1"
                 inputMode="decimal"
                 value={form.amount}
@@ -344,15 +370,25 @@ export default function BookSession({ user }: { user: User }) {
               />
             </div>
           )}
-          <p className="muted">
-            Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest
-            committing to at least 8 weeks.
+          <p className="muted" data-sliding-scale>
+            {amounts.slidingScale}
           </p>
           {!paid && !paypal && (
             <div>
-              <button type="button" className="button" disabled={!canContinue} onClick={() => void onContinue()}>
+              <button
+                type="button"
+                className="button"
+                disabled={!canContinue}
+                aria-describedby={canContinue ? undefined : 'bk-continue-hint'}
+                onClick={() => void onContinue()}
+              >
                 Continue
               </button>
+              {!canContinue && (
+                <p id="bk-continue-hint" className="muted" data-continue-hint>
+                  {continueHint(blockers)}
+                </p>
+              )}
             </div>
           )}
           {!paid && paypal && (
@@ -373,6 +409,11 @@ export default function BookSession({ user }: { user: User }) {
           )}
           {paid && (
             <div>
+              {paid.kind === 'paypal' && (
+                <p role="status" data-one-step>
+                  {ONE_STEP_REMAINS}
+                </p>
+              )}
               <button type="button" className="button" disabled={sending} onClick={() => void finalize()}>
                 {sending ? 'Finalizing…' : 'Finalize Booking'}
               </button>

@@ -6,12 +6,30 @@ import { showAlert } from '../../lib/alert';
 import { localTimeWithZone } from '../../lib/calendar';
 import ClassPlaces from './ClassPlaces';
 import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../contract/user.ts';
-import type { ClientSessionView, ClientSlotsView } from '../../../contract/slots.ts';
+import { placeLink, type ClientSessionView, type ClientSlotsView } from '../../../contract/slots.ts';
 
 import { CalendarFeed, SessionActions } from './SessionChanges';
 import type { SlotView } from '../../../contract/slots.ts';
 
 const BookSession = lazy(() => import('./BookSession'));
+
+/** Where a session happens, in one line: an online link opens in a new tab, an address is text (issue 20). */
+function SessionPlace({ place }: { place: string }) {
+  const link = placeLink(place);
+  return (
+    <div className="session-place" data-session-place>
+      Where:{' '}
+      {link ? (
+        <a href={link} target="_blank" rel="noopener noreferrer">
+          {link}
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        place
+      )}
+    </div>
+  );
+}
 
 /** My Bookings: booked sessions sorted by date and time, past ones flagged. */
 function BookedSessions({ user }: { user: User }) {
@@ -53,6 +71,7 @@ function BookedSessions({ user }: { user: User }) {
                   {localTimeWithZone(s.startsAt)} · {s.sessionType} · {s.duration || '60 mins'}
                   {past && <span className="badge-past"> Past</span>}
                 </div>
+                {s.place && <SessionPlace place={s.place} />}
                 {s.link ? (
                   <a href={s.link} target="_blank" rel="noopener noreferrer">
                     Join link<span className="sr-only"> (opens in a new tab)</span>

@@ -110,7 +110,8 @@ function TextField({ value, path, label, spec }: FieldProps) {
     'aria-describedby': describedBy(id, spec.doc, error),
     maxLength: kind?.max,
   } as const;
-  const markdown = path.at(-1) === 'markdown';
+  // A page section's text, a post's body: room to write.
+  const markdown = path.at(-1) === 'markdown' || (path.length === 1 && path[0] === 'body');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

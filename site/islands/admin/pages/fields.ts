@@ -33,7 +33,7 @@ const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: D
 export const SHORT_TEXT_MAX = 300;
 
 /** Keys of fields that hold a picture: each gets the photo chooser. */
-export const PICTURE_KEYS = new Set(['image', 'src', 'portrait', 'poster', 'ogImage', 'imageId']);
+export const PICTURE_KEYS = new Set(['image', 'src', 'portrait', 'poster', 'ogImage', 'imageId', 'coverImageId']);
 
 /** Any valid upload id: a picture field that accepts it holds bare ids, the others `/api/images/{id}`. */
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -189,6 +189,11 @@ const LABELS: Record<string, string> = {
   items: 'Items',
   markdown: 'Text (Markdown)',
   slug: 'Address (slug)',
+  // Her journal's posts (issue 22)
+  body: 'Text (Markdown)',
+  coverImageId: 'Cover photo',
+  coverAlt: 'Cover photo alt text',
+  seoDescription: 'Search result description',
 };
 
 /** What one item of a list is called ("Move FAQ item 2 up"), by the list's key. */
@@ -265,7 +270,7 @@ export function setIn(root: unknown, path: Path, value: unknown): unknown {
 
 /** The alt-text field that goes with the picture field `key` in `shape`, if the shape has one. */
 export function altKeyOf(key: string, shape: Record<string, unknown>): string | undefined {
-  const candidates = key === 'src' ? ['alt'] : key === 'imageId' ? ['imageAlt'] : [`${key}Alt`];
+  const candidates = key === 'src' ? ['alt'] : key === 'imageId' ? ['imageAlt'] : key === 'coverImageId' ? ['coverAlt'] : [`${key}Alt`];
   return candidates.find((k) => k in shape);
 }
 

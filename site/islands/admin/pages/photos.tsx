@@ -48,7 +48,7 @@ export function photosInContent(content: unknown): LibraryPhoto[] {
     for (const [k, child] of Object.entries(obj)) {
       const id = photoIdOf(child);
       if (id && typeof child === 'string') {
-        const alt = obj[k === 'src' ? 'alt' : k === 'imageId' ? 'imageAlt' : `${k}Alt`];
+        const alt = obj[k === 'src' ? 'alt' : k === 'imageId' ? 'imageAlt' : k === 'coverImageId' ? 'coverAlt' : `${k}Alt`];
         out.push({ id, alt: typeof alt === 'string' && alt.trim() ? alt.trim() : 'A photo on this page' });
       } else walk(child);
     }

@@ -1,0 +1,101 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../types.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { addDays, zonedNow } from '../lib/time.ts';
+import { centsToDollars } from '../../contract/chocolates.ts';
+import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
+import { adminLinks } from '../../contract/admin-links.ts';
+import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, sessionsBetween, signupsSince } from './today.repo.ts';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** A group: the whole count, its list's address, the first few. */
+const group = <T>(all: T[], href: string): TodayGroup<T> => ({ count: all.length, href, items: all.slice(0, TODAY_ITEMS) });
+
+const sessionView = (s: Awaited<ReturnType<typeof sessionsBetween>>[number]): TodaySession => ({
+  _id: s.id,
+  startsAt: iso(s.startsAt),
+  date: s.date,
+  time: s.time,
+  clientName: `${s.firstName ?? ''} ${s.lastName ?? ''}`.trim(),
+  sessionType: s.sessionType ?? '',
+  place: s.place,
+});
+
+/**
+ * GET /api/admin/today (issue 20): the Today panel at the top of /admin/dashboard, what needs
+ * her today, each group with its count and the admin list it is a tap from. Days are her
+ * calendar's (SITE_TIMEZONE): "this week" is today and the six days after it, "newest" the last
+ * seven days. The queries are today.repo.ts's, each the filter of its list.
+ */
+export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {
+  const { db, env } = c.var.services;
+  const now = new Date();
+  const today = zonedNow(env.SITE_TIMEZONE, now).date;
+  const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
+  const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
+  const [orders, week, classes, failed, signups, clients] = await Promise.all([
+    ordersToDeliver(db),
+    sessionsBetween(db, today, weekEnd),
+    classesAhead(db, now, weekEnd),
+    failedNewsletterMails(db),
+    signupsSince(db, since),
+    clientsSince(db, since),
+  ]);
+  const toHandOver = orders.filter((o) => o.isLocalPickup).length;
+  const view: TodayView = {
+    today,
+    timeZone: env.SITE_TIMEZONE,
+    ordersToDeliver: {
+      ...group(
+        orders.map((o) => ({
+          _id: o.id,
+          createdAt: iso(o.createdAt),
+          payerName: o.payerName,
+          total: centsToDollars(o.totalCents),
+          isLocalPickup: o.isLocalPickup,
+        })),
+        adminLinks.orders('paid'),
+      ),
+      toShip: orders.length - toHandOver,
+      toHandOver,
+    },
+    sessionsToday: group(week.filter((s) => s.date === today).map(sessionView), adminLinks.sessions(today, today)),
+    sessionsThisWeek: group(week.map(sessionView), adminLinks.sessions(today, weekEnd)),
+    nextClasses: {
+      ...group(
+        classes.map((e) => ({
+          _id: e.id,
+          title: e.title,
+          startsAt: iso(e.startsAt),
+          date: e.date,
+          time: e.time,
+          location: e.location,
+          taken: e.taken,
+          capacity: e.capacity,
+          waitlist: e.waitlist,
+        })),
+        // The events list narrowed to these classes, each with its places taken.
+        adminLinks.classesAhead(weekEnd),
+      ),
+      waitlisted: classes.reduce((sum, e) => sum + e.waitlist, 0),
+    },
+    failedMails: {
+      ...group(
+        failed.map((f) => ({ newsletterId: f.id, subject: f.subject, failed: f.failed })),
+        adminLinks.failedMails(),
+      ),
+      // The count is of mails, not of newsletters: each failed recipient is one.
+      count: failed.reduce((sum, f) => sum + f.failed, 0),
+    },
+    newSignups: group(
+      signups.map((s) => ({ _id: s.id, createdAt: iso(s.createdAt), name: s.name, classTitle: s.classTitle, date: s.date })),
+      adminLinks.signupsSince(since),
+    ),
+    newClients: group(
+      clients.map((u) => ({ _id: u.id, createdAt: iso(u.createdAt), name: `${u.firstName} ${u.lastName}`.trim(), email: u.email })),
+      adminLinks.clientsSince(since),
+    ),
+  };
+  return c.json(view);
+});

@@ -1,0 +1,268 @@
+/**
+ * What the journal's public pages are made of (issue 22, decision 0021): the published posts
+ * newest first, each as a card and as its page (the body made safe HTML by the Markdown
+ * renderer, her photos at their intrinsic size), the index and tag pages, which of them a change
+ * touches, the Atom feed and the sitemap's entries. The pages themselves are rendered ahead by
+ * render-ahead.ts through site/pages/render-ahead/blog*.astro, like every other public page.
+ */
+import {
+  postContent,
+  POSTS_PER_PAGE,
+  type JournalRender,
+  type PostCardView,
+  type PostContent,
+  type PostView,
+  type RenderContext,
+  type SiteContent,
+} from '../../contract/content.ts';
+import type { PictureView } from '../../contract/images.ts';
+import type { DB } from '../../db/client.ts';
+import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../backoffice/markdown.ts';
+import { pictureViews } from '../images/images.repo.ts';
+import { publishedPostRows } from './posts.repo.ts';
+import { contextFor, type PublishedSource } from './render-context.ts';
+
+export interface PublishedPost {
+  id: string;
+  content: PostContent;
+  /** Its date: the first publish. */
+  date: Date;
+  /** Its last publish. */
+  updated: Date;
+}
+
+/** Where a post is (or was) on the journal: what a change of it touches. */
+export interface PostPlace {
+  slug: string;
+  tags: string[];
+  date: Date;
+}
+
+/** Newest first; one date for two posts is ordered by id, the same on every replica. */
+export const newestFirst = (a: { date: Date; id: string }, b: { date: Date; id: string }) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id);
+
+/** Every published post, newest first (parsed again, so defaults are filled in). */
+export async function loadPosts(db: DB): Promise<PublishedPost[]> {
+  const rows = await publishedPostRows(db);
+  const posts: PublishedPost[] = [];
+  for (const r of rows) {
+    const parsed = postContent.safeParse(r.content);
+    if (parsed.success) posts.push({ id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) });
+  }
+  return posts.sort(newestFirst);
+}
+
+export const postPath = (slug: string) => `/blog/${slug}`;
+export const indexPath = (base: string, page: number) => (page <= 1 ? base : `${base}/page/${page}`);
+export const tagBase = (tag: string) => `/blog/tag/${tag}`;
+export const FEED_PATH = '/blog/feed.xml';
+export const pageCount = (n: number) => Math.max(1, Math.ceil(n / POSTS_PER_PAGE));
+
+/** The tags of the published posts with their posts, newest first. */
+export function postsByTag(posts: readonly PublishedPost[]): Map<string, PublishedPost[]> {
+  const out = new Map<string, PublishedPost[]>();
+  for (const p of posts) for (const t of p.content.tags) out.set(t, [...(out.get(t) ?? []), p]);
+  return out;
+}
+
+/** Every address of the journal that serves a page now (its old addresses' 301s aside). */
+export function journalPaths(posts: readonly PublishedPost[]): Set<string> {
+  const paths = new Set<string>([FEED_PATH]);
+  for (let page = 1; page <= pageCount(posts.length); page++) paths.add(indexPath('/blog', page));
+  for (const [tag, tagged] of postsByTag(posts)) for (let page = 1; page <= pageCount(tagged.length); page++) paths.add(indexPath(tagBase(tag), page));
+  for (const p of posts) paths.add(postPath(p.content.slug));
+  return paths;
+}
+
+export interface JournalTargets {
+  posts: PublishedPost[];
+  /** Page numbers of /blog to make. */
+  index: number[];
+  /** Tags whose pages to make (all of each tag's pages). */
+  tags: string[];
+}
+
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/** Everything: the start of a build, or a change every page shows (navigation, footer). */
+export function allTargets(posts: readonly PublishedPost[]): JournalTargets {
+  return { posts: [...posts], index: range(1, pageCount(posts.length)), tags: [...postsByTag(posts).keys()] };
+}
+
+/**
+ * What a change of one post touches: its page; its neighbours (their next/previous links name
+ * it); the index pages from where it sits to the end when it came or went (every later card
+ * moves), else only the page that shows it; every page of each tag it has or had.
+ */
+export function targetsOf(posts: readonly PublishedPost[], change: { id: string; before: PostPlace | null; after: PostPlace | null }): JournalTargets {
+  const place = change.after ?? change.before;
+  if (!place) return { posts: [], index: [], tags: [] };
+  const others = posts.filter((p) => p.id !== change.id);
+  // Where it sits (or sat) among the others: the count of posts newer than it.
+  const at = others.filter((p) => newestFirst(p, { date: place.date, id: change.id }) < 0).length;
+  const targets = new Set<PublishedPost>();
+  const self = posts.find((p) => p.id === change.id);
+  if (self) targets.add(self);
+  if (others[at - 1]) targets.add(others[at - 1]!);
+  if (others[at]) targets.add(others[at]!);
+  const moved = (change.before === null) !== (change.after === null);
+  const first = Math.floor(at / POSTS_PER_PAGE) + 1;
+  const index = moved ? range(first, pageCount(posts.length)) : [first];
+  const tags = [...new Set([...(change.before?.tags ?? []), ...(change.after?.tags ?? [])])];
+  return { posts: [...targets], index, tags };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** "November 25, 2026": the day in the teacher's zone. */
+export function dateLabel(date: Date, timeZone: string): string {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'long', day: 'numeric' });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(date);
+}
+
+/** About 200 words a minute, at least one. */
+export const readingMinutes = (words: number) => Math.max(1, Math.round(words / 200));
+
+export function cardOf(post: PublishedPost, timeZone: string): PostCardView {
+  const c = post.content;
+  return {
+    id: post.id,
+    slug: c.slug,
+    title: c.title,
+    excerpt: c.excerpt || excerptOf(c.body),
+    brand: c.brand,
+    tags: c.tags,
+    date: post.date.toISOString(),
+    dateLabel: dateLabel(post.date, timeZone),
+    updated: post.updated.toISOString(),
+    readingMinutes: readingMinutes(postWords(c.body).words),
+    cover: c.coverImageId ? { id: c.coverImageId.toLowerCase(), alt: c.coverAlt ?? '' } : null,
+  };
+}
+
+export function viewOf(post: PublishedPost, pictures: ReadonlyMap<string, PictureView>, timeZone: string): PostView {
+  const card = cardOf(post, timeZone);
+  const words = postWords(post.content.body).words;
+  return {
+    ...card,
+    html: renderPostMarkdown(post.content.body, { pictures }),
+    seoTitle: post.content.seoTitle || post.content.title,
+    seoDescription: post.content.seoDescription || card.excerpt,
+    wordCount: words,
+  };
+}
+
+const photosOf = (posts: readonly PublishedPost[], withBody: boolean) => [
+  ...new Set(
+    posts.flatMap((p) => [...(p.content.coverImageId ? [p.content.coverImageId.toLowerCase()] : []), ...(withBody ? postImageIds(p.content.body) : [])]),
+  ),
+];
+
+/** A post's page: the post, its newer and older neighbours. */
+export async function postContext(
+  db: DB,
+  source: PublishedSource,
+  posts: readonly PublishedPost[],
+  post: PublishedPost,
+  options: { timeZone: string; preview?: boolean },
+): Promise<RenderContext> {
+  const base = await contextFor(db, source, { path: postPath(post.content.slug), preview: options.preview ?? false });
+  const pictures = await pictureViews(db, photosOf([post], true));
+  const others = posts.filter((p) => p.id !== post.id);
+  const at = others.filter((p) => newestFirst(p, post) < 0).length;
+  const link = (p: PublishedPost | undefined) => (p ? { slug: p.content.slug, title: p.content.title } : null);
+  const journal: JournalRender = { kind: 'post', post: viewOf(post, pictures, options.timeZone), newer: link(others[at - 1]), older: link(others[at]) };
+  return { ...base, images: { ...base.images, ...Object.fromEntries(pictures) }, journal };
+}
+
+/** Page `page` of the journal, or of one tag's posts. */
+export async function indexContext(
+  db: DB,
+  source: PublishedSource,
+  listed: readonly PublishedPost[],
+  options: { page: number; tag: string | null; timeZone: string },
+): Promise<RenderContext> {
+  const base = options.tag ? tagBase(options.tag) : '/blog';
+  const shown = listed.slice((options.page - 1) * POSTS_PER_PAGE, options.page * POSTS_PER_PAGE);
+  const context = await contextFor(db, source, { path: indexPath(base, options.page) });
+  const pictures = await pictureViews(db, photosOf(shown, false));
+  const journal: JournalRender = {
+    kind: 'index',
+    posts: shown.map((p) => cardOf(p, options.timeZone)),
+    page: options.page,
+    pages: pageCount(listed.length),
+    tag: options.tag,
+    base,
+  };
+  return { ...context, images: { ...context.images, ...Object.fromEntries(pictures) }, journal };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The feed and the sitemap
+
+/** How many posts the feed carries, newest first, each in full. */
+export const FEED_ENTRIES = 20;
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/**
+ * The Atom feed (RFC 4287) of the newest posts: each in full, every address absolute (a feed
+ * reader has no page to resolve a path against), the cover first. The entry id is the post's
+ * id, so a renamed post is the same entry to a reader.
+ */
+export async function atomFeed(db: DB, posts: readonly PublishedPost[], site: SiteContent['site'], siteUrl: string, fallbackUpdated: Date): Promise<string> {
+  const origin = siteUrl.replace(/\/+$/, '');
+  const entries = posts.slice(0, FEED_ENTRIES);
+  const pictures = await pictureViews(db, photosOf(entries, true));
+  const updated = entries.reduce((max, p) => (p.updated > max ? p.updated : max), entries.length ? new Date(0) : fallbackUpdated);
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+    `  <title>${xml(`${site.teacherTitle} · Journal`)}</title>`,
+    `  <subtitle>${xml(site.tagline)}</subtitle>`,
+    `  <id>${xml(`${origin}/blog`)}</id>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(origin + FEED_PATH)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(`${origin}/blog`)}"/>`,
+    `  <updated>${updated.toISOString()}</updated>`,
+    `  <author><name>${xml(site.teacherName)}</name><uri>${xml(`${origin}/about`)}</uri></author>`,
+  ];
+  for (const p of entries) {
+    const c = p.content;
+    const url = origin + postPath(c.slug);
+    const cover = c.coverImageId ? pictures.get(c.coverImageId.toLowerCase()) : undefined;
+    const coverHtml = cover
+      ? `<p><img src="${xml(origin + cover.src)}" width="${cover.width}" height="${cover.height}" alt="${xml(c.coverAlt ?? '')}" /></p>\n`
+      : '';
+    const html = coverHtml + renderPostMarkdown(c.body, { pictures, origin });
+    lines.push(
+      '  <entry>',
+      `    <title>${xml(c.title)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${xml(url)}"/>`,
+      `    <id>urn:uuid:${xml(p.id)}</id>`,
+      `    <published>${p.date.toISOString()}</published>`,
+      `    <updated>${p.updated.toISOString()}</updated>`,
+      ...c.tags.map((t) => `    <category term="${xml(t)}" scheme="${xml(`${origin}/blog/tag/`)}" label="${xml(t)}"/>`),
+      `    <summary type="text">${xml(c.excerpt || excerptOf(c.body))}</summary>`,
+      `    <content type="html" xml:base="${xml(url)}">${xml(html)}</content>`,
+      '  </entry>',
+    );
+  }
+  lines.push('</feed>', '');
+  return lines.join('\n');
+}
+
+/** The journal's addresses for sitemap.xml: /blog, each tag's page and each post, with when they last changed. */
+export function sitemapEntries(posts: readonly PublishedPost[], siteChanged: Date | undefined): { path: string; lastmod: Date }[] {
+  const latest = (...dates: (Date | undefined)[]) => new Date(Math.max(...dates.filter((d): d is Date => !!d).map((d) => d.getTime())));
+  const newest = (list: readonly PublishedPost[]) => latest(...list.map((p) => p.updated));
+  const out = [{ path: '/blog', lastmod: posts.length ? latest(siteChanged, newest(posts)) : (siteChanged ?? new Date()) }];
+  for (const [tag, tagged] of postsByTag(posts)) out.push({ path: tagBase(tag), lastmod: latest(siteChanged, newest(tagged)) });
+  for (const p of posts) out.push({ path: postPath(p.content.slug), lastmod: latest(siteChanged, p.updated) });
+  return out;
+}

@@ -1,0 +1,222 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { NEWSLETTER_SENDING } from '../../contract/backoffice.ts';
+import {
+  createPostBody,
+  POST_MESSAGES,
+  postNewsletterBody,
+  postSlug,
+  savePostBody,
+  schedulePostBody,
+  slugify,
+  type PageRevision,
+  type PostDetail,
+  type PostListItem,
+  type PostState,
+} from '../../contract/content.ts';
+import { listRevisions } from './pages.repo.ts';
+import { findPost, listPosts, postKey, type PostRow } from './posts.repo.ts';
+import { InvalidContent } from './publishing.ts';
+import {
+  createPost,
+  deletePost,
+  NewsletterRefused,
+  previewOf,
+  PostNotFound,
+  PostSlugTaken,
+  PostStale,
+  publishPost,
+  restorePostRevision,
+  savePost,
+  schedulePost,
+  sendPostAsNewsletter,
+  unpublishPost,
+} from './journal.ts';
+import { postPath } from './journal-render.ts';
+
+/**
+ * /api/admin/posts: her journal (issue 22). Every route is hers alone; drafts and previews never
+ * leave it. Handlers validate, call a use-case (api/pages/journal.ts) and map its refusals to
+ * status codes.
+ */
+
+const idParams = z.object({ id: z.uuid({ error: POST_MESSAGES.notFound }) });
+const revisionParams = idParams.extend({ n: z.coerce.number().int().min(1, POST_MESSAGES.noRevision) });
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function stateOf(row: PostRow): PostState {
+  if (row.published) return 'published';
+  if (row.publishAt) return 'scheduled';
+  return row.firstPublishedAt ? 'unpublished' : 'draft';
+}
+
+function listItem(row: PostRow): PostListItem {
+  const draft = (row.draft ?? {}) as Partial<Record<string, unknown>>;
+  const published = row.published as { slug?: string } | null;
+  return {
+    id: row.id,
+    slug: typeof draft.slug === 'string' ? draft.slug : '',
+    title: typeof draft.title === 'string' ? draft.title : '',
+    state: stateOf(row),
+    brand: draft.brand === 'chocolates' ? 'chocolates' : 'yoga',
+    tags: Array.isArray(draft.tags) ? (draft.tags as string[]) : [],
+    path: published?.slug ? postPath(published.slug) : null,
+    publishAt: iso(row.publishAt),
+    date: iso(row.firstPublishedAt),
+    publishedAt: iso(row.publishedAt),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    publishedVersion: row.publishedRevision,
+    hasUnpublishedChanges: !same(row.draft, row.published),
+    coverImageId: typeof draft.coverImageId === 'string' ? draft.coverImageId : null,
+    newsletterSentAt: iso(row.newsletterSentAt),
+  };
+}
+
+const detail = (row: PostRow): PostDetail => ({ ...listItem(row), content: row.draft as PostDetail['content'], version: row.draftVersion });
+
+/** A use-case's named refusal → its status; anything else is a real failure. */
+function refusal(c: Context<AppEnv>, err: unknown) {
+  if (err instanceof PostNotFound) return c.json({ message: err.message }, 404);
+  if (err instanceof PostStale) return c.json({ message: err.message, version: err.currentVersion }, 409);
+  if (err instanceof PostSlugTaken) return c.json({ message: err.message, issues: [{ path: 'slug', message: err.message }] }, 409);
+  if (err instanceof InvalidContent) return c.json({ message: err.message, issues: err.issues }, 400);
+  if (err instanceof NewsletterRefused) return c.json({ message: err.message }, 409);
+  throw err;
+}
+
+/** The content of a PUT: `{ content, version }`, or the post's fields themselves (with `version` beside them). */
+function putContent(body: Record<string, unknown>): { content: unknown; version?: number } {
+  const version = typeof body.version === 'number' ? body.version : undefined;
+  if ('content' in body) return { content: body.content, ...(version !== undefined ? { version } : {}) };
+  const { version: _v, ...content } = body;
+  return { content, ...(version !== undefined ? { version } : {}) };
+}
+
+export const adminPosts = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => c.json((await listPosts(c.var.services.db)).map(listItem)))
+  .post('/', validateJson(createPostBody), async (c) => {
+    const { slug: given, publishAt, ...rest } = c.req.valid('json');
+    // A slug made from the title meets the same rules as a typed one.
+    const slug = postSlug.safeParse(given ?? slugify(rest.title));
+    if (!slug.success)
+      return c.json({ message: `slug: ${slug.error.issues[0]!.message}`, issues: [{ path: 'slug', message: slug.error.issues[0]!.message }] }, 400);
+    try {
+      const row = await createPost(c.var.services, { ...rest, slug: slug.data }, publishAt);
+      return c.json({ id: row.id, slug: slug.data, version: row.draftVersion, state: stateOf(row), publishAt: iso(row.publishAt) }, 201);
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .get('/:id', validateParams(idParams), async (c) => {
+    const row = await findPost(c.var.services.db, c.req.valid('param').id);
+    if (!row) return c.json({ message: POST_MESSAGES.notFound }, 404);
+    return c.json(detail(row));
+  })
+  .put('/:id', validateParams(idParams), async (c) => {
+    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+      return c.json({ message: 'Send the request body as JSON (Content-Type: application/json)' }, 415);
+    }
+    const raw = (await c.req.json().catch(() => null)) as unknown;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return c.json({ message: 'Send the post as a JSON object: { content, version }' }, 400);
+    const { content, version } = putContent(raw as Record<string, unknown>);
+    const checked = savePostBody.safeParse({ content, version });
+    if (!checked.success) return c.json({ message: 'version must be a whole number', issues: [{ path: 'version', message: 'must be a whole number' }] }, 400);
+    const { id } = c.req.valid('param');
+    try {
+      const saved = await savePost(c.var.services, id, content, version);
+      const row = (await findPost(c.var.services.db, id))!;
+      return c.json({ version: saved, hasUnpublishedChanges: !same(row.draft, row.published), state: stateOf(row) });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .delete('/:id', validateParams(idParams), async (c) => {
+    try {
+      await deletePost(c.var.services, c.req.valid('param').id);
+      return c.json({ deleted: true });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .post('/:id/publish', validateParams(idParams), async (c) => {
+    // An optional { version }: publish only the draft the editor last saw.
+    const body = (await c.req.json().catch(() => ({}))) as { version?: unknown } | null;
+    const version = typeof body?.version === 'number' ? body.version : undefined;
+    try {
+      const { revision, publishedAt, path } = await publishPost(c.var.services, c.req.valid('param').id, version);
+      return c.json({ revision, publishedAt: publishedAt.toISOString(), path });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .post('/:id/schedule', validateParams(idParams), validateJson(schedulePostBody), async (c) => {
+    try {
+      const at = await schedulePost(c.var.services, c.req.valid('param').id, c.req.valid('json').at);
+      const row = (await findPost(c.var.services.db, c.req.valid('param').id))!;
+      return c.json({ publishAt: iso(at), state: stateOf(row) });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .post('/:id/unpublish', validateParams(idParams), async (c) => {
+    try {
+      await unpublishPost(c.var.services, c.req.valid('param').id);
+      return c.json({ unpublished: true });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .get('/:id/revisions', validateParams(idParams), async (c) => {
+    const { db } = c.var.services;
+    const { id } = c.req.valid('param');
+    const post = await findPost(db, id);
+    if (!post) return c.json({ message: POST_MESSAGES.notFound }, 404);
+    const revisions = await listRevisions(db, postKey(id));
+    return c.json(
+      revisions.map((r): PageRevision => ({
+        n: r.n,
+        publishedAt: new Date(r.publishedAt).toISOString(),
+        changed: r.changed,
+        restoredFrom: r.restoredFrom,
+        current: r.n === post.publishedRevision,
+      })),
+    );
+  })
+  .post('/:id/revisions/:n/restore', validateParams(revisionParams), async (c) => {
+    const { id, n } = c.req.valid('param');
+    try {
+      const { revision, publishedAt, restoredFrom } = await restorePostRevision(c.var.services, id, n);
+      return c.json({ revision, publishedAt: publishedAt.toISOString(), restoredFrom });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .get('/:id/preview', validateParams(idParams), async (c) => {
+    const { db, publisher } = c.var.services;
+    const row = await findPost(db, c.req.valid('param').id);
+    if (!row) return c.json({ message: POST_MESSAGES.notFound }, 404);
+    try {
+      const html = await publisher.previewPost(previewOf(row));
+      if (html === undefined) return c.json({ message: POST_MESSAGES.previewUnavailable }, 503);
+      return c.html(html, 200, { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' });
+    } catch (err) {
+      return refusal(c, err);
+    }
+  })
+  .post('/:id/newsletter', validateParams(idParams), async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as unknown;
+    const options = postNewsletterBody.safeParse(body ?? {});
+    if (!options.success) return c.json({ message: 'full must be true or false', issues: [{ path: 'full', message: 'must be true or false' }] }, 400);
+    try {
+      const sent = await sendPostAsNewsletter(c.var.services, c.req.valid('param').id, options.data.full);
+      return c.json({ message: NEWSLETTER_SENDING, newsletterId: sent.newsletterId, total: sent.total, newsletterSentAt: sent.sentAt.toISOString() }, 202);
+    } catch (err) {
+      return refusal(c, err);
+    }
+  });

@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../types.ts';
+import { requireAdmin } from '../middleware/auth.ts';
+import { validateJson } from '../validation.ts';
+import { SETTINGS_SAVED, settingsUpdate, type SettingsView } from '../../contract/settings.ts';
+import { readSettings, writeSettings } from './settings.repo.ts';
+
+/**
+ * Her settings (issue 20), mounted on /api/admin/settings:
+ *
+ *   GET /   every setting (a setting she never set reads as the spec's default)
+ *   PUT /   any of them, each whole (contract/settings.ts validates: whole dollars, min ≤ max,
+ *           a place that is an address or an http(s) link); a refusal names the field and
+ *           changes nothing
+ */
+export const adminSettings = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => c.json({ settings: await readSettings(c.var.services.db) } satisfies SettingsView))
+  .put('/', validateJson(settingsUpdate), async (c) => {
+    const { db } = c.var.services;
+    await writeSettings(db, c.req.valid('json'));
+    return c.json({ settings: await readSettings(db), message: SETTINGS_SAVED } satisfies SettingsView);
+  });

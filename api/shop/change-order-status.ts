@@ -1,0 +1,59 @@
+/**
+ * The admin marks an order paid, shipped or picked up (issue 20): the status (and, for shipped,
+ * the tracking number and carrier) through order-status.ts, then, after that commit, the buyer
+ * is mailed that the order is on its way or was picked up. Once per news: a repeated PUT of the
+ * same status and tracking finds the news told already (orders.buyer_told, one conditional
+ * UPDATE) and mails nothing; a new tracking number is news. A mail that could not be sent gives
+ * its claim back, so trying again mails. (No outbox yet: issue 21 adds one; the mail goes after
+ * the commit, through deliver.)
+ */
+import type { Services } from '../services/index.ts';
+import { deliver } from '../mail/send.ts';
+import { trustedName } from '../mail/layout.ts';
+import { brandNames } from '../pages/brand.ts';
+import { statusConfirmation, type OrderStatusRequest } from '../../contract/orders.ts';
+import type { z } from 'zod';
+import type { orderStatusRequest } from '../../contract/orders.ts';
+import { setStatusByAdmin, type SetStatusRefusal } from './order-status.ts';
+import { claimBuyerNews, itemsOfOrders, unclaimBuyerNews, type OrderRow } from './orders.repo.ts';
+import { deliveryMail } from './mails.ts';
+import { orderMailView } from './order-views.ts';
+
+export type OrderStatusChange = z.output<typeof orderStatusRequest>;
+export type { OrderStatusRequest };
+
+/** The answer: the order as changed, the screen's confirmation and whether the buyer was mailed; or the refusal. */
+export type ChangeStatusResult = { ok: true; order: OrderRow; message: string; buyerMailed: boolean } | { ok: false; kind: SetStatusRefusal };
+
+/** What the delivery mail tells: the status and how it travels. A change of any of it is news. */
+const newsOf = (o: Pick<OrderRow, 'status' | 'carrier' | 'trackingNumber'>) => [o.status, o.carrier ?? '', o.trackingNumber ?? ''].join('|');
+
+export async function changeOrderStatus(
+  deps: Pick<Services, 'db' | 'env' | 'mailer'>,
+  orderId: string,
+  change: OrderStatusChange,
+): Promise<ChangeStatusResult> {
+  const { db, env, mailer } = deps;
+  const result = await setStatusByAdmin(db, orderId, change.status, { trackingNumber: change.trackingNumber, carrier: change.carrier });
+  if (!result.ok) return result;
+  const { order } = result;
+  const to = change.status;
+  const who = trustedName(order.payerName.split(/\s+/)[0] ?? '') ?? 'The buyer';
+  const withTracking = order.trackingNumber !== null;
+  if (to === 'paid') return { ok: true, order, message: statusConfirmation(to, who, 'none', false), buyerMailed: false };
+
+  const news = newsOf(order);
+  const previous = order.buyerTold;
+  if (!(await claimBuyerNews(db, orderId, news)).claimed) {
+    return { ok: true, order, message: statusConfirmation(to, who, 'already', withTracking), buyerMailed: false };
+  }
+  if (!order.payerEmail) return { ok: true, order, message: statusConfirmation(to, who, 'no-address', withTracking), buyerMailed: false };
+  const brand = (await brandNames(db)).chocolates;
+  const mails = deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(db, [orderId])), to, order);
+  const sent = await deliver(mailer, mails);
+  if (sent === 0) {
+    await unclaimBuyerNews(db, orderId, news, previous);
+    return { ok: true, order, message: statusConfirmation(to, who, 'failed', withTracking), buyerMailed: false };
+  }
+  return { ok: true, order, message: statusConfirmation(to, who, 'sent', withTracking), buyerMailed: true };
+}

@@ -1,0 +1,63 @@
+/**
+ * The admin lists' filters as addresses (issue 20). The Today panel links each count to its list
+ * narrowed to exactly what it counted, and the list reads the same parameters back, so the number
+ * on the panel is the number of rows she finds. One module spells both sides: the server builds
+ * the links (GET /api/admin/today), the islands read them. Zod-free, no imports: both may use it.
+ */
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const STATUSES = ['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'] as const;
+type Status = (typeof STATUSES)[number];
+
+const instant = (at: Date | string) => new Date(at).toISOString();
+
+export const adminLinks = {
+  /** Orders with one status: /admin/orders?status=paid */
+  orders: (status: Status) => `/admin/orders?status=${status}`,
+  /** Booked sessions, upcoming and passed, whose date on her calendar is from..to (YYYY-MM-DD, inclusive). */
+  sessions: (from: string, to: string) => `/admin/bookings?from=${from}&to=${to}`,
+  /** Classes that have not started yet and fall on or before `to` (YYYY-MM-DD). */
+  classesAhead: (to: string) => `/admin/dashboard?upcoming=1&to=${to}#events`,
+  /** Class sign-ups made since an instant. */
+  signupsSince: (since: Date | string) => `/admin/signups?since=${encodeURIComponent(instant(since))}`,
+  /** Clients registered since an instant. */
+  clientsSince: (since: Date | string) => `/admin/users?since=${encodeURIComponent(instant(since))}`,
+  /** Newsletters some of whose mails failed. */
+  failedMails: () => '/admin/newsletter?failed=1',
+} as const;
+
+/** What a list's address asks for; a parameter that doesn't parse is ignored, as if absent. */
+export interface ListFilter {
+  status?: Status;
+  /** YYYY-MM-DD, inclusive. */
+  from?: string;
+  to?: string;
+  /** Only what has not started yet. */
+  upcoming?: boolean;
+  /** ISO instant: made or registered at or after. */
+  since?: string;
+  /** Only newsletters with failed mails. */
+  failed?: boolean;
+}
+
+export function readListFilter(search: string): ListFilter {
+  const q = new URLSearchParams(search);
+  const filter: ListFilter = {};
+  const status = q.get('status');
+  if (status && (STATUSES as readonly string[]).includes(status)) filter.status = status as Status;
+  const from = q.get('from');
+  if (from && DAY.test(from)) filter.from = from;
+  const to = q.get('to');
+  if (to && DAY.test(to)) filter.to = to;
+  if (q.get('upcoming') === '1') filter.upcoming = true;
+  const since = q.get('since');
+  if (since && !Number.isNaN(Date.parse(since))) filter.since = new Date(since).toISOString();
+  if (q.get('failed') === '1') filter.failed = true;
+  return filter;
+}
+
+/** Whether a calendar date (YYYY-MM-DD) is within the filter's from..to. */
+export const inDateRange = (date: string, f: ListFilter) => (!f.from || date >= f.from) && (!f.to || date <= f.to);
+
+/** Whether an instant is at or after the filter's `since`. */
+export const isSince = (at: string, f: ListFilter) => !f.since || Date.parse(at) >= Date.parse(f.since);

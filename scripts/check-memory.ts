@@ -1,0 +1,414 @@
+/**
+ * `npm run check:memory` (issue 21, "memory bounded under hostile load"): the server's resident
+ * memory under the two loads that used to grow it, checked against ceilings.
+ *
+ * The server (startServer without the site, on an in-memory PGlite) runs in a child process
+ * (this file with `--serve`); this process loads it and reads the child's RSS from /proc
+ * (sampled every 20 ms, and the kernel's own peak, VmHWM, reset before each load):
+ *  1. hostile uploads: BURSTS bursts of 40 concurrent unauthenticated 20 MB POSTs to
+ *     /api/contact (413: over the body limit) together with 40 to /api/admin/images (401: no
+ *     session), each body streamed as a browser sends it. Every client must hear its status.
+ *  2. the admin's photos: 10 concurrent uploads of 12-MP phone JPEGs (tests/helpers/photos.ts:
+ *     noise, the worst case for every encoder), all answered 201.
+ * Meanwhile a worker thread asks GET /api/health every 10 ms and times it.
+ *
+ * Fails (exit 1) when RSS grows (peak − before) by 50 MB or more during 1, by 300 MB or more
+ * during 2, or when /api/health's p95 reaches 50 ms during either; writes docs/bench/memory.md.
+ * Linux only (/proc). About a minute on two cores; not part of `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+const MB = 1024 * 1024;
+const HOSTILE_BYTES = 20 * MB;
+const HOSTILE_PER_ROUTE = 40;
+const BURSTS = Number(process.env.CHECK_MEMORY_BURSTS ?? 3);
+const UPLOADS = 10;
+const CEILING_HOSTILE_MB = 50;
+const CEILING_UPLOADS_MB = 300;
+const CEILING_HEALTH_P95_MS = 50;
+const SETTLE_MS = 5_000;
+
+/** The child: the server on a throwaway database, and an admin session for the uploads. */
+async function serve(): Promise<void> {
+  const { loadEnv } = await import('../api/env.ts');
+  const { startServer } = await import('../api/server.ts');
+  const { sessionStore } = await import('../api/accounts/sessions.ts');
+  const { SESSION_COOKIES } = await import('../api/accounts/cookies.ts');
+  const passed = Object.fromEntries(['IMAGE_CONCURRENCY', 'BODY_LIMIT_BYTES'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', PGLITE_DIR: 'memory://', ...passed });
+  const running = await startServer(env, { site: false, seedContent: false });
+  const admin = await running.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
+  const { token } = await sessionStore(running.services.db, 'admin').create(admin.id);
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${running.port}`, cookie: `${SESSION_COOKIES.admin}=${token}`, imageConcurrency: env.IMAGE_CONCURRENCY }));
+  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+}
+
+interface Child {
+  pid: number;
+  url: string;
+  cookie: string;
+  imageConcurrency: number;
+  stop(): Promise<void>;
+}
+
+function startChild(): Promise<Child> {
+  const child = spawn(process.execPath, [import.meta.filename, '--serve'], {
+    env: { PATH: process.env.PATH ?? '', ...(process.env.IMAGE_CONCURRENCY ? { IMAGE_CONCURRENCY: process.env.IMAGE_CONCURRENCY } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
+      if (!line) return;
+      const ready = JSON.parse(line) as { url: string; cookie: string; imageConcurrency: number };
+      resolve({
+        pid: child.pid!,
+        ...ready,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+// --- memory ------------------------------------------------------------------------------
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.match(/(\d+)/)?.[1] ?? NaN);
+}
+const rssMb = (pid: number) => statusKb(pid, 'VmRSS') / 1024;
+
+/** The processes a process started (the photo worker), from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+        .split(' ')
+        .filter(Boolean)
+        .map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** RSS of a process and everything it started, in MB (a process that ended meanwhile counts 0). */
+function treeMb(pid: number): number {
+  let kb = 0;
+  try {
+    kb = statusKb(pid, 'VmRSS');
+  } catch {
+    return 0;
+  }
+  return kb / 1024 + childrenOf(pid).reduce((sum, child) => sum + treeMb(child), 0);
+}
+
+interface Peaks {
+  /** The server process alone. */
+  server: number;
+  /** The server with its photo worker, sampled together. */
+  tree: number;
+}
+
+/** RSS sampled every 20 ms, plus the kernel's peak of the server since the start (VmHWM, reset by clear_refs). */
+function watchRss(pid: number): { stop(): Peaks } {
+  let resetPeak = false;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    resetPeak = true;
+  } catch {
+    // Not allowed here: the samples alone give the peak.
+  }
+  let server = rssMb(pid);
+  let tree = treeMb(pid);
+  const timer = setInterval(() => {
+    server = Math.max(server, rssMb(pid));
+    tree = Math.max(tree, treeMb(pid));
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { server: Math.max(server, rssMb(pid), resetPeak ? statusKb(pid, 'VmHWM') / 1024 : 0), tree: Math.max(tree, treeMb(pid)) };
+    },
+  };
+}
+
+// --- /api/health, timed from a worker thread (its own event loop, away from the load's) ----
+
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const times = [];
+let stopping = false;
+let failures = 0;
+parentPort.on('message', () => { stopping = true; });
+const once = () => new Promise((resolve) => {
+  const start = performance.now();
+  const req = http.get(workerData.url + '/api/health', { agent }, (res) => {
+    res.resume();
+    res.on('end', () => { if (res.statusCode === 200) times.push(performance.now() - start); else failures++; resolve(); });
+  });
+  req.setTimeout(10000, () => req.destroy(new Error('timeout')));
+  req.on('error', () => { failures++; resolve(); });
+});
+(async () => {
+  while (!stopping) {
+    await once();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  agent.destroy();
+  parentPort.postMessage({ times, failures });
+})();
+`;
+
+function probeHealth(url: string): { stop(): Promise<{ times: number[]; failures: number }> } {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url } });
+  const result = new Promise<{ times: number[]; failures: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      const r = await result;
+      await worker.terminate();
+      return r;
+    },
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+// --- the loads -------------------------------------------------------------------------------
+
+const CHUNK = Buffer.alloc(64 * 1024, 0x61);
+
+interface Outcome {
+  status?: number;
+  error?: string;
+  /** Body bytes written by the client before the answer came. */
+  sentBeforeAnswer: number;
+}
+
+/**
+ * One hostile POST: `bytes` of body announced in Content-Length and streamed in 64 KB writes as
+ * fast as the server takes them, as a browser uploads. Ends when the answer has been read (then
+ * the client stops sending) or the connection fails first.
+ */
+function hostilePost(url: string, path: string, contentType: string, bytes = HOSTILE_BYTES): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let sent = 0;
+    let done = false;
+    const finish = (o: Outcome) => {
+      if (done) return;
+      done = true;
+      req.destroy();
+      resolve(o);
+    };
+    const req = http.request(`${url}${path}`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': contentType, 'content-length': String(bytes), origin: url },
+    });
+    req.setTimeout(60_000, () => finish({ error: 'timeout', sentBeforeAnswer: sent }));
+    req.on('response', (res) => {
+      const status = res.statusCode;
+      const at = sent;
+      res.resume();
+      res.once('end', () => finish({ status, sentBeforeAnswer: at }));
+      res.once('error', () => finish({ status, sentBeforeAnswer: at }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.code ?? err.message, sentBeforeAnswer: sent }));
+    const pump = () => {
+      while (!done && sent < bytes) {
+        const n = Math.min(CHUNK.length, bytes - sent);
+        sent += n;
+        if (!req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
+
+async function upload(url: string, cookie: string, photo: Buffer, name: string): Promise<{ status: number; ms: number }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), name);
+  const start = performance.now();
+  const res = await fetch(`${url}/api/admin/images`, { method: 'POST', body: form, headers: { cookie, origin: url } });
+  await res.arrayBuffer();
+  return { status: res.status, ms: performance.now() - start };
+}
+
+interface Measured {
+  beforeMb: number;
+  peakMb: number;
+  afterMb: number;
+  /** The server with its photo worker. */
+  treeBeforeMb: number;
+  treePeakMb: number;
+  treeAfterMb: number;
+  healthP50: number;
+  healthP95: number;
+  healthMax: number;
+  healthCount: number;
+  healthFailures: number;
+  seconds: number;
+}
+
+async function measure(child: Child, load: () => Promise<void>): Promise<Measured> {
+  await new Promise((r) => setTimeout(r, 1_000));
+  const beforeMb = rssMb(child.pid);
+  const treeBeforeMb = treeMb(child.pid);
+  const watch = watchRss(child.pid);
+  const probe = probeHealth(child.url);
+  const start = performance.now();
+  await load();
+  const seconds = (performance.now() - start) / 1000;
+  const { times, failures } = await probe.stop();
+  const peaks = watch.stop();
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return {
+    beforeMb,
+    peakMb: peaks.server,
+    afterMb: rssMb(child.pid),
+    treeBeforeMb,
+    treePeakMb: peaks.tree,
+    treeAfterMb: treeMb(child.pid),
+    healthP50: percentile(times, 50),
+    healthP95: percentile(times, 95),
+    healthMax: Math.max(...times),
+    healthCount: times.length,
+    healthFailures: failures,
+    seconds,
+  };
+}
+
+async function main(): Promise<number> {
+  if (!existsSync('/proc/self/status')) {
+    console.error('check:memory reads /proc: it runs on Linux only.');
+    return 1;
+  }
+  const { phoneJpeg } = await import('../tests/helpers/photos.ts');
+  // Ten different photos (no two alike: noise seeded by the size), made before anything is measured.
+  const photos = await Promise.all(Array.from({ length: UPLOADS }, (_, i) => phoneJpeg(4032 - 2 * i, 3024)));
+  const child = await startChild();
+  const problems: string[] = [];
+  try {
+    // Warm up: the first requests load code paths that stay loaded.
+    for (let i = 0; i < 20; i++) await (await fetch(`${child.url}/api/health`)).arrayBuffer();
+    await hostilePost(child.url, '/api/contact', 'application/json', 4 * MB);
+    await hostilePost(child.url, '/api/admin/images', 'multipart/form-data; boundary=x', 4 * MB);
+
+    // 1. Hostile uploads.
+    const outcomes: { path: string; outcome: Outcome }[] = [];
+    const hostile = await measure(child, async () => {
+      for (let burst = 0; burst < BURSTS; burst++) {
+        const results = await Promise.all(
+          Array.from({ length: HOSTILE_PER_ROUTE }, () => [
+            hostilePost(child.url, '/api/contact', 'application/json').then((outcome) => ({ path: '/api/contact', outcome })),
+            hostilePost(child.url, '/api/admin/images', 'multipart/form-data; boundary=----hostile').then((outcome) => ({ path: '/api/admin/images', outcome })),
+          ]).flat(),
+        );
+        outcomes.push(...results);
+      }
+    });
+    const tally = (path: string) => {
+      const mine = outcomes.filter((o) => o.path === path).map((o) => o.outcome);
+      const by = new Map<string, number>();
+      for (const o of mine) by.set(o.status ? String(o.status) : (o.error ?? '?'), (by.get(o.status ? String(o.status) : (o.error ?? '?')) ?? 0) + 1);
+      const sent = mine.filter((o) => o.status).map((o) => o.sentBeforeAnswer / MB);
+      return { by, maxSentMb: sent.length ? Math.max(...sent) : 0 };
+    };
+    const contact = tally('/api/contact');
+    const images = tally('/api/admin/images');
+
+    // 2. The admin's photos, all at once.
+    const uploads: { status: number; ms: number }[] = [];
+    const photosRun = await measure(child, async () => {
+      uploads.push(...(await Promise.all(photos.map((p, i) => upload(child.url, child.cookie, p, `phone-${i}.jpg`)))));
+    });
+
+    // Judge.
+    const growth = (m: Measured) => m.peakMb - m.beforeMb;
+    const treeGrowth = (m: Measured) => m.treePeakMb - m.treeBeforeMb;
+    for (const [label, t, expected] of [
+      ['/api/contact', contact, 413],
+      ['/api/admin/images', images, 401],
+    ] as const) {
+      const heard = t.by.get(String(expected)) ?? 0;
+      if (heard !== HOSTILE_PER_ROUTE * BURSTS) problems.push(`${label}: ${heard} of ${HOSTILE_PER_ROUTE * BURSTS} clients heard ${expected} (${[...t.by].map(([k, v]) => `${k}: ${v}`).join(', ')})`);
+    }
+    if (!(growth(hostile) < CEILING_HOSTILE_MB)) problems.push(`hostile uploads grew RSS by ${growth(hostile).toFixed(0)} MB (ceiling ${CEILING_HOSTILE_MB} MB)`);
+    if (!(growth(photosRun) < CEILING_UPLOADS_MB)) problems.push(`10 photo uploads grew RSS by ${growth(photosRun).toFixed(0)} MB (ceiling ${CEILING_UPLOADS_MB} MB)`);
+    // The photo worker's memory is the machine's too: the same ceilings hold for both together.
+    if (!(treeGrowth(hostile) < CEILING_HOSTILE_MB)) problems.push(`hostile uploads grew the server and its worker by ${treeGrowth(hostile).toFixed(0)} MB (ceiling ${CEILING_HOSTILE_MB} MB)`);
+    if (!(treeGrowth(photosRun) < CEILING_UPLOADS_MB)) problems.push(`10 photo uploads grew the server and its worker by ${treeGrowth(photosRun).toFixed(0)} MB (ceiling ${CEILING_UPLOADS_MB} MB)`);
+    for (const [label, m] of [
+      ['hostile uploads', hostile],
+      ['photo uploads', photosRun],
+    ] as const) {
+      if (!(m.healthP95 < CEILING_HEALTH_P95_MS)) problems.push(`/api/health p95 ${m.healthP95.toFixed(1)} ms during the ${label} (ceiling ${CEILING_HEALTH_P95_MS} ms)`);
+      if (m.healthFailures) problems.push(`/api/health failed ${m.healthFailures} times during the ${label}`);
+    }
+    const bad = uploads.filter((u) => u.status !== 201);
+    if (bad.length) problems.push(`${bad.length} of ${UPLOADS} photo uploads were not answered 201 (${bad.map((u) => u.status).join(', ')})`);
+
+    const f = (n: number) => n.toFixed(0);
+    const ms = (n: number) => n.toFixed(1);
+    const row = (label: string, m: Measured, ceiling: number) =>
+      `| ${label} | ${f(m.beforeMb)} | ${f(m.peakMb)} | ${f(m.afterMb)} | **${f(growth(m))}** (< ${ceiling}) | ${f(m.treePeakMb)} | ${f(treeGrowth(m))} (< ${ceiling}) | ${f(m.treeAfterMb)} | ${ms(m.healthP50)} | **${ms(m.healthP95)}** (< ${CEILING_HEALTH_P95_MS}) | ${ms(m.healthMax)} | ${m.seconds.toFixed(1)} |`;
+    const times = uploads.map((u) => u.ms / 1000).sort((a, b) => a - b);
+    const report = [
+      '# Memory under hostile load',
+      '',
+      `\`npm run check:memory\` (scripts/check-memory.ts), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}: the server (no site, in-memory PGlite) in a child process; its RSS read from /proc every 20 ms and the kernel's peak (VmHWM); \`/api/health\` asked every 10 ms from a worker thread meanwhile. Growth is peak − before; "after" is ${SETTLE_MS / 1000} s after the load ended. IMAGE_CONCURRENCY ${child.imageConcurrency}.`,
+      '',
+      '| load | server before MB | server peak MB | server after MB | server growth MB | with the photo worker: peak MB | growth MB | after MB | health p50 ms | health p95 ms | health max ms | seconds |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      row(`1. ${BURSTS} bursts of ${HOSTILE_PER_ROUTE} + ${HOSTILE_PER_ROUTE} concurrent 20 MB unauthenticated POSTs`, hostile, CEILING_HOSTILE_MB),
+      row(`2. ${UPLOADS} concurrent 12-MP phone JPEG uploads by the admin`, photosRun, CEILING_UPLOADS_MB),
+      '',
+      `1. Answers: \`/api/contact\` ${[...contact.by].map(([k, v]) => `${k} × ${v}`).join(', ')}; \`/api/admin/images\` ${[...images.by].map(([k, v]) => `${k} × ${v}`).join(', ')}. At most ${contact.maxSentMb.toFixed(1)} MB and ${images.maxSentMb.toFixed(1)} MB of a 20 MB body had been written by a client when its answer came (the rest went unsent: the server reads at most 64 KB of a refused body, answers, and closes).`,
+      `2. Photos: ${(photos.reduce((s, p) => s + p.length, 0) / UPLOADS / MB).toFixed(1)} MB each (noise: the worst case); answers ${[...new Set(uploads.map((u) => u.status))].join(', ')}; each upload's round trip ${times[0]!.toFixed(1)}–${times.at(-1)!.toFixed(1)} s (they wait their turn: ${child.imageConcurrency} processed at a time).`,
+      '',
+      problems.length ? `**FAILED**: ${problems.join('; ')}.` : 'Every figure under its ceiling.',
+      '',
+    ].join('\n');
+    mkdirSync('docs/bench', { recursive: true });
+    writeFileSync('docs/bench/memory.md', report);
+    console.log(report);
+  } finally {
+    await child.stop();
+  }
+  if (problems.length) {
+    console.error(`check:memory FAILED:\n  ${problems.join('\n  ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+// Last: every constant above is initialised by now.
+if (process.argv.includes('--serve')) await serve();
+else process.exitCode = await main();

@@ -1,0 +1,205 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { formatDay, formatTime, formatWhen } from './admin-ui';
+import { request } from '../../lib/http';
+import { usd } from '../../lib/money';
+import { placeLink } from '../../../contract/slots.ts';
+import type { TodayGroup, TodaySession, TodayView } from '../../../contract/backoffice.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Where a session happens: an online link opens, an address reads as text. */
+function Place({ place }: { place: string }) {
+  if (!place) return null;
+  const link = placeLink(place);
+  return (
+    <>
+      {' · '}
+      {link ? (
+        <a className="today-place" href={link} target="_blank" rel="noopener noreferrer">
+          Online link
+        </a>
+      ) : (
+        place
+      )}
+    </>
+  );
+}
+
+/**
+ * One group: its name and count are the link to the list narrowed to what was counted (the
+ * server's href), and the whole card is that link's target for a thumb; its first few items
+ * follow. `testKey` names it for the tests (data-today-group).
+ */
+function Group<T>(props: {
+  name: string;
+  group: TodayGroup<T>;
+  summary?: ReactNode;
+  empty: string;
+  item: (item: T) => { key: string; content: ReactNode };
+  attention?: boolean;
+  testKey: string;
+}) {
+  const id = useId();
+  const { group } = props;
+  const more = group.count - group.items.length;
+  return (
+    <li className={props.attention && group.count > 0 ? 'today-group attention' : 'today-group'} data-today-group={props.testKey} data-count={group.count}>
+      <h3 id={id}>
+        <a href={group.href}>
+          {props.name} <span className="today-count">{group.count}</span>
+        </a>
+      </h3>
+      {props.summary && group.count > 0 && <p className="today-summary">{props.summary}</p>}
+      {group.count === 0 ? (
+        <p className="muted">{props.empty}</p>
+      ) : (
+        <ul className="today-items">
+          {group.items.map((i) => {
+            const { key, content } = props.item(i);
+            return <li key={key}>{content}</li>;
+          })}
+          {more > 0 && <li className="muted">and {more} more</li>}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+const session = (s: TodaySession, withDay: boolean) => ({
+  key: s._id,
+  content: (
+    <>
+      <strong>{withDay ? formatDay(s.date, s.time) : formatTime(s.time)}</strong> · {s.clientName || 'A client'}
+      <span className="muted"> · {s.sessionType}</span>
+      <Place place={s.place} />
+    </>
+  ),
+});
+
+/**
+ * The top of /admin/dashboard (issue 20): what needs her today, from GET /api/admin/today. Each
+ * group is a tap from its list. A failure says so here and leaves the rest of the page working.
+ */
+export default function TodayPanel() {
+  const headingId = useId();
+  const [today, setToday] = useState<TodayView | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    request<TodayView>('GET', '/api/admin/today', { session: 'admin' })
+      .then((r) => (r.ok && r.data.ordersToDeliver ? setToday(r.data) : setFailed(true)))
+      .catch(() => setFailed(true));
+  }, []);
+
+  return (
+    <section className="admin-panel today" aria-labelledby={headingId} data-today>
+      <h2 id={headingId}>Today{today && <span className="today-date"> · {formatDay(today.today)}</span>}</h2>
+      {failed ? (
+        <p role="alert" className="admin-error">
+          Today’s summary could not be loaded. The lists below are up to date; reload the page to try again.
+        </p>
+      ) : !today ? (
+        <p role="status">Loading…</p>
+      ) : (
+        <ul className="today-groups">
+          <Group
+            testKey="ordersToDeliver"
+            name="Orders to deliver"
+            group={today.ordersToDeliver}
+            attention
+            summary={[
+              today.ordersToDeliver.toShip > 0 ? `${today.ordersToDeliver.toShip} to ship` : '',
+              today.ordersToDeliver.toHandOver > 0 ? `${today.ordersToDeliver.toHandOver} to hand over` : '',
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+            empty="Nothing to ship or hand over."
+            item={(o) => ({
+              key: o._id,
+              content: (
+                <>
+                  <strong>{o.payerName || 'A buyer'}</strong> · {usd(o.total)} · {o.isLocalPickup ? 'pickup' : 'ship'}
+                  <span className="muted"> · {formatWhen(o.createdAt)}</span>
+                </>
+              ),
+            })}
+          />
+          <Group testKey="sessionsToday" name="Sessions today" group={today.sessionsToday} empty="No sessions today." item={(s) => session(s, false)} />
+          <Group
+            testKey="sessionsThisWeek"
+            name="Sessions this week"
+            group={today.sessionsThisWeek}
+            empty="No sessions in the next seven days."
+            item={(s) => session(s, true)}
+          />
+          <Group
+            testKey="nextClasses"
+            name="Next classes"
+            group={today.nextClasses}
+            summary={today.nextClasses.waitlisted > 0 ? `${plural(today.nextClasses.waitlisted, 'person', 'people')} on waitlists` : undefined}
+            empty="No classes in the next seven days."
+            item={(c) => ({
+              key: c._id,
+              content: (
+                <>
+                  <strong>{c.title}</strong> · {formatDay(c.date, c.time)}
+                  {c.location && <span className="muted"> · {c.location}</span>}
+                  <br />
+                  <span className={c.taken >= c.capacity ? 'today-full' : undefined}>
+                    {c.taken} of {c.capacity} places taken
+                  </span>
+                  {c.waitlist > 0 && <> · {plural(c.waitlist, 'person', 'people')} waiting</>}
+                </>
+              ),
+            })}
+          />
+          <Group
+            testKey="failedMails"
+            name="Mails that failed"
+            group={today.failedMails}
+            attention
+            empty="Every mail went out."
+            item={(f) => ({
+              key: f.newsletterId,
+              content: (
+                <>
+                  <strong>{f.subject}</strong> · {plural(f.failed, 'mail')} failed
+                </>
+              ),
+            })}
+          />
+          <Group
+            testKey="newSignups"
+            name="New sign-ups"
+            group={today.newSignups}
+            empty="No sign-ups in the last seven days."
+            item={(s) => ({
+              key: s._id,
+              content: (
+                <>
+                  <strong>{s.name}</strong> · {s.classTitle}
+                  <span className="muted"> · {formatDay(s.date)}</span>
+                </>
+              ),
+            })}
+          />
+          <Group
+            testKey="newClients"
+            name="New clients"
+            group={today.newClients}
+            empty="No new clients in the last seven days."
+            item={(u) => ({
+              key: u._id,
+              content: (
+                <>
+                  <strong>{u.name || u.email}</strong>
+                  <span className="muted"> · {formatWhen(u.createdAt)}</span>
+                </>
+              ),
+            })}
+          />
+        </ul>
+      )}
+    </section>
+  );
+}

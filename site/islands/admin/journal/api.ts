@@ -1,0 +1,36 @@
+/**
+ * The "Journal" editor's calls to /api/admin/posts (issue 22). Every call carries the admin
+ * session (a 401 goes to the login page); a server that can't be reached answers null.
+ */
+import { request } from '../../../lib/http';
+import type { PageRevision, PostDetail, PostListItem, PostState } from '../../../../contract/content.ts';
+import type { Answer, Refusal } from '../pages/api';
+
+async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
+  try {
+    return await request<T & Refusal>(method, url, { session: 'admin', ...(body !== undefined ? { body } : {}) });
+  } catch {
+    return null;
+  }
+}
+
+const post = (id: string) => `/api/admin/posts/${encodeURIComponent(id)}`;
+
+export const postsApi = {
+  list: () => call<PostListItem[]>('GET', '/api/admin/posts'),
+  get: (id: string) => call<PostDetail>('GET', post(id)),
+  create: (body: unknown) => call<{ id: string; slug: string; version: number; state: PostState }>('POST', '/api/admin/posts', body),
+  save: (id: string, content: unknown, version: number) =>
+    call<{ version: number; hasUnpublishedChanges: boolean; state: PostState }>('PUT', post(id), { content, version }),
+  publish: (id: string, version?: number) =>
+    call<{ revision: number; publishedAt: string; path: string }>('POST', `${post(id)}/publish`, version !== undefined ? { version } : {}),
+  schedule: (id: string, at: string | null) => call<{ publishAt: string | null; state: PostState }>('POST', `${post(id)}/schedule`, { at }),
+  unpublish: (id: string) => call<object>('POST', `${post(id)}/unpublish`),
+  remove: (id: string) => call<object>('DELETE', post(id)),
+  revisions: (id: string) => call<PageRevision[]>('GET', `${post(id)}/revisions`),
+  restore: (id: string, n: number) => call<{ revision: number }>('POST', `${post(id)}/revisions/${n}/restore`),
+  newsletter: (id: string, full: boolean) => call<{ message: string; total: number; newsletterSentAt: string }>('POST', `${post(id)}/newsletter`, { full }),
+};
+
+/** Where the draft is shown as the real page. */
+export const postPreviewUrl = (id: string) => `${post(id)}/preview`;

@@ -1,0 +1,221 @@
+/**
+ * Issue 20: the Today panel's API. GET /api/admin/today (admin only) answers what needs her
+ * today, each group with a count and the admin list it links to; with seeded data, every count
+ * equals what that list's API answers for the same filter: paid orders, sessions today and this
+ * week (her calendar), the next classes with places and waitlists, failed newsletter mails, new
+ * class sign-ups and new clients.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminCookie, createUser } from '../helpers/auth.ts';
+import { testDbKind } from '../helpers/database.ts';
+import type { TodayView } from '../../contract/backoffice.ts';
+import { inDateRange, isSince, readListFilter } from '../../contract/admin-links.ts';
+
+let server: TestServer;
+let admin: string;
+let today: string;
+
+const get = async <T>(path: string): Promise<T> => {
+  const res = await server.api(path, { headers: { cookie: admin } });
+  expect(res.status, path).toBe(200);
+  return res.json() as Promise<T>;
+};
+
+async function buy(isLocalPickup: boolean, email: string) {
+  const product = await server.services.db.selectFrom('products').select('id').where('inventory', '>', 5).executeTakeFirstOrThrow();
+  const cart = { cartItems: [{ _id: product.id, quantity: 1 }], isLocalPickup };
+  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Ana', surname: 'Lima', email } });
+  const res = await server.api('/api/orders', { method: 'POST', json: { orderId: orderID, ...cart } });
+  expect(res.status).toBe(201);
+  return (await res.json()).order._id as string;
+}
+
+/** A booked session on her calendar's `date` at `time`, stored as a booking is. */
+async function bookedSession(date: string, time: string, name: string, userId: string) {
+  await server.services.db
+    .insertInto('slots')
+    .values({
+      date,
+      time,
+      startsAt: zonedInstant(date, time, server.env.SITE_TIMEZONE),
+      bookedBy: userId,
+      bookedAt: new Date(),
+      firstName: name,
+      lastName: 'Client',
+      email: `${name.toLowerCase()}@example.com`,
+      sessionType: 'Individual Yoga Session (60 min)',
+      message: '',
+      couponUsed: true,
+      place: 'Studio 3',
+    })
+    .execute();
+}
+
+beforeAll(async () => {
+  // The seed's classes (six weeks) and chocolates, and no other process's checks in the way.
+  server = await startTestServer({ seedContent: true, env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
+  admin = await adminCookie(server);
+  const { db } = server.services;
+  today = zonedNow(server.env.SITE_TIMEZONE).date;
+
+  // Orders: two to ship, one to hand over, one shipped already.
+  await buy(false, 'ship1@example.com');
+  await buy(false, 'ship2@example.com');
+  await buy(true, 'pickup@example.com');
+  const shipped = await buy(false, 'gone@example.com');
+  expect((await server.api(`/api/admin/orders/${shipped}/status`, { method: 'PUT', json: { status: 'shipped' }, headers: { cookie: admin } })).status).toBe(
+    200,
+  );
+
+  // Sessions: two today (one early, one late), one in three days, one in nine (not this week).
+  const client = await createUser(server, { firstName: 'Ana' });
+  await bookedSession(today, '00:01', 'Early', client.id);
+  await bookedSession(today, '23:58', 'Late', client.id);
+  await bookedSession(addDays(today, 3), '10:07', 'Soon', client.id);
+  await bookedSession(addDays(today, 9), '10:07', 'Later', client.id);
+
+  // A class in the coming days with sign-ups and a waitlist.
+  const next = await db
+    .selectFrom('events')
+    .select(['id', 'title', 'date'])
+    .where('startsAt', '>', new Date())
+    .where('date', '<=', addDays(today, 6))
+    .orderBy('startsAt')
+    .executeTakeFirstOrThrow();
+  for (const n of [1, 2, 3]) {
+    await db
+      .insertInto('classSignups')
+      .values({ eventId: next.id, classTitle: next.title, date: next.date, name: `Student ${n}`, email: `s${n}@example.com` })
+      .execute();
+  }
+  for (const n of [1, 2])
+    await db
+      .insertInto('classWaitlist')
+      .values({ eventId: next.id, name: `Waiting ${n}`, email: `w${n}@example.com` })
+      .execute();
+  // An old sign-up (last month): not new.
+  await db
+    .insertInto('classSignups')
+    .values({
+      eventId: null,
+      classTitle: 'Old Class',
+      date: addDays(today, -30),
+      name: 'Old',
+      email: 'old@example.com',
+      createdAt: new Date(Date.now() - 30 * 86_400_000),
+    })
+    .execute();
+
+  // A newsletter whose outbox has two failed mails and one sent.
+  const letter = await db
+    .insertInto('newsletters')
+    .values({ subject: 'Solstice', bodyMarkdown: 'Hi', status: 'sent', totalCount: 3 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('newsletterOutbox')
+    .values([
+      { newsletterId: letter.id, email: 'f1@example.com', state: 'failed', error: 'bounced' },
+      { newsletterId: letter.id, email: 'f2@example.com', state: 'failed', error: 'bounced' },
+      { newsletterId: letter.id, email: 'ok@example.com', state: 'sent' },
+    ])
+    .execute();
+
+  // Clients: one registered now (plus Ana above), one long ago.
+  await createUser(server, { firstName: 'Bea' });
+  await db
+    .insertInto('users')
+    .values({ email: 'veteran@example.com', firstName: 'Vera', lastName: 'Old', createdAt: new Date(Date.now() - 40 * 86_400_000) })
+    .execute();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe(`the Today panel on ${testDbKind()}`, () => {
+  it('is the admin’s only', async () => {
+    const client = await createUser(server);
+    for (const headers of [{}, { cookie: client.cookie }] as Record<string, string>[])
+      expect((await server.api('/api/admin/today', { headers })).status).toBe(401);
+  });
+
+  it('counts what each linked list shows for the same filter', async () => {
+    const view = await get<TodayView>('/api/admin/today');
+    expect(view.today).toBe(today);
+    const weekEnd = addDays(today, 6);
+    /** The filter a group's link asks its list for (contract/admin-links.ts, as the islands read it). */
+    const filterOf = (href: string, page: string) => {
+      const url = new URL(href, 'http://admin.test');
+      expect(url.pathname).toBe(page);
+      return readListFilter(url.search);
+    };
+
+    // Orders to ship or hand over: the orders list filtered to paid.
+    const orderFilter = filterOf(view.ordersToDeliver.href, '/admin/orders');
+    expect(orderFilter.status).toBe('paid');
+    const paid = await get<{ _id: string; isLocalPickup: boolean }[]>(`/api/admin/orders?status=${orderFilter.status}`);
+    expect(view.ordersToDeliver).toMatchObject({ count: paid.length, toShip: 2, toHandOver: 1 });
+    expect(paid).toHaveLength(3);
+    expect(view.ordersToDeliver.items.map((o) => o._id).sort()).toEqual(paid.map((o) => o._id).sort());
+
+    // Sessions today and this week: the bookings list (upcoming and passed), by date on her calendar.
+    const bookings = await get<{ bookedSlots: { _id: string; date: string }[]; passedSessions: { _id: string; date: string }[] }>('/api/bookings');
+    const sessions = [...bookings.bookedSlots, ...bookings.passedSessions];
+    const todayFilter = filterOf(view.sessionsToday.href, '/admin/bookings');
+    expect(view.sessionsToday.count).toBe(sessions.filter((s) => s.date === today && inDateRange(s.date, todayFilter)).length);
+    expect(view.sessionsToday.count).toBe(2);
+    const weekFilter = filterOf(view.sessionsThisWeek.href, '/admin/bookings');
+    expect(view.sessionsThisWeek.count).toBe(sessions.filter((s) => s.date >= today && s.date <= weekEnd && inDateRange(s.date, weekFilter)).length);
+    expect(view.sessionsThisWeek.count).toBe(3);
+    expect(view.sessionsToday.items.map((s) => s.clientName)).toEqual(['Early Client', 'Late Client']);
+    expect(view.sessionsToday.items[0]).toMatchObject({ time: '00:01', place: 'Studio 3', sessionType: 'Individual Yoga Session (60 min)' });
+
+    // The next classes: the calendar's classes not yet begun up to the end of the week, with
+    // sign-ups and waitlists as the Classes page lists them.
+    const classFilter = readListFilter(new URL(view.nextClasses.href, 'http://admin.test').search);
+    const events = await get<{ _id: string; title: string; date: string; startsAt: string; capacity: number }[]>(`/api/events?from=${today}&to=${weekEnd}`);
+    const ahead = events.filter((e) => new Date(e.startsAt).getTime() > Date.now() && inDateRange(e.date, classFilter));
+    expect(view.nextClasses.count).toBe(ahead.length);
+    expect(view.nextClasses.count).toBeGreaterThan(0);
+    const signups = await get<{ classTitle: string; date: string; createdAt: string }[]>('/api/admin/signups');
+    const waitlist = await get<{ eventId: string }[]>('/api/admin/waitlist');
+    for (const c of view.nextClasses.items) {
+      const e = ahead.find((x) => x._id === c._id)!;
+      expect(c.taken, c.title).toBe(signups.filter((s) => s.classTitle === e.title && s.date === e.date).length);
+      expect(c.capacity).toBe(e.capacity);
+      expect(c.waitlist).toBe(waitlist.filter((w) => w.eventId === c._id).length);
+    }
+    expect(view.nextClasses.items[0]).toMatchObject({ taken: 3, waitlist: 2 });
+    expect(view.nextClasses.waitlisted).toBe(waitlist.filter((w) => ahead.some((e) => e._id === w.eventId)).length);
+
+    // Mails that failed: the newsletters' failed counts.
+    filterOf(view.failedMails.href, '/admin/newsletter');
+    const letters = await get<{ id: string; failed: number }[]>('/api/admin/newsletters');
+    expect(view.failedMails.count).toBe(letters.reduce((n, l) => n + l.failed, 0));
+    expect(view.failedMails.count).toBe(2);
+    expect(view.failedMails.items).toEqual([{ newsletterId: letters[0]!.id, subject: 'Solstice', failed: 2 }]);
+
+    // New sign-ups and clients: the lists' rows since the link's instant (seven days ago).
+    const signupFilter = filterOf(view.newSignups.href, '/admin/signups');
+    expect(Date.now() - Date.parse(signupFilter.since!)).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(view.newSignups.count).toBe(signups.filter((s) => isSince(s.createdAt, signupFilter)).length);
+    expect(view.newSignups.count).toBe(3);
+    const clientFilter = filterOf(view.newClients.href, '/admin/users');
+    const users = await get<{ createdAt: string }[]>('/api/admin/users');
+    expect(view.newClients.count).toBe(users.filter((u) => isSince(u.createdAt, clientFilter)).length);
+    expect(users.length).toBeGreaterThan(view.newClients.count);
+  });
+
+  it('moves a count when the list changes: a shipped order leaves "to deliver"', async () => {
+    const before = await get<TodayView>('/api/admin/today');
+    const [first] = await get<{ _id: string; isLocalPickup: boolean }[]>('/api/admin/orders?status=paid');
+    const status = first!.isLocalPickup ? 'picked_up' : 'shipped';
+    await server.api(`/api/admin/orders/${first!._id}/status`, { method: 'PUT', json: { status }, headers: { cookie: admin } });
+    const after = await get<TodayView>('/api/admin/today');
+    expect(after.ordersToDeliver.count).toBe(before.ordersToDeliver.count - 1);
+    expect(after.ordersToDeliver.count).toBe((await get<unknown[]>('/api/admin/orders?status=paid')).length);
+  });
+});
