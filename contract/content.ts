@@ -541,7 +541,8 @@ export const postTag = z
   .regex(TAG_RULE, 'must be one lowercase word (letters, digits, dashes), like breathwork')
   .describe('One topic, one short lowercase word, like breathwork or cacao.');
 
-export const POST_BODY_MAX = 100_000;
+/** About 8 000 words: a long read, and a whole post still fits a newsletter. */
+export const POST_BODY_MAX = 50_000;
 export const POST_TAGS_MAX = 10;
 
 /** The words and pictures of one post. */

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './schema.ts';
+import { useNativeBytea } from './pglite-bytea.ts';
 
 export type DB = Kysely<Database>;
 
@@ -96,6 +97,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const dir = options.pgliteDir ?? '.data/pglite';
   const pglite = await openPglite(dir);
+  // Photos' bytes as binary parameters, not hex text built a byte at a time (db/pglite-bytea.ts).
+  useNativeBytea(pglite);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
   return {
     db,

@@ -17,9 +17,10 @@
  * Linux only (/proc). About a minute on two cores; not part of `npm test`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 const MB = 1024 * 1024;
@@ -39,11 +40,15 @@ async function serve(): Promise<void> {
   const { sessionStore } = await import('../api/accounts/sessions.ts');
   const { SESSION_COOKIES } = await import('../api/accounts/cookies.ts');
   const passed = Object.fromEntries(['IMAGE_CONCURRENCY', 'BODY_LIMIT_BYTES'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
-  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', PGLITE_DIR: 'memory://', ...passed });
+  // PGlite in a throwaway folder, as `npm start` keeps it in .data/pglite; CHECK_MEMORY_PGLITE=memory
+  // keeps it in memory instead, where every stored photo and its WAL count in the server's RSS.
+  const folder = process.env.CHECK_MEMORY_PGLITE === 'memory' ? undefined : mkdtempSync(path.join(os.tmpdir(), 'check-memory-'));
+  if (folder) process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', PGLITE_DIR: folder ?? 'memory://', ...passed });
   const running = await startServer(env, { site: false, seedContent: false });
   const admin = await running.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
   const { token } = await sessionStore(running.services.db, 'admin').create(admin.id);
-  console.log(JSON.stringify({ url: `http://127.0.0.1:${running.port}`, cookie: `${SESSION_COOKIES.admin}=${token}`, imageConcurrency: env.IMAGE_CONCURRENCY }));
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${running.port}`, cookie: `${SESSION_COOKIES.admin}=${token}`, imageConcurrency: env.IMAGE_CONCURRENCY, database: running.services.database.where }));
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
 }
 
@@ -52,12 +57,16 @@ interface Child {
   url: string;
   cookie: string;
   imageConcurrency: number;
+  database: string;
   stop(): Promise<void>;
 }
 
 function startChild(): Promise<Child> {
   const child = spawn(process.execPath, [import.meta.filename, '--serve'], {
-    env: { PATH: process.env.PATH ?? '', ...(process.env.IMAGE_CONCURRENCY ? { IMAGE_CONCURRENCY: process.env.IMAGE_CONCURRENCY } : {}) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...Object.fromEntries(['IMAGE_CONCURRENCY', 'CHECK_MEMORY_PGLITE'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -67,7 +76,7 @@ function startChild(): Promise<Child> {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('{"url"'));
       if (!line) return;
-      const ready = JSON.parse(line) as { url: string; cookie: string; imageConcurrency: number };
+      const ready = JSON.parse(line) as { url: string; cookie: string; imageConcurrency: number; database: string };
       resolve({
         pid: child.pid!,
         ...ready,
@@ -383,7 +392,7 @@ async function main(): Promise<number> {
     const report = [
       '# Memory under hostile load',
       '',
-      `\`npm run check:memory\` (scripts/check-memory.ts), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}: the server (no site, in-memory PGlite) in a child process; its RSS read from /proc every 20 ms and the kernel's peak (VmHWM); \`/api/health\` asked every 10 ms from a worker thread meanwhile. Growth is peak − before; "after" is ${SETTLE_MS / 1000} s after the load ended. IMAGE_CONCURRENCY ${child.imageConcurrency}.`,
+      `\`npm run check:memory\` (scripts/check-memory.ts), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}: the server (no site; ${child.database}) in a child process; its RSS read from /proc every 20 ms and the kernel's peak (VmHWM); \`/api/health\` asked every 10 ms from a worker thread meanwhile. Growth is peak − before; "after" is ${SETTLE_MS / 1000} s after the load ended. IMAGE_CONCURRENCY ${child.imageConcurrency}.`,
       '',
       '| load | server before MB | server peak MB | server after MB | server growth MB | with the photo worker: peak MB | growth MB | after MB | health p50 ms | health p95 ms | health max ms | seconds |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -60,6 +60,7 @@ export const WORKER_IDLE_MS = 30_000;
 
 const WORKER_FILE = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Pending = { child: ChildProcess; resolve: (result: unknown) => void; reject: (err: Error) => void };
 
 /** The queue and its worker process. */
@@ -74,10 +75,10 @@ export class PhotoWork {
     this.queue = new WorkQueue(concurrency);
   }
 
-  /** api/images/process.ts's processImage, in turn, in the worker. */
-  process(bytes: Uint8Array): Promise<ProcessedImage | ImageRefusal> {
+  /** api/images/process.ts's processImage of the photo in `path` (an upload spooled to disk), in turn, in the worker. */
+  processFile(path: string): Promise<ProcessedImage | ImageRefusal> {
     return this.queue.run(async () => {
-      const result = (await this.#send('process', bytes)) as ProcessedImage | ImageRefusal;
+      const result = (await this.#send({ kind: 'processFile', path })) as ProcessedImage | ImageRefusal;
       if ('refused' in result) return result;
       return {
         ...result,
@@ -89,7 +90,7 @@ export class PhotoWork {
 
   /** api/images/process.ts's openGraphImage, in turn, in the worker. */
   openGraph(master: Uint8Array): Promise<Buffer> {
-    return this.queue.run(async () => asBuffer((await this.#send('openGraph', master)) as Uint8Array));
+    return this.queue.run(async () => asBuffer((await this.#send({ kind: 'openGraph', bytes: master })) as Uint8Array));
   }
 
   /** Ends the worker now (its jobs fail); the next job starts another. */
@@ -100,7 +101,7 @@ export class PhotoWork {
     if (child && child.exitCode === null && child.signalCode === null) child.kill();
   }
 
-  #send(kind: PhotoJob['kind'], bytes: Uint8Array): Promise<unknown> {
+  #send(job: DistributiveOmit<PhotoJob, 'id'>): Promise<unknown> {
     const child = this.#worker();
     const id = this.#nextId++;
     clearTimeout(this.#idle);
@@ -109,7 +110,7 @@ export class PhotoWork {
     child.channel?.ref();
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { child, resolve, reject });
-      child.send({ id, kind, bytes } satisfies PhotoJob, (err) => {
+      child.send({ id, ...job } satisfies PhotoJob, (err) => {
         if (err) this.#settle(id, { id, ok: false, message: `The photo worker could not be reached: ${err.message}` });
       });
     });

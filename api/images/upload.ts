@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../types.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '../../contract/images.ts';
 import type { ProcessedImage } from './process.ts';
+import { boundaryOf, spoolMultipart } from './multipart.ts';
 import { photoWork } from './queue.ts';
 
 /**
@@ -21,41 +22,42 @@ export type Received = { ok: true; image: ProcessedImage; fields: Record<string,
 
 /**
  * Reads, checks and processes the upload; nothing is stored here. `checkFields` sees the text
- * fields before any pixel is decoded and returns a refusal message or null. The processing
- * waits its turn in the photo queue and runs in the photo worker (api/images/queue.ts); the
- * upload itself has been received by then, and only its bytes are kept while it waits.
+ * fields before any pixel is decoded and returns a refusal message or null. The file streams to
+ * a temporary file (api/images/multipart.ts); its processing waits its turn in the photo queue
+ * and runs in the photo worker (api/images/queue.ts). A waiting upload has been received (the
+ * browser's progress is complete) and holds no memory; its file is deleted when it is done.
  */
 export async function receiveImage(c: Context<AppEnv>, checkFields?: (fields: Record<string, string>) => string | null): Promise<Received> {
-  const read = await readUpload(c, checkFields);
-  if (!read.ok) return read;
-  const { env } = c.var.services;
-  const processed = await photoWork(env.IMAGE_CONCURRENCY).process(read.bytes);
-  if ('refused' in processed) {
-    return { ok: false, status: processed.refused === 'tooManyPixels' ? 413 : processed.refused === 'unreadable' ? 400 : 415, message: processed.message };
-  }
-  return { ok: true, image: processed, fields: read.fields };
-}
-
-/** The file's bytes and the text fields; the parsed form (another copy of the file) is left behind for the collector. */
-async function readUpload(
-  c: Context<AppEnv>,
-  checkFields?: (fields: Record<string, string>) => string | null,
-): Promise<{ ok: true; bytes: Uint8Array; fields: Record<string, string> } | Extract<Received, { ok: false }>> {
-  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+  const contentType = c.req.header('content-type');
+  if (!(contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
     return { ok: false, status: 400, message: 'Send the image as multipart/form-data in the field "file".' };
   }
-  let body: Record<string, unknown>;
+  const unreadable = { ok: false, status: 400, message: 'The upload could not be read. Please try again.' } as const;
+  const boundary = boundaryOf(contentType);
+  if (!boundary) return unreadable;
+  let upload: Awaited<ReturnType<typeof spoolMultipart>>;
   try {
-    body = await c.req.parseBody();
+    upload = await spoolMultipart(c.req.raw.body, boundary, { fileField: 'file', maxFileBytes: IMAGE_MAX_BYTES });
   } catch {
-    return { ok: false, status: 400, message: 'The upload could not be read. Please try again.' };
+    // The client went away, or the body broke off.
+    return unreadable;
   }
-  const file = body['file'];
-  if (!(file instanceof File) || file.size === 0) return { ok: false, status: 400, message: 'Choose an image to upload.' };
-  if (file.size > IMAGE_MAX_BYTES) return { ok: false, status: 413, message: IMAGE_MESSAGES.tooLarge };
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') fields[k] = v;
-  const wrong = checkFields?.(fields);
-  if (wrong) return { ok: false, status: 400, message: wrong };
-  return { ok: true, bytes: new Uint8Array(await file.arrayBuffer()), fields };
+  if ('refused' in upload) {
+    if (upload.refused === 'fileTooLarge') return { ok: false, status: 413, message: IMAGE_MESSAGES.tooLarge };
+    if (upload.refused === 'fieldTooLarge') return { ok: false, status: 413, message: 'A text field of the upload is too long.' };
+    return unreadable;
+  }
+  try {
+    if (!upload.file) return { ok: false, status: 400, message: 'Choose an image to upload.' };
+    const wrong = checkFields?.(upload.fields);
+    if (wrong) return { ok: false, status: 400, message: wrong };
+    const { env } = c.var.services;
+    const processed = await photoWork(env.IMAGE_CONCURRENCY).processFile(upload.file.path);
+    if ('refused' in processed) {
+      return { ok: false, status: processed.refused === 'tooManyPixels' ? 413 : processed.refused === 'unreadable' ? 400 : 415, message: processed.message };
+    }
+    return { ok: true, image: processed, fields: upload.fields };
+  } finally {
+    await upload.discard();
+  }
 }

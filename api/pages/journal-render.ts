@@ -78,37 +78,50 @@ export interface JournalTargets {
   posts: PublishedPost[];
   /** Page numbers of /blog to make. */
   index: number[];
-  /** Tags whose pages to make (all of each tag's pages). */
-  tags: string[];
+  /** Page numbers of each tag's pages to make. */
+  tags: { tag: string; pages: number[] }[];
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** Everything: the start of a build, or a change every page shows (navigation, footer). */
 export function allTargets(posts: readonly PublishedPost[]): JournalTargets {
-  return { posts: [...posts], index: range(1, pageCount(posts.length)), tags: [...postsByTag(posts).keys()] };
+  return {
+    posts: [...posts],
+    index: range(1, pageCount(posts.length)),
+    tags: [...postsByTag(posts)].map(([tag, tagged]) => ({ tag, pages: range(1, pageCount(tagged.length)) })),
+  };
 }
 
 /**
  * What a change of one post touches: its page; its neighbours (their next/previous links name
  * it); the index pages from where it sits to the end when it came or went (every later card
- * moves), else only the page that shows it; every page of each tag it has or had.
+ * moves), else only the page that shows it; the same on the pages of each tag it has or had.
  */
 export function targetsOf(posts: readonly PublishedPost[], change: { id: string; before: PostPlace | null; after: PostPlace | null }): JournalTargets {
   const place = change.after ?? change.before;
   if (!place) return { posts: [], index: [], tags: [] };
+  const me = { date: place.date, id: change.id };
+  /** The pages of `list` that show a change of it: from where it sits to the end if it came or went, else its own. */
+  const pagesOf = (list: readonly PublishedPost[], moved: boolean) => {
+    // Where it sits (or sat) among the others: the count of posts newer than it.
+    const at = list.filter((p) => p.id !== change.id && newestFirst(p, me) < 0).length;
+    const first = Math.floor(at / POSTS_PER_PAGE) + 1;
+    return moved ? range(first, pageCount(list.length)) : [first];
+  };
   const others = posts.filter((p) => p.id !== change.id);
-  // Where it sits (or sat) among the others: the count of posts newer than it.
-  const at = others.filter((p) => newestFirst(p, { date: place.date, id: change.id }) < 0).length;
+  const at = others.filter((p) => newestFirst(p, me) < 0).length;
   const targets = new Set<PublishedPost>();
   const self = posts.find((p) => p.id === change.id);
   if (self) targets.add(self);
   if (others[at - 1]) targets.add(others[at - 1]!);
   if (others[at]) targets.add(others[at]!);
-  const moved = (change.before === null) !== (change.after === null);
-  const first = Math.floor(at / POSTS_PER_PAGE) + 1;
-  const index = moved ? range(first, pageCount(posts.length)) : [first];
-  const tags = [...new Set([...(change.before?.tags ?? []), ...(change.after?.tags ?? [])])];
+  const index = pagesOf(posts, (change.before === null) !== (change.after === null));
+  const byTag = postsByTag(posts);
+  const tags = [...new Set([...(change.before?.tags ?? []), ...(change.after?.tags ?? [])])].map((tag) => ({
+    tag,
+    pages: pagesOf(byTag.get(tag) ?? [], (change.before?.tags.includes(tag) ?? false) !== (change.after?.tags.includes(tag) ?? false)),
+  }));
   return { posts: [...targets], index, tags };
 }
 

@@ -90,11 +90,10 @@ function refusal(c: Context<AppEnv>, err: unknown) {
 }
 
 /** The content of a PUT: `{ content, version }`, or the post's fields themselves (with `version` beside them). */
-function putContent(body: Record<string, unknown>): { content: unknown; version?: number } {
-  const version = typeof body.version === 'number' ? body.version : undefined;
-  if ('content' in body) return { content: body.content, ...(version !== undefined ? { version } : {}) };
-  const { version: _v, ...content } = body;
-  return { content, ...(version !== undefined ? { version } : {}) };
+function putContent(body: Record<string, unknown>): { content: unknown; version: unknown } {
+  if (Object.hasOwn(body, 'content')) return { content: body.content, version: body.version };
+  const { version, ...content } = body;
+  return { content, version };
 }
 
 export const adminPosts = new Hono<AppEnv>()
@@ -124,9 +123,10 @@ export const adminPosts = new Hono<AppEnv>()
     }
     const raw = (await c.req.json().catch(() => null)) as unknown;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return c.json({ message: 'Send the post as a JSON object: { content, version }' }, 400);
-    const { content, version } = putContent(raw as Record<string, unknown>);
-    const checked = savePostBody.safeParse({ content, version });
-    if (!checked.success) return c.json({ message: 'version must be a whole number', issues: [{ path: 'version', message: 'must be a whole number' }] }, 400);
+    // The version is optional (without it the save is not checked); when sent, it must be one.
+    const checked = savePostBody.safeParse(putContent(raw as Record<string, unknown>));
+    if (!checked.success) return c.json({ message: 'version: must be a whole number', issues: [{ path: 'version', message: 'must be a whole number' }] }, 400);
+    const { content, version } = checked.data;
     const { id } = c.req.valid('param');
     try {
       const saved = await savePost(c.var.services, id, content, version);

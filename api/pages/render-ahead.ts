@@ -238,9 +238,9 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
     const last = pageCount(posts.length);
     for (const page of targets.index) if (page <= last) await renderIndex(posts, null, page);
     const byTag = postsByTag(posts);
-    for (const tag of targets.tags) {
+    for (const { tag, pages } of targets.tags) {
       const tagged = byTag.get(tag);
-      if (tagged) for (let page = 1; page <= pageCount(tagged.length); page++) await renderIndex(tagged, tag, page);
+      if (tagged) for (const page of pages) if (page <= pageCount(tagged.length)) await renderIndex(tagged, tag, page);
     }
     await store(
       FEED_PATH,

@@ -38,8 +38,8 @@ export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
     ],
   },
   { label: 'Money', links: [link('/admin/finances', 'Finances')] },
-  // issue 21: the last backup's time and size (to be regrouped with the menu's owner)
-  { label: 'Safety', links: [link('/admin/backups', 'Backups')] },
+  // Her numbers and defaults (issue 20), and the last backup's time and size (issue 21).
+  { label: 'Settings', links: [link('/admin/settings', 'Settings'), link('/admin/backups', 'Backups')] },
 ];
 
 /** Every admin page's link, Today first. */

@@ -70,6 +70,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0011_back_office',
       '0012_pages',
       '0013_told_and_placed',
+      '0014_journal',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

@@ -19,6 +19,7 @@ import { smallJpeg } from '../helpers/photos.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { publishDuePosts } from '../../api/pages/journal.ts';
+import { scriptHash } from '../../api/middleware/security-headers.ts';
 import { sendNewsletterBatch } from '../../api/backoffice/newsletter-sender.ts';
 import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListItem } from '../../contract/content.ts';
 import type { ImageUploadedView } from '../../contract/images.ts';
@@ -270,6 +271,14 @@ describe(`her journal on ${testDbKind()}`, () => {
     const sitemap = await page('/sitemap.xml');
     for (const p of ['/blog', path, '/blog/tag/breathwork', '/blog/tag/mornings'])
       expect(sitemap, p).toMatch(new RegExp(`<url><loc>https?://[^<]+${p.replace(/\//g, '\\/')}</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT[^<]+</lastmod></url>`));
+    // Every script the journal's pages run is one the Content-Security-Policy allows (the build's own).
+    for (const p of ['/blog', path, '/blog/tag/breathwork']) {
+      const res = await get(p);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const inline = [...(await res.text()).matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(inline.length, p).toBeGreaterThan(0);
+      for (const script of inline) expect(csp, p).toContain(scriptHash(script));
+    }
     // The navigation leads to the journal.
     const nav = /<nav class="nav container" aria-label="Main">([\s\S]*?)<\/nav>/.exec(await page('/yoga'))?.[1] ?? '';
     expect(nav).toContain('href="/blog"');

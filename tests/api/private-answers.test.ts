@@ -43,7 +43,8 @@ describe('Cache-Control on answers that depend on a session', () => {
       const example = await endpoint.example(fx);
       const cookie = await cookieFor(endpoint, example, fx);
       const res = await server.api(pathOf(endpoint, example), { headers: { cookie: cookie! } });
-      expect(res.status, nameOf(endpoint)).toBeLessThan(300);
+      // A route whose valid example answers otherwise here (a preview without the built site: 503) says so.
+      if (!endpoint.okStatus?.includes(res.status)) expect(res.status, nameOf(endpoint)).toBeLessThan(300);
       noStore(res);
     }
   });

@@ -238,6 +238,39 @@ export class Fixtures {
     return slug;
   }
 
+  /** A journal post (issue 22), a draft or published as revision 1 (with a subscriber to send it to); its id. */
+  async post(published = false): Promise<string> {
+    const id = crypto.randomUUID();
+    const content = {
+      title: 'Slow mornings',
+      slug: this.unique('slow-mornings')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-'),
+      body: 'Breath first, then coffee.',
+      brand: 'yoga',
+      tags: ['breathwork'],
+    };
+    const json = JSON.stringify(content);
+    const now = new Date();
+    await this.db
+      .insertInto('pages')
+      .values({
+        slug: `post/${id}`,
+        kind: 'post',
+        draft: json,
+        ...(published ? { published: json, publishedRevision: 1, publishedAt: now, firstPublishedAt: now } : {}),
+      })
+      .execute();
+    if (published) {
+      await this.db
+        .insertInto('pageRevisions')
+        .values({ slug: `post/${id}`, n: 1, content: json, changed: '["created"]', textHash: 'x' })
+        .execute();
+      await this.subscriber();
+    }
+    return id;
+  }
+
   async galleryPhoto() {
     const imageId = await this.image();
     await this.db.updateTable('images').set({ width: 1, height: 1, placeholder: '' }).where('id', '=', imageId).execute();
@@ -1354,6 +1387,126 @@ export const ENDPOINTS: Endpoint[] = [
     writes: [],
     okStatus: [503],
     example: async () => ({ params: { slug: 'yoga' } }),
+  },
+
+  // --- her journal (issue 22) ------------------------------------------------------------------
+  { method: 'GET', route: '/api/admin/posts', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/posts',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      title: text({ inJson: true }),
+      body: text({ inJson: true }),
+      brand: match({ bad: ['tea', 'YOGA'] }),
+      slug: { kind: 'string', role: 'match', bad: ['Bad Slug!', 'a--b', '-x'] },
+      tags: { kind: 'array', role: 'match', bad: [['Two Words'], ['a'.repeat(31)], ['calm', 'calm'], [''], Array.from({ length: 11 }, (_, i) => `t${i}`)] },
+      coverImageId: { kind: 'string', role: 'match', bad: ['not-a-photo'] },
+      coverAlt: optionalText({ inJson: true }),
+      excerpt: optionalText({ inJson: true }),
+      seoTitle: optionalText({ inJson: true }),
+      seoDescription: optionalText({ inJson: true }),
+      publishAt: { kind: 'string', role: 'match', bad: ['tomorrow', '2020-01-01T00:00:00Z', '2031-02-30T10:00:00Z'] },
+    },
+    writes: ['pages'],
+    example: async (fx) => ({
+      json: {
+        title: 'Ten slow breaths',
+        slug: fx
+          .unique('ten-breaths')
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-'),
+        body: 'Before the kettle, sit. **Breathe.**',
+        brand: 'yoga',
+        tags: ['breathwork'],
+        excerpt: 'A morning practice.',
+      },
+    }),
+  },
+  { method: 'GET', route: '/api/admin/posts/:id', auth: 'admin', body: 'none', writes: [], example: async (fx) => ({ params: { id: await fx.post() } }) },
+  {
+    method: 'PUT',
+    route: '/api/admin/posts/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: { content: { kind: 'any', required: true }, version: { kind: 'number', role: 'match', bad: [-1, 1.5] } },
+    writes: ['pages'],
+    example: async (fx) => {
+      const id = await fx.post();
+      const row = await fx.db.selectFrom('pages').select(['draft', 'draftVersion']).where('slug', '=', `post/${id}`).executeTakeFirstOrThrow();
+      return { params: { id }, json: { content: { ...JSON.parse(row.draft), title: 'Eleven slow breaths' }, version: row.draftVersion } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/posts/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'pageRedirects', 'renderedPages'],
+    example: async (fx) => ({ params: { id: await fx.post(true) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/posts/:id/publish',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'pageRedirects', 'renderedPages'],
+    example: async (fx) => ({ params: { id: await fx.post() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/posts/:id/schedule',
+    auth: 'admin',
+    body: 'json',
+    // `at: null` cancels a schedule, so the field may be null: its other values are probed.
+    fields: { at: { kind: 'string', role: 'match', bad: ['tomorrow', '2020-01-01T00:00:00Z', '2031-13-01T10:00:00Z'] } },
+    writes: ['pages'],
+    example: async (fx) => ({ params: { id: await fx.post() }, json: { at: new Date(Date.now() + 86_400_000).toISOString() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/posts/:id/unpublish',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'renderedPages'],
+    example: async (fx) => ({ params: { id: await fx.post(true) } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/posts/:id/revisions',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ params: { id: await fx.post(true) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/posts/:id/revisions/:n/restore',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'pageRevisions', 'pageRedirects', 'renderedPages'],
+    example: async (fx) => ({ params: { id: await fx.post(true), n: '1' } }),
+  },
+  // Without the built site (these tests) a preview can't be rendered: 503 with the reason.
+  {
+    method: 'GET',
+    route: '/api/admin/posts/:id/preview',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    okStatus: [503],
+    example: async (fx) => ({ params: { id: await fx.post() } }),
+  },
+  // Reads an optional { full } (the excerpt by default): a body it can't read is taken as none.
+  {
+    method: 'POST',
+    route: '/api/admin/posts/:id/newsletter',
+    auth: 'admin',
+    body: 'none',
+    writes: ['pages', 'newsletters', 'newsletterOutbox'],
+    okStatus: [202],
+    example: async (fx) => ({ params: { id: await fx.post(true) } }),
   },
 
   // --- the mailbox stand-in's JSON (development and tests only) -------------------------------
