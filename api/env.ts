@@ -7,6 +7,7 @@
  * "production" is set, and names the missing ones.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const optional = z
@@ -170,6 +171,26 @@ const schema = z.object({
     .default('0')
     .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
   /**
+   * The proxies whose X-Forwarded-For (and -Host, X-Request-Id) TRUST_PROXY believes: their
+   * addresses, comma-separated IPs or CIDR ranges (`10.0.0.0/8`, `fd00::/8`). A request from any
+   * other peer is taken at its socket address, whatever headers it sends. The default, loopback,
+   * fits a proxy on the same machine; name the balancer's addresses when it is elsewhere, and bind
+   * the app where only the proxy reaches it (docs/DEPLOY.md).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('127.0.0.1,::1')
+    .transform((v, ctx) => {
+      const entries = v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean);
+      for (const e of entries) {
+        if (!isIpOrCidr(e)) ctx.addIssue({ code: 'custom', message: `"${e}" is not an IP address or a CIDR range (like 10.0.0.0/8)` });
+      }
+      return entries;
+    }),
+  /**
    * The request log's lines: `json` (one object per line with a request id, for a log collector;
    * the default in production) or `text` (for people; the default otherwise).
    */
@@ -309,6 +330,15 @@ const standInHelp = {
 
 export function unsafeStandIns(standIns: Env['standIns']): (keyof typeof standInHelp)[] {
   return (Object.keys(standInHelp) as (keyof typeof standInHelp)[]).filter((k) => standIns[k]);
+}
+
+/** An IPv4 or IPv6 address, or one with a /prefix that fits its family. */
+export function isIpOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** True for an address only this machine can reach: localhost, 127.0.0.0/8, ::1. */

@@ -61,7 +61,7 @@ export async function startServer(
   // Computed once: the policy depends only on the environment and the build.
   const headers = securityHeaders(env, { scriptHashes: site ? inlineScriptHashes(clientDir) : [] });
   const root = new Hono<AppEnv & { Bindings: NodeBindings }>();
-  root.use('*', requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY }));
+  root.use('*', requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY, trustedProxies: env.TRUSTED_PROXIES }));
   root.use('*', securityHeadersMiddleware(headers));
   root.route('/', booted.app);
 
@@ -199,7 +199,7 @@ export function banner(running: RunningServer): string {
     `  Yoga & Chocolates is running at ${running.url}`,
     `  API health        ${running.url}/api/health`,
     `  Database          ${services.database.where}`,
-    `  Backups           ${autoBackupsOn(services) ? `every ${env.BACKUP_INTERVAL_HOURS} h into ${env.BACKUP_DIR}` : 'not automatic'} (npm run backup, npm run restore)`,
+    `  Backups           ${autoBackupsOn({ env, database: services.database }) ? `every ${env.BACKUP_INTERVAL_HOURS} h into ${env.BACKUP_DIR}` : 'not automatic'} (npm run backup, npm run restore)`,
     `  Admin login       ${running.url}/admin  ${env.ADMIN_EMAIL}` +
       (env.defaulted.includes('ADMIN_PASSWORD') ? ` / ${env.ADMIN_PASSWORD} (development default)` : ' (password from ADMIN_PASSWORD)'),
     `  Stand-ins on      ${on.length ? on.join(', ') : 'none'}`,

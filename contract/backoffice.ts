@@ -3,7 +3,7 @@
  * announcement. Shared with the admin islands and the announcement script: zod only.
  */
 import { z } from 'zod';
-import { isCleanText, requiredText } from './common.ts';
+import { bidiControlsMessage, hasNoBidiControls, isCleanText, requiredText } from './common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Newsletters
@@ -23,6 +23,7 @@ export const newsletterDraft = z.object({
     .trim()
     .min(1, 'Body is required')
     .max(NEWSLETTER_BODY_MAX, `Body must be at most ${NEWSLETTER_BODY_MAX} characters`)
+    .refine(hasNoBidiControls, bidiControlsMessage('Body'))
     .refine(isCleanText, 'Body contains characters that are not allowed'),
 });
 export type NewsletterDraft = z.output<typeof newsletterDraft>;
@@ -137,6 +138,7 @@ export const announcementInput = z
       .string({ error: 'Message is required' })
       .trim()
       .max(ANNOUNCEMENT_MAX, `Message must be at most ${ANNOUNCEMENT_MAX} characters`)
+      .refine(hasNoBidiControls, bidiControlsMessage('Message'))
       .refine(isCleanText, 'Message contains characters that are not allowed')
       .refine((s) => !/[\r\n]/.test(s), 'Message must be on one line'),
     link: z

@@ -2,21 +2,41 @@
 import { z } from 'zod';
 
 /**
- * Reject control characters (except newline and tab) and unpaired surrogates: PostgreSQL can't
- * store a NUL (the insert fails) and would store U+FFFD for a lone surrogate.
+ * Bidi controls that reorder text: the embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069). Invisible, they make text read otherwise than it was typed: a message, a mail
+ * subject or an announcement read backwards ("gnp.exe"), a link that shows another address
+ * (issue 21). Every text a visitor or the admin writes refuses them. The bidi marks (U+200E,
+ * U+200F, U+061C) reorder nothing, only place neutral characters, and right-to-left writing
+ * uses them: free text keeps them, names and addresses don't (below).
  */
-export const isCleanText = (s: string) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s) && s.isWellFormed();
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+export const hasNoBidiControls = (s: string) => !BIDI_CONTROLS.test(s);
+export const bidiControlsMessage = (label: string) =>
+  `${label} must not contain text-direction control characters (they can make text read backwards). Please retype it.`;
+
+/**
+ * Reject control characters (except newline and tab), bidi controls (above) and unpaired
+ * surrogates: PostgreSQL can't store a NUL (the insert fails) and would store U+FFFD for a lone
+ * surrogate.
+ */
+export const isCleanText = (s: string) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s) && hasNoBidiControls(s) && s.isWellFormed();
 const clean = isCleanText;
 
 /**
- * Bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C) and zero-width characters
- * (U+200B–U+200D, U+2060, U+FEFF) are invisible: in a name or an e-mail address they make one
- * person look like another in the admin's lists, reverse what a mail subject reads ("gnp.exe"),
- * or make two addresses that look the same. Names and addresses refuse them; free text (a
- * message, where joiners build emoji) keeps them.
+ * Invisible characters in a name: the bidi controls and marks (U+202A–U+202E, U+2066–U+2069,
+ * U+200E/U+200F, U+061C), zero-width space (U+200B), word joiner (U+2060) and byte order mark
+ * (U+FEFF). In a name they make one person look like another in the admin's lists or reverse
+ * what a mail subject reads. The zero-width non-joiner and joiner (U+200C, U+200D) are allowed:
+ * Persian, Hindi, Bengali and other scripts need them to spell names, except next to a Latin
+ * letter or digit, where no script needs them and they would only hide a difference.
+ * E-mail addresses refuse all of them (`INVISIBLE_IN_ADDRESSES`).
  */
-const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
-export const isVisibleText = (s: string) => !INVISIBLE.test(s);
+const INVISIBLE_IN_NAMES = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+const JOINER_BY_LATIN = /[A-Za-z0-9\u00C0-\u024F][\u200C\u200D]|[\u200C\u200D][A-Za-z0-9\u00C0-\u024F]/;
+const INVISIBLE_IN_ADDRESSES = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+/** A name with nothing invisible in it but the joiners its script needs. */
+export const isVisibleText = (s: string) => !INVISIBLE_IN_NAMES.test(s) && !JOINER_BY_LATIN.test(s);
+const isVisibleAddress = (s: string) => !INVISIBLE_IN_ADDRESSES.test(s);
 export const invisibleCharactersMessage = (label: string) =>
   `${label} must not contain invisible characters (zero-width spaces or text-direction marks). Please retype it.`;
 
@@ -27,6 +47,7 @@ export const requiredText = (label: string, max = 200) =>
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoBidiControls, bidiControlsMessage(label))
     .refine(clean, `${label} contains characters that are not allowed`);
 
 export const optionalText = (label: string, max = 2000) =>
@@ -34,6 +55,7 @@ export const optionalText = (label: string, max = 2000) =>
     .string({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoBidiControls, bidiControlsMessage(label))
     .refine(clean, `${label} contains characters that are not allowed`)
     .optional()
     .default('');
@@ -51,7 +73,7 @@ export const email = z
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
   // Before the format check, whose \s counts U+FEFF as a space: the clearer message comes first.
-  .refine(isVisibleText, invisibleCharactersMessage('Email'))
+  .refine(isVisibleAddress, invisibleCharactersMessage('Email'))
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Please enter a valid email address.')
   .refine(clean, 'Please enter a valid email address.')
   .transform((s) => s.toLowerCase());

@@ -377,13 +377,25 @@ export const pageSection = z
       .describe('An optional heading above the section.'),
     markdown: text('The section’s text in Markdown: **bold**, *italic*, [a link](https://…), lists with -, ## headings, > quotes. No HTML.', 20000),
     imageId: z.string().trim().regex(IMAGE_ID, 'must be one of your uploaded photos').optional().describe('An optional photo beside the text.'),
-    imageAlt: z.string().trim().max(300).optional().describe('What the photo shows, for people who can’t see it (required with a photo).'),
+    imageAlt: z
+      .string()
+      .trim()
+      .max(300)
+      .refine(isCleanText, 'contains characters that are not allowed')
+      .optional()
+      .describe('What the photo shows, for people who can’t see it (required with a photo).'),
   })
   .describe('A section of text with an optional photo.');
 
 export const customPageContent = z.object({
   title: line('The page heading, and its title in search results and the browser tab.'),
-  seoTitle: z.string().trim().max(120).optional().describe('A different title for search results (empty: the heading).'),
+  seoTitle: z
+    .string()
+    .trim()
+    .max(120)
+    .refine(isCleanText, 'contains characters that are not allowed')
+    .optional()
+    .describe('A different title for search results (empty: the heading).'),
   description: text('One or two sentences under the title in search results and when the page is shared (about 155 characters).', 320),
   ogImage: z
     .string()

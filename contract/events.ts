@@ -3,7 +3,7 @@
  * no server-only imports here.
  */
 import { z } from 'zod';
-import { clockTime, id, isCleanText, isoDate, requiredText } from './common.ts';
+import { bidiControlsMessage, clockTime, hasNoBidiControls, id, isCleanText, isoDate, requiredText } from './common.ts';
 
 /** SPEC.md section 5, add event. */
 export const FILL_ALL_FIELDS = 'Please fill out all fields';
@@ -36,6 +36,7 @@ const location = z
   .string({ error: 'Location must be text' })
   .trim()
   .max(300, 'Location must be at most 300 characters')
+  .refine(hasNoBidiControls, bidiControlsMessage('Location'))
   .refine((s) => s.isWellFormed() && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), 'Location contains characters that are not allowed');
 
 const isExternal = z.boolean({ error: 'External must be true or false' });

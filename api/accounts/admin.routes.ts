@@ -36,14 +36,17 @@ export const admin = new Hono<AppEnv>()
 
     // Per account, from any address: wrong passwords in a row make the next try wait longer
     // (api/limits/limits.ts ADMIN_DELAY). Unknown e-mails count alike, so the delay tells nothing.
+    // The password is checked first and the delay holds back only failures: anyone who knows her
+    // e-mail can start a delay, and it must not lock her out (issue 21). A wrong password during
+    // the delay is answered 429 and lengthens it; guessing stays bounded by the per-address
+    // allowance above and the slow hash.
     const account = body.email.trim().toLowerCase();
-    const delay = await limits.adminDelay(account);
-    if (!delay.ok) return tooMany(c, delay, TOO_MANY_ADMIN_ATTEMPTS);
-
     const found = await findAdminByEmail(db, body.email);
     const ok = await verifyPassword(body.password, found?.passwordHash ?? (await unknownAdminHash()));
     if (!found || !ok) {
-      await limits.adminFailed(account);
+      const waiting = !(await limits.adminDelay(account)).ok;
+      const delay = await limits.adminFailed(account);
+      if (waiting && !delay.ok) return tooMany(c, delay, TOO_MANY_ADMIN_ATTEMPTS);
       return c.json({ message: ADMIN_LOGIN_FAILED }, 401);
     }
     await limits.adminSucceeded(account);

@@ -71,14 +71,10 @@ export const adminImages = new Hono<AppEnv>()
     );
   })
   .post('/', requireAdmin(), uploadBodyLimit, async (c) => {
-    const m = (l: string) => { if (process.env.TRACE) { const u = process.memoryUsage(); console.log(l, Math.round(u.rss / 1048576), Math.round(u.external / 1048576), Math.round(u.heapUsed / 1048576)); } }; // TRACE-TMP
-    m('start'); // TRACE-TMP
     const received = await receiveImage(c);
-    m('received'); // TRACE-TMP
     if (!received.ok) return c.json({ message: received.message }, received.status);
     const { db } = c.var.services;
     const imageId = await db.transaction().execute((trx) => insertImage(trx, received.image));
-    m('inserted'); // TRACE-TMP
     // Orphans are swept after the admin's image and product changes (rare, and the admin is
     // there): no timer to run, and an orphan lives at most until the next change.
     await deleteOrphanImages(db);

@@ -35,7 +35,8 @@ export const TOO_MANY_ADMIN_ATTEMPTS = 'Too many failed attempts. Please wait a 
  * the signed-in account, the admin account.
  */
 export const LIMITS = {
-  // Anything that mails an address whose owner has not proven it: per recipient, whoever asks.
+  // Anything that mails an address whose owner has not proven it: per recipient (its
+  // canonicalMailbox), whoever asks.
   mailTo: { bucket: 'mail-to', max: 5, windowMs: minutes(60), message: TOO_MANY_MAILS },
 
   // Per client address: the backstop.
@@ -74,9 +75,31 @@ export const LIMITS = {
 /**
  * The admin login's growing delay, per admin e-mail: after the FREE_FAILURES-th wrong password
  * in a row, each further one makes the account wait twice as long as the last (2 s, 4 s, 8 s …
- * up to 15 minutes), from any address. A right password ends the run of failures.
+ * up to 15 minutes), from any address. The delay holds back wrong passwords only: the right one
+ * is let in during it (it is checked first) and ends the run of failures, so a stranger who
+ * knows her e-mail can't lock her out (issue 21).
  */
 export const ADMIN_DELAY = { freeFailures: 3, firstDelayS: 2, maxDelayS: 15 * 60, forgetAfterS: 24 * 60 * 60 } as const;
+
+/**
+ * The mailbox an address delivers to, as the key of a per-recipient allowance (issue 21):
+ * lower-cased; a `+tag` dropped for every domain (most providers deliver `ana+x@` to `ana@`);
+ * for Gmail, dots in the name dropped too and googlemail.com taken as gmail.com (Gmail ignores
+ * both). `victim+1@…`, `victim+2@…` and `v.i.c.t.i.m@gmail.com` then share one allowance. Only
+ * a key: mail still goes to the address as typed.
+ */
+export function canonicalMailbox(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  if (domain === 'gmail.com') local = local.replaceAll('.', '') || local;
+  return `${local}@${domain}`;
+}
 
 /** How a take ended: allowed, or refused with the seconds until it would be allowed. */
 export type Taken = { ok: true } | { ok: false; retryAfterS: number };
@@ -87,8 +110,8 @@ export interface Limits {
   take(limit: Limit, key: string): Promise<Taken>;
   /** Whether `key` is waiting out an admin-login delay, and for how long. */
   adminDelay(account: string): Promise<Taken>;
-  /** Records a failed admin login for `account` and starts its delay when due. */
-  adminFailed(account: string): Promise<void>;
+  /** Records a failed admin login for `account`, starts or lengthens its delay when due, and says the delay now in force. */
+  adminFailed(account: string): Promise<Taken>;
   /** A right password: the run of failures ends. */
   adminSucceeded(account: string): Promise<void>;
   /** Forgets every count (tests). */
@@ -162,9 +185,10 @@ export function createLimits(pool?: pg.Pool): Limits {
     async adminFailed(account) {
       const run = await failures().penalty(hashed(account), 1);
       const beyond = run.consumedPoints - ADMIN_DELAY.freeFailures;
-      if (beyond <= 0) return;
+      if (beyond <= 0) return { ok: true };
       const delayS = Math.min(ADMIN_DELAY.firstDelayS * 2 ** (beyond - 1), ADMIN_DELAY.maxDelayS);
       await delays().block(hashed(account), delayS);
+      return { ok: false, retryAfterS: delayS };
     },
     async adminSucceeded(account) {
       await Promise.all([failures().delete(hashed(account)), delays().delete(hashed(account))]);

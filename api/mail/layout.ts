@@ -76,13 +76,14 @@ export function mail(to: string, subject: string, content: MailContent, extra: P
 
 /**
  * A name typed by someone who has not proven the address the mail goes to, if it may be echoed:
- * letters (any script, with their marks), single spaces, hyphens and apostrophes, at most 50
- * characters. Anything else (a URL, digits, punctuation, "your order failed, visit …") is
- * undefined, and the mail greets neutrally: the site's sender never carries a stranger's text.
+ * letters (any script, with their marks and the zero-width non-joiner and joiner some scripts
+ * spell with), single spaces, hyphens and apostrophes, at most 50 characters. Anything else (a
+ * URL, digits, punctuation, "your order failed, visit …") is undefined, and the mail greets
+ * neutrally: the site's sender never carries a stranger's text.
  */
 export function trustedName(name: string): string | undefined {
   const n = name.trim();
-  return n.length <= 50 && /^\p{L}[\p{L}\p{M}]*(?:[ '’-]\p{L}[\p{L}\p{M}]*)*$/u.test(n) ? n : undefined;
+  return n.length <= 50 && /^\p{L}[\p{L}\p{M}\u200C\u200D]*(?:[ '’-]\p{L}[\p{L}\p{M}\u200C\u200D]*)*$/u.test(n) ? n : undefined;
 }
 
 /** "Hi Ana," or "Hi," (see trustedName). */

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { clientAddress } from './client.ts';
-import { LIMITS, TOO_MANY, type Limit, type Limits, type Taken } from '../limits/limits.ts';
+import { canonicalMailbox, LIMITS, TOO_MANY, type Limit, type Limits, type Taken } from '../limits/limits.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 
 /**
@@ -26,7 +26,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
   return async (c, next) => {
     const { env, limits } = c.var.services;
     const account = options.per === 'account' ? (c.var.userId ?? c.var.adminId) : undefined;
-    const key = account ? `account:${account}` : `address:${clientAddress(c, env.TRUST_PROXY)}`;
+    const key = account ? `account:${account}` : `address:${clientAddress(c, env)}`;
     const taken = await limits.take(options, key);
     if (!taken.ok) return tooMany(c, taken, options.message);
     await next();
@@ -35,10 +35,11 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
 
 /**
  * Counts one mail to `email` (an address whose owner has not proven it is theirs): at most
- * LIMITS.mailTo an hour, whoever asks and from wherever; refused once that allowance is spent.
+ * LIMITS.mailTo an hour to its mailbox (`ana+1@` and `ana+2@` are one: canonicalMailbox),
+ * whoever asks and from wherever; refused once that allowance is spent.
  */
 export async function takeMailTo(limits: Limits, email: string): Promise<Taken> {
-  return limits.take(LIMITS.mailTo, `mail:${email.trim().toLowerCase()}`);
+  return limits.take(LIMITS.mailTo, `mail:${canonicalMailbox(email)}`);
 }
 
 /**

@@ -1,10 +1,23 @@
 import type { MiddlewareHandler } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { LOOPBACK_PROXIES, trustedHops } from './client.ts';
 
-/** One request's id: the balancer's X-Request-Id when it sent a sane one, else a new UUID. */
-function requestIdOf(incoming: string | undefined, trustProxy: number): string {
-  return trustProxy > 0 && incoming && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+/** One request's id: the trusted balancer's X-Request-Id when it sent a sane one, else a new UUID. */
+function requestIdOf(incoming: string | undefined, hops: number): string {
+  return hops > 0 && incoming && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * A value as a text log line may hold it: escaped as JSON escapes it (`\n`, `\r`, `\u0000`, `\\`,
+ * `\"` …), and DEL, the C1 controls, the line and paragraph separators and the bidi controls as
+ * `\uXXXX` too, so no request can start a line of its own, drive a terminal or turn the line
+ * around (issue 21). Hono decodes a path's %0D%0A into CR LF: the path needs it.
+ */
+export function escapeForLog(value: string): string {
+  return JSON.stringify(value)
+    .slice(1, -1)
+    .replace(/[\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +45,8 @@ export interface RequestLogOptions {
   /** 'json': one JSON object per line, for a log collector (production); 'text': for people. */
   format: 'json' | 'text';
   trustProxy: number;
+  /** TRUSTED_PROXIES: the peers whose X-Request-Id is kept (loopback when absent). */
+  trustedProxies?: readonly string[];
 }
 
 /**
@@ -43,7 +58,7 @@ export const requestLog =
   (options: RequestLogOptions): MiddlewareHandler =>
   async (c, next) => {
     const start = performance.now();
-    const id = requestIdOf(c.req.header('x-request-id'), options.trustProxy);
+    const id = requestIdOf(c.req.header('x-request-id'), trustedHops(c, { TRUST_PROXY: options.trustProxy, TRUSTED_PROXIES: options.trustedProxies ?? LOOPBACK_PROXIES }));
     c.header('x-request-id', id);
     // Astro writes its pages to the socket itself, past Hono's headers.
     const socketAnswer = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
@@ -60,6 +75,6 @@ export const requestLog =
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       console.log(JSON.stringify({ time: new Date().toISOString(), level, msg: 'request', requestId: id, method: c.req.method, path, status, ms }));
     } else {
-      console.log(`${c.req.method} ${path} ${status} ${ms}ms ${id}`);
+      console.log(`${escapeForLog(c.req.method)} ${escapeForLog(path)} ${status} ${ms}ms ${escapeForLog(id)}`);
     }
   };

@@ -25,7 +25,7 @@ export const sameOriginWrites = (): MiddlewareHandler<AppEnv> => async (c, next)
   }
   const origin = c.req.header('origin');
   if (origin && origin !== 'null') {
-    const host = clientHost(c, c.var.services.env.TRUST_PROXY);
+    const host = clientHost(c, c.var.services.env);
     let originHost: string | undefined;
     try {
       originHost = new URL(origin).host;

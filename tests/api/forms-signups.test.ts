@@ -402,6 +402,7 @@ describe(`admin sign-ups on ${testDbKind()}`, () => {
       // The waiver published when they signed (issue 19).
       waiverRevision: 1,
       waiverHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.any(String),
     });
     expect(list.at(-1)).toMatchObject({ classTitle: 'Old Class', hasSignature: false, waiverRevision: null });
     const dates = list.map((s) => s.date);
