@@ -1,11 +1,11 @@
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { closeUnreadBody } from './middleware/drain-refused-body.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { privateAnswers } from './middleware/private-answers.ts';
 // One folder ("wing") per feature; each route file is named for the resource it serves.
@@ -62,11 +62,10 @@ export function createApp(services: Services): Hono<AppEnv> {
   // First in, last out: an answer sent before its body was read closes the connection rather
   // than read the rest (at most 64 KB of a refused body is ever read).
   api.use('*', closeUnreadBody());
-  const bodyLimited = bodyLimit({
-    maxSize: env.BODY_LIMIT_BYTES,
-    // The rest of the body is never read, so the connection can't be reused: say so.
-    onError: (c) => c.json({ message: `Request body is too large (limit ${Math.round(env.BODY_LIMIT_BYTES / 1024)} KB)` }, 413, { connection: 'close' }),
-  });
+  // A chunked body is read ahead up to the limit and refused as soon as it passes it (api/middleware/body-limit.ts).
+  const bodyLimited = bodyLimit(env.BODY_LIMIT_BYTES, (c) =>
+    c.json({ message: `Request body is too large (limit ${Math.round(env.BODY_LIMIT_BYTES / 1024)} KB)` }, 413),
+  );
   // Photo uploads (at most 20 MB) have their own limit, checked after the admin guard (api/images/upload.ts).
   const photoUpload = (path: string) => path === '/api/admin/images' || /^\/api\/admin\/galleries\/[^/]+\/photos$/.test(path);
   api.use('*', (c, next) => (c.req.method === 'POST' && photoUpload(c.req.path) ? next() : bodyLimited(c, next)));

@@ -61,7 +61,10 @@ export async function startServer(
   // Computed once: the policy depends only on the environment and the build.
   const headers = securityHeaders(env, { scriptHashes: site ? inlineScriptHashes(clientDir) : [] });
   const root = new Hono<AppEnv & { Bindings: NodeBindings }>();
-  root.use('*', requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY, trustedProxies: env.TRUSTED_PROXIES }));
+  root.use(
+    '*',
+    requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY, trustedProxies: env.TRUSTED_PROXIES }),
+  );
   root.use('*', securityHeadersMiddleware(headers));
   root.route('/', booted.app);
 

@@ -23,7 +23,17 @@ const dbName = `bench_publish_${process.pid}`;
 
 function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['tests/helpers/server-process.ts'], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', QUIET: '1', SERVE_SITE: '1', DATABASE_URL: databaseUrl, RENDER_POLL_MS: String(POLL_MS), APP_SECRET: 'bench-publish-replicas-share-this-secret' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      QUIET: '1',
+      SERVE_SITE: '1',
+      DATABASE_URL: databaseUrl,
+      RENDER_POLL_MS: String(POLL_MS),
+      APP_SECRET: 'bench-publish-replicas-share-this-secret',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -67,7 +77,11 @@ async function main() {
     const cookie = `${SESSION_COOKIES.admin}=${(await sessionStore(handle.db, 'admin').create(adminRow.id)).token}`;
     await handle.close();
     const api = (path: string, method = 'GET', json?: unknown) =>
-      fetch(`${a.url}/api/admin/pages${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(json ? { body: JSON.stringify(json) } : {}) });
+      fetch(`${a.url}/api/admin/pages${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(json ? { body: JSON.stringify(json) } : {}),
+      });
     const onA: number[] = [];
     const onB: number[] = [];
     for (let i = 0; i < PUBLISHES; i++) {

@@ -196,7 +196,7 @@ async function parse(
     }
     // What follows the closing delimiter (an epilogue: a CRLF) is read to the end, so the
     // connection can serve the next request; a long one is left (the answer then closes it).
-    for (let epilogue = buffer.length; epilogue <= MAX_FIELD_BYTES; ) {
+    for (let epilogue = buffer.length; epilogue <= MAX_FIELD_BYTES;) {
       const { value, done } = await reader.read();
       if (done) break;
       epilogue += value.length;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../middleware/body-limit.ts';
 import type { AppEnv } from '../types.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '../../contract/images.ts';
 import type { ProcessedImage } from './process.ts';
@@ -11,12 +11,13 @@ import { photoWork } from './queue.ts';
  * product images and the galleries. The app-wide body limit skips these routes (api/app.ts) so
  * this larger one applies, after the admin guard: nobody else gets to send 20 MB.
  */
-export const uploadBodyLimit = bodyLimit({
+export const uploadBodyLimit = bodyLimit(
   // Room for the multipart framing and a few text fields around a file of the largest size.
-  maxSize: IMAGE_MAX_BYTES + 64 * 1024,
-  // The rest of the body is never read, so the connection can't be reused: say so.
-  onError: (c) => c.json({ message: IMAGE_MESSAGES.tooLarge }, 413, { connection: 'close' }),
-});
+  IMAGE_MAX_BYTES + 64 * 1024,
+  (c) => c.json({ message: IMAGE_MESSAGES.tooLarge }, 413),
+  // The handler streams the whole body to a temporary file before anything else: counted as it goes.
+  'as read',
+);
 
 export type Received = { ok: true; image: ProcessedImage; fields: Record<string, string> } | { ok: false; status: 400 | 413 | 415; message: string };
 

@@ -4,8 +4,9 @@ import type { IncomingMessage } from 'node:http';
 /**
  * A rest of an unread body up to this size (by its Content-Length) is left to Node, which reads
  * and discards it and keeps the connection for the next request. Anything larger, or chunked,
- * closes the connection: then the server has read what its first socket read brought (64 KB)
- * and reads nothing more.
+ * closes the connection and nothing more of it is read: of a body no handler read, the server
+ * has then taken in what its first socket read brought (64 KB); of a chunked one a route read,
+ * what the body limit let through (api/middleware/body-limit.ts).
  */
 export const UNREAD_BODY_ALLOWANCE = 64 * 1024;
 

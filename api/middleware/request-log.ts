@@ -58,7 +58,10 @@ export const requestLog =
   (options: RequestLogOptions): MiddlewareHandler =>
   async (c, next) => {
     const start = performance.now();
-    const id = requestIdOf(c.req.header('x-request-id'), trustedHops(c, { TRUST_PROXY: options.trustProxy, TRUSTED_PROXIES: options.trustedProxies ?? LOOPBACK_PROXIES }));
+    const id = requestIdOf(
+      c.req.header('x-request-id'),
+      trustedHops(c, { TRUST_PROXY: options.trustProxy, TRUSTED_PROXIES: options.trustedProxies ?? LOOPBACK_PROXIES }),
+    );
     c.header('x-request-id', id);
     // Astro writes its pages to the socket itself, past Hono's headers.
     const socketAnswer = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

@@ -123,16 +123,21 @@ describe(`admin login on ${testDbKind()}`, () => {
     expect(notJson.status).toBe(400);
   });
 
-  it('makes the account wait after wrong passwords in a row, even for the right password', async () => {
+  // Issue 21: the delay used to hold back the right password too, so anyone who knew her e-mail
+  // could lock her out; now the password is checked first and only failures wait.
+  it('makes wrong passwords wait after a run of them, but lets the right one in', async () => {
     for (let i = 0; i <= ADMIN_DELAY.freeFailures; i++) {
       const res = await login({ email: 'admin@example.com', password: 'wrong-password' });
       expect(res.status).toBe(401);
     }
-    const limited = await login({ email: 'admin@example.com', password });
+    const limited = await login({ email: 'admin@example.com', password: 'wrong-password' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toEqual({ message: TOO_MANY_ADMIN_ATTEMPTS });
     expect(cookieFrom(limited)).toBeUndefined();
+    const right = await login({ email: 'admin@example.com', password });
+    expect(right.status).toBe(200);
+    expect(cookieFrom(right)).toBeDefined();
   });
 
   it('limits attempts per address as a backstop: one past LIMITS.adminLogin gets 429, whatever the e-mail', async () => {

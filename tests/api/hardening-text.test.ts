@@ -34,7 +34,10 @@ beforeEach(() => resetRateLimits());
 describe(`bidi controls in free text on ${kind}`, () => {
   it('refuses one in a contact message with a clear 400, storing and mailing nothing', async () => {
     const visitor = email('bidi');
-    const before = await server.services.db.selectFrom('contactMessages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await server.services.db
+      .selectFrom('contactMessages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const control of [RLO, '\u202d', '\u2067', '\u2066']) {
       const res = await server.api('/api/contact', {
         method: 'POST',
@@ -43,7 +46,10 @@ describe(`bidi controls in free text on ${kind}`, () => {
       expect(res.status).toBe(400);
       expect((await res.json()).message).toBe(`message: ${bidiControlsMessage('Message')}`);
     }
-    const after = await server.services.db.selectFrom('contactMessages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await server.services.db
+      .selectFrom('contactMessages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect(await readMailbox(server, visitor)).toEqual([]);
   });
@@ -51,7 +57,11 @@ describe(`bidi controls in free text on ${kind}`, () => {
   it('refuses one in the announcement with a clear 400, and keeps the one that was live', async () => {
     const ok = await server.api('/api/admin/announcement', { method: 'PUT', headers: { cookie }, json: { message: 'Studio closed on Monday', link: '' } });
     expect(ok.status).toBe(200);
-    const res = await server.api('/api/admin/announcement', { method: 'PUT', headers: { cookie }, json: { message: `Studio closed ${RLO}yadnoM no`, link: '' } });
+    const res = await server.api('/api/admin/announcement', {
+      method: 'PUT',
+      headers: { cookie },
+      json: { message: `Studio closed ${RLO}yadnoM no`, link: '' },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toBe(`message: ${bidiControlsMessage('Message')}`);
     const live = (await (await server.api('/api/announcement')).json()) as { announcement: { message: string } | null };
@@ -61,7 +71,10 @@ describe(`bidi controls in free text on ${kind}`, () => {
   it('keeps the marks right-to-left writing uses in a message', async () => {
     const visitor = email('rtl');
     const message = 'سلام\u200f! می\u200cخواهم یک جلسه رزرو کنم.';
-    const res = await server.api('/api/contact', { method: 'POST', json: { name: 'Ana Lima', email: visitor, message, recaptchaToken: 'dev:contact_form_submit' } });
+    const res = await server.api('/api/contact', {
+      method: 'POST',
+      json: { name: 'Ana Lima', email: visitor, message, recaptchaToken: 'dev:contact_form_submit' },
+    });
     expect(res.status).toBe(200);
     const stored = await server.services.db.selectFrom('contactMessages').select('message').where('email', '=', visitor).executeTakeFirstOrThrow();
     expect(stored.message).toBe(message);
@@ -71,7 +84,10 @@ describe(`bidi controls in free text on ${kind}`, () => {
 describe(`names with ZWNJ and ZWJ on ${kind}`, () => {
   it('takes a Persian name with a ZWNJ in a contact message and greets the visitor by it', async () => {
     const visitor = email('persian');
-    const res = await server.api('/api/contact', { method: 'POST', json: { name: PERSIAN, email: visitor, message: 'سلام', recaptchaToken: 'dev:contact_form_submit' } });
+    const res = await server.api('/api/contact', {
+      method: 'POST',
+      json: { name: PERSIAN, email: visitor, message: 'سلام', recaptchaToken: 'dev:contact_form_submit' },
+    });
     expect(res.status).toBe(200);
     const stored = await server.services.db.selectFrom('contactMessages').select('name').where('email', '=', visitor).executeTakeFirstOrThrow();
     expect(stored.name).toBe(PERSIAN);
@@ -93,7 +109,10 @@ describe(`names with ZWNJ and ZWJ on ${kind}`, () => {
 
   it('still refuses a zero-width space, and a joiner hidden between Latin letters, in a name', async () => {
     for (const name of ['Ana\u200b Lima', 'A\u200dna Lima']) {
-      const res = await server.api('/api/contact', { method: 'POST', json: { name, email: email('hidden'), message: 'hi', recaptchaToken: 'dev:contact_form_submit' } });
+      const res = await server.api('/api/contact', {
+        method: 'POST',
+        json: { name, email: email('hidden'), message: 'hi', recaptchaToken: 'dev:contact_form_submit' },
+      });
       expect(res.status, JSON.stringify(name)).toBe(400);
       expect((await res.json()).message).toMatch(/must not contain invisible characters/);
     }

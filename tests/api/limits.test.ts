@@ -203,9 +203,18 @@ describe(`limits per recipient, per account and per admin on ${kind}`, () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(LIMITS.mailTo.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(60 - LIMITS.mailTo.max);
     // Gmail ignores dots and googlemail.com is gmail.com: one more allowance for them all, not one each.
-    const gmail = [`g.${stamp}@gmail.com`, `g${stamp}+a@googlemail.com`, `G.${stamp.toUpperCase()}@Gmail.com`, `g${stamp}@gmail.com`, `g.${stamp}+b@gmail.com`, `g${stamp}+c@gmail.com`, `g..${stamp}@googlemail.com`];
+    const gmail = [
+      `g.${stamp}@gmail.com`,
+      `g${stamp}+a@googlemail.com`,
+      `G.${stamp.toUpperCase()}@Gmail.com`,
+      `g${stamp}@gmail.com`,
+      `g.${stamp}+b@gmail.com`,
+      `g${stamp}+c@gmail.com`,
+      `g..${stamp}@googlemail.com`,
+    ];
     const gmailStatuses: number[] = [];
-    for (const [i, address] of gmail.entries()) gmailStatuses.push((await server.api('/api/user/login', { method: 'POST', json: { email: address }, headers: from(200 + i) })).status);
+    for (const [i, address] of gmail.entries())
+      gmailStatuses.push((await server.api('/api/user/login', { method: 'POST', json: { email: address }, headers: from(200 + i) })).status);
     expect(gmailStatuses.filter((s) => s === 200)).toHaveLength(LIMITS.mailTo.max);
   });
 

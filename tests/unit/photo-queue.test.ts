@@ -83,11 +83,15 @@ describe('spoolMultipart', () => {
     form.append('file', new Blob([photo]), 'big.jpg');
     const { bytes, boundary } = await formBytes(form);
     expect(await spoolMultipart(streamOf(bytes, 1000), boundary, { fileField: 'file', maxFileBytes: 60_000 })).toEqual({ refused: 'fileTooLarge' });
-    expect(await spoolMultipart(streamOf(bytes.subarray(0, 50_000), 1000), boundary, { fileField: 'file', maxFileBytes: 100_000 })).toEqual({ refused: 'unreadable' });
+    expect(await spoolMultipart(streamOf(bytes.subarray(0, 50_000), 1000), boundary, { fileField: 'file', maxFileBytes: 100_000 })).toEqual({
+      refused: 'unreadable',
+    });
     const long = new FormData();
     long.append('alt', 'x'.repeat(70_000));
     const longBody = await formBytes(long);
-    expect(await spoolMultipart(streamOf(longBody.bytes, 4096), longBody.boundary, { fileField: 'file', maxFileBytes: 100 })).toEqual({ refused: 'fieldTooLarge' });
+    expect(await spoolMultipart(streamOf(longBody.bytes, 4096), longBody.boundary, { fileField: 'file', maxFileBytes: 100 })).toEqual({
+      refused: 'fieldTooLarge',
+    });
     expect(await spoolMultipart(streamOf(Buffer.from('no parts here'), 4), 'xyz', { fileField: 'file', maxFileBytes: 100 })).toEqual({ refused: 'unreadable' });
   });
 

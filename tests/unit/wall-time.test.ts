@@ -59,7 +59,23 @@ describe('isoDate keeps to 2000–2100', () => {
 
 describe('names and e-mails refuse invisible characters', () => {
   // Refused in names and addresses alike.
-  const invisible = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u2060', '\ufeff'];
+  const invisible = [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+    '\u200b',
+    '\u2060',
+    '\ufeff',
+  ];
   // The zero-width non-joiner and joiner: Persian, Hindi and other scripts spell names with them (issue 21).
   const joiners = ['\u200c', '\u200d'];
 
