@@ -1,3 +1,4 @@
+import { revisionViews } from './revision-views.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -16,7 +17,6 @@ import {
   pageSlug,
   type PageDetail,
   type PageListItem,
-  type PageRevision,
 } from '../../contract/content.ts';
 import { findPage, listPages, listRevisions, type PageRow } from './pages.repo.ts';
 import {
@@ -170,15 +170,7 @@ export const adminPages = new Hono<AppEnv>()
     const page = await findPage(db, slug);
     if (!page) return c.json({ message: PAGE_MESSAGES.notFound }, 404);
     const revisions = await listRevisions(db, slug);
-    return c.json(
-      revisions.map((r): PageRevision => ({
-        n: r.n,
-        publishedAt: new Date(r.publishedAt).toISOString(),
-        changed: r.changed,
-        restoredFrom: r.restoredFrom,
-        current: r.n === page.publishedRevision,
-      })),
-    );
+    return c.json(revisionViews(revisions, page.publishedRevision));
   })
   .post('/:slug/revisions/:n/restore', validateParams(revisionParams), async (c) => {
     const { slug, n } = c.req.valid('param');

@@ -1,3 +1,4 @@
+import { revisionViews } from './revision-views.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -12,7 +13,6 @@ import {
   savePostBody,
   schedulePostBody,
   slugify,
-  type PageRevision,
   type PostDetail,
   type PostListItem,
   type PostState,
@@ -178,15 +178,7 @@ export const adminPosts = new Hono<AppEnv>()
     const post = await findPost(db, id);
     if (!post) return c.json({ message: POST_MESSAGES.notFound }, 404);
     const revisions = await listRevisions(db, postKey(id));
-    return c.json(
-      revisions.map((r): PageRevision => ({
-        n: r.n,
-        publishedAt: new Date(r.publishedAt).toISOString(),
-        changed: r.changed,
-        restoredFrom: r.restoredFrom,
-        current: r.n === post.publishedRevision,
-      })),
-    );
+    return c.json(revisionViews(revisions, post.publishedRevision));
   })
   .post('/:id/revisions/:n/restore', validateParams(revisionParams), async (c) => {
     const { id, n } = c.req.valid('param');
