@@ -5,6 +5,7 @@ import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { closeUnreadBody } from './middleware/drain-refused-body.ts';
+import { compressAnswers } from './middleware/compress.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { privateAnswers } from './middleware/private-answers.ts';
@@ -62,6 +63,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   // First in, last out: an answer sent before its body was read closes the connection rather
   // than read the rest (at most 64 KB of a refused body is ever read).
   api.use('*', closeUnreadBody());
+  // Brotli or gzip for every text answer over 1 KB that asks for it (api/middleware/compress.ts).
+  api.use('*', compressAnswers());
   // A chunked body is read ahead up to the limit and refused as soon as it passes it (api/middleware/body-limit.ts).
   const bodyLimited = bodyLimit(env.BODY_LIMIT_BYTES, (c) =>
     c.json({ message: `Request body is too large (limit ${Math.round(env.BODY_LIMIT_BYTES / 1024)} KB)` }, 413),

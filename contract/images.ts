@@ -30,8 +30,38 @@ export function photoRefusal(file: { size: number; type: string; name: string })
   return null;
 }
 
-/** The widths made of every upload (only those narrower than the photo itself). */
-export const IMAGE_WIDTHS = [320, 640, 960, 1280, 1920] as const;
+/**
+ * The widths made of every upload (only those narrower than the photo itself). 160 serves the
+ * 80-px thumbnails of the cart and the admin's lists at DPR 2; 480 the phone's cards and slides
+ * (182–380 CSS px at DPR 1.75–3 fell between 320 and 640 and took 640: issue 25).
+ */
+export const IMAGE_WIDTHS = [160, 320, 480, 640, 960, 1280, 1920] as const;
+
+/**
+ * Portrait and square photos are also cut to this landscape shape (4:3), around the focal point
+ * she sets (else where the eye goes, libvips' "attention"): a landscape box (a product card 5:4,
+ * a slide 64:42, the cart's 80×64) then loads the part it shows, not a portrait it hides half of.
+ * 4:3 sits between 5:4 and 64:42, so either box covers it losing at most a seventh.
+ */
+export const CROP_ASPECT = 4 / 3;
+/** A photo taller than this (height / width) gets the landscape cut; a landscape one fits as it is. */
+export const CROP_WHEN_TALLER_THAN = 0.8;
+/** The widths of the cut: the boxes it serves are at most about 400 CSS px wide (1280 at DPR 3). */
+export const CROP_WIDTHS = [160, 320, 480, 640, 960, 1280] as const;
+
+/** Her focal point on a photo: fractions of its width and height from the top left. */
+export interface FocusPoint {
+  x: number;
+  y: number;
+}
+
+/**
+ * Where a cut's sizes are served: `c` and the focal point in whole per cent, or `ca` for the
+ * "attention" cut of a photo she set no point on. A new point is a new name: the bytes under
+ * one URL never change.
+ */
+export const cropKeyOf = (focus: FocusPoint | null): string => (focus ? `c${Math.round(focus.x * 100)}-${Math.round(focus.y * 100)}` : 'ca');
+export const CROP_KEY = /^c(?:a|(?:100|[1-9]?[0-9])-(?:100|[1-9]?[0-9]))$/;
 /** The longest side kept: the largest size served. */
 export const IMAGE_MAX_SIDE = 2560;
 
@@ -47,6 +77,13 @@ export interface PictureView {
   /** `srcset` values, smallest first. */
   avif: string;
   webp: string;
+  /**
+   * The landscape cut (CROP_ASPECT) of a portrait or square photo, for landscape boxes: its
+   * intrinsic size and srcsets. Absent for landscape photos and uploads from before it existed.
+   */
+  crop?: { width: number; height: number; avif: string; webp: string };
+  /** Her focal point, if she set one (the admin's photo lists show and change it). */
+  focus?: FocusPoint | null;
 }
 
 /** POST /api/admin/images on success (201): where the stored image is served, and its sizes. */
@@ -65,8 +102,21 @@ export interface AdminImageView {
 
 /** Where an uploaded image and its sizes are served; the bytes under one URL never change. */
 export const IMAGE_URL_PREFIX = '/api/images/';
-export const imageVariantUrl = (id: string, width: number, format: 'avif' | 'webp') => `${IMAGE_URL_PREFIX}${id}/${width}.${format}`;
+export const imageVariantUrl = (id: string, width: number, format: 'avif' | 'webp', crop = '') =>
+  `${IMAGE_URL_PREFIX}${id}/${crop ? `${crop}/` : ''}${width}.${format}`;
 
-/** The `srcset` of one format. */
-export const srcsetOf = (id: string, widths: readonly number[], format: 'avif' | 'webp') =>
-  widths.map((w) => `${imageVariantUrl(id, w, format)} ${w}w`).join(', ');
+/** The `srcset` of one format (of the landscape cut `crop`, if given). */
+export const srcsetOf = (id: string, widths: readonly number[], format: 'avif' | 'webp', crop = '') =>
+  widths.map((w) => `${imageVariantUrl(id, w, format, crop)} ${w}w`).join(', ');
+
+/** The smallest candidate of a srcset that is at least `px` device pixels wide (else the largest). */
+export function candidateFor(srcset: string, px: number): string | undefined {
+  const entries = srcset
+    .split(', ')
+    .filter(Boolean)
+    .map((e) => {
+      const [url, w] = e.split(' ');
+      return { url: url!, width: Number(w?.slice(0, -1)) };
+    });
+  return (entries.find((e) => e.width >= px) ?? entries.at(-1))?.url;
+}

@@ -131,6 +131,9 @@ export interface ImagesTable {
   width: number | null;
   height: number | null;
   placeholder: string | null;
+  /** Her focal point for the landscape cut, as fractions of width and height (0018); null: not set. */
+  focusX: number | null;
+  focusY: number | null;
   createdAt: CreatedAt;
 }
 
@@ -141,6 +144,8 @@ export interface ImageVariantsTable {
   width: number;
   height: number;
   bytes: Uint8Array;
+  /** '' for the whole photo; the landscape cut's key (`c50-30`, `ca`) for its sizes (0018). */
+  crop: Generated<string>;
 }
 
 /** A photo of the /yoga or /chocolates slideshow. */

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { IMAGE_URL_PREFIX, srcsetOf, type PictureView } from '../../contract/images.ts';
-import type { ProcessedImage } from './process.ts';
+import { IMAGE_URL_PREFIX, srcsetOf, type FocusPoint, type PictureView } from '../../contract/images.ts';
+import type { ImageVariant, ProcessedImage } from './process.ts';
 
 export { IMAGE_URL_PREFIX };
 
@@ -21,7 +21,7 @@ export async function insertImage(trx: Transaction<Database>, image: ProcessedIm
   if (image.variants.length > 0) {
     await trx
       .insertInto('imageVariants')
-      .values(image.variants.map((v) => ({ imageId: id, format: v.format, width: v.width, height: v.height, bytes: v.bytes })))
+      .values(image.variants.map((v) => ({ imageId: id, format: v.format, width: v.width, height: v.height, bytes: v.bytes, crop: v.crop })))
       .execute();
   }
   return id;
@@ -35,8 +35,46 @@ export async function imageExists(db: DB, id: string): Promise<boolean> {
   return (await db.selectFrom('images').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-export async function findVariant(db: DB, id: string, format: 'avif' | 'webp', width: number) {
-  return db.selectFrom('imageVariants').select('bytes').where('imageId', '=', id).where('format', '=', format).where('width', '=', width).executeTakeFirst();
+export async function findVariant(db: DB, id: string, format: 'avif' | 'webp', width: number, crop = '') {
+  return db
+    .selectFrom('imageVariants')
+    .select('bytes')
+    .where('imageId', '=', id)
+    .where('crop', '=', crop)
+    .where('format', '=', format)
+    .where('width', '=', width)
+    .executeTakeFirst();
+}
+
+/** The stored master and her focal point: what a new cut is made from. */
+export async function findMaster(db: DB, id: string) {
+  return db
+    .selectFrom('images')
+    .select(['bytes', 'width', 'height', 'focusX', 'focusY'])
+    .where('id', '=', id)
+    .where('width', 'is not', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Her new focal point and the cut made around it, in one transaction: the old cut's sizes go
+ * (their URLs named the old point), the new ones come under a new name.
+ */
+export async function replaceCrop(db: DB, id: string, focus: FocusPoint | null, variants: readonly ImageVariant[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('images')
+      .set({ focusX: focus?.x ?? null, focusY: focus?.y ?? null })
+      .where('id', '=', id)
+      .execute();
+    await trx.deleteFrom('imageVariants').where('imageId', '=', id).where('crop', '!=', '').execute();
+    if (variants.length > 0) {
+      await trx
+        .insertInto('imageVariants')
+        .values(variants.map((v) => ({ imageId: id, format: v.format, width: v.width, height: v.height, bytes: v.bytes, crop: v.crop })))
+        .execute();
+    }
+  });
 }
 
 /**
@@ -47,18 +85,43 @@ export async function pictureViews(db: DB, ids: readonly string[]): Promise<Map<
   const out = new Map<string, PictureView>();
   if (ids.length === 0) return out;
   const [images, variants] = await Promise.all([
-    db.selectFrom('images').select(['id', 'width', 'height', 'placeholder']).where('id', 'in', ids).where('width', 'is not', null).execute(),
-    db.selectFrom('imageVariants').select(['imageId', 'format', 'width']).where('imageId', 'in', ids).orderBy('width').execute(),
+    db
+      .selectFrom('images')
+      .select(['id', 'width', 'height', 'placeholder', 'focusX', 'focusY'])
+      .where('id', 'in', ids)
+      .where('width', 'is not', null)
+      .execute(),
+    db.selectFrom('imageVariants').select(['imageId', 'format', 'width', 'height', 'crop']).where('imageId', 'in', ids).orderBy('width').execute(),
   ]);
   for (const img of images) {
     if (img.width === null || img.height === null) continue;
-    const mine = variants.filter((v) => v.imageId === img.id);
+    const mine = variants.filter((v) => v.imageId === img.id && v.crop === '');
     const widths = (format: 'avif' | 'webp') => mine.filter((v) => v.format === format).map((v) => v.width);
     const src = `${IMAGE_URL_PREFIX}${img.id}`;
     const webpWidths = widths('webp');
     // The largest WebP is the image itself, served at `src`.
     const webp = [srcsetOf(img.id, webpWidths, 'webp'), `${src} ${img.width}w`].filter(Boolean).join(', ');
-    out.set(img.id, { src, width: img.width, height: img.height, placeholder: img.placeholder ?? '', avif: srcsetOf(img.id, widths('avif'), 'avif'), webp });
+    const view: PictureView = {
+      src,
+      width: img.width,
+      height: img.height,
+      placeholder: img.placeholder ?? '',
+      avif: srcsetOf(img.id, widths('avif'), 'avif'),
+      webp,
+      focus: img.focusX !== null && img.focusY !== null ? { x: img.focusX, y: img.focusY } : null,
+    };
+    const cut = variants.filter((v) => v.imageId === img.id && v.crop !== '');
+    const largest = cut.at(-1);
+    if (largest) {
+      const cutWidths = (format: 'avif' | 'webp') => cut.filter((v) => v.format === format).map((v) => v.width);
+      view.crop = {
+        width: largest.width,
+        height: largest.height,
+        avif: srcsetOf(img.id, cutWidths('avif'), 'avif', largest.crop),
+        webp: srcsetOf(img.id, cutWidths('webp'), 'webp', largest.crop),
+      };
+    }
+    out.set(img.id, view);
   }
   return out;
 }

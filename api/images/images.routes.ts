@@ -1,11 +1,23 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { validateParams } from '../validation.ts';
+import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
-import type { AdminImageView, ImageUploadedView } from '../../contract/images.ts';
-import { deleteOrphanImages, findImage, findVariant, IMAGE_URL_PREFIX, imageExists, insertImage, listImages, pictureViews } from './images.repo.ts';
+import { CROP_KEY, type AdminImageView, type ImageUploadedView } from '../../contract/images.ts';
+import {
+  deleteOrphanImages,
+  findImage,
+  findMaster,
+  findVariant,
+  IMAGE_URL_PREFIX,
+  imageExists,
+  insertImage,
+  listImages,
+  pictureViews,
+  replaceCrop,
+} from './images.repo.ts';
+import { needsCrop } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
 import { photoWork, type PhotoWork } from './queue.ts';
 
@@ -17,7 +29,18 @@ import { photoWork, type PhotoWork } from './queue.ts';
  */
 
 const imageParams = z.object({ id });
-const variantParams = z.object({ id, file: z.string().regex(/^[1-9][0-9]{0,4}\.(avif|webp)$/, 'Invalid size') });
+const sizeFile = z.string().regex(/^[1-9][0-9]{0,4}\.(avif|webp)$/, 'Invalid size');
+const variantParams = z.object({ id, file: sizeFile });
+const cropParams = z.object({ id, crop: z.string().regex(CROP_KEY, 'Invalid cut'), file: sizeFile });
+/** Her focal point (fractions from the top left), or null to let the pipeline choose again. */
+const focusBody = z.object({
+  focus: z
+    .object({
+      x: z.number({ error: 'x must be a number from 0 to 1' }).min(0, 'x must be from 0 to 1').max(1, 'x must be from 0 to 1'),
+      y: z.number({ error: 'y must be a number from 0 to 1' }).min(0, 'y must be from 0 to 1').max(1, 'y must be from 0 to 1'),
+    })
+    .nullable(),
+});
 
 const IMMUTABLE = {
   'cache-control': 'public, max-age=31536000, immutable',
@@ -80,6 +103,26 @@ export const adminImages = new Hono<AppEnv>()
     await deleteOrphanImages(db);
     const picture = (await pictureViews(db, [imageId])).get(imageId)!;
     return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}`, picture } satisfies ImageUploadedView, 201);
+  })
+  /**
+   * PUT /api/admin/images/{id}/focus `{ focus: { x, y } | null }`: her focal point; the landscape
+   * cut is made again around it (in the photo worker, from the stored master) under a new name,
+   * and the pages rendered ahead are made again so they name the new cut.
+   */
+  .put('/:id/focus', requireAdmin(), validateParams(imageParams), validateJson(focusBody), async (c) => {
+    const { db, env, publisher } = c.var.services;
+    const imageId = c.req.valid('param').id;
+    const master = await findMaster(db, imageId);
+    if (!master || master.width === null || master.height === null) return c.json({ message: 'Image not found' }, 404);
+    const focus = c.req.valid('json').focus;
+    const rounded = focus && { x: Math.round(focus.x * 100) / 100, y: Math.round(focus.y * 100) / 100 };
+    const variants = needsCrop(master.width, master.height) ? await photoWork(env.IMAGE_CONCURRENCY).recrop(master.bytes, rounded) : [];
+    await replaceCrop(db, imageId, rounded, variants);
+    await publisher.regenerate({ kind: 'all' }).catch((err: unknown) => {
+      console.error('[render-ahead] pages not regenerated after a new focal point:', err instanceof Error ? err.message : err);
+    });
+    const picture = (await pictureViews(db, [imageId])).get(imageId)!;
+    return c.json({ url: `${IMAGE_URL_PREFIX}${imageId}`, picture } satisfies ImageUploadedView);
   });
 
 /** GET /api/images/{id}, /api/images/{id}/og.jpg and /api/images/{id}/{width}.{avif|webp}: public; never changing. */
@@ -103,6 +146,13 @@ export const images = new Hono<AppEnv>()
     const found = await findImage(c.var.services.db, c.req.valid('param').id);
     if (!found) return c.json({ message: 'Image not found' }, 404);
     return c.body(new Uint8Array(found.bytes), 200, { 'content-type': found.contentType, ...IMMUTABLE });
+  })
+  .get('/:id/:crop/:file', validateParams(cropParams), async (c) => {
+    const { id: imageId, crop, file } = c.req.valid('param');
+    const [width, format] = file.split('.') as [string, 'avif' | 'webp'];
+    const found = await findVariant(c.var.services.db, imageId, format, Number(width), crop);
+    if (!found) return c.json({ message: 'Image not found' }, 404);
+    return c.body(new Uint8Array(found.bytes), 200, { 'content-type': `image/${format}`, ...IMMUTABLE });
   })
   .get('/:id/:file', validateParams(variantParams), async (c) => {
     const { id: imageId, file } = c.req.valid('param');

@@ -1,6 +1,15 @@
 import { open } from 'node:fs/promises';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { IMAGE_MAX_SIDE, IMAGE_MESSAGES, IMAGE_WIDTHS } from '../../contract/images.ts';
+import {
+  CROP_ASPECT,
+  CROP_WHEN_TALLER_THAN,
+  CROP_WIDTHS,
+  cropKeyOf,
+  IMAGE_MAX_SIDE,
+  IMAGE_MESSAGES,
+  IMAGE_WIDTHS,
+  type FocusPoint,
+} from '../../contract/images.ts';
 
 /**
  * The one photo pipeline (DESIGN "Money, limits and pictures"): decode once, turn upright by the
@@ -29,6 +38,8 @@ export interface ImageVariant {
   width: number;
   height: number;
   bytes: Buffer;
+  /** '' for the whole photo; the landscape cut's key (contract/images.ts cropKeyOf) for its sizes. */
+  crop: string;
 }
 
 export interface ProcessedImage {
@@ -38,8 +49,51 @@ export interface ProcessedImage {
   height: number;
   /** data:image/webp;base64,… of about 16 px wide. */
   placeholder: string;
-  /** Every smaller width in both formats, and AVIF of the largest when it is ≤ 1920 px. */
+  /** Every smaller width in both formats, and AVIF of the largest when it is ≤ 1920 px; the landscape cut's sizes. */
   variants: ImageVariant[];
+}
+
+type Raw = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 4 };
+
+async function encodeFrom(raw: Raw, format: 'avif' | 'webp', w: number, crop: string): Promise<ImageVariant> {
+  const h = Math.max(1, Math.round((raw.height * w) / raw.width));
+  const from = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+  const resized = w === raw.width ? from : from.resize({ width: w, height: h });
+  const bytes = await (format === 'avif' ? resized.avif({ quality: 50, effort: 0, chromaSubsampling: '4:2:0' }) : resized.webp({ quality: 75 })).toBuffer();
+  return { format, width: w, height: h, bytes, crop };
+}
+
+/** Whether a photo of this shape gets the landscape cut. */
+export const needsCrop = (width: number, height: number) => height / width > CROP_WHEN_TALLER_THAN;
+
+/**
+ * The landscape cut (CROP_ASPECT) of upright pixels, every CROP_WIDTHS size in AVIF and WebP: the
+ * whole width kept, the height cut around her focal point (`focus.y`), or where libvips'
+ * "attention" finds the eye goes when she set none. Empty for a photo that is landscape already.
+ */
+export async function cropVariants(raw: Raw, focus: FocusPoint | null): Promise<ImageVariant[]> {
+  if (!needsCrop(raw.width, raw.height)) return [];
+  const cutHeight = Math.min(raw.height, Math.round(raw.width / CROP_ASPECT));
+  const source = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+  const cut = focus
+    ? source.extract({
+        left: 0,
+        top: Math.min(raw.height - cutHeight, Math.max(0, Math.round(focus.y * raw.height - cutHeight / 2))),
+        width: raw.width,
+        height: cutHeight,
+      })
+    : source.resize({ width: raw.width, height: cutHeight, fit: 'cover', position: 'attention' });
+  const { data, info } = await cut.raw().toBuffer({ resolveWithObject: true });
+  const pixels: Raw = { data, width: info.width, height: info.height, channels: info.channels };
+  const key = cropKeyOf(focus);
+  const widths = CROP_WIDTHS.filter((w) => w <= pixels.width);
+  return Promise.all([...widths.map((w) => encodeFrom(pixels, 'webp', w, key)), ...widths.map((w) => encodeFrom(pixels, 'avif', w, key))]);
+}
+
+/** A stored master (the largest WebP, upright already) cut again around a new focal point. */
+export async function recropImage(master: Uint8Array, focus: FocusPoint | null): Promise<ImageVariant[]> {
+  const { data, info } = await sharp(master, { limitInputPixels: MAX_INPUT_PIXELS }).raw().toBuffer({ resolveWithObject: true });
+  return cropVariants({ data, width: info.width, height: info.height, channels: info.channels }, focus);
 }
 
 export type ImageRefusal = { refused: keyof typeof IMAGE_MESSAGES; message: string };
@@ -100,18 +154,16 @@ export async function processImage(input: Uint8Array | string): Promise<Processe
     return refuse('unreadable');
   }
   const { width, height, channels } = raw.info;
+  const pixels: Raw = { data: raw.data, width, height, channels };
   const from = () => sharp(raw.data, { raw: { width, height, channels } });
   const heightAt = (w: number) => Math.max(1, Math.round((height * w) / width));
-  const encode = async (format: 'avif' | 'webp', w: number): Promise<ImageVariant> => {
-    const resized = w === width ? from() : from().resize({ width: w, height: heightAt(w) });
-    const bytes = await (format === 'avif' ? resized.avif({ quality: 50, effort: 0, chromaSubsampling: '4:2:0' }) : resized.webp({ quality: 75 })).toBuffer();
-    return { format, width: w, height: heightAt(w), bytes };
-  };
+  const encode = (format: 'avif' | 'webp', w: number) => encodeFrom(pixels, format, w, '');
 
   const smaller = IMAGE_WIDTHS.filter((w) => w < width);
   const avifWidths = width <= AVIF_MAX_WIDTH ? [...smaller, width] : smaller;
   // sharp runs these on libuv's thread pool: started together they use every core.
-  const [master, placeholder, ...variants] = await Promise.all([
+  const [crops, master, placeholder, ...variants] = await Promise.all([
+    cropVariants(pixels, null),
     from().webp({ quality: 78 }).toBuffer(),
     from()
       .resize({ width: 16, height: heightAt(16) })
@@ -125,7 +177,7 @@ export async function processImage(input: Uint8Array | string): Promise<Processe
     width,
     height,
     placeholder: `data:image/webp;base64,${(placeholder as Buffer).toString('base64')}`,
-    variants: variants as ImageVariant[],
+    variants: [...(variants as ImageVariant[]), ...(crops as ImageVariant[])],
   };
 }
 

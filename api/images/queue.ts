@@ -18,6 +18,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ImageRefusal, ImageVariant, ProcessedImage } from './process.ts';
 import type { PhotoAnswer, PhotoJob } from './worker.ts';
+import type { FocusPoint } from '../../contract/images.ts';
 
 /** At most `concurrency` jobs run at once; the rest wait in arrival order. */
 export class WorkQueue {
@@ -91,6 +92,14 @@ export class PhotoWork {
   /** api/images/process.ts's openGraphImage, in turn, in the worker. */
   openGraph(master: Uint8Array): Promise<Buffer> {
     return this.queue.run(async () => asBuffer((await this.#send({ kind: 'openGraph', bytes: master })) as Uint8Array));
+  }
+
+  /** api/images/process.ts's recropImage (her new focal point), in turn, in the worker. */
+  recrop(master: Uint8Array, focus: FocusPoint | null): Promise<ImageVariant[]> {
+    return this.queue.run(async () => {
+      const variants = (await this.#send({ kind: 'recrop', bytes: master, focus })) as ImageVariant[];
+      return variants.map((v) => ({ ...v, bytes: asBuffer(v.bytes) }));
+    });
   }
 
   /** Ends the worker now (its jobs fail); the next job starts another. */

@@ -63,8 +63,8 @@ describe(`the photo pipeline on ${testDbKind()}`, () => {
     expect(picture.placeholder.length).toBeLessThan(600);
 
     const urls = urlsOf(picture);
-    expect(urls.filter((u) => u.format === 'avif').map((u) => u.width)).toEqual([320, 640, 960, 1280, 1920]);
-    expect(urls.filter((u) => u.format === 'webp').map((u) => u.width)).toEqual([320, 640, 960, 1280, 1920]);
+    expect(urls.filter((u) => u.format === 'avif').map((u) => u.width)).toEqual([160, 320, 480, 640, 960, 1280, 1920]);
+    expect(urls.filter((u) => u.format === 'webp').map((u) => u.width)).toEqual([160, 320, 480, 640, 960, 1280, 1920]);
     for (const { url: u, width, format } of urls) {
       const served = await server.api(u);
       expect(served.status, u).toBe(200);
@@ -97,14 +97,14 @@ describe(`the photo pipeline on ${testDbKind()}`, () => {
       urlsOf(picture)
         .filter((u) => u.format === 'avif')
         .map((u) => u.width),
-    ).toEqual([320, 640, 960, 1280, 1920]);
+    ).toEqual([160, 320, 480, 640, 960, 1280, 1920]);
     expect(picture.webp.endsWith(`${picture.src} 2560w`)).toBe(true);
 
     const smallRes = await upload(small);
     const smallPicture = ((await smallRes.json()) as ImageUploadedView).picture;
     expect([smallPicture.width, smallPicture.height]).toEqual([800, 600]);
     // Never enlarged: only the widths below 800, plus the photo itself.
-    expect(urlsOf(smallPicture).map((u) => `${u.format}${u.width}`)).toEqual(['avif320', 'avif640', 'avif800', 'webp320', 'webp640', 'webp800']);
+    expect(urlsOf(smallPicture).map((u) => `${u.format}${u.width}`)).toEqual(['avif160', 'avif320', 'avif480', 'avif640', 'avif800', 'webp160', 'webp320', 'webp480', 'webp640', 'webp800']);
   });
 
   it('refuses what is not a usable photo with a clear 4xx, and stores nothing', async () => {

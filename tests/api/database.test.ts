@@ -71,6 +71,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0012_pages',
       '0013_told_and_placed',
       '0014_journal',
+      '0018_image_crops',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

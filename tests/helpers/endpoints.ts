@@ -1224,6 +1224,37 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
 
+  // The landscape cut of a portrait photo (issue 25), under its focal point's name.
+  {
+    method: 'GET',
+    route: '/api/images/:id/:crop/:file',
+    auth: 'none',
+    body: 'none',
+    writes: [],
+    example: async (fx) => {
+      const id = await fx.image();
+      await fx.db
+        .insertInto('imageVariants')
+        .values({ imageId: id, format: 'webp', width: 1, height: 1, bytes: new Uint8Array(PNG), crop: 'ca' })
+        .execute();
+      return { params: { id, crop: 'ca', file: '1.webp' } };
+    },
+  },
+  // Her focal point on a photo: the cut is made again around it (issue 25).
+  {
+    method: 'PUT',
+    route: '/api/admin/images/:id/focus',
+    auth: 'admin',
+    body: 'json',
+    writes: ['images', 'imageVariants'],
+    example: async (fx) => {
+      const id = await fx.image();
+      // A photo the pipeline made (it has a size); 1×1 gives a cut of no size, so nothing is encoded.
+      await fx.db.updateTable('images').set({ width: 1, height: 1, placeholder: '' }).where('id', '=', id).execute();
+      return { params: { id }, json: { focus: { x: 0.5, y: 0.25 } } };
+    },
+  },
+
   // --- galleries (the slideshows of /yoga and /chocolates) ------------------------------------
   { method: 'GET', route: '/api/galleries/:gallery', auth: 'none', body: 'none', writes: [], example: async () => ({ params: { gallery: 'yoga' } }) },
   {
