@@ -30,6 +30,9 @@ import { coupons } from './shop/coupons.routes.ts';
 import { checkout } from './shop/checkout.routes.ts';
 import { adminOrders } from './shop/orders.routes.ts';
 import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
+import { adminTaxRates, taxRates } from './shop/tax-rates.routes.ts';
+// books: her gigs, locations, trips, mileage rates and the tax year (issue 24)
+import { adminGigs, adminLocations, adminMileageRates, adminTaxYear, adminTrips } from './books/books.routes.ts';
 // images: the photo pipeline (product photos) and the slideshows' galleries
 import { adminImages, images } from './images/images.routes.ts';
 import { adminGalleries, galleries } from './galleries/galleries.routes.ts';
@@ -107,6 +110,14 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/orders', checkout);
   api.route('/admin/orders', adminOrders);
   api.route('/paypal', paypalWebhooks);
+  api.route('/tax-rates', taxRates);
+  api.route('/admin/tax-rates', adminTaxRates);
+  // books: gigs, locations, trips, mileage rates, the tax year (issue 24)
+  api.route('/admin/gigs', adminGigs);
+  api.route('/admin/locations', adminLocations);
+  api.route('/admin/trips', adminTrips);
+  api.route('/admin/mileage-rates', adminMileageRates);
+  api.route('/admin/tax-year', adminTaxYear);
   api.route('/images', images);
   api.route('/admin/images', adminImages);
   api.route('/galleries', galleries);

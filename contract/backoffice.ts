@@ -105,6 +105,11 @@ export interface FinancesView {
   totals: FinanceFigures;
   months: FinanceMonth[];
   bestSellers: { name: string; quantity: number; cents: number }[];
+  /**
+   * Sales tax collected (orders paid and kept) per destination state, per month and per quarter
+   * (YYYY-Qn) of the range, for filing (issue 24); refunded orders returned theirs.
+   */
+  salesTaxByState: { state: string; taxCents: number; months: { month: string; taxCents: number }[]; quarters: { quarter: string; taxCents: number }[] }[];
 }
 
 // ---------------------------------------------------------------------------------------------

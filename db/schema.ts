@@ -209,6 +209,11 @@ export interface OrdersTable {
   /** What the buyer was last mailed about its delivery (status and tracking), and when (0013). */
   buyerTold: string | null;
   buyerToldAt: Timestamp | null;
+  /** The sales tax charged (0017): cents, the rate in parts per million, the destination state (null for pickup), shipping taxed. */
+  taxCents: Generated<number>;
+  taxRatePpm: Generated<number>;
+  taxState: string | null;
+  taxOnShipping: Generated<boolean>;
 }
 
 export interface OrderItemsTable {
@@ -488,6 +493,68 @@ export interface BookingOrdersTable {
   note: string | null;
 }
 
+/** A state's sales tax rate from a day on (0017, issue 24): parts per million of the taxable amount. */
+export interface TaxRatesTable {
+  id: Generated<string>;
+  state: string;
+  stateName: string;
+  ratePpm: number;
+  shippingTaxable: Generated<boolean>;
+  /** YYYY-MM-DD in SITE_TIMEZONE. */
+  startsOn: string;
+  updatedAt: Generated<Date>;
+}
+
+/** Where she teaches (0017): the round trip from home in tenths of a mile. */
+export interface LocationsTable {
+  id: Generated<string>;
+  name: string;
+  roundTripTenthMiles: Generated<number>;
+  createdAt: CreatedAt;
+}
+
+/** One class she teaches elsewhere (0017); a recurring gig's entries share seriesId. */
+export interface GigsTable {
+  id: Generated<string>;
+  seriesId: string | null;
+  /** YYYY-MM-DD and HH:mm in SITE_TIMEZONE. */
+  date: string;
+  time: string;
+  className: string;
+  locationId: string;
+  rateCents: number;
+  frequency: 'perClass' | 'weekly' | 'biweekly' | 'monthly';
+  repeatUntil: string | null;
+  paymentMethod: 'cash' | 'check' | 'venmo' | 'paypal' | 'zelle' | 'card';
+  requestSent: Generated<boolean>;
+  paid: Generated<boolean>;
+  /** YYYY-MM-DD: the day the money came in; null while unpaid. */
+  paidOn: string | null;
+  taxed: Generated<boolean>;
+  cancelled: Generated<boolean>;
+  /** The entry adds its location's round trip to her mileage. */
+  drove: Generated<boolean>;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
+}
+
+/** Miles driven for work besides the gigs (0017), in tenths of a mile. */
+export interface TripsTable {
+  id: Generated<string>;
+  date: string;
+  purpose: string;
+  tenthMiles: number;
+  createdAt: CreatedAt;
+}
+
+/** The standard mileage rate of a year (0017), in tenths of a cent a mile, with its name. */
+export interface MileageRatesTable {
+  year: number;
+  rateTenthCents: number;
+  name: string;
+  updatedAt: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -520,6 +587,11 @@ export interface Database {
   renderedPages: RenderedPagesTable;
   settings: SettingsTable;
   bookingOrders: BookingOrdersTable;
+  taxRates: TaxRatesTable;
+  locations: LocationsTable;
+  gigs: GigsTable;
+  trips: TripsTable;
+  mileageRates: MileageRatesTable;
 }
 
 export type User = Selectable<UsersTable>;

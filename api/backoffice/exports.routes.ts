@@ -8,6 +8,7 @@ import type { Env } from '../env.ts';
 import type { DB } from '../../db/client.ts';
 import { decimal, toCsv } from './csv.ts';
 import { clients, ordersWithItems, signups, subscribers } from './exports.repo.ts';
+import { taxYearExport } from '../books/tax-year-export.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : '');
 
@@ -142,6 +143,9 @@ export const adminExports = new Hono<AppEnv>()
     });
   })
   .get('/:file', async (c) => {
+    // GET /api/admin/exports/tax-year-{year}.csv (issue 24): the tax year for an accountant (api/books/tax-year.ts).
+    const taxYear = /^tax-year-(\d{4})\.csv$/.exec(c.req.param('file'))?.[1];
+    if (taxYear) return taxYearExport(c, Number(taxYear));
     const name = /^([a-z]+)\.csv$/.exec(c.req.param('file'))?.[1] as ExportName | undefined;
     if (!name || !EXPORTS.includes(name))
       return c.json({ message: `Unknown export. Choose one of: ${[...EXPORTS, 'finances'].map((e) => `${e}.csv`).join(', ')}.` }, 404);

@@ -7,6 +7,7 @@
 import type { DB } from '../../db/client.ts';
 import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/backoffice.ts';
 import { bestSellers, bookingMonths, orderMonths } from './finances.repo.ts';
+import { salesTaxByState } from '../books/sales-tax-report.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -45,7 +46,12 @@ const finish = (f: FinanceFigures): FinanceFigures => ({
 
 /** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone. */
 export async function financesOf(db: DB, zone: string, from: string, to: string): Promise<FinancesView> {
-  const [orders, bookings, tins] = await Promise.all([orderMonths(db, zone, from, to), bookingMonths(db, zone, from, to), bestSellers(db, zone, from, to)]);
+  const [orders, bookings, tins, salesTax] = await Promise.all([
+    orderMonths(db, zone, from, to),
+    bookingMonths(db, zone, from, to),
+    bestSellers(db, zone, from, to),
+    salesTaxByState(db, zone, from, to),
+  ]);
   const byMonth = new Map(monthsBetween(from, to).map((m) => [m, empty()]));
   for (const o of orders) {
     const f = byMonth.get(o.month);
@@ -86,5 +92,6 @@ export async function financesOf(db: DB, zone: string, from: string, to: string)
     totals: finish(totals),
     months,
     bestSellers: tins.map((t) => ({ name: t.name, quantity: n(t.quantity), cents: n(t.cents) })),
+    salesTaxByState: salesTax,
   };
 }

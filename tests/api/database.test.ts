@@ -32,10 +32,13 @@ const tables = [
   'coupons',
   'events',
   'gallery_photos',
+  'gigs',
   'image_variants',
   'images',
+  'locations',
   'login_tokens',
   'mails',
+  'mileage_rates',
   'newsletter_outbox',
   'newsletters',
   'order_items',
@@ -50,6 +53,8 @@ const tables = [
   'settings',
   'slots',
   'subscribers',
+  'tax_rates',
+  'trips',
   'user_sessions',
   'users',
 ];
@@ -71,6 +76,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0012_pages',
       '0013_told_and_placed',
       '0014_journal',
+      '0017_books',
       '0018_image_crops',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

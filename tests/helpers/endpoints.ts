@@ -21,6 +21,7 @@ import { UNSUBSCRIBE_PURPOSE } from '../../api/forms/mails.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from '../../api/classes/mails.ts';
 import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { adminCookie, createUser } from './auth.ts';
+import { deletionToken } from '../../api/accounts/deletion-mails.ts';
 import type { TestServer } from './server.ts';
 
 export type Table = keyof Database & string;
@@ -407,10 +408,71 @@ export class Fixtures {
 }
 
 const text = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, ...extra });
+/** What deleting an account may change (issue 23, api/accounts/erase-account.ts). */
+const ERASE_WRITES: Table[] = [
+  'users',
+  'userSessions',
+  'loginTokens',
+  'slots',
+  'bookingCancellations',
+  'paymentAttempts',
+  'bookingOrders',
+  'orders',
+  'classSignups',
+  'classWaitlist',
+  'subscribers',
+  'newsletterOutbox',
+  'contactMessages',
+  'bookingRequests',
+  'mails',
+  'intakeAnswers',
+  'sessionNotes',
+  'privateAccessLog',
+];
+/** Answers to the seeded intake form (contract/practice.ts), every required one given. */
+const intakeAnswersExample = () => ({
+  conditions: 'None',
+  injuries: 'None',
+  pregnant: false,
+  hopes: 'A calmer back',
+  'emergency-contact': 'Sam 555-0100',
+  consent: true,
+  signature: SIGNATURE,
+});
 const optionalText = (extra: Partial<Field> = {}): Field => ({ kind: 'string', ...extra });
 const match = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, role: 'match', ...extra });
 const badDates = ['2031-02-30', '31-01-2031', '2031-1-1', '', '2031-01-01T00:00:00Z'];
 const badTimes = ['24:00', '7:00', '12:60', '', '12:00:00'];
+
+/** A location of her books (issue 24), new each time. */
+async function bookLocation(fx: Fixtures): Promise<string> {
+  const row = await fx.db
+    .insertInto('locations')
+    .values({ name: fx.unique('Studio'), roundTripTenthMiles: 124 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** One entry of a recurring gig (issue 24), new each time. */
+async function bookGig(fx: Fixtures): Promise<string> {
+  const row = await fx.db
+    .insertInto('gigs')
+    .values({
+      seriesId: fx.unique('series'),
+      date: '2026-03-03',
+      time: '18:00',
+      className: 'Vinyasa',
+      locationId: await bookLocation(fx),
+      rateCents: 6000,
+      frequency: 'weekly',
+      repeatUntil: '2026-03-31',
+      paymentMethod: 'cash',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /** Every /api endpoint of api/app.ts. */
 export const ENDPOINTS: Endpoint[] = [
@@ -1581,7 +1643,11 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/finances',
     auth: 'admin',
     body: 'none',
-    fields: { from: match({ in: 'query', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }), to: match({ in: 'query', bad: ['2024-12', '2101-01'] }) },
+    // Without from and to: the current year (issue 24); one of them alone is refused.
+    fields: {
+      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
+      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
+    },
     writes: [],
     example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
   },
@@ -1673,8 +1739,287 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
 
+  // --- her books (issue 24) -------------------------------------------------------------------
+  { method: 'GET', route: '/api/tax-rates', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/tax-rates', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/tax-rates/:state',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      ratePercent: { kind: 'number', required: true, bad: [-1, 21, 6.12345] },
+      shippingTaxable: { kind: 'boolean', required: true },
+      startsOn: match({ bad: badDates }),
+    },
+    writes: ['taxRates'],
+    example: async () => ({ params: { state: 'WA' }, json: { ratePercent: 6.5, shippingTaxable: false, startsOn: '2026-01-01' } }),
+  },
+  { method: 'GET', route: '/api/admin/locations', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/locations',
+    auth: 'admin',
+    body: 'json',
+    fields: { name: text({ bad: ['Two\nlines'] }), roundTripMiles: { kind: 'number', required: true, bad: [-1, 10001, 1.25] } },
+    writes: ['locations'],
+    example: async (fx) => ({ json: { name: fx.unique('Riverside Studio'), roundTripMiles: 12.4 } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/locations/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: { name: text({ bad: ['Two\nlines'] }), roundTripMiles: { kind: 'number', required: true, bad: [-1, 10001, 1.25] } },
+    writes: ['locations'],
+    example: async (fx) => ({ params: { id: await bookLocation(fx) }, json: { name: fx.unique('Hillside Gym'), roundTripMiles: 8 } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/locations/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['locations'],
+    example: async (fx) => ({ params: { id: await bookLocation(fx) } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/gigs',
+    auth: 'admin',
+    body: 'none',
+    fields: {
+      from: optionalText({ in: 'query', role: 'match', bad: ['2026-13-01', 'today'] }),
+      to: optionalText({ in: 'query', role: 'match', bad: ['2026-02-30'] }),
+    },
+    writes: [],
+    example: async () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/gigs',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      date: match({ bad: badDates }),
+      time: match({ bad: badTimes }),
+      className: text({ bad: ['Two\nlines'] }),
+      locationId: match(),
+      rateCents: { kind: 'number', required: true, bad: [-1, 1.5, 1_000_001] },
+      frequency: match({ bad: ['daily', 'WEEKLY'] }),
+      paymentMethod: match({ bad: ['bitcoin', 'Cash'] }),
+      requestSent: { kind: 'boolean' },
+      paid: { kind: 'boolean' },
+      taxed: { kind: 'boolean' },
+      repeatUntil: optionalText({ role: 'match', bad: ['2026-02-30', '2000-01-01'] }),
+    },
+    writes: ['gigs'],
+    example: async (fx) => ({
+      json: {
+        date: '2026-03-03',
+        time: '18:00',
+        className: fx.unique('Vinyasa'),
+        locationId: await bookLocation(fx),
+        rateCents: 6000,
+        frequency: 'weekly',
+        paymentMethod: 'venmo',
+        requestSent: false,
+        paid: false,
+        taxed: false,
+        repeatUntil: '2026-03-31',
+      },
+    }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/gigs/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: { className: optionalText({ bad: ['Two\nlines'] }), paid: { kind: 'boolean' }, paidOn: optionalText({ role: 'match', bad: ['2026-02-30'] }) },
+    writes: ['gigs'],
+    example: async (fx) => ({ params: { id: await bookGig(fx) }, json: { className: fx.unique('Yin'), paid: true, paidOn: '2026-03-10' } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/gigs/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['gigs'],
+    example: async (fx) => ({ params: { id: await bookGig(fx) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/gigs/:id/end',
+    auth: 'admin',
+    body: 'json',
+    fields: { after: optionalText({ role: 'match', bad: ['2026-02-30', 'soon'] }) },
+    writes: ['gigs'],
+    example: async (fx) => ({ params: { id: await bookGig(fx) }, json: { after: '2026-03-10' } }),
+  },
+  { method: 'GET', route: '/api/admin/trips', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/trips',
+    auth: 'admin',
+    body: 'json',
+    fields: { date: match({ bad: badDates }), purpose: text({ bad: ['Two\nlines'] }), miles: { kind: 'number', required: true, bad: [0, -3, 10001, 2.25] } },
+    writes: ['trips'],
+    example: async (fx) => ({ json: { date: '2026-04-02', purpose: fx.unique('Cacao supplier'), miles: 23.5 } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/trips/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['trips'],
+    example: async (fx) => ({
+      params: {
+        id: (
+          await fx.db
+            .insertInto('trips')
+            .values({ date: '2026-04-02', purpose: fx.unique('Market'), tenthMiles: 50 })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      },
+    }),
+  },
+  { method: 'GET', route: '/api/admin/mileage-rates', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/mileage-rates/:year',
+    auth: 'admin',
+    body: 'json',
+    fields: { centsPerMile: { kind: 'number', required: true, bad: [-1, 1001, 65.55] }, name: text({ bad: ['Two\nlines'] }) },
+    writes: ['mileageRates'],
+    example: async (fx) => ({ params: { year: '2025' }, json: { centsPerMile: 70, name: fx.unique('IRS business rate 2025') } }),
+  },
+  { method: 'GET', route: '/api/admin/tax-year/:year', auth: 'admin', body: 'none', writes: [], example: async () => ({ params: { year: '2026' } }) },
+  // The tax year's CSV is the exports' /:file route with another name.
+  {
+    method: 'GET',
+    route: '/api/admin/exports/:file',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async () => ({ params: { file: 'tax-year-2026.csv' } }),
+  },
+
   // --- backups (issue 21) ----------------------------------------------------------------------
   { method: 'GET', route: '/api/admin/backups', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+
+  // --- practice: intake, notes, the client's record and data (issue 23) -----------------------
+  // A client reading their own answers, and every read of a record, writes the access log.
+  {
+    method: 'GET',
+    route: '/api/user/:id/intake',
+    auth: 'user',
+    body: 'none',
+    writes: ['privateAccessLog'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'PUT',
+    route: '/api/user/:id/intake',
+    auth: 'user',
+    body: 'json',
+    // The answers are checked against the form's questions (tests/api/practice-intake.test.ts), and sealed: never stored as typed.
+    fields: { version: { kind: 'number', required: true, role: 'match', bad: [0, -1, 1.5, 99999] }, answers: { kind: 'any' } },
+    writes: ['intakeAnswers', 'privateAccessLog'],
+    example: async (fx) => {
+      const user = await fx.user();
+      const form = await fx.db.selectFrom('intakeForms').select('version').orderBy('version', 'desc').limit(1).executeTakeFirstOrThrow();
+      return { cookie: user.cookie, params: { id: user.id }, json: { version: form.version, answers: intakeAnswersExample() } };
+    },
+  },
+  { method: 'GET', route: '/api/admin/intake', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/intake',
+    auth: 'admin',
+    body: 'json',
+    fields: { required: { kind: 'boolean', required: true }, questions: { kind: 'array', required: true, bad: [[], [{ id: 'x' }], [{ id: 'x', type: 'choice', label: 'Pick', options: ['one'] }]] } },
+    writes: ['intakeForms', 'settings'],
+    example: async (fx) => {
+      const form = await fx.db.selectFrom('intakeForms').select('questions').orderBy('version', 'desc').limit(1).executeTakeFirstOrThrow();
+      return { json: { required: false, questions: JSON.parse(form.questions) } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/users/:id/record',
+    auth: 'admin',
+    body: 'none',
+    writes: ['privateAccessLog'],
+    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+  },
+  { method: 'GET', route: '/api/admin/users/:id/access-log', auth: 'admin', body: 'none', writes: [], example: async (fx) => ({ params: { id: (await fx.user()).id } }) },
+  {
+    method: 'PUT',
+    route: '/api/admin/bookings/:slotId/notes',
+    auth: 'admin',
+    body: 'json',
+    // Sealed before it reaches the database (tests/api/practice-records.test.ts): never found as typed, so 'lookup'.
+    fields: { text: { kind: 'string', required: true, role: 'lookup' }, soap: { kind: 'any' } },
+    writes: ['sessionNotes'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { params: { slotId: await fx.bookedSlot(user.id) }, json: { text: 'Shoulders tight; better after twists.' } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/user/:id/export',
+    auth: 'user',
+    body: 'none',
+    writes: ['privateAccessLog'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/user/:id/export/html',
+    auth: 'user',
+    body: 'none',
+    writes: ['privateAccessLog'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/user/:id/delete-request',
+    auth: 'user',
+    body: 'none',
+    writes: ['mails'],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, params: { id: user.id } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/user/delete-account',
+    auth: 'none',
+    body: 'json',
+    fields: { token: match() },
+    writes: ERASE_WRITES,
+    example: async (fx) => ({ json: { token: deletionToken(fx.server.env, (await fx.user()).id) } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/users/:id/export',
+    auth: 'admin',
+    body: 'none',
+    writes: ['privateAccessLog'],
+    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+  },
+  { method: 'POST', route: '/api/admin/users/:id/erase', auth: 'admin', body: 'none', writes: ERASE_WRITES, example: async (fx) => ({ params: { id: (await fx.user()).id } }) },
 ];
 
 /** `route` with the example's params and query filled in (values percent-encoded unless `raw`). */

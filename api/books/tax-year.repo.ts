@@ -1,0 +1,112 @@
+/**
+ * The tax year's sums, by PostgreSQL in integer cents (and tenths of a mile), month by month in
+ * the teacher's zone (SITE_TIMEZONE) (decision 0026):
+ * - shop: orders paid and kept (paid, shipped, picked up) by the month they were placed, net of
+ *   their sales tax; refunded orders apart (their whole total, tax included, went back);
+ * - sessions: booked slots paid (not the coupon's), by the month they were booked, as the
+ *   finances page counts them (api/backoffice/finances.repo.ts);
+ * - gigs: by the day the money came in (paid_on), cash basis;
+ * - miles: each gig taught (not cancelled, she drove, on or before today) adds its location's
+ *   round trip on its date; trips by their date.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../../db/client.ts';
+
+const PAID = sql`('paid', 'shipped', 'picked_up')`;
+type Num = string | number | null;
+export const num = (v: Num | undefined) => Number(v ?? 0);
+
+export interface ShopMonthRow {
+  month: string;
+  shopNetCents: Num;
+  salesTaxCents: Num;
+  refundsCents: Num;
+  refundedTaxCents: Num;
+}
+
+export async function shopMonths(db: DB, zone: string, year: number): Promise<ShopMonthRow[]> {
+  const { rows } = await sql<ShopMonthRow>`
+    select to_char(created_at at time zone ${zone}, 'YYYY-MM') as month,
+      coalesce(sum(total_cents - tax_cents) filter (where status in ${PAID}), 0) as "shopNetCents",
+      coalesce(sum(tax_cents) filter (where status in ${PAID}), 0) as "salesTaxCents",
+      coalesce(sum(total_cents) filter (where status = 'refunded'), 0) as "refundsCents",
+      coalesce(sum(tax_cents) filter (where status = 'refunded'), 0) as "refundedTaxCents"
+    from orders
+    where to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export async function sessionMonths(db: DB, zone: string, year: number): Promise<{ month: string; cents: Num }[]> {
+  const { rows } = await sql<{ month: string; cents: Num }>`
+    select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month,
+      coalesce(sum(amount_cents) filter (where not coupon_used), 0) as cents
+    from slots
+    where booked_at is not null and to_char(booked_at at time zone ${zone}, 'YYYY') = ${String(year)}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export async function gigMonths(db: DB, year: number): Promise<{ month: string; cents: Num; withheldCents: Num }[]> {
+  const { rows } = await sql<{ month: string; cents: Num; withheldCents: Num }>`
+    select substr(paid_on, 1, 7) as month, sum(rate_cents) as cents,
+      coalesce(sum(rate_cents) filter (where taxed), 0) as "withheldCents"
+    from gigs
+    where paid and substr(paid_on, 1, 4) = ${String(year)}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export async function mileMonths(db: DB, year: number, today: string): Promise<{ month: string; tenthMiles: Num }[]> {
+  const { rows } = await sql<{ month: string; tenthMiles: Num }>`
+    select month, sum(tenth) as "tenthMiles" from (
+      select substr(g.date, 1, 7) as month, l.round_trip_tenth_miles as tenth
+      from gigs g join locations l on l.id = g.location_id
+      where g.drove and not g.cancelled and g.date <= ${today} and substr(g.date, 1, 4) = ${String(year)}
+      union all
+      select substr(date, 1, 7), tenth_miles from trips where substr(date, 1, 4) = ${String(year)}
+    ) t
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export async function gigsByLocation(db: DB, year: number): Promise<{ location: string; classes: Num; cents: Num; withheldCents: Num }[]> {
+  const { rows } = await sql<{ location: string; classes: Num; cents: Num; withheldCents: Num }>`
+    select l.name as location, count(*) as classes, sum(g.rate_cents) as cents,
+      coalesce(sum(g.rate_cents) filter (where g.taxed), 0) as "withheldCents"
+    from gigs g join locations l on l.id = g.location_id
+    where g.paid and substr(g.paid_on, 1, 4) = ${String(year)}
+    group by l.name order by l.name`.execute(db);
+  return rows;
+}
+
+/** Sales tax of the orders paid and kept, by destination state and quarter (pickup orders have none). */
+export async function salesTaxQuarters(db: DB, zone: string, year: number): Promise<{ state: string; quarter: Num; taxableCents: Num; taxCents: Num }[]> {
+  const { rows } = await sql<{ state: string; quarter: Num; taxableCents: Num; taxCents: Num }>`
+    select tax_state as state, extract(quarter from created_at at time zone ${zone})::int as quarter,
+      sum(items_total_cents - discount_cents + case when tax_on_shipping then shipping_cents else 0 end) as "taxableCents",
+      sum(tax_cents) as "taxCents"
+    from orders
+    where status in ${PAID} and tax_state is not null and to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
+    group by 1, 2 order by 1, 2`.execute(db);
+  return rows;
+}
+
+/** Classes of the year taught (on or before today), not cancelled and not paid. */
+export async function unpaidOfYear(db: DB, year: number, today: string): Promise<{ count: Num; cents: Num }> {
+  const { rows } = await sql<{ count: Num; cents: Num }>`
+    select count(*) as count, coalesce(sum(rate_cents), 0) as cents from gigs
+    where not paid and not cancelled and date <= ${today} and substr(date, 1, 4) = ${String(year)}`.execute(db);
+  return rows[0] ?? { count: 0, cents: 0 };
+}
+
+/** Sales tax collected per destination state and month (orders paid and kept), for the finances page. */
+export async function salesTaxMonths(db: DB, zone: string, from: string, to: string): Promise<{ state: string; month: string; taxCents: Num }[]> {
+  const { rows } = await sql<{ state: string; month: string; taxCents: Num }>`
+    select tax_state as state, to_char(created_at at time zone ${zone}, 'YYYY-MM') as month, sum(tax_cents) as "taxCents"
+    from orders
+    where status in ${PAID} and tax_state is not null
+      and to_char(created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
+    group by 1, 2 order by 1, 2`.execute(db);
+  return rows;
+}

@@ -1,0 +1,161 @@
+/**
+ * A tax year in one place (issue 24): the SQL sums of tax-year.repo.ts put together per month,
+ * quarter and year, with the gigs by location, the sales tax by state, the mileage and what is
+ * still unpaid. One function for GET /api/admin/tax-year/{year}, its CSV and the printable page,
+ * so they never disagree. Money sums add up exactly (months → quarters → year); the mileage
+ * deduction of a period is round(its miles × the year's rate), half a cent up, as the IRS figures
+ * it from the miles (so the months' deductions may differ from the year's by a few cents).
+ */
+import type { DB } from '../../db/client.ts';
+import type { MileageFigures, TaxPeriodFigures, TaxYearView } from '../../contract/books.ts';
+import { decimal, toCsv, type Cell } from '../backoffice/csv.ts';
+import { findMileageRate } from './books.repo.ts';
+import { gigMonths, gigsByLocation, mileMonths, num, salesTaxQuarters, sessionMonths, shopMonths, unpaidOfYear } from './tax-year.repo.ts';
+
+/** round(tenth miles × tenth cents / 100): miles × cents a mile, half a cent up. */
+export const deductionCents = (tenthMiles: number, rateTenthCents: number): number => Math.floor((tenthMiles * rateTenthCents + 50) / 100);
+
+const empty = (): TaxPeriodFigures => ({
+  shopNetCents: 0,
+  salesTaxCents: 0,
+  refundsCents: 0,
+  refundedTaxCents: 0,
+  sessionsCents: 0,
+  gigsCents: 0,
+  gigsWithheldCents: 0,
+  incomeCents: 0,
+  mileage: { miles: 0, tenthMiles: 0, deductionCents: 0 },
+});
+
+const MONEY = ['shopNetCents', 'salesTaxCents', 'refundsCents', 'refundedTaxCents', 'sessionsCents', 'gigsCents', 'gigsWithheldCents'] as const;
+
+function finish(f: TaxPeriodFigures, rate: number): TaxPeriodFigures {
+  const mileage: MileageFigures = {
+    tenthMiles: f.mileage.tenthMiles,
+    miles: f.mileage.tenthMiles / 10,
+    deductionCents: deductionCents(f.mileage.tenthMiles, rate),
+  };
+  return { ...f, incomeCents: f.shopNetCents + f.sessionsCents + f.gigsCents, mileage };
+}
+
+function sum(parts: TaxPeriodFigures[], rate: number): TaxPeriodFigures {
+  const out = empty();
+  for (const p of parts) {
+    for (const k of MONEY) out[k] += p[k];
+    out.mileage.tenthMiles += p.mileage.tenthMiles;
+  }
+  return finish(out, rate);
+}
+
+export async function taxYearOf(db: DB, zone: string, year: number, today: string): Promise<TaxYearView> {
+  const [shop, sessions, gigs, miles, byLocation, byState, unpaid, rate] = await Promise.all([
+    shopMonths(db, zone, year),
+    sessionMonths(db, zone, year),
+    gigMonths(db, year),
+    mileMonths(db, year, today),
+    gigsByLocation(db, year),
+    salesTaxQuarters(db, zone, year),
+    unpaidOfYear(db, year, today),
+    findMileageRate(db, year),
+  ]);
+  const rateTenthCents = rate?.rateTenthCents ?? 0;
+  const byMonth = new Map(Array.from({ length: 12 }, (_, i) => [`${year}-${String(i + 1).padStart(2, '0')}`, empty()]));
+  for (const r of shop) {
+    const f = byMonth.get(r.month);
+    if (!f) continue;
+    f.shopNetCents = num(r.shopNetCents);
+    f.salesTaxCents = num(r.salesTaxCents);
+    f.refundsCents = num(r.refundsCents);
+    f.refundedTaxCents = num(r.refundedTaxCents);
+  }
+  for (const r of sessions) {
+    const f = byMonth.get(r.month);
+    if (f) f.sessionsCents = num(r.cents);
+  }
+  for (const r of gigs) {
+    const f = byMonth.get(r.month);
+    if (!f) continue;
+    f.gigsCents = num(r.cents);
+    f.gigsWithheldCents = num(r.withheldCents);
+  }
+  for (const r of miles) {
+    const f = byMonth.get(r.month);
+    if (f) f.mileage.tenthMiles = num(r.tenthMiles);
+  }
+  const months = [...byMonth].map(([month, f]) => ({ month, ...finish(f, rateTenthCents) }));
+  const quarters = ([1, 2, 3, 4] as const).map((quarter) => ({ quarter, ...sum(months.slice((quarter - 1) * 3, quarter * 3), rateTenthCents) }));
+
+  const states = new Map<string, { state: string; taxableCents: number; taxCents: number; quarters: [number, number, number, number] }>();
+  for (const r of byState) {
+    const s = states.get(r.state) ?? { state: r.state, taxableCents: 0, taxCents: 0, quarters: [0, 0, 0, 0] };
+    s.taxableCents += num(r.taxableCents);
+    s.taxCents += num(r.taxCents);
+    s.quarters[num(r.quarter) - 1]! += num(r.taxCents);
+    states.set(r.state, s);
+  }
+
+  return {
+    year,
+    timeZone: zone,
+    totals: sum(months, rateTenthCents),
+    quarters,
+    months,
+    gigsByLocation: byLocation.map((l) => ({ location: l.location, classes: num(l.classes), cents: num(l.cents), withheldCents: num(l.withheldCents) })),
+    salesTaxByState: [...states.values()],
+    mileageRate: rate ? { year: rate.year, centsPerMile: rate.rateTenthCents / 10, name: rate.name } : null,
+    unpaid: { count: num(unpaid.count), cents: num(unpaid.cents) },
+  };
+}
+
+/** The CSV's columns for a period, in order. */
+export const TAX_YEAR_COLUMNS = [
+  'Period',
+  'Shop net of tax',
+  'Sales tax collected',
+  'Refunds (tax included)',
+  'Tax refunded',
+  'Paid sessions',
+  'Gigs',
+  'Gigs with tax withheld',
+  'Income',
+  'Miles',
+  'Mileage deduction',
+] as const;
+
+const periodRow = (label: string, f: TaxPeriodFigures): Cell[] => [
+  label,
+  decimal(f.shopNetCents),
+  decimal(f.salesTaxCents),
+  decimal(f.refundsCents),
+  decimal(f.refundedTaxCents),
+  decimal(f.sessionsCents),
+  decimal(f.gigsCents),
+  decimal(f.gigsWithheldCents),
+  decimal(f.incomeCents),
+  (f.mileage.tenthMiles / 10).toFixed(1),
+  decimal(f.mileage.deductionCents),
+];
+
+/**
+ * The accountant's file: one row per month, per quarter (Q1–Q4) and the year; then the gigs by
+ * location, the sales tax by state and quarter, what is unpaid, and the mileage rate used.
+ * Every block starts with its own header row; cells are csv.ts's.
+ */
+export function taxYearCsv(v: TaxYearView): string {
+  const blank: Cell[] = [];
+  const rows: Cell[][] = [
+    ...v.months.map((m) => periodRow(m.month, m)),
+    ...v.quarters.map((q) => periodRow(`${v.year}-Q${q.quarter}`, q)),
+    periodRow(String(v.year), v.totals),
+    blank,
+    ['Gigs by location', 'Classes paid', 'Paid', 'Tax withheld'],
+    ...v.gigsByLocation.map((l) => [l.location, l.classes, decimal(l.cents), decimal(l.withheldCents)]),
+    blank,
+    ['Sales tax by state', 'Taxable sales', 'Tax collected', 'Q1', 'Q2', 'Q3', 'Q4'],
+    ...v.salesTaxByState.map((s) => [s.state, decimal(s.taxableCents), decimal(s.taxCents), ...s.quarters.map(decimal)]),
+    blank,
+    ['Unpaid classes', v.unpaid.count, decimal(v.unpaid.cents)],
+    ['Mileage rate (cents a mile)', v.mileageRate ? v.mileageRate.centsPerMile.toFixed(1) : '', v.mileageRate?.name ?? 'none set for this year'],
+  ];
+  return toCsv(TAX_YEAR_COLUMNS, rows);
+}
