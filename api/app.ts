@@ -46,6 +46,9 @@ import { adminToday } from './backoffice/today.routes.ts';
 import { adminSettings } from './settings/settings.routes.ts';
 // backups: the database's backups (issue 21)
 import { adminBackups } from './backups/backups.routes.ts';
+// practice: intake, session notes, the client's record (issue 23); the client's data (export, deletion)
+import { adminIntake, adminPractice, userIntake } from './practice/practice.routes.ts';
+import { adminClientData, clientDataRoutes } from './accounts/client-data.routes.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -135,6 +138,12 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/posts', adminPosts);
   // backups: the last backup's time and size (issue 21)
   api.route('/admin/backups', adminBackups);
+  // practice: her intake form, the client's answers, her notes, the client's record and data (issue 23)
+  api.route('/user', userIntake);
+  api.route('/user', clientDataRoutes);
+  api.route('/admin/intake', adminIntake);
+  api.route('/admin', adminPractice);
+  api.route('/admin', adminClientData);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

@@ -8,6 +8,7 @@ import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from './seed.ts';
 import { seedPages } from './pages/defaults.ts';
+import { preparePractice } from './practice/start.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createApp } from './app.ts';
 
@@ -31,6 +32,8 @@ export async function prepareDatabase(env: Env, options: BootOptions = {}) {
     });
     // The site's words: from the YAML only for pages the database lacks (never over her edits).
     await seedPages(database.db);
+    // Private records (issue 23): a key that can't open them stops the start here.
+    await preparePractice(database.db, env);
     return { database, applied, firstStart, seeded };
   } catch (err) {
     await database.close().catch(() => {});

@@ -195,6 +195,15 @@ const schema = z.object({
    * the default in production) or `text` (for people; the default otherwise).
    */
   LOG_FORMAT: z.enum(['json', 'text']).optional(),
+  /**
+   * The key that encrypts intake answers and session notes (issue 23, decision 0025): 32 random
+   * bytes in base64 (`openssl rand -base64 32`) (production). Unset in development: a key made
+   * once and kept beside the embedded database. A key that can't open the stored records stops
+   * the server at start.
+   */
+  PRIVATE_RECORDS_KEY: optional,
+  /** While rotating (`npm run rotate-keys`): the previous key(s), comma-separated; remove once the command has run. */
+  PRIVATE_RECORDS_OLD_KEYS: optional,
   /** Set to 1 to silence the per-request log line. */
   QUIET: z
     .enum(['0', '1'])
@@ -219,6 +228,7 @@ const productionKeys = [
   'PARTYKIT_HOST',
   'PARTYKIT_SECRET',
   'BOOKING_COUPON',
+  'PRIVATE_RECORDS_KEY',
 ] as const;
 
 type Parsed = z.infer<typeof schema>;
@@ -280,6 +290,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
     if ((parsed.APP_SECRET ?? '').length < 32) throw new EnvError('APP_SECRET must be at least 32 characters');
     if ((parsed.ADMIN_PASSWORD ?? '').length < 12) throw new EnvError('ADMIN_PASSWORD must be at least 12 characters');
+  }
+  // The key's form is checked here; whether it opens the stored records, at start (api/practice/keys.ts).
+  const recordKeys = [parsed.PRIVATE_RECORDS_KEY, ...(parsed.PRIVATE_RECORDS_OLD_KEYS ?? '').split(',')].map((v) => v?.trim()).filter(Boolean);
+  if (recordKeys.some((v) => Buffer.from(v!, 'base64').length !== 32)) {
+    throw new EnvError('PRIVATE_RECORDS_KEY and PRIVATE_RECORDS_OLD_KEYS must each be 32 random bytes in base64 (make one with: openssl rand -base64 32)');
   }
 
   const defaulted: string[] = [];

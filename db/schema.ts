@@ -555,6 +555,50 @@ export interface MileageRatesTable {
   updatedAt: Generated<Date>;
 }
 
+/** A version of her intake form (0016): the questions as JSON text (contract/practice.ts). */
+export interface IntakeFormsTable {
+  version: number;
+  questions: string;
+  createdAt: CreatedAt;
+}
+
+/** A client's answers to one version (0016), sealed by api/practice/keys.ts: never plain text here. */
+export interface IntakeAnswersTable {
+  id: string;
+  userId: string;
+  formVersion: number;
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
+/** One saved version of her notes of a booked session (0016), sealed like the answers. */
+export interface SessionNotesTable {
+  id: string;
+  slotId: string;
+  userId: string;
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
+/** A read of a client's private records (0016). */
+export interface PrivateAccessLogTable {
+  id: Generated<string>;
+  userId: string;
+  actor: 'admin' | 'client';
+  adminId: string | null;
+  what: string;
+  createdAt: CreatedAt;
+}
+
+/** One sealed canary per key (0016): the server checks at start that its key opens it. */
+export interface PrivateRecordKeysTable {
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -587,6 +631,11 @@ export interface Database {
   renderedPages: RenderedPagesTable;
   settings: SettingsTable;
   bookingOrders: BookingOrdersTable;
+  intakeForms: IntakeFormsTable;
+  intakeAnswers: IntakeAnswersTable;
+  sessionNotes: SessionNotesTable;
+  privateAccessLog: PrivateAccessLogTable;
+  privateRecordKeys: PrivateRecordKeysTable;
   taxRates: TaxRatesTable;
   locations: LocationsTable;
   gigs: GigsTable;

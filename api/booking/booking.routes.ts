@@ -28,6 +28,7 @@ import {
 } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { amountOutOfRange } from '../../contract/settings.ts';
+import { INTAKE_REQUIRED_MESSAGE } from '../../contract/practice.ts';
 import {
   BOOKING_CANCELLED,
   BOOKING_CANCELLED_REFUNDED,
@@ -77,6 +78,8 @@ const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-o
   'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
   'claim-lost': { status: 409, message: BOOKING_FAILED },
   'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+  // Issue 23: the intake she requires comes before a first session.
+  'intake-missing': { status: 409, message: INTAKE_REQUIRED_MESSAGE },
 };
 
 /** Before an order exists a taken slot says so; at the booking it is the generic failure above. */
@@ -85,6 +88,7 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'slot-taken': { status: 409, message: SLOT_TAKEN },
   'slot-past': bookingRefusals['slot-past'],
   'payment-unavailable': bookingRefusals['payment-unavailable'],
+  'intake-missing': bookingRefusals['intake-missing'],
 };
 
 /** The status and message of each refusal to change a session (issue 15). */

@@ -31,6 +31,7 @@ import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCo
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 import { completeAttempt, findAttempt, markCapturing, openAttempt, PROCESS_ID, releaseAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
+import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -95,7 +96,7 @@ export interface AmountRefusal {
  * Why startBookingPayment made no order. Besides the slot's: 'payment-unavailable', PayPal could
  * not make the order (down, or it refused our request); 'amount-out-of-range' (AmountRefusal).
  */
-export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable';
+export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable' | 'intake-missing';
 
 /** The answer of startBookingPayment: PayPal's order id, or a refusal. */
 export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; kind: BookingPaymentRefusal } | AmountRefusal;
@@ -111,6 +112,8 @@ export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'
   if (!centsInRange(accepted.range, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
   const slot = await checkSlot(deps.db, input.slotId);
   if (!slot.ok) return slot;
+  // Issue 23: her intake comes before a first session; nothing is asked of PayPal without it.
+  if (await intakeMissingForFirstBooking(deps.db, input.userId)) return { ok: false, kind: 'intake-missing' };
   let orderId: string;
   try {
     const order = await deps.payments.createOrder({
@@ -184,7 +187,8 @@ export type BookingRefusal =
   | 'order-not-approved'
   | 'amount-out-of-range'
   | 'claim-lost'
-  | 'capture-failed';
+  | 'capture-failed'
+  | 'intake-missing';
 
 /**
  * The answer of finalizeBooking: the booked slot, with (paid bookings only) the first name of
@@ -237,6 +241,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     }
     return slot;
   }
+  // Issue 23: without the intake she requires, a first session is not booked (nothing captured).
+  if (!input.finalizedByServer && (await intakeMissingForFirstBooking(db, account.id))) return { ok: false, kind: 'intake-missing' };
 
   // The payment: the coupon, or an order that we made for this slot and this client, that
   // the buyer approved, in USD and in range. Nothing is captured yet.

@@ -1940,7 +1940,10 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/intake',
     auth: 'admin',
     body: 'json',
-    fields: { required: { kind: 'boolean', required: true }, questions: { kind: 'array', required: true, bad: [[], [{ id: 'x' }], [{ id: 'x', type: 'choice', label: 'Pick', options: ['one'] }]] } },
+    fields: {
+      required: { kind: 'boolean', required: true },
+      questions: { kind: 'array', required: true, bad: [[], [{ id: 'x' }], [{ id: 'x', type: 'choice', label: 'Pick', options: ['one'] }]] },
+    },
     writes: ['intakeForms', 'settings'],
     example: async (fx) => {
       const form = await fx.db.selectFrom('intakeForms').select('questions').orderBy('version', 'desc').limit(1).executeTakeFirstOrThrow();
@@ -1955,7 +1958,14 @@ export const ENDPOINTS: Endpoint[] = [
     writes: ['privateAccessLog'],
     example: async (fx) => ({ params: { id: (await fx.user()).id } }),
   },
-  { method: 'GET', route: '/api/admin/users/:id/access-log', auth: 'admin', body: 'none', writes: [], example: async (fx) => ({ params: { id: (await fx.user()).id } }) },
+  {
+    method: 'GET',
+    route: '/api/admin/users/:id/access-log',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+  },
   {
     method: 'PUT',
     route: '/api/admin/bookings/:slotId/notes',
@@ -2019,7 +2029,14 @@ export const ENDPOINTS: Endpoint[] = [
     writes: ['privateAccessLog'],
     example: async (fx) => ({ params: { id: (await fx.user()).id } }),
   },
-  { method: 'POST', route: '/api/admin/users/:id/erase', auth: 'admin', body: 'none', writes: ERASE_WRITES, example: async (fx) => ({ params: { id: (await fx.user()).id } }) },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/erase',
+    auth: 'admin',
+    body: 'none',
+    writes: ERASE_WRITES,
+    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+  },
 ];
 
 /** `route` with the example's params and query filled in (values percent-encoded unless `raw`). */

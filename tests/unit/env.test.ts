@@ -18,6 +18,7 @@ const PRODUCTION_KEYS = [
   'PARTYKIT_HOST',
   'PARTYKIT_SECRET',
   'BOOKING_COUPON',
+  'PRIVATE_RECORDS_KEY',
 ];
 
 const fullProduction = productionEnv;

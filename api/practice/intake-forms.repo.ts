@@ -1,0 +1,87 @@
+/**
+ * Her intake form (issue 23): its versions and whether it is required before a first session.
+ * The questions are her words, not private: stored as JSON text. Whether it is required is one
+ * of her settings (the `settings` table's key `intakeRequired`, off until she turns it on).
+ */
+import { sql } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import { DEFAULT_INTAKE_QUESTIONS, intakeQuestion, type IntakeQuestion } from '../../contract/practice.ts';
+
+const REQUIRED_KEY = 'intakeRequired';
+
+export interface IntakeForm {
+  version: number;
+  questions: IntakeQuestion[];
+  createdAt: Date;
+}
+
+const parseQuestions = (text: string): IntakeQuestion[] => (JSON.parse(text) as unknown[]).map((q) => intakeQuestion.parse(q));
+
+/** The seeded form (version 1) on a database that has none. Safe to call from every process. */
+export async function ensureIntakeForm(db: DB): Promise<void> {
+  await db
+    .insertInto('intakeForms')
+    .values({ version: 1, questions: JSON.stringify(DEFAULT_INTAKE_QUESTIONS) })
+    .onConflict((oc) => oc.column('version').doNothing())
+    .execute();
+}
+
+export async function currentIntakeForm(db: DB): Promise<IntakeForm> {
+  let row = await db.selectFrom('intakeForms').selectAll().orderBy('version', 'desc').limit(1).executeTakeFirst();
+  if (!row) {
+    await ensureIntakeForm(db);
+    row = await db.selectFrom('intakeForms').selectAll().orderBy('version', 'desc').limit(1).executeTakeFirstOrThrow();
+  }
+  return { version: row.version, questions: parseQuestions(row.questions), createdAt: new Date(row.createdAt) };
+}
+
+export async function intakeFormVersion(db: DB, version: number): Promise<IntakeForm | undefined> {
+  const row = await db.selectFrom('intakeForms').selectAll().where('version', '=', version).executeTakeFirst();
+  return row && { version: row.version, questions: parseQuestions(row.questions), createdAt: new Date(row.createdAt) };
+}
+
+/** Every version, newest first, with how many answers each has. */
+export async function intakeFormVersions(db: DB) {
+  const rows = await db
+    .selectFrom('intakeForms as f')
+    .leftJoin('intakeAnswers as a', 'a.formVersion', 'f.version')
+    .select(['f.version', 'f.createdAt', sql<number>`count(a.id)::int`.as('answers')])
+    .groupBy(['f.version', 'f.createdAt'])
+    .orderBy('f.version', 'desc')
+    .execute();
+  return rows.map((r) => ({ version: r.version, createdAt: new Date(r.createdAt).toISOString(), answers: Number(r.answers) }));
+}
+
+/**
+ * Saves her form: a new version when the questions differ from the current ones (the answers
+ * keep the version they answered), the same version otherwise. Two saves at once: the second
+ * insert conflicts on the version and is retried once on top of the first.
+ */
+export async function saveIntakeForm(db: DB, questions: IntakeQuestion[]): Promise<{ version: number; created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await currentIntakeForm(db);
+    if (JSON.stringify(current.questions) === JSON.stringify(questions)) return { version: current.version, created: false };
+    const inserted = await db
+      .insertInto('intakeForms')
+      .values({ version: current.version + 1, questions: JSON.stringify(questions) })
+      .onConflict((oc) => oc.column('version').doNothing())
+      .returning('version')
+      .executeTakeFirst();
+    if (inserted) return { version: inserted.version, created: true };
+    if (attempt > 2) throw new Error('intake form: could not save a new version');
+  }
+}
+
+export async function intakeRequired(db: DB): Promise<boolean> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', REQUIRED_KEY).executeTakeFirst();
+  return row?.value === 'true';
+}
+
+export async function setIntakeRequired(db: DB, required: boolean): Promise<void> {
+  const value = JSON.stringify(required);
+  await db
+    .insertInto('settings')
+    .values({ key: REQUIRED_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: sql<Date>`now()` }))
+    .execute();
+}

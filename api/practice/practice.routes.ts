@@ -1,0 +1,142 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { LIMITS } from '../limits/limits.ts';
+import { id } from '../../contract/common.ts';
+import {
+  CLIENT_NOT_FOUND,
+  INTAKE_OUTDATED,
+  INTAKE_SAVED,
+  INTAKE_SAVED_CLIENT,
+  INTAKE_SAVED_NEW_VERSION,
+  NOTE_SAVED,
+  NOTE_SESSION_NOT_FOUND,
+  checkAnswers,
+  intakeAnswersRequest,
+  intakeFormUpdate,
+  sessionNoteRequest,
+  type AccessLogView,
+  type AdminIntakeView,
+  type ClientIntakeView,
+  type ClientRecordView,
+} from '../../contract/practice.ts';
+import { currentIntakeForm, intakeFormVersions, intakeRequired, saveIntakeForm, setIntakeRequired } from './intake-forms.repo.ts';
+import { accessLogOf, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
+import { keyringOf } from './keys.ts';
+import { clientRecordView } from './client-record.ts';
+
+/**
+ * Her therapy practice (issue 23, decision 0025):
+ *
+ *   GET  /api/user/{id}/intake            the form, whether it is required and done, the client's own answers
+ *   PUT  /api/user/{id}/intake            {version, answers}: a new answer version (the old ones kept)
+ *   GET  /api/admin/intake                her form, its versions
+ *   PUT  /api/admin/intake                {required, questions}: a new version when the questions change
+ *   GET  /api/admin/users/{id}/record     contact, intake answers, sessions with notes, payments (logged)
+ *   GET  /api/admin/users/{id}/access-log every read of the client's private records
+ *   PUT  /api/admin/bookings/{slotId}/notes {text, soap?}: a new note version of a booked session
+ *
+ * Each admin route carries its own guard: these routers are mounted on /api/user and /api/admin
+ * beside others, where a router-wide guard would also catch the login routes.
+ */
+
+const userParams = z.object({ id });
+const slotParams = z.object({ slotId: id });
+
+const selfOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  assertSelf(c, c.req.param('id'));
+  await next();
+};
+
+async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string): Promise<ClientIntakeView> {
+  const { db, env } = c.var.services;
+  const form = await currentIntakeForm(db);
+  const own = await readOwnIntake(db, keyringOf(env), userId);
+  const view: ClientIntakeView = {
+    required: await intakeRequired(db),
+    completed: !!own,
+    version: form.version,
+    questions: form.questions.map((q) => ({
+      id: q.id,
+      type: q.type,
+      label: q.label,
+      required: q.required,
+      ...(q.options ? { options: q.options } : {}),
+      ...(q.help ? { help: q.help } : {}),
+      ...(q.consentText ? { consentText: q.consentText } : {}),
+    })),
+  };
+  if (own) Object.assign(view, { answers: own.answers, answeredVersion: own.version, answeredAt: own.answeredAt });
+  return view;
+}
+
+export const userIntake = new Hono<AppEnv>()
+  .get('/:id/intake', requireUser(), validateParams(userParams), selfOnly, async (c) => c.json(await clientIntakeView(c, c.req.valid('param').id)))
+  .put(
+    '/:id/intake',
+    requireUser(),
+    validateParams(userParams),
+    selfOnly,
+    rateLimit({ ...LIMITS.profile, per: 'account' }),
+    validateJson(intakeAnswersRequest),
+    async (c) => {
+      const { db, env } = c.var.services;
+      const userId = c.req.valid('param').id;
+      const body = c.req.valid('json');
+      const form = await currentIntakeForm(db);
+      if (body.version !== form.version) return c.json({ message: INTAKE_OUTDATED }, 409);
+      const checked = checkAnswers(form.questions, body.answers);
+      if (!checked.ok) return c.json({ message: checked.message }, 400);
+      await saveIntakeAnswers(db, keyringOf(env), userId, form.version, checked.answers);
+      return c.json({ ...(await clientIntakeView(c, userId)), message: INTAKE_SAVED_CLIENT });
+    },
+  );
+
+async function adminIntakeView(c: { var: AppEnv['Variables'] }): Promise<AdminIntakeView> {
+  const { db } = c.var.services;
+  const form = await currentIntakeForm(db);
+  return { required: await intakeRequired(db), version: form.version, questions: form.questions, versions: await intakeFormVersions(db) };
+}
+
+export const adminIntake = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => c.json(await adminIntakeView(c)))
+  .put('/', validateJson(intakeFormUpdate), async (c) => {
+    const { db } = c.var.services;
+    const body = c.req.valid('json');
+    const saved = await saveIntakeForm(db, body.questions);
+    await setIntakeRequired(db, body.required);
+    return c.json({ ...(await adminIntakeView(c)), message: saved.created ? INTAKE_SAVED_NEW_VERSION(saved.version) : INTAKE_SAVED } satisfies AdminIntakeView);
+  });
+
+export const adminPractice = new Hono<AppEnv>()
+  .get('/users/:id/record', requireAdmin(), validateParams(userParams), async (c) => {
+    const { db, env } = c.var.services;
+    const userId = c.req.valid('param').id;
+    const client = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    const opened = await readPrivateRecord(db, keyringOf(env), userId, { actor: 'admin', adminId: c.var.adminId! }, 'client record');
+    return c.json((await clientRecordView(db, client, opened)) satisfies ClientRecordView);
+  })
+  .get('/users/:id/access-log', requireAdmin(), validateParams(userParams), async (c) => {
+    const { db } = c.var.services;
+    const userId = c.req.valid('param').id;
+    const client = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    return c.json({ entries: await accessLogOf(db, userId) } satisfies AccessLogView);
+  })
+  .put('/bookings/:slotId/notes', requireAdmin(), validateParams(slotParams), validateJson(sessionNoteRequest), async (c) => {
+    const { db, env } = c.var.services;
+    const slotId = c.req.valid('param').slotId;
+    // A booked session, or one whose notes exist (a session cancelled after she wrote them).
+    const slot = await db.selectFrom('slots').select(['bookedBy']).where('id', '=', slotId).executeTakeFirst();
+    const earlier = await db.selectFrom('sessionNotes').select('userId').where('slotId', '=', slotId).orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
+    const userId = slot?.bookedBy ?? earlier?.userId ?? null;
+    if (!userId) return c.json({ message: NOTE_SESSION_NOT_FOUND }, 404);
+    const body = c.req.valid('json');
+    const savedAt = await saveSessionNote(db, keyringOf(env), slotId, userId, body.soap ? { text: body.text, soap: body.soap } : { text: body.text });
+    return c.json({ message: NOTE_SAVED, savedAt: savedAt.toISOString() });
+  });

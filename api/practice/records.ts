@@ -1,0 +1,202 @@
+/**
+ * The private records (issue 23, decision 0025): a client's intake answers and her session
+ * notes. This module is the only one that seals or opens them, and every function here that
+ * opens one writes the access log first (who, whose, what). Nothing here logs, mails or throws
+ * the content: a SealError names a key id, never a value.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../../db/client.ts';
+import type { AnswerValue, IntakeAnswerView, NoteVersionView, SessionNote } from '../../contract/practice.ts';
+import { NOTES_RETENTION_YEARS } from '../../contract/practice.ts';
+import { intakeFormVersion } from './intake-forms.repo.ts';
+import { open, seal, type Keyring } from './keys.ts';
+
+const answerContext = (id: string, userId: string) => `intake_answers:${id}:${userId}`;
+const noteContext = (id: string, userId: string) => `session_notes:${id}:${userId}`;
+const canaryContext = (keyId: string) => `canary:${keyId}`;
+const CANARY = 'private-records-canary';
+
+/** Who reads: the admin (her id) or the client themself. */
+export type Reader = { actor: 'admin'; adminId: string } | { actor: 'client' };
+
+/** Writes one line of the client's access log. Every read below calls it before opening anything. */
+export async function logAccess(db: DB, userId: string, reader: Reader, what: string): Promise<void> {
+  await db
+    .insertInto('privateAccessLog')
+    .values({ userId, actor: reader.actor, adminId: reader.actor === 'admin' ? reader.adminId : null, what })
+    .execute();
+}
+
+export async function accessLogOf(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom('privateAccessLog')
+    .select(['actor', 'what', 'createdAt'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ at: new Date(r.createdAt).toISOString(), who: r.actor, what: r.what }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Intake answers
+
+export async function saveIntakeAnswers(db: DB, ring: Keyring, userId: string, version: number, answers: Record<string, AnswerValue>): Promise<Date> {
+  const id = randomUUID();
+  const { keyId, sealed } = seal(ring, answerContext(id, userId), JSON.stringify(answers));
+  const row = await db.insertInto('intakeAnswers').values({ id, userId, formVersion: version, keyId, sealed }).returning('createdAt').executeTakeFirstOrThrow();
+  return new Date(row.createdAt);
+}
+
+/** Whether the client has answered the intake (any version); opens nothing. */
+export async function hasIntakeAnswers(db: DB, userId: string): Promise<boolean> {
+  return !!(await db.selectFrom('intakeAnswers').select('id').where('userId', '=', userId).limit(1).executeTakeFirst());
+}
+
+/** Every answer of the client, newest first, opened; logged as one read. */
+async function openAnswers(db: DB, ring: Keyring, userId: string): Promise<IntakeAnswerView[]> {
+  const rows = await db.selectFrom('intakeAnswers').selectAll().where('userId', '=', userId).orderBy('createdAt', 'desc').orderBy('id').execute();
+  const out: IntakeAnswerView[] = [];
+  for (const r of rows) {
+    const form = await intakeFormVersion(db, r.formVersion);
+    out.push({
+      version: r.formVersion,
+      answeredAt: new Date(r.createdAt).toISOString(),
+      questions: form?.questions ?? [],
+      answers: JSON.parse(open(ring, answerContext(r.id, userId), r.keyId, r.sealed)) as Record<string, AnswerValue>,
+    });
+  }
+  return out;
+}
+
+/** The client's own latest answers (the client reads them on their intake page). */
+export async function readOwnIntake(db: DB, ring: Keyring, userId: string): Promise<IntakeAnswerView | undefined> {
+  if (!(await hasIntakeAnswers(db, userId))) return undefined;
+  await logAccess(db, userId, { actor: 'client' }, 'their intake answers');
+  return (await openAnswers(db, ring, userId))[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session notes
+
+export async function saveSessionNote(db: DB, ring: Keyring, slotId: string, userId: string, note: SessionNote): Promise<Date> {
+  const id = randomUUID();
+  const { keyId, sealed } = seal(ring, noteContext(id, userId), JSON.stringify(note));
+  const row = await db.insertInto('sessionNotes').values({ id, slotId, userId, keyId, sealed }).returning('createdAt').executeTakeFirstOrThrow();
+  return new Date(row.createdAt);
+}
+
+/** Every note version of the client, by slot, newest first. */
+async function openNotes(db: DB, ring: Keyring, userId: string): Promise<Map<string, NoteVersionView[]>> {
+  const rows = await db.selectFrom('sessionNotes').selectAll().where('userId', '=', userId).orderBy('createdAt', 'desc').orderBy('id').execute();
+  const bySlot = new Map<string, NoteVersionView[]>();
+  for (const r of rows) {
+    const note = JSON.parse(open(ring, noteContext(r.id, userId), r.keyId, r.sealed)) as SessionNote;
+    const list = bySlot.get(r.slotId) ?? [];
+    list.push({ ...note, savedAt: new Date(r.createdAt).toISOString() });
+    bySlot.set(r.slotId, list);
+  }
+  return bySlot;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads of a whole record
+
+/** The client's intake answers (all versions) and session notes (all versions), logged as one read. */
+export async function readPrivateRecord(db: DB, ring: Keyring, userId: string, reader: Reader, what: string) {
+  await logAccess(db, userId, reader, what);
+  return { answers: await openAnswers(db, ring, userId), notes: await openNotes(db, ring, userId) };
+}
+
+/** The client's intake answers only (their own export), logged. */
+export async function readAnswersForExport(db: DB, ring: Keyring, userId: string, reader: Reader): Promise<IntakeAnswerView[]> {
+  await logAccess(db, userId, reader, reader.actor === 'client' ? 'their data export' : 'data export');
+  return openAnswers(db, ring, userId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys: the check at start, the rotation
+
+export class KeyCheckError extends Error {}
+
+/**
+ * At start: every key id on a stored record must be a configured key, and the current key must
+ * open its canary (written on first use). Returns nothing; throws a message saying why not.
+ */
+export async function checkRecordKeys(db: DB, ring: Keyring): Promise<void> {
+  const used = new Set<string>();
+  for (const table of ['intakeAnswers', 'sessionNotes', 'privateRecordKeys'] as const) {
+    const rows = await db.selectFrom(table).select('keyId').distinct().execute();
+    for (const r of rows) used.add(r.keyId);
+  }
+  const unknown = [...used].filter((id) => !ring.byId.has(id));
+  if (unknown.length) {
+    throw new KeyCheckError(
+      `PRIVATE_RECORDS_KEY can't open the private records stored in this database: they were sealed with key id ${unknown.join(', ')}, and the configured key's id is ${ring.current.id}. ` +
+        'Set PRIVATE_RECORDS_KEY to the key they were written with (when rotating, the new key in PRIVATE_RECORDS_KEY and the old one in PRIVATE_RECORDS_OLD_KEYS).',
+    );
+  }
+  for (const key of ring.byId.values()) {
+    const canary = await db.selectFrom('privateRecordKeys').select('sealed').where('keyId', '=', key.id).executeTakeFirst();
+    if (!canary) continue;
+    try {
+      if (open(ring, canaryContext(key.id), key.id, canary.sealed) !== CANARY) throw new Error('canary');
+    } catch {
+      throw new KeyCheckError(`The key with id ${key.id} does not open this database's canary: it is not the key the private records were written with.`);
+    }
+  }
+  if (!used.has(ring.current.id)) {
+    const { sealed } = seal(ring, canaryContext(ring.current.id), CANARY);
+    await db
+      .insertInto('privateRecordKeys')
+      .values({ keyId: ring.current.id, sealed })
+      .onConflict((oc) => oc.column('keyId').doNothing())
+      .execute();
+  }
+}
+
+/**
+ * Re-seals every record whose key is not the current one with the current key, one row at a
+ * time (a row changed meanwhile by another process is left to the next run), then forgets the
+ * canaries of keys no record uses. A second run finds nothing to do.
+ */
+export async function rotateRecordKeys(db: DB, ring: Keyring): Promise<{ answers: number; notes: number }> {
+  const counts = { answers: 0, notes: 0 };
+  const tables = [
+    ['intakeAnswers', answerContext, 'answers'],
+    ['sessionNotes', noteContext, 'notes'],
+  ] as const;
+  for (const [table, context, count] of tables) {
+    const rows = await db.selectFrom(table).select(['id', 'userId', 'keyId', 'sealed']).where('keyId', '<>', ring.current.id).execute();
+    for (const r of rows) {
+      const plain = open(ring, context(r.id, r.userId), r.keyId, r.sealed);
+      const next = seal(ring, context(r.id, r.userId), plain);
+      const done = await db
+        .updateTable(table)
+        .set({ keyId: next.keyId, sealed: next.sealed })
+        .where('id', '=', r.id)
+        .where('keyId', '=', r.keyId)
+        .where('sealed', '=', r.sealed)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 1) counts[count]++;
+    }
+  }
+  await checkRecordKeys(db, ring);
+  await db.deleteFrom('privateRecordKeys').where('keyId', '<>', ring.current.id).execute();
+  return counts;
+}
+
+/** The retention rule: notes of a client whose last session is more than 7 years past are deleted. */
+export async function purgeExpiredNotes(db: DB): Promise<number> {
+  const cutoff = new Date();
+  cutoff.setFullYear(cutoff.getFullYear() - NOTES_RETENTION_YEARS);
+  const result = await db
+    .deleteFrom('sessionNotes')
+    .where('createdAt', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('slots').select('slots.id').whereRef('slots.bookedBy', '=', 'sessionNotes.userId').where('slots.startsAt', '>=', cutoff))),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,324 @@
+/**
+ * Her therapy practice (issue 23): the intake form she writes, the client's answers, her
+ * session notes, the client's record and access log, and the client's own data (export and
+ * deletion). Shared by the server and the islands: zod only.
+ */
+import { z } from 'zod';
+import { isCleanText, hasNoBidiControls } from './common.ts';
+import { decodeSignature } from './signups.ts';
+
+// ---------------------------------------------------------------------------------------------
+// The form she writes
+
+export const QUESTION_TYPES = ['text', 'longText', 'yesNo', 'choice', 'multiChoice', 'date', 'consent', 'signature'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** How the builder names each type. */
+export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
+  text: 'Short text',
+  longText: 'Long text',
+  yesNo: 'Yes / no',
+  choice: 'Choose one',
+  multiChoice: 'Choose several',
+  date: 'Date',
+  consent: 'Consent checkbox',
+  signature: 'Drawn signature',
+};
+
+const formText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoBidiControls, `${label} must not contain text-direction control characters`)
+    .refine(isCleanText, `${label} contains characters that are not allowed`);
+
+/** One question of the intake form. */
+export const intakeQuestion = z
+  .object({
+    /** A stable id (letters, digits, dashes): answers are stored under it. */
+    id: z.string({ error: 'Each question needs an id' }).regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'A question id is 1 to 40 lower-case letters, digits or dashes'),
+    /** What kind of answer it takes. */
+    type: z.enum(QUESTION_TYPES, { error: `The type must be one of: ${QUESTION_TYPES.join(', ')}` }),
+    /** The question as the client reads it. */
+    label: formText('The question', 300).refine((s) => s.length > 0, 'Each question needs its words'),
+    /** Whether it must be answered (a required consent must be ticked). */
+    required: z.boolean({ error: 'required must be true or false' }).default(false),
+    /** A line of help under the question (optional). */
+    help: formText('The help text', 600).optional(),
+    /** The choices, for "choose one" and "choose several". */
+    options: z
+      .array(
+        formText('A choice', 200).refine((s) => s.length > 0, 'A choice must not be empty'),
+        { error: 'options must be a list' },
+      )
+      .max(30)
+      .optional(),
+    /** A consent checkbox's text: what the client agrees to. */
+    consentText: formText('The consent text', 4000).optional(),
+  })
+  .refine((q) => !(q.type === 'choice' || q.type === 'multiChoice') || (q.options?.length ?? 0) >= 2, {
+    message: 'A "choose" question needs at least two choices',
+    path: ['options'],
+  })
+  .refine((q) => q.type !== 'consent' || (q.consentText ?? '').length > 0, { message: 'A consent checkbox needs its text', path: ['consentText'] });
+export type IntakeQuestion = z.output<typeof intakeQuestion>;
+
+/** PUT /api/admin/intake: whether it is required before a first session, and the questions (a new version when they change). */
+export const intakeFormUpdate = z.object({
+  /** Required before a client's first paid session. */
+  required: z.boolean({ error: 'required must be true or false' }),
+  questions: z
+    .array(intakeQuestion, { error: 'questions must be a list' })
+    .min(1, 'The form needs at least one question')
+    .max(60, 'At most 60 questions')
+    .refine((qs) => new Set(qs.map((q) => q.id)).size === qs.length, 'Two questions have the same id'),
+});
+export type IntakeFormUpdate = z.input<typeof intakeFormUpdate>;
+
+/** GET and PUT /api/admin/intake. */
+export interface AdminIntakeView {
+  required: boolean;
+  version: number;
+  questions: IntakeQuestion[];
+  /** Every version, newest first, with how many clients answered it. */
+  versions: { version: number; createdAt: string; answers: number }[];
+  message?: string;
+}
+
+export const INTAKE_SAVED = 'Intake form saved.';
+export const INTAKE_SAVED_NEW_VERSION = (v: number) => `Intake form saved as version ${v}.`;
+
+// ---------------------------------------------------------------------------------------------
+// The client's answers
+
+export type AnswerValue = string | boolean | string[];
+
+/** PUT /api/user/{id}/intake. The answers are checked against the version's questions on the server. */
+export const intakeAnswersRequest = z.object({
+  version: z.number({ error: 'version must be a number' }).int().min(1),
+  answers: z.record(z.string().max(40), z.union([z.string().max(300_000), z.boolean(), z.array(z.string().max(200)).max(30)]), {
+    error: 'answers must be an object',
+  }),
+});
+export type IntakeAnswersRequest = z.input<typeof intakeAnswersRequest>;
+
+export const INTAKE_NAME = 'intake form';
+/** The server's refusal of a first booking without the intake (409). */
+export const INTAKE_REQUIRED_MESSAGE = 'Please complete the intake form (health history and consent) before your first session.';
+export const INTAKE_SAVED_CLIENT = 'Thank you. Your intake form is saved.';
+export const INTAKE_OUTDATED = 'The intake form has changed since you opened it. Please reload the page and answer again.';
+export const intakeMissingAnswer = (label: string) => `Please answer: ${label}`;
+export const intakeBadAnswer = (label: string, why: string) => `${label}: ${why}`;
+
+/** GET /api/user/{id}/intake (pinned by the issue). */
+export interface ClientIntakeView {
+  required: boolean;
+  completed: boolean;
+  version: number;
+  questions: { id: string; type: QuestionType; label: string; required: boolean; options?: string[]; help?: string; consentText?: string }[];
+  /** The client's latest answers, when they answered. */
+  answers?: Record<string, AnswerValue>;
+  answeredVersion?: number;
+  answeredAt?: string;
+  message?: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Checks answers against a version's questions: the answers to keep (unknown ids dropped), or
+ * the message naming the first missing or wrong answer. The server and the island use it.
+ */
+export function checkAnswers(
+  questions: readonly IntakeQuestion[],
+  answers: Record<string, unknown>,
+): { ok: true; answers: Record<string, AnswerValue> } | { ok: false; message: string } {
+  const out: Record<string, AnswerValue> = {};
+  for (const q of questions) {
+    const raw = answers[q.id];
+    const blank = raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0) || (q.type === 'consent' && raw === false);
+    if (blank) {
+      if (q.required) return { ok: false, message: intakeMissingAnswer(q.label) };
+      continue;
+    }
+    const bad = (why: string) => ({ ok: false as const, message: intakeBadAnswer(q.label, why) });
+    switch (q.type) {
+      case 'text':
+      case 'longText': {
+        const max = q.type === 'text' ? 500 : 5000;
+        if (typeof raw !== 'string') return bad('must be text');
+        const v = raw.trim();
+        if (v.length > max) return bad(`must be at most ${max} characters`);
+        if (!isCleanText(v)) return bad('contains characters that are not allowed');
+        if (v === '') {
+          if (q.required) return { ok: false, message: intakeMissingAnswer(q.label) };
+          continue;
+        }
+        out[q.id] = v;
+        break;
+      }
+      case 'yesNo':
+        if (typeof raw !== 'boolean') return bad('answer yes or no');
+        out[q.id] = raw;
+        break;
+      case 'consent':
+        if (raw !== true) return bad('tick the box to agree');
+        out[q.id] = true;
+        break;
+      case 'choice':
+        if (typeof raw !== 'string' || !(q.options ?? []).includes(raw)) return bad('choose one of the choices');
+        out[q.id] = raw;
+        break;
+      case 'multiChoice':
+        if (!Array.isArray(raw) || raw.some((v) => typeof v !== 'string' || !(q.options ?? []).includes(v))) return bad('choose among the choices');
+        out[q.id] = [...new Set(raw as string[])];
+        break;
+      case 'date':
+        if (typeof raw !== 'string' || !DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) return bad('must be a date (YYYY-MM-DD)');
+        out[q.id] = raw;
+        break;
+      case 'signature': {
+        if (typeof raw !== 'string') return bad('please sign and save your signature');
+        const decoded = decodeSignature(raw);
+        if (!decoded.ok) return bad(decoded.message);
+        out[q.id] = raw;
+        break;
+      }
+    }
+  }
+  return { ok: true, answers: out };
+}
+
+/** The seeded form: a yoga-therapy health history she can change. */
+export const DEFAULT_INTAKE_QUESTIONS: IntakeQuestion[] = [
+  {
+    id: 'conditions',
+    type: 'longText',
+    label: 'Health conditions',
+    required: true,
+    help: 'Anything a teacher should know: heart, blood pressure, breathing, joints, back, balance, mental health. Write "none" if none.',
+  },
+  {
+    id: 'injuries',
+    type: 'longText',
+    label: 'Injuries and surgeries',
+    required: true,
+    help: 'What, when, and whether it still limits you. Write "none" if none.',
+  },
+  { id: 'medication', type: 'longText', label: 'Medication', required: false, help: 'Anything that affects balance, blood pressure or energy.' },
+  { id: 'pregnant', type: 'yesNo', label: 'Are you pregnant, or could you be?', required: true },
+  { id: 'experience', type: 'choice', label: 'Your yoga experience', required: false, options: ['None yet', 'Some classes', 'Regular practice'] },
+  { id: 'hopes', type: 'longText', label: 'What do you hope yoga therapy will help with?', required: true },
+  { id: 'emergency-contact', type: 'text', label: 'Emergency contact (name and phone)', required: true },
+  {
+    id: 'consent',
+    type: 'consent',
+    label: 'Consent',
+    required: true,
+    consentText:
+      'I understand that yoga therapy is not a substitute for medical care, that I will tell my teacher about any change in my health, and that I take part at my own risk, stopping whenever something hurts.',
+  },
+  { id: 'signature', type: 'signature', label: 'Your signature', required: true },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Session notes and the client's record (admin)
+
+const noteText = (label: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(20_000, `${label} must be at most 20000 characters`)
+    .refine(hasNoBidiControls, `${label} must not contain text-direction control characters`)
+    .refine(isCleanText, `${label} contains characters that are not allowed`);
+
+/** PUT /api/admin/bookings/{slotId}/notes: the free text, and the optional SOAP layout. */
+export const sessionNoteRequest = z
+  .object({
+    text: noteText('The note'),
+    soap: z
+      .object({
+        subjective: noteText('Subjective').default(''),
+        objective: noteText('Objective').default(''),
+        assessment: noteText('Assessment').default(''),
+        plan: noteText('Plan').default(''),
+      })
+      .optional(),
+  })
+  .refine((n) => n.text.length > 0 || (n.soap && Object.values(n.soap).some((v) => v.length > 0)), { message: 'Write something in the note', path: ['text'] });
+export type SessionNoteRequest = z.input<typeof sessionNoteRequest>;
+export interface SessionNote {
+  text: string;
+  soap?: { subjective: string; objective: string; assessment: string; plan: string };
+}
+
+export const NOTE_SAVED = 'Note saved.';
+export const NOTE_SESSION_NOT_FOUND = 'No booked session with this id.';
+
+export interface NoteVersionView extends SessionNote {
+  savedAt: string;
+}
+
+export interface RecordSessionView {
+  slotId: string;
+  date: string;
+  time: string;
+  sessionType: string | null;
+  past: boolean;
+  amountCents: number | null;
+  couponUsed: boolean;
+  /** The latest note and the earlier versions (newest first). */
+  note?: NoteVersionView;
+  history: NoteVersionView[];
+}
+
+export interface IntakeAnswerView {
+  version: number;
+  answeredAt: string;
+  questions: IntakeQuestion[];
+  answers: Record<string, AnswerValue>;
+}
+
+/** GET /api/admin/users/{id}/record. */
+export interface ClientRecordView {
+  client: {
+    id: string;
+    firstName: string;
+    lastName: string;
+    preferredName: string;
+    pronoun: string;
+    email: string;
+    phone: string;
+    city: string;
+    zipcode: string;
+    createdAt: string;
+  };
+  intake: { required: boolean; latest?: IntakeAnswerView; earlier: IntakeAnswerView[] };
+  sessions: RecordSessionView[];
+  payments: { kind: 'session' | 'order'; date: string; amountCents: number; what: string }[];
+}
+
+/** GET /api/admin/users/{id}/access-log: every read of the client's private records, newest first. */
+export interface AccessLogView {
+  entries: { at: string; who: 'admin' | 'client'; what: string }[];
+}
+
+export const CLIENT_NOT_FOUND = 'Client not found.';
+
+// ---------------------------------------------------------------------------------------------
+// The client's data in their own hands
+
+export const DELETE_REQUEST_SENT = 'We sent you an e-mail with a link to confirm the deletion. The link works for one hour.';
+export const DELETE_LINK_INVALID = 'This deletion link is invalid or has expired. Ask for a new one from your account page.';
+export const ACCOUNT_DELETED = 'Your account has been deleted. Thank you for the time we spent together.';
+export const ACCOUNT_ERASED_BY_ADMIN = 'The client’s account has been deleted; the money records stay, without their name and address.';
+export const DELETE_MAIL_NOT_SENT = 'We could not send the confirmation e-mail. Please try again later.';
+
+/** POST /api/user/delete-account {token}: the link's token. */
+export const deleteAccountRequest = z.object({ token: z.string({ error: 'The link is incomplete.' }).trim().min(1, 'The link is incomplete.').max(1024) });
+
+/** How long the notes of sessions are kept: the retention rule (decision 0025, the privacy page). */
+export const NOTES_RETENTION =
+  'Session notes are kept while your account exists, so your sessions can build on each other. They are deleted with your account; otherwise they are deleted 7 years after your last session.';
+export const NOTES_RETENTION_YEARS = 7;
