@@ -30,6 +30,7 @@ import { coupons } from './shop/coupons.routes.ts';
 import { checkout } from './shop/checkout.routes.ts';
 import { adminOrders } from './shop/orders.routes.ts';
 import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
+import { adminMail, mailWebhooks } from './mail/mail.routes.ts';
 import { adminTaxRates, taxRates } from './shop/tax-rates.routes.ts';
 // books: her gigs, locations, trips, mileage rates and the tax year (issue 24)
 import { adminGigs, adminLocations, adminMileageRates, adminTaxYear, adminTrips } from './books/books.routes.ts';
@@ -144,6 +145,10 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/intake', adminIntake);
   api.route('/admin', adminPractice);
   api.route('/admin', adminClientData);
+
+  // mail: Resend's delivery webhook, and what did not leave (issue 21)
+  api.route('/webhooks', mailWebhooks);
+  api.route('/admin/mail', adminMail);
 
   const devOn = env.NODE_ENV !== 'production';
   if (devOn && env.standIns.mail) {

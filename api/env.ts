@@ -53,8 +53,14 @@ const schema = z.object({
   MAIL_FROM: optional,
   /** Resend API key (production). Unset: mails go to the local mailbox at /dev/mailbox. */
   RESEND_API_KEY: optional,
-  /** Resend API origin; only tests change it. */
-  RESEND_API_BASE: z.string().url().default('https://api.resend.com'),
+  /** Resend API origin; only tests change it (the `resend` package's own name for it). */
+  RESEND_BASE_URL: z.string().url().default('https://api.resend.com'),
+  /**
+   * The signing secret of the Resend webhook (whsec_…) that reports bounces and complaints to
+   * POST /api/webhooks/resend. Unset: the route refuses every event (with the local mailbox, a
+   * development secret lets /dev/mailbox post them).
+   */
+  RESEND_WEBHOOK_SECRET: optional,
   /** reCAPTCHA v3 site key, public (production). Unset with the secret: the dev verifier. */
   RECAPTCHA_SITE_KEY: optional,
   /** reCAPTCHA v3 secret key (production). */
@@ -100,7 +106,6 @@ const schema = z.object({
     .min(0)
     .max(24 * 60)
     .default(24),
-  /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
   /** How often each server process looks for session and class reminders that are due. */
   REMINDER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(60_000),
   /**
@@ -110,7 +115,20 @@ const schema = z.object({
   RENDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How often each server process looks for journal posts whose scheduled time has come (issue 22). */
   JOURNAL_SCHEDULE_MS: z.coerce.number().int().min(50).max(3_600_000).default(10_000),
+  /** How often each server process looks for payment attempts left half way (by a crash or a lost answer). */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * The mail outbox (issue 21, decision 0024): how often each server process looks for mails
+   * that are due (a retry, or one a crash left unsent). A mail is sent at once after the commit
+   * of its change; this is only the bound on how late a leftover goes out.
+   */
+  OUTBOX_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(2_000),
+  /** How long a claimed mail may stay unconfirmed before another sender takes it over (its sender died). */
+  OUTBOX_CLAIM_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+  /** The wait before a failed mail's second try; each further try waits twice as long (at most an hour). */
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** Tries before a mail that keeps failing (5xx, timeouts) is given up and shown to the teacher. */
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /**
    * How long an open payment attempt may go without news before the reconciler takes it over and
    * asks PayPal how it ended. Longer than a checkout's slowest PayPal answers (two 30 s captures).

@@ -23,15 +23,16 @@ import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, uns
 import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
 import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
-import { startReminders } from './booking/reminders.ts';
-import { startReconciler } from './payments/reconcile.ts';
-import { startUnfinalizedBookings } from './booking/unfinalized.ts';
-import { startNewsletterSender } from './backoffice/newsletter-sender.ts';
-import { startClassReminders } from './classes/reminders.ts';
+import { sendDueReminders } from './booking/reminders.ts';
+import { reconcilePayments } from './payments/reconcile.ts';
+import { resolveUnfinalizedBookings } from './booking/unfinalized.ts';
+import { sendNewsletterBatch } from './backoffice/newsletter-sender.ts';
+import { sendDueClassReminders } from './classes/reminders.ts';
+import { sendDueMails } from './mail/outbox.ts';
 import { autoBackupsOn, startAutoBackups } from './backups/schedule.ts';
 import { NOT_FOUND, type CachedPage, type PageRenderer } from './pages/render-ahead.ts';
 import { publishDuePosts } from './pages/journal.ts';
-import { runEvery } from './lib/periodic.ts';
+import { createRunner } from './lib/periodic.ts';
 import type { RenderContext } from '../contract/content.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -48,7 +49,16 @@ export interface RunningServer {
 
 export async function startServer(
   env: Env,
-  options: BootOptions & { site?: boolean; reminders?: boolean; reconciler?: boolean; newsletters?: boolean; backups?: boolean; journal?: boolean } = {},
+  options: BootOptions & {
+    site?: boolean;
+    reminders?: boolean;
+    reconciler?: boolean;
+    newsletters?: boolean;
+    /** false: the periodic mail sender is off (mails are still sent right after their commit). */
+    outbox?: boolean;
+    backups?: boolean;
+    journal?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   const site = options.site !== false;
   const distDir = distDirOf(env.DIST_DIR);
@@ -124,22 +134,31 @@ export async function startServer(
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  // Session reminders: every process checks each minute; the database claim sends each once.
-  const stopReminders = options.reminders === false ? () => {} : startReminders(booted.services);
-  // Class reminders the day before: the same way, a sibling check.
-  const stopClassReminders = options.reminders === false ? () => {} : startClassReminders(booted.services);
-  // Payment attempts a crash left half way: every process checks at start and each interval; the claim settles each once.
-  const stopReconciler = options.reconciler === false ? async () => {} : startReconciler(booted.services);
-  // Bookings approved in PayPal and never finalized (the tab closed): on the reconciler's schedule, finalized or released, both sides mailed.
-  const stopUnfinalized = options.reconciler === false ? () => {} : startUnfinalizedBookings(booted.services);
-  // Newsletter outbox: every process sends at its pace; the claim gives each row to one sender.
-  const stopNewsletters = options.newsletters === false ? async () => {} : startNewsletterSender(booted.services);
+  // Every process runs these jobs on one runner (api/lib/periodic.ts); each job's database claim
+  // makes each piece of work happen once across replicas.
+  const services = booted.services;
+  const runner = createRunner();
+  if (options.reminders !== false) {
+    // Session reminders, and class reminders the day before: every process checks each minute.
+    runner.every('reminders', env.REMINDER_INTERVAL_MS, () => sendDueReminders(services));
+    runner.every('class reminders', env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services));
+  }
+  if (options.reconciler !== false) {
+    // Payment attempts a crash left half way: at start and each interval.
+    runner.every('payments', env.RECONCILE_INTERVAL_MS, () => reconcilePayments(services), { atStart: true });
+    // Bookings approved in PayPal and never finalized (the tab closed): finalized or released, both sides mailed.
+    runner.every('unfinalized bookings', env.RECONCILE_INTERVAL_MS, () => resolveUnfinalizedBookings(services));
+  }
+  // The mail outbox: retries, and mails a crash left between a commit and its send (at start too).
+  if (options.outbox !== false) runner.every('mail', env.OUTBOX_INTERVAL_MS, () => sendDueMails(services), { atStart: true });
+  // Newsletter outbox: every process sends at its pace.
+  if (options.newsletters !== false) runner.every('newsletter', env.NEWSLETTER_INTERVAL_MS, () => sendNewsletterBatch(services));
+  // Scheduled journal posts (api/pages/journal.ts).
+  if (options.journal !== false) runner.every('journal', env.JOURNAL_SCHEDULE_MS, () => publishDuePosts(services));
   // The embedded database's own backups (issue 21): into BACKUP_DIR every BACKUP_INTERVAL_HOURS, with a retention.
-  const stopBackups = options.backups === false ? async () => {} : startAutoBackups(booted.services);
+  const stopBackups = options.backups === false ? async () => {} : startAutoBackups(services);
   // Public pages: rendered ahead for this build at start, then kept current from the database.
-  const stopPublisher = site ? await booted.services.publisher.start(loopbackRenderer(env.HOST, port, tickets), env.RENDER_POLL_MS) : async () => {};
-  // Scheduled journal posts: every process looks; the claim publishes each once (api/pages/journal.ts).
-  const stopJournal = options.journal === false ? () => {} : runEvery('journal', env.JOURNAL_SCHEDULE_MS, () => publishDuePosts(booted.services));
+  const stopPublisher = site ? await services.publisher.start(loopbackRenderer(env.HOST, port, tickets), env.RENDER_POLL_MS) : async () => {};
   return {
     url: `http://localhost:${port}`,
     port,
@@ -147,13 +166,8 @@ export async function startServer(
     services: booted.services,
     seeded: booted.seeded,
     close: async () => {
-      stopReminders();
-      stopClassReminders();
-      await stopReconciler();
-      stopUnfinalized();
-      await stopNewsletters();
+      await runner.stop();
       await stopBackups();
-      stopJournal();
       await stopPublisher();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await booted.close();

@@ -24,6 +24,8 @@ export const adminLinks = {
   clientsSince: (since: Date | string) => `/admin/users?since=${encodeURIComponent(instant(since))}`,
   /** Newsletters some of whose mails failed. */
   failedMails: () => '/admin/newsletter?failed=1',
+  /** Transactional mails that failed or were skipped (issue 21). */
+  unsentMails: () => '/admin/mail',
 } as const;
 
 /** What a list's address asks for; a parameter that doesn't parse is ignored, as if absent. */

@@ -2,6 +2,7 @@
  * The teacher's back office (issue 16): newsletters, finances, exports and the site
  * announcement. Shared with the admin islands and the announcement script: zod only.
  */
+import type { UnsentMailView } from './mail.ts';
 import { z } from 'zod';
 import { bidiControlsMessage, hasNoBidiControls, isCleanText, requiredText } from './common.ts';
 
@@ -284,6 +285,8 @@ export interface TodayView {
   nextClasses: TodayGroup<TodayClass> & { waitlisted: number };
   /** Newsletter mails that failed (the outbox's failures), by newsletter. */
   failedMails: TodayGroup<TodayFailedMails>;
+  /** Other mails (bookings, orders, login links…) that failed or were skipped in the last seven days (issue 21). */
+  unsentMails: TodayGroup<UnsentMailView>;
   /** Class sign-ups of the last seven days. */
   newSignups: TodayGroup<TodaySignup>;
   /** Clients registered in the last seven days. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { id, isCleanText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
+import { SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState } from './tax.ts';
 
 /** Messages the cart and the admin page show. */
 export const ORDER_PLACED = 'Order placed successfully';
@@ -21,6 +22,9 @@ export const UNKNOWN_PRODUCT = 'A chocolate in your cart is no longer sold. Plea
 export const NOTHING_TO_PAY = 'The order total must be more than $0.';
 export const ORDER_TOO_LARGE = 'Orders above $10,000 can’t be paid online. Please contact us.';
 export const ORDER_NOT_FOUND = 'Order not found';
+/** Issue 24: the tax was figured for the cart's state, and PayPal's address is in another. */
+export const SHIP_STATE_CHANGED =
+  'The shipping address you chose in PayPal is in another state than the one in your cart, so the sales tax would be different. You have not been charged. Please choose that state in your cart and pay again.';
 export const soldOut = (name: string) => `${name} is sold out`;
 export const onlyLeft = (name: string, n: number) => `${name}: only ${n} left`;
 
@@ -51,12 +55,31 @@ export const orderCouponCode = z
   .nullish()
   .transform((s) => (s && normalizeCouponCode(s) !== '' ? normalizeCouponCode(s) : null));
 
-/** POST /api/orders/paypal: the cart to price and pay. */
-export const checkoutRequest = z.object({
+const checkoutFields = {
   cartItems,
   isLocalPickup: z.boolean({ error: 'isLocalPickup must be true or false' }).optional().default(false),
   couponCode: orderCouponCode,
-});
+  /** Where a shipped order goes (issue 24): a US state's two letters, required unless local pickup; it decides the sales tax. */
+  shipToState: z.unknown().optional(),
+};
+
+/** shipToState: required and one of US_STATES for a shipped order; dropped (null) for pickup. */
+const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unknown }>(body: T, ctx: z.RefinementCtx): Omit<T, 'shipToState'> & { shipToState: string | null } => {
+  if (body.isLocalPickup) return { ...body, shipToState: null };
+  if (body.shipToState === undefined || body.shipToState === null || body.shipToState === '') {
+    ctx.addIssue({ code: 'custom', message: SHIP_TO_STATE_REQUIRED, path: ['shipToState'] });
+    return z.NEVER;
+  }
+  const state = usState.safeParse(body.shipToState);
+  if (!state.success) {
+    ctx.addIssue({ code: 'custom', message: UNKNOWN_STATE, path: ['shipToState'] });
+    return z.NEVER;
+  }
+  return { ...body, shipToState: state.data };
+};
+
+/** POST /api/orders/paypal: the cart to price and pay. */
+export const checkoutRequest = z.object(checkoutFields).transform(withShipToState);
 export type CheckoutRequest = z.input<typeof checkoutRequest>;
 
 /** A PayPal order id as PayPal issues them. */
@@ -72,14 +95,17 @@ export const paypalOrderId = z
  * isLocalPickup and couponCode are read; transactionAmount and discount are accepted and
  * ignored, and payerName / payerEmail only stand in when PayPal doesn't give the payer's.
  */
-export const placeOrderRequest = checkoutRequest.extend({
-  orderId: paypalOrderId,
-  // Dropped (not refused) when unusable, NUL and lone surrogates included: the database can't store those.
-  payerName: z.string().trim().max(200).refine(isCleanText).optional().catch(undefined),
-  payerEmail: z.string().trim().max(254).refine(isCleanText).optional().catch(undefined),
-  transactionAmount: z.unknown().optional(),
-  discount: z.unknown().optional(),
-});
+export const placeOrderRequest = z
+  .object({
+    ...checkoutFields,
+    orderId: paypalOrderId,
+    // Dropped (not refused) when unusable, NUL and lone surrogates included: the database can't store those.
+    payerName: z.string().trim().max(200).refine(isCleanText).optional().catch(undefined),
+    payerEmail: z.string().trim().max(254).refine(isCleanText).optional().catch(undefined),
+    transactionAmount: z.unknown().optional(),
+    discount: z.unknown().optional(),
+  })
+  .transform(withShipToState);
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 
 /**
@@ -175,7 +201,9 @@ export const statusConfirmation = (
   if (mail === 'none') return did;
   if (mail === 'no-address') return `${did} The buyer left no e-mail address, so nobody was mailed.`;
   if (mail === 'already') return `${did} ${who} was mailed about it already, so no new mail went out.`;
-  if (mail === 'failed') return `${did} The mail to ${who === 'The buyer' ? 'the buyer' : who} could not be sent; please write to them yourself.`;
+  // The mail waits in the outbox (issue 21): retried, and listed under Mail if it never leaves.
+  if (mail === 'failed')
+    return `${did} The mail to ${who === 'The buyer' ? 'the buyer' : who} could not be sent yet: it will be tried again, and Mail in the admin shows it if it never leaves.`;
   if (to === 'picked_up') return `${did} ${who} was mailed a thank-you.`;
   return withTracking ? `${did} ${who} was mailed the tracking number.` : `${did} ${who} was mailed that the order is on its way.`;
 };
@@ -199,8 +227,22 @@ export interface OrderLineView {
   quantity: number;
 }
 
+/** The sales tax of a quote or an order (issue 24): none for local pickup. */
+export interface TaxView {
+  /** Dollars, like the other amounts. */
+  tax: number;
+  taxCents: number;
+  /** The destination state; null for local pickup. */
+  taxState: string | null;
+  /** The rate as a percent (6.5), and its label: "Tax (WA 6.5%)" ('' for pickup). */
+  taxRatePercent: number;
+  taxLabel: string;
+  /** Shipping was part of the taxable amount. */
+  taxOnShipping: boolean;
+}
+
 /** 200 answer of POST /api/orders/paypal. */
-export interface CheckoutView {
+export interface CheckoutView extends TaxView {
   orderID: string;
   itemsTotal: number;
   discount: number;
@@ -210,7 +252,7 @@ export interface CheckoutView {
 }
 
 /** `order` of POST /api/orders (201 placed, 200 when the same orderId was already placed). */
-export interface OrderView {
+export interface OrderView extends TaxView {
   _id: string;
   total: number;
   itemsTotal: number;
@@ -229,7 +271,7 @@ export interface OrderPlacedView {
 }
 
 /** One row of GET /api/admin/orders, and the answer of PUT /api/admin/orders/{id}/status. */
-export interface AdminOrderView {
+export interface AdminOrderView extends TaxView {
   _id: string;
   createdAt: string;
   payerName: string;

@@ -10,6 +10,8 @@ export const FILL_ALL_SLOT_FIELDS = 'Please fill out all the fields!';
 export const SLOTS_ADDED = 'Slots added successfully.';
 export const SLOT_DELETED = 'Slot deleted successfully.';
 export const SESSION_DELETED = 'Session deleted successfully';
+/** The teacher tried to delete a slot whose payment is still being taken (issue 21): not yet settled. */
+export const SLOT_PAYMENT_IN_PROGRESS = 'A payment for this session is in progress. Try again in a minute.';
 export const PAST_SLOT = 'Slots must be in the future.';
 
 /** PUT /api/bookings/{slotId}/place (issue 20). */

@@ -14,6 +14,7 @@ import * as backOffice from './migrations/0011_back_office.ts';
 import * as pages from './migrations/0012_pages.ts';
 import * as toldAndPlaced from './migrations/0013_told_and_placed.ts';
 import * as journal from './migrations/0014_journal.ts';
+import * as mailOutbox from './migrations/0015_mail_outbox.ts';
 import * as practice from './migrations/0016_practice.ts';
 import * as books from './migrations/0017_books.ts';
 import * as imageCrops from './migrations/0018_image_crops.ts';
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0012_pages': pages,
   '0013_told_and_placed': toldAndPlaced,
   '0014_journal': journal,
+  '0015_mail_outbox': mailOutbox,
   '0016_practice': practice,
   '0017_books': books,
   '0018_image_crops': imageCrops,

@@ -274,6 +274,8 @@ export interface BookingCancellationsTable {
   refundState: 'none' | 'pending' | 'refunded' | 'failed';
   refundId: string | null;
   refundNote: string | null;
+  /** Who cancelled: the client online, or the teacher by deleting the booked slot (issue 21). */
+  cancelledBy: Generated<'client' | 'teacher'>;
   createdAt: CreatedAt;
   updatedAt: Generated<Date>;
 }
@@ -286,6 +288,11 @@ export interface OrderMoney {
   totalCents: number;
   couponCode: string | null;
   isLocalPickup: boolean;
+  /** The sales tax (issue 24); absent in attempts recorded before it: none. */
+  taxCents?: number;
+  taxRatePpm?: number;
+  taxState?: string | null;
+  taxOnShipping?: boolean;
 }
 
 /** What an order's payment attempt pays for: the cart as priced when the tins were claimed. */
@@ -369,7 +376,43 @@ export interface MailsTable {
   html: Generated<string>;
   headers: ColumnType<Record<string, string>, string | undefined, string>;
   attachments: ColumnType<MailAttachment[], string | undefined, string>;
+  /** The Idempotency-Key it was sent with: the mailbox stores a key once, as Resend sends it once. */
+  idempotencyKey: string | null;
   sentAt: CreatedAt;
+}
+
+/** Where a mail stands in the outbox (db/migrations/0015_mail_outbox.ts, decision 0024). */
+export type MailOutboxState = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+
+/** A mail written in the transaction of the change it reports, delivered at least once after the commit. */
+export interface MailOutboxTable {
+  /** Also the Idempotency-Key it is sent with, on every try. */
+  id: Generated<string>;
+  kind: string;
+  to: string;
+  /** The mailbox behind `to` (canonicalMailbox): what a suppression is matched on. */
+  canonicalTo: string;
+  subject: string;
+  text: string;
+  html: Generated<string>;
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
+  attachments: ColumnType<MailAttachment[], string | undefined, string>;
+  state: Generated<MailOutboxState>;
+  attempts: Generated<number>;
+  nextAttemptAt: Timestamp;
+  claimedBy: string | null;
+  claimedAt: Timestamp | null;
+  lastError: string | null;
+  createdAt: CreatedAt;
+  sentAt: Timestamp | null;
+}
+
+/** An address Resend reported as bounced or complained: later mails to it are skipped. */
+export interface MailSuppressionsTable {
+  email: string;
+  reason: 'bounced' | 'complained';
+  detail: string | null;
+  createdAt: CreatedAt;
 }
 
 /** A newsletter the admin writes, then sends through the outbox (db/migrations/0011_back_office.ts, decision 0018). */
@@ -493,6 +536,50 @@ export interface BookingOrdersTable {
   note: string | null;
 }
 
+/** A version of her intake form (0016): the questions as JSON text (contract/practice.ts). */
+export interface IntakeFormsTable {
+  version: number;
+  questions: string;
+  createdAt: CreatedAt;
+}
+
+/** A client's answers to one version (0016), sealed by api/practice/keys.ts: never plain text here. */
+export interface IntakeAnswersTable {
+  id: string;
+  userId: string;
+  formVersion: number;
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
+/** One saved version of her notes of a booked session (0016), sealed like the answers. */
+export interface SessionNotesTable {
+  id: string;
+  slotId: string;
+  userId: string;
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
+/** A read of a client's private records (0016). */
+export interface PrivateAccessLogTable {
+  id: Generated<string>;
+  userId: string;
+  actor: 'admin' | 'client';
+  adminId: string | null;
+  what: string;
+  createdAt: CreatedAt;
+}
+
+/** One sealed canary per key (0016): the server checks at start that its key opens it. */
+export interface PrivateRecordKeysTable {
+  keyId: string;
+  sealed: string;
+  createdAt: CreatedAt;
+}
+
 /** A state's sales tax rate from a day on (0017, issue 24): parts per million of the taxable amount. */
 export interface TaxRatesTable {
   id: Generated<string>;
@@ -555,50 +642,6 @@ export interface MileageRatesTable {
   updatedAt: Generated<Date>;
 }
 
-/** A version of her intake form (0016): the questions as JSON text (contract/practice.ts). */
-export interface IntakeFormsTable {
-  version: number;
-  questions: string;
-  createdAt: CreatedAt;
-}
-
-/** A client's answers to one version (0016), sealed by api/practice/keys.ts: never plain text here. */
-export interface IntakeAnswersTable {
-  id: string;
-  userId: string;
-  formVersion: number;
-  keyId: string;
-  sealed: string;
-  createdAt: CreatedAt;
-}
-
-/** One saved version of her notes of a booked session (0016), sealed like the answers. */
-export interface SessionNotesTable {
-  id: string;
-  slotId: string;
-  userId: string;
-  keyId: string;
-  sealed: string;
-  createdAt: CreatedAt;
-}
-
-/** A read of a client's private records (0016). */
-export interface PrivateAccessLogTable {
-  id: Generated<string>;
-  userId: string;
-  actor: 'admin' | 'client';
-  adminId: string | null;
-  what: string;
-  createdAt: CreatedAt;
-}
-
-/** One sealed canary per key (0016): the server checks at start that its key opens it. */
-export interface PrivateRecordKeysTable {
-  keyId: string;
-  sealed: string;
-  createdAt: CreatedAt;
-}
-
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -631,16 +674,18 @@ export interface Database {
   renderedPages: RenderedPagesTable;
   settings: SettingsTable;
   bookingOrders: BookingOrdersTable;
-  intakeForms: IntakeFormsTable;
-  intakeAnswers: IntakeAnswersTable;
-  sessionNotes: SessionNotesTable;
-  privateAccessLog: PrivateAccessLogTable;
-  privateRecordKeys: PrivateRecordKeysTable;
   taxRates: TaxRatesTable;
   locations: LocationsTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;
+  intakeForms: IntakeFormsTable;
+  intakeAnswers: IntakeAnswersTable;
+  sessionNotes: SessionNotesTable;
+  privateAccessLog: PrivateAccessLogTable;
+  privateRecordKeys: PrivateRecordKeysTable;
+  mailOutbox: MailOutboxTable;
+  mailSuppressions: MailSuppressionsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -5,13 +5,17 @@
  * claimOutbox), sends them one by one with no transaction open, and marks each sent as soon as
  * the mail service has it. A process that dies mid-batch leaves its rows 'sending'; another
  * sender claims them again once NEWSLETTER_CLAIM_STALE_MS has passed, with the same
- * Idempotency-Key, so Resend drops a mail it already took in the last 24 hours.
+ * Idempotency-Key, so Resend drops a mail it already took in the last 24 hours. It shares the
+ * transactional outbox's rules (api/mail/outbox.ts): which failures are retried, and addresses
+ * that bounced or complained are skipped; both run on the server's one periodic runner.
  */
 import { createHash } from 'node:crypto';
 import type { Services } from '../services/index.ts';
-import { claimOutbox, finishDrained, lettersOf, markSent, markUnsent } from './newsletters.repo.ts';
+import { claimOutbox, finishDrained, lettersOf, markSent, markSuppressed, markUnsent } from './newsletters.repo.ts';
 import { newsletterIssueMail } from './mails.ts';
 import { maskedAddress } from '../mail/send.ts';
+import { isRetryable } from '../mail/outbox.ts';
+import { suppressionsOf } from '../mail/outbox.repo.ts';
 
 type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
 
@@ -38,8 +42,16 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
   const claimed = await db.transaction().execute((trx) => claimOutbox(trx, limit, now, env.NEWSLETTER_CLAIM_STALE_MS));
   const result: BatchResult = { claimed: claimed.length, sent: 0, skipped: 0, failed: 0 };
   const letters = await lettersOf(db, [...new Set(claimed.map((r) => r.newsletterId))]);
+  // Addresses that bounced or complained (Resend's webhook) are skipped, as every other mail is.
+  const suppressed = await suppressionsOf(db, claimed.map((r) => r.email));
   for (const row of claimed) {
     if (row.state === 'skipped') {
+      result.skipped++;
+      continue;
+    }
+    const reason = suppressed(row.email);
+    if (reason) {
+      await markSuppressed(db, row, reason);
       result.skipped++;
       continue;
     }
@@ -50,7 +62,7 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
       result.failed++;
       const message = err instanceof Error ? err.message : String(err);
       console.error(`[newsletter] could not send to ${maskedAddress(row.email)}:`, message);
-      await markUnsent(db, row, message);
+      await markUnsent(db, row, message, !isRetryable(err));
       continue;
     }
     await markSent(db, row.newsletterId, row.email, new Date());
@@ -58,22 +70,4 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
   }
   await finishDrained(db, new Date());
   return result;
-}
-
-/** Starts the ticks; the returned function stops them and waits for the tick under way. */
-export function startNewsletterSender(services: SenderServices): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sendNewsletterBatch(services)
-      .catch((err) => console.error('[newsletter] tick failed:', (err as Error).message))
-      .finally(() => {
-        running = null;
-      });
-  }, services.env.NEWSLETTER_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

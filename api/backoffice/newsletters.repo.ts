@@ -131,11 +131,25 @@ export async function markSent(db: DB, newsletterId: string, email: string, now:
     .execute();
 }
 
-/** The mail service refused or failed: back to 'pending' for the next tick, or 'failed' for good. */
-export async function markUnsent(db: DB, row: ClaimedRow, error: string): Promise<void> {
+/**
+ * The mail service refused or failed: back to 'pending' for the next tick, or 'failed' for good
+ * (a permanent refusal, api/mail/outbox.ts isRetryable, or too many claims).
+ */
+export async function markUnsent(db: DB, row: ClaimedRow, error: string, permanent = false): Promise<void> {
   await db
     .updateTable('newsletterOutbox')
-    .set({ state: row.attempts >= MAX_CLAIMS ? 'failed' : 'pending', error: error.slice(0, 500) })
+    .set({ state: permanent || row.attempts >= MAX_CLAIMS ? 'failed' : 'pending', error: error.slice(0, 500) })
+    .where('newsletterId', '=', row.newsletterId)
+    .where('email', '=', row.email)
+    .where('state', '=', 'sending')
+    .execute();
+}
+
+/** A claimed row whose address bounced or complained (mail_suppressions): skipped, not sent. */
+export async function markSuppressed(db: DB, row: ClaimedRow, reason: string): Promise<void> {
+  await db
+    .updateTable('newsletterOutbox')
+    .set({ state: 'skipped', error: `not sent: the address ${reason}` })
     .where('newsletterId', '=', row.newsletterId)
     .where('email', '=', row.email)
     .where('state', '=', 'sending')

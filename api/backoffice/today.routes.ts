@@ -5,6 +5,7 @@ import { addDays, zonedNow } from '../lib/time.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
 import { adminLinks } from '../../contract/admin-links.ts';
+import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, sessionsBetween, signupsSince } from './today.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -34,13 +35,14 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, week, classes, failed, signups, clients] = await Promise.all([
+  const [orders, week, classes, failed, signups, clients, unsent] = await Promise.all([
     ordersToDeliver(db),
     sessionsBetween(db, today, weekEnd),
     classesAhead(db, now, weekEnd),
     failedNewsletterMails(db),
     signupsSince(db, since),
     clientsSince(db, since),
+    listUnsentMails(db, { since }),
   ]);
   const toHandOver = orders.filter((o) => o.isLocalPickup).length;
   const view: TodayView = {
@@ -88,6 +90,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       // The count is of mails, not of newsletters: each failed recipient is one.
       count: failed.reduce((sum, f) => sum + f.failed, 0),
     },
+    unsentMails: group(unsent, adminLinks.unsentMails()),
     newSignups: group(
       signups.map((s) => ({ _id: s.id, createdAt: iso(s.createdAt), name: s.name, classTitle: s.classTitle, date: s.date })),
       adminLinks.signupsSince(since),

@@ -6,11 +6,14 @@
  * transaction holding the slot's row lock; PayPal's refund comes after the commit, with no
  * transaction open; its outcome is written on the cancellation record. A refund PayPal refuses
  * is logged loudly, the record says 'failed' (the admin's bookings list it) and the teacher's
- * mail says to refund by hand: the client's session is cancelled either way.
+ * mail says to refund by hand: the client's session is cancelled either way. The mails say how
+ * the refund went, so they are written to the outbox with the refund's outcome (or with the
+ * cancellation, when nothing was paid).
  */
 import type { Services } from '../services/index.ts';
 import type { Payments } from '../services/payments/paypal.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
@@ -85,7 +88,66 @@ async function captureOfOrder(payments: Payments, orderId: string): Promise<stri
   }
 }
 
-export type CancelResult = { ok: true; refund: 'none' | 'refunded' | 'failed' } | { ok: false; kind: ChangeRefusal };
+/** How a cancelled session's money went: nothing was paid, refunded through PayPal, or to refund by hand. */
+export type CancelRefund = 'none' | 'refunded' | 'failed';
+
+/** Records a booked session's cancellation, with what happens to its payment ('pending': refunded after the commit). */
+export function recordSessionCancellation(trx: Transaction<Database>, slot: LockedSlot, captureId: string | null, paid: boolean, by: 'client' | 'teacher') {
+  return recordCancellation(trx, {
+    slotId: slot.id,
+    userId: slot.bookedBy,
+    startsAt: slot.startsAt,
+    sessionType: slot.sessionType ?? '',
+    firstName: slot.firstName ?? '',
+    lastName: slot.lastName ?? '',
+    email: slot.email ?? '',
+    amountCents: slot.amountCents,
+    couponUsed: slot.couponUsed,
+    paypalOrderId: slot.paypalOrderId,
+    paypalCaptureId: captureId,
+    refundState: paid ? 'pending' : 'none',
+    cancelledBy: by,
+  });
+}
+
+/**
+ * Refunds a cancelled paid session in full, after the commit that cancelled it (no transaction
+ * open while PayPal answers), then records the outcome on the cancellation and writes the mails
+ * that tell it (`mailsFor`) in one transaction, and sends them. A refund PayPal refuses is
+ * logged loudly and recorded 'failed' for the teacher to make by hand. Shared by the client's
+ * cancel and the teacher's deletion of a booked slot.
+ */
+export async function refundCancelled(
+  deps: Pick<Services, 'db' | 'env' | 'payments' | 'mailer'>,
+  done: { slot: LockedSlot; cancellationId: string; captureId: string | null; by: string },
+  mailsFor: (trx: Transaction<Database>, slot: LockedSlot, refund: 'refunded' | 'failed') => Promise<QueuedMails>,
+): Promise<'refunded' | 'failed'> {
+  const { db, payments } = deps;
+  const { slot, cancellationId } = done;
+  let outcome: { state: 'refunded' | 'failed'; refundId?: string; note: string };
+  const found = done.captureId ?? (await captureOfOrder(payments, slot.paypalOrderId!));
+  if (!found) {
+    console.error(`[paypal] REFUND NEEDED: cancelled session ${slot.id} (PayPal order ${slot.paypalOrderId}) has no capture PayPal could name`);
+    outcome = { state: 'failed', note: 'no capture recorded, and PayPal could not name one' };
+  } else {
+    try {
+      const r = await payments.refundCapture(found);
+      outcome = { state: 'refunded', refundId: r.id, note: `refunded capture ${found}: ${r.status}` };
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      console.error(`[paypal] REFUND NEEDED for capture ${found} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by ${done.by}): ${why}`);
+      outcome = { state: 'failed', note: `refund of capture ${found} failed: ${why}` };
+    }
+  }
+  const mails = await db.transaction().execute(async (trx) => {
+    await settleCancellationRefund(trx, cancellationId, outcome);
+    return mailsFor(trx, slot, outcome.state);
+  });
+  await sendQueued(deps, mails);
+  return outcome.state;
+}
+
+export type CancelResult = { ok: true; refund: CancelRefund } | { ok: false; kind: ChangeRefusal };
 
 type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
 
@@ -95,28 +157,21 @@ type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtim
  * PayPal and mails the client (with the .ics that cancels the entry) and the teacher.
  */
 export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
-  const { db, env, payments, mailer, realtime } = deps;
-  let done: { slot: LockedSlot; cancellationId: string; captureId: string | null };
+  const { db, env, payments, realtime } = deps;
+  const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund) => {
+    const calendar = bookingCalendar(env, slot);
+    const session = changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 });
+    return queueMails(trx, 'booking-cancelled', clientCancelledMails(env, (await brandNames(trx)).yoga, session, refund));
+  };
+  let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails };
   try {
     done = await db.transaction().execute(async (trx) => {
       const { slot, captureId } = await lockOwnSession(trx, env, input.slotId, input.userId);
       const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
-      const cancellationId = await recordCancellation(trx, {
-        slotId: slot.id,
-        userId: slot.bookedBy,
-        startsAt: slot.startsAt,
-        sessionType: slot.sessionType ?? '',
-        firstName: slot.firstName ?? '',
-        lastName: slot.lastName ?? '',
-        email: slot.email ?? '',
-        amountCents: slot.amountCents,
-        couponUsed: slot.couponUsed,
-        paypalOrderId: slot.paypalOrderId,
-        paypalCaptureId: captureId,
-        refundState: paid ? 'pending' : 'none',
-      });
+      const cancellationId = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
       await releaseBookedSlot(trx, slot.id);
-      return { slot, cancellationId, captureId: paid ? captureId : null };
+      const mails = paid ? [] : await queueCancelledMails(trx, slot, 'none');
+      return { slot, cancellationId, captureId: paid ? captureId : null, paid, mails };
     });
   } catch (err) {
     if (err instanceof ChangeRefused) return { ok: false, kind: err.kind as ChangeRefusal };
@@ -126,31 +181,11 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   const { slot, cancellationId, captureId } = done;
   // The slot is free for everyone at once; a room that is down never fails the cancel.
   void realtime.notifySlotFreed(slot.id).catch(() => {});
-
-  let refund: 'none' | 'refunded' | 'failed' = 'none';
-  if (slot.paypalOrderId && slot.amountCents !== null && slot.amountCents > 0) {
-    refund = 'failed';
-    const found = captureId ?? (await captureOfOrder(payments, slot.paypalOrderId));
-    if (!found) {
-      console.error(`[paypal] REFUND NEEDED: cancelled session ${slot.id} (PayPal order ${slot.paypalOrderId}) has no capture PayPal could name`);
-      await settleCancellationRefund(db, cancellationId, { state: 'failed', note: 'no capture recorded, and PayPal could not name one' });
-    } else {
-      try {
-        const r = await payments.refundCapture(found);
-        refund = 'refunded';
-        await settleCancellationRefund(db, cancellationId, { state: 'refunded', refundId: r.id, note: `refunded capture ${found}: ${r.status}` });
-      } catch (err) {
-        const why = err instanceof Error ? err.message : String(err);
-        console.error(`[paypal] REFUND NEEDED for capture ${found} of PayPal order ${slot.paypalOrderId} (session ${slot.id} cancelled by its client): ${why}`);
-        await settleCancellationRefund(db, cancellationId, { state: 'failed', note: `refund of capture ${found} failed: ${why}` });
-      }
-    }
+  if (!done.paid) {
+    await sendQueued(deps, done.mails);
+    return { ok: true, refund: 'none' };
   }
 
-  const calendar = bookingCalendar(env, slot);
-  await deliver(
-    mailer,
-    clientCancelledMails(env, (await brandNames(db)).yoga, changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 }), refund),
-  );
+  const refund = await refundCancelled(deps, { slot, cancellationId, captureId, by: 'its client' }, queueCancelledMails);
   return { ok: true, refund };
 }

@@ -26,7 +26,10 @@ import { recordBookingOrder } from './booking-orders.repo.ts';
 import type { BookingAttemptDetails, PaymentSettler } from '../../db/schema.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { bookingMails } from './mails.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot } from './booking.repo.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 import { completeAttempt, findAttempt, markCapturing, openAttempt, PROCESS_ID, releaseAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
@@ -293,7 +296,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   // The claim, in one short transaction with no PayPal call: the conditional UPDATE books the
   // slot for one claimant only; with PayPal, the attempt is recorded with it. The losers return
   // before any capture, and their approved orders lapse uncharged.
-  let claimed: { row: BookedSlot; attempt: PaymentAttempt | undefined };
+  let claimed: { row: BookedSlot; attempt: PaymentAttempt | undefined; mails: QueuedMails };
   try {
     claimed = await db.transaction().execute(async (trx) => {
       // The coupon's cap, counted under the client's row lock: two coupon bookings at the limit queue here.
@@ -317,7 +320,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         });
         if (!attempt) throw new AttemptExists();
       }
-      return { row, attempt };
+      // Booked with the coupon: the booking is final now, its mails are written with it.
+      const mails = attempt ? [] : await queueBookingMails(trx, env, row);
+      return { row, attempt, mails };
     });
   } catch (err) {
     if (err instanceof BookingRefused && err.kind === 'claim-lost' && payment) {
@@ -334,7 +339,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   }
 
   if (!claimed.attempt) {
-    await announce(deps, claimed.row);
+    await announce(deps, claimed.row, claimed.mails);
     return { ok: true, booking: claimed.row };
   }
   // Capture after the claim, with no transaction open: the client is charged only once the slot is theirs.
@@ -350,14 +355,15 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   );
 }
 
-/** After the booking's commit, best effort: every open booking page drops the slot; the client and the teacher are mailed. */
-async function announce(deps: BookingDeps, booked: BookedSlot, finalizedByServer = false): Promise<void> {
-  const { env, mailer, realtime, db } = deps;
-  // A room that is down never fails the booking (notifySlotBooked logs and never throws).
-  void realtime.notifySlotBooked(booked.id).catch(() => {});
-  const brand = (await brandNames(db)).yoga;
-  await deliver(
-    mailer,
+/**
+ * The client's and the teacher's mails about a confirmed booking, written to the outbox in the
+ * transaction that confirms it (a crash after the commit never loses them; a rollback never sends them).
+ */
+async function queueBookingMails(trx: Transaction<Database>, env: BookingDeps['env'], booked: BookedSlot, finalizedByServer = false): Promise<QueuedMails> {
+  const brand = (await brandNames(trx)).yoga;
+  return queueMails(
+    trx,
+    'booking-confirmation',
     bookingMails(env, brand, {
       slotId: booked.id,
       startsAt: new Date(booked.startsAt),
@@ -376,6 +382,13 @@ async function announce(deps: BookingDeps, booked: BookedSlot, finalizedByServer
       finalizedByServer,
     }),
   );
+}
+
+/** After the booking's commit, best effort: every open booking page drops the slot; its queued mails leave now. */
+async function announce(deps: BookingDeps, booked: BookedSlot, mails: QueuedMails): Promise<void> {
+  // A room that is down never fails the booking (notifySlotBooked logs and never throws).
+  void deps.realtime.notifySlotBooked(booked.id).catch(() => {});
+  await sendQueued(deps, mails);
 }
 
 /** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
@@ -445,16 +458,19 @@ export async function settleBookingAttempt(
 
   const payerFirstName = captured.payer.firstName.trim();
   const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
-  const completed = await db
-    .transaction()
-    .execute((trx) => completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, payerFirstName, note }));
+  // The attempt completed and, when its slot is still there, the confirmation mails written: one transaction.
+  const completed = await db.transaction().execute(async (trx) => {
+    if (!(await completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, payerFirstName, note }))) return undefined;
+    const booked = attempt.slotId ? await findBookedSlot(trx, attempt.slotId, paypalOrderId) : undefined;
+    return { booked, mails: booked ? await queueBookingMails(trx, deps.env, booked, finalizedByServer) : [] };
+  });
   if (!completed) {
     const now = (await findAttempt(db, paypalOrderId)) ?? attempt;
     // Released while PayPal was slow (taken for abandoned): the money goes back.
     if (now.state === 'released') await refundQuietly(payments, captured, 'no booking was recorded for it');
     return answerSettled(db, now, accountFirstName);
   }
-  const booked = attempt.slotId ? await findBookedSlot(db, attempt.slotId, paypalOrderId) : undefined;
+  const { booked } = completed;
   if (!booked) {
     // The teacher deleted the slot while it was being paid for: nothing to book, the money goes back.
     console.error(`[paypal] booking order ${paypalOrderId} captured for a slot deleted meanwhile: refunding`);
@@ -462,7 +478,7 @@ export async function settleBookingAttempt(
     return { ok: false, kind: 'claim-lost' };
   }
   if (by.settledBy !== 'checkout') console.warn(`[paypal] booking order ${paypalOrderId}: recovered by the ${by.settledBy}`);
-  await announce(deps, booked, finalizedByServer);
+  await announce(deps, booked, completed.mails);
   // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
   return { ok: true, booking: booked, payerFirstName: payerFirstName || accountFirstName };
 }

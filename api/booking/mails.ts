@@ -150,6 +150,8 @@ export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'book
   userId: string | null;
   /** The entry as last sent (bookingCalendar), when the booking was moved or changed since its confirmation. */
   calendar?: { uid: string; sequence: number };
+  /** What happened to a paid session's money: refunded through PayPal, or to be refunded by hand ('failed'). */
+  refund?: 'none' | 'refunded' | 'failed';
 };
 
 /** The .ics that takes a session off the client's calendar: its entry's UID, a higher SEQUENCE, METHOD:CANCEL. */
@@ -192,7 +194,11 @@ export function sessionCancelledMail(env: Env, brand: string, b: CancelledSessio
         greeting(b.firstName),
         'I’m sorry, your session has been cancelled:',
         sessionDetails(b.sessionType, when, b.duration),
-        paid ? 'I will be in touch about rescheduling it or refunding your payment.' : 'I will be in touch about rescheduling it.',
+        !paid
+          ? 'I will be in touch about rescheduling it.'
+          : b.refund === 'refunded'
+            ? `Your payment of ${money(b.amountCents!)} has been refunded in full through PayPal; it can take a few days to show.`
+            : 'I will be in touch about rescheduling it or refunding your payment.',
         'The attached calendar file removes the session from your calendar.',
       ],
       ...(b.userId ? { action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` } } : {}),

@@ -20,7 +20,18 @@ export async function claimDueReminders(trx: Transaction<Database>, kind: Remind
     .where('bookedAt', 'is not', null)
     .where(column, 'is', null)
     .where('email', 'is not', null)
-    .where('startsAt', '>', now);
+    .where('startsAt', '>', now)
+    // A slot whose payment is still in progress is not booked yet (issue 21): no reminder until it is.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('paymentAttempts')
+            .select('paymentAttempts.id')
+            .whereRef('paymentAttempts.slotId', '=', 'slots.id')
+            .where('paymentAttempts.state', 'in', ['claimed', 'capturing']),
+        ),
+      ),
+    );
   if (kind === 'day') {
     query = query
       .where('startsAt', '<=', sql<Date>`${now}::timestamptz + interval '24 hours'`)

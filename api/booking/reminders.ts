@@ -1,47 +1,45 @@
 /**
  * Session reminders a day and two hours before (issue 5). Every server process runs the check
- * each minute; the claim in the database makes each reminder go out once (api/booking/reminders.repo.ts).
- * A mail that fails after its claim is logged and not retried: a missed reminder is better
- * than a doubled one.
+ * each minute; the claim in the database makes each reminder go out once (api/booking/reminders.repo.ts),
+ * and the reminder's mail is written to the outbox in the claim's transaction, so a crash after
+ * the claim never loses it (the outbox's idempotency key keeps a resend from doubling it).
  */
 import type { Services } from '../services/index.ts';
 import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
 import { reminderMail } from './mails.ts';
-import { deliver } from '../mail/send.ts';
-import { runEvery } from '../lib/periodic.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 
 export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {
   const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
-  let brand: string | undefined;
   for (const kind of ['day', 'soon'] as const) {
-    // The claim commits before the sends: a reminder claimed is a reminder at most once.
-    const due = await services.db.transaction().execute((trx) => claimDueReminders(trx, kind, now));
-    // Her yoga brand, read once per batch (and only when there is something to send).
-    if (due.length) brand ??= (await brandNames(services.db)).yoga;
-    for (const r of due) {
-      const mail = reminderMail(
-        services.env,
-        brand!,
-        {
-          email: r.email!,
-          firstName: r.firstName ?? '',
-          sessionType: r.sessionType ?? 'Session',
-          startsAt: new Date(r.startsAt),
-          duration: r.duration,
-          link: r.link,
-          userId: r.bookedBy,
-          place: r.place,
-        },
-        kind,
+    // The claim and its mails commit together; the mails leave after the commit.
+    const queued = await services.db.transaction().execute(async (trx) => {
+      const due = await claimDueReminders(trx, kind, now);
+      if (due.length === 0) return [];
+      // Her yoga brand, read once per batch (and only when there is something to send).
+      const brand = (await brandNames(trx)).yoga;
+      const mails = due.map((r) =>
+        reminderMail(
+          services.env,
+          brand,
+          {
+            email: r.email!,
+            firstName: r.firstName ?? '',
+            sessionType: r.sessionType ?? 'Session',
+            startsAt: new Date(r.startsAt),
+            duration: r.duration,
+            link: r.link,
+            userId: r.bookedBy,
+            place: r.place,
+          },
+          kind,
+        ),
       );
-      sent[kind] += await deliver(services.mailer, [mail]);
-    }
+      return queueMails(trx, `reminder-${kind}`, mails);
+    });
+    sent[kind] += await sendQueued(services, queued);
   }
   return sent;
-}
-
-/** Starts the check every REMINDER_INTERVAL_MS (a minute by default); returns a function that stops it. */
-export function startReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>): () => void {
-  return runEvery('reminders', services.env.REMINDER_INTERVAL_MS, () => sendDueReminders(services));
 }

@@ -10,7 +10,8 @@
  * stays where it is.
  */
 import type { Services } from '../services/index.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';
@@ -28,9 +29,9 @@ export type RescheduleResult = { ok: true; slotId: string; startsAt: Date } | { 
 type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime'>;
 
 export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
-  const { db, env, mailer, realtime } = deps;
+  const { db, env, realtime } = deps;
   if (input.slotId === input.toSlotId) return { ok: false, kind: 'same-slot' };
-  let done: { from: LockedSlot; to: LockedSlot; calendar: { uid: string; sequence: number } };
+  let done: { from: LockedSlot; to: LockedSlot; mails: QueuedMails };
   try {
     done = await db.transaction().execute(async (trx) => {
       const { slot: from, locked } = await lockOwnSession(trx, env, input.slotId, input.userId, [input.toSlotId]);
@@ -43,15 +44,21 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
       const to = await moveBooking(trx, from, target.id, calendar);
       // Locked and checked free above: only a bug gets here.
       if (!to) throw new ChangeRefused('target-taken');
-      return { from, to, calendar };
+      // The client's and the teacher's mails (with the updated .ics), written with the move.
+      const mails = await queueMails(
+        trx,
+        'booking-rescheduled',
+        rescheduledMails(env, (await brandNames(trx)).yoga, changedSession(to, calendar), { startsAt: new Date(from.startsAt) }),
+      );
+      return { from, to, mails };
     });
   } catch (err) {
     if (err instanceof ChangeRefused) return { ok: false, kind: err.kind as RescheduleRefusal };
     throw err;
   }
-  const { from, to, calendar } = done;
+  const { from, to } = done;
   void realtime.notifySlotFreed(from.id).catch(() => {});
   void realtime.notifySlotBooked(to.id).catch(() => {});
-  await deliver(mailer, rescheduledMails(env, (await brandNames(db)).yoga, changedSession(to, calendar), { startsAt: new Date(from.startsAt) }));
+  await sendQueued(deps, done.mails);
   return { ok: true, slotId: to.id, startsAt: new Date(to.startsAt) };
 }

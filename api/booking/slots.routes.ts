@@ -11,6 +11,7 @@ import {
   PLACE_SAVED,
   PLACE_SAVED_CLIENT_TOLD,
   SESSION_DELETED,
+  SLOT_PAYMENT_IN_PROGRESS,
   SLOT_DELETED,
   SLOT_NOT_FOUND_ADMIN,
   SLOTS_ADDED,
@@ -28,9 +29,11 @@ import { wallTime } from '../lib/time.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from './cancel-booking.ts';
 import { listCancellations } from './booking.repo.ts';
-import { bookingCalendar, bookingUid, placeChangedMail, sessionCancelledMail } from './mails.ts';
-import { deliver } from '../mail/send.ts';
-import { deleteSlot, findSlotWithBooking, insertSlots, listSlotsForAdmin, listSlotsForClient, setSlotPlace } from './slots.repo.ts';
+import { bookingCalendar, bookingUid, placeChangedMail } from './mails.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import { deleteSlotByTeacher } from './delete-slot.ts';
+import { findSlotWithBooking, insertSlots, listSlotsForAdmin, listSlotsForClient, setSlotPlace } from './slots.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../pages/brand.ts';
 import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
@@ -178,59 +181,47 @@ export const slots = new Hono<AppEnv>()
   // One slot's place (issue 20): an address or an online link. A booked session to come is news
   // to its client: mailed with the updated .ics (same UID, next SEQUENCE).
   .put('/:id/place', requireAdmin(), validateParams(slotParams), validateJson(slotPlaceRequest), async (c) => {
-    const { db, env, mailer } = c.var.services;
+    const { services } = c.var;
+    const { db, env } = services;
     const { id: slotId } = c.req.valid('param');
     const { place } = c.req.valid('json');
     const before = await findSlotWithBooking(db, slotId);
     if (!before) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
     const upcoming = before.bookedAt !== null && !!before.email && new Date(before.startsAt).getTime() > Date.now();
     const changed = place !== before.place;
-    const slot = await setSlotPlace(db, slotId, place, upcoming && changed ? bookingUid(env, before.id, new Date(before.bookedAt!)) : null);
+    // The new place and the client's mail about it, in one transaction.
+    const saved = await db.transaction().execute(async (trx) => {
+      const slot = await setSlotPlace(trx, slotId, place, upcoming && changed ? bookingUid(env, before.id, new Date(before.bookedAt!)) : null);
+      if (!slot || !upcoming || !changed || slot.bookedAt === null || !slot.email) return { slot, mails: [] };
+      const brand = (await brandNames(trx)).yoga;
+      const mails = await queueMails(trx, 'session-place-changed', [
+        placeChangedMail(env, brand, {
+          startsAt: new Date(slot.startsAt),
+          duration: slot.duration,
+          sessionType: slot.sessionType ?? '',
+          firstName: slot.firstName ?? '',
+          lastName: slot.lastName ?? '',
+          email: slot.email,
+          userId: slot.bookedBy ?? '',
+          amountCents: slot.amountCents,
+          couponUsed: slot.couponUsed,
+          paypalOrderId: null,
+          place: slot.place,
+          calendar: bookingCalendar(env, slot),
+        }),
+      ]);
+      return { slot, mails };
+    });
+    const { slot } = saved;
     if (!slot) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
-    let clientMailed = false;
-    if (upcoming && changed && slot.bookedAt !== null && slot.email) {
-      const brand = (await brandNames(db)).yoga;
-      clientMailed =
-        (await deliver(mailer, [
-          placeChangedMail(env, brand, {
-            startsAt: new Date(slot.startsAt),
-            duration: slot.duration,
-            sessionType: slot.sessionType ?? '',
-            firstName: slot.firstName ?? '',
-            lastName: slot.lastName ?? '',
-            email: slot.email,
-            userId: slot.bookedBy ?? '',
-            amountCents: slot.amountCents,
-            couponUsed: slot.couponUsed,
-            paypalOrderId: null,
-            place: slot.place,
-            calendar: bookingCalendar(env, slot),
-          }),
-        ])) > 0;
-    }
+    const clientMailed = saved.mails.length > 0 && (await sendQueued(services, saved.mails)) > 0;
     return c.json({ message: clientMailed ? PLACE_SAVED_CLIENT_TOLD : PLACE_SAVED, slot: freeView(slot), clientMailed } satisfies SlotPlaceView);
   })
 
+  // The teacher deletes a slot (issue 21): a booked session to come is refunded and its client
+  // mailed (api/booking/delete-slot.ts); the admin's page asks her first.
   .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
-    const { db, env, mailer } = c.var.services;
-    const deleted = await deleteSlot(db, c.req.valid('param').id);
-    if (!deleted) return c.json({ message: 'Slot not found' }, 404);
-    // Only a session still to come is news to the client; a passed one is just record keeping.
-    if (deleted.bookedAt !== null && deleted.email && new Date(deleted.startsAt).getTime() > Date.now()) {
-      await deliver(mailer, [
-        sessionCancelledMail(env, (await brandNames(db)).yoga, {
-          slotId: deleted.id,
-          startsAt: new Date(deleted.startsAt),
-          bookedAt: new Date(deleted.bookedAt),
-          duration: deleted.duration,
-          sessionType: deleted.sessionType ?? '',
-          firstName: deleted.firstName ?? '',
-          email: deleted.email,
-          userId: deleted.bookedBy,
-          amountCents: deleted.amountCents,
-          calendar: bookingCalendar(env, deleted),
-        }),
-      ]);
-    }
-    return c.json({ message: deleted.bookedAt ? SESSION_DELETED : SLOT_DELETED, booked: deleted.bookedAt !== null });
+    const result = await deleteSlotByTeacher(c.var.services, c.req.valid('param').id);
+    if (!result.ok) return result.kind === 'not-found' ? c.json({ message: 'Slot not found' }, 404) : c.json({ message: SLOT_PAYMENT_IN_PROGRESS }, 409);
+    return c.json({ message: result.booked ? SESSION_DELETED : SLOT_DELETED, booked: result.booked, refund: result.refund });
   });

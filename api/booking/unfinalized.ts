@@ -23,8 +23,8 @@
  * finalizes at the same moment and the server book once, mailed once.
  */
 import type { Services } from '../services/index.ts';
-import { deliver } from '../mail/send.ts';
-import { runEvery } from '../lib/periodic.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 import { findAttempt, PROCESS_ID } from '../payments/attempts.repo.ts';
@@ -61,31 +61,36 @@ const RELEASE_ON: Partial<Record<Exclude<BookingResult, { ok: true }>['kind'], R
   'capture-failed': 'capture-failed',
 };
 
-/** Releases the approval: records it (once), then mails the client and the teacher. */
+/** Releases the approval: records it (once) with the mails to the client and the teacher, then sends them. */
 async function release(deps: Deps, order: BookingOrder, reason: ReleaseReason, startsAt: Date | null): Promise<boolean> {
-  const { db, env, mailer } = deps;
-  if (!(await resolveBookingOrder(db, order.paypalOrderId, 'released', `approved, never finalized: ${reason}; left uncaptured`))) return false;
+  const { db, env } = deps;
   const account = order.userId ? await findUserById(db, order.userId) : undefined;
-  const brand = (await brandNames(db)).yoga;
+  const mails = await db.transaction().execute(async (trx) => {
+    if (!(await resolveBookingOrder(trx, order.paypalOrderId, 'released', `approved, never finalized: ${reason}; left uncaptured`))) return undefined;
+    const brand = (await brandNames(trx)).yoga;
+    return queueMails(
+      trx,
+      'booking-released',
+      releasedBookingMails(
+        env,
+        brand,
+        {
+          firstName: account?.firstName ?? '',
+          lastName: account?.lastName ?? '',
+          email: account?.email ?? '',
+          userId: account ? order.userId : null,
+          sessionType: order.sessionType,
+          startsAt,
+          amountCents: order.amountCents,
+          paypalOrderId: order.paypalOrderId,
+        },
+        reason,
+      ),
+    );
+  });
+  if (!mails) return false;
   console.warn(`[booking] PayPal order ${order.paypalOrderId} approved and never finalized: released (${reason})`);
-  await deliver(
-    mailer,
-    releasedBookingMails(
-      env,
-      brand,
-      {
-        firstName: account?.firstName ?? '',
-        lastName: account?.lastName ?? '',
-        email: account?.email ?? '',
-        userId: account ? order.userId : null,
-        sessionType: order.sessionType,
-        startsAt,
-        amountCents: order.amountCents,
-        paypalOrderId: order.paypalOrderId,
-      },
-      reason,
-    ),
-  );
+  await sendQueued(deps, mails);
   return true;
 }
 
@@ -213,9 +218,4 @@ export async function resolveUnfinalizedBookings(deps: Deps, options: { ageMs?: 
     else report.leftOpen += 1;
   }
   return report;
-}
-
-/** Starts the look every RECONCILE_INTERVAL_MS (the reconciler's schedule); returns a function that stops it. */
-export function startUnfinalizedBookings(deps: Deps): () => void {
-  return runEvery('unfinalized bookings', deps.env.RECONCILE_INTERVAL_MS, () => resolveUnfinalizedBookings(deps));
 }

@@ -58,6 +58,8 @@ export const LIMITS = {
   checkout: { bucket: 'checkout', max: 60, windowMs: minutes(10) },
   placeOrder: { bucket: 'orders', max: 60, windowMs: minutes(10) },
   paypalWebhook: { bucket: 'paypal-webhook', max: 600, windowMs: minutes(1) },
+  /** Resend's delivery events (bounces, complaints), verified by signature. */
+  mailWebhook: { bucket: 'mail-webhook', max: 600, windowMs: minutes(1) },
   adminLogin: { bucket: 'admin-login', max: 30, windowMs: minutes(15) },
 
   // Per signed-in account.

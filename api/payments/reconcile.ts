@@ -76,29 +76,3 @@ export async function settleFromWebhook(deps: Deps, paypalOrderId: string): Prom
   if (outcome.kind !== 'captured') return false;
   return settle(deps, attempt, outcome, { settledBy: 'webhook', holder: null });
 }
-
-const STOP_WAIT_MS = 1_000;
-
-/**
- * Starts the check at once and then every RECONCILE_INTERVAL_MS; returns a function that stops
- * it and waits for a pass under way (so the database is not closed under it).
- */
-export function startReconciler(deps: Deps): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= reconcilePayments(deps)
-      .then(() => {})
-      .catch((err: unknown) => console.error('[payments] reconcile failed:', err instanceof Error ? err.message : err))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, deps.env.RECONCILE_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    // A pass under way is given a moment to finish; one stuck on a database already gone is left behind.
-    if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
-  };
-}

@@ -38,7 +38,7 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
   const { db } = database;
   const mailer = env.standIns.mail
     ? createMailboxMailer(db)
-    : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_API_BASE });
+    : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
 
   const humanCheck = env.standIns.captcha
     ? createDevHumanCheck()

@@ -3,19 +3,20 @@
  * the tracking number and carrier) through order-status.ts, then, after that commit, the buyer
  * is mailed that the order is on its way or was picked up. Once per news: a repeated PUT of the
  * same status and tracking finds the news told already (orders.buyer_told, one conditional
- * UPDATE) and mails nothing; a new tracking number is news. A mail that could not be sent gives
- * its claim back, so trying again mails. (No outbox yet: issue 21 adds one; the mail goes after
- * the commit, through deliver.)
+ * UPDATE) and mails nothing; a new tracking number is news. The claim and the mail are written
+ * in one transaction (the outbox, issue 21): a mail that could not leave at once is retried by
+ * the outbox, and listed under Mail in the admin if it never leaves.
  */
 import type { Services } from '../services/index.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { trustedName } from '../mail/layout.ts';
 import { brandNames } from '../pages/brand.ts';
 import { statusConfirmation, type OrderStatusRequest } from '../../contract/orders.ts';
 import type { z } from 'zod';
 import type { orderStatusRequest } from '../../contract/orders.ts';
 import { setStatusByAdmin, type SetStatusRefusal } from './order-status.ts';
-import { claimBuyerNews, itemsOfOrders, unclaimBuyerNews, type OrderRow } from './orders.repo.ts';
+import { claimBuyerNews, itemsOfOrders, type OrderRow } from './orders.repo.ts';
 import { deliveryMail } from './mails.ts';
 import { orderMailView } from './order-views.ts';
 
@@ -33,7 +34,7 @@ export async function changeOrderStatus(
   orderId: string,
   change: OrderStatusChange,
 ): Promise<ChangeStatusResult> {
-  const { db, env, mailer } = deps;
+  const { db, env } = deps;
   const result = await setStatusByAdmin(db, orderId, change.status, { trackingNumber: change.trackingNumber, carrier: change.carrier });
   if (!result.ok) return result;
   const { order } = result;
@@ -43,16 +44,15 @@ export async function changeOrderStatus(
   if (to === 'paid') return { ok: true, order, message: statusConfirmation(to, who, 'none', false), buyerMailed: false };
 
   const news = newsOf(order);
-  const previous = order.buyerTold;
-  if (!(await claimBuyerNews(db, orderId, news)).claimed) {
-    return { ok: true, order, message: statusConfirmation(to, who, 'already', withTracking), buyerMailed: false };
-  }
-  if (!order.payerEmail) return { ok: true, order, message: statusConfirmation(to, who, 'no-address', withTracking), buyerMailed: false };
-  const brand = (await brandNames(db)).chocolates;
-  const mails = deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(db, [orderId])), to, order);
-  const sent = await deliver(mailer, mails);
-  if (sent === 0) {
-    await unclaimBuyerNews(db, orderId, news, previous);
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (!(await claimBuyerNews(trx, orderId, news)).claimed) return undefined;
+    if (!order.payerEmail) return [];
+    const brand = (await brandNames(trx)).chocolates;
+    return queueMails(trx, `order-${to.replace('_', '-')}`, deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(trx, [orderId])), to, order));
+  });
+  if (!claimed) return { ok: true, order, message: statusConfirmation(to, who, 'already', withTracking), buyerMailed: false };
+  if (claimed.length === 0) return { ok: true, order, message: statusConfirmation(to, who, 'no-address', withTracking), buyerMailed: false };
+  if ((await sendQueued(deps, claimed)) === 0) {
     return { ok: true, order, message: statusConfirmation(to, who, 'failed', withTracking), buyerMailed: false };
   }
   return { ok: true, order, message: statusConfirmation(to, who, 'sent', withTracking), buyerMailed: true };

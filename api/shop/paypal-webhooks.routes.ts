@@ -20,7 +20,9 @@ import {
   type WebhookEvent,
 } from './paypal-webhooks.schema.ts';
 import { valueToCents } from '../services/payments/paypal.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import type { DB } from '../../db/client.ts';
 import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
 import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
 import { orderMailView } from './order-views.ts';
@@ -90,32 +92,40 @@ function capturedBy(refund: z.output<typeof refundResource>): string | undefined
 }
 
 /** An order as its mails want it. */
-async function orderMailOf(services: Services, order: OrderRow): Promise<OrderMail> {
-  return orderMailView(order, await itemsOfOrders(services.db, [order.id]));
+async function orderMailOf(db: DB, order: OrderRow): Promise<OrderMail> {
+  return orderMailView(order, await itemsOfOrders(db, [order.id]));
 }
 
 /**
- * Applies a verified event; true when it changed an order. Mails go after the change is
- * committed, through `deliver`, which logs a failure and never throws: PayPal must not deliver
- * again (and change nothing) because a mail did not leave.
+ * Applies a verified event; true when it changed an order. The change and its mails commit
+ * together (the outbox); the mails leave after the commit, and one that fails is retried by the
+ * outbox: PayPal must not deliver again (and change nothing) because a mail did not leave.
  */
 async function apply(services: Services, eventId: string, action: Exclude<Action, { kind: 'ignore' | 'refuse' }>): Promise<boolean> {
-  const { db, env, mailer } = services;
+  const { db, env } = services;
   const { captureId } = action;
 
   if (action.kind === 'completed') {
-    const order = await settlePendingPayment(db, captureId);
+    const mails = await db.transaction().execute(async (trx) => {
+      const order = await settlePendingPayment(trx, captureId);
+      if (!order) return undefined;
+      return queueMails(trx, 'payment-completed', paymentCompletedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order)));
+    });
     // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
     // capture whose checkout crashed before recording it: its open payment attempt is settled now.
-    if (!order) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
-    await deliver(mailer, paymentCompletedMails(env, (await brandNames(db)).chocolates, await orderMailOf(services, order)));
+    if (!mails) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
+    await sendQueued(services, mails);
     return true;
   }
 
   if (action.kind === 'denied') {
-    // The status change and the restock commit together, and only the delivery that made the change restocks.
-    const order = await db.transaction().execute((trx) => failPendingPayment(trx, captureId));
-    if (!order) {
+    // The status change, the restock and the mails commit together, and only the delivery that made the change restocks.
+    const denied = await db.transaction().execute(async (trx) => {
+      const order = await failPendingPayment(trx, captureId);
+      if (!order) return undefined;
+      return queueMails(trx, 'payment-denied', paymentDeniedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order)));
+    });
+    if (!denied) {
       const known = await findOrderByCaptureId(db, captureId);
       if (known && known.status !== 'payment_failed') {
         // Marked paid by hand, or shipped since: only a person can sort this out.
@@ -125,14 +135,18 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
       }
       return false;
     }
-    await deliver(mailer, paymentDeniedMails(env, (await brandNames(db)).chocolates, await orderMailOf(services, order)));
+    await sendQueued(services, denied);
     return true;
   }
 
   // Refunded or reversed: only in full, and without restocking (see markRefunded).
-  const order = await markRefunded(db, captureId, action.refundedCents);
-  if (!order) return false;
-  await deliver(mailer, [paymentReturnedMail(env, await orderMailOf(services, order), action.kind)]);
+  const returned = await db.transaction().execute(async (trx) => {
+    const order = await markRefunded(trx, captureId, action.refundedCents);
+    if (!order) return undefined;
+    return queueMails(trx, `payment-${action.kind}`, [paymentReturnedMail(env, await orderMailOf(trx, order), action.kind)]);
+  });
+  if (!returned) return false;
+  await sendQueued(services, returned);
   return true;
 }
 

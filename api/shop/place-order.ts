@@ -22,7 +22,8 @@ import type { OrderAttemptDetails, PaymentSettler } from '../../db/schema.ts';
 import type { OrderView } from '../../contract/orders.ts';
 import { CURRENCY } from '../../contract/pricing.ts';
 import { captureRequestId, PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import {
   completeAttempt,
   findAttempt,
@@ -41,6 +42,7 @@ import { statusAfterCapture } from './order-status.ts';
 import { orderView } from './order-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
 import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
+import { shipStateChanged } from './sales-tax.ts';
 
 export interface PlaceOrderInput extends Cart {
   /** The PayPal order startCheckout made for this cart and the buyer approved. */
@@ -60,7 +62,9 @@ export interface PlaceOrderInput extends Cart {
  * and at the capture:
  * - 'payment-failed': PayPal declined the capture;
  * - 'payment-refunded': PayPal captured another amount than the order's, and it was refunded;
- * - 'payment-already-used': PayPal says the order was captured, and no order of ours has it.
+ * - 'payment-already-used': PayPal says the order was captured, and no order of ours has it;
+ * - 'ship-state-changed': the buyer chose a shipping address in PayPal in another state than the
+ *   one the tax was figured for (issue 24): refused before the capture, nothing charged.
  * In every case no order is stored, no tin is taken and no money is kept.
  */
 export type PlaceOrderRefusal =
@@ -72,7 +76,8 @@ export type PlaceOrderRefusal =
   | 'sold-out-during-payment'
   | 'payment-failed'
   | 'payment-refunded'
-  | 'payment-already-used';
+  | 'payment-already-used'
+  | 'ship-state-changed';
 
 /**
  * The answer of placeOrder: the order as the buyer sees it, `replayed` when it was placed by an
@@ -128,7 +133,7 @@ export async function placeOrder(deps: Pick<Services, 'db' | 'payments' | 'env' 
   if (existing && existing.state !== 'released') return existing.kind === 'order' ? replay(deps, existing) : refused('cart-changed');
 
   // Whatever totals the browser sent are never read: the cart is priced again here.
-  const quoted = await quoteCart(db, input);
+  const quoted = await quoteCart(db, input, deps.env.SITE_TIMEZONE);
   if (!quoted.ok) return quoted;
   const { quote } = quoted;
   const { totals } = quote;
@@ -152,6 +157,8 @@ export async function placeOrder(deps: Pick<Services, 'db' | 'payments' | 'env' 
     return refused('payment-already-used');
   }
   if (paypal.status !== 'APPROVED') return refused('payment-not-approved');
+  // The tax was figured for the cart's state: an address in PayPal elsewhere is refused before any capture (issue 24).
+  if (shipStateChanged(totals.taxState, paypal.shipToRegion)) return refused('ship-state-changed');
 
   const details: OrderAttemptDetails = {
     lines: quote.lines.map((l) => ({ productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
@@ -220,7 +227,7 @@ export async function settleOrderAttempt(
   outcome: CaptureOutcome,
   by: { settledBy: PaymentSettler; holder: string | null },
 ): Promise<PlaceOrderResult> {
-  const { db, payments, env, mailer } = deps;
+  const { db, payments, env } = deps;
   const details = attempt.details as OrderAttemptDetails;
   const { paypalOrderId } = attempt;
 
@@ -257,7 +264,9 @@ export async function settleOrderAttempt(
   const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
   // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
   const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
-  const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup };
+  // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
+  const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
+  const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
   const placed = await db.transaction().execute(async (trx) => {
     // The attempt first: of everyone holding this capture, one completes it and stores the order.
     const done = await completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, note });
@@ -281,25 +290,29 @@ export async function settleOrderAttempt(
       status,
     });
     await linkOrder(trx, attempt.id, order.id);
-    return order;
+    // The buyer's and the teacher's mails, written with the order: a crash after the commit
+    // never loses them, a rollback never sends them.
+    const mails = await queueMails(
+      trx,
+      'order-confirmation',
+      orderMails(env, (await brandNames(trx)).chocolates, {
+        id: order.id,
+        paypalOrderId,
+        paypalCaptureId: captured.captureId,
+        ...payer,
+        items: details.lines,
+        ...priced,
+        shipTo,
+        paymentPending: status === 'payment_pending',
+      }),
+    );
+    return { ...order, mails };
   });
   if (!placed) return afterSettled(db, paypalOrderId, captured, payments);
 
   if (by.settledBy !== 'checkout') console.warn(`[orders] PayPal order ${paypalOrderId}: recovered by the ${by.settledBy} as order ${placed.id}`);
-  // After the commit: a mail that fails is logged and never undoes a paid order.
-  await deliver(
-    mailer,
-    orderMails(env, (await brandNames(db)).chocolates, {
-      id: placed.id,
-      paypalOrderId,
-      paypalCaptureId: captured.captureId,
-      ...payer,
-      items: details.lines,
-      ...priced,
-      shipTo,
-      paymentPending: status === 'payment_pending',
-    }),
-  );
+  // After the commit: a mail that fails stays in the outbox for the sender's next try.
+  await sendQueued(deps, placed.mails);
 
   // A pending payment answers like a paid one: SPEC.md has words for the cart's success and
   // failure dialogs only, and the pending payment is not a failure (the order is placed, the

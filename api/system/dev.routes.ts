@@ -5,6 +5,9 @@ import type { AppEnv } from '../types.ts';
 import { validateQuery } from '../validation.ts';
 import { isCleanText } from '../../contract/common.ts';
 import { listMailbox } from '../services/mail/mailbox.ts';
+import { validateJson } from '../validation.ts';
+import { mailWebhooks } from '../mail/mail.routes.ts';
+import { DEV_WEBHOOK_SECRET, mailEventPayload, signMailEvent } from '../mail/resend-webhook.ts';
 
 /**
  * Pages and endpoints of the local stand-ins. Mounted only while a stand-in is on, which
@@ -16,11 +19,34 @@ const mailboxQuery = z.object({
   to: z.string().max(254, 'to is too long').refine(isCleanText, 'to contains characters that are not allowed').optional(),
 });
 
+const mailEventRequest = z.object({ type: z.enum(['bounced', 'complained']), email: z.string().trim().email().max(254) });
+
 /** GET /api/dev/mailbox[?to=] -> [{to, subject, text, html, links, headers, attachments (with content), sentAt}], newest first. */
-export const devApi = new Hono<AppEnv>().get('/mailbox', validateQuery(mailboxQuery), async (c) => {
-  const { to } = c.req.valid('query');
-  return c.json(await listMailbox(c.var.services.db, to ? { to } : {}));
-});
+export const devApi = new Hono<AppEnv>()
+  .get('/mailbox', validateQuery(mailboxQuery), async (c) => {
+    const { to } = c.req.valid('query');
+    return c.json(await listMailbox(c.var.services.db, to ? { to } : {}));
+  })
+  // POST /api/dev/mailbox/events {type: bounced|complained, email}: the stand-in posts what Resend
+  // would, signed, through the real webhook route (POST /api/webhooks/resend), so a bounce can be tried by hand.
+  .post('/mailbox/events', validateJson(mailEventRequest), async (c) => {
+    const { type, email } = c.req.valid('json');
+    const payload = mailEventPayload(type, email);
+    const signed = signMailEvent(c.var.services.env.RESEND_WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET, payload);
+    const services = c.var.services;
+    const res = await new Hono<AppEnv>()
+      .use('*', async (inner, next) => {
+        inner.set('services', services);
+        await next();
+      })
+      .route('/', mailWebhooks)
+      .request('/resend', {
+        method: 'POST',
+        body: payload,
+        headers: { 'content-type': 'application/json', 'svix-id': signed.id, 'svix-timestamp': signed.timestamp, 'svix-signature': signed.signature },
+      });
+    return c.json(await res.json(), res.status as 200);
+  });
 
 /** GET /dev/mailbox: the same mails for people, links clickable. */
 export const devPages = new Hono<AppEnv>().get('/mailbox', async (c) => {

@@ -39,7 +39,7 @@ export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
   },
   { label: 'Money', links: [link('/admin/finances', 'Finances')] },
   // Her numbers and defaults (issue 20), and the last backup's time and size (issue 21).
-  { label: 'Settings', links: [link('/admin/settings', 'Settings'), link('/admin/backups', 'Backups')] },
+  { label: 'Settings', links: [link('/admin/settings', 'Settings'), link('/admin/backups', 'Backups'), link('/admin/mail', 'Mail')] },
 ];
 
 /** Every admin page's link, Today first. */

@@ -139,6 +139,65 @@ async function expectFree(slotId: string) {
   expect(await slotRow(slotId)).toMatchObject({ bookedBy: null, bookedAt: null, paypalOrderId: null, amountCents: null, sessionType: null, email: null });
 }
 
+describe(`the teacher deleting a booked session on ${testDbKind()}`, () => {
+  const deleteAsAdmin = async (slotId: string) => server.api(`/api/bookings/${slotId}`, { method: 'DELETE', headers: { cookie: await adminCookie(server) } });
+
+  it('refunds a paid session to come in full at PayPal, records it as hers, mails the client and tells the room', async () => {
+    const client = await createUser(server, { firstName: 'Ines' });
+    const slot = await addSlot(5);
+    const orderId = await bookPaid(client, slot.id, 85);
+    const booked = await icsOf(client.email, 'Booking Confirmed!');
+    events.length = 0;
+
+    const res = await deleteAsAdmin(slot.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: 'Session deleted successfully', booked: true, refund: 'refunded' });
+    // At the PayPal emulator: the capture is refunded.
+    expect((await emulatorOrder(orderId)).capture?.status).toBe('REFUNDED');
+    // The slot is gone; the cancellation is recorded as the teacher's, with its refund.
+    expect(await server.services.db.selectFrom('slots').select('id').where('id', '=', slot.id).execute()).toEqual([]);
+    const record = await server.services.db.selectFrom('bookingCancellations').selectAll().where('slotId', '=', slot.id).executeTakeFirstOrThrow();
+    expect(record).toMatchObject({ cancelledBy: 'teacher', refundState: 'refunded', amountCents: 8500, paypalOrderId: orderId });
+    // Every open booking page reloads its slots.
+    expect(events).toEqual([{ type: 'slotFreed', slotId: slot.id }]);
+    // The client's mail says it was refunded and withdraws the calendar entry.
+    const cancelled = await icsOf(client.email, 'Session cancelled');
+    expect(cancelled.method).toBe('CANCEL');
+    expect(cancelled.uid).toBe(booked.uid);
+    expect(cancelled.mail.text).toContain('$85.00 has been refunded in full');
+  });
+
+  it('refuses while the payment is still being taken, and deletes nothing', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(6);
+    // A claim whose capture is under way: the slot is held by an open payment attempt.
+    await server.services.db
+      .updateTable('slots')
+      .set({ bookedAt: new Date(), bookedBy: client.id, email: client.email, paypalOrderId: 'ORDER-IN-FLIGHT', amountCents: 8000 })
+      .where('id', '=', slot.id)
+      .execute();
+    await server.services.db
+      .insertInto('paymentAttempts')
+      .values({
+        kind: 'booking',
+        paypalOrderId: 'ORDER-IN-FLIGHT',
+        paypalRequestId: 'req-in-flight',
+        amountCents: 8000,
+        currency: 'USD',
+        slotId: slot.id,
+        userId: client.id,
+        details: JSON.stringify({}),
+        state: 'capturing',
+        claimedBy: 'elsewhere',
+      })
+      .execute();
+    const res = await deleteAsAdmin(slot.id);
+    expect(res.status).toBe(409);
+    expect((await res.json()).message).toBe('A payment for this session is in progress. Try again in a minute.');
+    expect(await server.services.db.selectFrom('slots').select('id').where('id', '=', slot.id).execute()).toHaveLength(1);
+  });
+});
+
 describe(`cancelling a session on ${testDbKind()}`, () => {
   it('refunds a paid session in full at PayPal, frees the slot for everyone, records it and mails both with a cancelling .ics', async () => {
     const client = await createUser(server, { firstName: 'Ana' });

@@ -77,6 +77,30 @@ describe(`session reminders on ${testDbKind()}`, () => {
     expect(await mailsTo('past@example.com')).toEqual([]);
   });
 
+  it('sends no reminder for a session whose payment is still being taken, and sends it once the payment completes', async () => {
+    const slot = await bookedSession(20, 72, 'paying@example.com');
+    await server.services.db.updateTable('slots').set({ paypalOrderId: 'ORDER-PAYING', amountCents: 8000 }).where('id', '=', slot.id).execute();
+    await server.services.db
+      .insertInto('paymentAttempts')
+      .values({
+        kind: 'booking',
+        paypalOrderId: 'ORDER-PAYING',
+        paypalRequestId: 'req-paying',
+        amountCents: 8000,
+        currency: 'USD',
+        slotId: slot.id,
+        details: JSON.stringify({}),
+        state: 'capturing',
+        claimedBy: 'elsewhere',
+      })
+      .execute();
+    expect(await sendDueReminders(server.services)).toEqual({ day: 0, soon: 0 });
+    expect(await mailsTo('paying@example.com')).toEqual([]);
+    await server.services.db.updateTable('paymentAttempts').set({ state: 'completed' }).where('paypalOrderId', '=', 'ORDER-PAYING').execute();
+    expect(await sendDueReminders(server.services)).toEqual({ day: 1, soon: 0 });
+    await server.services.db.deleteFrom('paymentAttempts').where('paypalOrderId', '=', 'ORDER-PAYING').execute();
+  });
+
   it('ignores free slots', async () => {
     const startsAt = new Date(Date.now() + 20 * HOUR);
     const iso = startsAt.toISOString();

@@ -161,7 +161,11 @@ async function snapshot(only?: string[]): Promise<Record<string, string>> {
 }
 
 const snakeCase = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const writesOf = (endpoint: Endpoint) => endpoint.writes.map(snakeCase);
+// A mail reaches the mailbox through the outbox (issue 21): whatever may write `mails` writes `mail_outbox` too.
+const writesOf = (endpoint: Endpoint) => {
+  const tables = endpoint.writes.map(snakeCase);
+  return tables.includes('mails') ? [...tables, 'mail_outbox'] : tables;
+};
 
 /** True when a column of a row of one of `tableNames` holds exactly `value`. */
 async function storedExactly(tableNames: string[], value: string): Promise<boolean> {

@@ -49,7 +49,7 @@ describe('loadEnv in development (nothing set)', () => {
     expect(env.SITE_TIMEZONE).toBe('America/Los_Angeles');
     expect(env.PGLITE_DIR).toBe('.data/pglite');
     expect(env.DATABASE_URL).toBeUndefined();
-    expect(env.RESEND_API_BASE).toBe('https://api.resend.com');
+    expect(env.RESEND_BASE_URL).toBe('https://api.resend.com');
     expect(env.PAYPAL_API_BASE).toBe('https://api-m.sandbox.paypal.com');
     expect(env.RECAPTCHA_MIN_SCORE).toBe(0.5);
     expect(env.TRUST_PROXY).toBe(0);

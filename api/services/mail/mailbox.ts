@@ -1,7 +1,11 @@
 import type { DB } from '../../../db/client.ts';
 import { extractLinks, type Mailer } from './index.ts';
 
-/** The development mailbox: "sending" stores the mail; /dev/mailbox shows it. */
+/**
+ * The development mailbox: "sending" stores the mail; /dev/mailbox shows it. Like Resend, it
+ * takes a mail with an Idempotency-Key once: a repeat (the outbox resending after a crash) is
+ * accepted and not stored again, so the mailbox shows what a real provider would deliver.
+ */
 export function createMailboxMailer(db: DB): Mailer {
   return {
     kind: 'mailbox',
@@ -15,7 +19,9 @@ export function createMailboxMailer(db: DB): Mailer {
           html: mail.html ?? '',
           headers: JSON.stringify(mail.headers ?? {}),
           attachments: JSON.stringify(mail.attachments ?? []),
+          idempotencyKey: mail.idempotencyKey ?? null,
         })
+        .onConflict((oc) => oc.column('idempotencyKey').doNothing())
         .execute();
     },
   };

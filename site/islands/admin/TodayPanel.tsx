@@ -3,6 +3,7 @@ import { formatDay, formatTime, formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import { usd } from '../../lib/money';
 import { placeLink } from '../../../contract/slots.ts';
+import { mailKindLabel } from '../../../contract/mail.ts';
 import type { TodayGroup, TodaySession, TodayView } from '../../../contract/backoffice.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -164,6 +165,21 @@ export default function TodayPanel() {
               content: (
                 <>
                   <strong>{f.subject}</strong> · {plural(f.failed, 'mail')} failed
+                </>
+              ),
+            })}
+          />
+          <Group
+            testKey="unsentMails"
+            name="Mails that did not leave"
+            group={today.unsentMails}
+            attention
+            empty="Every other mail went out."
+            item={(m) => ({
+              key: m.id,
+              content: (
+                <>
+                  <strong>{mailKindLabel(m.kind)}</strong> to {m.to} · {m.state === 'skipped' ? 'skipped' : 'failed'}
                 </>
               ),
             })}

@@ -1,0 +1,106 @@
+/**
+ * The one mail sender (issue 21, decision 0024). Every mail is written to the outbox in the
+ * transaction of its change (outbox.repo.ts queueMails); right after the commit the request that
+ * made it sends it (`sendQueued`: the visitor's login link leaves before the answer does), and
+ * every server process's periodic tick (`sendDueMails`) sends what is left: a retry whose time
+ * has come, or a mail whose process died between the commit and the send. Each row is claimed
+ * by one process (SKIP LOCKED) and sent with its row id as Resend's Idempotency-Key, so a send
+ * repeated after a crash is dropped by the provider: at least once, and duplicates only under
+ * one key.
+ *
+ * How a try ends: the provider has it → 'sent'; no answer, a timeout, 408/409/429 or a 5xx →
+ * 'pending' again after a backoff (OUTBOX_RETRY_BASE_MS doubling, at most an hour) until
+ * OUTBOX_MAX_ATTEMPTS; any other 4xx (the provider will never take it) → 'failed' at once. Failed
+ * and skipped mails are listed for the teacher (GET /api/admin/mail/unsent).
+ */
+import type { Services } from '../services/index.ts';
+import { MailError, type OutgoingMail } from '../services/mail/index.ts';
+import { PROCESS_ID } from '../payments/attempts.repo.ts';
+import { claimMails, markMailSent, markMailUnsent, queueMails, type ClaimedMail, type QueuedMails } from './outbox.repo.ts';
+import { maskedAddress } from './send.ts';
+
+type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
+
+/** How many due mails one tick claims at most; the rest wait for the next tick. */
+const BATCH = 50;
+const HOUR_MS = 3_600_000;
+
+/** Whether a failed try is worth another: no answer, a timeout, rate limits and 5xx are; other 4xx are not. */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof MailError)) return true;
+  const { status } = err;
+  return status === 0 || status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** When the try after `attempts` failed ones is due: doubling from `baseMs`, at most an hour, with jitter. */
+export function retryDelayMs(attempts: number, baseMs: number, random = Math.random): number {
+  const delay = Math.min(HOUR_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(delay * (0.8 + 0.4 * random()));
+}
+
+export interface SendResult {
+  claimed: number;
+  sent: number;
+  skipped: number;
+  retrying: number;
+  failed: number;
+}
+
+async function sendClaimed(services: SenderServices, claimed: ClaimedMail[]): Promise<SendResult> {
+  const { db, env, mailer } = services;
+  const result: SendResult = { claimed: claimed.length, sent: 0, skipped: 0, retrying: 0, failed: 0 };
+  for (const row of claimed) {
+    if (row.suppressed) {
+      result.skipped++;
+      continue;
+    }
+    try {
+      await mailer.send(row.mail);
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      const retry = isRetryable(err) && row.attempts < env.OUTBOX_MAX_ATTEMPTS;
+      const retryAt = retry ? new Date(Date.now() + retryDelayMs(row.attempts, env.OUTBOX_RETRY_BASE_MS)) : null;
+      console.error(`[mail] could not send ${row.kind} to ${maskedAddress(row.to)} (try ${row.attempts}${retry ? ', will retry' : ', given up'}):`, message);
+      await markMailUnsent(db, row.id, PROCESS_ID, message, retryAt);
+      if (retry) result.retrying++;
+      else result.failed++;
+      continue;
+    }
+    await markMailSent(db, row.id, PROCESS_ID, new Date());
+    result.sent++;
+  }
+  return result;
+}
+
+/**
+ * Sends the mails a use-case queued, right after its commit. Never throws: whatever is not sent
+ * now stays in the outbox for the periodic sender. Answers how many left.
+ */
+export async function sendQueued(services: SenderServices, ids: QueuedMails): Promise<number> {
+  if (ids.length === 0) return 0;
+  try {
+    const now = new Date();
+    const claimed = await claimMails(services.db, { claimedBy: PROCESS_ID, now, limit: ids.length, staleBefore: now, ids });
+    return (await sendClaimed(services, claimed)).sent;
+  } catch (err) {
+    console.error('[mail] sending after the commit failed; the outbox will retry:', err instanceof Error ? err.message : err);
+    return 0;
+  }
+}
+
+/** One tick of the periodic sender: mails due for a retry, and those a dead process left claimed. */
+export async function sendDueMails(services: SenderServices, now = new Date()): Promise<SendResult> {
+  const claimed = await claimMails(services.db, {
+    claimedBy: PROCESS_ID,
+    now,
+    limit: BATCH,
+    staleBefore: new Date(now.getTime() - services.env.OUTBOX_CLAIM_STALE_MS),
+  });
+  return sendClaimed(services, claimed);
+}
+
+/** Queues and sends mails that report no change of their own (a test newsletter to the teacher). */
+export async function sendNow(services: SenderServices, kind: string, mails: readonly OutgoingMail[]): Promise<number> {
+  const ids = await services.db.transaction().execute((trx) => queueMails(trx, kind, mails));
+  return sendQueued(services, ids);
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable, formatWhen, useAdminList } from './admin-ui';
+import { request } from '../../lib/http';
+import { mailKindLabel, type UnsentMailView } from '../../../contract/mail.ts';
+
+const COLUMNS = ['Mail', 'To', 'When', 'Why', 'Try again'] as const;
+
+/**
+ * Mails that did not leave (issue 21): the outbox gave up on them (the mail service refused them,
+ * or kept failing) or skipped them (the address bounced or complained). Who and why, never the
+ * text; a failed one can be tried again once its cause is fixed.
+ */
+function MailPanel() {
+  const { items, setItems } = useAdminList<UnsentMailView>('/api/admin/mail/unsent', 'Failed to fetch the mails that did not leave.');
+  const [status, setStatus] = useState('');
+
+  async function retry(m: UnsentMailView) {
+    setStatus('');
+    const r = await request<{ message: string; sent: boolean }>('POST', `/api/admin/mail/${encodeURIComponent(m.id)}/retry`, { session: 'admin' });
+    if (!r.ok) return setStatus(r.data.message || 'Could not try again.');
+    setStatus(r.data.sent ? `Sent to ${m.to}.` : `Queued: the mail to ${m.to} will be tried again shortly.`);
+    if (r.data.sent) setItems((list) => (list ?? []).filter((x) => x.id !== m.id));
+  }
+
+  return (
+    <section className="admin-panel" aria-labelledby="mail-heading">
+      <h2 id="mail-heading">Mails that did not leave</h2>
+      <p className="muted">
+        Every mail is kept until the mail service takes it, and tried again for about an hour if the service is down. Listed here: the mails it refused or that
+        kept failing, and those skipped because the address bounced or was reported as spam.
+      </p>
+      <p role="status">{status}</p>
+      {items === null ? (
+        <p role="status">Loading…</p>
+      ) : items.length === 0 ? (
+        <p>Every mail went out.</p>
+      ) : (
+        <AdminTable caption="Mails that did not leave" columns={COLUMNS}>
+          {items.map((m) => (
+            <tr key={m.id} data-unsent-mail={m.state}>
+              <td>
+                <strong>{mailKindLabel(m.kind)}</strong>
+                <br />
+                <span className="muted">{m.subject}</span>
+              </td>
+              <td>{m.to}</td>
+              <td>{formatWhen(m.createdAt)}</td>
+              <td>{m.state === 'skipped' ? `Skipped: ${m.error.replace(/^not sent: /, '')}` : m.error}</td>
+              <td>
+                {m.state === 'failed' ? (
+                  <button className="button button-small" type="button" onClick={() => void retry(m)}>
+                    Try again<span className="sr-only"> the mail to {m.to}</span>
+                  </button>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </section>
+  );
+}
+
+export default function AdminMail() {
+  return (
+    <AdminShell current="/admin/mail" title="Mail">
+      {() => <MailPanel />}
+    </AdminShell>
+  );
+}
