@@ -479,6 +479,7 @@ export const PAGE_MESSAGES = {
 // What the server hands a page it renders ahead of the request (Astro.locals.render)
 
 import type { PictureView } from './images.ts';
+import type { ProductView } from './chocolates.ts';
 
 export interface NavLinkView {
   label: string;
@@ -522,6 +523,8 @@ export interface RenderContext {
   page?: { slug: string; content: CustomPageContent; sectionsHtml: string[] };
   /** For structured data. */
   products: ProductFact[];
+  /** On /chocolates: the grid as the public API shows it, drawn in the page made ahead (issue 25). */
+  shop?: ProductView[];
   classes: ClassFact[];
   /** A preview of a draft: marked, never indexed. */
   preview: boolean;

@@ -17,6 +17,7 @@ import {
 import type { DB } from '../../db/client.ts';
 import { renderMarkdown } from '../backoffice/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
+import { listProductViews } from '../shop/product-views.ts';
 import { defaultContent } from './defaults.ts';
 import { publishedPages } from './pages.repo.ts';
 
@@ -126,6 +127,7 @@ export async function contextFor(db: DB, source: PublishedSource, options: Conte
       sectionsHtml: options.page.content.sections.map((s) => renderMarkdown(s.markdown)),
     },
     products: options.facts === 'products' ? await productFacts(db) : [],
+    ...(options.facts === 'products' ? { shop: await listProductViews(db) } : {}),
     classes: options.facts === 'classes' ? await classFacts(db) : [],
     preview: options.preview ?? false,
   };

@@ -5,24 +5,12 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
-import { centsToDollars, product, type ProductSavedView, type ProductView } from '../../contract/chocolates.ts';
-import { deleteProduct, insertProduct, listProducts, updateProduct } from './products.repo.ts';
-import { deleteOrphanImages, imageIdOf, pictureViews } from '../images/images.repo.ts';
-import type { Product } from '../../db/schema.ts';
+import { product, type ProductSavedView } from '../../contract/chocolates.ts';
+import { deleteProduct, insertProduct, updateProduct } from './products.repo.ts';
+import { deleteOrphanImages } from '../images/images.repo.ts';
+import { listProductViews, productView as view } from './product-views.ts';
 
 /** Chocolates (SPEC.md sections 2, 3, 7): the public list and the admin's product cards. */
-
-type ProductRow = Pick<Product, 'id' | 'name' | 'image' | 'description' | 'details' | 'priceCents' | 'inventory'>;
-
-const view = (p: ProductRow): ProductView => ({
-  _id: p.id,
-  name: p.name,
-  image: p.image,
-  description: p.description,
-  details: p.details,
-  price: centsToDollars(p.priceCents),
-  inventory: p.inventory,
-});
 
 const productParams = z.object({ id });
 
@@ -30,21 +18,8 @@ const fields = ({ price, ...rest }: z.output<typeof product>) => ({ ...rest, pri
 
 export const chocolates = new Hono<AppEnv>()
   .use('*', regenerateAfter('products'))
-  .get('/', async (c) => {
-    const { db } = c.var.services;
-    const rows = await listProducts(db);
-    // Uploaded photos come with their sizes, so the grid can ask for the one it needs.
-    const pictures = await pictureViews(
-      db,
-      rows.map((p) => imageIdOf(p.image)).filter((i) => i !== null),
-    );
-    return c.json(
-      rows.map((p) => {
-        const picture = pictures.get(imageIdOf(p.image) ?? '');
-        return picture ? { ...view(p), picture } : view(p);
-      }),
-    );
-  })
+  // Uploaded photos come with their sizes, so the grid can ask for the one it needs.
+  .get('/', async (c) => c.json(await listProductViews(c.var.services.db)))
 
   .post('/', requireAdmin(), validateJson(product), async (c) => {
     const created = await insertProduct(c.var.services.db, fields(c.req.valid('json')));

@@ -25,7 +25,7 @@ async function refreshCaptcha(): Promise<void> {
 
 /** The free 30-minute meeting request on the home page (SPEC.md sections 3, 5, 8). */
 export default function BookRequestForm() {
-  const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
+  const { values, setValues, set, errors, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
 
   useEffect(() => {
     void refreshCaptcha();
@@ -61,7 +61,8 @@ export default function BookRequestForm() {
   }
 
   return (
-    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-label="Request a free meeting">
+    // POST: should a press ever reach the browser's own submission (no script at all), the visitor's details stay out of the address.
+    <form ref={formRef} className="form" method="post" onSubmit={submit} noValidate aria-label="Request a free meeting">
       <TextInput id="book-name" label="Name" error={errors.name} name="name" autoComplete="name" required value={values.name} onChange={set('name')} />
       <EmailInput id="book-email" error={errors.email} value={values.email} onChange={set('email')} />
       <PhoneInput id="book-phone" error={errors.phone} value={values.phone} onChange={set('phone')} />
@@ -86,7 +87,8 @@ export default function BookRequestForm() {
         <textarea id="book-message" name="message" value={values.message} onChange={set('message')} {...describedBy('book-message', errors.message)} />
       </Field>
       <div>
-        <button className="button" type="submit" disabled={!hydrated || sending}>
+        {/* Pressed before React has loaded, it is held and pressed again once it has (site/directives/interaction.ts). */}
+        <button className="button" type="submit" disabled={sending}>
           {sending ? 'Submitting...' : 'Request my free meeting'}
         </button>
       </div>

@@ -10,6 +10,11 @@ import type { ProductView } from '../../contract/chocolates.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
+import Picture from './Picture';
+import { useHydrated } from './useHydrated';
+
+/** The thumbnail's box (site/pages/cart.astro): the photo covers it, its landscape cut at this width. */
+const THUMB_SIZES = '80px';
 
 type Coupon = CouponView | null;
 
@@ -23,6 +28,8 @@ export default function CartPage() {
   const [couponError, setCouponError] = useState('');
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [failed, setFailed] = useState(false);
+  // The cart is in this browser only: the page made ahead holds its place until the island knows it.
+  const hydrated = useHydrated();
 
   // The server's numbers win: refresh prices and stock of what is in the cart (on opening, and
   // after the server refused a payment, whose reason is then shown per line).
@@ -32,7 +39,15 @@ export default function CartPage() {
         if (!r.ok || !Array.isArray(r.data)) return;
         const map = new Map(r.data.map((p) => [p._id, p]));
         setLive(map);
-        $cart.set($cart.get().map((i) => (map.has(i._id) ? { ...i, price: map.get(i._id)!.price, inventory: map.get(i._id)!.inventory } : i)));
+        $cart.set(
+          $cart.get().map((i) => {
+            const p = map.get(i._id);
+            if (!p) return i;
+            // A cart from before issue 25 kept the 2560-px master's address: it takes the photo's sizes now.
+            const photo = p.picture ? { picture: p.picture, image: undefined } : { image: p.image || undefined, picture: undefined };
+            return { ...i, price: p.price, inventory: p.inventory, ...photo };
+          }),
+        );
       })
       .catch(() => {});
   useEffect(() => void refreshStock(), []);
@@ -166,6 +181,7 @@ export default function CartPage() {
     }
   }
 
+  if (!hydrated) return <div className="cart-pending" aria-busy="true" />;
   if (items.length === 0)
     return (
       <div className="cart-empty">
@@ -186,7 +202,15 @@ export default function CartPage() {
           return (
             <li key={i._id} className="item cart-item" data-cart-item={i.name}>
               <div className="item-main">
-                {i.image && <img src={i.image} alt="" width="80" height="64" />}
+                {(i.picture || i.image) && (
+                  <span className="cart-thumb">
+                    {i.picture ? (
+                      <Picture picture={i.picture} alt="" sizes={THUMB_SIZES} box="landscape" />
+                    ) : (
+                      <img src={i.image} alt="" width="80" height="64" decoding="async" />
+                    )}
+                  </span>
+                )}
                 <div>
                   <strong>{i.name}</strong>
                   <div className="muted">{usd(i.price)} each</div>

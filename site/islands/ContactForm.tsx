@@ -9,7 +9,7 @@ const empty = { name: '', email: '', message: '' };
 
 /** The contact form (SPEC.md sections 3, 5, 8); human check per action contact_form_submit. */
 export default function ContactForm() {
-  const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
+  const { values, setValues, set, errors, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -39,7 +39,8 @@ export default function ContactForm() {
   }
 
   return (
-    <form ref={formRef} className="form" onSubmit={submit} noValidate aria-label="Contact form">
+    // POST: should a press ever reach the browser's own submission (no script at all), the visitor's details stay out of the address.
+    <form ref={formRef} className="form" method="post" onSubmit={submit} noValidate aria-label="Contact form">
       <TextInput id="contact-name" label="Name" error={errors.name} name="name" autoComplete="name" required value={values.name} onChange={set('name')} />
       <EmailInput id="contact-email" error={errors.email} value={values.email} onChange={set('email')} />
       <Field id="contact-message" label="Message" error={errors.message}>
@@ -53,7 +54,8 @@ export default function ContactForm() {
         />
       </Field>
       <div>
-        <button className="button" type="submit" disabled={!hydrated || sending}>
+        {/* Pressed before React has loaded, it is held and pressed again once it has (site/directives/interaction.ts). */}
+        <button className="button" type="submit" disabled={sending}>
           {sending ? 'Sending...' : 'Send message'}
         </button>
       </div>

@@ -7,23 +7,37 @@ interface Props {
   sizes: string;
   /** The first photo a visitor sees: fetched at once and ahead of the rest. */
   priority?: boolean;
+  /**
+   * 'landscape': the box is wider than tall (a card, a slide, a thumbnail) and covers it, so a
+   * portrait photo's landscape cut (4:3, around her focal point) is loaded instead of the whole
+   * portrait, of which the box would hide half.
+   */
+  box?: 'landscape';
+  className?: string;
+}
+
+/** The srcsets and intrinsic size to use for a box: the landscape cut when there is one and the box wants it. */
+export function pictureFor(picture: PictureView, box: 'landscape' | undefined) {
+  const cut = box === 'landscape' ? picture.crop : undefined;
+  return cut ? { avif: cut.avif, webp: cut.webp, width: cut.width, height: cut.height } : picture;
 }
 
 /**
- * An uploaded photo (api/images/): AVIF, then WebP, in every size the server made, with its
- * intrinsic width and height (the page never shifts when it arrives) and the tiny blurred
- * placeholder painted behind it until it does.
+ * An uploaded photo (api/images/): AVIF first (every browser that takes it), then WebP, in every
+ * size the server made, with its intrinsic width and height (the page never shifts when it
+ * arrives) and the tiny blurred placeholder painted behind it until it does.
  */
-export default function Picture({ picture, alt, sizes, priority = false }: Props) {
+export default function Picture({ picture, alt, sizes, priority = false, box, className }: Props) {
+  const use = pictureFor(picture, box);
   return (
-    <picture className="photo">
-      {picture.avif && <source type="image/avif" srcSet={picture.avif} sizes={sizes} />}
-      <source type="image/webp" srcSet={picture.webp} sizes={sizes} />
+    <picture className={className ? `photo ${className}` : 'photo'}>
+      {use.avif && <source type="image/avif" srcSet={use.avif} sizes={sizes} />}
+      <source type="image/webp" srcSet={use.webp} sizes={sizes} />
       <img
         src={picture.src}
         alt={alt}
-        width={picture.width}
-        height={picture.height}
+        width={use.width}
+        height={use.height}
         loading={priority ? 'eager' : 'lazy'}
         fetchPriority={priority ? 'high' : 'auto'}
         decoding="async"

@@ -6,14 +6,32 @@ import { showAlert } from '../lib/alert';
 import { usd } from '../lib/money';
 import type { ProductView } from '../../contract/chocolates.ts';
 import Picture from './Picture';
+import { useHydrated } from './useHydrated';
 
-/** The grid's columns are at least 16rem; one column on a phone. */
-const CARD_SIZES = '(max-width: 40rem) calc(100vw - 2rem), (max-width: 64rem) 45vw, 22rem';
-const DIALOG_SIZES = '(max-width: 40rem) calc(100vw - 2rem), 36rem';
+/**
+ * The width a card's photo renders at (site.css: the container is min(100vw, 72rem) less 2rem of
+ * padding; columns of at least 16rem with 1.5rem gaps; a card has 1.5rem of padding and a 1px
+ * border on each side): one column below 35.5rem, two below 53rem, three below 70.5rem, then four.
+ */
+export const CARD_SIZES =
+  '(max-width: 35.49rem) calc(100vw - 5rem - 2px), (max-width: 52.99rem) calc(50vw - 4.75rem - 2px), (max-width: 70.49rem) calc(33.33vw - 4.67rem - 2px), (max-width: 71.99rem) calc(25vw - 4.63rem - 2px), 13.38rem';
+/** The dialog is at most 36rem wide with 1.5rem of padding; on a phone the viewport less its margins. */
+const DIALOG_SIZES = '(max-width: 40rem) calc(100vw - 5rem), 33rem';
+
+interface Props {
+  /**
+   * The products as the page was made ahead with them (api/pages/render-context.ts): the grid is
+   * in the HTML, its size known before any script runs. Live stock and prices are read again
+   * when the visitor reaches for it (the island hydrates on interaction) and at checkout.
+   */
+  initial?: ProductView[] | null;
+}
 
 /** The product grid on /chocolates: sort A-Z / Z-A, details dialog, sold out at inventory 0. */
-export default function ProductGrid() {
-  const [products, setProducts] = useState<ProductView[] | null>(null);
+export default function ProductGrid({ initial = null }: Props) {
+  const [products, setProducts] = useState<ProductView[] | null>(initial);
+  // The cart lives in this browser only: shown once alive, so the HTML made ahead matches the first render.
+  const hydrated = useHydrated();
   const [ascending, setAscending] = useState(true);
   const [open, setOpen] = useState<ProductView | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -26,6 +44,8 @@ export default function ProductGrid() {
         setProducts(r.data);
       })
       .catch(() => {
+        // The grid drawn ahead stays: checkout checks stock and prices again anyway.
+        if (initial) return;
         setProducts([]);
         void showAlert({
           icon: 'error',
@@ -33,6 +53,8 @@ export default function ProductGrid() {
           text: 'Please check your internet connection or refresh the page to try again.',
         });
       });
+    // Once, when the island comes alive; `initial` is the page's and never changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {
@@ -43,11 +65,20 @@ export default function ProductGrid() {
     () => [...(products ?? [])].sort((a, b) => (ascending ? 1 : -1) * a.name.localeCompare(b.name, 'en', { sensitivity: 'base' })),
     [products, ascending],
   );
-  const inCart = (id: string) => cart.find((i) => i._id === id)?.quantity ?? 0;
+  const inCart = (id: string) => (hydrated ? (cart.find((i) => i._id === id)?.quantity ?? 0) : 0);
 
   function add(p: ProductView) {
     if (p.inventory <= 0) return;
-    addToCart({ _id: p._id, name: p.name, price: p.price, image: p.image, description: p.description, details: p.details, inventory: p.inventory });
+    // The cart keeps the photo's sizes (its thumbnail loads the one it shows), not the 2560-px master's address.
+    addToCart({
+      _id: p._id,
+      name: p.name,
+      price: p.price,
+      ...(p.picture ? { picture: p.picture } : { image: p.image }),
+      description: p.description,
+      details: p.details,
+      inventory: p.inventory,
+    });
   }
 
   if (products === null) return <p role="status">Loading chocolates…</p>;
@@ -69,7 +100,7 @@ export default function ProductGrid() {
           return (
             <li key={p._id} className="card product" data-product={p.name}>
               {p.picture ? (
-                <Picture picture={p.picture} alt={p.name} sizes={CARD_SIZES} priority={i === 0} />
+                <Picture picture={p.picture} alt={p.name} sizes={CARD_SIZES} priority={i === 0} box="landscape" />
               ) : (
                 <img src={p.image || '/images/chocolates/hero.svg'} alt={p.name} width="400" height="320" loading="lazy" decoding="async" />
               )}

@@ -5,12 +5,16 @@
  */
 import { computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
+import type { PictureView } from '../../contract/images.ts';
 
 export interface CartItem {
   _id: string;
   name: string;
   /** Dollars per tin, as last seen from the server. */
   price: number;
+  /** An uploaded photo's sizes: the thumbnail loads the one it shows (issue 25). */
+  picture?: PictureView;
+  /** A photo that is not an upload (an illustration's address); older carts kept the master's address here. */
   image?: string;
   description?: string;
   details?: string;
@@ -19,6 +23,9 @@ export interface CartItem {
   quantity: number;
 }
 
+const isPicture = (p: unknown): p is PictureView =>
+  typeof p === 'object' && p !== null && typeof (p as PictureView).src === 'string' && typeof (p as PictureView).webp === 'string';
+
 /** What another tab, an older version of the site or a hand edit left under `cart`, made safe to use. */
 function decode(stored: string): CartItem[] {
   try {
@@ -26,7 +33,12 @@ function decode(stored: string): CartItem[] {
     if (!Array.isArray(parsed)) return [];
     return parsed
       .filter((i) => i && typeof i._id === 'string' && typeof i.name === 'string')
-      .map((i) => ({ ...i, price: Number(i.price) || 0, quantity: Math.max(1, Math.floor(Number(i.quantity) || 1)) }));
+      .map((i) => ({
+        ...i,
+        price: Number(i.price) || 0,
+        quantity: Math.max(1, Math.floor(Number(i.quantity) || 1)),
+        picture: isPicture(i.picture) ? i.picture : undefined,
+      }));
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { breakPayPalButtons, closeAlert, expectAlert, expectAlertText, failPayPalSdk, loginAdmin, mailsTo } from './helpers';
 
-/** The grid hydrates when it scrolls into view, as a visitor's would. */
+/** The grid is drawn in the page made ahead; it comes alive when the visitor presses a button (issue 25). */
 const openShop = async (page: Page) => {
   await page.goto('/chocolates');
   await page.locator('#products').scrollIntoViewIfNeeded();
@@ -110,6 +110,8 @@ test.describe('the chocolate shop', () => {
       .locator('[data-product="Espresso Crunch Bar"]')
       .getByRole('button', { name: /Add to Cart/ })
       .click();
+    // The press is taken once the grid is alive (a moment after the first press).
+    await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
     await page.goto('/cart');
     await page.getByLabel('Coupon code').fill('TAGGED15');
     await page.getByRole('button', { name: 'Apply' }).click();

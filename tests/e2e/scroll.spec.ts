@@ -1,0 +1,185 @@
+/**
+ * Issue 25: a visitor on a phone who scrolls every section to the bottom and fills a cart. With
+ * phone-sized photos set up through the admin API (galleries and products), on a 412×823
+ * viewport: no layout shift (an in-page PerformanceObserver for 'layout-shift', which counts
+ * every shift, seen or not, from the first paint) and no change of the page's height while
+ * scrolling any public page; no island of a content page hydrated (no React) until the visitor
+ * presses a button; "Add to cart" working from the first tap, before React has loaded; a full
+ * cart's thumbnails at most 20 KB each.
+ */
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { cameraJpeg } from '../helpers/camera.ts';
+import { loginAdmin } from './helpers.ts';
+
+const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+/** The public pages of the site (api/pages/render-ahead.ts SITE_ROUTES with a sitemap entry), then the cart and sign-up. */
+const CONTENT_PAGES = ['/', '/yoga', '/about', '/chocolates', '/contact', '/aboutwebsite'];
+/** Pages that are an island themselves (hydrated at load by decision 0007): scrolled and measured too. */
+const APP_PAGES = ['/calendar', '/cart', '/signup'];
+const THUMB_MAX_BYTES = 20 * 1024;
+
+declare global {
+  interface Window {
+    __shifts: { value: number; sources: string[] }[];
+  }
+}
+
+/** Every layout shift from the first paint on, with what moved (for the failure message). */
+function observeShifts() {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node }[] })[]) {
+      if (entry.hadRecentInput) continue;
+      const sources = (entry.sources ?? []).map((s) => {
+        const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+        return el
+          ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}`
+          : '?';
+      });
+      window.__shifts.push({ value: entry.value, sources });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(PHONE);
+  await context.addInitScript(observeShifts);
+  return { context, page: await context.newPage() };
+}
+
+const height = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
+
+/** Brings the bottom of each section (and of the page) into view, a screen at a time, letting what loads near it load. */
+async function scrollEverySection(page: Page): Promise<void> {
+  const bottoms = await page.evaluate(() =>
+    [...document.querySelectorAll('main section, section, footer')].map((s) => Math.round(s.getBoundingClientRect().bottom + window.scrollY)),
+  );
+  const stops = [...new Set([...bottoms, await height(page)])].sort((a, b) => a - b);
+  for (const bottom of stops) {
+    await page.evaluate((y) => window.scrollTo(0, Math.max(0, y - window.innerHeight)), bottom);
+    await page.waitForTimeout(150);
+  }
+  // Whatever came near the viewport (slides, lazy photos) has loaded.
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+}
+
+async function expectSteadyWhileScrolling(page: Page, path: string): Promise<void> {
+  await page.goto(path, { waitUntil: 'networkidle' });
+  const before = await height(page);
+  await scrollEverySection(page);
+  const after = await height(page);
+  const shifts = await page.evaluate(() => window.__shifts);
+  const total = shifts.reduce((sum, s) => sum + s.value, 0);
+  expect(total, `${path}: layout shifts ${JSON.stringify(shifts)}`).toBe(0);
+  expect(after, `${path}: the page's height changed while scrolling`).toBe(before);
+}
+
+test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(180_000);
+    // Phone-sized photos set up through the admin API: two for each slideshow, one per product.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await loginAdmin(page);
+    const send = async (path: string, seed: number, alt?: string) => {
+      const res = await page.request.post(path, {
+        multipart: { file: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraJpeg(seed, 2016, 1512) }, ...(alt ? { alt } : {}) },
+      });
+      expect(res.status(), path).toBe(201);
+      return (await res.json()) as { url?: string };
+    };
+    for (const gallery of ['yoga', 'chocolates'])
+      for (let i = 0; i < 2; i++) await send(`/api/admin/galleries/${gallery}/photos`, 10 + i + (gallery === 'yoga' ? 0 : 5), `${gallery} ${i + 1}`);
+    const products = (await (await page.request.get('/api/chocolates')).json()) as {
+      _id: string;
+      name: string;
+      description: string;
+      details: string;
+      price: number;
+      inventory: number;
+    }[];
+    for (const [i, p] of products.slice(0, 3).entries()) {
+      const { url } = await send('/api/admin/images', 30 + i);
+      const res = await page.request.put(`/api/chocolates/${p._id}`, { data: { ...p, image: url, inventory: Math.max(p.inventory, 20) } });
+      expect(res.status()).toBe(200);
+    }
+    await context.close();
+  });
+
+  for (const path of [...CONTENT_PAGES, ...APP_PAGES]) {
+    test(`${path}: no layout shift and the same height after scrolling every section to the bottom`, async ({ browser }) => {
+      const { context, page } = await phone(browser);
+      if (path === '/cart') {
+        // Two products in the cart, as the grid puts them there.
+        const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
+        const cart = products.slice(0, 2).map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, quantity: 1 }));
+        await context.addInitScript((items) => localStorage.setItem('cart', JSON.stringify(items)), cart);
+      }
+      await expectSteadyWhileScrolling(page, path);
+      if (CONTENT_PAGES.includes(path)) {
+        // No island came alive (no React) from scrolling: Astro drops `ssr` from an island it hydrates.
+        expect(await page.locator('astro-island:not([ssr])').count(), `${path}: an island hydrated without being used`).toBe(0);
+      }
+      await context.close();
+    });
+  }
+
+  test('/chocolates: the grid is in the HTML made ahead, with photos; "Add to Cart" works from the first tap, before React', async ({ browser }) => {
+    const { context, page } = await phone(browser);
+    await page.goto('/chocolates', { waitUntil: 'networkidle' });
+    const cards = page.locator('.product-grid > li');
+    expect(await cards.count()).toBeGreaterThan(0);
+    await expect(page.getByText('Loading chocolates…')).toHaveCount(0);
+    // The photo of a landscape card is the landscape cut, as AVIF first.
+    await expect(cards.first().locator('source[type="image/avif"]')).toHaveAttribute('srcset', /\/(ca|c\d+-\d+)\/160\.avif 160w/);
+    expect(await page.locator('astro-island:not([ssr])').count()).toBe(0);
+
+    const name = (await cards.first().getAttribute('data-product'))!;
+    await cards
+      .first()
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
+    await expect(cards.first()).toContainText('1 in cart');
+    const stored = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('cart') ?? '[]') as { name: string; quantity: number; picture?: { src: string }; image?: string }[],
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ name, quantity: 1 });
+    // The cart keeps the photo's sizes, not the master's address.
+    expect(stored[0]!.picture?.src).toMatch(/^\/api\/images\//);
+    expect(stored[0]!.image).toBeUndefined();
+    await expect(page.locator('[data-cart-count]')).toContainText('1');
+    await context.close();
+  });
+
+  test('/cart with two products: each thumbnail through the srcset at its size, at most 20 KB, its box held', async ({ browser }) => {
+    const { context, page } = await phone(browser);
+    const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
+    const withPhotos = products.filter((p) => p.picture).slice(0, 2);
+    expect(withPhotos).toHaveLength(2);
+    await context.addInitScript(
+      (items) => localStorage.setItem('cart', JSON.stringify(items)),
+      withPhotos.map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, quantity: 1 })),
+    );
+    await page.goto('/cart', { waitUntil: 'networkidle' });
+    const thumbs = page.locator('.cart-thumb img');
+    await expect(thumbs).toHaveCount(2);
+    for (const box of await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect([Math.round(box.width), Math.round(box.height)]).toEqual([80, 64]);
+    }
+    const images = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((r) => r.initiatorType === 'img' && r.name.includes('/api/images/'))
+        .map((r) => ({ url: r.name, bytes: r.encodedBodySize })),
+    );
+    expect(images).toHaveLength(2);
+    for (const image of images) {
+      expect(image.url, 'a size of the pipeline, not the master').toMatch(/\/api\/images\/[\w-]+\/(?:c[\w-]+\/)?\d+\.(avif|webp)$/);
+      expect(image.bytes, image.url).toBeLessThanOrEqual(THUMB_MAX_BYTES);
+    }
+    await context.close();
+  });
+});
