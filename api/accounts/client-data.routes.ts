@@ -16,7 +16,7 @@ import {
   DELETE_REQUEST_SENT,
   deleteAccountRequest,
 } from '../../contract/practice.ts';
-import { deliver } from '../mail/send.ts';
+import { sendNow } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { keyringOf } from '../practice/keys.ts';
 import type { Reader } from '../practice/records.ts';
@@ -65,12 +65,15 @@ export const clientDataRoutes = new Hono<AppEnv>()
     return c.html(clientDataHtml(data, (await brandNames(c.var.services.db)).yoga));
   })
   .post('/:id/delete-request', requireUser(), validateParams(userParams), selfOnly, rateLimit({ ...LIMITS.profile, per: 'account' }), async (c) => {
-    const { db, env, limits, mailer } = c.var.services;
+    const { db, env, limits } = c.var.services;
     const user = await db.selectFrom('users').select(['id', 'email', 'firstName']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
     if (!user) return c.json({ message: NOT_LOGGED_IN }, 401);
     const allowance = await takeMailTo(limits, user.email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
-    const sent = await deliver(mailer, [confirmDeletionMail(env, (await brandNames(db)).yoga, user, deletionToken(env, user.id))]);
+    // The link is signed, not stored: the mail reports no change of its own, it goes through the outbox alone.
+    const sent = await sendNow(c.var.services, 'account-deletion-link', [
+      confirmDeletionMail(env, (await brandNames(db)).yoga, user, deletionToken(env, user.id)),
+    ]);
     if (sent !== 1) return c.json({ message: DELETE_MAIL_NOT_SENT }, 503);
     return c.json({ message: DELETE_REQUEST_SENT });
   })

@@ -35,8 +35,8 @@ import {
   type UserView,
 } from '../../contract/user.ts';
 import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './login-tokens.repo.ts';
-import type { OutgoingMail } from '../services/mail/index.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { sendNow, sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
@@ -79,9 +79,12 @@ async function startSession(c: Context<AppEnv>, userId: string): Promise<void> {
   setSessionCookie(c, 'user', token, expiresAt, secure(c));
 }
 
-/** Sends one mail; false when the mail service refused it (logged, never shown). */
-async function send(c: Context<AppEnv>, mail: OutgoingMail | undefined): Promise<boolean> {
-  return !mail || (await deliver(c.var.services.mailer, [mail])) === 1;
+/**
+ * Sends the mails queued with their change, right after its commit; false when one did not
+ * leave now (logged, never shown; it stays in the outbox, which tries again).
+ */
+async function sendAll(c: Context<AppEnv>, queued: QueuedMails): Promise<boolean> {
+  return (await sendQueued(c.var.services, queued)) === queued.length;
 }
 
 /** /api/user/{id}/... belongs to the user {id} only (403 otherwise), checked before the body. */
@@ -114,19 +117,22 @@ export const user = new Hono<AppEnv>()
     // The mail is the point of the request: past the recipient's allowance, nothing is done.
     const allowance = await takeMailTo(limits, body.email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
-    let mail: OutgoingMail | undefined;
-    const known = await findUserByEmail(db, body.email);
-    const created = known ? undefined : await insertUser(db, body);
-    // insertUser gives nothing back when a twin request created the account a moment ago.
-    const existing = known ?? (created ? undefined : await findUserByEmail(db, body.email));
-    if (created) {
-      const token = await issueLoginToken(db, created.id, 'verify_email');
-      if (token) mail = verifyEmailMail(env, (await brandNames(db)).yoga, created, token);
-    } else if (existing) {
-      const token = await issueLoginToken(db, existing.id, 'login');
-      if (token) mail = alreadyRegisteredMail(env, (await brandNames(db)).yoga, existing, token);
-    }
-    if (!(await send(c, mail))) return c.json({ message: REGISTRATION_MAIL_NOT_SENT }, 503);
+    // The account, its link and the link's mail in one transaction (decision 0024).
+    const queued = await db.transaction().execute(async (trx): Promise<QueuedMails> => {
+      const known = await findUserByEmail(trx, body.email);
+      const created = known ? undefined : await insertUser(trx, body);
+      // insertUser gives nothing back when a twin request created the account a moment ago.
+      const existing = known ?? (created ? undefined : await findUserByEmail(trx, body.email));
+      if (created) {
+        const token = await issueLoginToken(trx, created.id, 'verify_email');
+        if (token) return queueMails(trx, 'verify-email', [verifyEmailMail(env, (await brandNames(trx)).yoga, created, token)]);
+      } else if (existing) {
+        const token = await issueLoginToken(trx, existing.id, 'login');
+        if (token) return queueMails(trx, 'already-registered', [alreadyRegisteredMail(env, (await brandNames(trx)).yoga, existing, token)]);
+      }
+      return [];
+    });
+    if (!(await sendAll(c, queued))) return c.json({ message: REGISTRATION_MAIL_NOT_SENT }, 503);
     return c.json({ message: REGISTRATION_SENT });
   })
 
@@ -148,14 +154,19 @@ export const user = new Hono<AppEnv>()
     const allowance = await takeMailTo(limits, email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     const found = await findUserByEmail(db, email);
-    let mail: OutgoingMail | undefined;
+    let mailed: boolean;
     if (found) {
-      const token = await issueLoginToken(db, found.id, 'login');
-      if (token) mail = loginLinkMail(env, (await brandNames(db)).yoga, found, token);
+      // The link and its mail in one transaction (decision 0024).
+      const queued = await db.transaction().execute(async (trx): Promise<QueuedMails> => {
+        const token = await issueLoginToken(trx, found.id, 'login');
+        return token ? queueMails(trx, 'login-link', [loginLinkMail(env, (await brandNames(trx)).yoga, found, token)]) : [];
+      });
+      mailed = await sendAll(c, queued);
     } else {
-      mail = noAccountMail(env, (await brandNames(db)).yoga, email);
+      // Nothing changes for an unknown address: the note goes through the outbox on its own.
+      mailed = (await sendNow(c.var.services, 'no-account', [noAccountMail(env, (await brandNames(db)).yoga, email)])) === 1;
     }
-    if (!(await send(c, mail))) return c.json({ message: LOGIN_MAIL_NOT_SENT }, 503);
+    if (!mailed) return c.json({ message: LOGIN_MAIL_NOT_SENT }, 503);
     return c.json({ message: LOGIN_EMAIL_SENT });
   })
 

@@ -14,7 +14,7 @@ import {
   type NewsletterPreview,
   type NewsletterView,
 } from '../../contract/backoffice.ts';
-import { deliver } from '../mail/send.ts';
+import { sendNow } from '../mail/outbox.ts';
 import { newsletterIssueMail } from './mails.ts';
 import { adminEmail, findNewsletter, insertNewsletter, listNewsletters, outboxCounts, startSend, updateDraft, type NewsletterRow } from './newsletters.repo.ts';
 import type { DB } from '../../db/client.ts';
@@ -83,12 +83,15 @@ export const adminNewsletters = new Hono<AppEnv>()
     return c.json((await views(db, [row]))[0]);
   })
   .post('/:id/test', params, async (c) => {
-    const { db, env, mailer } = c.var.services;
+    const { db, env } = c.var.services;
     const row = await findNewsletter(db, c.req.valid('param').id);
     if (!row) return c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
     const to = await adminEmail(db, c.var.adminId!);
     if (!to) return c.json({ message: 'Your admin account has no address.' }, 409);
-    const sent = await deliver(mailer, [newsletterIssueMail(env, to, { subject: row.subject, body: row.bodyMarkdown }, { test: true })]);
+    // Reports no change of its own: queued in a transaction of its own and sent at once.
+    const sent = await sendNow(c.var.services, 'newsletter-test', [
+      newsletterIssueMail(env, to, { subject: row.subject, body: row.bodyMarkdown }, { test: true }),
+    ]);
     if (!sent) return c.json({ message: 'The test could not be sent. Please try again.' }, 502);
     return c.json({ message: NEWSLETTER_TEST_SENT, to });
   })

@@ -157,7 +157,7 @@ type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtim
  * PayPal and mails the client (with the .ics that cancels the entry) and the teacher.
  */
 export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
-  const { db, env, payments, realtime } = deps;
+  const { db, env, realtime } = deps;
   const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund) => {
     const calendar = bookingCalendar(env, slot);
     const session = changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 });

@@ -1,12 +1,24 @@
 /**
  * The class sign-up use-case, shared by a new student's sign-up and a returning student's
  * check-in (api/classes/signups.routes.ts): the route validates and verifies the human, this
- * decides, the route maps a refusal to its status and sends the mails after the commit.
+ * decides and writes the sign-up's mails to the outbox with it (decision 0024), the route maps a
+ * refusal to its status and sends the mails after the commit.
  */
 import type { DB } from '../../db/client.ts';
+import type { Services } from '../services/index.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
 import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_FULL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
 import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { currentWaiver } from '../pages/pages.repo.ts';
+import { signupMails } from './mails.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { brandNames } from '../pages/brand.ts';
+
+/**
+ * Keeps or leaves out the student's own copy among a change's mails: decided by the route
+ * before the transaction (the limiter counts on a connection of its own), applied inside it.
+ */
+export type VisitorCopy = (mails: OutgoingMail[]) => OutgoingMail[];
 
 export interface Student {
   classTitle: string;
@@ -33,15 +45,22 @@ export async function waiverNow(db: DB): Promise<AcceptedWaiver> {
   return { waiverRevision: waiver?.revision ?? null, waiverHash: waiver?.hash ?? null };
 }
 
-export type Enrolment = { ok: true; id: string; event: ClassEvent } | { ok: false; status: 400 | 404 | 409; message: string };
+export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: QueuedMails } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * Signs `student` up for the class, all checks and the insert in one transaction that holds the
  * event's row lock: concurrent sign-ups for one class queue on it, so the count each one sees
  * includes the others and the class never goes over capacity. The unique constraint on
- * (class_title, date, email) settles twins from one person.
+ * (class_title, date, email) settles twins from one person. The teacher's notice and the
+ * student's confirmation (kept or left out by `visitorCopy`) are written in the same transaction.
  */
-export async function enrol(db: DB, student: Student, alreadyStatus: 400 | 409): Promise<Enrolment> {
+export async function enrol(
+  deps: Pick<Services, 'db' | 'env'>,
+  student: Student,
+  options: { alreadyStatus: 400 | 409; returning: boolean; visitorCopy: VisitorCopy },
+): Promise<Enrolment> {
+  const { db, env } = deps;
+  const { alreadyStatus } = options;
   return db.transaction().execute(async (trx): Promise<Enrolment> => {
     const event = await lockClass(trx, student.classTitle, student.date);
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
@@ -62,6 +81,8 @@ export async function enrol(db: DB, student: Student, alreadyStatus: 400 | 409):
       ...(student.waiver ?? (await waiverNow(trx))),
     });
     if (!row) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
-    return { ok: true, id: row.id, event };
+    const mailed = { id: row.id, name: student.name, email: student.email, phone: student.phone, returning: options.returning };
+    const mails = await queueMails(trx, 'class-signup', options.visitorCopy(signupMails(env, (await brandNames(trx)).yoga, mailed, event)));
+    return { ok: true, id: row.id, event, mails };
   });
 }

@@ -23,7 +23,7 @@ import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
 import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
 import type { Event } from '../../db/schema.ts';
 import { fillFreePlaces } from './places.ts';
-import { sendPromotedMails } from './places.routes.ts';
+import { sendQueued } from '../mail/outbox.ts';
 
 /**
  * Events (group classes), SPEC.md sections 2, 5 and 7. Three mounts: the public list and the
@@ -125,9 +125,10 @@ export const events = new Hono<AppEnv>()
     const updated = await updateEvent(db, eventId, { ...changes, startsAt: at.instants[0]! });
     if (!updated) return c.json({ message: 'Event not found' }, 404);
     if (updated.capacity > current.capacity) {
-      // More places: the waitlist's first in line get them (issue 15), mailed after the commit.
-      const filled = await fillFreePlaces(db, eventId);
-      await sendPromotedMails(c.var.services, filled.event, filled.promoted);
+      // More places: the waitlist's first in line get them (issue 15), their mails written with
+      // the promotion and sent after its commit.
+      const filled = await fillFreePlaces(c.var.services, eventId);
+      await sendQueued(c.var.services, filled.mails);
     }
     return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
   });

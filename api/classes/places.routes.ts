@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { limitVisitorCopy, rateLimit } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { rateLimit, takeMailTo } from '../middleware/rate-limit.ts';
+import { LIMITS, type Limits } from '../limits/limits.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
@@ -23,31 +23,35 @@ import {
   type WaitlistRowView,
 } from '../../contract/class-places.ts';
 import { verifyToken } from '../lib/signed-token.ts';
-import { deliver } from '../mail/send.ts';
-import { brandNames } from '../pages/brand.ts';
-import type { Services } from '../services/index.ts';
-import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE, placeGivenBackMail, promotedMails, signupMails, waitlistMail } from './mails.ts';
-import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack, type Promoted } from './places.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from './mails.ts';
+import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack } from './places.ts';
+import type { VisitorCopy } from './enrol.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
-import { findClass, type ClassEvent } from './signups.repo.ts';
+import { findClass } from './signups.repo.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 
-const classMail = (e: ClassEvent) => ({ title: e.title, date: e.date, time: e.time, startsAt: new Date(e.startsAt), location: e.location });
-
-/** After the commit: the "you're in" mails of those a freed place went to. */
-export async function sendPromotedMails(deps: Pick<Services, 'db' | 'env' | 'mailer'>, event: ClassEvent | undefined, promoted: Promoted[]): Promise<void> {
-  if (!event || promoted.length === 0) return;
-  const brand = (await brandNames(deps.db)).yoga;
-  for (const p of promoted) await deliver(deps.mailer, promotedMails(deps.env, brand, p, classMail(event)));
+/**
+ * The student's own copy among a change's mails, as limitVisitorCopy decides it, but asked
+ * before the change's transaction opens (the limiter counts on a connection of its own on
+ * PostgreSQL): the answer is applied to the mails built inside it.
+ */
+export async function visitorCopyFor(limits: Limits, email: string): Promise<VisitorCopy> {
+  const visitor = email.trim().toLowerCase();
+  const isCopy = (m: OutgoingMail) => m.to.trim().toLowerCase() === visitor;
+  if ((await takeMailTo(limits, visitor)).ok) return (mails) => mails;
+  return (mails) => {
+    if (mails.some(isCopy)) console.warn('[limits] a visitor copy was not sent: its address has had its mails for this hour');
+    return mails.filter((m) => !isCopy(m));
+  };
 }
 
-/** Maps a give-back (by link or dashboard) to its answer, with the mails after the commit. */
+/** Maps a give-back (by link or dashboard) to its answer; its queued mails leave after the commit. */
 async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {
-  const { env, mailer, db } = c.var.services;
   if (!result.ok) return c.json({ message: result.kind === 'started' ? CLASS_STARTED : SIGNUP_NOT_YOURS }, result.kind === 'started' ? 409 : 404);
   if (result.already) return c.json({ message: PLACE_ALREADY_GIVEN_BACK, alreadyGivenBack: true });
-  if (result.event) await deliver(mailer, [placeGivenBackMail(env, (await brandNames(db)).yoga, result.signup, classMail(result.event))]);
-  await sendPromotedMails(c.var.services, result.event, result.promoted);
+  await sendQueued(c.var.services, result.mails);
   return c.json({ message: PLACE_GIVEN_BACK, alreadyGivenBack: false });
 }
 
@@ -78,10 +82,10 @@ export const classPlaces = new Hono<AppEnv>()
     } satisfies ClassPlaceView);
   })
   .post('/cancel', rateLimit(LIMITS.classGiveBack), validateJson(linkToken), async (c) => {
-    const { db, env } = c.var.services;
+    const { env } = c.var.services;
     const signupId = verifyToken(env.APP_SECRET, GIVE_BACK_PURPOSE, c.req.valid('json').token);
     if (!signupId) return c.json({ message: LINK_INVALID }, 400);
-    return answerGiveBack(c, await giveBackPlace(db, signupId));
+    return answerGiveBack(c, await giveBackPlace(c.var.services, signupId));
   });
 
 /**
@@ -90,35 +94,18 @@ export const classPlaces = new Hono<AppEnv>()
  */
 export const waitlist = new Hono<AppEnv>()
   .post('/', rateLimit(LIMITS.waitlist), validateJson(classSignup), async (c) => {
-    const { db, env, mailer, limits } = c.var.services;
+    const { limits } = c.var.services;
     const body = c.req.valid('json');
     const signature = decodeSignature(body.signature);
     if (!signature.ok) return c.json({ message: signature.message }, signature.status);
     await verifyHuman(c, body.recaptchaToken, 'waitlist_form_submit');
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
-    const result = await joinWaitlist(db, { ...student, signaturePng: signature.bytes });
+    const visitorCopy = await visitorCopyFor(limits, student.email);
+    // The place or the line, and their mails, in one transaction; the mails leave after its commit.
+    const result = await joinWaitlist(c.var.services, { ...student, signaturePng: signature.bytes }, visitorCopy);
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    if (result.status === 'signedUp') {
-      await deliver(
-        mailer,
-        await limitVisitorCopy(
-          limits,
-          signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: false }, classMail(result.event)),
-          student.email,
-        ),
-      );
-      await sendPromotedMails(c.var.services, result.event, result.promoted);
-      return c.json({ message: SIGNED_UP, _id: result.id, status: 'signedUp' } satisfies WaitlistJoinedView, 201);
-    }
-    const mails = [
-      waitlistMail(
-        env,
-        (await brandNames(db)).yoga,
-        { id: result.id, name: student.name, email: student.email, position: result.position },
-        classMail(result.event),
-      ),
-    ];
-    await deliver(mailer, await limitVisitorCopy(limits, mails, student.email));
+    await sendQueued(c.var.services, result.mails);
+    if (result.status === 'signedUp') return c.json({ message: SIGNED_UP, _id: result.id, status: 'signedUp' } satisfies WaitlistJoinedView, 201);
     return c.json({ message: WAITLIST_JOINED, _id: result.id, status: 'waiting', position: result.position } satisfies WaitlistJoinedView, 201);
   })
   .get('/entry', validateQuery(tokenQuery), async (c) => {
@@ -184,7 +171,7 @@ export const userClasses = new Hono<AppEnv>()
     assertSelf(c, userId);
     const email = await verifiedEmailOf(c, userId);
     if (!email) return c.json({ message: SIGNUP_NOT_YOURS }, 404);
-    return answerGiveBack(c, await giveBackPlace(c.var.services.db, signupId, { onlyEmail: email }));
+    return answerGiveBack(c, await giveBackPlace(c.var.services, signupId, { onlyEmail: email }));
   });
 
 /** The admin's Classes page: GET /api/admin/waitlist, every upcoming class's line in order. */

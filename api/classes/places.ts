@@ -3,16 +3,26 @@
  * the promotion that hands a freed place to the first in line. Every change happens while the
  * class's row is locked (the lock enrol() takes), so sign-ups, give-backs and promotions of one
  * class run one at a time: two places freed at once promote the first two in line, in order,
- * and the class never goes over capacity. Mails go after the commit (the routes send them).
+ * and the class never goes over capacity. Each change writes its mails to the outbox in its own
+ * transaction (decision 0024); the routes send them after the commit (sendQueued).
  */
 import type { Transaction } from 'kysely';
-import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
+import type { Env } from '../env.ts';
+import type { Services } from '../services/index.ts';
 import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
 import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
 import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine } from './places.repo.ts';
-import { waiverNow, type Student } from './enrol.ts';
+import { waiverNow, type Student, type VisitorCopy } from './enrol.ts';
+import { placeGivenBackMail, promotedMails, signupMails, waitlistMail, type ClassMail } from './mails.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { brandNames } from '../pages/brand.ts';
+
+type PlaceDeps = Pick<Services, 'db' | 'env'>;
+
+/** The class as its mails show it. */
+export const classMail = (e: ClassEvent): ClassMail => ({ title: e.title, date: e.date, time: e.time, startsAt: new Date(e.startsAt), location: e.location });
 
 /** A waitlisted student who now holds a place: the new sign-up's id and who it is. */
 export interface Promoted {
@@ -53,6 +63,17 @@ export async function promoteFromWaitlist(trx: Transaction<Database>, event: Cla
   return promoted;
 }
 
+/** The "you're in" mails of those a freed place went to, written in the transaction that promoted them. */
+async function queuePromotedMails(trx: Transaction<Database>, env: Env, event: ClassEvent | undefined, promoted: Promoted[]): Promise<QueuedMails> {
+  if (!event || promoted.length === 0) return [];
+  const brand = (await brandNames(trx)).yoga;
+  return queueMails(
+    trx,
+    'waitlist-promotion',
+    promoted.flatMap((p) => promotedMails(env, brand, p, classMail(event))),
+  );
+}
+
 /** The sign-up's class, locked: by its event id, or by title and date as enrol() finds it. */
 async function lockClassOf(trx: Transaction<Database>, signup: { eventId: string | null; classTitle: string; date: string }) {
   return (signup.eventId ? await lockEventById(trx, signup.eventId) : undefined) ?? (await lockClass(trx, signup.classTitle, signup.date));
@@ -60,7 +81,15 @@ async function lockClassOf(trx: Transaction<Database>, signup: { eventId: string
 
 export type GiveBack =
   | { ok: true; already: true }
-  | { ok: true; already: false; signup: { id: string; name: string; email: string }; event: ClassEvent | undefined; promoted: Promoted[] }
+  | {
+      ok: true;
+      already: false;
+      signup: { id: string; name: string; email: string };
+      event: ClassEvent | undefined;
+      promoted: Promoted[];
+      /** The teacher's notice (not when she removed it herself) and the promoted's mails, queued. */
+      mails: QueuedMails;
+    }
   | { ok: false; kind: 'started' | 'not-yours' };
 
 /**
@@ -68,9 +97,10 @@ export type GiveBack =
  * dashboard's account e-mail, which must match) or removes it (the admin: `byAdmin`, allowed
  * after the start too). Idempotent: a place already gone answers `already` (by the dashboard,
  * `not-yours`, whose message says it may have been given back already). A freed place goes
- * to the first on the waitlist in the same transaction.
+ * to the first on the waitlist in the same transaction, and the mails are written with it.
  */
-export async function giveBackPlace(db: DB, signupId: string, options: { onlyEmail?: string; byAdmin?: boolean; now?: Date } = {}): Promise<GiveBack> {
+export async function giveBackPlace(deps: PlaceDeps, signupId: string, options: { onlyEmail?: string; byAdmin?: boolean; now?: Date } = {}): Promise<GiveBack> {
+  const { db, env } = deps;
   const now = options.now ?? new Date();
   const signup = await findSignupById(db, signupId);
   // By the dashboard a missing place can't be told apart from someone else's id: not-yours (404).
@@ -82,21 +112,30 @@ export async function giveBackPlace(db: DB, signupId: string, options: { onlyEma
     // Under the class's lock: of two give-backs of one place, the second deletes nothing.
     if (!(await deleteSignup(trx, signup.id))) return { ok: true, already: true };
     const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
-    return { ok: true, already: false, signup: { id: signup.id, name: signup.name, email: signup.email }, event, promoted };
+    const given = { id: signup.id, name: signup.name, email: signup.email };
+    // The teacher is told of a place given back, not of one she removed herself.
+    const notice =
+      event && !options.byAdmin
+        ? await queueMails(trx, 'place-given-back', [placeGivenBackMail(env, (await brandNames(trx)).yoga, given, classMail(event))])
+        : [];
+    const mails = [...notice, ...(await queuePromotedMails(trx, env, event, promoted))];
+    return { ok: true, already: false, signup: given, event, promoted, mails };
   });
 }
 
 export type WaitlistJoin =
-  | { ok: true; status: 'waiting'; id: string; position: number; event: ClassEvent }
-  | { ok: true; status: 'signedUp'; id: string; event: ClassEvent; promoted: Promoted[] }
+  | { ok: true; status: 'waiting'; id: string; position: number; event: ClassEvent; mails: QueuedMails }
+  | { ok: true; status: 'signedUp'; id: string; event: ClassEvent; promoted: Promoted[]; mails: QueuedMails }
   | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * Puts `student` at the end of the class's waitlist, with the same checks as a sign-up. If a
  * place is free after all (a give-back since the page loaded, or more places), those already in
- * line get theirs first, and then `student` is signed up at once if one is still free.
+ * line get theirs first, and then `student` is signed up at once if one is still free. The mails
+ * (the student's, kept or left out by `visitorCopy`, and the promoted's) are written with it.
  */
-export async function joinWaitlist(db: DB, student: Student, now = new Date()): Promise<WaitlistJoin> {
+export async function joinWaitlist(deps: PlaceDeps, student: Student, visitorCopy: VisitorCopy, now = new Date()): Promise<WaitlistJoin> {
+  const { db, env } = deps;
   return db.transaction().execute(async (trx): Promise<WaitlistJoin> => {
     const event = await lockClass(trx, student.classTitle, student.date);
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
@@ -112,13 +151,24 @@ export async function joinWaitlist(db: DB, student: Student, now = new Date()): 
       signaturePng: student.signaturePng,
       ...(student.waiver ?? (await waiverNow(trx))),
     };
+    // Signed up (now or by the promotion just made): the sign-up's mails, then the others promoted.
+    const signedUp = async (id: string, others: Promoted[]): Promise<WaitlistJoin> => {
+      const brand = (await brandNames(trx)).yoga;
+      const own = await queueMails(
+        trx,
+        'class-signup',
+        visitorCopy(signupMails(env, brand, { id, name: student.name, email: student.email, phone: student.phone, returning: false }, classMail(event))),
+      );
+      return { ok: true, status: 'signedUp', id, event, promoted: others, mails: [...own, ...(await queuePromotedMails(trx, env, event, others))] };
+    };
     // Was in line already and just promoted: that promotion is the answer.
     const mine = promoted.find((p) => p.email === student.email);
-    if (mine) return { ok: true, status: 'signedUp', id: mine.id, event, promoted: promoted.filter((p) => p !== mine) };
+    const alsoPromoted = promoted.filter((p) => p !== mine);
+    if (mine) return signedUp(mine.id, alsoPromoted);
     if ((await placesTaken(trx, event)) < event.capacity) {
       const row = await insertSignup(trx, { ...fields, eventId: event.id, classTitle: event.title, date: event.date });
       if (!row) return { ok: false, status: 409, message: ALREADY_SIGNED_UP };
-      return { ok: true, status: 'signedUp', id: row.id, event, promoted };
+      return signedUp(row.id, promoted);
     }
     const entry = await insertWaitlistEntry(trx, { ...fields, eventId: event.id });
     if (!entry) return { ok: false, status: 409, message: WAITLIST_ALREADY };
@@ -128,17 +178,24 @@ export async function joinWaitlist(db: DB, student: Student, now = new Date()): 
       .where('eventId', '=', event.id)
       .where('seq', '<=', entry.seq)
       .executeTakeFirstOrThrow();
-    return { ok: true, status: 'waiting', id: entry.id, position: Number(position.n), event };
+    const waiting = { id: entry.id, name: student.name, email: student.email, position: Number(position.n) };
+    const mails = await queueMails(trx, 'waitlist-joined', visitorCopy([waitlistMail(env, (await brandNames(trx)).yoga, waiting, classMail(event))]));
+    return { ok: true, status: 'waiting', id: entry.id, position: waiting.position, event, mails };
   });
 }
 
 /**
  * After the admin raises a class's capacity: the new places go to those in line, first first,
- * under the class's lock like every other change of its places.
+ * under the class's lock like every other change of its places, their mails written with them.
  */
-export async function fillFreePlaces(db: DB, eventId: string, now = new Date()): Promise<{ event: ClassEvent | undefined; promoted: Promoted[] }> {
-  return db.transaction().execute(async (trx) => {
+export async function fillFreePlaces(
+  deps: PlaceDeps,
+  eventId: string,
+  now = new Date(),
+): Promise<{ event: ClassEvent | undefined; promoted: Promoted[]; mails: QueuedMails }> {
+  return deps.db.transaction().execute(async (trx) => {
     const event = await lockEventById(trx, eventId);
-    return { event, promoted: event ? await promoteFromWaitlist(trx, event, now) : [] };
+    const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
+    return { event, promoted, mails: await queuePromotedMails(trx, deps.env, event, promoted) };
   });
 }

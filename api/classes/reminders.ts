@@ -1,34 +1,33 @@
 /**
  * Class reminders the day before (issue 15), as api/booking/reminders.ts does for sessions:
  * every server process checks each minute; the claim (places.repo.ts claimDueClassReminders)
- * commits before any mail goes out, so each reminder goes out once. A mail that fails after its
- * claim is logged, not retried: a missed reminder is better than a doubled one.
+ * makes each reminder go out once, and its mail is written to the outbox in the claim's
+ * transaction, so a crash after the claim never loses it (the outbox's idempotency key keeps a
+ * resend from doubling it). Answers how many reminders left now.
  */
 import type { Services } from '../services/index.ts';
 import { claimDueClassReminders } from './places.repo.ts';
 import { classReminderMail } from './mails.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
-import { runEvery } from '../lib/periodic.ts';
 
 export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<number> {
-  const due = await services.db.transaction().execute((trx) => claimDueClassReminders(trx, now));
-  let sent = 0;
-  // Her yoga brand, read once per batch.
-  const brand = due.length ? (await brandNames(services.db)).yoga : '';
-  for (const r of due) {
-    const mail = classReminderMail(
-      services.env,
-      brand,
-      { id: r.id, name: r.name, email: r.email },
-      { title: r.title, date: r.date, time: r.time, startsAt: new Date(r.startsAt), location: r.location },
+  // The claim and its mails commit together; the mails leave after the commit.
+  const queued = await services.db.transaction().execute(async (trx) => {
+    const due = await claimDueClassReminders(trx, now);
+    if (due.length === 0) return [];
+    // Her yoga brand, read once per batch (and only when there is something to send).
+    const brand = (await brandNames(trx)).yoga;
+    const mails = due.map((r) =>
+      classReminderMail(
+        services.env,
+        brand,
+        { id: r.id, name: r.name, email: r.email },
+        { title: r.title, date: r.date, time: r.time, startsAt: new Date(r.startsAt), location: r.location },
+      ),
     );
-    sent += await deliver(services.mailer, [mail]);
-  }
-  return sent;
-}
-
-/** Starts the check every REMINDER_INTERVAL_MS (a minute by default); returns a function that stops it. */
-export function startClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>): () => void {
-  return runEvery('class reminders', services.env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services));
+    return queueMails(trx, 'class-reminder', mails);
+  });
+  return sendQueued(services, queued);
 }

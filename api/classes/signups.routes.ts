@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { limitVisitorCopy, rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
@@ -19,12 +19,10 @@ import {
 } from '../../contract/signups.ts';
 import { findClass, findSignature, latestStudentProfile, listSignups } from './signups.repo.ts';
 import { enrol } from './enrol.ts';
-import { deliver } from '../mail/send.ts';
-import { brandNames } from '../pages/brand.ts';
-import { signupMails } from './mails.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
-import { sendPromotedMails } from './places.routes.ts';
+import { visitorCopyFor } from './places.routes.ts';
 
 /**
  * POST /api/signup: a new student signs up with the waiver and a drawn signature.
@@ -32,30 +30,24 @@ import { sendPromotedMails } from './places.routes.ts';
  */
 export const signups = new Hono<AppEnv>()
   .post('/', rateLimit(LIMITS.classSignup), validateJson(classSignup), async (c) => {
-    const { db, env, mailer, limits } = c.var.services;
+    const { limits } = c.var.services;
     const body = c.req.valid('json');
     const signature = decodeSignature(body.signature);
     if (!signature.ok) return c.json({ message: signature.message }, signature.status);
     await verifyHuman(c, body.recaptchaToken, 'signup_form_submit');
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
-    const result = await enrol(db, { ...student, signaturePng: signature.bytes }, 409);
+    const visitorCopy = await visitorCopyFor(limits, student.email);
+    // The sign-up and its mails in one transaction; the mails leave after its commit.
+    const result = await enrol(c.var.services, { ...student, signaturePng: signature.bytes }, { alreadyStatus: 409, returning: false, visitorCopy });
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    await deliver(
-      mailer,
-      await limitVisitorCopy(
-        limits,
-        signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: false }, result.event),
-        student.email,
-      ),
-    );
+    await sendQueued(c.var.services, result.mails);
     return c.json({ message: SIGNED_UP, _id: result.id }, 201);
   })
   .delete('/:id', requireAdmin(), validateParams(z.object({ id })), async (c) => {
-    const { db } = c.var.services;
-    // The freed place goes to the first on the class's waitlist in the same transaction.
-    const removed = await giveBackPlace(db, c.req.valid('param').id, { byAdmin: true });
+    // The freed place goes to the first on the class's waitlist in the same transaction, with their mails.
+    const removed = await giveBackPlace(c.var.services, c.req.valid('param').id, { byAdmin: true });
     if (!removed.ok || removed.already) return c.json({ message: 'Sign-up not found.' }, 404);
-    await sendPromotedMails(c.var.services, removed.event, removed.promoted);
+    await sendQueued(c.var.services, removed.mails);
     return c.json({ message: 'Sign-up deleted.' });
   });
 
@@ -66,22 +58,21 @@ export const signups = new Hono<AppEnv>()
  * whether an e-mail is known, hence the tight limit.
  */
 export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkStudent), validateJson(returningStudent), async (c) => {
-  const { db, env, mailer, limits } = c.var.services;
+  const { db, limits } = c.var.services;
   const { email, classTitle, date } = c.req.valid('json');
   if (!(await findClass(db, classTitle, date))) return c.json({ message: CLASS_NOT_FOUND }, 404);
   const profile = await latestStudentProfile(db, email);
   if (!profile) return c.json({ message: EMAIL_NOT_FOUND }, 404);
   const student = { classTitle, date, name: profile.name, email, phone: profile.phone };
+  const visitorCopy = await visitorCopyFor(limits, student.email);
+  // The sign-up and its mails in one transaction; the mails leave after its commit.
   const result = await enrol(
-    db,
+    c.var.services,
     { ...student, signaturePng: profile.signaturePng, waiver: { waiverRevision: profile.waiverRevision, waiverHash: profile.waiverHash } },
-    400,
+    { alreadyStatus: 400, returning: true, visitorCopy },
   );
   if (!result.ok) return c.json({ message: result.message }, result.status);
-  await deliver(
-    mailer,
-    await limitVisitorCopy(limits, signupMails(env, (await brandNames(db)).yoga, { id: result.id, ...student, returning: true }, result.event), student.email),
-  );
+  await sendQueued(c.var.services, result.mails);
   return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
 });
 

@@ -14,6 +14,11 @@ export async function addSubscriber(db: DB, email: string) {
     .executeTakeFirst();
 }
 
+/** Whether `email` (already lower-cased) is on the list. */
+export async function isSubscribed(db: DB, email: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('subscribers').select('id').where('email', '=', email).executeTakeFirst());
+}
+
 /** Removes `email` from the list; true when it was on it. */
 export async function removeSubscriberByEmail(db: DB, email: string): Promise<boolean> {
   const result = await db.deleteFrom('subscribers').where('email', '=', email).executeTakeFirst();

@@ -15,9 +15,10 @@ import {
   type SubscriberView,
 } from '../../contract/subscribers.ts';
 import { verifyToken } from '../lib/signed-token.ts';
-import { addSubscriber, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
+import { addSubscriber, isSubscribed, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
 import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
-import { deliver } from '../mail/send.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
@@ -28,12 +29,20 @@ import { LIMITS } from '../limits/limits.ts';
  */
 export const subscribers = new Hono<AppEnv>()
   .post('/subscribe', rateLimit(LIMITS.subscribe), validateJson(newSubscriber), async (c) => {
-    const { db, env, mailer, limits } = c.var.services;
+    const { db, env, limits } = c.var.services;
     const { email } = c.req.valid('json');
-    // One statement (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row.
-    const added = await addSubscriber(db, email);
+    // On the list already: no welcome, and none of the address's mail allowance spent on it.
+    if (await isSubscribed(db, email)) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
+    // The limiter counts on a connection of its own: the welcome is decided before the transaction.
+    const mails = await limitVisitorCopy(limits, [welcomeMail(env, (await brandNames(db)).yoga, email)], email);
+    // The subscription and its welcome in one transaction (decision 0024). One statement
+    // (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row, and one welcome.
+    const added = await db.transaction().execute(async (trx) => {
+      const row = await addSubscriber(trx, email);
+      return row && { row, mails: await queueMails(trx, 'welcome', mails) };
+    });
     if (!added) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
-    await deliver(mailer, await limitVisitorCopy(limits, [welcomeMail(env, (await brandNames(db)).yoga, email)], email));
+    await sendQueued(c.var.services, added.mails);
     return c.json({ message: SUBSCRIBED }, 201);
   })
 

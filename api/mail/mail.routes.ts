@@ -14,7 +14,7 @@ import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { id } from '../../contract/common.ts';
 import { listUnsentMails, retryMail, suppressAddress } from './outbox.repo.ts';
-import { sendDueMails } from './outbox.ts';
+import { sendQueued } from './outbox.ts';
 import { verifyMailEvent, webhookSecret } from './resend-webhook.ts';
 import { maskedAddress } from './send.ts';
 
@@ -51,6 +51,6 @@ export const adminMail = new Hono<AppEnv>()
     const { services } = c.var;
     if (!(await retryMail(services.db, c.req.valid('param').id, new Date()))) return c.json({ message: MAIL_NOT_RETRYABLE }, 404);
     // Tried at once; a failure goes back to the outbox's schedule as any other.
-    const result = await sendDueMails(services);
-    return c.json({ message: result.sent > 0 ? 'Sent.' : 'Queued: it will be tried again shortly.', sent: result.sent > 0 });
+    const sent = (await sendQueued(services, [c.req.valid('param').id])) > 0;
+    return c.json({ message: sent ? 'Sent.' : 'Queued: it will be tried again shortly.', sent });
   });

@@ -42,6 +42,9 @@ export async function queueMails(trx: Transaction<Database>, kind: string, mails
   return rows.map((r) => r.id);
 }
 
+/** How long the periodic sender leaves a just-queued mail to the request that queued it. */
+export const FRESH_MAIL_GRACE_MS = 5_000;
+
 export interface ClaimedMail {
   id: string;
   kind: string;
@@ -97,7 +100,11 @@ export async function claimMails(
   const { claimedBy, now, limit, staleBefore, ids } = options;
   const due = ids
     ? sql`state = 'pending' and id in (${sql.join(ids.map((id) => sql`${id}`))})`
-    : sql`(state = 'pending' and next_attempt_at <= ${now}::timestamptz) or (state = 'sending' and claimed_at < ${staleBefore}::timestamptz)`;
+    : // A mail never tried is left to the request that queued it for FRESH_MAIL_GRACE_MS: that request
+      // sends it right after its commit and answers by whether it left.
+      sql`(state = 'pending' and next_attempt_at <= ${now}::timestamptz
+            and (attempts > 0 or created_at <= ${new Date(now.getTime() - FRESH_MAIL_GRACE_MS)}::timestamptz))
+          or (state = 'sending' and claimed_at < ${staleBefore}::timestamptz)`;
   const { rows } = await sql<Row>`
     update mail_outbox o
     set state = case when exists (select 1 from mail_suppressions s where s.email = o.canonical_to) then 'skipped' else 'sending' end,

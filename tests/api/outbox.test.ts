@@ -153,7 +153,7 @@ describe(`the mail outbox on ${testDbKind()}`, () => {
       'reminder-day',
       Array.from({ length: 30 }, (_, i) => mail(`r${i}@example.com`)),
     );
-    const results = await Promise.all(Array.from({ length: 4 }, () => sendDueMails(server.services, later(1_000))));
+    const results = await Promise.all(Array.from({ length: 4 }, () => sendDueMails(server.services, later(10_000))));
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(30);
     expect(resend.requests).toHaveLength(30);
     expect(delivered.size).toBe(30);
