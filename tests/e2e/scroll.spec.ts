@@ -78,33 +78,50 @@ async function expectSteadyWhileScrolling(page: Page, path: string): Promise<voi
 test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
   test.describe.configure({ mode: 'serial' });
 
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(180_000);
-    // Phone-sized photos set up through the admin API: two for each slideshow, one per product.
+  type Product = { _id: string; name: string; image: string; description: string; details: string; price: number; inventory: number };
+  /** What the set-up changed, put back afterwards: the other specs expect the illustrations and the seeded products. */
+  const added: string[] = [];
+  let original: Product[] = [];
+
+  const asAdmin = async (browser: Browser) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await loginAdmin(page);
+    return { context, page };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(180_000);
+    // Phone-sized photos set up through the admin API: two for each slideshow, one per product.
+    const { context, page } = await asAdmin(browser);
     const send = async (path: string, seed: number, alt?: string) => {
       const res = await page.request.post(path, {
         multipart: { file: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraJpeg(seed, 2016, 1512) }, ...(alt ? { alt } : {}) },
       });
       expect(res.status(), path).toBe(201);
-      return (await res.json()) as { url?: string };
+      return (await res.json()) as { url?: string; photo?: { _id: string } };
     };
-    for (const gallery of ['yoga', 'chocolates'])
-      for (let i = 0; i < 2; i++) await send(`/api/admin/galleries/${gallery}/photos`, 10 + i + (gallery === 'yoga' ? 0 : 5), `${gallery} ${i + 1}`);
-    const products = (await (await page.request.get('/api/chocolates')).json()) as {
-      _id: string;
-      name: string;
-      description: string;
-      details: string;
-      price: number;
-      inventory: number;
-    }[];
-    for (const [i, p] of products.slice(0, 3).entries()) {
+    for (const gallery of ['yoga', 'chocolates']) {
+      for (let i = 0; i < 2; i++) {
+        const { photo } = await send(`/api/admin/galleries/${gallery}/photos`, 10 + i + (gallery === 'yoga' ? 0 : 5), `${gallery} ${i + 1}`);
+        added.push(`/api/admin/galleries/${gallery}/photos/${photo!._id}`);
+      }
+    }
+    original = (await (await page.request.get('/api/chocolates')).json()) as Product[];
+    for (const [i, p] of original.slice(0, 3).entries()) {
       const { url } = await send('/api/admin/images', 30 + i);
       const res = await page.request.put(`/api/chocolates/${p._id}`, { data: { ...p, image: url, inventory: Math.max(p.inventory, 20) } });
       expect(res.status()).toBe(200);
+    }
+    await context.close();
+  });
+
+  test.afterAll(async ({ browser }) => {
+    const { context, page } = await asAdmin(browser);
+    for (const path of added) expect((await page.request.delete(path)).status(), path).toBe(200);
+    for (const p of original.slice(0, 3)) {
+      const { _id, name, image, description, details, price, inventory } = p;
+      expect((await page.request.put(`/api/chocolates/${_id}`, { data: { name, image, description, details, price, inventory } })).status()).toBe(200);
     }
     await context.close();
   });

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import { confirmAndDelete, useAdminList } from './admin-ui';
 import Picture from '../Picture';
+import FocusPicker from './FocusPicker';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { plainDollars, usd } from '../../lib/money';
@@ -50,7 +51,7 @@ const isUpload = (image: string) => image.startsWith(IMAGE_URL_PREFIX);
  */
 function ProductImage(props: { image: string; picture: PictureView | undefined; alt: string; sizes: string; className?: string }) {
   if (!props.image) return <span className={`product-no-photo ${props.className ?? ''}`}>No photo</span>;
-  if (props.picture) return <Picture picture={props.picture} alt={props.alt} sizes={props.sizes} />;
+  if (props.picture) return <Picture picture={props.picture} alt={props.alt} sizes={props.sizes} box="landscape" />;
   return <img className={props.className} src={props.image} alt={props.alt} width={400} height={300} loading="lazy" />;
 }
 
@@ -118,6 +119,13 @@ function ProductFields(props: {
             sizes="(min-width: 48rem) 20rem, 90vw"
           />
         </div>
+        {props.pictures.get(draft.image) && (
+          <FocusPicker
+            picture={props.pictures.get(draft.image)!}
+            label={draft.name || 'the new product'}
+            onChanged={(picture) => props.onUploaded(draft.image, picture)}
+          />
+        )}
         <div className="field">
           <label htmlFor={`${id}-file`}>Upload an image</label>
           <span className="field-hint" id={`${id}-file-hint`}>

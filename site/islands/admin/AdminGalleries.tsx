@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import { confirmAndDelete } from './admin-ui';
 import Picture from '../Picture';
+import FocusPicker from './FocusPicker';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { uploadWithProgress } from '../../lib/upload';
@@ -78,7 +79,10 @@ function PhotoRow(props: {
 
   return (
     <li className="card gallery-photo" data-gallery-photo={photo._id}>
-      <Picture picture={photo.picture} alt={photo.alt} sizes={THUMB_SIZES} />
+      <div>
+        <Picture picture={photo.picture} alt={photo.alt} sizes={THUMB_SIZES} box="landscape" />
+        <FocusPicker picture={photo.picture} label={label} onChanged={(picture) => props.onSaved({ ...photo, picture })} />
+      </div>
       <form className="gallery-photo-fields" onSubmit={(e) => void save(e)} noValidate>
         <div className="field">
           <label htmlFor={`${id}-alt`}>Alt text of {label}</label>
