@@ -71,7 +71,10 @@ function UsersPanel() {
                     <td>{u.city}</td>
                     <td>{u.zipcode}</td>
                     <td>{formatWhen(u.createdAt)}</td>
-                    <td>
+                    <td className="row-actions">
+                      <a className="button button-quiet button-small" href={`/admin/client?id=${encodeURIComponent(u._id)}`}>
+                        Record<span className="sr-only"> of {who(u)}</span>
+                      </a>
                       <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
                         Delete<span className="sr-only"> {who(u)}</span>
                       </button>

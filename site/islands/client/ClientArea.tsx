@@ -9,9 +9,13 @@ import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../cont
 import { placeLink, type ClientSessionView, type ClientSlotsView } from '../../../contract/slots.ts';
 
 import { CalendarFeed, SessionActions } from './SessionChanges';
+import { FormsStatus, IntakeNotice } from './IntakeStatus';
+import MyData from './MyData';
 import type { SlotView } from '../../../contract/slots.ts';
 
 const BookSession = lazy(() => import('./BookSession'));
+// Issue 23: her intake form, the dashboard's Forms line, the booking page's notice, the client's data.
+const IntakeForm = lazy(() => import('./Intake'));
 
 /** Where a session happens, in one line: an online link opens in a new tab, an address is text (issue 20). */
 function SessionPlace({ place }: { place: string }) {
@@ -198,7 +202,7 @@ function AccountSettings({ user }: { user: User }) {
 }
 
 /** The client area: /user/{id}, /user/{id}/book, /user/{id}/account. */
-export default function ClientArea({ userId, section }: { userId: string; section: 'home' | 'book' | 'account' }) {
+export default function ClientArea({ userId, section }: { userId: string; section: 'home' | 'book' | 'account' | 'intake' }) {
   const user = useStore($user);
   const session = useStore($session);
 
@@ -244,7 +248,14 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
         </a>
       </nav>
       {section === 'home' && <BookedSessions user={user} />}
+      {section === 'home' && <FormsStatus user={user} />}
       {section === 'home' && <ClassPlaces user={user} />}
+      {section === 'book' && <IntakeNotice user={user} />}
+      {section === 'intake' && (
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <IntakeForm user={user} />
+        </Suspense>
+      )}
       {section === 'book' && (
         <Suspense fallback={<p role="status">Loading…</p>}>
           <BookSession user={user} />
@@ -252,6 +263,7 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
       )}
       {section === 'account' && <AccountSettings user={user} />}
       {section === 'account' && <CalendarFeed userId={user.id} />}
+      {section === 'account' && <MyData user={user} />}
     </div>
   );
 }

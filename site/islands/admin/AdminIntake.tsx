@@ -1,0 +1,210 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import AdminShell, { NOT_AUTHORIZED } from './AdminShell';
+import { formatWhen } from './admin-ui';
+import { request } from '../../lib/http';
+import { QUESTION_TYPES, QUESTION_TYPE_LABELS, type AdminIntakeView, type IntakeQuestion, type QuestionType } from '../../../contract/practice.ts';
+
+/**
+ * Her intake form (issue 23): the questions a new client answers before a first session, in her
+ * words, any of eight kinds, required or optional, with help text, in her order. Saving changed
+ * questions makes a new version; each client's answers keep the version they answered. Whether
+ * the form is required before a first paid session is her setting, here.
+ */
+
+interface Draft extends Omit<IntakeQuestion, 'options'> {
+  /** One choice per line, while she edits. */
+  optionsText: string;
+}
+
+const toDraft = (q: IntakeQuestion): Draft => ({ ...q, optionsText: (q.options ?? []).join('\n') });
+const fromDraft = (d: Draft): IntakeQuestion => {
+  const q: IntakeQuestion = { id: d.id, type: d.type, label: d.label.trim(), required: d.required };
+  if (d.help?.trim()) q.help = d.help.trim();
+  if (d.type === 'choice' || d.type === 'multiChoice')
+    q.options = d.optionsText
+      .split('\n')
+      .map((o) => o.trim())
+      .filter(Boolean);
+  if (d.type === 'consent') q.consentText = (d.consentText ?? '').trim();
+  return q;
+};
+/** A new question's id: its words, then a short random part so two alike never collide. */
+const newId = (label: string) =>
+  `${
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 28) || 'question'
+  }-${Math.random().toString(36).slice(2, 7)}`;
+
+function QuestionEditor(props: { q: Draft; index: number; count: number; onChange: (q: Draft) => void; onMove: (by: -1 | 1) => void; onRemove: () => void }) {
+  const { q, index, count, onChange, onMove, onRemove } = props;
+  const id = useId();
+  const n = index + 1;
+  return (
+    <li className="item intake-question" data-question={q.id}>
+      <fieldset className="intake-question-fields">
+        <legend>Question {n}</legend>
+        <div className="field">
+          <label htmlFor={`${id}-label`}>Question</label>
+          <input id={`${id}-label`} value={q.label} maxLength={300} onChange={(e) => onChange({ ...q, label: e.target.value })} />
+        </div>
+        <div className="form-row">
+          <div className="field">
+            <label htmlFor={`${id}-type`}>Kind of answer</label>
+            <select id={`${id}-type`} value={q.type} onChange={(e) => onChange({ ...q, type: e.target.value as QuestionType })}>
+              {QUESTION_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {QUESTION_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field field-check">
+            <input id={`${id}-required`} type="checkbox" checked={q.required} onChange={(e) => onChange({ ...q, required: e.target.checked })} />
+            <label htmlFor={`${id}-required`}>Required</label>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-help`}>Help text (optional)</label>
+          <input id={`${id}-help`} value={q.help ?? ''} maxLength={600} onChange={(e) => onChange({ ...q, help: e.target.value })} />
+        </div>
+        {(q.type === 'choice' || q.type === 'multiChoice') && (
+          <div className="field">
+            <label htmlFor={`${id}-options`}>Choices, one per line</label>
+            <textarea id={`${id}-options`} rows={3} value={q.optionsText} onChange={(e) => onChange({ ...q, optionsText: e.target.value })} />
+          </div>
+        )}
+        {q.type === 'consent' && (
+          <div className="field">
+            <label htmlFor={`${id}-consent`}>What the client agrees to</label>
+            <textarea id={`${id}-consent`} rows={4} value={q.consentText ?? ''} onChange={(e) => onChange({ ...q, consentText: e.target.value })} />
+          </div>
+        )}
+        <div className="row-actions">
+          <button type="button" className="button button-quiet button-small" disabled={index === 0} onClick={() => onMove(-1)}>
+            Move up<span className="sr-only"> question {n}</span>
+          </button>
+          <button type="button" className="button button-quiet button-small" disabled={index === count - 1} onClick={() => onMove(1)}>
+            Move down<span className="sr-only"> question {n}</span>
+          </button>
+          <button type="button" className="button danger button-small" onClick={onRemove}>
+            Remove<span className="sr-only"> question {n}</span>
+          </button>
+        </div>
+      </fieldset>
+    </li>
+  );
+}
+
+function IntakePanel() {
+  const id = useId();
+  const [view, setView] = useState<AdminIntakeView | null>(null);
+  const [failed, setFailed] = useState('');
+  const [required, setRequired] = useState(false);
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState('');
+
+  const load = (v: AdminIntakeView) => {
+    setView(v);
+    setRequired(v.required);
+    setDrafts(v.questions.map(toDraft));
+  };
+  useEffect(() => {
+    request<AdminIntakeView>('GET', '/api/admin/intake', { session: 'admin' }).then((r) =>
+      r.ok ? load(r.data) : setFailed(r.status === 401 ? NOT_AUTHORIZED : 'Failed to load the intake form.'),
+    );
+  }, []);
+
+  if (failed) return <p role="alert">{failed}</p>;
+  if (!view) return <p role="status">Loading…</p>;
+
+  const move = (i: number, by: -1 | 1) =>
+    setDrafts((list) => {
+      const next = [...list];
+      const [q] = next.splice(i, 1);
+      next.splice(i + by, 0, q!);
+      return next;
+    });
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setStatus('');
+    setError('');
+    const res = await request<AdminIntakeView>('PUT', '/api/admin/intake', { body: { required, questions: drafts.map(fromDraft) }, session: 'admin' });
+    if (!res.ok) {
+      setError(res.data.message ?? 'Failed to save the intake form.');
+      return;
+    }
+    load(res.data);
+    setStatus(res.data.message ?? 'Saved.');
+  }
+
+  return (
+    <section className="admin-panel practice" aria-labelledby="intake-heading">
+      <h2 id="intake-heading">Intake form</h2>
+      <p className="muted">
+        New clients answer it before their first session; they can update their answers later. Changing the questions makes a new version: the answers given so
+        far keep the version they answered.
+      </p>
+      <form onSubmit={save} noValidate aria-label="Intake form">
+        <div className="field field-check">
+          <input id={`${id}-required`} type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
+          <label htmlFor={`${id}-required`}>Required before a client’s first session (the booking waits for it)</label>
+        </div>
+        <ol className="item-list intake-questions">
+          {drafts.map((q, i) => (
+            <QuestionEditor
+              key={q.id}
+              q={q}
+              index={i}
+              count={drafts.length}
+              onChange={(next) => setDrafts((list) => list.map((x, j) => (j === i ? next : x)))}
+              onMove={(by) => move(i, by)}
+              onRemove={() => setDrafts((list) => list.filter((_, j) => j !== i))}
+            />
+          ))}
+        </ol>
+        <div className="card-actions">
+          <button
+            type="button"
+            className="button button-quiet button-small"
+            onClick={() => setDrafts((list) => [...list, { id: newId('question'), type: 'text', label: '', required: false, optionsText: '' }])}
+          >
+            Add a question
+          </button>
+          <button type="submit" className="button button-small">
+            Save the form
+          </button>
+        </div>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <p role="status" className="muted">
+          {status}
+        </p>
+      </form>
+      <h3>Versions</h3>
+      <ul className="plain-list" data-versions>
+        {view.versions.map((v) => (
+          <li key={v.version}>
+            Version {v.version}, {formatWhen(v.createdAt)}: {v.answers} {v.answers === 1 ? 'answer' : 'answers'}
+            {v.version === view.version ? ' (current)' : ''}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export default function AdminIntake() {
+  return (
+    <AdminShell current="/admin/intake" title="Intake form">
+      {() => <IntakePanel />}
+    </AdminShell>
+  );
+}

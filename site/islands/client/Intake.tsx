@@ -1,0 +1,191 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { request } from '../../lib/http';
+import { showAlert } from '../../lib/alert';
+import SignaturePad from '../SignaturePad';
+import { checkAnswers, type AnswerValue, type ClientIntakeView, type IntakeQuestion } from '../../../contract/practice.ts';
+import type { User } from '../../stores/user';
+import { intakeUrl, useIntake } from './IntakeStatus';
+
+/**
+ * The client's intake (issue 23): her form, answered before a first session and updated any
+ * time (each save a new version; the old ones stay with her).
+ */
+
+function QuestionField(props: { q: IntakeQuestion; value: AnswerValue | undefined; onChange: (v: AnswerValue | undefined) => void; id: string }) {
+  const { q, value, onChange, id } = props;
+  const help = q.help ? `${id}-help` : undefined;
+  const label = (
+    <>
+      {q.label}
+      {q.required ? <span aria-hidden="true"> *</span> : <span className="muted"> (optional)</span>}
+    </>
+  );
+  const helpText = q.help ? (
+    <p className="muted field-help" id={help}>
+      {q.help}
+    </p>
+  ) : null;
+  switch (q.type) {
+    case 'text':
+    case 'date':
+      return (
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          {helpText}
+          <input
+            id={id}
+            type={q.type === 'date' ? 'date' : 'text'}
+            maxLength={500}
+            value={typeof value === 'string' ? value : ''}
+            required={q.required}
+            aria-describedby={help}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        </div>
+      );
+    case 'longText':
+      return (
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          {helpText}
+          <textarea
+            id={id}
+            rows={4}
+            maxLength={5000}
+            value={typeof value === 'string' ? value : ''}
+            required={q.required}
+            aria-describedby={help}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        </div>
+      );
+    case 'yesNo':
+    case 'choice':
+      return (
+        <fieldset className="field intake-choices" aria-describedby={help}>
+          <legend>{label}</legend>
+          {helpText}
+          {(q.type === 'yesNo' ? ['Yes', 'No'] : (q.options ?? [])).map((option, i) => {
+            const v: AnswerValue = q.type === 'yesNo' ? option === 'Yes' : option;
+            return (
+              <label key={option} className="check" htmlFor={`${id}-${i}`}>
+                <input id={`${id}-${i}`} type="radio" name={id} checked={value === v} onChange={() => onChange(v)} /> {option}
+              </label>
+            );
+          })}
+        </fieldset>
+      );
+    case 'multiChoice': {
+      const chosen = Array.isArray(value) ? value : [];
+      return (
+        <fieldset className="field intake-choices" aria-describedby={help}>
+          <legend>{label}</legend>
+          {helpText}
+          {(q.options ?? []).map((option, i) => (
+            <label key={option} className="check" htmlFor={`${id}-${i}`}>
+              <input
+                id={`${id}-${i}`}
+                type="checkbox"
+                checked={chosen.includes(option)}
+                onChange={(e) => onChange(e.target.checked ? [...chosen, option] : chosen.filter((x) => x !== option))}
+              />{' '}
+              {option}
+            </label>
+          ))}
+        </fieldset>
+      );
+    }
+    case 'consent':
+      return (
+        <fieldset className="field intake-consent">
+          <legend>{label}</legend>
+          <p id={`${id}-text`}>{q.consentText}</p>
+          <label className="check" htmlFor={id}>
+            <input id={id} type="checkbox" checked={value === true} aria-describedby={`${id}-text`} onChange={(e) => onChange(e.target.checked)} /> I agree
+          </label>
+        </fieldset>
+      );
+    case 'signature':
+      return (
+        <fieldset className="field intake-signature">
+          <legend>{label}</legend>
+          {helpText}
+          {typeof value === 'string' && value.startsWith('data:image/png') && (
+            <p>
+              <img src={value} alt="Your saved signature" width={250} height={100} className="signature-preview" />
+            </p>
+          )}
+          <SignaturePad saved={typeof value === 'string' && value.length > 0} onSave={(dataUrl) => onChange(dataUrl ?? undefined)} />
+        </fieldset>
+      );
+  }
+}
+
+/** /user/{id}/intake: the form, with the client's latest answers when they answered. */
+export default function IntakeForm({ user }: { user: User }) {
+  const id = useId();
+  const { view, setView, failed } = useIntake(user.id);
+  const [answers, setAnswers] = useState<Record<string, AnswerValue | undefined>>({});
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (view?.answers) setAnswers(view.answers);
+  }, [view]);
+
+  if (failed) return <p role="alert">We couldn’t load the intake form. Please refresh the page and try again.</p>;
+  if (!view) return <p role="status">Loading…</p>;
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (!view) return;
+    const given = Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== undefined)) as Record<string, AnswerValue>;
+    const checked = checkAnswers(view.questions as IntakeQuestion[], given);
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
+    setError('');
+    setSaving(true);
+    const res = await request<ClientIntakeView>('PUT', intakeUrl(user.id), {
+      body: { version: view.version, answers: checked.answers },
+      session: 'user',
+    }).finally(() => setSaving(false));
+    if (!res.ok) {
+      setError(res.data.message ?? 'We couldn’t save your answers. Please try again.');
+      return;
+    }
+    setView(res.data);
+    await showAlert({ icon: 'success', title: 'Intake form saved', text: res.data.message ?? 'Thank you.' });
+  }
+
+  return (
+    <section aria-labelledby="intake-heading" className="intake">
+      <h2 id="intake-heading">New Client Form</h2>
+      <p>
+        Your health history and consent, read only by your teacher, encrypted when stored.{' '}
+        {view.required && !view.completed ? 'Please fill it in before your first session.' : ''} <a href="/privacy">How your data is kept</a>.
+      </p>
+      {view.completed && view.answeredAt && (
+        <p className="muted" role="status" data-intake-completed>
+          Completed on {new Date(view.answeredAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })}. You can update your answers
+          at any time.
+        </p>
+      )}
+      <form className="form card" onSubmit={save} noValidate aria-label="New Client Form">
+        {(view.questions as IntakeQuestion[]).map((q) => (
+          <QuestionField key={q.id} id={`${id}-${q.id}`} q={q} value={answers[q.id]} onChange={(v) => setAnswers((a) => ({ ...a, [q.id]: v }))} />
+        ))}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="card-actions">
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? 'Saving…' : view.completed ? 'Save my updated answers' : 'Submit the form'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

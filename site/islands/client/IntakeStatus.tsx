@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { request } from '../../lib/http';
+import type { ClientIntakeView } from '../../../contract/practice.ts';
+import type { User } from '../../stores/user';
+
+/** The intake's state where the client looks (issue 23): the dashboard's "Forms" line and the booking page's notice. */
+
+export const intakeUrl = (userId: string) => `/api/user/${encodeURIComponent(userId)}/intake`;
+export const intakePage = (userId: string) => `/user/${encodeURIComponent(userId)}/intake`;
+
+export function useIntake(userId: string) {
+  const [view, setView] = useState<ClientIntakeView | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    request<ClientIntakeView>('GET', intakeUrl(userId), { session: 'user' })
+      .then((r) => (r.ok ? setView(r.data) : setFailed(true)))
+      .catch(() => setFailed(true));
+  }, [userId]);
+  return { view, setView, failed };
+}
+
+/** The dashboard's "Forms": the intake, Required or Completed, with its link. */
+export function FormsStatus({ user }: { user: User }) {
+  const { view } = useIntake(user.id);
+  if (!view) return null;
+  const state = view.completed ? 'Completed' : view.required ? 'Required' : 'Not filled in yet';
+  return (
+    <section aria-labelledby="forms-heading" data-forms>
+      <h2 id="forms-heading">Forms</h2>
+      <ul className="item-list">
+        <li className="item" data-form="intake">
+          <div>
+            <strong>New Client Form</strong> (health history and consent):{' '}
+            <span className={view.completed ? 'badge-done' : view.required ? 'badge-required' : 'muted'} data-form-state>
+              {state}
+            </span>
+          </div>
+          <a className="button button-small" href={intakePage(user.id)}>
+            {view.completed ? 'View or update' : 'Fill in the form'}
+          </a>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The booking page's notice while the intake she requires is missing. */
+export function IntakeNotice({ user }: { user: User }) {
+  const { view } = useIntake(user.id);
+  if (!view || view.completed || !view.required) return null;
+  return (
+    <div className="card intake-notice" role="note" data-intake-notice>
+      <p>
+        <strong>Before your first session</strong>, please fill in the <a href={intakePage(user.id)}>intake form</a> (health history and consent). Booking a
+        first session opens once it is done.
+      </p>
+    </div>
+  );
+}
