@@ -64,7 +64,10 @@ const checkoutFields = {
 };
 
 /** shipToState: required and one of US_STATES for a shipped order; dropped (null) for pickup. */
-const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unknown }>(body: T, ctx: z.RefinementCtx): Omit<T, 'shipToState'> & { shipToState: string | null } => {
+const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unknown }>(
+  body: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'shipToState'> & { shipToState: string | null } => {
   if (body.isLocalPickup) return { ...body, shipToState: null };
   if (body.shipToState === undefined || body.shipToState === null || body.shipToState === '') {
     ctx.addIssue({ code: 'custom', message: SHIP_TO_STATE_REQUIRED, path: ['shipToState'] });

@@ -9,6 +9,7 @@ import type { DB } from '../../db/client.ts';
 import { decimal, toCsv } from './csv.ts';
 import { clients, ordersWithItems, signups, subscribers } from './exports.repo.ts';
 import { taxYearExport } from '../books/tax-year-export.ts';
+import { formatRate } from '../../contract/tax.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : '');
 
@@ -33,6 +34,10 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
         'Ship to address',
         'PayPal order',
         'PayPal capture',
+        // Issue 24: the sales tax in the total, its state and rate (none for pickup).
+        'Sales tax',
+        'Tax state',
+        'Tax rate',
       ],
       (await ordersWithItems(db)).map((o) => [
         o.id,
@@ -52,6 +57,9 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
         o.shipToAddress ?? '',
         o.paypalOrderId,
         o.paypalCaptureId ?? '',
+        decimal(o.taxCents),
+        o.taxState ?? '',
+        o.taxState ? formatRate(o.taxRatePpm) : '',
       ]),
     ),
   clients: async (db) =>

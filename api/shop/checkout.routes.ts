@@ -17,6 +17,7 @@ import {
   PAYMENT_REFUNDED,
   PAYMENT_UNAVAILABLE,
   placeOrderRequest,
+  SHIP_STATE_CHANGED,
   SOLD_OUT_DURING_PAYMENT,
   soldOut,
   UNKNOWN_PRODUCT,
@@ -30,7 +31,7 @@ import { LIMITS } from '../limits/limits.ts';
 /**
  * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:
  *
- *   POST /paypal   {cartItems, isLocalPickup, couponCode} -> the priced cart and PayPal's orderID (startCheckout)
+ *   POST /paypal   {cartItems, isLocalPickup, couponCode, shipToState} -> the priced cart (sales tax included) and PayPal's orderID (startCheckout)
  *   POST /         {orderId, cartItems, …} -> the placed order, 201; 200 for a replay (placeOrder)
  *
  * The browser names products and quantities, nothing more; the use-cases decide, and these
@@ -70,6 +71,7 @@ const placeOrderAnswers: Record<PlaceOrderRefusal, Answer> = {
   'payment-failed': { status: 402, message: PAYMENT_FAILED },
   'payment-refunded': { status: 409, message: PAYMENT_REFUNDED },
   'payment-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+  'ship-state-changed': { status: 409, message: SHIP_STATE_CHANGED },
 };
 
 export const checkout = new Hono<AppEnv>()
@@ -90,6 +92,7 @@ export const checkout = new Hono<AppEnv>()
       cartItems: body.cartItems,
       isLocalPickup: body.isLocalPickup,
       couponCode: body.couponCode,
+      shipToState: body.shipToState,
       payerName: body.payerName,
       payerEmail: body.payerEmail,
     });

@@ -7,6 +7,7 @@
  * markup. Shipping words are SPEC.md section 9's. The buyer's mails are signed with her chocolate
  * brand (`brand`, api/pages/brand.ts).
  */
+import { taxLabel } from '../../contract/tax.ts';
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import type { Totals } from '../../contract/pricing.ts';
@@ -29,6 +30,11 @@ export interface OrderMail extends Totals {
   shipTo: { name: string; address: string } | null;
   /** PayPal holds the capture (an eCheck, a review): nothing ships until it completes. */
   paymentPending?: boolean;
+  /** The sales tax (issue 24); absent or 0: none. */
+  taxCents?: number;
+  taxRatePpm?: number;
+  taxState?: string | null;
+  taxOnShipping?: boolean;
 }
 
 /** A short reference people can quote: the first block of our order id. */
@@ -43,6 +49,7 @@ const totalLines = (o: OrderMail) =>
     `Items: ${money(o.itemsTotalCents)}`,
     ...(o.discountCents > 0 ? [`Discount${o.couponCode ? ` (${o.couponCode})` : ''}: −${money(o.discountCents)}`] : []),
     o.isLocalPickup ? 'Shipping: $0.00 (local pickup)' : `Shipping: ${money(o.shippingCents)}`,
+    ...(o.taxState && o.taxCents ? [`${taxLabel(o.taxState, o.taxRatePpm ?? 0)}: ${money(o.taxCents)}`] : []),
     o.paymentPending ? `Total: ${money(o.totalCents)} USD, payment pending at PayPal` : `Total paid: ${money(o.totalCents)} USD`,
   ].join('\n');
 
@@ -198,6 +205,8 @@ export function paymentReturnedMail(env: Env, o: OrderMail, how: 'refunded' | 'r
       buyerLines(o),
       itemLines(o),
       `Total: ${money(o.totalCents)} USD`,
+      // A refund returns the whole total, the sales tax with it: the books count it back (issue 24).
+      ...(o.taxState && o.taxCents ? [`Of which sales tax returned (${o.taxState}): ${money(o.taxCents)}`] : []),
       paypalLine(o),
     ],
   });

@@ -3,7 +3,8 @@
  * of the API, from the integer cents the database and the pricing keep.
  */
 import { centsToDollars } from '../../contract/chocolates.ts';
-import { trackingUrl, type AdminOrderView, type OrderLineView, type OrderView } from '../../contract/orders.ts';
+import { trackingUrl, type AdminOrderView, type OrderLineView, type OrderView, type TaxView } from '../../contract/orders.ts';
+import { ratePercent, taxLabel } from '../../contract/tax.ts';
 import type { OrderMail } from './mails.ts';
 import type { Totals } from '../../contract/pricing.ts';
 import { shipToOfOrder, type OrderItemRow, type OrderRow } from './orders.repo.ts';
@@ -13,6 +14,16 @@ export const moneyView = (t: Totals) => ({
   discount: centsToDollars(t.discountCents),
   shipping: centsToDollars(t.shippingCents),
   total: centsToDollars(t.totalCents),
+});
+
+/** The sales tax as the answers show it (issue 24); an order from before it has none. */
+export const taxView = (t: { taxCents?: number; taxRatePpm?: number; taxState?: string | null; taxOnShipping?: boolean }): TaxView => ({
+  tax: centsToDollars(t.taxCents ?? 0),
+  taxCents: t.taxCents ?? 0,
+  taxState: t.taxState ?? null,
+  taxRatePercent: ratePercent(t.taxRatePpm ?? 0),
+  taxLabel: t.taxState ? taxLabel(t.taxState, t.taxRatePpm ?? 0) : '',
+  taxOnShipping: t.taxOnShipping ?? false,
 });
 
 /** A cart line or an order item as sold; `productId` is null once the product is deleted. */
@@ -25,11 +36,12 @@ export const lineView = (l: { productId: string | null; name: string; unitPriceC
 
 /** The buyer's order, as POST /api/orders answers it. */
 export const orderView = (
-  o: Pick<OrderRow, 'id' | 'isLocalPickup' | 'couponCode' | 'payerName'> & Totals,
+  o: Pick<OrderRow, 'id' | 'isLocalPickup' | 'couponCode' | 'payerName'> & Totals & Parameters<typeof taxView>[0],
   items: Pick<OrderItemRow, 'productId' | 'name' | 'unitPriceCents' | 'quantity'>[],
 ): OrderView => ({
   _id: o.id,
   ...moneyView(o),
+  ...taxView(o),
   isLocalPickup: o.isLocalPickup,
   couponCode: o.couponCode,
   payerName: o.payerName,
@@ -44,6 +56,7 @@ export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: 
   payerEmail: o.payerEmail,
   items: items.map((i) => ({ name: i.name, price: centsToDollars(i.unitPriceCents), quantity: i.quantity })),
   ...moneyView(o),
+  ...taxView(o),
   couponCode: o.couponCode,
   isLocalPickup: o.isLocalPickup,
   shipTo: shipToOfOrder(o),
@@ -69,4 +82,8 @@ export const orderMailView = (o: OrderRow, items: Pick<OrderItemRow, 'name' | 'u
   couponCode: o.couponCode,
   isLocalPickup: o.isLocalPickup,
   shipTo: shipToOfOrder(o),
+  taxCents: o.taxCents,
+  taxRatePpm: o.taxRatePpm,
+  taxState: o.taxState,
+  taxOnShipping: o.taxOnShipping,
 });

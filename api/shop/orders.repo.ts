@@ -134,6 +134,10 @@ const orderColumns = [
   'trackingNumber',
   'carrier',
   'buyerTold',
+  'taxCents',
+  'taxRatePpm',
+  'taxState',
+  'taxOnShipping',
 ] as const;
 
 const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;

@@ -6,9 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { DB } from '../../db/client.ts';
-import { MAX_ORDER_CENTS, priceCart, type Totals } from '../../contract/pricing.ts';
+import { MAX_ORDER_CENTS, priceCart } from '../../contract/pricing.ts';
+import type { TaxedTotals } from '../../contract/tax.ts';
+import { zonedNow } from '../lib/time.ts';
 import { findActiveCoupon } from './coupons.repo.ts';
 import { productsForCart } from './orders.repo.ts';
+import { salesTaxFor } from './sales-tax.ts';
 
 /** What the buyer asks for: checkoutRequest of contract/orders.ts, parsed. */
 export interface Cart {
@@ -16,6 +19,11 @@ export interface Cart {
   isLocalPickup: boolean;
   /** Upper-cased and trimmed (the schema does it); null for none. */
   couponCode: string | null;
+  /**
+   * The destination state (issue 24), two letters; null for local pickup. The API's schema
+   * requires it for a shipped order; a use-case called without one charges no tax.
+   */
+  shipToState?: string | null;
 }
 
 export interface QuotedLine {
@@ -30,7 +38,8 @@ export interface QuotedLine {
 export interface Quote {
   /** One line per product, in the order the cart first names it. */
   lines: QuotedLine[];
-  totals: Totals;
+  /** With the sales tax of the destination state (issue 24): totalCents includes it. */
+  totals: TaxedTotals;
   couponCode: string | null;
   isLocalPickup: boolean;
   /** PayPal's reference_id: ties the PayPal order to exactly this priced cart. */
@@ -55,18 +64,23 @@ export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteR
  * order), pickup, coupon and totals. A cart, price or coupon that changes after the PayPal
  * order was created changes it, so that order can no longer be captured.
  */
-export function cartReference(lines: QuotedLine[], totals: Totals, couponCode: string | null, isLocalPickup: boolean): string {
+export function cartReference(lines: QuotedLine[], totals: TaxedTotals, couponCode: string | null, isLocalPickup: boolean): string {
   const canonical = JSON.stringify({
     lines: [...lines].sort((a, b) => (a.productId < b.productId ? -1 : 1)).map((l) => [l.productId, l.quantity, l.unitPriceCents]),
     isLocalPickup,
     couponCode,
     totals: [totals.itemsTotalCents, totals.discountCents, totals.shippingCents, totals.totalCents],
+    // The state and its tax (issue 24): a rate changed between the two quotes changes the reference.
+    tax: [totals.taxState, totals.taxRatePpm, totals.taxCents, totals.taxOnShipping],
   });
   return `cart-${createHash('sha256').update(canonical).digest('base64url').slice(0, 22)}`;
 }
 
-/** Prices `cart` from today's products and coupons; reads only, claims nothing. */
-export async function quoteCart(db: DB, cart: Cart): Promise<QuoteResult> {
+/**
+ * Prices `cart` from today's products, coupons and the sales tax rate in effect today in `zone`
+ * (SITE_TIMEZONE) for its destination state; reads only, claims nothing.
+ */
+export async function quoteCart(db: DB, cart: Cart, zone: string): Promise<QuoteResult> {
   // A product listed twice is one line with the quantities added.
   const wanted = new Map<string, number>();
   for (const { _id, quantity } of cart.cartItems) wanted.set(_id, (wanted.get(_id) ?? 0) + quantity);
@@ -88,7 +102,8 @@ export async function quoteCart(db: DB, cart: Cart): Promise<QuoteResult> {
 
   const priced = priceCart(lines, { percentOff, isLocalPickup: cart.isLocalPickup });
   if (!priced.ok) return { ok: false, kind: 'below-coupon-minimum' };
-  const { totals } = priced;
+  const state = cart.isLocalPickup ? null : (cart.shipToState ?? null);
+  const totals = await salesTaxFor(db, priced.totals, state, zonedNow(zone).date);
   if (totals.totalCents <= 0) return { ok: false, kind: 'nothing-to-pay' };
   if (totals.totalCents > MAX_ORDER_CENTS) return { ok: false, kind: 'too-large' };
 

@@ -6,7 +6,7 @@
 import type { Services } from '../services/index.ts';
 import type { CheckoutView } from '../../contract/orders.ts';
 import { CURRENCY } from '../../contract/pricing.ts';
-import { lineView, moneyView } from './order-views.ts';
+import { lineView, moneyView, taxView } from './order-views.ts';
 import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
 
 /**
@@ -24,8 +24,8 @@ export type CheckoutRefusal =
 export type CheckoutResult = { ok: true; checkout: CheckoutView } | CheckoutRefusal;
 
 /** Prices `cart` and creates the PayPal order for it; the answer is what the cart shows the buyer. */
-export async function startCheckout(deps: Pick<Services, 'db' | 'payments'>, cart: Cart): Promise<CheckoutResult> {
-  const quoted = await quoteCart(deps.db, cart);
+export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'env'>, cart: Cart): Promise<CheckoutResult> {
+  const quoted = await quoteCart(deps.db, cart, deps.env.SITE_TIMEZONE);
   if (!quoted.ok) return quoted;
   const { quote } = quoted;
 
@@ -36,11 +36,15 @@ export async function startCheckout(deps: Pick<Services, 'db' | 'payments'>, car
 
   let created;
   try {
+    const { itemsTotalCents, discountCents, shippingCents, taxCents, taxState } = quote.totals;
     created = await deps.payments.createOrder({
       amountCents: quote.totals.totalCents,
       currency: CURRENCY,
       referenceId: quote.reference,
-      description: 'Handmade chocolates',
+      // The state the tax was figured for, in the buyer's view in PayPal (issue 24).
+      description: taxState ? `Handmade chocolates, shipped to ${taxState}` : 'Handmade chocolates',
+      // PayPal shows the buyer the items, discount, shipping and tax (tax_total) the total is made of.
+      breakdown: { itemsCents: itemsTotalCents, discountCents, shippingCents, taxCents },
       // The buyer picks the address in PayPal's window; pickup orders are never asked for one.
       shipping: quote.isLocalPickup ? 'none' : 'collect',
     });
@@ -49,5 +53,5 @@ export async function startCheckout(deps: Pick<Services, 'db' | 'payments'>, car
     return { ok: false, kind: 'payment-unavailable' };
   }
 
-  return { ok: true, checkout: { orderID: created.id, ...moneyView(quote.totals), items: quote.lines.map(lineView) } };
+  return { ok: true, checkout: { orderID: created.id, ...moneyView(quote.totals), ...taxView(quote.totals), items: quote.lines.map(lineView) } };
 }

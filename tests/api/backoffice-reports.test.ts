@@ -306,9 +306,12 @@ describe(`CSV exports on ${testDbKind()}`, () => {
       'Ship to address',
       'PayPal order',
       'PayPal capture',
+      'Sales tax',
+      'Tax state',
+      'Tax rate',
     ]);
     const row = orders.find((r) => r[0] === order.id)!;
-    expect(row.length).toBe(16);
+    expect(row.length).toBe(19);
     expect(row.slice(2, 14)).toEqual([
       'paid',
       "'-Mia",

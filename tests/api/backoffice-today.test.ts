@@ -26,9 +26,9 @@ const get = async <T>(path: string): Promise<T> => {
 async function buy(isLocalPickup: boolean, email: string) {
   const product = await server.services.db.selectFrom('products').select('id').where('inventory', '>', 5).executeTakeFirstOrThrow();
   const cart = { cartItems: [{ _id: product.id, quantity: 1 }], isLocalPickup };
-  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
   await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Ana', surname: 'Lima', email } });
-  const res = await server.api('/api/orders', { method: 'POST', json: { orderId: orderID, ...cart } });
+  const res = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: orderID, ...cart } });
   expect(res.status).toBe(201);
   return (await res.json()).order._id as string;
 }

@@ -187,11 +187,11 @@ describe.runIf(onPostgres)('races on postgres', () => {
     const outcomes = await Promise.all(
       Array.from({ length: BUYERS }, async (_, i) => {
         const headers = from(1000 + i);
-        const priced = await server.api('/api/orders/paypal', { method: 'POST', json: cart, headers });
+        const priced = await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart }, headers });
         if (priced.status !== 200) return { step: 'price', status: priced.status, body: await priced.json(), orderId: undefined };
         const { orderID } = (await priced.json()) as { orderID: string };
         await fx.approve(orderID);
-        const placed = await server.api('/api/orders', { method: 'POST', json: { orderId: orderID, ...cart }, headers });
+        const placed = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: orderID, ...cart }, headers });
         return { step: 'place', status: placed.status, body: await placed.json(), orderId: orderID };
       }),
     ).finally(() => gate.restore());

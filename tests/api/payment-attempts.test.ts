@@ -46,7 +46,7 @@ const attemptOf = (paypalOrderId: string) => db().selectFrom('paymentAttempts').
 
 /** A PayPal order for `cart`, approved by `email`; `captureDelayMs` makes PayPal slow to answer the capture (after making it). */
 async function paidFor(cart: unknown, email: string, captureDelayMs = 0) {
-  const quote = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  const quote = await (await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...(cart as object) } })).json();
   const approved = await server.api(`/dev/paypal/v2/checkout/orders/${quote.orderID}/approve`, {
     method: 'POST',
     json: { givenName: 'Ana', surname: 'Lima', email, captureDelayMs },
@@ -73,7 +73,7 @@ describe(`a chocolate payment under way on ${testDbKind()}`, () => {
     const email = `webhook-${++counter}@example.com`;
     const paypalOrderId = await paidFor(cart, email, 1500);
 
-    const placing = server.api('/api/orders', { method: 'POST', json: { orderId: paypalOrderId, ...cart } });
+    const placing = server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: paypalOrderId, ...cart } });
     // PayPal has captured; its answer is on its way. The claim is committed and visible.
     await until(async () => (await attemptOf(paypalOrderId))?.state === 'capturing');
     expect(await inventory(product)).toBe(1);

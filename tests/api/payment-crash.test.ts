@@ -100,7 +100,7 @@ describe('a server killed between the capture and the commit', () => {
 
     // The chocolate order and the booking, each approved with a capture answer PayPal holds back.
     const cart = { cartItems: [{ _id: product.id, quantity: 2 }], isLocalPickup: true };
-    const quote = await (await call('/api/orders/paypal', { method: 'POST', json: cart })).json();
+    const quote = await (await call('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
     await approve(quote.orderID, { givenName: 'Ana', surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
     const made = await call(`/api/bookings/${slot.id}/paypal-order`, {
       method: 'POST',
@@ -122,7 +122,7 @@ describe('a server killed between the capture and the commit', () => {
 
     const before = await captures();
     const hanging = [
-      call('/api/orders', { method: 'POST', json: { orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
+      call('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
       call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking }).catch(() => 'killed'),
     ];
     // PayPal has captured both; its answers are held back. Now the crash.
@@ -186,7 +186,7 @@ describe('a server killed between the capture and the commit', () => {
     expect(await mailsTo(TEACHER, quote.orderID)).toHaveLength(1);
 
     // The buyers' retries answer what was recorded; nothing more is captured, stored or mailed.
-    const retry = await call('/api/orders', { method: 'POST', json: { orderId: quote.orderID, ...cart } });
+    const retry = await call('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } });
     expect(retry.status).toBe(200);
     expect((await retry.json()).order._id).toBe(orders[0]!.id);
     const rebook = await call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking });

@@ -32,7 +32,9 @@ async function addProduct(inventory: number, name: string) {
 const headers = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i}` });
 
 async function approvedOrder(cart: unknown, i: number, captureDelayMs = 0) {
-  const quote = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart, headers: headers(i) })).json();
+  const quote = await (
+    await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...(cart as object) }, headers: headers(i) })
+  ).json();
   const approved = await server.api(`/dev/paypal/v2/checkout/orders/${quote.orderID}/approve`, {
     method: 'POST',
     json: { givenName: 'Ana', surname: 'Lima', email: `slow-${i}@example.com`, captureDelayMs },
@@ -57,7 +59,9 @@ describe(`a 12-second PayPal capture on ${testDbKind()}`, () => {
 
     const slowOrders = await Promise.all(Array.from({ length: HANGING }, (_, i) => approvedOrder(cart(slowTin), i + 1, CAPTURE_MS)));
     const started = performance.now();
-    const hanging = slowOrders.map((orderId, i) => server.api('/api/orders', { method: 'POST', json: { orderId, ...cart(slowTin) }, headers: headers(i + 1) }));
+    const hanging = slowOrders.map((orderId, i) =>
+      server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId, ...cart(slowTin) }, headers: headers(i + 1) }),
+    );
     // Every capture is under way: its claim committed, PayPal holding the answer.
     for (;;) {
       const capturing = await db().selectFrom('paymentAttempts').select('id').where('state', '=', 'capturing').execute();
@@ -78,7 +82,7 @@ describe(`a 12-second PayPal capture on ${testDbKind()}`, () => {
       [51, slowTin],
     ] as const) {
       const orderId = await approvedOrder(cart(id), i);
-      const placed = await server.api('/api/orders', { method: 'POST', json: { orderId, ...cart(id) }, headers: headers(i) });
+      const placed = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId, ...cart(id) }, headers: headers(i) });
       expect(placed.status).toBe(201);
     }
     const buyersMs = performance.now() - buyersStarted;

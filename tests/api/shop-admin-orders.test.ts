@@ -16,9 +16,9 @@ const placed: { shipped: string; pickup: string } = { shipped: '', pickup: '' };
 let products: { caramel: string; espresso: string };
 
 async function buy(cart: { cartItems: { _id: string; quantity: number }[]; isLocalPickup: boolean; couponCode?: string }, email: string) {
-  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
   await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Ana', surname: 'Lima', email } });
-  const res = await server.api('/api/orders', { method: 'POST', json: { orderId: orderID, ...cart } });
+  const res = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: orderID, ...cart } });
   expect(res.status).toBe(201);
   return (await res.json()).order._id as string;
 }
@@ -85,6 +85,13 @@ describe(`admin orders on ${testDbKind()}`, () => {
       total: 35.6,
       couponCode: 'TAGGED15',
       isLocalPickup: false,
+      // Issue 24: Oregon has no sales tax.
+      tax: 0,
+      taxCents: 0,
+      taxState: 'OR',
+      taxRatePercent: 0,
+      taxLabel: 'Tax (OR 0%)',
+      taxOnShipping: false,
       // The address the buyer picked in (the emulator's) PayPal window.
       shipTo: { name: 'Pat Buyer', address: '12 Cacao Lane\nPortland, OR 97201\nUS' },
       status: 'paid',

@@ -45,10 +45,12 @@ const CART_CHANGED = 'Your cart or its prices changed after the payment was set 
 const mailbox = (to?: string) => readMailbox(server, to);
 
 type Line = { _id: string; quantity: number } & Record<string, unknown>;
-const checkout = (json: unknown) => server.api('/api/orders/paypal', { method: 'POST', json });
+// Issue 24: a shipped cart names its state; Oregon has no sales tax, so these totals are tax-free.
+const withState = (json: unknown) => (json && typeof json === 'object' && !Array.isArray(json) ? { shipToState: 'OR', ...json } : json);
+const checkout = (json: unknown) => server.api('/api/orders/paypal', { method: 'POST', json: withState(json) });
 const approve = (orderID: string, payer: Record<string, unknown> = { givenName: 'Ana', surname: 'Lima', email: 'ana.lima@example.com' }) =>
   server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: payer });
-const place = (json: unknown) => server.api('/api/orders', { method: 'POST', json });
+const place = (json: unknown) => server.api('/api/orders', { method: 'POST', json: withState(json) });
 
 /** Creates and approves a PayPal order for the cart; returns its id and the server's quote. */
 async function paidFor(cart: { cartItems: Line[]; isLocalPickup?: boolean; couponCode?: string | null }) {
@@ -91,6 +93,13 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       discount: 5.6,
       shipping: 5,
       total: 55.4,
+      // Issue 24: Oregon has no sales tax.
+      tax: 0,
+      taxCents: 0,
+      taxState: 'OR',
+      taxRatePercent: 0,
+      taxLabel: 'Tax (OR 0%)',
+      taxOnShipping: false,
       items: [
         { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
         { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },
@@ -217,6 +226,13 @@ describe(`placing an order on ${testDbKind()}`, () => {
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         payerName: 'Ana Lima',
+        // Issue 24: Oregon has no sales tax.
+        tax: 0,
+        taxCents: 0,
+        taxState: 'OR',
+        taxRatePercent: 0,
+        taxLabel: 'Tax (OR 0%)',
+        taxOnShipping: false,
         items: [
           { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
           { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },

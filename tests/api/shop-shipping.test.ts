@@ -18,9 +18,9 @@ let caramel: string;
 
 async function buy(email: string, isLocalPickup: boolean, givenName = 'Ana') {
   const cart = { cartItems: [{ _id: caramel, quantity: 1 }], isLocalPickup };
-  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  const { orderID } = await (await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
   await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName, surname: 'Lima', email } });
-  const res = await server.api('/api/orders', { method: 'POST', json: { orderId: orderID, ...cart } });
+  const res = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: orderID, ...cart } });
   expect(res.status).toBe(201);
   return (await res.json()).order._id as string;
 }

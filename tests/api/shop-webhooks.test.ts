@@ -59,13 +59,13 @@ interface Bought {
 
 /** Checkout, approval in the emulator (optionally with a PENDING capture), POST /api/orders. */
 async function buy(cart: Cart, email: string, captureStatus?: 'PENDING'): Promise<Bought> {
-  const quote = await (await server.api('/api/orders/paypal', { method: 'POST', json: cart })).json();
+  const quote = await (await server.api('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
   const approved = await server.api(`/dev/paypal/v2/checkout/orders/${quote.orderID}/approve`, {
     method: 'POST',
     json: { givenName: 'Ana', surname: 'Lima', email, ...(captureStatus ? { captureStatus } : {}) },
   });
   expect(approved.status).toBe(200);
-  const res = await server.api('/api/orders', { method: 'POST', json: { orderId: quote.orderID, ...cart } });
+  const res = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } });
   expect(res.status).toBe(201);
   const answer = await res.json();
   const row = await server.services.db
@@ -159,7 +159,11 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
     // The answer keeps the shape and words of a paid order (the cart shows its success dialog).
     expect(bought.answer.message).toBe('Order placed successfully');
     expect(Object.keys(bought.answer.order).sort()).toEqual(
-      ['_id', 'couponCode', 'discount', 'isLocalPickup', 'items', 'itemsTotal', 'payerName', 'shipping', 'total'].sort(),
+      [
+        ...['_id', 'couponCode', 'discount', 'isLocalPickup', 'items', 'itemsTotal', 'payerName', 'shipping', 'total'],
+        // Issue 24: the sales tax (none to Oregon).
+        ...['tax', 'taxCents', 'taxState', 'taxRatePercent', 'taxLabel', 'taxOnShipping'],
+      ].sort(),
     );
     expect(await statusOf(bought.orderId)).toBe('payment_pending');
     expect(bought.captureId).toMatch(/^[A-Z0-9]+$/);
@@ -181,7 +185,7 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
     expect(teacher!.text).not.toContain('Delivery: shipping. Ship within');
 
     // A replay answers the same order and leaves it pending.
-    const again = await server.api('/api/orders', { method: 'POST', json: { orderId: bought.paypalOrderId, ...cart } });
+    const again = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: bought.paypalOrderId, ...cart } });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(bought.answer);
     expect(await statusOf(bought.orderId)).toBe('payment_pending');

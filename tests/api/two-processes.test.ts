@@ -398,7 +398,7 @@ describe('two server processes on one PostgreSQL database', () => {
     const buyer = 'replica.buyer@example.com';
     const client = await user('replica.client@example.com');
     const cart = { cartItems: [{ _id: product.id, quantity: 2 }], isLocalPickup: true };
-    const quote = (await (await call(crashing, '/api/orders/paypal', { method: 'POST', json: cart })).json()) as { orderID: string };
+    const quote = (await (await call(crashing, '/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json()) as { orderID: string };
     await approve(quote.orderID, { surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
     const made = await call(crashing, `/api/bookings/${slot.id}/paypal-order`, {
       method: 'POST',
@@ -411,7 +411,7 @@ describe('two server processes on one PostgreSQL database', () => {
 
     const before = await captures();
     const hanging = [
-      call(crashing, '/api/orders', { method: 'POST', json: { orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
+      call(crashing, '/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
       call(crashing, `/api/bookings/${slot.id}/book`, {
         method: 'PUT',
         json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, paypalOrderId: bookingOrder },

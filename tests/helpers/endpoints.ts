@@ -1185,9 +1185,13 @@ export const ENDPOINTS: Endpoint[] = [
       },
       isLocalPickup: { kind: 'boolean' },
       couponCode: optionalText({ role: 'match' }),
+      // Issue 24: required for a shipped cart, one of the US states.
+      shipToState: match({ bad: ['XX', 'Washington', 'W', 'W A'] }),
     },
     writes: [],
-    example: async (fx) => ({ json: { cartItems: [{ _id: (await fx.product()).id, quantity: 2 }], isLocalPickup: false, couponCode: await fx.cartCoupon() } }),
+    example: async (fx) => ({
+      json: { cartItems: [{ _id: (await fx.product()).id, quantity: 2 }], isLocalPickup: false, couponCode: await fx.cartCoupon(), shipToState: 'WA' },
+    }),
   },
   {
     method: 'POST',
@@ -1202,6 +1206,8 @@ export const ENDPOINTS: Endpoint[] = [
       // Stand-ins for the payer PayPal reports: invalid values are dropped, never stored.
       payerName: optionalText({ lenient: true }),
       payerEmail: optionalText({ lenient: true }),
+      // The example is a pickup: its state is dropped unread (issue 24; POST /api/orders/paypal checks it).
+      shipToState: { kind: 'any' },
       // SPEC.md's Order carries them; the server prices the cart itself and never reads them.
       transactionAmount: { kind: 'any' },
       discount: { kind: 'any' },

@@ -72,6 +72,8 @@ const cartOf = (lines: [string, number][], more: Partial<Cart> = {}): Cart => ({
   cartItems: lines.map(([_id, quantity]) => ({ _id, quantity })),
   isLocalPickup: false,
   couponCode: null,
+  // Issue 24: a shipped cart names its state; Oregon has no sales tax.
+  shipToState: 'OR',
   ...more,
 });
 
@@ -111,6 +113,13 @@ describe('startCheckout', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
+        // Issue 24: Oregon has no sales tax.
+        tax: 0,
+        taxCents: 0,
+        taxState: 'OR',
+        taxRatePercent: 0,
+        taxLabel: 'Tax (OR 0%)',
+        taxOnShipping: false,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
@@ -118,7 +127,7 @@ describe('startCheckout', () => {
       },
     });
     const orderId = (started as { checkout: { orderID: string } }).checkout.orderID;
-    const quoted = await quoteCart(db(), cart);
+    const quoted = await quoteCart(db(), cart, services.env.SITE_TIMEZONE);
     expect(quoted.ok).toBe(true);
     expect(await services.payments.getOrder(orderId)).toMatchObject({
       status: 'CREATED',
@@ -199,6 +208,13 @@ describe('placeOrder', () => {
         couponCode: 'WELCOME10',
         // The payer PayPal reports wins over the one the browser sent.
         payerName: 'Ana Lima',
+        // Issue 24: Oregon has no sales tax.
+        tax: 0,
+        taxCents: 0,
+        taxState: 'OR',
+        taxRatePercent: 0,
+        taxLabel: 'Tax (OR 0%)',
+        taxOnShipping: false,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },

@@ -42,7 +42,7 @@ export function emulatorWebhookHeaders(): Record<string, string> {
 interface EmulatedOrder {
   id: string;
   status: 'CREATED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
-  amount: { currency_code: string; value: string };
+  amount: { currency_code: string; value: string; breakdown?: Record<string, { currency_code: string; value: string }> };
   reference_id: string;
   description?: string;
   createdAt: number;
@@ -63,6 +63,43 @@ const SAMPLE_SHIPPING = {
   address: { address_line_1: '12 Cacao Lane', admin_area_2: 'Portland', admin_area_1: 'OR', postal_code: '97201', country_code: 'US' },
 };
 
+/**
+ * The buyer picks an address in the state the order says it ships to ("…, shipped to WA" in its
+ * description, issue 24), as a buyer who follows the cart would; else the sample's Oregon.
+ */
+function sampleShippingFor(o: EmulatedOrder): EmulatedOrder['shipping'] {
+  const state = /shipped to ([A-Z]{2})$/.exec(o.description ?? '')?.[1];
+  return state && state !== SAMPLE_SHIPPING.address.admin_area_1
+    ? { ...SAMPLE_SHIPPING, address: { ...SAMPLE_SHIPPING.address, admin_area_1: state, admin_area_2: 'Sample City', postal_code: '00000' } }
+    : SAMPLE_SHIPPING;
+}
+
+/**
+ * PayPal's rule for amount.breakdown (issue 24): each part a money value in the order's currency,
+ * and value = item_total − discount + shipping + tax_total (+ handling, insurance − shipping_discount).
+ * The breakdown as accepted, or the issue PayPal names.
+ */
+function checkBreakdown(
+  value: string,
+  currency: string,
+  raw: unknown,
+): { ok: true; breakdown?: EmulatedOrder['amount']['breakdown'] } | { ok: false; issue: string } {
+  if (raw === undefined) return { ok: true };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, issue: 'INVALID_PARAMETER_SYNTAX' };
+  const parts: Record<string, { currency_code: string; value: string }> = {};
+  let sum = 0;
+  for (const [key, sign] of Object.entries({ item_total: 1, shipping: 1, tax_total: 1, handling: 1, insurance: 1, discount: -1, shipping_discount: -1 })) {
+    const part = (raw as Record<string, { value?: unknown; currency_code?: unknown } | undefined>)[key];
+    if (part === undefined) continue;
+    if (typeof part?.value !== 'string' || !/^\d+(\.\d{2})?$/.test(part.value)) return { ok: false, issue: 'INVALID_PARAMETER_VALUE' };
+    if (part.currency_code !== currency) return { ok: false, issue: 'CURRENCY_MISMATCH' };
+    parts[key] = { currency_code: currency, value: part.value };
+    sum += sign * valueToCents(part.value);
+  }
+  if (sum !== valueToCents(value)) return { ok: false, issue: 'AMOUNT_MISMATCH' };
+  return { ok: true, breakdown: parts };
+}
+
 type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number };
 const state: EmulatorState = ((globalThis as { __paypalEmulator?: EmulatorState }).__paypalEmulator ??= {
   orders: new Map(),
@@ -77,7 +114,7 @@ export const emulatorCaptureCount = (orderId?: string) => (orderId === undefined
 // Request bodies as a client may send them: untrusted JSON, every part checked before use.
 interface CreateOrderBody {
   intent?: unknown;
-  purchase_units?: { amount?: { value?: unknown; currency_code?: unknown }; reference_id?: string; description?: string }[];
+  purchase_units?: { amount?: { value?: unknown; currency_code?: unknown; breakdown?: unknown }; reference_id?: string; description?: string }[];
   payment_source?: { paypal?: { experience_context?: { shipping_preference?: unknown } } };
 }
 interface ApproveBody {
@@ -119,7 +156,7 @@ function orderBody(o: EmulatedOrder) {
                     id: o.capture.id,
                     status: o.capture.status,
                     ...(o.capture.status === 'PENDING' ? { status_details: { reason: 'ECHECK' } } : {}),
-                    amount: o.amount,
+                    amount: { currency_code: o.amount.currency_code, value: o.amount.value },
                     final_capture: true,
                   },
                 ],
@@ -165,10 +202,12 @@ export function createPayPalEmulator(): Hono {
       return issue(422, 'UNPROCESSABLE_ENTITY', 'INVALID_PARAMETER_VALUE', 'The amount is missing or invalid');
     }
     if (unit?.amount?.currency_code !== 'USD') return issue(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_NOT_SUPPORTED', 'Only USD here');
+    const breakdown = checkBreakdown(value, 'USD', unit.amount.breakdown);
+    if (!breakdown.ok) return issue(422, 'UNPROCESSABLE_ENTITY', breakdown.issue, 'The amount breakdown does not add up to the amount');
     const order: EmulatedOrder = {
       id: newId(),
       status: 'CREATED',
-      amount: { currency_code: 'USD', value },
+      amount: { currency_code: 'USD', value, ...(breakdown.breakdown ? { breakdown: breakdown.breakdown } : {}) },
       reference_id: unit.reference_id ?? 'default',
       description: unit.description,
       createdAt: Date.now(),
@@ -199,7 +238,7 @@ export function createPayPalEmulator(): Hono {
       surname: String(body?.surname ?? 'Buyer').slice(0, 140),
       email: String(body?.email ?? 'buyer@example.com').slice(0, 254),
     };
-    if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : SAMPLE_SHIPPING;
+    if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : sampleShippingFor(order);
     if (body?.captureStatus === 'PENDING') order.captureStatus = 'PENDING';
     if (typeof body?.captureDelayMs === 'number' && body.captureDelayMs > 0) order.captureDelayMs = Math.min(body.captureDelayMs, 120_000);
     return c.json(orderBody(order));

@@ -45,6 +45,21 @@ export interface CapturedOrder {
   shipTo: ShipTo | null;
 }
 
+/** An order amount's parts, in cents (PayPal's amount.breakdown). */
+export interface AmountBreakdown {
+  itemsCents: number;
+  discountCents: number;
+  shippingCents: number;
+  taxCents: number;
+}
+
+/** The country and state of a shipping address (admin_area_1, upper-cased), or null without one. */
+export function regionOf(shipping: PayPalShippingJson | undefined): { country: string; state: string } | null {
+  const a = shipping?.address;
+  if (!a || (!a.admin_area_1 && !a.country_code)) return null;
+  return { country: clean(a.country_code, 2).toUpperCase(), state: clean(a.admin_area_1, 40).toUpperCase() };
+}
+
 export class PayPalError extends Error {
   readonly status: number;
   /** PayPal's issue code, e.g. ORDER_NOT_APPROVED, when it sent one. */
@@ -73,11 +88,22 @@ export interface Payments {
     description?: string;
     referenceId?: string;
     shipping?: 'collect' | 'none';
+    /** What the amount is made of (amount.breakdown: item_total, discount, shipping, tax_total); it must add up to amountCents. */
+    breakdown?: AmountBreakdown;
   }): Promise<CreatedOrder>;
-  /** `captured`: the capture, when the order has one (status COMPLETED): how a lost capture answer is found again. */
-  getOrder(
-    orderId: string,
-  ): Promise<{ id: string; status: string; amountCents: number; currency: string; referenceId: string | undefined; captured?: CapturedOrder }>;
+  /**
+   * `captured`: the capture, when the order has one (status COMPLETED): how a lost capture answer is found again.
+   * `shipToRegion`: the country and state (admin_area_1) of the shipping address the buyer chose, once approved (issue 24).
+   */
+  getOrder(orderId: string): Promise<{
+    id: string;
+    status: string;
+    amountCents: number;
+    currency: string;
+    referenceId: string | undefined;
+    captured?: CapturedOrder;
+    shipToRegion?: { country: string; state: string } | null;
+  }>;
   /** `requestId` (PayPal-Request-Id) defaults to `capture-{orderId}`: a repeat is answered with the first capture. */
   captureOrder(orderId: string, requestId?: string): Promise<CapturedOrder>;
   refundCapture(captureId: string): Promise<{ id: string; status: string }>;
@@ -248,14 +274,28 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
     kind,
     clientId: config.clientId,
 
-    async createOrder({ amountCents, currency = 'USD', description, referenceId, shipping = 'none' }) {
+    async createOrder({ amountCents, currency = 'USD', description, referenceId, shipping = 'none', breakdown }) {
+      const money = (cents: number) => ({ currency_code: currency, value: centsToValue(cents) });
       const order = await call<{ id: string; status: string }>('POST', '/v2/checkout/orders', {
         intent: 'CAPTURE',
         purchase_units: [
           {
             ...(referenceId ? { reference_id: referenceId } : {}),
             ...(description ? { description: description.slice(0, 127) } : {}),
-            amount: { currency_code: currency, value: centsToValue(amountCents) },
+            amount: {
+              currency_code: currency,
+              value: centsToValue(amountCents),
+              ...(breakdown
+                ? {
+                    breakdown: {
+                      item_total: money(breakdown.itemsCents),
+                      discount: money(breakdown.discountCents),
+                      shipping: money(breakdown.shippingCents),
+                      tax_total: money(breakdown.taxCents),
+                    },
+                  }
+                : {}),
+            },
           },
         ],
         payment_source: {
@@ -275,6 +315,7 @@ export function createPayPalClient(config: PayPalConfig, kind: 'paypal' | 'emula
         amountCents: valueToCents(amount.value ?? '0'),
         currency: amount.currency_code ?? '',
         referenceId: unit?.reference_id,
+        ...(regionOf(unit?.shipping) ? { shipToRegion: regionOf(unit?.shipping) } : {}),
         ...(order.status === 'COMPLETED' && capturedOf(order) ? { captured: capturedOf(order) } : {}),
       };
     },
