@@ -244,6 +244,12 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] the newsletter report failed (see above)');
   }
   const newsletterReport = existsSync('docs/bench/newsletter.md') ? readFileSync('docs/bench/newsletter.md', 'utf8').replace(/^# Newsletter sender\n/, '') : '';
+  // Issue 21: the mail outbox's commit → sent delay and delivery rate (scripts/bench-outbox.ts).
+  if (!process.env.BENCH_SKIP_OUTBOX) {
+    const r = spawnSync(process.execPath, ['scripts/bench-outbox.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the outbox report failed (see above)');
+  }
+  const outboxReport = existsSync('docs/bench/outbox.md') ? readFileSync('docs/bench/outbox.md', 'utf8').replace(/^# .*\n/, '') : '';
   // Issue 19: publish → served by both replicas (scripts/bench-publish.ts).
   if (!process.env.BENCH_SKIP_PUBLISH) {
     const r = spawnSync(process.execPath, ['scripts/bench-publish.ts'], { stdio: 'inherit' });
@@ -288,6 +294,8 @@ async function main() {
     newsletterReport,
     '## Publish → served by every replica (issue 19)',
     publishReport,
+    '## Mail outbox (issue 21)',
+    outboxReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');

@@ -73,7 +73,7 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
   let resend: Awaited<ReturnType<typeof fakeResend>>;
   let server: Child | undefined;
 
-  const databaseEnv = () => (fresh ? { DATABASE_URL: fresh.env.DATABASE_URL! } : { PGLITE_DIR: pgliteDir! });
+  const databaseEnv = (): Record<string, string> => (fresh ? { DATABASE_URL: fresh.env.DATABASE_URL! } : { PGLITE_DIR: pgliteDir! });
   const serverEnv = (settle: boolean) => ({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',

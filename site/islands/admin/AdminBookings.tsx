@@ -4,6 +4,7 @@ import { AdminTable, FilterNote, ModalDialog, byMonth, confirmAndDelete, formatD
 import { inDateRange } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
+import { usd } from '../../lib/money';
 import { publicConfig } from '../../lib/config';
 import {
   FILL_ALL_SLOT_FIELDS,
@@ -325,7 +326,12 @@ function BookingsPanel() {
   }
 
   async function deleteSession(session: BookedSlotView) {
-    if (!(await confirmAndDelete(`/api/bookings/${encodeURIComponent(session._id)}`, 'Failed to delete session.'))) return;
+    // Asked first, saying what follows (issue 21): a session to come is refunded and its client mailed.
+    const who = `${session.firstName} ${session.lastName}`.trim() || 'The client';
+    const upcoming = new Date(session.startsAt).getTime() > Date.now();
+    const refund = upcoming && session.amount ? ` Their payment of ${usd(session.amount)} is refunded through PayPal.` : '';
+    const text = upcoming ? `${who}’s session is cancelled and they are mailed.${refund}` : 'The passed session is removed from the records. Nobody is mailed.';
+    if (!(await confirmAndDelete(`/api/bookings/${encodeURIComponent(session._id)}`, 'Failed to delete session.', text))) return;
     await load();
     await showAlert({ icon: 'success', title: SESSION_DELETED });
   }
