@@ -234,4 +234,30 @@ test.describe('the therapy practice on a phone', () => {
     await fitsThePhone(page);
     await context.close();
   });
+
+  test('at 1280×800 no field of the intake builder lies over another', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: visitorHeaders() });
+    const page = await context.newPage();
+    await loginAdmin(page);
+    await page.goto('/admin/intake');
+    await expect(page.locator('[data-question]').first()).toBeVisible();
+    const overlaps = await page.evaluate(() => {
+      const fields = [...document.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea')]
+        .filter((el) => el.offsetParent !== null && !el.closest('.sr-only'))
+        .map((el) => ({ el, box: el.getBoundingClientRect() }));
+      const found: string[] = [];
+      for (let i = 0; i < fields.length; i++) {
+        for (let j = i + 1; j < fields.length; j++) {
+          const a = fields[i]!.box;
+          const b = fields[j]!.box;
+          if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
+            found.push(`${fields[i]!.el.id} × ${fields[j]!.el.id}`);
+        }
+      }
+      return found;
+    });
+    expect(overlaps).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
 });
