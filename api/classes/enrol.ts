@@ -6,7 +6,6 @@
  */
 import type { DB } from '../../db/client.ts';
 import type { Services } from '../services/index.ts';
-import type { OutgoingMail } from '../services/mail/index.ts';
 import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_FULL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
 import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { currentWaiver } from '../pages/pages.repo.ts';
@@ -18,7 +17,8 @@ import { brandNames } from '../pages/brand.ts';
  * Keeps or leaves out the student's own copy among a change's mails: decided by the route
  * before the transaction (the limiter counts on a connection of its own), applied inside it.
  */
-export type VisitorCopy = (mails: OutgoingMail[]) => OutgoingMail[];
+export type { VisitorCopy } from '../middleware/rate-limit.ts';
+import type { VisitorCopy } from '../middleware/rate-limit.ts';
 
 export interface Student {
   classTitle: string;

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { rateLimit, takeMailTo } from '../middleware/rate-limit.ts';
-import { LIMITS, type Limits } from '../limits/limits.ts';
+import { rateLimit, visitorCopyFor } from '../middleware/rate-limit.ts';
+import { LIMITS } from '../limits/limits.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
@@ -24,28 +24,11 @@ import {
 } from '../../contract/class-places.ts';
 import { verifyToken } from '../lib/signed-token.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import type { OutgoingMail } from '../services/mail/index.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from './mails.ts';
 import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack } from './places.ts';
-import type { VisitorCopy } from './enrol.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
 import { findClass } from './signups.repo.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
-
-/**
- * The student's own copy among a change's mails, as limitVisitorCopy decides it, but asked
- * before the change's transaction opens (the limiter counts on a connection of its own on
- * PostgreSQL): the answer is applied to the mails built inside it.
- */
-export async function visitorCopyFor(limits: Limits, email: string): Promise<VisitorCopy> {
-  const visitor = email.trim().toLowerCase();
-  const isCopy = (m: OutgoingMail) => m.to.trim().toLowerCase() === visitor;
-  if ((await takeMailTo(limits, visitor)).ok) return (mails) => mails;
-  return (mails) => {
-    if (mails.some(isCopy)) console.warn('[limits] a visitor copy was not sent: its address has had its mails for this hour');
-    return mails.filter((m) => !isCopy(m));
-  };
-}
 
 /** Maps a give-back (by link or dashboard) to its answer; its queued mails leave after the commit. */
 async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {

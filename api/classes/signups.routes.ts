@@ -22,7 +22,7 @@ import { enrol } from './enrol.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
-import { visitorCopyFor } from './places.routes.ts';
+import { visitorCopyFor } from '../middleware/rate-limit.ts';
 
 /**
  * POST /api/signup: a new student signs up with the waiver and a drawn signature.

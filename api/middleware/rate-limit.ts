@@ -50,9 +50,25 @@ export async function takeMailTo(limits: Limits, email: string): Promise<Taken> 
 export async function limitVisitorCopy(limits: Limits, mails: OutgoingMail[], visitorEmail: string): Promise<OutgoingMail[]> {
   const visitor = visitorEmail.trim().toLowerCase();
   if (!mails.some((m) => m.to.trim().toLowerCase() === visitor)) return mails;
-  if ((await takeMailTo(limits, visitor)).ok) return mails;
-  console.warn('[limits] a visitor copy was not sent: its address has had its mails for this hour');
-  return mails.filter((m) => m.to.trim().toLowerCase() !== visitor);
+  return (await visitorCopyFor(limits, visitor))(mails);
+}
+
+/** Keeps or drops the visitor's own copy among a change's mails (visitorCopyFor decides which). */
+export type VisitorCopy = (mails: OutgoingMail[]) => OutgoingMail[];
+
+/**
+ * The visitor's own copy, as limitVisitorCopy decides it, but asked before the change's
+ * transaction opens (the limiter counts on a connection of its own on PostgreSQL): the answer is
+ * applied to the mails built inside it (the class sign-up's, whose mails need the new row).
+ */
+export async function visitorCopyFor(limits: Limits, email: string): Promise<VisitorCopy> {
+  const visitor = email.trim().toLowerCase();
+  const isCopy = (m: OutgoingMail) => m.to.trim().toLowerCase() === visitor;
+  if ((await takeMailTo(limits, visitor)).ok) return (mails) => mails;
+  return (mails) => {
+    if (mails.some(isCopy)) console.warn('[limits] a visitor copy was not sent: its address has had its mails for this hour');
+    return mails.filter((m) => !isCopy(m));
+  };
 }
 
 /** Tests: every Limits instance made in this process forgets its counts. */
