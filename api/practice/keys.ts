@@ -70,6 +70,8 @@ function devKey(env: Env): { key: Buffer; source: Keyring['source'] } {
     } catch {
       // A file system without modes: the folder's own protection applies.
     }
+    // Said once, when made: losing this file makes the records unreadable.
+    console.log(`[practice] made the private records' key: ${path} (keep it with the database and apart from its backups)`);
     return { key, source: 'file' };
   }
   // Throwaway or shared development databases: every process of one environment derives the same key.

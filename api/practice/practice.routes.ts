@@ -24,7 +24,7 @@ import {
   type ClientRecordView,
 } from '../../contract/practice.ts';
 import { currentIntakeForm, intakeFormVersions, intakeRequired, saveIntakeForm, setIntakeRequired } from './intake-forms.repo.ts';
-import { accessLogOf, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
+import { accessLogOf, hasIntakeAnswers, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
 import { keyringOf } from './keys.ts';
 import { clientRecordView } from './client-record.ts';
 
@@ -32,6 +32,7 @@ import { clientRecordView } from './client-record.ts';
  * Her therapy practice (issue 23, decision 0025):
  *
  *   GET  /api/user/{id}/intake            the form, whether it is required and done, the client's own answers
+ *                                         (?answers=0: without them, nothing opened or logged)
  *   PUT  /api/user/{id}/intake            {version, answers}: a new answer version (the old ones kept)
  *   GET  /api/admin/intake                her form, its versions
  *   PUT  /api/admin/intake                {required, questions}: a new version when the questions change
@@ -51,13 +52,17 @@ const selfOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string): Promise<ClientIntakeView> {
+/**
+ * The form and the client's state; their answers too unless `withAnswers` is false (the
+ * dashboard and the booking page only need Required / Completed: nothing is opened, nothing logged).
+ */
+async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string, withAnswers = true): Promise<ClientIntakeView> {
   const { db, env } = c.var.services;
   const form = await currentIntakeForm(db);
-  const own = await readOwnIntake(db, keyringOf(env), userId);
+  const own = withAnswers ? await readOwnIntake(db, keyringOf(env), userId) : undefined;
   const view: ClientIntakeView = {
     required: await intakeRequired(db),
-    completed: !!own,
+    completed: withAnswers ? !!own : await hasIntakeAnswers(db, userId),
     version: form.version,
     questions: form.questions.map((q) => ({
       id: q.id,
@@ -74,7 +79,10 @@ async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string)
 }
 
 export const userIntake = new Hono<AppEnv>()
-  .get('/:id/intake', requireUser(), validateParams(userParams), selfOnly, async (c) => c.json(await clientIntakeView(c, c.req.valid('param').id)))
+  // ?answers=0: the state only (the dashboard's Forms, the booking page's notice).
+  .get('/:id/intake', requireUser(), validateParams(userParams), selfOnly, async (c) =>
+    c.json(await clientIntakeView(c, c.req.valid('param').id, c.req.query('answers') !== '0')),
+  )
   .put(
     '/:id/intake',
     requireUser(),

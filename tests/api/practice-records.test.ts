@@ -153,6 +153,17 @@ describe(`session notes and the client's page on ${kind}`, () => {
     expect((await server.api('/api/admin/users/no-such-client/record', { headers: { cookie: admin } })).status).toBe(404);
     expect(await adminReads()).toBe(3);
     expect((await log())[0]).toMatchObject({ who: 'admin', what: 'client record' });
+
+    // The client opening their answers is a read too; asking only whether the form is done is not.
+    const before = (await log()).length;
+    const status = await (await server.api(`/api/user/${client.id}/intake?answers=0`, { headers: { cookie: client.cookie } })).json();
+    expect(status).toMatchObject({ completed: true });
+    expect(status.answers).toBeUndefined();
+    expect((await log()).length).toBe(before);
+    const own = await (await server.api(`/api/user/${client.id}/intake`, { headers: { cookie: client.cookie } })).json();
+    expect(own.answers.conditions).toBe('Migraines logged');
+    expect((await log())[0]).toMatchObject({ who: 'client', what: 'their intake answers' });
+    expect((await log()).length).toBe(before + 1);
   });
 });
 

@@ -8,20 +8,21 @@ import type { User } from '../../stores/user';
 export const intakeUrl = (userId: string) => `/api/user/${encodeURIComponent(userId)}/intake`;
 export const intakePage = (userId: string) => `/user/${encodeURIComponent(userId)}/intake`;
 
-export function useIntake(userId: string) {
+/** The intake's view; `withAnswers: false` asks only whether it is required and done (nothing opened on the server). */
+export function useIntake(userId: string, withAnswers = true) {
   const [view, setView] = useState<ClientIntakeView | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    request<ClientIntakeView>('GET', intakeUrl(userId), { session: 'user' })
+    request<ClientIntakeView>('GET', `${intakeUrl(userId)}${withAnswers ? '' : '?answers=0'}`, { session: 'user' })
       .then((r) => (r.ok ? setView(r.data) : setFailed(true)))
       .catch(() => setFailed(true));
-  }, [userId]);
+  }, [userId, withAnswers]);
   return { view, setView, failed };
 }
 
 /** The dashboard's "Forms": the intake, Required or Completed, with its link. */
 export function FormsStatus({ user }: { user: User }) {
-  const { view } = useIntake(user.id);
+  const { view } = useIntake(user.id, false);
   if (!view) return null;
   const state = view.completed ? 'Completed' : view.required ? 'Required' : 'Not filled in yet';
   return (
@@ -46,7 +47,7 @@ export function FormsStatus({ user }: { user: User }) {
 
 /** The booking page's notice while the intake she requires is missing. */
 export function IntakeNotice({ user }: { user: User }) {
-  const { view } = useIntake(user.id);
+  const { view } = useIntake(user.id, false);
   if (!view || view.completed || !view.required) return null;
   return (
     <div className="card intake-notice" role="note" data-intake-notice>
