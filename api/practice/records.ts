@@ -121,12 +121,13 @@ export async function readAnswersForExport(db: DB, ring: Keyring, userId: string
 export class KeyCheckError extends Error {}
 
 /**
- * At start: every key id on a stored record must be a configured key, and the current key must
- * open its canary (written on first use). Returns nothing; throws a message saying why not.
+ * At start: every key id on a stored record must be a configured key, and each configured key
+ * must open its canary (written on first use). A database with no private record yet takes any
+ * key. Returns nothing; throws a message saying why not (key ids, never content).
  */
 export async function checkRecordKeys(db: DB, ring: Keyring): Promise<void> {
   const used = new Set<string>();
-  for (const table of ['intakeAnswers', 'sessionNotes', 'privateRecordKeys'] as const) {
+  for (const table of ['intakeAnswers', 'sessionNotes'] as const) {
     const rows = await db.selectFrom(table).select('keyId').distinct().execute();
     for (const r of rows) used.add(r.keyId);
   }
@@ -137,16 +138,23 @@ export async function checkRecordKeys(db: DB, ring: Keyring): Promise<void> {
         'Set PRIVATE_RECORDS_KEY to the key they were written with (when rotating, the new key in PRIVATE_RECORDS_KEY and the old one in PRIVATE_RECORDS_OLD_KEYS).',
     );
   }
-  for (const key of ring.byId.values()) {
-    const canary = await db.selectFrom('privateRecordKeys').select('sealed').where('keyId', '=', key.id).executeTakeFirst();
-    if (!canary) continue;
-    try {
-      if (open(ring, canaryContext(key.id), key.id, canary.sealed) !== CANARY) throw new Error('canary');
-    } catch {
-      throw new KeyCheckError(`The key with id ${key.id} does not open this database's canary: it is not the key the private records were written with.`);
+  const canaries = await db.selectFrom('privateRecordKeys').select(['keyId', 'sealed']).execute();
+  for (const canary of canaries) {
+    if (!ring.byId.has(canary.keyId)) {
+      // A key no record uses (a database restored elsewhere before anything was written): forgotten.
+      if (!used.has(canary.keyId)) await db.deleteFrom('privateRecordKeys').where('keyId', '=', canary.keyId).execute();
+      continue;
     }
+    let opened = false;
+    try {
+      opened = open(ring, canaryContext(canary.keyId), canary.keyId, canary.sealed) === CANARY;
+    } catch {
+      opened = false;
+    }
+    if (!opened)
+      throw new KeyCheckError(`The key with id ${canary.keyId} does not open this database's canary: it is not the key the private records were written with.`);
   }
-  if (!used.has(ring.current.id)) {
+  if (!canaries.some((c) => c.keyId === ring.current.id)) {
     const { sealed } = seal(ring, canaryContext(ring.current.id), CANARY);
     await db
       .insertInto('privateRecordKeys')
