@@ -360,7 +360,7 @@ test.describe('admin sections', () => {
     expect(created.status()).toBe(201);
     const product = (await created.json()).product as { _id: string; name: string };
     const buyer = uniqueEmail('buyer');
-    const cart = { cartItems: [{ _id: product._id, quantity: 2 }], isLocalPickup: false, couponCode: null };
+    const cart = { cartItems: [{ _id: product._id, quantity: 2 }], isLocalPickup: false, couponCode: null, shipToState: 'OR' };
     const { orderID } = await (await page.request.post('/api/orders/paypal', { data: cart })).json();
     expect(orderID).toBeTruthy();
     const shipping = {
