@@ -9,6 +9,7 @@ import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode, type CouponView } 
 import type { ProductView } from '../../contract/chocolates.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
+import { addTax, rateInEffect, SHIP_TO_STATE_REQUIRED, taxLabel, US_STATES, type TaxRatesView } from '../../contract/tax.ts';
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
@@ -28,6 +29,14 @@ export default function CartPage() {
   const [couponError, setCouponError] = useState('');
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [failed, setFailed] = useState(false);
+  // Issue 24: where a shipped order goes decides its sales tax; the rates in effect today, from the server.
+  const [shipToState, setShipToState] = useState('');
+  const [rates, setRates] = useState<TaxRatesView | null>(null);
+  useEffect(() => {
+    request<TaxRatesView>('GET', '/api/tax-rates')
+      .then((r) => r.ok && setRates(r.data))
+      .catch(() => {});
+  }, []);
   // The cart is in this browser only: the page made ahead holds its place until the island knows it.
   const hydrated = useHydrated();
 
@@ -66,12 +75,20 @@ export default function CartPage() {
     const lines = items.map((i) => ({ unitPriceCents: toCents(i.price), quantity: i.quantity }));
     const percent = coupon ? Math.round(coupon.discount * 100) : null;
     const priced = priceCart(lines, { percentOff: percent, isLocalPickup: pickup });
-    if (priced.ok) return priced.totals;
     // Below the coupon minimum: priced without the coupon (an effect then drops the coupon).
-    const plain = priceCart(lines, { isLocalPickup: pickup });
+    const plain = priced.ok ? priced : priceCart(lines, { isLocalPickup: pickup });
     if (!plain.ok) throw new Error('unreachable: no coupon, no minimum');
-    return plain.totals;
-  }, [items, coupon, pickup]);
+    // The sales tax of the state it ships to (none for pickup), as the server will charge it.
+    const state = pickup || !shipToState ? null : shipToState;
+    const rows = (rates?.rates ?? []).map((r) => ({
+      state: r.state,
+      ratePpm: Math.round(r.ratePercent * 10_000),
+      shippingTaxable: r.shippingTaxable,
+      startsOn: r.startsOn,
+    }));
+    return addTax(plain.totals, state, state ? (rateInEffect(rows, state, rates?.today ?? '') ?? null) : null);
+  }, [items, coupon, pickup, shipToState, rates]);
+  const needsState = !pickup && !shipToState;
 
   // A coupon stops applying when the cart drops under the minimum.
   useEffect(() => {
@@ -122,7 +139,9 @@ export default function CartPage() {
   const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
 
   const createOrder = () =>
-    request<CheckoutView>('POST', '/api/orders/paypal', { body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '' } });
+    request<CheckoutView>('POST', '/api/orders/paypal', {
+      body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '', ...(pickup ? {} : { shipToState }) },
+    });
 
   /** PayPalPayment has opened the failure's dialog; this sets the cart's state. */
   function onPaymentFailed(failure: PaymentFailure) {
@@ -148,6 +167,7 @@ export default function CartPage() {
           isLocalPickup: pickup,
           couponCode: coupon?.code ?? '',
           discount: coupon?.discount ?? 0,
+          ...(pickup ? {} : { shipToState }),
         },
       });
       // A 5xx leaves open whether the money was taken (the capture's outcome unknown, or a refund
@@ -264,6 +284,31 @@ export default function CartPage() {
           />{' '}
           Local pickup in Portland (no shipping fee)
         </label>
+        {!pickup && (
+          <div className="field">
+            <label htmlFor="ship-to-state">Ships to (state)</label>
+            <select
+              id="ship-to-state"
+              value={shipToState}
+              required
+              aria-describedby="ship-to-state-help"
+              onChange={(e) => {
+                setShipToState(e.target.value);
+                setPaypal(null);
+              }}
+            >
+              <option value="">Choose a state</option>
+              {Object.entries(US_STATES).map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name} ({code})
+                </option>
+              ))}
+            </select>
+            <span id="ship-to-state-help" className="muted">
+              {needsState ? SHIP_TO_STATE_REQUIRED : 'Choose the same state for the shipping address in PayPal.'}
+            </span>
+          </div>
+        )}
         <div className="coupon field">
           <label htmlFor="coupon">Coupon code</label>
           <div className="newsletter-form">
@@ -301,6 +346,12 @@ export default function CartPage() {
             <dt>Shipping</dt>
             <dd data-total="shipping">{pickup ? 'Free (pickup)' : usdFromCents(SHIPPING_CENTS)}</dd>
           </div>
+          {totals.taxState && (
+            <div>
+              <dt data-tax-label>{taxLabel(totals.taxState, totals.taxRatePpm)}</dt>
+              <dd data-total="tax">{usdFromCents(totals.taxCents)}</dd>
+            </div>
+          )}
           <div className="grand">
             <dt>Total</dt>
             <dd data-total="total">{usdFromCents(totals.totalCents)}</dd>
@@ -313,7 +364,7 @@ export default function CartPage() {
           </p>
         )}
         {!paypal ? (
-          <button type="button" className="button" disabled={blocked} onClick={() => void continueToPayment()}>
+          <button type="button" className="button" disabled={blocked || needsState} onClick={() => void continueToPayment()}>
             Continue to Payment
           </button>
         ) : (

@@ -118,6 +118,8 @@ test.describe('the chocolate shop', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Coupons valid only on orders $15 or more' })).toBeVisible();
     await expect(page.locator('[data-total="discount"]')).toHaveText('−$0.00');
 
+    // A shipped order names its state (issue 24); Oregon has no sales tax.
+    await page.getByLabel('Ships to (state)').selectOption('OR');
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await page.getByRole('button', { name: 'Decline (emulator)' }).click();
     await expectAlert(page, 'Payment Unsuccessful');
@@ -133,6 +135,7 @@ test.describe('the chocolate shop', () => {
       .click();
     await failPayPalSdk(page);
     await page.goto('/cart');
+    await page.getByLabel('Ships to (state)').selectOption('OR');
     const continueButton = page.getByRole('button', { name: 'Continue to Payment' });
     await continueButton.click();
     await expectAlertText(page, 'Payment Service Unavailable', 'We couldn’t load the payment provider. Please try again later.');
@@ -149,6 +152,7 @@ test.describe('the chocolate shop', () => {
     const other = await context.newPage();
     await other.route('**/api/orders/paypal', (route) => route.fulfill({ status: 409, json: { message: 'Espresso Crunch Bar is sold out' } }));
     await other.goto('/cart');
+    await other.getByLabel('Ships to (state)').selectOption('OR');
     await other.getByRole('button', { name: 'Continue to Payment' }).click();
     await other.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
     await expectAlertText(other, 'Payment Button Error', 'We couldn’t display the payment buttons. Please refresh the page and try again.');

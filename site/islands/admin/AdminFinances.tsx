@@ -136,6 +136,21 @@ function FinancesPanel() {
                 </tr>
               ))}
             </AdminTable>
+            <h3>Sales tax collected, by state</h3>
+            {view.salesTaxByState.length === 0 ? (
+              <p>No sales tax in this range.</p>
+            ) : (
+              <AdminTable caption="Sales tax per state" columns={['State', 'Total', 'Per quarter', 'Per month']}>
+                {view.salesTaxByState.map((s) => (
+                  <tr key={s.state} data-sales-tax={s.state}>
+                    <td data-card="title">{s.state}</td>
+                    <td>{formatCents(s.taxCents)}</td>
+                    <td>{s.quarters.map((q) => `${q.quarter}: ${formatCents(q.taxCents)}`).join(' · ')}</td>
+                    <td>{s.months.map((m) => `${monthLabel(m.month)}: ${formatCents(m.taxCents)}`).join(' · ')}</td>
+                  </tr>
+                ))}
+              </AdminTable>
+            )}
             <h3>Best-selling tins</h3>
             {view.bestSellers.length === 0 ? (
               <p>No tins sold in this range.</p>

@@ -1,0 +1,489 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable, confirmAndDelete, formatDay } from './admin-ui';
+import { request } from '../../lib/http';
+import { showAlert } from '../../lib/alert';
+import { usdFromCents } from '../../lib/money';
+import {
+  FREQUENCY_WORDS,
+  GIG_FREQUENCIES,
+  PAYMENT_METHOD_WORDS,
+  PAYMENT_METHODS,
+  type GigFrequency,
+  type GigsView,
+  type GigView,
+  type LocationView,
+  type MileageRateView,
+  type PaymentMethod,
+  type TripView,
+} from '../../../contract/books.ts';
+
+/**
+ * Her teaching gigs (issue 24): the classes she teaches at studios and gyms, one or recurring;
+ * the unpaid ones with their age and "Mark paid" in one tap; her locations with the round trip
+ * from home; trips added by hand; the standard mileage rate of each year.
+ */
+
+const todayHere = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+
+async function send<T>(method: 'POST' | 'PUT', url: string, body: unknown, failTitle: string): Promise<T | null> {
+  try {
+    const res = await request<T & { message?: string }>(method, url, { session: 'admin', body });
+    if (res.ok) return res.data;
+    await showAlert({ icon: 'error', title: failTitle, text: res.data.message });
+  } catch {
+    await showAlert({ icon: 'error', title: failTitle, text: 'The server could not be reached. Please try again.' });
+  }
+  return null;
+}
+
+function GigForm(props: { locations: LocationView[]; onAdded: () => void }) {
+  const id = useId();
+  const [date, setDate] = useState(todayHere());
+  const [time, setTime] = useState('18:00');
+  const [className, setClassName] = useState('');
+  const [locationId, setLocationId] = useState('');
+  const [rate, setRate] = useState('');
+  const [frequency, setFrequency] = useState<GigFrequency>('weekly');
+  const [until, setUntil] = useState('');
+  const [method, setMethod] = useState<PaymentMethod>('venmo');
+  const [taxed, setTaxed] = useState(false);
+  const [status, setStatus] = useState('');
+
+  async function add() {
+    const rateCents = Math.round(Number(rate) * 100);
+    const made = await send<{ message: string }>(
+      'POST',
+      '/api/admin/gigs',
+      {
+        date,
+        time,
+        className,
+        locationId: locationId || props.locations[0]?._id || '',
+        rateCents: Number.isFinite(rateCents) ? rateCents : -1,
+        frequency,
+        paymentMethod: method,
+        taxed,
+        ...(frequency !== 'perClass' && until ? { repeatUntil: until } : {}),
+      },
+      'Could not add the gig',
+    );
+    if (made) {
+      setStatus(made.message);
+      setClassName('');
+      props.onAdded();
+    }
+  }
+
+  return (
+    <form
+      className="admin-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add();
+      }}
+      aria-label="Add a gig"
+    >
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor={`${id}-class`}>Class</label>
+          <input id={`${id}-class`} required value={className} onChange={(e) => setClassName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-location`}>Location</label>
+          <select id={`${id}-location`} required value={locationId || props.locations[0]?._id || ''} onChange={(e) => setLocationId(e.target.value)}>
+            {props.locations.map((l) => (
+              <option key={l._id} value={l._id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor={`${id}-date`}>First date</label>
+          <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-time`}>Time</label>
+          <input id={`${id}-time`} type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+        </div>
+      </div>
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor={`${id}-rate`}>Rate per class ($)</label>
+          <input id={`${id}-rate`} inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-frequency`}>Repeats</label>
+          <select id={`${id}-frequency`} value={frequency} onChange={(e) => setFrequency(e.target.value as GigFrequency)}>
+            {GIG_FREQUENCIES.map((f) => (
+              <option key={f} value={f}>
+                {FREQUENCY_WORDS[f]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="form-row">
+        {frequency !== 'perClass' && (
+          <div className="field">
+            <label htmlFor={`${id}-until`}>Until (optional)</label>
+            <input id={`${id}-until`} type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor={`${id}-method`}>Paid by</label>
+          <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {PAYMENT_METHOD_WORDS[m]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} /> Tax withheld by the studio
+      </label>
+      <div className="card-actions">
+        <button className="button button-small" type="submit" disabled={props.locations.length === 0}>
+          Add gig
+        </button>
+        <p role="status" className="muted">
+          {props.locations.length === 0 ? 'Add a location first.' : status}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number }) {
+  const g = props.gig;
+  const put = async (body: unknown) => {
+    if (await send('PUT', `/api/admin/gigs/${g._id}`, body, 'Could not save the gig')) props.onChanged();
+  };
+  return (
+    <tr data-gig={g.date} data-paid={g.paid ? 'yes' : 'no'}>
+      <td data-card="title">
+        <strong>{g.className}</strong> · {formatDay(g.date, g.time)}
+        {g.cancelled && <span className="muted"> (cancelled)</span>}
+      </td>
+      <td>{g.location}</td>
+      <td>{usdFromCents(g.rateCents)}</td>
+      <td>{props.ageDays !== undefined ? `${props.ageDays} days` : g.paid ? `Paid ${g.paidOn ?? ''}` : g.requestSent ? 'Asked' : 'Not paid'}</td>
+      <td>{g.miles ? `${g.miles} mi` : '—'}</td>
+      <td>
+        <div className="row-actions">
+          {!g.paid && !g.cancelled && (
+            <button type="button" className="button button-small" onClick={() => void put({ paid: true })}>
+              Mark paid<span className="sr-only"> {`${g.className} ${g.date}`}</span>
+            </button>
+          )}
+          {!g.paid && !g.requestSent && !g.cancelled && (
+            <button type="button" className="button button-quiet button-small" onClick={() => void put({ requestSent: true })}>
+              Asked<span className="sr-only"> {`${g.className} ${g.date}`}</span>
+            </button>
+          )}
+          {props.ageDays === undefined && (
+            <>
+              <button type="button" className="button button-quiet button-small" onClick={() => void put({ cancelled: !g.cancelled })}>
+                {g.cancelled ? 'Restore' : 'Cancel'}
+                <span className="sr-only"> {`${g.className} ${g.date}`}</span>
+              </button>
+              <button type="button" className="button button-quiet button-small" onClick={() => void put({ drove: !g.drove })}>
+                {g.drove ? 'Didn’t drive' : 'Drove'}
+                <span className="sr-only"> {`${g.className} ${g.date}`}</span>
+              </button>
+              {g.seriesId && (
+                <button
+                  type="button"
+                  className="button button-quiet button-small"
+                  onClick={() =>
+                    void send('POST', `/api/admin/gigs/${g._id}/end`, {}, 'Could not end the gig').then((r) => {
+                      if (r) props.onChanged();
+                    })
+                  }
+                >
+                  End after this<span className="sr-only"> {`${g.className} ${g.date}`}</span>
+                </button>
+              )}
+              <button
+                type="button"
+                className="button button-quiet button-small"
+                onClick={() =>
+                  void confirmAndDelete(`/api/admin/gigs/${g._id}`, 'Could not delete the gig').then((ok) => {
+                    if (ok) props.onChanged();
+                  })
+                }
+              >
+                Delete<span className="sr-only"> {`${g.className} ${g.date}`}</span>
+              </button>
+            </>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+const GIG_COLUMNS = ['Class', 'Location', 'Rate', 'Paid', 'Miles', 'Actions'];
+
+function LocationsPanel(props: { locations: LocationView[]; onChanged: () => void }) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [miles, setMiles] = useState('');
+  async function add() {
+    if (await send('POST', '/api/admin/locations', { name, roundTripMiles: Number(miles) }, 'Could not add the location')) {
+      setName('');
+      setMiles('');
+      props.onChanged();
+    }
+  }
+  return (
+    <section className="admin-panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Locations</h2>
+      <p className="muted">Where you teach, with the round trip from home in miles (entered once: each gig adds it).</p>
+      <ul className="plain-list">
+        {props.locations.map((l) => (
+          <li key={l._id} data-location={l.name}>
+            {l.name}: {l.roundTripMiles} mi round trip{' '}
+            <button
+              type="button"
+              className="button button-quiet button-small"
+              onClick={() =>
+                void confirmAndDelete(`/api/admin/locations/${l._id}`, 'Could not delete the location').then((ok) => {
+                  if (ok) props.onChanged();
+                })
+              }
+            >
+              Delete<span className="sr-only"> {l.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="form-row"
+        aria-label="Add a location"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} required value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-miles`}>Round trip (miles)</label>
+          <input id={`${id}-miles`} inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
+        </div>
+        <div className="field">
+          <button className="button button-small" type="submit">
+            Add location
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function TripsPanel() {
+  const id = useId();
+  const [trips, setTrips] = useState<TripView[]>([]);
+  const [rates, setRates] = useState<MileageRateView[]>([]);
+  const [date, setDate] = useState(todayHere());
+  const [purpose, setPurpose] = useState('');
+  const [miles, setMiles] = useState('');
+  const [year, setYear] = useState(todayHere().slice(0, 4));
+  const [cents, setCents] = useState('');
+  const [rateName, setRateName] = useState('');
+  const load = useCallback(() => {
+    request<TripView[]>('GET', '/api/admin/trips', { session: 'admin' })
+      .then((r) => r.ok && setTrips(r.data))
+      .catch(() => {});
+    request<MileageRateView[]>('GET', '/api/admin/mileage-rates', { session: 'admin' })
+      .then((r) => r.ok && setRates(r.data))
+      .catch(() => {});
+  }, []);
+  useEffect(load, [load]);
+
+  async function addTrip() {
+    if (await send('POST', '/api/admin/trips', { date, purpose, miles: Number(miles) }, 'Could not add the trip')) {
+      setPurpose('');
+      setMiles('');
+      load();
+    }
+  }
+  async function saveRate() {
+    if (await send('PUT', `/api/admin/mileage-rates/${year}`, { centsPerMile: Number(cents), name: rateName }, 'Could not save the rate')) load();
+  }
+
+  return (
+    <section className="admin-panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Trips and mileage</h2>
+      <form
+        className="form-row"
+        aria-label="Add a trip"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void addTrip();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-date`}>Date</label>
+          <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-purpose`}>Purpose</label>
+          <input id={`${id}-purpose`} required value={purpose} onChange={(e) => setPurpose(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-miles`}>Miles</label>
+          <input id={`${id}-miles`} inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
+        </div>
+        <div className="field">
+          <button className="button button-small" type="submit">
+            Add trip
+          </button>
+        </div>
+      </form>
+      <ul className="plain-list">
+        {trips.map((t) => (
+          <li key={t._id} data-trip={t.purpose}>
+            {formatDay(t.date)}: {t.purpose}, {t.miles} mi{' '}
+            <button
+              type="button"
+              className="button button-quiet button-small"
+              onClick={() =>
+                void confirmAndDelete(`/api/admin/trips/${t._id}`, 'Could not delete the trip').then((ok) => {
+                  if (ok) load();
+                })
+              }
+            >
+              Delete<span className="sr-only"> {t.purpose}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h3>Standard mileage rate</h3>
+      <ul className="plain-list">
+        {rates.map((r) => (
+          <li key={r.year}>
+            {r.year}: {r.centsPerMile}¢ a mile ({r.name})
+          </li>
+        ))}
+      </ul>
+      <form
+        className="form-row"
+        aria-label="Set a year's mileage rate"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveRate();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-year`}>Year</label>
+          <input id={`${id}-year`} inputMode="numeric" required value={year} onChange={(e) => setYear(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-cents`}>Cents a mile</label>
+          <input id={`${id}-cents`} inputMode="decimal" required value={cents} onChange={(e) => setCents(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-rname`}>Name</label>
+          <input id={`${id}-rname`} required value={rateName} placeholder="IRS business rate" onChange={(e) => setRateName(e.target.value)} />
+        </div>
+        <div className="field">
+          <button className="button button-small" type="submit">
+            Save rate
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function GigsPanel() {
+  const id = useId();
+  const [view, setView] = useState<GigsView | null>(null);
+  const [locations, setLocations] = useState<LocationView[]>([]);
+  const load = useCallback(() => {
+    request<GigsView>('GET', '/api/admin/gigs', { session: 'admin' })
+      .then((r) => r.ok && setView(r.data))
+      .catch(() => {});
+    request<LocationView[]>('GET', '/api/admin/locations', { session: 'admin' })
+      .then((r) => r.ok && setLocations(r.data))
+      .catch(() => {});
+  }, []);
+  useEffect(load, [load]);
+  const today = todayHere();
+  const coming = (view?.gigs ?? []).filter((g) => g.date >= today).slice(0, 20);
+  const past = (view?.gigs ?? [])
+    .filter((g) => g.date < today)
+    .slice(-20)
+    .reverse();
+
+  return (
+    <>
+      <section className="admin-panel" aria-labelledby={`${id}-unpaid`}>
+        <h2 id={`${id}-unpaid`}>Unpaid</h2>
+        {!view ? (
+          <p role="status">Loading…</p>
+        ) : view.unpaid.length === 0 ? (
+          <p>Every class taught is paid.</p>
+        ) : (
+          <>
+            <p>
+              {view.unpaid.length} {view.unpaid.length === 1 ? 'class' : 'classes'} taught and not paid: {usdFromCents(view.unpaidCents)}.
+            </p>
+            <AdminTable caption="Unpaid classes" columns={['Class', 'Location', 'Rate', 'Waiting', 'Miles', 'Actions']}>
+              {view.unpaid.map((g) => (
+                <GigRow key={g._id} gig={g} ageDays={g.ageDays} onChanged={load} />
+              ))}
+            </AdminTable>
+          </>
+        )}
+      </section>
+      <section className="admin-panel" aria-labelledby={`${id}-add`}>
+        <h2 id={`${id}-add`}>Add a gig</h2>
+        <p className="muted">A recurring gig makes its classes ahead; each can then be paid, cancelled or edited alone.</p>
+        <GigForm locations={locations} onAdded={load} />
+      </section>
+      <section className="admin-panel" aria-labelledby={`${id}-coming`}>
+        <h2 id={`${id}-coming`}>Coming classes</h2>
+        {coming.length === 0 ? (
+          <p>No classes ahead.</p>
+        ) : (
+          <AdminTable caption="Coming classes" columns={GIG_COLUMNS}>
+            {coming.map((g) => (
+              <GigRow key={g._id} gig={g} onChanged={load} />
+            ))}
+          </AdminTable>
+        )}
+        <h3>Recent classes</h3>
+        {past.length === 0 ? (
+          <p>No classes yet.</p>
+        ) : (
+          <AdminTable caption="Recent classes" columns={GIG_COLUMNS}>
+            {past.map((g) => (
+              <GigRow key={g._id} gig={g} onChanged={load} />
+            ))}
+          </AdminTable>
+        )}
+      </section>
+      <LocationsPanel locations={locations} onChanged={load} />
+      <TripsPanel />
+    </>
+  );
+}
+
+export default function AdminGigs() {
+  return (
+    <AdminShell current="/admin/gigs" title="Gigs">
+      {() => <GigsPanel />}
+    </AdminShell>
+  );
+}

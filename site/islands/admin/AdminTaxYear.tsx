@@ -1,0 +1,258 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import AdminShell from './AdminShell';
+import { AdminTable } from './admin-ui';
+import { request } from '../../lib/http';
+import { showAlert } from '../../lib/alert';
+import { usdFromCents } from '../../lib/money';
+import type { TaxPeriodFigures, TaxYearView } from '../../../contract/books.ts';
+import { US_STATES, type TaxRatesView } from '../../../contract/tax.ts';
+
+/**
+ * A tax year in one place (issue 24): income by source per quarter and for the year, the months,
+ * gigs by location, sales tax collected by state, refunds, miles and the mileage deduction, what
+ * is still unpaid; printable, and as a CSV for an accountant. Below, the sales tax rates.
+ */
+
+const thisYear = () => Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric' }).format(new Date()));
+
+const ROWS: [string, (f: TaxPeriodFigures) => string][] = [
+  ['Shop (net of tax and refunds)', (f) => usdFromCents(f.shopNetCents)],
+  ['Paid sessions', (f) => usdFromCents(f.sessionsCents)],
+  ['Gigs', (f) => usdFromCents(f.gigsCents)],
+  ['of which tax withheld', (f) => usdFromCents(f.gigsWithheldCents)],
+  ['Income', (f) => usdFromCents(f.incomeCents)],
+  ['Sales tax collected', (f) => usdFromCents(f.salesTaxCents)],
+  ['Refunds (tax included)', (f) => usdFromCents(f.refundsCents)],
+  ['Sales tax refunded', (f) => usdFromCents(f.refundedTaxCents)],
+  ['Miles', (f) => f.mileage.miles.toFixed(1)],
+  ['Mileage deduction', (f) => usdFromCents(f.mileage.deductionCents)],
+];
+
+function FigureTable(props: { caption: string; periods: { label: string; figures: TaxPeriodFigures }[] }) {
+  return (
+    <AdminTable caption={props.caption} columns={['Figure', ...props.periods.map((p) => p.label)]}>
+      {ROWS.map(([label, show]) => (
+        <tr key={label} data-tax-row={label}>
+          <th scope="row">{label}</th>
+          {props.periods.map((p) => (
+            <td key={p.label}>{show(p.figures)}</td>
+          ))}
+        </tr>
+      ))}
+    </AdminTable>
+  );
+}
+
+function RatesPanel() {
+  const id = useId();
+  const [view, setView] = useState<TaxRatesView | null>(null);
+  const [state, setState] = useState('WA');
+  const [percent, setPercent] = useState('');
+  const [shipping, setShipping] = useState(false);
+  const [startsOn, setStartsOn] = useState('');
+  const [status, setStatus] = useState('');
+  const load = useCallback(() => {
+    request<TaxRatesView>('GET', '/api/admin/tax-rates', { session: 'admin' })
+      .then((r) => {
+        if (!r.ok) return;
+        setView(r.data);
+        setStartsOn((s) => s || r.data.today);
+      })
+      .catch(() => {});
+  }, []);
+  useEffect(load, [load]);
+  const current = view?.rates.filter((r) => r.current) ?? [];
+
+  async function save() {
+    try {
+      const res = await request<TaxRatesView>('PUT', `/api/admin/tax-rates/${state}`, {
+        session: 'admin',
+        body: { ratePercent: Number(percent), shippingTaxable: shipping, startsOn },
+      });
+      if (!res.ok) {
+        await showAlert({ icon: 'error', title: 'Could not save the rate', text: res.data.message });
+        return;
+      }
+      setStatus(res.data.message ?? 'Saved.');
+      setView(res.data);
+    } catch {
+      await showAlert({ icon: 'error', title: 'Could not save the rate', text: 'The server could not be reached. Please try again.' });
+    }
+  }
+
+  return (
+    <section className="admin-panel no-print" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Sales tax rates</h2>
+      <p className="muted">{view?.note}</p>
+      <form
+        className="form-row"
+        aria-label="Set a state's rate"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-state`}>State</label>
+          <select
+            id={`${id}-state`}
+            value={state}
+            onChange={(e) => {
+              setState(e.target.value);
+              const r = current.find((c) => c.state === e.target.value);
+              if (r) {
+                setPercent(String(r.ratePercent));
+                setShipping(r.shippingTaxable);
+              }
+            }}
+          >
+            {Object.entries(US_STATES).map(([code, name]) => (
+              <option key={code} value={code}>
+                {name} ({code})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-rate`}>Rate (%)</label>
+          <input id={`${id}-rate`} inputMode="decimal" required value={percent} onChange={(e) => setPercent(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-from`}>From</label>
+          <input id={`${id}-from`} type="date" required value={startsOn} onChange={(e) => setStartsOn(e.target.value)} />
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> Shipping is taxed
+        </label>
+        <div className="field">
+          <button className="button button-small" type="submit">
+            Save rate
+          </button>
+        </div>
+      </form>
+      <p role="status" className="muted">
+        {status}
+      </p>
+      <AdminTable caption="Rates in effect today" columns={['State', 'Rate', 'Shipping', 'Since']}>
+        {current.map((r) => (
+          <tr key={r._id} data-rate={r.state}>
+            <td data-card="title">
+              {r.stateName} ({r.state})
+            </td>
+            <td>{r.rate}</td>
+            <td>{r.shippingTaxable ? 'taxed' : 'not taxed'}</td>
+            <td>{r.startsOn}</td>
+          </tr>
+        ))}
+      </AdminTable>
+    </section>
+  );
+}
+
+function TaxYearPanel() {
+  const id = useId();
+  const [year, setYear] = useState(thisYear());
+  const [view, setView] = useState<TaxYearView | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    request<TaxYearView>('GET', `/api/admin/tax-year/${year}`, { session: 'admin' })
+      .then((r) => {
+        if (r.ok) {
+          setView(r.data);
+          setError('');
+        } else setError(r.data.message ?? 'Could not load the year.');
+      })
+      .catch(() => setError('The server could not be reached.'));
+  }, [year]);
+
+  return (
+    <>
+      <section className="admin-panel" aria-labelledby={`${id}-h`}>
+        <h2 id={`${id}-h`}>Tax year {year}</h2>
+        <form className="form-row no-print" aria-label="Year" onSubmit={(e) => e.preventDefault()}>
+          <div className="field">
+            <label htmlFor={`${id}-year`}>Year</label>
+            <select id={`${id}-year`} value={year} onChange={(e) => setYear(Number(e.target.value))}>
+              {Array.from({ length: 6 }, (_, i) => thisYear() - i).map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field row-actions">
+            <button type="button" className="button button-small" onClick={() => window.print()}>
+              Print
+            </button>
+            <a className="button button-quiet button-small" href={`/api/admin/exports/tax-year-${year}.csv`} download data-export="tax-year">
+              Download CSV
+            </a>
+          </div>
+        </form>
+        {error && <p className="admin-error">{error}</p>}
+        {!view ? (
+          <p role="status">Loading…</p>
+        ) : (
+          <div data-tax-year={view.year}>
+            <p>
+              Income {usdFromCents(view.totals.incomeCents)} · sales tax collected {usdFromCents(view.totals.salesTaxCents)} ·{' '}
+              {view.totals.mileage.miles.toFixed(1)} miles, deduction {usdFromCents(view.totals.mileage.deductionCents)} · unpaid {view.unpaid.count} (
+              {usdFromCents(view.unpaid.cents)})
+            </p>
+            <p className="muted">
+              Months and quarters in {view.timeZone}. Mileage rate:{' '}
+              {view.mileageRate ? `${view.mileageRate.centsPerMile}¢ a mile (${view.mileageRate.name})` : 'none set for this year (Gigs page)'}.
+            </p>
+            <FigureTable
+              caption="The year by quarter"
+              periods={[...view.quarters.map((q) => ({ label: `Q${q.quarter}`, figures: q })), { label: String(view.year), figures: view.totals }]}
+            />
+            <h3>Gigs by location</h3>
+            {view.gigsByLocation.length === 0 ? (
+              <p>No gig paid this year.</p>
+            ) : (
+              <AdminTable caption="Gigs by location" columns={['Location', 'Classes paid', 'Paid', 'Tax withheld']}>
+                {view.gigsByLocation.map((l) => (
+                  <tr key={l.location} data-gig-location={l.location}>
+                    <td data-card="title">{l.location}</td>
+                    <td>{l.classes}</td>
+                    <td>{usdFromCents(l.cents)}</td>
+                    <td>{usdFromCents(l.withheldCents)}</td>
+                  </tr>
+                ))}
+              </AdminTable>
+            )}
+            <h3>Sales tax collected by state</h3>
+            {view.salesTaxByState.length === 0 ? (
+              <p>No shipped order this year.</p>
+            ) : (
+              <AdminTable caption="Sales tax by state" columns={['State', 'Taxable sales', 'Tax', 'Q1', 'Q2', 'Q3', 'Q4']}>
+                {view.salesTaxByState.map((s) => (
+                  <tr key={s.state} data-tax-state={s.state}>
+                    <td data-card="title">{s.state}</td>
+                    <td>{usdFromCents(s.taxableCents)}</td>
+                    <td>{usdFromCents(s.taxCents)}</td>
+                    {s.quarters.map((q, i) => (
+                      <td key={i}>{usdFromCents(q)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </AdminTable>
+            )}
+            <h3>Month by month</h3>
+            <FigureTable caption="The year by month" periods={view.months.map((m) => ({ label: m.month, figures: m }))} />
+          </div>
+        )}
+      </section>
+      <RatesPanel />
+    </>
+  );
+}
+
+export default function AdminTaxYear() {
+  return (
+    <AdminShell current="/admin/tax-year" title="Tax year">
+      {() => <TaxYearPanel />}
+    </AdminShell>
+  );
+}

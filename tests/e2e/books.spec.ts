@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+import { closeAlert, expectAlertText, loginAdmin, teacherToday } from './helpers';
+
+/**
+ * Issue 24 at 390×844: a buyer sees the sales tax before paying ("Tax (WA 6.5%)" and the total)
+ * and pays it through the PayPal emulator; the teacher adds a weekly gig, marks one class paid,
+ * adds a trip and reads the year's page.
+ */
+test.use({ viewport: { width: 390, height: 844 } });
+
+const openShop = async (page: Page) => {
+  await page.goto('/chocolates');
+  await page.locator('#products').scrollIntoViewIfNeeded();
+  await expect(page.locator('[data-product]').first()).toBeVisible();
+};
+
+test('a buyer sees the tax of the state it ships to before paying, and pays it', async ({ page }) => {
+  await openShop(page);
+  await page
+    .locator('[data-product="Sea Salt Caramel Tin"]')
+    .getByRole('button', { name: /Add to Cart/ })
+    .click();
+  await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
+  await page.goto('/cart');
+
+  // Shipped: no state, no payment.
+  const continueButton = page.getByRole('button', { name: 'Continue to Payment' });
+  await expect(continueButton).toBeDisabled();
+  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
+  // $18 + $5 shipping; 6.5% of $18 = $1.17 (shipping not taxed in WA).
+  await expect(page.locator('[data-tax-label]')).toHaveText('Tax (WA 6.5%)');
+  await expect(page.locator('[data-total="tax"]')).toHaveText('$1.17');
+  await expect(page.locator('[data-total="total"]')).toHaveText('$24.17');
+
+  // Oregon has no sales tax; back to Washington.
+  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('OR');
+  await expect(page.locator('[data-tax-label]')).toHaveText('Tax (OR 0%)');
+  await expect(page.locator('[data-total="total"]')).toHaveText('$23.00');
+  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
+  await expect(page.locator('[data-total="total"]')).toHaveText('$24.17');
+
+  await continueButton.click();
+  await page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
+  await expectAlertText(page, 'Payment Successful', 'Transaction completed by Pat');
+  await closeAlert(page, 'Payment Successful');
+
+  await loginAdmin(page);
+  const orders: { total: number; taxCents: number; taxState: string | null; taxLabel: string }[] = await (await page.request.get('/api/admin/orders')).json();
+  expect(orders.find((o) => o.total === 24.17)).toMatchObject({ taxCents: 117, taxState: 'WA', taxLabel: 'Tax (WA 6.5%)' });
+});
+
+test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads the year', async ({ page }) => {
+  await loginAdmin(page);
+  await page.goto('/admin/gigs');
+  await expect(page.getByRole('heading', { name: 'Unpaid' })).toBeVisible();
+
+  // Her studio, once, with the round trip from home.
+  const locations = page.getByRole('form', { name: 'Add a location' });
+  await locations.getByLabel('Name', { exact: true }).fill('Riverside Studio');
+  await locations.getByLabel('Round trip (miles)', { exact: true }).fill('12.4');
+  await locations.getByRole('button', { name: 'Add location' }).click();
+  await expect(page.locator('[data-location="Riverside Studio"]')).toContainText('12.4 mi round trip');
+
+  // Every week from three weeks ago, $60 a class.
+  const start = teacherToday(-21);
+  const gig = page.getByRole('form', { name: 'Add a gig' });
+  await gig.getByLabel('Class', { exact: true }).fill('Vinyasa Flow');
+  await gig.getByLabel('Location', { exact: true }).selectOption({ label: 'Riverside Studio' });
+  await gig.getByLabel('First date', { exact: true }).fill(start);
+  await gig.getByLabel('Time', { exact: true }).fill('18:00');
+  await gig.getByLabel('Rate per class ($)', { exact: true }).fill('60');
+  await gig.getByLabel('Repeats', { exact: true }).selectOption('weekly');
+  await gig.getByLabel('Until (optional)', { exact: true }).fill(teacherToday(35));
+  await gig.getByRole('button', { name: 'Add gig' }).click();
+  await expect(gig.getByRole('status')).toContainText('classes added');
+
+  // The classes taught so far wait for their money; one tap marks the first paid.
+  const unpaid = page.getByRole('region', { name: 'Unpaid classes table' });
+  await expect(unpaid.locator(`[data-gig="${start}"]`)).toBeVisible();
+  const before = await unpaid.locator('tr[data-gig]').count();
+  expect(before).toBeGreaterThanOrEqual(3);
+  await unpaid
+    .locator(`[data-gig="${start}"]`)
+    .getByRole('button', { name: /Mark paid/ })
+    .click();
+  await expect(unpaid.locator('tr[data-gig]')).toHaveCount(before - 1);
+
+  // A trip by hand.
+  const trip = page.getByRole('form', { name: 'Add a trip' });
+  await trip.getByLabel('Date', { exact: true }).fill(teacherToday(-1));
+  await trip.getByLabel('Purpose', { exact: true }).fill('Cacao supplier');
+  await trip.getByLabel('Miles', { exact: true }).fill('23.5');
+  await trip.getByRole('button', { name: 'Add trip' }).click();
+  await expect(page.locator('[data-trip="Cacao supplier"]')).toContainText('23.5 mi');
+
+  // The year: the paid class is income, the others are unpaid, the miles are counted.
+  await page.goto('/admin/tax-year');
+  const year = page.locator(`[data-tax-year="${teacherToday().slice(0, 4)}"]`);
+  await expect(year).toBeVisible();
+  await expect(year.locator('[data-gig-location="Riverside Studio"]')).toContainText('$60.00');
+  await expect(year).toContainText(`unpaid ${before - 1} (`);
+  await expect(year.locator('[data-tax-state="WA"]')).toContainText('$1.17');
+  const taxYear = await (await page.request.get(`/api/admin/tax-year/${teacherToday().slice(0, 4)}`)).json();
+  expect(taxYear.totals.gigsCents).toBe(6000);
+  expect(taxYear.totals.mileage.tenthMiles).toBe(before * 124 + 235);
+  await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', /tax-year-\d{4}\.csv$/);
+});
