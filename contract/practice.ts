@@ -64,7 +64,7 @@ export const intakeQuestion = z
   .refine((q) => q.type !== 'consent' || (q.consentText ?? '').length > 0, { message: 'A consent checkbox needs its text', path: ['consentText'] });
 export type IntakeQuestion = z.output<typeof intakeQuestion>;
 
-/** PUT /api/admin/intake: whether it is required before a first session, and the questions (a new version when they change). */
+/** PUT /api/admin/intake: whether it is required before a first session, and the questions (each save a new version). */
 export const intakeFormUpdate = z.object({
   /** Required before a client's first paid session. */
   required: z.boolean({ error: 'required must be true or false' }),
@@ -86,7 +86,6 @@ export interface AdminIntakeView {
   message?: string;
 }
 
-export const INTAKE_SAVED = 'Intake form saved.';
 export const INTAKE_SAVED_NEW_VERSION = (v: number) => `Intake form saved as version ${v}.`;
 
 // ---------------------------------------------------------------------------------------------

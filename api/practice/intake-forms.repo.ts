@@ -53,21 +53,20 @@ export async function intakeFormVersions(db: DB) {
 }
 
 /**
- * Saves her form: a new version when the questions differ from the current ones (the answers
- * keep the version they answered), the same version otherwise. Two saves at once: the second
- * insert conflicts on the version and is retried once on top of the first.
+ * Saves her form as a new version (PUT /api/admin/intake always makes one, as page revisions
+ * do); the answers given so far keep the version they answered. Two saves at once: the second
+ * insert conflicts on the version and is retried on top of the first.
  */
-export async function saveIntakeForm(db: DB, questions: IntakeQuestion[]): Promise<{ version: number; created: boolean }> {
+export async function saveIntakeForm(db: DB, questions: IntakeQuestion[]): Promise<{ version: number }> {
   for (let attempt = 0; ; attempt++) {
     const current = await currentIntakeForm(db);
-    if (JSON.stringify(current.questions) === JSON.stringify(questions)) return { version: current.version, created: false };
     const inserted = await db
       .insertInto('intakeForms')
       .values({ version: current.version + 1, questions: JSON.stringify(questions) })
       .onConflict((oc) => oc.column('version').doNothing())
       .returning('version')
       .executeTakeFirst();
-    if (inserted) return { version: inserted.version, created: true };
+    if (inserted) return { version: inserted.version };
     if (attempt > 2) throw new Error('intake form: could not save a new version');
   }
 }

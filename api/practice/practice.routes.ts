@@ -9,7 +9,6 @@ import { id } from '../../contract/common.ts';
 import {
   CLIENT_NOT_FOUND,
   INTAKE_OUTDATED,
-  INTAKE_SAVED,
   INTAKE_SAVED_CLIENT,
   INTAKE_SAVED_NEW_VERSION,
   NOTE_SAVED,
@@ -35,7 +34,7 @@ import { clientRecordView } from './client-record.ts';
  *                                         (?answers=0: without them, nothing opened or logged)
  *   PUT  /api/user/{id}/intake            {version, answers}: a new answer version (the old ones kept)
  *   GET  /api/admin/intake                her form, its versions
- *   PUT  /api/admin/intake                {required, questions}: a new version when the questions change
+ *   PUT  /api/admin/intake                {required, questions}: a new version
  *   GET  /api/admin/users/{id}/record     contact, intake answers, sessions with notes, payments (logged)
  *   GET  /api/admin/users/{id}/access-log every read of the client's private records
  *   PUT  /api/admin/bookings/{slotId}/notes {text, soap?}: a new note version of a booked session
@@ -117,7 +116,7 @@ export const adminIntake = new Hono<AppEnv>()
     const body = c.req.valid('json');
     const saved = await saveIntakeForm(db, body.questions);
     await setIntakeRequired(db, body.required);
-    return c.json({ ...(await adminIntakeView(c)), message: saved.created ? INTAKE_SAVED_NEW_VERSION(saved.version) : INTAKE_SAVED } satisfies AdminIntakeView);
+    return c.json({ ...(await adminIntakeView(c)), message: INTAKE_SAVED_NEW_VERSION(saved.version) } satisfies AdminIntakeView);
   });
 
 export const adminPractice = new Hono<AppEnv>()

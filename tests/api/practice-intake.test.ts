@@ -89,7 +89,7 @@ describe(`the intake form builder on ${testDbKind()}`, () => {
     expect((await getForm()).version).toBe(1);
   });
 
-  it('makes a new version when the questions change, keeps the version when only "required" changes, and each answer keeps its version', async () => {
+  it('makes a new version at each save, and each answer keeps the version it answered', async () => {
     const before = await getForm();
     const a = await createUser(server);
     expect(
@@ -118,14 +118,15 @@ describe(`the intake form builder on ${testDbKind()}`, () => {
     expect(v2.versions.map((v: { version: number }) => v.version)).toEqual([before.version + 1, before.version]);
     expect(v2.versions.find((v: { version: number }) => v.version === before.version).answers).toBe(1);
 
-    // The same questions again: no new version.
+    // Every save is a version, the same questions too; "required" is saved with it.
     const same = await (await putForm({ required: true, questions })).json();
-    expect(same.version).toBe(v2.version);
+    expect(same.version).toBe(v2.version + 1);
+    expect(same.questions).toEqual(v2.questions);
     expect(same.required).toBe(true);
 
     // A's answer still names version 1; its record shows the questions it answered.
     const mine = await (await server.api(`/api/user/${a.id}/intake`, { headers: { cookie: a.cookie } })).json();
-    expect(mine).toMatchObject({ version: v2.version, completed: true, answeredVersion: before.version });
+    expect(mine).toMatchObject({ version: same.version, completed: true, answeredVersion: before.version });
     const record = await (await server.api(`/api/admin/users/${a.id}/record`, { headers: { cookie: admin } })).json();
     expect(record.intake.latest.version).toBe(before.version);
     expect(record.intake.latest.questions.map((q: { id: string }) => q.id)).toContain('experience');

@@ -186,16 +186,16 @@ test.describe('the therapy practice on a phone', () => {
     await expect(teacher.getByRole('heading', { name: 'Intake form', level: 2 })).toBeVisible();
     await expect(teacher.locator('[data-question]').first()).toBeVisible();
     await fitsThePhone(teacher);
-    // She adds a question and moves it up: a new version; the client's answer keeps version 1.
+    // She adds a question and moves it up: a new version (3; turning "required" on made 2); the client's answer keeps version 2.
     await teacher.getByRole('button', { name: 'Add a question' }).click();
     const added = teacher.locator('[data-question]').last();
     await added.getByLabel('Question', { exact: true }).fill('Favourite pose');
     await added.getByLabel('Kind of answer').selectOption('text');
     await added.getByRole('button', { name: /^Move up/ }).click();
     await teacher.getByRole('button', { name: 'Save the form' }).click();
-    await expect(teacher.getByRole('status').filter({ hasText: 'Intake form saved as version 2.' })).toBeVisible();
-    await expect(teacher.locator('[data-versions]')).toContainText('Version 2');
-    await expect(teacher.locator('[data-versions]')).toContainText('Version 1');
+    await expect(teacher.getByRole('status').filter({ hasText: 'Intake form saved as version 3.' })).toBeVisible();
+    await expect(teacher.locator('[data-versions]')).toContainText('Version 3');
+    await expect(teacher.locator('[data-versions] li').filter({ hasText: 'Version 2' })).toContainText('1 answer');
     await expect(teacher.locator('[data-question]').nth(-2).getByLabel('Question', { exact: true })).toHaveValue('Favourite pose');
     await fitsThePhone(teacher);
     await teacher.goto('/admin/users');
@@ -205,7 +205,7 @@ test.describe('the therapy practice on a phone', () => {
     await teacher.waitForURL(/\/admin\/client\?id=/);
     await expect(teacher.getByRole('heading', { name: 'Iris Intake' })).toBeVisible();
     await expect(teacher.getByText(marker)).toBeVisible();
-    await expect(teacher.getByText('form version 1')).toBeVisible();
+    await expect(teacher.getByText('form version 2')).toBeVisible();
     await expect(teacher.getByRole('img', { name: 'Signature' })).toBeVisible();
     const session = teacher.locator('[data-session]').first();
     await session.getByLabel('Write a note').fill('First session: breath into the back ribs; wrist fine in table.');

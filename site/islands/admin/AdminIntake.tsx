@@ -6,8 +6,8 @@ import { QUESTION_TYPES, QUESTION_TYPE_LABELS, type AdminIntakeView, type Intake
 
 /**
  * Her intake form (issue 23): the questions a new client answers before a first session, in her
- * words, any of eight kinds, required or optional, with help text, in her order. Saving changed
- * questions makes a new version; each client's answers keep the version they answered. Whether
+ * words, any of eight kinds, required or optional, with help text, in her order. Each save makes
+ * a new version; each client's answers keep the version they answered. Whether
  * the form is required before a first paid session is her setting, here.
  */
 
@@ -146,8 +146,8 @@ function IntakePanel() {
     <section className="admin-panel practice" aria-labelledby="intake-heading">
       <h2 id="intake-heading">Intake form</h2>
       <p className="muted">
-        New clients answer it before their first session; they can update their answers later. Changing the questions makes a new version: the answers given so
-        far keep the version they answered.
+        New clients answer it before their first session; they can update their answers later. Each save makes a new version: the answers given so far keep the
+        version they answered.
       </p>
       <form onSubmit={save} noValidate aria-label="Intake form">
         <div className="field field-check">
