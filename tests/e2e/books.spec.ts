@@ -85,6 +85,15 @@ test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads t
     .click();
   await expect(unpaid.locator('tr[data-gig]')).toHaveCount(before - 1);
 
+  // One class edited alone: the last one ahead pays $65.
+  const last = page.getByRole('region', { name: 'Coming classes table' }).locator('tr[data-gig]').last();
+  await last.getByRole('button', { name: /^Edit/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Rate ($)', { exact: true }).fill('65');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(last).toContainText('$65.00');
+
   // A trip by hand.
   const trip = page.getByRole('form', { name: 'Add a trip' });
   await trip.getByLabel('Date', { exact: true }).fill(teacherToday(-1));

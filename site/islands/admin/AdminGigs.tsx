@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatDay } from './admin-ui';
+import { AdminTable, confirmAndDelete, formatDay, ModalDialog } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -160,8 +160,98 @@ function GigForm(props: { locations: LocationView[]; onAdded: () => void }) {
   );
 }
 
-function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number }) {
+/** One class's own fields, changed alone (a recurring gig's other classes keep theirs). */
+function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () => void; onSaved: () => void }) {
+  const id = useId();
   const g = props.gig;
+  const [className, setClassName] = useState(g.className);
+  const [date, setDate] = useState(g.date);
+  const [time, setTime] = useState(g.time);
+  const [rate, setRate] = useState((g.rateCents / 100).toFixed(2));
+  const [locationId, setLocationId] = useState(g.locationId);
+  const [method, setMethod] = useState<PaymentMethod>(g.paymentMethod);
+  const [paidOn, setPaidOn] = useState(g.paidOn ?? '');
+  const [taxed, setTaxed] = useState(g.taxed);
+  async function save() {
+    const body = {
+      className,
+      date,
+      time,
+      rateCents: Math.round(Number(rate) * 100),
+      locationId,
+      paymentMethod: method,
+      taxed,
+      ...(paidOn ? { paid: true, paidOn } : { paid: false }),
+    };
+    if (await send('PUT', `/api/admin/gigs/${g._id}`, body, 'Could not save the gig')) props.onSaved();
+  }
+  return (
+    <ModalDialog title={`Edit ${g.className}, ${formatDay(g.date)}`} onClose={props.onClose}>
+      <form
+        aria-label="Edit this class"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <div className="form-row">
+          <div className="field">
+            <label htmlFor={`${id}-class`}>Class</label>
+            <input id={`${id}-class`} required value={className} onChange={(e) => setClassName(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-location`}>Location</label>
+            <select id={`${id}-location`} value={locationId} onChange={(e) => setLocationId(e.target.value)}>
+              {props.locations.map((l) => (
+                <option key={l._id} value={l._id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-date`}>Date</label>
+            <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-time`}>Time</label>
+            <input id={`${id}-time`} type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-rate`}>Rate ($)</label>
+            <input id={`${id}-rate`} inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-method`}>Paid by</label>
+            <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
+              {PAYMENT_METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {PAYMENT_METHOD_WORDS[m]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-paid`}>Paid on (empty: not paid)</label>
+            <input id={`${id}-paid`} type="date" value={paidOn} onChange={(e) => setPaidOn(e.target.value)} />
+          </div>
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} /> Tax withheld by the studio
+        </label>
+        <div className="card-actions">
+          <button className="button button-small" type="submit">
+            Save
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}
+
+function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number; locations: LocationView[] }) {
+  const g = props.gig;
+  const [editing, setEditing] = useState(false);
   const put = async (body: unknown) => {
     if (await send('PUT', `/api/admin/gigs/${g._id}`, body, 'Could not save the gig')) props.onChanged();
   };
@@ -189,6 +279,9 @@ function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number }
           )}
           {props.ageDays === undefined && (
             <>
+              <button type="button" className="button button-quiet button-small" onClick={() => setEditing(true)}>
+                Edit<span className="sr-only"> {`${g.className} ${g.date}`}</span>
+              </button>
               <button type="button" className="button button-quiet button-small" onClick={() => void put({ cancelled: !g.cancelled })}>
                 {g.cancelled ? 'Restore' : 'Cancel'}
                 <span className="sr-only"> {`${g.className} ${g.date}`}</span>
@@ -224,6 +317,17 @@ function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number }
             </>
           )}
         </div>
+        {editing && (
+          <EditGig
+            gig={g}
+            locations={props.locations}
+            onClose={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              props.onChanged();
+            }}
+          />
+        )}
       </td>
     </tr>
   );
@@ -441,7 +545,7 @@ function GigsPanel() {
             </p>
             <AdminTable caption="Unpaid classes" columns={['Class', 'Location', 'Rate', 'Waiting', 'Miles', 'Actions']}>
               {view.unpaid.map((g) => (
-                <GigRow key={g._id} gig={g} ageDays={g.ageDays} onChanged={load} />
+                <GigRow key={g._id} gig={g} ageDays={g.ageDays} onChanged={load} locations={locations} />
               ))}
             </AdminTable>
           </>
@@ -459,7 +563,7 @@ function GigsPanel() {
         ) : (
           <AdminTable caption="Coming classes" columns={GIG_COLUMNS}>
             {coming.map((g) => (
-              <GigRow key={g._id} gig={g} onChanged={load} />
+              <GigRow key={g._id} gig={g} onChanged={load} locations={locations} />
             ))}
           </AdminTable>
         )}
@@ -469,7 +573,7 @@ function GigsPanel() {
         ) : (
           <AdminTable caption="Recent classes" columns={GIG_COLUMNS}>
             {past.map((g) => (
-              <GigRow key={g._id} gig={g} onChanged={load} />
+              <GigRow key={g._id} gig={g} onChanged={load} locations={locations} />
             ))}
           </AdminTable>
         )}
