@@ -3,12 +3,12 @@
  * bookings (and cancelled ones), payments, class sign-ups and waitlist places, newsletter
  * subscription, messages and meeting requests sent with their address, and their intake
  * answers (opened through the practice's logged read). Only rows tied to their account or
- * their address: nothing about anyone else. Her session notes are hers to share on request
- * (decision 0025), not part of the self-service download.
+ * their address: nothing about anyone else. Her session notes come only in the admin's export,
+ * for a client who asks her by mail (decision 0025), not in the self-service download.
  */
 import type { DB } from '../../db/client.ts';
 import type { Keyring } from '../practice/keys.ts';
-import { readAnswersForExport, type Reader } from '../practice/records.ts';
+import { readForExport, type Reader } from '../practice/records.ts';
 import { escapeHtml } from '../mail/layout.ts';
 import type { IntakeAnswerView } from '../../contract/practice.ts';
 
@@ -38,7 +38,8 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
   const subscriber = await db.selectFrom('subscribers').selectAll().where('email', '=', email).executeTakeFirst();
   const messages = await db.selectFrom('contactMessages').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const requests = await db.selectFrom('bookingRequests').selectAll().where('email', '=', email).orderBy('createdAt').execute();
-  const intake: IntakeAnswerView[] = await readAnswersForExport(db, ring, userId, reader);
+  const opened = await readForExport(db, ring, userId, reader);
+  const intake: IntakeAnswerView[] = opened.answers;
 
   return {
     exportedAt: new Date().toISOString(),
@@ -141,6 +142,18 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
       answeredAt: a.answeredAt,
       answers: a.questions.filter((q) => a.answers[q.id] !== undefined).map((q) => ({ question: q.label, answer: a.answers[q.id] })),
     })),
+    // The admin's export only (a client who asked her by mail): her notes, every version, by session.
+    ...(opened.notes
+      ? {
+          sessionNotes: [...opened.notes].map(([slotId, versions]) => {
+            const slot = slots.find((x) => x.id === slotId);
+            return {
+              session: slot ? `${slot.date} ${slot.time}` : slotId,
+              versions: versions.map((v) => ({ savedAt: v.savedAt, text: v.text, soap: v.soap ?? null })),
+            };
+          }),
+        }
+      : {}),
   };
 }
 
@@ -158,6 +171,7 @@ const HEADINGS: Record<string, string> = {
   contactMessages: 'Contact messages',
   meetingRequests: 'Meeting requests',
   intakeAnswers: 'Intake answers',
+  sessionNotes: 'Session notes',
 };
 
 const label = (key: string) => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
@@ -182,6 +196,7 @@ function valueHtml(v: unknown): string {
 /** The same data as a readable page (a download that opens in any browser, no script). */
 export function clientDataHtml(data: ClientData, brand: string): string {
   const sections = Object.entries(HEADINGS)
+    .filter(([key]) => (data as Record<string, unknown>)[key] !== undefined)
     .map(([key, heading]) => {
       const v = (data as Record<string, unknown>)[key];
       const empty = v === null || (Array.isArray(v) && v.length === 0);

@@ -109,10 +109,19 @@ export async function readPrivateRecord(db: DB, ring: Keyring, userId: string, r
   return { answers: await openAnswers(db, ring, userId), notes: await openNotes(db, ring, userId) };
 }
 
-/** The client's intake answers only (their own export), logged. */
-export async function readAnswersForExport(db: DB, ring: Keyring, userId: string, reader: Reader): Promise<IntakeAnswerView[]> {
+/**
+ * What an export opens, logged as one read: the intake answers, and for the admin's export (a
+ * client who asked her by mail) her session notes too; the client's own download has no notes.
+ */
+export async function readForExport(
+  db: DB,
+  ring: Keyring,
+  userId: string,
+  reader: Reader,
+): Promise<{ answers: IntakeAnswerView[]; notes?: Map<string, NoteVersionView[]> }> {
   await logAccess(db, userId, reader, reader.actor === 'client' ? 'their data export' : 'data export');
-  return openAnswers(db, ring, userId);
+  const answers = await openAnswers(db, ring, userId);
+  return reader.actor === 'admin' ? { answers, notes: await openNotes(db, ring, userId) } : { answers };
 }
 
 // ---------------------------------------------------------------------------------------------

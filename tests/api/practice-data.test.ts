@@ -252,7 +252,12 @@ describe(`a client's data on ${testDbKind()}`, () => {
     // Another client can't ask for it; the admin can (for a client who asks by mail), and it is logged.
     expect((await server.api(`/api/user/${a.id}/export`, { headers: { cookie: b.cookie } })).status).toBe(403);
     const byAdmin = await server.api(`/api/admin/users/${a.id}/export`, { headers: { cookie: admin } });
-    expect((await byAdmin.json()).profile.email).toBe(a.email);
+    const forClient = await byAdmin.json();
+    expect(forClient.profile.email).toBe(a.email);
+    // Her notes come with her export (a client who asks her by mail), never the self-service one.
+    expect(JSON.stringify(forClient.sessionNotes)).toContain('note-a-');
+    expect(data.sessionNotes).toBeUndefined();
+    expect(page).not.toContain('Session notes');
     const log = await (await server.api(`/api/admin/users/${a.id}/access-log`, { headers: { cookie: admin } })).json();
     expect(log.entries.map((e: { what: string }) => e.what)).toEqual(expect.arrayContaining(['data export', 'their data export']));
   });
