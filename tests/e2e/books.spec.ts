@@ -47,6 +47,8 @@ test('a buyer sees the tax of the state it ships to before paying, and pays it',
   await loginAdmin(page);
   const orders: { total: number; taxCents: number; taxState: string | null; taxLabel: string }[] = await (await page.request.get('/api/admin/orders')).json();
   expect(orders.find((o) => o.total === 24.17)).toMatchObject({ taxCents: 117, taxState: 'WA', taxLabel: 'Tax (WA 6.5%)' });
+  await page.goto('/admin/orders');
+  await expect(page.locator('[data-order-tax]').first()).toHaveText('Tax (WA 6.5%): $1.17');
 });
 
 test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads the year', async ({ page }) => {

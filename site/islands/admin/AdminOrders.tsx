@@ -224,6 +224,15 @@ function OrdersPanel() {
                     <td>{usd(o.shipping)}</td>
                     <td>
                       <strong>{usd(o.total)}</strong>
+                      {/* The sales tax in the total (issue 24). */}
+                      {o.taxCents > 0 && (
+                        <>
+                          <br />
+                          <small data-order-tax>
+                            {o.taxLabel}: {usd(o.tax)}
+                          </small>
+                        </>
+                      )}
                       {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
                       {o.paymentNote && (
                         <>
