@@ -124,6 +124,31 @@ describe(`sales tax at checkout on ${testDbKind()}`, () => {
     expect(csv).toContain(',2.68,WA,6.5%');
   });
 
+  it('the emulator, as PayPal, refuses a breakdown that does not add up to the amount', async () => {
+    const create = (breakdown: Record<string, string>) =>
+      server.api('/dev/paypal/v2/checkout/orders', {
+        method: 'POST',
+        headers: { authorization: token },
+        json: {
+          intent: 'CAPTURE',
+          purchase_units: [
+            {
+              amount: {
+                currency_code: 'USD',
+                value: '24.17',
+                breakdown: Object.fromEntries(Object.entries(breakdown).map(([k, v]) => [k, { currency_code: 'USD', value: v }])),
+              },
+            },
+          ],
+        },
+      });
+    await bearer();
+    expect((await create({ item_total: '18.00', shipping: '5.00', tax_total: '1.17', discount: '0.00' })).status).toBe(201);
+    const wrong = await create({ item_total: '18.00', shipping: '5.00', tax_total: '1.00', discount: '0.00' });
+    expect(wrong.status).toBe(422);
+    expect((await wrong.json()).details[0].issue).toBe('AMOUNT_MISMATCH');
+  });
+
   it('charges no tax to a state without sales tax, nor for local pickup', async () => {
     const or = await (await checkout({ cartItems: [{ _id: caramel, quantity: 1 }], shipToState: 'OR' })).json();
     expect(or).toMatchObject({ taxCents: 0, taxState: 'OR', total: 23 });
