@@ -23,7 +23,7 @@ import { amountRules, type DollarRange } from '../../contract/settings.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../pages/brand.ts';
 import { recordBookingOrder } from './booking-orders.repo.ts';
-import type { BookingAttemptDetails, PaymentSettler } from '../../db/schema.ts';
+import type { BookingAttemptDetails } from '../../db/schema.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { bookingMails } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
@@ -32,8 +32,9 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot } from './booking.repo.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
-import { completeAttempt, findAttempt, markCapturing, openAttempt, PROCESS_ID, releaseAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
+import { findAttempt, openAttempt, PROCESS_ID, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
+import { captureAndSettle, registerPurchase, settlePayment, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
@@ -343,16 +344,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     return { ok: true, booking: claimed.row };
   }
   // Capture after the claim, with no transaction open: the client is charged only once the slot is theirs.
-  const { attempt } = claimed;
-  await markCapturing(db, attempt.id, PROCESS_ID);
-  return settleBookingAttempt(
-    deps,
-    attempt,
-    await captureAttempt(payments, attempt),
-    { settledBy: 'checkout', holder: PROCESS_ID },
-    account.firstName,
-    input.finalizedByServer === true,
-  );
+  const purchase = bookingPurchase(env, input.finalizedByServer === true);
+  return answer(db, claimed.attempt, await captureAndSettle(deps, purchase, claimed.attempt), account.firstName);
 }
 
 /**
@@ -412,73 +405,66 @@ async function answerSettled(db: DB, attempt: PaymentAttempt, accountFirstName: 
 }
 
 /**
- * Records how a booking's attempt ended, after the capture (or the look-up at PayPal): captured
- * as approved → the booking confirmed (one short transaction), then announced; no money, or not
- * what was approved → the slot freed (only by the attempt's holder; a capture is refunded after
- * the commit); unknown → left open for the reconciler. Shared by the checkout, the retry, the
+ * The booking's adapter of the payment lifecycle (api/payments/settle.ts): the money it accepts
+ * (the approved amount in USD, completed: a PENDING capture such as an eCheck is not money yet
+ * and is refunded), the slot freed on a release, the confirmation's mails on completion, and
+ * every open booking page told after the commit. `finalizedByServer`: the server finished a
+ * booking its client approved and never finalized (the mails say so).
+ */
+export function bookingPurchase(env: BookingDeps['env'], finalizedByServer = false): Purchase<BookedSlot> {
+  return {
+    kind: 'booking',
+    log: '[paypal]',
+    accepts(attempt, captured) {
+      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+    },
+    async release(trx, attempt) {
+      if (attempt.slotId) await freeSlot(trx, attempt.slotId, attempt.paypalOrderId);
+    },
+    async record(trx, attempt) {
+      // The teacher may have deleted the slot while it was being paid for: nothing to book (refunded).
+      const booked = attempt.slotId ? await findBookedSlot(trx, attempt.slotId, attempt.paypalOrderId) : undefined;
+      return booked ? { recorded: booked, mails: await queueBookingMails(trx, env, booked, finalizedByServer) } : null;
+    },
+    async announce(deps, booked) {
+      // A room that is down never fails the booking (notifySlotBooked logs and never throws).
+      void deps.realtime.notifySlotBooked(booked.id).catch(() => {});
+    },
+  };
+}
+
+/**
+ * Records how a booking's attempt ended, after the capture (or the look-up at PayPal), through the
+ * shared lifecycle, and answers it in the booking's words. Shared by the checkout, the retry, the
  * reconciler and the webhook; the first to record an outcome wins.
  */
 export async function settleBookingAttempt(
   deps: BookingDeps,
   attempt: PaymentAttempt,
   outcome: CaptureOutcome,
-  by: { settledBy: PaymentSettler; holder: string | null },
+  by: Settler,
   accountFirstName = '',
   finalizedByServer = false,
 ): Promise<BookingResult> {
-  const { db, payments } = deps;
-  const { paypalOrderId } = attempt;
-  if (outcome.kind === 'unknown') {
-    console.error(`[paypal] booking order ${paypalOrderId}: ${outcome.why}; the reconciler will settle it`);
-    return { ok: false, kind: 'payment-unavailable' };
-  }
-  const captured = outcome.kind === 'captured' ? outcome.captured : undefined;
-  // A PENDING capture (e.g. an eCheck) is not money yet: refused (and refunded) like a mismatch.
-  const matches = captured && captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents;
-
-  if (!matches) {
-    const why = captured
-      ? `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`
-      : outcome.kind === 'not-captured'
-        ? outcome.why
-        : '';
-    console.warn(`[paypal] booking capture failed: ${why}`);
-    const released =
-      by.holder !== null &&
-      (await db.transaction().execute(async (trx) => {
-        const done = await releaseAttempt(trx, attempt.id, by.holder!, { settledBy: by.settledBy, note: captured ? `refunded: ${why}` : why });
-        if (!done) return false;
-        if (attempt.slotId) await freeSlot(trx, attempt.slotId, paypalOrderId);
-        return true;
-      }));
-    if (!released) return answerSettled(db, (await findAttempt(db, paypalOrderId)) ?? attempt, accountFirstName);
-    if (captured) await refundQuietly(payments, captured, 'no booking was recorded for it');
-    return { ok: false, kind: 'capture-failed' };
-  }
-
-  const payerFirstName = captured.payer.firstName.trim();
-  const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
-  // The attempt completed and, when its slot is still there, the confirmation mails written: one transaction.
-  const completed = await db.transaction().execute(async (trx) => {
-    if (!(await completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, payerFirstName, note }))) return undefined;
-    const booked = attempt.slotId ? await findBookedSlot(trx, attempt.slotId, paypalOrderId) : undefined;
-    return { booked, mails: booked ? await queueBookingMails(trx, deps.env, booked, finalizedByServer) : [] };
-  });
-  if (!completed) {
-    const now = (await findAttempt(db, paypalOrderId)) ?? attempt;
-    // Released while PayPal was slow (taken for abandoned): the money goes back.
-    if (now.state === 'released') await refundQuietly(payments, captured, 'no booking was recorded for it');
-    return answerSettled(db, now, accountFirstName);
-  }
-  const { booked } = completed;
-  if (!booked) {
-    // The teacher deleted the slot while it was being paid for: nothing to book, the money goes back.
-    console.error(`[paypal] booking order ${paypalOrderId} captured for a slot deleted meanwhile: refunding`);
-    await refundQuietly(payments, captured, 'no booking was recorded for it');
-    return { ok: false, kind: 'claim-lost' };
-  }
-  if (by.settledBy !== 'checkout') console.warn(`[paypal] booking order ${paypalOrderId}: recovered by the ${by.settledBy}`);
-  await announce(deps, booked, completed.mails);
-  // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
-  return { ok: true, booking: booked, payerFirstName: payerFirstName || accountFirstName };
+  return answer(deps.db, attempt, await settlePayment(deps, bookingPurchase(deps.env, finalizedByServer), attempt, outcome, by), accountFirstName);
 }
+
+/** The booking's words for how settling ended. */
+async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<BookedSlot>, accountFirstName: string): Promise<BookingResult> {
+  switch (settled.kind) {
+    case 'unknown':
+      return { ok: false, kind: 'payment-unavailable' };
+    case 'released':
+      return { ok: false, kind: 'capture-failed' };
+    case 'nothing-to-record':
+      return { ok: false, kind: 'claim-lost' };
+    case 'lost':
+      return answerSettled(db, settled.attempt ?? attempt, accountFirstName);
+    case 'completed':
+      // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
+      return { ok: true, booking: settled.recorded, payerFirstName: settled.captured.payer.firstName.trim() || accountFirstName };
+  }
+}
+
+registerPurchase('booking', (env) => bookingPurchase(env));

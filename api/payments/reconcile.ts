@@ -10,16 +10,14 @@
  *   unknown at PayPal
  *   PayPal unreachable    → left open, asked again next time.
  * PayPal's webhook (PAYMENT.CAPTURE.COMPLETED) settles an open attempt the same way, without
- * waiting: settleFromWebhook.
+ * waiting: settleFromWebhook. Both go through the lifecycle written once in settle.ts, with the
+ * adapter each purchase kind registered.
  */
-import type { Services } from '../services/index.ts';
-import type { PaymentSettler } from '../../db/schema.ts';
-import { settleOrderAttempt } from '../shop/place-order.ts';
-import { settleBookingAttempt } from '../booking/finalize-booking.ts';
-import { findAttempt, isOpen, PROCESS_ID, staleAttemptIds, takeStaleAttempt, type PaymentAttempt } from './attempts.repo.ts';
-import { lookUpCapture, type CaptureOutcome } from './capture.ts';
+import { settleAnyPayment, type PaymentDeps } from './settle.ts';
+import { findAttempt, isOpen, PROCESS_ID, staleAttemptIds, takeStaleAttempt } from './attempts.repo.ts';
+import { lookUpCapture } from './capture.ts';
 
-type Deps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+type Deps = PaymentDeps;
 
 export interface ReconcileReport {
   completed: number;
@@ -28,10 +26,8 @@ export interface ReconcileReport {
   leftOpen: number;
 }
 
-async function settle(deps: Deps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: { settledBy: PaymentSettler; holder: string | null }) {
-  const result = attempt.kind === 'order' ? await settleOrderAttempt(deps, attempt, outcome, by) : await settleBookingAttempt(deps, attempt, outcome, by);
-  return result.ok;
-}
+/** Settled through the adapter its kind registered (the shop's, the booking's): payments/ imports neither. */
+const settle = settleAnyPayment;
 
 /**
  * One pass: every attempt silent for `staleMs` that this process manages to take over. Returns

@@ -16,26 +16,15 @@
  * buyer's retry, the reconciler (api/payments/reconcile.ts) or PayPal's webhook, which complete
  * the same attempt.
  */
-import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
-import type { OrderAttemptDetails, PaymentSettler } from '../../db/schema.ts';
+import type { OrderAttemptDetails } from '../../db/schema.ts';
 import type { OrderView } from '../../contract/orders.ts';
 import { CURRENCY } from '../../contract/pricing.ts';
-import { captureRequestId, PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
+import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
-import {
-  completeAttempt,
-  findAttempt,
-  isOpen,
-  linkOrder,
-  markCapturing,
-  openAttempt,
-  PROCESS_ID,
-  releaseAttempt,
-  type PaymentAttempt,
-} from '../payments/attempts.repo.ts';
-import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from '../payments/capture.ts';
+import { findAttempt, isOpen, linkOrder, openAttempt, PROCESS_ID, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
+import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { orderMails } from './mails.ts';
 import { brandNames } from '../pages/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
@@ -122,7 +111,7 @@ async function placedBefore(db: DB, paypalOrderId: string): Promise<PlaceOrderRe
  * order answers that order; a replay of one still being paid waits for it, or after a crash
  * completes it.
  */
-export async function placeOrder(deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+export async function placeOrder(deps: PaymentDeps, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const { db, payments } = deps;
   const { paypalOrderId } = input;
 
@@ -199,13 +188,11 @@ export async function placeOrder(deps: Pick<Services, 'db' | 'payments' | 'env' 
   }
 
   // Capture after the claim, with no transaction open: the buyer is charged only once the tins are theirs.
-  await markCapturing(db, attempt.id, PROCESS_ID);
-  const outcome = await captureAttempt(payments, attempt);
-  return settleOrderAttempt(deps, attempt, outcome, { settledBy: 'checkout', holder: PROCESS_ID });
+  return answer(deps.db, attempt, await captureAndSettle(deps, orderPurchase(deps.env), attempt));
 }
 
 /** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
-async function replay(deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>, first: PaymentAttempt): Promise<PlaceOrderResult> {
+async function replay(deps: PaymentDeps, first: PaymentAttempt): Promise<PlaceOrderResult> {
   const followed = await followAttempt(deps, first);
   if (followed.kind === 'timeout') return refused('payment-unavailable');
   if (followed.kind === 'captured') return settleOrderAttempt(deps, followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
@@ -214,136 +201,122 @@ async function replay(deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>
   return refused(attempt.outcome?.startsWith('refunded') ? 'payment-refunded' : 'payment-failed');
 }
 
+/** An order as it was recorded: its id and who paid. */
+interface PlacedOrder {
+  id: string;
+  payerName: string;
+}
+
 /**
- * Records how an order's attempt ended, after the capture (or the look-up at PayPal):
- * captured → the order stored (one short transaction), then mailed; not captured → the tins go
- * back (only the attempt's holder may do that); unknown → left open for the reconciler. Used by
- * the checkout, the buyer's retry, the reconciler and the webhook alike; of them, the first to
- * record an outcome wins and the others answer it.
+ * The shop's adapter of the payment lifecycle (api/payments/settle.ts): the money it accepts (the
+ * attempt's total in its currency, completed or pending at PayPal), the tins given back on a
+ * release, and the order with its lines, capture and mails recorded on completion.
  */
-export async function settleOrderAttempt(
-  deps: Pick<Services, 'db' | 'payments' | 'env' | 'mailer'>,
-  attempt: PaymentAttempt,
-  outcome: CaptureOutcome,
-  by: { settledBy: PaymentSettler; holder: string | null },
-): Promise<PlaceOrderResult> {
-  const { db, payments, env } = deps;
-  const details = attempt.details as OrderAttemptDetails;
-  const { paypalOrderId } = attempt;
-
-  if (outcome.kind === 'unknown') {
-    paypalTrouble(new Error(`PayPal order ${paypalOrderId}: ${outcome.why}; the reconciler will settle it`));
-    return refused('payment-unavailable');
-  }
-
-  const status = outcome.kind === 'captured' ? statusAfterCapture(outcome.captured.captureStatus) : undefined;
-  if (outcome.kind === 'not-captured' || !status) {
-    // No money taken (declined, never approved, or a capture that took nothing): the tins go back.
-    const why = outcome.kind === 'captured' ? `capture ${outcome.captured.captureStatus}` : outcome.why;
-    const released = await release(db, attempt, by, why);
-    if (!released) return afterSettled(db, paypalOrderId);
-    if (outcome.kind === 'not-captured' && outcome.afterOutage) return refused('payment-unavailable');
-    return refused('payment-failed');
-  }
-
-  const { captured } = outcome;
-  if (captured.amountCents !== details.totalCents || captured.currency !== attempt.currency) {
-    const why = `captured ${captured.amountCents} ${captured.currency} for an order of ${details.totalCents} ${attempt.currency}`;
-    // Released first, refunded after the commit: PayPal is never called inside a transaction.
-    const released = await release(db, attempt, by, `refunded: ${why}`);
-    if (!released) return afterSettled(db, paypalOrderId);
-    await refundQuietly(payments, captured, why, '[orders]');
-    return refused('payment-refunded');
-  }
-
-  const payer = {
-    payerName: captured.payer.name || details.payerName,
-    payerEmail: validEmail(captured.payer.email) || details.payerEmail,
-  };
-  const shipTo = details.isLocalPickup ? null : captured.shipTo;
-  const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
-  // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
-  const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
-  // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
-  const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
-  const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
-  const placed = await db.transaction().execute(async (trx) => {
-    // The attempt first: of everyone holding this capture, one completes it and stores the order.
-    const done = await completeAttempt(trx, attempt.id, { settledBy: by.settledBy, paypalCaptureId: captured.captureId, note });
-    if (!done) return undefined;
-    const order = await insertOrder(trx, {
-      paypalOrderId,
-      ...payer,
-      ...priced,
-    });
-    await insertOrderItems(
-      trx,
-      details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
-    );
-    // payment_pending: the order waits for PayPal's webhook (paypal-webhooks.routes.ts) to say
-    // completed or denied; the teacher ships nothing before.
-    await recordCapture(trx, order.id, {
-      paypalCaptureId: captured.captureId,
-      ...payer,
-      shipToName: shipTo?.name ?? null,
-      shipToAddress: shipTo?.address ?? null,
-      status,
-    });
-    await linkOrder(trx, attempt.id, order.id);
-    // The buyer's and the teacher's mails, written with the order: a crash after the commit
-    // never loses them, a rollback never sends them.
-    const mails = await queueMails(
-      trx,
-      'order-confirmation',
-      orderMails(env, (await brandNames(trx)).chocolates, {
-        id: order.id,
-        paypalOrderId,
+export function orderPurchase(env: PaymentDeps['env']): Purchase<PlacedOrder> {
+  return {
+    kind: 'order',
+    log: '[orders]',
+    accepts(attempt, captured) {
+      const details = attempt.details as OrderAttemptDetails;
+      // A capture that took nothing (declined, failed): no money to give back.
+      if (!statusAfterCapture(captured.captureStatus)) return { ok: false, why: `capture ${captured.captureStatus}`, refund: false };
+      if (captured.amountCents !== details.totalCents || captured.currency !== attempt.currency) {
+        return {
+          ok: false,
+          why: `captured ${captured.amountCents} ${captured.currency} for an order of ${details.totalCents} ${attempt.currency}`,
+          refund: true,
+        };
+      }
+      return { ok: true };
+    },
+    async release(trx, attempt) {
+      await restock(trx, (attempt.details as OrderAttemptDetails).lines);
+    },
+    async record(trx, attempt, captured) {
+      const details = attempt.details as OrderAttemptDetails;
+      const { paypalOrderId } = attempt;
+      const status = statusAfterCapture(captured.captureStatus)!;
+      const payer = {
+        payerName: captured.payer.name || details.payerName,
+        payerEmail: validEmail(captured.payer.email) || details.payerEmail,
+      };
+      const shipTo = details.isLocalPickup ? null : captured.shipTo;
+      // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
+      const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
+      // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
+      const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
+      const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
+      const order = await insertOrder(trx, { paypalOrderId, ...payer, ...priced });
+      await insertOrderItems(
+        trx,
+        details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
+      );
+      // payment_pending: the order waits for PayPal's webhook (paypal-webhooks.routes.ts) to say
+      // completed or denied; the teacher ships nothing before.
+      await recordCapture(trx, order.id, {
         paypalCaptureId: captured.captureId,
         ...payer,
-        items: details.lines,
-        ...priced,
-        shipTo,
-        paymentPending: status === 'payment_pending',
-      }),
-    );
-    return { ...order, mails };
-  });
-  if (!placed) return afterSettled(db, paypalOrderId, captured, payments);
-
-  if (by.settledBy !== 'checkout') console.warn(`[orders] PayPal order ${paypalOrderId}: recovered by the ${by.settledBy} as order ${placed.id}`);
-  // After the commit: a mail that fails stays in the outbox for the sender's next try.
-  await sendQueued(deps, placed.mails);
-
-  // A pending payment answers like a paid one: SPEC.md has words for the cart's success and
-  // failure dialogs only, and the pending payment is not a failure (the order is placed, the
-  // tins are the buyer's). So the cart keeps its success dialog, the answer keeps its shape
-  // (no status: it would only matter to a dialog the spec does not have), and the buyer's mail
-  // says the order ships once PayPal confirms the payment.
-  const order = orderView({ id: placed.id, ...details, payerName: payer.payerName }, details.lines);
-  return { ok: true, order, replayed: false };
-}
-
-/** Gives an open attempt's tins back, with its release; false when it was not ours to release (any more). */
-async function release(db: DB, attempt: PaymentAttempt, by: { settledBy: PaymentSettler; holder: string | null }, note: string): Promise<boolean> {
-  if (by.holder === null) return false;
-  return db.transaction().execute(async (trx) => {
-    const released = await releaseAttempt(trx, attempt.id, by.holder!, { settledBy: by.settledBy, note });
-    if (!released) return false;
-    await restock(trx, (attempt.details as OrderAttemptDetails).lines);
-    return true;
-  });
+        shipToName: shipTo?.name ?? null,
+        shipToAddress: shipTo?.address ?? null,
+        status,
+      });
+      await linkOrder(trx, attempt.id, order.id);
+      // The buyer's and the teacher's mails, written with the order: a crash after the commit
+      // never loses them, a rollback never sends them.
+      const mails = await queueMails(
+        trx,
+        'order-confirmation',
+        orderMails(env, (await brandNames(trx)).chocolates, {
+          id: order.id,
+          paypalOrderId,
+          paypalCaptureId: captured.captureId,
+          ...payer,
+          items: details.lines,
+          ...priced,
+          shipTo,
+          paymentPending: status === 'payment_pending',
+        }),
+      );
+      return { recorded: { id: order.id, payerName: payer.payerName }, mails };
+    },
+  };
 }
 
 /**
- * Someone else recorded the attempt's outcome first: answer it. A capture in hand for an attempt
- * released meanwhile (it was taken for abandoned while PayPal was slow) is refunded.
+ * Records how an order's attempt ended, after the capture (or the look-up at PayPal), through the
+ * shared lifecycle (api/payments/settle.ts), and answers it in the shop's words. Used by the
+ * checkout, the buyer's retry, the reconciler and the webhook alike.
  */
-async function afterSettled(db: DB, paypalOrderId: string, captured?: CapturedOrder, payments?: Payments): Promise<PlaceOrderResult> {
-  const now = await findAttempt(db, paypalOrderId);
-  if (now?.state === 'completed') return (await placedBefore(db, paypalOrderId)) ?? refused('payment-already-used');
-  if (captured && payments && statusAfterCapture(captured.captureStatus) && now && !isOpen(now)) {
-    await refundQuietly(payments, captured, 'the payment attempt was released before its capture was recorded', '[orders]');
-    return refused('payment-refunded');
-  }
-  return refused(now && isOpen(now) ? 'payment-unavailable' : 'payment-failed');
+export async function settleOrderAttempt(deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<PlaceOrderResult> {
+  return answer(deps.db, attempt, await settlePayment(deps, orderPurchase(deps.env), attempt, outcome, by));
 }
+
+/** The shop's words for how settling ended. */
+async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<PlacedOrder>): Promise<PlaceOrderResult> {
+  switch (settled.kind) {
+    case 'unknown':
+      return refused('payment-unavailable');
+    case 'released':
+      return refused(settled.afterOutage ? 'payment-unavailable' : settled.refunded ? 'payment-refunded' : 'payment-failed');
+    case 'nothing-to-record':
+      return refused('payment-refunded');
+    case 'completed': {
+      // A pending payment answers like a paid one: SPEC.md has words for the cart's success and
+      // failure dialogs only, and the pending payment is not a failure (the order is placed, the
+      // tins are the buyer's). So the cart keeps its success dialog, the answer keeps its shape
+      // (no status: it would only matter to a dialog the spec does not have), and the buyer's mail
+      // says the order ships once PayPal confirms the payment.
+      const details = attempt.details as OrderAttemptDetails;
+      return { ok: true, order: orderView({ id: settled.recorded.id, ...details, payerName: settled.recorded.payerName }, details.lines), replayed: false };
+    }
+    case 'lost': {
+      // Someone else recorded the attempt's outcome first: answer it.
+      const now = settled.attempt;
+      if (now?.state === 'completed') return (await placedBefore(db, attempt.paypalOrderId)) ?? refused('payment-already-used');
+      if (settled.refunded) return refused('payment-refunded');
+      return refused(now && isOpen(now) ? 'payment-unavailable' : 'payment-failed');
+    }
+  }
+}
+
+registerPurchase('order', orderPurchase);

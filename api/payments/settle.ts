@@ -1,0 +1,152 @@
+/**
+ * The payment attempt's lifecycle, written once (issue 21, decision 0012): what the shop and the
+ * booking share after their claim, each through a small adapter (`Purchase`) that knows only its
+ * own rows. The next purchase kind is one more adapter.
+ *
+ *   claim      the kind's own transaction: its goods held (tins, a slot) and `openAttempt`
+ *   capture    `captureAndSettle`: marked capturing, captured at PayPal with no transaction open
+ *   settle     `settlePayment`: how the capture (or the look-up at PayPal) ended —
+ *                unknown              → left open for the reconciler;
+ *                not money, or not    → released by its holder with the kind's goods given back
+ *                what was approved      (one transaction), a capture refunded after the commit;
+ *                the approved money   → completed, the purchase recorded and its mails queued
+ *                                       (one transaction), the mails sent after the commit;
+ *              the first to record an outcome wins; the others are answered what it recorded
+ *              ('lost'), and a capture in hand for an attempt released meanwhile is refunded;
+ *   reconcile  reconcile.ts: the reconciler and PayPal's webhook settle any kind's attempt
+ *              through the adapter registered for it (`registerPurchase`).
+ */
+import type { Transaction } from 'kysely';
+import type { Services } from '../services/index.ts';
+import type { Database, PaymentSettler } from '../../db/schema.ts';
+import type { CapturedOrder } from '../services/payments/paypal.ts';
+import type { QueuedMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import { completeAttempt, findAttempt, markCapturing, PROCESS_ID, releaseAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { captureAttempt, refundQuietly, type CaptureOutcome } from './capture.ts';
+
+export type PaymentDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+
+/** Who settles, and whether they hold the attempt (only its holder may release it). */
+export interface Settler {
+  settledBy: PaymentSettler;
+  holder: string | null;
+}
+
+/** What a purchase kind adds to the lifecycle. */
+export interface Purchase<Recorded> {
+  kind: PaymentAttempt['kind'];
+  /** The log's prefix, e.g. '[orders]'. */
+  log: string;
+  /** Whether this capture is the money the attempt waits for; if not, why, and whether money was taken (to refund). */
+  accepts(attempt: PaymentAttempt, captured: CapturedOrder): { ok: true } | { ok: false; why: string; refund: boolean };
+  /** Gives back what the claim holds (tins to stock, the slot freed), in the releasing transaction. */
+  release(trx: Transaction<Database>, attempt: PaymentAttempt): Promise<void>;
+  /**
+   * Records the purchase and queues its mails, in the completing transaction (the attempt is
+   * completed in it already). Null: nothing left to record it on (the teacher deleted the slot):
+   * the capture is refunded.
+   */
+  record(trx: Transaction<Database>, attempt: PaymentAttempt, captured: CapturedOrder, by: Settler): Promise<{ recorded: Recorded; mails: QueuedMails } | null>;
+  /** After the completing commit, besides its mails (the booking tells every open page). */
+  announce?(deps: PaymentDeps, recorded: Recorded): Promise<void>;
+}
+
+/** How settling ended, for the kind to answer in its own words. */
+export type Settled<Recorded> =
+  | { kind: 'unknown' }
+  | { kind: 'released'; refunded: boolean; afterOutage: boolean }
+  | { kind: 'completed'; recorded: Recorded; captured: CapturedOrder }
+  | { kind: 'nothing-to-record' }
+  | { kind: 'lost'; attempt: PaymentAttempt | undefined; refunded: boolean };
+
+export async function settlePayment<R>(
+  deps: PaymentDeps,
+  purchase: Purchase<R>,
+  attempt: PaymentAttempt,
+  outcome: CaptureOutcome,
+  by: Settler,
+): Promise<Settled<R>> {
+  const { db, payments } = deps;
+  const { paypalOrderId } = attempt;
+  if (outcome.kind === 'unknown') {
+    console.error(`${purchase.log} PayPal order ${paypalOrderId}: ${outcome.why}; the reconciler will settle it`);
+    return { kind: 'unknown' };
+  }
+  const captured = outcome.kind === 'captured' ? outcome.captured : undefined;
+  const verdict = captured
+    ? purchase.accepts(attempt, captured)
+    : ({ ok: false, why: outcome.kind === 'not-captured' ? outcome.why : '', refund: false } as const);
+
+  if (!verdict.ok) {
+    const refund = captured !== undefined && verdict.refund;
+    if (captured) console.warn(`${purchase.log} PayPal order ${paypalOrderId}: ${verdict.why}`);
+    // Released first, refunded after the commit: PayPal is never called inside a transaction.
+    const released =
+      by.holder !== null &&
+      (await db.transaction().execute(async (trx) => {
+        if (!(await releaseAttempt(trx, attempt.id, by.holder!, { settledBy: by.settledBy, note: refund ? `refunded: ${verdict.why}` : verdict.why })))
+          return false;
+        await purchase.release(trx, attempt);
+        return true;
+      }));
+    if (!released) return { kind: 'lost', attempt: await findAttempt(db, paypalOrderId), refunded: false };
+    if (refund) await refundQuietly(payments, captured, verdict.why, purchase.log);
+    return { kind: 'released', refunded: refund, afterOutage: outcome.kind === 'not-captured' && outcome.afterOutage === true };
+  }
+
+  const money = captured!;
+  const note = by.settledBy === 'checkout' ? 'captured at checkout' : `captured at checkout; its answer was lost, recorded by the ${by.settledBy}`;
+  // Of everyone holding this capture, one completes the attempt and records the purchase, with its mails.
+  const done = await db.transaction().execute(async (trx) => {
+    const completed = await completeAttempt(trx, attempt.id, {
+      settledBy: by.settledBy,
+      paypalCaptureId: money.captureId,
+      payerFirstName: money.payer.firstName.trim(),
+      note,
+    });
+    return completed ? { recorded: await purchase.record(trx, attempt, money, by) } : undefined;
+  });
+  if (!done) {
+    const now = await findAttempt(db, paypalOrderId);
+    // Released while PayPal was slow (taken for abandoned): the money goes back.
+    const refunded = now?.state === 'released';
+    if (refunded) await refundQuietly(payments, money, 'the payment attempt was released before its capture was recorded', purchase.log);
+    return { kind: 'lost', attempt: now, refunded };
+  }
+  if (!done.recorded) {
+    console.error(`${purchase.log} PayPal order ${paypalOrderId} captured with nothing left to record it on: refunding`);
+    await refundQuietly(payments, money, 'nothing was recorded for it', purchase.log);
+    return { kind: 'nothing-to-record' };
+  }
+  if (by.settledBy !== 'checkout') console.warn(`${purchase.log} PayPal order ${paypalOrderId}: recovered by the ${by.settledBy}`);
+  // After the commit: a mail that fails stays in the outbox for the sender's next try.
+  await sendQueued(deps, done.recorded.mails);
+  await purchase.announce?.(deps, done.recorded.recorded);
+  return { kind: 'completed', recorded: done.recorded.recorded, captured: money };
+}
+
+/** The checkout's capture of the attempt it just opened, with no transaction open, then its settling. */
+export async function captureAndSettle<R>(deps: PaymentDeps, purchase: Purchase<R>, attempt: PaymentAttempt): Promise<Settled<R>> {
+  await markCapturing(deps.db, attempt.id, PROCESS_ID);
+  return settlePayment(deps, purchase, attempt, await captureAttempt(deps.payments, attempt), { settledBy: 'checkout', holder: PROCESS_ID });
+}
+
+/**
+ * Each purchase kind's settling, for the reconciler and PayPal's webhook, which meet attempts of
+ * every kind: registered by the kind's own module (so `payments/` imports none of them). Answers
+ * whether the attempt is settled now.
+ */
+type AnySettle = (deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler) => Promise<boolean>;
+const registry = new Map<PaymentAttempt['kind'], AnySettle>();
+
+/** Registers a kind's adapter (made from the environment its mails need). */
+export function registerPurchase<R>(kind: PaymentAttempt['kind'], purchaseFor: (env: PaymentDeps['env']) => Purchase<R>): void {
+  registry.set(kind, async (deps, attempt, outcome, by) => (await settlePayment(deps, purchaseFor(deps.env), attempt, outcome, by)).kind === 'completed');
+}
+
+export function settleAnyPayment(deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<boolean> {
+  const settle = registry.get(attempt.kind);
+  if (!settle) throw new Error(`no purchase kind registered for payment attempts of kind ${attempt.kind}`);
+  return settle(deps, attempt, outcome, by);
+}
