@@ -36,6 +36,7 @@ export const LOCATION_NOT_FOUND = 'Location not found';
 export const LOCATION_IN_USE = 'This location has gigs: change or delete them first.';
 export const LOCATION_EXISTS = 'A location with this name exists already.';
 export const GIG_NOT_FOUND = 'Gig not found';
+export const GIG_DATE_TAKEN = 'Another class of this gig is on that date already: move or delete that one first.';
 export const TRIP_NOT_FOUND = 'Trip not found';
 export const UNKNOWN_LOCATION = 'Choose one of your locations (add it under Locations first).';
 

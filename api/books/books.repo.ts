@@ -95,6 +95,11 @@ export const updateGig = (db: DB, id: string, changes: Updateable<GigsTable>) =>
     .returning('id')
     .executeTakeFirst();
 
+/** Whether the series has a class on `date` (one per date: gigs_series_date). */
+export async function seriesHasDate(db: DB, seriesId: string, date: string): Promise<boolean> {
+  return (await db.selectFrom('gigs').select('id').where('seriesId', '=', seriesId).where('date', '=', date).executeTakeFirst()) !== undefined;
+}
+
 export const deleteGig = (db: DB, id: string) => db.deleteFrom('gigs').where('id', '=', id).returning('id').executeTakeFirst();
 
 /** Ends a series after `after`: its later entries not paid are deleted, and every entry keeps the end as repeatUntil. */

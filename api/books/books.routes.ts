@@ -12,6 +12,7 @@ import {
   gigInput,
   gigsQuery,
   gigUpdate,
+  GIG_DATE_TAKEN,
   GIG_NOT_FOUND,
   LOCATION_EXISTS,
   LOCATION_IN_USE,
@@ -72,9 +73,10 @@ const rateView = (r: { year: number; rateTenthCents: number; name: string }): Mi
   name: r.name,
 });
 
-const gigAnswers: Record<GigRefusal, { status: 400 | 404; message: string }> = {
+const gigAnswers: Record<GigRefusal, { status: 400 | 404 | 409; message: string }> = {
   'unknown-location': { status: 400, message: UNKNOWN_LOCATION },
   'gig-not-found': { status: 404, message: GIG_NOT_FOUND },
+  'date-taken': { status: 409, message: GIG_DATE_TAKEN },
 };
 
 export const adminLocations = new Hono<AppEnv>()

@@ -22,7 +22,7 @@ import {
 } from '../../contract/books.ts';
 import type { z } from 'zod';
 import type { gigInput, gigUpdate } from '../../contract/books.ts';
-import { endSeries, findGig, findLocation, insertGigs, listGigs, unpaidGigs, updateGig, type GigRow } from './books.repo.ts';
+import { endSeries, findGig, findLocation, insertGigs, listGigs, seriesHasDate, unpaidGigs, updateGig, type GigRow } from './books.repo.ts';
 
 /** `date` plus `n` months, the day kept or, in a shorter month, its last day (Jan 31 → Feb 28). */
 export function addMonths(date: string, n: number): string {
@@ -75,7 +75,11 @@ export async function gigsOf(db: DB, today: string, from?: string, to?: string):
   return { gigs: rows.map(gigView), unpaid, unpaidCents: unpaid.reduce((s, g) => s + g.rateCents, 0) };
 }
 
-export type GigRefusal = 'unknown-location' | 'gig-not-found';
+/**
+ * Why a gig was not changed: 'unknown-location'; 'gig-not-found'; 'date-taken', another class of
+ * the same recurring gig is on that date already.
+ */
+export type GigRefusal = 'unknown-location' | 'gig-not-found' | 'date-taken';
 
 /** Makes a gig's entries (one, or a series'); the ids made. */
 export async function addGig(db: DB, input: z.output<typeof gigInput>): Promise<{ ok: true; ids: string[] } | { ok: false; kind: GigRefusal }> {
@@ -114,7 +118,11 @@ export async function changeGig(
   const current = await findGig(db, id);
   if (!current) return { ok: false, kind: 'gig-not-found' };
   if (changes.locationId && !(await findLocation(db, changes.locationId))) return { ok: false, kind: 'unknown-location' };
-  const paid = changes.paid ?? current.paid;
+  if (changes.date && changes.date !== current.date && current.seriesId && (await seriesHasDate(db, current.seriesId, changes.date))) {
+    return { ok: false, kind: 'date-taken' };
+  }
+  // A paid-on date alone means paid on that day.
+  const paid = changes.paid ?? (changes.paidOn ? true : current.paid);
   const paidOn = paid ? (changes.paidOn ?? (changes.paid === true && !current.paid ? today : (current.paidOn ?? today))) : null;
   const { paidOn: _ignored, ...rest } = changes;
   void _ignored;

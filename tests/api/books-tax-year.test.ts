@@ -189,6 +189,12 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
     const ride = await (await put('2025-12-23', { drove: false, rateCents: 7500 })).json();
     expect(ride).toMatchObject({ drove: false, miles: 0, rateCents: 7500 });
 
+    // One class of a series per date; a paid-on date alone marks it paid.
+    const taken = await put('2025-12-09', { date: '2025-12-16' });
+    expect(taken.status).toBe(409);
+    expect((await taken.json()).message).toBe('Another class of this gig is on that date already: move or delete that one first.');
+    expect(await (await put('2026-01-06', { paidOn: '2026-02-01' })).json()).toMatchObject({ paid: true, paidOn: '2026-02-01' });
+
     // Ended after January 13: the later unpaid entries go.
     const end = await api(`/api/admin/gigs/${byDate.get('2026-01-13')!._id}/end`, { method: 'POST', json: {} });
     expect(end.status).toBe(200);
