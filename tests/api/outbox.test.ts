@@ -230,6 +230,18 @@ describe(`Resend's delivery webhook on ${testDbKind()}`, () => {
     expect(await suppressions()).toMatchObject([{ email: 'spam@example.com', reason: 'complained' }]);
     expect((await server.api('/api/dev/mailbox/events', { method: 'POST', json: { type: 'delivered', email: 'x@example.com' } })).status).toBe(400);
   });
+
+  it('the mailbox page’s Bounce button posts a form through the same route and comes back to the page', async () => {
+    const form = (fields: Record<string, string>) =>
+      server.api('/dev/mailbox/events', { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual', headers: { origin: server.url } });
+    const res = await form({ email: 'button@example.com', type: 'bounced' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dev/mailbox?event=bounced&email=button%40example.com');
+    expect(await suppressions()).toMatchObject([{ email: 'button@example.com', reason: 'bounced' }]);
+    expect((await form({ email: 'button@example.com', type: 'delivered' })).status).toBe(400);
+    const page = await (await server.api('/dev/mailbox?event=bounced&email=button%40example.com')).text();
+    expect(page).toContain('button@example.com bounced');
+  });
 });
 
 describe(`the mailbox stand-in on ${testDbKind()}`, () => {
