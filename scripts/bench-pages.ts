@@ -54,7 +54,8 @@ interface Row {
 
 const kb = (n: number) => (n / 1024).toFixed(1);
 
-async function measureLoads(base: string, route: string) {
+/** What `route` loads before the visitor scrolls or clicks, on a 412 × 823 mobile viewport. */
+export async function measureLoads(base: string, route: string) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.filter((f) => f !== '--headless=new') });
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
   const page = await context.newPage();
@@ -92,12 +93,14 @@ async function measureLoads(base: string, route: string) {
   };
 }
 
-async function runLighthouse(url: string, port: number) {
+/** Lighthouse (mobile settings): performance and accessibility scores, and the page's CLS. */
+export async function runLighthouse(url: string, port: number) {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   const lhr = result!.lhr;
   return {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    cls: Number(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0),
   };
 }
 
@@ -169,4 +172,4 @@ async function main() {
   }
 }
 
-await main();
+if (import.meta.main) await main();

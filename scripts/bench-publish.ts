@@ -21,7 +21,8 @@ const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `bench_publish_${process.pid}`;
 
-function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+/** One replica: the real server in a process of its own, on `databaseUrl`, with the built site (DIST_DIR and SITE_URL passed on when set). */
+export function startReplica(databaseUrl: string, pollMs = POLL_MS): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['tests/helpers/server-process.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -31,8 +32,10 @@ function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildP
       QUIET: '1',
       SERVE_SITE: '1',
       DATABASE_URL: databaseUrl,
-      RENDER_POLL_MS: String(POLL_MS),
+      RENDER_POLL_MS: String(pollMs),
       APP_SECRET: 'bench-publish-replicas-share-this-secret',
+      ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
+      ...(process.env.SITE_URL ? { SITE_URL: process.env.SITE_URL } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -47,12 +50,13 @@ function startReplica(databaseUrl: string): Promise<{ url: string; child: ChildP
   });
 }
 
-const percentile = (values: number[], p: number) => {
+export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
-async function until(url: string, text: string, since: number): Promise<number> {
+/** Polls `url` every 20 ms until it shows `text`: the ms since `since`. */
+export async function until(url: string, text: string, since: number): Promise<number> {
   for (;;) {
     if ((await (await fetch(url)).text()).includes(text)) return performance.now() - since;
     if (performance.now() - since > 30_000) throw new Error(`${url} never showed the new text`);
@@ -122,4 +126,4 @@ async function main() {
   }
 }
 
-await main();
+if (import.meta.main) await main();

@@ -7,6 +7,8 @@
  *     minute through the mailbox stand-in and through a local fake of Resend's API.
  *  1d. Publish → served by every replica (scripts/bench-publish.ts, issue 19): p50/p95 over 20
  *     publishes with two server processes on one PostgreSQL database.
+ *  1f. The journal at 300 posts with 12-MP covers (scripts/bench-journal.ts, issue 22): /blog and a
+ *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -256,6 +258,16 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] the publish report failed (see above)');
   }
   const publishReport = existsSync('docs/bench/publish.md') ? readFileSync('docs/bench/publish.md', 'utf8').replace(/^# .*\n/, '') : '';
+  // Issue 22: the journal at 300 posts (scripts/bench-journal.ts).
+  if (!process.env.BENCH_SKIP_JOURNAL) {
+    const r = spawnSync(process.execPath, ['scripts/bench-journal.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the journal report missed a number (see above)');
+  }
+  const journalReport = existsSync('docs/bench/journal.md')
+    ? readFileSync('docs/bench/journal.md', 'utf8')
+        .replace(/^# .*\n/, '')
+        .replace(/^## /gm, '### ')
+    : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -294,6 +306,8 @@ async function main() {
     newsletterReport,
     '## Publish → served by every replica (issue 19)',
     publishReport,
+    '## Journal at 300 posts (issue 22)',
+    journalReport,
     '## Mail outbox (issue 21)',
     outboxReport,
   ];
