@@ -20,10 +20,13 @@ import { maskedAddress } from './send.ts';
 
 export const MAIL_WEBHOOK_UNVERIFIED = 'The event’s signature could not be verified.';
 export const MAIL_NOT_RETRYABLE = 'No failed mail with this id.';
+export const MAIL_WEBHOOK_NOT_JSON = 'An event is sent as application/json.';
 
 export const mailWebhooks = new Hono<AppEnv>().post('/resend', rateLimit(LIMITS.mailWebhook), async (c) => {
   const { env, db } = c.var.services;
   const secret = webhookSecret(env);
+  // Resend posts JSON; any other body is not one of its events, and is not read.
+  if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) return c.json({ message: MAIL_WEBHOOK_NOT_JSON }, 415);
   const payload = await c.req.text();
   // Resend sends the Standard Webhooks headers under Svix's names; either spelling is read.
   const header = (name: string) => c.req.header(`svix-${name}`) ?? c.req.header(`webhook-${name}`) ?? '';

@@ -80,7 +80,7 @@ export async function settlePayment<R>(
 
   if (!verdict.ok) {
     const refund = captured !== undefined && verdict.refund;
-    if (captured) console.warn(`${purchase.log} PayPal order ${paypalOrderId}: ${verdict.why}`);
+    console.warn(`${purchase.log} PayPal order ${paypalOrderId} not paid as approved: ${verdict.why}`);
     // Released first, refunded after the commit: PayPal is never called inside a transaction.
     const released =
       by.holder !== null &&

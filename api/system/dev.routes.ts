@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import type { Services } from '../services/index.ts';
 import { validateQuery } from '../validation.ts';
-import { isCleanText } from '../../contract/common.ts';
+import { email, isCleanText } from '../../contract/common.ts';
 import { listMailbox } from '../services/mail/mailbox.ts';
 import { validateJson } from '../validation.ts';
 import { mailWebhooks } from '../mail/mail.routes.ts';
@@ -20,7 +20,7 @@ const mailboxQuery = z.object({
   to: z.string().max(254, 'to is too long').refine(isCleanText, 'to contains characters that are not allowed').optional(),
 });
 
-const mailEventRequest = z.object({ type: z.enum(['bounced', 'complained']), email: z.string().trim().email().max(254) });
+const mailEventRequest = z.object({ type: z.enum(['bounced', 'complained']), email });
 type MailEventRequest = z.infer<typeof mailEventRequest>;
 
 /**

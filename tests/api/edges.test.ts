@@ -168,11 +168,14 @@ describe('names and e-mails refuse bidi controls and zero-width characters', () 
     ['BYTE ORDER MARK', '\ufeff'],
   ];
   const NAME_FIELDS = ['name', 'firstName', 'lastName', 'preferredName', 'email'];
-  // A product's `name` is the admin's shop copy, not a person: only people's names and addresses here.
+  // A product's, a location's or a mileage rate's `name` is the admin's own label, not a person
+  // (free text: bidi refused, joiners allowed, tests/api/hardening-text.test.ts): only people's names and addresses here.
   const forms = ENDPOINTS.filter(
     (e) =>
       e.body === 'json' &&
       !e.route.startsWith('/api/chocolates') &&
+      !e.route.startsWith('/api/admin/locations') &&
+      !e.route.startsWith('/api/admin/mileage-rates') &&
       Object.entries(e.fields ?? {}).some(([n, f]) => NAME_FIELDS.includes(n) && f.in !== 'query' && !f.lenient),
   );
 

@@ -15,7 +15,9 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(options: { env?: Record<string, string>; seedContent?: boolean; site?: boolean } = {}): Promise<TestServer> {
   const database = await freshDatabase();
-  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', ...database.env, ...options.env });
+  // The outbox's periodic sender waits an hour between ticks: a mail a test let fail is retried only
+  // when the test says so (sendDueMails), never in the middle of a later test's count.
+  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', OUTBOX_INTERVAL_MS: '3600000', ...database.env, ...options.env });
   const running = await startServer(env, { site: options.site ?? false, seedContent: options.seedContent ?? false });
   const base = `http://127.0.0.1:${running.port}`;
   return {
