@@ -12,7 +12,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import pg from 'pg';
+import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer } from '../api/server.ts';
 import { createResendMailer } from '../api/services/mail/resend.ts';
@@ -77,15 +77,8 @@ async function run(services: Services, label: string, senders: number): Promise<
 }
 
 export async function benchNewsletter(): Promise<string[]> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_nl_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', DATABASE_URL: url.toString() });
+  const database = await throwawayDatabase(benchAdminUrl(), 'bench_nl');
+  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', DATABASE_URL: database.url });
   const server = await startServer(env, { site: false, newsletters: false, reminders: false, reconciler: false });
   const resend = await fakeResend();
   try {
@@ -123,10 +116,7 @@ export async function benchNewsletter(): Promise<string[]> {
   } finally {
     await resend.close();
     await server.close();
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.end();
+    await database.drop();
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import pg from 'pg';
+import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
 import { queueMails } from '../api/mail/outbox.repo.ts';
@@ -96,23 +96,13 @@ export async function benchOutbox(): Promise<string[]> {
   const options = { site: false, newsletters: false, reminders: false, reconciler: false, outbox: false, backups: false, journal: false } as const;
   const rows: string[] = [];
 
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_outbox_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const onPg = await startServer(loadEnv({ ...base, DATABASE_URL: url.toString() }), options);
+  const database = await throwawayDatabase(benchAdminUrl(), 'bench_outbox');
+  const onPg = await startServer(loadEnv({ ...base, DATABASE_URL: database.url }), options);
   try {
     rows.push(...(await measure(onPg, 'PostgreSQL')));
   } finally {
     await onPg.close();
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.end();
+    await database.drop();
   }
   const onPglite = await startServer(loadEnv({ ...base, DATABASE_URL: '', PGLITE_DIR: 'memory://' }), options);
   try {
