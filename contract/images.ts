@@ -46,6 +46,8 @@ export const IMAGE_WIDTHS = [160, 320, 480, 640, 960, 1280, 1920] as const;
 export const CROP_ASPECT = 4 / 3;
 /** A photo taller than this (height / width) gets the landscape cut; a landscape one fits as it is. */
 export const CROP_WHEN_TALLER_THAN = 0.8;
+/** Whether a photo of this shape gets the landscape cut. */
+export const needsCrop = (width: number, height: number) => height / width > CROP_WHEN_TALLER_THAN;
 /** The widths of the cut: the boxes it serves are at most about 400 CSS px wide (1280 at DPR 3). */
 export const CROP_WIDTHS = [160, 320, 480, 640, 960, 1280] as const;
 

@@ -72,8 +72,12 @@ export const newSlots = z
   );
 export type NewSlots = z.output<typeof newSlots>;
 
-/** GET /api/bookings[?userId=] */
-export const bookingsQuery = z.object({ userId: z.string().max(64).optional() });
+/**
+ * GET /api/bookings[?userId=][&from=&to=]. `from`/`to` (the teacher's dates, inclusive) narrow a
+ * client's free slots to the days her booking calendar shows (issue 25: a year of slots was
+ * 133 KB); without them every free slot comes, as SPEC.md has it.
+ */
+export const bookingsQuery = z.object({ userId: z.string().max(64).optional(), from: isoDate.optional(), to: isoDate.optional() });
 
 /** The add-slot form's repeat: that many slots, a day or a week apart (SPEC.md section 5). */
 export function repeatSlots(date: string, time: string, repeat: 'none' | 'daily' | 'weekly', occurrences: number) {

@@ -60,17 +60,41 @@ export function pgliteOpenedBy(dir: string): number | null {
   }
 }
 
+/**
+ * The embedded database tuned for a small site (issue 25, decision 0027). PGlite's memory is one
+ * WebAssembly memory that grows and never gives pages back, so PostgreSQL's defaults, sized for
+ * a server of its own, were paid for in the Node process for good: 128 MB of shared buffers
+ * (the whole database of a small site is a few MB, its photos aside), 64 MB for maintenance.
+ * Smaller buffers keep the process near PostgreSQL's client-side figure when idle; queries of a
+ * small site never needed more (same API throughput, `npm run bench`).
+ */
+export const PGLITE_SMALL_SITE = [
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'temp_buffers=2MB',
+  '-c',
+  'work_mem=2MB',
+  '-c',
+  'maintenance_work_mem=16MB',
+  '-c',
+  'wal_buffers=1MB',
+];
+
 async function openPglite(dir: string): Promise<PGlite> {
   const key = dir === 'memory://' ? `memory://${Math.random()}` : dir;
   let instance = openPglites.get(key);
   if (!instance) {
     instance = (async () => {
       const { PGlite } = await import('@electric-sql/pglite');
-      if (dir === 'memory://') return PGlite.create({});
+      if (dir === 'memory://') return PGlite.create({ startParams: [...PGlite.defaultStartParams, ...PGLITE_SMALL_SITE] });
       mkdirSync(dir, { recursive: true });
       // WAL segments a checkpoint no longer needs are deleted, not kept for reuse with their old
       // bytes: the folder stays smaller and so does its backup (api/backups/; about half).
-      const pglite = await PGlite.create({ dataDir: dir, startParams: [...PGlite.defaultStartParams, '-c', 'wal_recycle=off', '-c', 'min_wal_size=32MB'] });
+      const pglite = await PGlite.create({
+        dataDir: dir,
+        startParams: [...PGlite.defaultStartParams, '-c', 'wal_recycle=off', '-c', 'min_wal_size=32MB', ...PGLITE_SMALL_SITE],
+      });
       try {
         writeFileSync(pgliteLockPath(dir), JSON.stringify({ pid: process.pid, openedAt: new Date().toISOString() }) + '\n');
       } catch {

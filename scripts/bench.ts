@@ -9,6 +9,9 @@
  *     publishes with two server processes on one PostgreSQL database.
  *  1f. The journal at 300 posts with 12-MP covers (scripts/bench-journal.ts, issue 22): /blog and a
  *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
+ *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
+ *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
+ *     idle RSS and API throughput on PGlite beside PostgreSQL.
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -22,7 +25,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import autocannon from 'autocannon';
+import { autocannonChild } from './load.ts';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { loadEnv } from '../api/env.ts';
@@ -45,10 +48,10 @@ interface Result {
 }
 
 async function measure(label: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
-  // Warm up (JIT, caches, connection pool), then measure.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  const result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  // Warm up (JIT, caches, connection pool), then measure; the load generator runs in its own process (scripts/load.ts).
+  await autocannonChild(url, { connections: CONNECTIONS, seconds: 2, headers });
+  const r = await autocannonChild(url, { connections: CONNECTIONS, seconds: DURATION, headers });
+  const result = { label, ...r };
   console.log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`);
   return result;
 }
@@ -257,6 +260,16 @@ async function main() {
     const r = spawnSync(process.execPath, ['scripts/bench-publish.ts'], { stdio: 'inherit' });
     if (r.status !== 0) console.warn('[bench] the publish report failed (see above)');
   }
+  // Issue 25: a visitor who scrolls and fills a cart; idle memory and API throughput on PGlite and PostgreSQL (scripts/bench-speed.ts).
+  if (!process.env.BENCH_SKIP_SPEED) {
+    const r = spawnSync(process.execPath, ['scripts/bench-speed.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the issue 25 report missed a number (see above)');
+  }
+  const speedReport = existsSync('docs/bench/speed.md')
+    ? readFileSync('docs/bench/speed.md', 'utf8')
+        .replace(/^# .*\n/, '')
+        .replace(/^## /gm, '### ')
+    : '';
   const publishReport = existsSync('docs/bench/publish.md') ? readFileSync('docs/bench/publish.md', 'utf8').replace(/^# .*\n/, '') : '';
   // Issue 22: the journal at 300 posts (scripts/bench-journal.ts).
   if (!process.env.BENCH_SKIP_JOURNAL) {
@@ -283,7 +296,7 @@ async function main() {
     '# Benchmark report',
     '',
     `One run of \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, PostgreSQL ${pgVersion}.`,
-    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per request after a 2 s warm-up, on loopback (the load generator shares the machine).`,
+    `Load: autocannon in a process of its own (scripts/load.ts), ${CONNECTIONS} connections, ${DURATION} s per request after a 2 s warm-up, on loopback (the load generator shares the machine, not the server's process).`,
     'Ratios compare each request with the baseline measured in the same run, so they travel between machines better than the absolute numbers.',
     '',
     '## Pages served by the built server',
@@ -308,6 +321,8 @@ async function main() {
     publishReport,
     '## Journal at 300 posts (issue 22)',
     journalReport,
+    '## A visitor who scrolls and fills a cart; PGlite beside PostgreSQL (issue 25)',
+    speedReport,
     '## Mail outbox (issue 21)',
     outboxReport,
   ];

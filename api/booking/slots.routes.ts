@@ -134,13 +134,15 @@ export const slots = new Hono<AppEnv>()
   .get('/', adminOrSelf, validateQuery(bookingsQuery), async (c) => {
     const { db, env } = c.var.services;
     const now = new Date();
-    const { userId } = c.req.valid('query');
+    const { userId, from, to } = c.req.valid('query');
 
     if (userId !== undefined) {
       assertSelf(c, userId);
       const rows = await listSlotsForClient(db, userId, now);
+      // The days her calendar shows, when it says which (issue 25); her own sessions always come whole.
+      const shown = (s: SlotRow) => (from === undefined || s.date >= from) && (to === undefined || s.date <= to);
       return c.json({
-        availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+        availableSlots: rows.filter((s) => s.bookedAt === null && shown(s)).map(freeView),
         bookedSlots: rows
           .filter((s) => s.bookedAt !== null)
           .map((s): ClientSessionView => ({

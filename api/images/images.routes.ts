@@ -4,7 +4,7 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
-import { CROP_KEY, type AdminImageView, type ImageUploadedView } from '../../contract/images.ts';
+import { CROP_KEY, needsCrop, type AdminImageView, type ImageUploadedView } from '../../contract/images.ts';
 import {
   deleteOrphanImages,
   findImage,
@@ -17,7 +17,6 @@ import {
   pictureViews,
   replaceCrop,
 } from './images.repo.ts';
-import { needsCrop } from './process.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
 import { photoWork, type PhotoWork } from './queue.ts';
 

@@ -1,15 +1,6 @@
 import { open } from 'node:fs/promises';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import {
-  CROP_ASPECT,
-  CROP_WHEN_TALLER_THAN,
-  CROP_WIDTHS,
-  cropKeyOf,
-  IMAGE_MAX_SIDE,
-  IMAGE_MESSAGES,
-  IMAGE_WIDTHS,
-  type FocusPoint,
-} from '../../contract/images.ts';
+import { CROP_ASPECT, needsCrop, CROP_WIDTHS, cropKeyOf, IMAGE_MAX_SIDE, IMAGE_MESSAGES, IMAGE_WIDTHS, type FocusPoint } from '../../contract/images.ts';
 
 /**
  * The one photo pipeline (DESIGN "Money, limits and pictures"): decode once, turn upright by the
@@ -62,9 +53,6 @@ async function encodeFrom(raw: Raw, format: 'avif' | 'webp', w: number, crop: st
   const bytes = await (format === 'avif' ? resized.avif({ quality: 50, effort: 0, chromaSubsampling: '4:2:0' }) : resized.webp({ quality: 75 })).toBuffer();
   return { format, width: w, height: h, bytes, crop };
 }
-
-/** Whether a photo of this shape gets the landscape cut. */
-export const needsCrop = (width: number, height: number) => height / width > CROP_WHEN_TALLER_THAN;
 
 /**
  * The landscape cut (CROP_ASPECT) of upright pixels, every CROP_WIDTHS size in AVIF and WebP: the

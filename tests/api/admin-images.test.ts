@@ -104,7 +104,18 @@ describe(`the photo pipeline on ${testDbKind()}`, () => {
     const smallPicture = ((await smallRes.json()) as ImageUploadedView).picture;
     expect([smallPicture.width, smallPicture.height]).toEqual([800, 600]);
     // Never enlarged: only the widths below 800, plus the photo itself.
-    expect(urlsOf(smallPicture).map((u) => `${u.format}${u.width}`)).toEqual(['avif160', 'avif320', 'avif480', 'avif640', 'avif800', 'webp160', 'webp320', 'webp480', 'webp640', 'webp800']);
+    expect(urlsOf(smallPicture).map((u) => `${u.format}${u.width}`)).toEqual([
+      'avif160',
+      'avif320',
+      'avif480',
+      'avif640',
+      'avif800',
+      'webp160',
+      'webp320',
+      'webp480',
+      'webp640',
+      'webp800',
+    ]);
   });
 
   it('refuses what is not a usable photo with a clear 4xx, and stores nothing', async () => {
