@@ -133,6 +133,8 @@ test.describe('the chocolate shop', () => {
       .locator('[data-product="Espresso Crunch Bar"]')
       .getByRole('button', { name: /Add to Cart/ })
       .click();
+    // The press is taken once the grid is alive (a moment after the first press).
+    await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
     await failPayPalSdk(page);
     await page.goto('/cart');
     await page.getByLabel('Ships to (state)').selectOption('OR');
