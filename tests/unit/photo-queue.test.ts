@@ -129,7 +129,17 @@ describe('the photo worker', () => {
         if ('refused' in done) throw new Error(done.message);
         expect([done.width, done.height]).toEqual([800, 600]);
         expect(Buffer.isBuffer(done.master)).toBe(true);
-        expect(done.variants.map((v) => `${v.format} ${v.width}`)).toEqual(['webp 160', 'webp 320', 'webp 480', 'webp 640', 'avif 160', 'avif 320', 'avif 480', 'avif 640', 'avif 800']);
+        expect(done.variants.map((v) => `${v.format} ${v.width}`)).toEqual([
+          'webp 160',
+          'webp 320',
+          'webp 480',
+          'webp 640',
+          'avif 160',
+          'avif 320',
+          'avif 480',
+          'avif 640',
+          'avif 800',
+        ]);
         const cut = await work.openGraph(done.master);
         expect(cut.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
         writeFileSync(path, 'not a photo');
