@@ -43,11 +43,20 @@ export async function listSlotsForAdmin(db: DB, now: Date) {
 }
 
 /** A client's view: future free slots, and the client's own sessions (past ones too). */
-export async function listSlotsForClient(db: DB, userId: string, now: Date) {
+/**
+ * The free slots from now on (only those dated `from`..`to`, the teacher's dates, when given: the
+ * month her calendar shows, issue 25) and every session of the client's own.
+ */
+export async function listSlotsForClient(db: DB, userId: string, now: Date, range: { from?: string | undefined; to?: string | undefined } = {}) {
   return db
     .selectFrom('slots')
     .select(booked)
-    .where((w) => w.or([w.and([w('bookedAt', 'is', null), w('startsAt', '>', now)]), w('bookedBy', '=', userId)]))
+    .where((w) => {
+      const free = [w('bookedAt', 'is', null), w('startsAt', '>', now)];
+      if (range.from !== undefined) free.push(w('date', '>=', range.from));
+      if (range.to !== undefined) free.push(w('date', '<=', range.to));
+      return w.or([w.and(free), w('bookedBy', '=', userId)]);
+    })
     .orderBy('startsAt')
     .orderBy('id')
     .execute();

@@ -138,11 +138,10 @@ export const slots = new Hono<AppEnv>()
 
     if (userId !== undefined) {
       assertSelf(c, userId);
-      const rows = await listSlotsForClient(db, userId, now);
       // The days her calendar shows, when it says which (issue 25); her own sessions always come whole.
-      const shown = (s: SlotRow) => (from === undefined || s.date >= from) && (to === undefined || s.date <= to);
+      const rows = await listSlotsForClient(db, userId, now, { from, to });
       return c.json({
-        availableSlots: rows.filter((s) => s.bookedAt === null && shown(s)).map(freeView),
+        availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
         bookedSlots: rows
           .filter((s) => s.bookedAt !== null)
           .map((s): ClientSessionView => ({
