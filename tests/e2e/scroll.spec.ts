@@ -20,13 +20,13 @@ const THUMB_MAX_BYTES = 20 * 1024;
 
 declare global {
   interface Window {
-    __shifts: { value: number; sources: string[] }[];
+    __scrollShifts: { value: number; sources: string[] }[];
   }
 }
 
 /** Every layout shift from the first paint on, with what moved (for the failure message). */
 function observeShifts() {
-  window.__shifts = [];
+  window.__scrollShifts = [];
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node }[] })[]) {
       if (entry.hadRecentInput) continue;
@@ -36,7 +36,7 @@ function observeShifts() {
           ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}`
           : '?';
       });
-      window.__shifts.push({ value: entry.value, sources });
+      window.__scrollShifts.push({ value: entry.value, sources });
     }
   }).observe({ type: 'layout-shift', buffered: true });
 }
@@ -69,7 +69,7 @@ async function expectSteadyWhileScrolling(page: Page, path: string): Promise<voi
   const before = await height(page);
   await scrollEverySection(page);
   const after = await height(page);
-  const shifts = await page.evaluate(() => window.__shifts);
+  const shifts = await page.evaluate(() => window.__scrollShifts);
   const total = shifts.reduce((sum, s) => sum + s.value, 0);
   expect(total, `${path}: layout shifts ${JSON.stringify(shifts)}`).toBe(0);
   expect(after, `${path}: the page's height changed while scrolling`).toBe(before);
