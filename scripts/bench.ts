@@ -219,6 +219,8 @@ async function api(): Promise<{ lines: string[]; counts: { t: string; n: number 
     ];
     return { lines: table(rows, health), counts };
   } finally {
+    // The load generator's last requests (it runs in its own process) finish before the database closes.
+    await new Promise((r) => setTimeout(r, 1500));
     await server.close();
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();
