@@ -16,7 +16,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
 export default defineConfig(
-  { ignores: ['dist/', '**/node_modules/', '.astro/', '.data/', '.partykit/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'dist-*/', '**/node_modules/', '.astro/', '.data/', '.partykit/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -43,7 +43,10 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
   const result: BatchResult = { claimed: claimed.length, sent: 0, skipped: 0, failed: 0 };
   const letters = await lettersOf(db, [...new Set(claimed.map((r) => r.newsletterId))]);
   // Addresses that bounced or complained (Resend's webhook) are skipped, as every other mail is.
-  const suppressed = await suppressionsOf(db, claimed.map((r) => r.email));
+  const suppressed = await suppressionsOf(
+    db,
+    claimed.map((r) => r.email),
+  );
   for (const row of claimed) {
     if (row.state === 'skipped') {
       result.skipped++;

@@ -32,7 +32,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('html', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('headers', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('attachments', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
-    .addColumn('state', 'text', (c) => c.notNull().defaultTo('pending').check(sql`state in ('pending', 'sending', 'sent', 'failed', 'skipped')`))
+    .addColumn('state', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`state in ('pending', 'sending', 'sent', 'failed', 'skipped')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('claimed_by', 'text')
@@ -49,7 +54,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('state'), 'in', sql`('pending', 'sending')`)
     .execute();
   // The teacher's list: what failed or was skipped, newest first.
-  await db.schema.createIndex('mail_outbox_unsent').on('mail_outbox').column('created_at').where(sql.ref('state'), 'in', sql`('failed', 'skipped')`).execute();
+  await db.schema
+    .createIndex('mail_outbox_unsent')
+    .on('mail_outbox')
+    .column('created_at')
+    .where(sql.ref('state'), 'in', sql`('failed', 'skipped')`)
+    .execute();
   await db.schema
     .createTable('mail_suppressions')
     .addColumn('email', 'text', (c) => c.primaryKey())
@@ -60,7 +70,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('mails').addColumn('idempotency_key', 'text').execute();
   await db.schema
     .alterTable('booking_cancellations')
-    .addColumn('cancelled_by', 'text', (c) => c.notNull().defaultTo('client').check(sql`cancelled_by in ('client', 'teacher')`))
+    .addColumn('cancelled_by', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('client')
+        .check(sql`cancelled_by in ('client', 'teacher')`),
+    )
     .execute();
   await db.schema.createIndex('mails_idempotency_key').unique().on('mails').column('idempotency_key').execute();
 }
