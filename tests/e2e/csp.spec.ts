@@ -185,6 +185,8 @@ test.describe('Content-Security-Policy', () => {
     await page.addInitScript((u) => localStorage.setItem('user', JSON.stringify(u)), user);
     await page.route('**/api/user/validate-token', (r) => r.fulfill({ json: { isValid: true, user } }));
     await page.route('**/api/bookings?userId=*', (r) => r.fulfill({ json: { availableSlots: [] } }));
+    // The booking page asks whether the intake is done (issue 23): not required here.
+    await page.route('**/api/user/csp-client/intake*', (r) => r.fulfill({ json: { required: false, completed: false, version: 1, questions: [] } }));
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
 
