@@ -1,11 +1,14 @@
-import { useEffect, type RefObject } from 'react';
+import { useLayoutEffect, type RefObject } from 'react';
 
 /**
  * Islands hydrated on interaction may find text already typed into the server-rendered
- * inputs: take it into state once, on mount, so nothing the visitor typed is lost.
+ * inputs: take it into state once, on mount, so nothing the visitor typed is lost. A layout
+ * effect: its update is committed before the browser paints, so a press held until the island is
+ * alive (site/directives/interaction.ts) never meets the state from before it was read — with a
+ * plain effect, a busy machine could replay the press first and find the fields empty.
  */
 export function useDomValues<T extends Record<string, string>>(form: RefObject<HTMLFormElement | null>, setValues: (f: (v: T) => T) => void) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = form.current;
     if (!el) return;
     const typed: Partial<T> = {};
