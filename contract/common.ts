@@ -23,22 +23,92 @@ export const isCleanText = (s: string) => !/[\u0000-\u0008\u000B\u000C\u000E-\u0
 const clean = isCleanText;
 
 /**
- * Invisible characters in a name: the bidi controls and marks (U+202A–U+202E, U+2066–U+2069,
- * U+200E/U+200F, U+061C), zero-width space (U+200B), word joiner (U+2060) and byte order mark
- * (U+FEFF). In a name they make one person look like another in the admin's lists or reverse
- * what a mail subject reads. The zero-width non-joiner and joiner (U+200C, U+200D) are allowed:
- * Persian, Hindi, Bengali and other scripts need them to spell names, except next to a Latin
- * letter or digit, where no script needs them and they would only hide a difference.
- * E-mail addresses refuse all of them (`INVISIBLE_IN_ADDRESSES`).
+ * The invisible characters (Unicode's default-ignorable code points: they draw nothing) and what
+ * a name may keep of them. In a name they make one person look like another in the admin's lists
+ * or reverse what a mail subject reads: bidi controls and marks, zero-width space, word joiner,
+ * byte order mark, soft hyphen (U+00AD), the invisible math operators (U+2061–U+2064), the
+ * combining grapheme joiner (U+034F), the Mongolian vowel separator (U+180E), the Hangul fillers
+ * (U+115F, U+1160, U+3164, U+FFA0: letters to Unicode, blank on screen, so a name of one looks
+ * filled in) and the tag characters (U+E0000–U+E007F). Kept where a script needs them:
+ * - the zero-width non-joiner and joiner (U+200C, U+200D) after a character of a script that
+ *   spells with them (Persian and Arabic, Devanagari, Bengali, Sinhala and their kin) and before
+ *   another of its characters, a space or the end, and the joiner between two emoji (a family);
+ *   beside a Latin, Greek or Cyrillic letter or a digit, after a space or alone, no script needs
+ *   them and they would only hide a difference;
+ * - a variation selector after an emoji, a Han ideograph (a family name's own glyph) or a
+ *   Mongolian letter, the characters it chooses a form of.
+ * E-mail addresses refuse every one of them (`isVisibleAddress`).
  */
-const INVISIBLE_IN_NAMES = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
-const JOINER_BY_LATIN = /[A-Za-z0-9\u00C0-\u024F][\u200C\u200D]|[\u200C\u200D][A-Za-z0-9\u00C0-\u024F]/;
-const INVISIBLE_IN_ADDRESSES = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
-/** A name with nothing invisible in it but the joiners its script needs. */
-export const isVisibleText = (s: string) => !INVISIBLE_IN_NAMES.test(s) && !JOINER_BY_LATIN.test(s);
-const isVisibleAddress = (s: string) => !INVISIBLE_IN_ADDRESSES.test(s);
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
+const JOINERS = new Set(['\u200C', '\u200D']);
+const VARIATION_SELECTOR = /^[\u180B-\u180D\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]$/u;
+const JOINING_SCRIPTS = [
+  'Arabic',
+  'Syriac',
+  'Nko',
+  'Mandaic',
+  'Hanifi_Rohingya',
+  'Mongolian',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Tibetan',
+  'Myanmar',
+  'Khmer',
+  'Balinese',
+  'Javanese',
+  'Sundanese',
+  'Tai_Tham',
+  'Limbu',
+  'Chakma',
+  'Grantha',
+  'Newa',
+  'Sharada',
+  'Tirhuta',
+  'Kaithi',
+  'Syloti_Nagri',
+];
+const JOINING = new RegExp(`^(?:${JOINING_SCRIPTS.map((s) => `\\p{scx=${s}}`).join('|')})$`, 'u');
+const EMOJI = /^\p{Extended_Pictographic}$/u;
+const EMOJI_TAIL = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)$/u;
+const SELECTS_A_FORM = /^(?:\p{Emoji}|\p{Ideographic}|\p{scx=Mongolian})$/u;
+/** Blank on screen though not default-ignorable: the braille blank. */
+const BLANK = /\u2800/;
+
+/** Whether the invisible character at `i` of `chars` (code points) is one its neighbours' script needs. */
+function needed(chars: string[], i: number): boolean {
+  const c = chars[i]!;
+  const before = chars[i - 1] ?? '';
+  const after = chars[i + 1] ?? '';
+  if (JOINERS.has(c)) {
+    if (c === '\u200D' && EMOJI_TAIL.test(before) && EMOJI.test(after)) return true;
+    return JOINING.test(before) && (JOINING.test(after) || !/[\p{L}\p{N}]/u.test(after));
+  }
+  if (VARIATION_SELECTOR.test(c)) return SELECTS_A_FORM.test(before);
+  return false;
+}
+
+/** A name with nothing invisible in it but the joiners and selectors its script needs: the one rule of every person's name. */
+export const isVisibleText = (s: string) => {
+  if (BLANK.test(s)) return false;
+  if (!INVISIBLE.test(s)) return true;
+  const chars = [...s];
+  return chars.every((c, i) => !INVISIBLE.test(c) || needed(chars, i));
+};
+/** A name shows at least one letter or digit (a name of punctuation or emoji alone names nobody). */
+export const hasLetters = (s: string) => /[\p{L}\p{N}]/u.test(s);
+const isVisibleAddress = (s: string) => !INVISIBLE.test(s);
 export const invisibleCharactersMessage = (label: string) =>
   `${label} must not contain invisible characters (zero-width spaces or text-direction marks). Please retype it.`;
+
+export const lettersMessage = (label: string) => `${label} must contain letters. Please retype it.`;
 
 /** A trimmed, required, single-purpose text field of at most `max` characters. */
 export const requiredText = (label: string, max = 200) =>
@@ -64,9 +134,21 @@ export const optionalText = (label: string, max = 2000) =>
 export const nameText = (label: string, max = 100) =>
   requiredText(label, max)
     .refine((s) => !/[\r\n]/.test(s), `${label} must be on one line`)
-    .refine(isVisibleText, invisibleCharactersMessage(label));
+    .refine(isVisibleText, invisibleCharactersMessage(label))
+    .refine(hasLetters, lettersMessage(label));
 
-/** Trimmed and lower-cased, so one address is one person whatever the letter case. */
+/**
+ * What an address may not hold outside a quoted part (RFC 5322): quotes, comments, brackets and
+ * the other specials. Quoted local parts and comments (`"ana"@…`, `ana(x)@…`) reach the same
+ * mailbox as the bare name, so one person could register, subscribe and spend a mail allowance
+ * twice; nobody types them, so they are refused.
+ */
+const ADDRESS = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\]+\.[^\s@"(),:;<>[\]\\]+$/;
+
+/**
+ * Trimmed and lower-cased, so one address is one person whatever the letter case; the trailing
+ * dot of a fully qualified domain (`…@gmail.com.`, the same mailbox) is dropped for the same reason.
+ */
 export const email = z
   .string({ error: 'Email is required' })
   .trim()
@@ -74,9 +156,9 @@ export const email = z
   .max(254, 'Email is too long')
   // Before the format check, whose \s counts U+FEFF as a space: the clearer message comes first.
   .refine(isVisibleAddress, invisibleCharactersMessage('Email'))
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Please enter a valid email address.')
+  .regex(ADDRESS, 'Please enter a valid email address.')
   .refine(clean, 'Please enter a valid email address.')
-  .transform((s) => s.toLowerCase());
+  .transform((s) => s.toLowerCase().replace(/\.+$/, ''));
 
 /**
  * The years a class, slot or sign-up date may fall in. Far-off years are typing slips, and

@@ -4,7 +4,7 @@
  * discount, shipping fee and total is decided by the server from the database.
  */
 import { z } from 'zod';
-import { id, isCleanText } from './common.ts';
+import { id, isCleanText, isVisibleText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
 import { SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState } from './tax.ts';
 
@@ -103,7 +103,7 @@ export const placeOrderRequest = z
     ...checkoutFields,
     orderId: paypalOrderId,
     // Dropped (not refused) when unusable, NUL and lone surrogates included: the database can't store those.
-    payerName: z.string().trim().max(200).refine(isCleanText).optional().catch(undefined),
+    payerName: z.string().trim().max(200).refine(isCleanText).refine(isVisibleText).optional().catch(undefined),
     payerEmail: z.string().trim().max(254).refine(isCleanText).optional().catch(undefined),
     transactionAmount: z.unknown().optional(),
     discount: z.unknown().optional(),

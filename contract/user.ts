@@ -3,7 +3,7 @@
  * 5, 7, 8). Shared with the islands: no server-only imports here.
  */
 import { z } from 'zod';
-import { email, invisibleCharactersMessage, isVisibleText, nameText, optionalText } from './common.ts';
+import { email, hasLetters, invisibleCharactersMessage, isVisibleText, lettersMessage, nameText, optionalText } from './common.ts';
 import { humanToken } from './forms.ts';
 
 /** Answers and messages the pages show (SPEC.md section 8 where it gives them). */
@@ -73,7 +73,11 @@ export const profileUpdate = z.object({
   firstName: name('First name'),
   lastName: name('Last name'),
   phone: digits(10, PHONE_RULE).optional(),
-  preferredName: keep(optionalText('Preferred name', 100)).refine((s) => s === undefined || isVisibleText(s), invisibleCharactersMessage('Preferred name')),
+  // Optional, else the same rule as every name (nameText).
+  preferredName: keep(optionalText('Preferred name', 100))
+    .refine((s) => !s || !/[\r\n]/.test(s), 'Preferred name must be on one line')
+    .refine((s) => !s || isVisibleText(s), invisibleCharactersMessage('Preferred name'))
+    .refine((s) => !s || hasLetters(s), lettersMessage('Preferred name')),
   pronoun: keep(optionalText('Pronoun', 50)),
   city: keep(optionalText('City & State', 100)),
   zipcode: digits(5, ZIPCODE_RULE).optional(),

@@ -87,7 +87,8 @@ export const ADMIN_DELAY = { freeFailures: 3, firstDelayS: 2, maxDelayS: 15 * 60
  * The mailbox an address delivers to, as the key of a per-recipient allowance (issue 21):
  * lower-cased; a `+tag` dropped for every domain (most providers deliver `ana+x@` to `ana@`);
  * for Gmail, dots in the name dropped too and googlemail.com taken as gmail.com (Gmail ignores
- * both). `victim+1@…`, `victim+2@…` and `v.i.c.t.i.m@gmail.com` then share one allowance. Only
+ * both); a domain's trailing dot and a quoted name dropped. `victim+1@…`, `victim+2@…`,
+ * `v.i.c.t.i.m@gmail.com`, `victim@gmail.com.` and `"victim"@gmail.com` then share one allowance. Only
  * a key: mail still goes to the address as typed.
  */
 export function canonicalMailbox(email: string): string {
@@ -95,7 +96,10 @@ export function canonicalMailbox(email: string): string {
   const at = address.lastIndexOf('@');
   if (at <= 0) return address;
   let local = address.slice(0, at);
-  let domain = address.slice(at + 1);
+  // A fully qualified domain's trailing dot (`gmail.com.`) and a quoted name (`"ana"@`) reach the
+  // same mailbox as the plain address (the schema refuses quotes; addresses from elsewhere may hold them).
+  let domain = address.slice(at + 1).replace(/\.+$/, '');
+  if (local.length > 1 && local.startsWith('"') && local.endsWith('"')) local = local.slice(1, -1).replace(/\\(.)/g, '$1');
   const plus = local.indexOf('+');
   if (plus > 0) local = local.slice(0, plus);
   if (domain === 'googlemail.com') domain = 'gmail.com';

@@ -118,3 +118,36 @@ describe(`names with ZWNJ and ZWJ on ${kind}`, () => {
     }
   });
 });
+
+describe(`one inbox, one allowance on ${kind} (issue 29)`, () => {
+  it('takes an address with its domain’s trailing dot as the same address: one account, its login link, one allowance', async () => {
+    const address = email('fqdn');
+    const res = await server.api('/api/user/register', {
+      method: 'POST',
+      json: { firstName: 'Dot', lastName: 'Ted', email: `${address.toUpperCase()}.`, recaptchaToken: 'dev:register' },
+    });
+    expect(res.status).toBe(200);
+    const users = await server.services.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'like', `${address.split('@')[0]}%`)
+      .execute();
+    expect(users).toEqual([{ email: address }]);
+    // The dotted spelling logs the same account in, and spends the same allowance (five an hour, the registration's mail one of them).
+    for (let i = 0; i < 4; i++) {
+      const login = await server.api('/api/user/login', { method: 'POST', json: { email: i % 2 ? address : `${address}.` } });
+      expect(login.status, `login ${i + 1}`).toBe(200);
+    }
+    expect((await readMailbox(server, address)).some((m) => m.text.includes('/verify-login?token='))).toBe(true);
+    expect((await server.api('/api/user/login', { method: 'POST', json: { email: `${address}.` } })).status).toBe(429);
+  });
+
+  it('refuses a quoted name, which would be a second spelling of one mailbox', async () => {
+    const [local, domain] = email('quoted').split('@');
+    for (const path of ['/api/user/login', '/api/subscribers/subscribe']) {
+      const res = await server.api(path, { method: 'POST', json: { email: `"${local}"@${domain}`, recaptchaToken: 'dev:subscribe' } });
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).message).toMatch(/valid email address/);
+    }
+  });
+});
