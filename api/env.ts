@@ -222,6 +222,12 @@ const schema = z.object({
   PRIVATE_RECORDS_KEY: optional,
   /** While rotating (`npm run rotate-keys`): the previous key(s), comma-separated; remove once the command has run. */
   PRIVATE_RECORDS_OLD_KEYS: optional,
+  /**
+   * Tests only (production refuses it): the instant, ISO 8601 with its offset, that the server's
+   * clock shows at start; it runs on from there (api/lib/clock.ts). The e2e test of her evening
+   * starts a server at 21:30 in SITE_TIMEZONE on the last day of a month with it.
+   */
+  CLOCK_START: z.iso.datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with its offset, like 2026-11-30T21:30:00-08:00' }).optional(),
   /** Set to 1 to silence the per-request log line. */
   QUIET: z
     .enum(['0', '1'])
@@ -308,6 +314,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
     if ((parsed.APP_SECRET ?? '').length < 32) throw new EnvError('APP_SECRET must be at least 32 characters');
     if ((parsed.ADMIN_PASSWORD ?? '').length < 12) throw new EnvError('ADMIN_PASSWORD must be at least 12 characters');
+    if (parsed.CLOCK_START) throw new EnvError('CLOCK_START sets the clock for tests; production runs on the real time: unset it');
   }
   // The key's form is checked here; whether it opens the stored records, at start (api/practice/keys.ts).
   const recordKeys = [parsed.PRIVATE_RECORDS_KEY, ...(parsed.PRIVATE_RECORDS_OLD_KEYS ?? '').split(',')].map((v) => v?.trim()).filter(Boolean);

@@ -140,8 +140,8 @@ export async function startServer(
   const runner = createRunner();
   if (options.reminders !== false) {
     // Session reminders, and class reminders the day before: every process checks each minute.
-    runner.every('reminders', env.REMINDER_INTERVAL_MS, () => sendDueReminders(services));
-    runner.every('class reminders', env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services));
+    runner.every('reminders', env.REMINDER_INTERVAL_MS, () => sendDueReminders(services, services.clock.now()));
+    runner.every('class reminders', env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services, services.clock.now()));
   }
   if (options.reconciler !== false) {
     // Payment attempts a crash left half way: at start and each interval.
@@ -154,7 +154,7 @@ export async function startServer(
   // Newsletter outbox: every process sends at its pace.
   if (options.newsletters !== false) runner.every('newsletter', env.NEWSLETTER_INTERVAL_MS, () => sendNewsletterBatch(services));
   // Scheduled journal posts (api/pages/journal.ts).
-  if (options.journal !== false) runner.every('journal', env.JOURNAL_SCHEDULE_MS, () => publishDuePosts(services));
+  if (options.journal !== false) runner.every('journal', env.JOURNAL_SCHEDULE_MS, () => publishDuePosts(services, services.clock.now()));
   // The embedded database's own backups (issue 21): into BACKUP_DIR every BACKUP_INTERVAL_HOURS, with a retention.
   const stopBackups = options.backups === false ? async () => {} : startAutoBackups(services);
   // Public pages: rendered ahead for this build at start, then kept current from the database.

@@ -510,9 +510,24 @@ export interface ClassFact {
   placesLeft: number | null;
 }
 
+/**
+ * The clock a page is drawn with (DESIGN.md "One clock, one zone"): the server's instant and her
+ * zone (SITE_TIMEZONE). An island draws its first frame from it, so the browser hydrates to the
+ * text the server wrote whatever the visitor's own zone and hour; then it reads the live time,
+ * still in `zone` (site/lib/clock.ts).
+ */
+export interface PageClock {
+  /** ISO instant of the render. */
+  now: string;
+  /** Her IANA zone: every day and time a person reads is on its clocks. */
+  zone: string;
+}
+
 export interface RenderContext {
   /** The public address the page is rendered for (canonical URL, the navigation's current link). */
   path: string;
+  /** Set by the server's renderer for every page it draws (api/pages/render-ahead.ts). */
+  clock?: PageClock;
   /** Every built-in page's published content (a preview puts its draft in its place). */
   content: SiteContent;
   /** Her uploaded photos that the content names, by id. */

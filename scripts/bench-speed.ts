@@ -28,7 +28,7 @@ import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { autocannonChild, type LoadResult } from './load.ts';
 import { build, isBuildCurrent } from './build.ts';
-import { isoDay, monthGrid } from '../site/lib/calendar.ts';
+import { addDaysTo, monthGrid } from '../site/lib/calendar.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true };
 const PER_GALLERY = 8;
@@ -271,8 +271,7 @@ async function main(): Promise<number> {
     // 2. The slot list on the wire.
     // As the booking calendar asks for it: the month on screen, a day either side (site/islands/client/BookSession.tsx).
     const grid = monthGrid(new Date().getFullYear(), new Date().getMonth());
-    const dayFrom = (d: Date, n: number) => isoDay(new Date(d.getFullYear(), d.getMonth(), d.getDate() + n));
-    const shown = `&from=${dayFrom(grid[0]!, -1)}&to=${dayFrom(grid[grid.length - 1]!, 1)}`;
+    const shown = `&from=${addDaysTo(grid[0]!, -1)}&to=${addDaysTo(grid[grid.length - 1]!, 1)}`;
     const wholeYearUrl = `${pgl.url}/api/bookings?userId=${encodeURIComponent(pgl.userId)}`;
     const slotUrl = wholeYearUrl + shown;
     const slotPlain = Buffer.from(await (await fetch(slotUrl, { headers: { cookie: pgl.user, 'accept-encoding': 'identity' } })).arrayBuffer()).length;

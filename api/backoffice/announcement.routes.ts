@@ -24,7 +24,7 @@ function view(r: Row): AnnouncementView {
  * browsers and proxies may keep it a little; a change shows within that time, no rebuild needed.
  */
 export const announcement = new Hono<AppEnv>().get('/', async (c) => {
-  const row = await liveAnnouncement(c.var.services.db, new Date());
+  const row = await liveAnnouncement(c.var.services.db, c.var.services.clock.now());
   c.header('cache-control', 'public, max-age=30');
   return c.json({ announcement: row ? view(row) : null });
 });

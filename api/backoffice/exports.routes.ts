@@ -5,6 +5,7 @@ import { check } from '../../contract/check.ts';
 import { EXPORTS, FINANCES_CSV_COLUMNS, financesQuery, type FinanceFigures, type ExportName } from '../../contract/backoffice.ts';
 import { financesOf } from './finances.ts';
 import type { Env } from '../env.ts';
+import type { Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { decimal, toCsv } from './csv.ts';
 import { clients, ordersWithItems, signups, subscribers } from './exports.repo.ts';
@@ -103,9 +104,9 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
     ),
 };
 
-/** Today in the teacher's zone, for the file name. */
-const today = (env: Env) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: env.SITE_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+/** Today in the teacher's zone on the server's clock, for the file name. */
+const today = (services: { env: Env; clock: Clock }) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: services.env.SITE_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(services.clock.now());
 
 /** The month `back` months before YYYY-MM. */
 const monthsBefore = (month: string, back: number) => {
@@ -139,7 +140,7 @@ export const adminExports = new Hono<AppEnv>()
   .get('/finances.csv', async (c) => {
     const { db, env } = c.var.services;
     const asked = { from: c.req.query('from'), to: c.req.query('to') };
-    const now = today(env).slice(0, 7);
+    const now = today(c.var.services).slice(0, 7);
     const range = check(financesQuery, asked.from === undefined && asked.to === undefined ? { from: monthsBefore(now, 11), to: now } : asked);
     if (!range.ok) return c.json({ message: range.message, issues: range.issues }, 400);
     const { from, to } = range.data;
@@ -161,6 +162,6 @@ export const adminExports = new Hono<AppEnv>()
     const body = await builders[name](db);
     return c.body(body, 200, {
       'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${name}-${today(env)}.csv"`,
+      'content-disposition': `attachment; filename="${name}-${today(c.var.services)}.csv"`,
     });
   });

@@ -31,7 +31,7 @@ const sessionView = (s: Awaited<ReturnType<typeof sessionsBetween>>[number]): To
  */
 export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {
   const { db, env } = c.var.services;
-  const now = new Date();
+  const now = c.var.services.clock.now();
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);

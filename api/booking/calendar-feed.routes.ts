@@ -64,7 +64,10 @@ export const calendarFeed = new Hono<AppEnv>().get(
     const user = await findUserByCalendarSecret(db, secret);
     if (!user) return c.json({ message: 'Not found' }, 404);
     // Sessions that began within the day stay in the feed until they are over.
-    const [sessions, brands] = await Promise.all([upcomingSessionsOf(db, user.id, new Date(Date.now() - 24 * 3_600_000)), brandNames(db)]);
+    const [sessions, brands] = await Promise.all([
+      upcomingSessionsOf(db, user.id, new Date(c.var.services.clock.now().getTime() - 24 * 3_600_000)),
+      brandNames(db),
+    ]);
     const body = buildIcsFeed({
       name: `${brands.yoga}: my sessions`,
       timezone: env.SITE_TIMEZONE,

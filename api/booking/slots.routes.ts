@@ -99,7 +99,7 @@ const slotParams = z.object({ id });
 export const slots = new Hono<AppEnv>()
   .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
     const { db, env } = c.var.services;
-    const now = new Date();
+    const now = c.var.services.clock.now();
     const wanted = new Map<string, { date: string; time: string; startsAt: Date; place: string }>();
     const warnings: string[] = [];
     // A slot given no place gets her default place (her settings; '' when she set none).
@@ -133,7 +133,7 @@ export const slots = new Hono<AppEnv>()
 
   .get('/', adminOrSelf, validateQuery(bookingsQuery), async (c) => {
     const { db, env } = c.var.services;
-    const now = new Date();
+    const now = c.var.services.clock.now();
     const { userId, from, to } = c.req.valid('query');
 
     if (userId !== undefined) {
@@ -188,7 +188,7 @@ export const slots = new Hono<AppEnv>()
     const { place } = c.req.valid('json');
     const before = await findSlotWithBooking(db, slotId);
     if (!before) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
-    const upcoming = before.bookedAt !== null && !!before.email && new Date(before.startsAt).getTime() > Date.now();
+    const upcoming = before.bookedAt !== null && !!before.email && new Date(before.startsAt).getTime() > c.var.services.clock.now().getTime();
     const changed = place !== before.place;
     // The new place and the client's mail about it, in one transaction.
     const saved = await db.transaction().execute(async (trx) => {

@@ -96,7 +96,7 @@ export const events = new Hono<AppEnv>()
   // show those days' classes disabled. With from/to: the days one calendar month shows.
   .get('/', validateQuery(eventsRange), async (c) => {
     const zone = c.var.services.env.SITE_TIMEZONE;
-    const now = new Date();
+    const now = c.var.services.clock.now();
     const range = c.req.valid('query');
     const rows =
       range.from && range.to
@@ -130,7 +130,11 @@ export const events = new Hono<AppEnv>()
       const filled = await fillFreePlaces(c.var.services, eventId);
       await sendQueued(c.var.services, filled.mails);
     }
-    return c.json({ message: 'Event updated successfully', event: view(updated, new Date()), ...(at.warnings.length ? { warnings: at.warnings } : {}) });
+    return c.json({
+      message: 'Event updated successfully',
+      event: view(updated, c.var.services.clock.now()),
+      ...(at.warnings.length ? { warnings: at.warnings } : {}),
+    });
   });
 
 export const adminEvents = new Hono<AppEnv>().use('*', regenerateAfter('classes')).post('/', requireAdmin(), validateJson(newEvent), async (c) => {
@@ -144,7 +148,7 @@ export const adminEvents = new Hono<AppEnv>().use('*', regenerateAfter('classes'
     db,
     dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
   );
-  const now = new Date();
+  const now = c.var.services.clock.now();
   return c.json(
     {
       message: 'Event(s) added successfully',

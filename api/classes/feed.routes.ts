@@ -17,7 +17,7 @@ const FEED_MAX_AGE_S = 300;
  */
 export const classFeed = new Hono<AppEnv>().get('/', async (c) => {
   const { db, env } = c.var.services;
-  const now = new Date();
+  const now = c.var.services.clock.now();
   const [rows, brands] = await Promise.all([listEventsFrom(db, now, new Date(now.getTime() + FEED_DAYS * 86_400_000)), brandNames(db)]);
   const host = new URL(env.SITE_URL).host;
   const ics = buildFeed({

@@ -61,7 +61,7 @@ export const classPlaces = new Hono<AppEnv>()
       time: event?.time ?? '',
       startsAt: startsAt?.toISOString() ?? '',
       location: event?.location ?? '',
-      canGiveBack: event ? !hasStarted(event, new Date()) : true,
+      canGiveBack: event ? !hasStarted(event, c.var.services.clock.now()) : true,
     } satisfies ClassPlaceView);
   })
   .post('/cancel', rateLimit(LIMITS.classGiveBack), validateJson(linkToken), async (c) => {
@@ -135,7 +135,7 @@ export const userClasses = new Hono<AppEnv>()
     assertSelf(c, userId);
     const email = await verifiedEmailOf(c, userId);
     if (!email) return c.json([]);
-    const rows = await upcomingPlacesOf(c.var.services.db, email, new Date());
+    const rows = await upcomingPlacesOf(c.var.services.db, email, c.var.services.clock.now());
     return c.json(
       rows.map((r): ClassPlaceView => ({
         _id: r.id,
@@ -159,7 +159,7 @@ export const userClasses = new Hono<AppEnv>()
 
 /** The admin's Classes page: GET /api/admin/waitlist, every upcoming class's line in order. */
 export const adminWaitlist = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {
-  const rows = await listWaitlists(c.var.services.db, new Date());
+  const rows = await listWaitlists(c.var.services.db, c.var.services.clock.now());
   const positions = new Map<string, number>();
   return c.json(
     rows.map((r): WaitlistRowView => {

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { sql } from 'kysely';
-import type { BuiltinSlug, RenderContext } from '../../contract/content.ts';
+import type { BuiltinSlug, PageClock, RenderContext } from '../../contract/content.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
 import { findRedirect, listRedirects } from './pages.repo.ts';
@@ -124,8 +125,15 @@ export interface Publisher {
   readonly rendering: boolean;
 }
 
-export function createPublisher(db: DB, options: { buildId: string; siteUrl: string; timeZone?: string; log?: (line: string) => void }): Publisher {
+export function createPublisher(
+  db: DB,
+  options: { buildId: string; siteUrl: string; timeZone?: string; clock?: Clock; log?: (line: string) => void },
+): Publisher {
   const timeZone = options.timeZone ?? 'America/Los_Angeles';
+  const clock = options.clock ?? systemClock;
+  // The instant and her zone a page is drawn with: its islands' first frame comes from it, so the
+  // browser hydrates to the same text in any zone (contract/content.ts PageClock).
+  const pageClock = (): PageClock => ({ now: clock.now().toISOString(), zone: timeZone });
   const cache = new Map<string, CachedPage>();
   let seen = '0';
   let renderer: PageRenderer | undefined;
@@ -341,6 +349,7 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
     liveContext: (path) =>
       live && {
         path,
+        clock: pageClock(),
         content: live.source.content,
         images: {},
         extraNav: extraNavOf(live.source.custom),
@@ -380,7 +389,7 @@ export function createPublisher(db: DB, options: { buildId: string; siteUrl: str
     },
     refresh,
     async start(render, pollMs) {
-      renderer = render;
+      renderer = (route, context) => render(route, { ...context, clock: pageClock() });
       await refresh();
       // Every page once for this build: a new build's assets have new names, and content may
       // have been published by a process of another build.

@@ -16,11 +16,14 @@ import { createLimits, type Limits } from '../limits/limits.ts';
 import { trackLimits } from '../middleware/rate-limit.ts';
 import { createPublisher, type Publisher } from '../pages/render-ahead.ts';
 import { distDirOf, readBuildStamp } from '../build-info.ts';
+import { clockOf, type Clock } from '../lib/clock.ts';
 
 export interface Services {
   env: Env;
   database: DatabaseHandle;
   db: DatabaseHandle['db'];
+  /** The one clock every date a person reads comes from (api/lib/clock.ts). */
+  clock: Clock;
   mailer: Mailer;
   humanCheck: HumanCheck;
   payments: Payments;
@@ -36,6 +39,7 @@ export interface Services {
 /** Overrides let tests swap one client (e.g. a Resend pointed at a local fake). */
 export function createServices(env: Env, database: DatabaseHandle, overrides: Partial<Services> = {}): Services {
   const { db } = database;
+  const clock = overrides.clock ?? clockOf(env);
   const mailer = env.standIns.mail
     ? createMailboxMailer(db)
     : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
@@ -82,7 +86,8 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     buildId: readBuildStamp(distDirOf(env.DIST_DIR))?.inputs ?? 'unbuilt',
     siteUrl: env.SITE_URL,
     timeZone: env.SITE_TIMEZONE,
+    clock,
     log: env.QUIET ? undefined : (l) => console.log(l),
   });
-  return { env, database, db, mailer, humanCheck, payments, realtime, limits, publisher, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
+  return { env, database, db, clock, mailer, humanCheck, payments, realtime, limits, publisher, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
 }

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../lib/http';
-import { isoDay, localTimeWithZone, monthGrid, todayIn } from '../lib/calendar';
+import { addMonths, dayLabel, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../lib/calendar';
 import { MonthGrid } from './MonthGrid';
-import { publicConfig } from '../lib/config';
+import { useToday } from './useToday';
+import type { PageClock } from '../../contract/content.ts';
 import type { ClassStatusView, EventView } from '../../contract/events.ts';
 import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 
@@ -16,8 +17,8 @@ export function signUpHref(e: EventView): string {
 /** The new student's form in waitlist mode (the waitlist needs the same waiver and signature). */
 const waitlistHref = (e: EventView) => `/signup?date=${e.date}&title=${encodeURIComponent(e.title)}&location=${encodeURIComponent(e.location)}&waitlist=1`;
 
-/** `zone`: the teacher's, once known; times carry its abbreviation, as booking slots do. */
-function EventItem({ event, zone }: { event: EventView; zone: string | undefined }) {
+/** `zone`: the teacher's; times carry its abbreviation, as booking slots do. */
+function EventItem({ event, zone }: { event: EventView; zone: string }) {
   const [full, setFull] = useState<boolean | null>(null);
   useEffect(() => {
     if (event.isPast || event.isExternal) return;
@@ -76,39 +77,36 @@ function EventItem({ event, zone }: { event: EventView; zone: string | undefined
   );
 }
 
-/** /calendar: the month grid and the chosen day's classes (SPEC.md sections 2, 4, 9). */
-export default function Calendar() {
-  // The visitor's day until the teacher's zone is known; then the teacher's (classes are dated there).
-  const [today, setToday] = useState(() => isoDay(new Date()));
-  const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
+/**
+ * /calendar: the month grid and the chosen day's classes (SPEC.md sections 2, 4, 9). Days are
+ * hers (classes are dated on her clocks): the first frame is the day of the clock the page was
+ * drawn with, so it hydrates to the server's text in any zone; then today is the live one.
+ */
+export default function Calendar({ clock }: { clock: PageClock }) {
+  const zone = clock.zone;
+  const today = useToday(clock);
+  const [cursor, setCursor] = useState(() => monthOfDay(today));
   const [selected, setSelected] = useState(today);
   // Classes by the grid range they were loaded for: each month's grid is fetched once, when shown.
   const [loaded, setLoaded] = useState<Record<string, EventView[]>>({});
   const [failed, setFailed] = useState(false);
-  const [zone, setZone] = useState<string | undefined>(undefined);
 
+  // A page drawn on another day (made ahead, or left open past midnight): what the visitor has
+  // not chosen yet follows the new today.
+  const shownToday = useRef(today);
   useEffect(() => {
-    publicConfig()
-      .then(({ timezone }) => {
-        setZone(timezone);
-        const teacherToday = todayIn(timezone);
-        if (teacherToday === today) return;
-        setToday(teacherToday);
-        // Only move what the visitor has not chosen yet.
-        setSelected((s) => (s === today ? teacherToday : s));
-        setCursor((c) =>
-          c.year === new Date().getFullYear() && c.month === new Date().getMonth()
-            ? { year: Number(teacherToday.slice(0, 4)), month: Number(teacherToday.slice(5, 7)) - 1 }
-            : c,
-        );
-      })
-      .catch(() => {}); // the visitor's own day stays: close enough, and the server still decides "past"
-    // Once: it only settles the first day shown (`today` is the visitor's guess it replaces).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    const before = shownToday.current;
+    if (before === today) return;
+    shownToday.current = today;
+    setSelected((s) => (s === before ? today : s));
+    setCursor((c) => {
+      const was = monthOfDay(before);
+      return c.year === was.year && c.month === was.month ? monthOfDay(today) : c;
+    });
+  }, [today]);
 
   const grid = monthGrid(cursor.year, cursor.month);
-  const range = `from=${isoDay(grid[0]!)}&to=${isoDay(grid[grid.length - 1]!)}`;
+  const range = `from=${grid[0]!}&to=${grid[grid.length - 1]!}`;
   const events = loaded[range] ?? null;
 
   useEffect(() => {
@@ -140,14 +138,10 @@ export default function Calendar() {
     return map;
   }, [loaded]);
 
-  const monthLabel = new Date(cursor.year, cursor.month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-  const move = (delta: number) =>
-    setCursor((c) => {
-      const d = new Date(c.year, c.month + delta, 1);
-      return { year: d.getFullYear(), month: d.getMonth() };
-    });
+  const shownMonth = monthLabel(cursor.year, cursor.month);
+  const move = (delta: number) => setCursor((c) => addMonths(c, delta));
   const dayEvents = byDate.get(selected) ?? [];
-  const selectedLabel = new Date(`${selected}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
+  const selectedLabel = dayLabel(selected);
 
   return (
     <div className="calendar">
@@ -155,13 +149,13 @@ export default function Calendar() {
         <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
           ‹ Prev
         </button>
-        <h2 aria-live="polite">{monthLabel}</h2>
+        <h2 aria-live="polite">{shownMonth}</h2>
         <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
           Next ›
         </button>
       </div>
       <MonthGrid
-        label={monthLabel}
+        label={shownMonth}
         grid={grid}
         month={cursor.month}
         today={today}

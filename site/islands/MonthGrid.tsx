@@ -1,4 +1,4 @@
-import { DAY_NAMES, isoDay } from '../lib/calendar';
+import { DAY_NAMES, dayLabel, dayNumber, monthOfDay } from '../lib/calendar';
 
 /**
  * A month as six weeks of day buttons, shared by the class calendar and the booking page: each
@@ -7,8 +7,8 @@ import { DAY_NAMES, isoDay } from '../lib/calendar';
  */
 export function MonthGrid(props: {
   label: string;
-  /** 42 days from the monthGrid() of lib/calendar. */
-  grid: Date[];
+  /** 42 days (YYYY-MM-DD) from the monthGrid() of lib/calendar. */
+  grid: string[];
   /** The month shown (0–11): other days are 'outside'. */
   month: number;
   today: string;
@@ -33,12 +33,11 @@ export function MonthGrid(props: {
       </div>
       {Array.from({ length: 6 }, (_, w) => (
         <div role="row" className="calendar-row" key={w}>
-          {grid.slice(w * 7, w * 7 + 7).map((d) => {
-            const key = isoDay(d);
+          {grid.slice(w * 7, w * 7 + 7).map((key) => {
             const count = props.countOf(key);
             const classes = [
               'calendar-day',
-              d.getMonth() !== props.month && 'outside',
+              monthOfDay(key).month !== props.month && 'outside',
               count > 0 && 'has-events',
               key === selected && 'selected',
               props.markToday && key === today && 'today',
@@ -51,9 +50,9 @@ export function MonthGrid(props: {
                   disabled={key < today}
                   data-date={key}
                   onClick={() => props.onChoose(key)}
-                  aria-label={`${d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}${count ? `, ${count} ${props.noun[count > 1 ? 1 : 0]}` : ''}`}
+                  aria-label={`${dayLabel(key)}${count ? `, ${count} ${props.noun[count > 1 ? 1 : 0]}` : ''}`}
                 >
-                  <span>{d.getDate()}</span>
+                  <span>{dayNumber(key)}</span>
                   {count > 0 && <span className="calendar-dot" aria-hidden="true" />}
                 </button>
               </div>

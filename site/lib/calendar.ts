@@ -1,21 +1,43 @@
 /** Month grids and times shared by the class calendar and the booking calendar. */
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** YYYY-MM-DD of a local date. */
-export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-
 /**
- * YYYY-MM-DD of "now" in an IANA zone. Classes are dated in the teacher's zone, so a visitor
- * elsewhere must see the teacher's today as today, not a day that is already or not yet past there.
+ * Days are YYYY-MM-DD strings and their arithmetic is done at noon UTC, never in the browser's
+ * zone: a grid drawn by the server and hydrated in Kiritimati or Pago Pago is the same grid.
  */
-export const todayIn = (zone: string, now = new Date()) =>
+const noonUtc = (day: string) => new Date(`${day}T12:00:00Z`);
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+/** YYYY-MM-DD of `now` on the clocks of `zone` (her day: classes and slots are dated there). */
+export const todayIn = (zone: string, now: Date) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
-/** SPEC.md section 9: the grid is 42 days starting on the Sunday on or before the 1st. */
-export function monthGrid(year: number, month: number): Date[] {
-  const first = new Date(year, month, 1);
-  return Array.from({ length: 42 }, (_, i) => new Date(year, month, 1 - first.getDay() + i));
+/** The day of `instant` on the clocks of `zone`. */
+export const dayOf = (instant: string | Date, zone: string) => todayIn(zone, new Date(instant));
+
+/** The month (0–11) and year a YYYY-MM-DD day falls in. */
+export const monthOfDay = (day: string) => ({ year: Number(day.slice(0, 4)), month: Number(day.slice(5, 7)) - 1 });
+
+/** The month `delta` months from `cursor`. */
+export function addMonths(cursor: { year: number; month: number }, delta: number): { year: number; month: number } {
+  const d = new Date(Date.UTC(cursor.year, cursor.month + delta, 1));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() };
 }
+
+/** `day` plus `n` days. */
+export const addDaysTo = (day: string, n: number) => ymd(new Date(noonUtc(day).getTime() + n * 86_400_000));
+
+/** SPEC.md section 9: the grid is 42 days starting on the Sunday on or before the 1st. */
+export function monthGrid(year: number, month: number): string[] {
+  const first = new Date(Date.UTC(year, month, 1, 12));
+  return Array.from({ length: 42 }, (_, i) => ymd(new Date(Date.UTC(year, month, 1 - first.getUTCDay() + i, 12))));
+}
+
+/** The day of the month of a YYYY-MM-DD day. */
+export const dayNumber = (day: string) => Number(day.slice(8, 10));
+
+/** "Monday, November 30". */
+export const dayLabel = (day: string) => noonUtc(day).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** "18:00" -> "6:00 PM" */
 export function twelveHour(time: string): string {
@@ -43,6 +65,7 @@ export const classDateTime = (instant: string | Date, timeZone?: string) =>
     ...(timeZone ? { timeZone } : {}),
   }).format(new Date(instant));
 
-export const monthLabel = (year: number, month: number) => new Date(year, month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+export const monthLabel = (year: number, month: number) =>
+  new Date(Date.UTC(year, month, 1, 12)).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

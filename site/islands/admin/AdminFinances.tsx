@@ -1,14 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable } from './admin-ui';
+import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { usdFromCents as formatCents } from '../../lib/money';
 import type { FinanceMonth, FinancesView } from '../../../contract/backoffice.ts';
 
-/** YYYY-MM of a date in the teacher's zone, and of `months` months earlier. */
-function monthOf(d: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit' }).format(d).slice(0, 7);
-}
+/** YYYY-MM `months` months before `month`. */
 function monthsBefore(month: string, months: number): string {
   const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5)) - 1 - months;
   return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
@@ -65,7 +62,8 @@ const ROWS: [keyof FinanceMonth, string, boolean][] = [
 
 function FinancesPanel() {
   const id = useId();
-  const now = monthOf(new Date());
+  // This month on her clocks.
+  const [now] = useState(() => herToday().slice(0, 7));
   const [from, setFrom] = useState(monthsBefore(now, 11));
   const [to, setTo] = useState(now);
   const [view, setView] = useState<FinancesView | null>(null);

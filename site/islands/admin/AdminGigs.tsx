@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatDay, ModalDialog } from './admin-ui';
+import { AdminTable, confirmAndDelete, formatDay, herToday, ModalDialog } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -24,8 +24,8 @@ import {
  * from home; trips added by hand; the standard mileage rate of each year.
  */
 
-const todayHere = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+/** Her today: a gig's or trip's default date. */
+const todayHere = herToday;
 
 async function send<T>(method: 'POST' | 'PUT', url: string, body: unknown, failTitle: string): Promise<T | null> {
   try {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable } from './admin-ui';
+import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -13,7 +13,8 @@ import { US_STATES, type TaxRatesView } from '../../../contract/tax.ts';
  * is still unpaid; printable, and as a CSV for an accountant. Below, the sales tax rates.
  */
 
-const thisYear = () => Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric' }).format(new Date()));
+/** Her year (on her clocks: at 21:30 on New Year's Eve in her city it is still hers). */
+const thisYear = () => Number(herToday().slice(0, 4));
 
 const ROWS: [string, (f: TaxPeriodFigures) => string][] = [
   ['Shop (net of tax and refunds)', (f) => usdFromCents(f.shopNetCents)],

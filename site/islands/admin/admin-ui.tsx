@@ -8,11 +8,17 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { trapDialogFocus } from '../../scripts/dialog-focus';
 import { readListFilter, type ListFilter } from '../../../contract/admin-links.ts';
+import { documentClock } from '../../lib/clock';
+import { todayIn } from '../../lib/calendar';
 
 /** SPEC.md section 9: admin user times are shown in the teacher's zone; this until the server says which (SITE_TIMEZONE). */
 export const ADMIN_TIME_ZONE = 'America/Los_Angeles';
 
-let zone = ADMIN_TIME_ZONE;
+// Her zone from the clock the page was drawn with (site/lib/clock.ts); the shell confirms it.
+let zone = documentClock()?.zone ?? ADMIN_TIME_ZONE;
+
+/** Her today, YYYY-MM-DD on her clocks (a gig's default date, this month, this tax year). */
+export const herToday = (): string => todayIn(zone, new Date());
 
 /** The shell sets her zone from GET /api/config/public; an unknown zone keeps the default. */
 export function setAdminZone(timeZone: string): void {

@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
-import { isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
+import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
+import { useToday } from '../useToday';
+import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid } from '../MonthGrid';
 import {
   INVALID_PAYMENT_AMOUNT,
@@ -29,9 +31,12 @@ import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } 
 const emptyForm = { sessionType: '', message: '', coupon: '', amount: '' };
 
 /** /user/{id}/book: 'Book a New Session'. */
-export default function BookSession({ user }: { user: User }) {
+export default function BookSession({ user, clock }: { user: User; clock: PageClock }) {
+  // Days and times are hers (slots are dated on her clocks), with her zone's abbreviation.
+  const zone = clock.zone;
+  const today = useToday(clock);
   const [slots, setSlots] = useState<SlotView[] | null>(null);
-  const [cursor, setCursor] = useState(() => ({ year: new Date().getFullYear(), month: new Date().getMonth() }));
+  const [cursor, setCursor] = useState(() => monthOfDay(today));
   const [day, setDay] = useState<string | null>(null);
   const [slotId, setSlotId] = useState<string | null>(null);
   const [form, setForm] = useState(emptyForm);
@@ -68,13 +73,11 @@ export default function BookSession({ user }: { user: User }) {
     setPayFailed(false);
   }
 
-  // The days the month on screen shows, a day either side (the grid is in the visitor's zone, the
-  // server's dates in the teacher's): only those slots are asked for (issue 25: a year of them
-  // was 133 KB). A ref, so the realtime handler, set up once, reloads the month on screen.
+  // The days the month on screen shows, a day either side: only those slots are asked for
+  // (issue 25: a year of them was 133 KB). A ref, so the realtime handler, set up once, reloads the month on screen.
   const range = useRef('');
   const gridDays = monthGrid(cursor.year, cursor.month);
-  const dayBefore = (d: Date, n: number) => isoDay(new Date(d.getFullYear(), d.getMonth(), d.getDate() + n));
-  const shownRange = `&from=${dayBefore(gridDays[0]!, -1)}&to=${dayBefore(gridDays[gridDays.length - 1]!, 1)}`;
+  const shownRange = `&from=${addDaysTo(gridDays[0]!, -1)}&to=${addDaysTo(gridDays[gridDays.length - 1]!, 1)}`;
   // Before the load below (effects run in order).
   useEffect(() => {
     range.current = shownRange;
@@ -130,12 +133,12 @@ export default function BookSession({ user }: { user: User }) {
   const byDay = useMemo(() => {
     const map = new Map<string, SlotView[]>();
     for (const s of slots ?? []) {
-      const key = isoDay(new Date(s.startsAt));
+      const key = dayOf(s.startsAt, zone);
       map.set(key, [...(map.get(key) ?? []), s]);
     }
     for (const list of map.values()) list.sort((a, b) => a.startsAt.localeCompare(b.startsAt));
     return map;
-  }, [slots]);
+  }, [slots, zone]);
 
   function chooseDay(key: string) {
     // Changing the day resets slot, type, message, coupon, amount and payment.
@@ -266,13 +269,8 @@ export default function BookSession({ user }: { user: User }) {
   }
 
   const grid = monthGrid(cursor.year, cursor.month);
-  const today = isoDay(new Date());
   const daySlots = day ? (byDay.get(day) ?? []) : [];
-  const move = (delta: number) =>
-    setCursor((c) => {
-      const d = new Date(c.year, c.month + delta, 1);
-      return { year: d.getFullYear(), month: d.getMonth() };
-    });
+  const move = (delta: number) => setCursor((c) => addMonths(c, delta));
 
   return (
     <div className="book grid grid-2">
@@ -299,7 +297,7 @@ export default function BookSession({ user }: { user: User }) {
         />
         {day && (
           <div className="day-slots">
-            <h3>{new Date(`${day}T12:00:00`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}</h3>
+            <h3>{dayLabel(day)}</h3>
             <p role="status" className="field-error" data-slot-taken>
               {takenNotice ? 'That time was just booked by someone else. Please choose another.' : ''}
             </p>
@@ -319,7 +317,7 @@ export default function BookSession({ user }: { user: User }) {
                         setTakenNotice(false);
                       }}
                     >
-                      {localTimeWithZone(s.startsAt)}
+                      {localTimeWithZone(s.startsAt, zone)}
                     </button>
                   </li>
                 ))}

@@ -12,6 +12,7 @@ import { CalendarFeed, SessionActions } from './SessionChanges';
 import { FormsStatus, IntakeNotice } from './IntakeStatus';
 import MyData from './MyData';
 import type { SlotView } from '../../../contract/slots.ts';
+import type { PageClock } from '../../../contract/content.ts';
 
 const BookSession = lazy(() => import('./BookSession'));
 // Issue 23: her intake form, the dashboard's Forms line, the booking page's notice, the client's data.
@@ -36,7 +37,7 @@ function SessionPlace({ place }: { place: string }) {
 }
 
 /** My Bookings: booked sessions sorted by date and time, past ones flagged. */
-function BookedSessions({ user }: { user: User }) {
+function BookedSessions({ user, zone }: { user: User; zone: string }) {
   const [sessions, setSessions] = useState<ClientSessionView[] | null>(null);
   // The page's clock, read once: a session that starts while the page is open is not re-marked (the server's isPast is at the next load).
   const [now] = useState(Date.now);
@@ -70,9 +71,15 @@ function BookedSessions({ user }: { user: User }) {
               <li key={s._id} className={`item${past ? ' past' : ''}`} data-session={s._id}>
                 <div>
                   <strong>
-                    {new Date(`${s.date}T12:00:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}
+                    {new Date(`${s.date}T12:00:00Z`).toLocaleDateString('en-US', {
+                      weekday: 'short',
+                      month: 'short',
+                      day: 'numeric',
+                      year: 'numeric',
+                      timeZone: 'UTC',
+                    })}
                   </strong>{' '}
-                  {localTimeWithZone(s.startsAt)} · {s.sessionType} · {s.duration || '60 mins'}
+                  {localTimeWithZone(s.startsAt, zone)} · {s.sessionType} · {s.duration || '60 mins'}
                   {past && <span className="badge-past"> Past</span>}
                 </div>
                 {s.place && <SessionPlace place={s.place} />}
@@ -83,7 +90,7 @@ function BookedSessions({ user }: { user: User }) {
                 ) : (
                   <span className="muted">Link arrives by e-mail</span>
                 )}
-                {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} onChanged={() => setLoads((n) => n + 1)} />}
+                {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} zone={zone} onChanged={() => setLoads((n) => n + 1)} />}
               </li>
             );
           })}
@@ -202,7 +209,7 @@ function AccountSettings({ user }: { user: User }) {
 }
 
 /** The client area: /user/{id}, /user/{id}/book, /user/{id}/account. */
-export default function ClientArea({ userId, section }: { userId: string; section: 'home' | 'book' | 'account' | 'intake' }) {
+export default function ClientArea({ userId, section, clock }: { userId: string; section: 'home' | 'book' | 'account' | 'intake'; clock: PageClock }) {
   const user = useStore($user);
   const session = useStore($session);
 
@@ -247,7 +254,7 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
           Account
         </a>
       </nav>
-      {section === 'home' && <BookedSessions user={user} />}
+      {section === 'home' && <BookedSessions user={user} zone={clock.zone} />}
       {section === 'home' && <FormsStatus user={user} />}
       {section === 'home' && <ClassPlaces user={user} />}
       {section === 'book' && <IntakeNotice user={user} />}
@@ -258,7 +265,7 @@ export default function ClientArea({ userId, section }: { userId: string; sectio
       )}
       {section === 'book' && (
         <Suspense fallback={<p role="status">Loading…</p>}>
-          <BookSession user={user} />
+          <BookSession user={user} clock={clock} />
         </Suspense>
       )}
       {section === 'account' && <AccountSettings user={user} />}

@@ -1,19 +1,21 @@
 import { useEffect, useMemo, useState } from 'react';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import { isoDay, localTimeWithZone, monthGrid, monthLabel } from '../../lib/calendar';
+import { addMonths, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay, todayIn } from '../../lib/calendar';
 import { MonthGrid } from '../MonthGrid';
 import type { ClientSessionView, SlotView } from '../../../contract/slots.ts';
 import type { BookingCancelledView, BookingRescheduledView, CalendarFeedView } from '../../../contract/booking-changes.ts';
 
-const longDate = (startsAt: string) => new Date(startsAt).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
+/** Her day of a session, "Monday, November 30" (sessions are dated on her clocks). */
+const longDate = (startsAt: string, zone: string) =>
+  new Date(startsAt).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: zone });
 
 /**
  * Cancel and Reschedule of one upcoming session on the client's dashboard (issue 15). Within
  * CANCEL_NOTICE_HOURS of the start the buttons give way to the server's too-late text, which
  * says how to reach the teacher. `onChanged` reloads the dashboard's lists.
  */
-export function SessionActions(props: { session: ClientSessionView; freeSlots: SlotView[]; tooLateMessage: string; onChanged: () => void }) {
+export function SessionActions(props: { session: ClientSessionView; freeSlots: SlotView[]; tooLateMessage: string; onChanged: () => void; zone: string }) {
   const { session } = props;
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -29,7 +31,7 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
   async function cancel() {
     const sure = await confirmDialog({
       title: 'Cancel this session?',
-      text: `${longDate(session.startsAt)}, ${localTimeWithZone(session.startsAt)}. A paid session is refunded in full.`,
+      text: `${longDate(session.startsAt, props.zone)}, ${localTimeWithZone(session.startsAt, props.zone)}. A paid session is refunded in full.`,
       confirmText: 'Yes, cancel it',
       cancelText: 'Keep it',
     });
@@ -60,6 +62,7 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
         <ReschedulePicker
           session={session}
           freeSlots={props.freeSlots}
+          zone={props.zone}
           onDone={() => {
             setPicking(false);
             props.onChanged();
@@ -71,9 +74,9 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
 }
 
 /** The free slots as a month grid and a day's times (as on the booking page); a choice is confirmed, then moved. */
-function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotView[]; onDone: () => void }) {
-  const first = props.freeSlots[0] ? new Date(props.freeSlots[0].startsAt) : new Date();
-  const [cursor, setCursor] = useState({ year: first.getFullYear(), month: first.getMonth() });
+function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotView[]; onDone: () => void; zone: string }) {
+  const { zone } = props;
+  const [cursor, setCursor] = useState(() => monthOfDay(props.freeSlots[0] ? dayOf(props.freeSlots[0].startsAt, zone) : todayIn(zone, new Date())));
   const [day, setDay] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The picker's clock, read when it opens; the server refuses a slot whose time has come anyway.
@@ -82,21 +85,17 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
     const map = new Map<string, SlotView[]>();
     for (const s of props.freeSlots) {
       if (new Date(s.startsAt).getTime() <= now) continue;
-      const key = isoDay(new Date(s.startsAt));
+      const key = dayOf(s.startsAt, zone);
       map.set(key, [...(map.get(key) ?? []), s]);
     }
     return map;
-  }, [props.freeSlots, now]);
-  const move = (delta: number) =>
-    setCursor((c) => {
-      const d = new Date(c.year, c.month + delta, 1);
-      return { year: d.getFullYear(), month: d.getMonth() };
-    });
+  }, [props.freeSlots, now, zone]);
+  const move = (delta: number) => setCursor((c) => addMonths(c, delta));
 
   async function choose(slot: SlotView) {
     const sure = await confirmDialog({
       title: 'Move your session?',
-      text: `From ${longDate(props.session.startsAt)}, ${localTimeWithZone(props.session.startsAt)} to ${longDate(slot.startsAt)}, ${localTimeWithZone(slot.startsAt)}. Your payment carries over.`,
+      text: `From ${longDate(props.session.startsAt, zone)}, ${localTimeWithZone(props.session.startsAt, zone)} to ${longDate(slot.startsAt, zone)}, ${localTimeWithZone(slot.startsAt, zone)}. Your payment carries over.`,
       confirmText: 'Yes, move it',
       cancelText: 'Keep it',
     });
@@ -132,7 +131,7 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
         label={`Move to: ${monthLabel(cursor.year, cursor.month)}`}
         grid={monthGrid(cursor.year, cursor.month)}
         month={cursor.month}
-        today={isoDay(new Date())}
+        today={todayIn(zone, new Date(now))}
         selected={day}
         countOf={(key) => byDay.get(key)?.length ?? 0}
         noun={['free slot', 'free slots']}
@@ -146,7 +145,7 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
             {daySlots.map((s) => (
               <li key={s._id}>
                 <button type="button" className="button button-small button-quiet" data-slot={s._id} disabled={busy} onClick={() => void choose(s)}>
-                  {localTimeWithZone(s.startsAt)}
+                  {localTimeWithZone(s.startsAt, zone)}
                 </button>
               </li>
             ))}
