@@ -311,6 +311,9 @@ export const CLIENT_NOT_FOUND = 'Client not found.';
 export const DELETE_REQUEST_SENT = 'We sent you an e-mail with a link to confirm the deletion. The link works for one hour.';
 export const DELETE_LINK_INVALID = 'This deletion link is invalid or has expired. Ask for a new one from your account page.';
 export const ACCOUNT_DELETED = 'Your account has been deleted. Thank you for the time we spent together.';
+/** What the teacher is asked before she deletes a client, from the client's page or the Clients list. */
+export const ERASE_ACCOUNT_CONFIRM =
+  'Their profile, intake answers, your notes, sign-ups, subscription and mails are erased; payments stay for the books without their name or address.';
 export const ACCOUNT_ERASED_BY_ADMIN = 'The client’s account has been deleted; the money records stay, without their name and address.';
 export const DELETE_MAIL_NOT_SENT = 'We could not send the confirmation e-mail. Please try again later.';
 

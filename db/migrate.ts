@@ -18,6 +18,7 @@ import * as mailOutbox from './migrations/0015_mail_outbox.ts';
 import * as practice from './migrations/0016_practice.ts';
 import * as books from './migrations/0017_books.ts';
 import * as imageCrops from './migrations/0018_image_crops.ts';
+import * as mailPerson from './migrations/0020_mail_person.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0016_practice': practice,
   '0017_books': books,
   '0018_image_crops': imageCrops,
+  '0020_mail_person': mailPerson,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

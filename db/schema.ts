@@ -402,6 +402,10 @@ export interface MailOutboxTable {
   nextAttemptAt: Timestamp;
   claimedBy: string | null;
   claimedAt: Timestamp | null;
+  /** The mailbox of the person the mail is about (its recipient, or the client a mail to the teacher names): what an erasure is matched on (0020). */
+  about: string;
+  /** The account that held `about` when it was queued, if any (0020). */
+  accountId: string | null;
   lastError: string | null;
   createdAt: CreatedAt;
   sentAt: Timestamp | null;

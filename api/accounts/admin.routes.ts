@@ -1,10 +1,8 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { validateJson, validateParams } from '../validation.ts';
+import { validateJson } from '../validation.ts';
 import { adminLogin, ADMIN_LOGIN_FAILED, type AdminSessionView, type AdminView } from '../../contract/admin.ts';
 import type { AdminUserView } from '../../contract/user.ts';
-import { id } from '../../contract/common.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { rateLimit, tooMany } from '../middleware/rate-limit.ts';
 import { verifyHuman } from '../middleware/human.ts';
@@ -12,7 +10,7 @@ import { sessionStore } from './sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
-import { deleteUser, listUsers } from './users.repo.ts';
+import { listUsers } from './users.repo.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
 
 /**
@@ -25,8 +23,6 @@ let dummyHash: Promise<string> | undefined;
 const unknownAdminHash = () => (dummyHash ??= hashPassword('no admin has this password, it only spends time'));
 
 const adminView = (a: { id: string; email: string; name: string }): AdminView => ({ _id: a.id, email: a.email, name: a.name });
-
-const userParams = z.object({ id });
 
 export const admin = new Hono<AppEnv>()
   .post('/login', rateLimit(LIMITS.adminLogin), validateJson(adminLogin), async (c) => {
@@ -112,10 +108,5 @@ export const admin = new Hono<AppEnv>()
         createdAt: new Date(u.createdAt).toISOString(),
       })),
     );
-  })
-
-  .delete('/users/:id', requireAdmin(), validateParams(userParams), async (c) => {
-    const deleted = await deleteUser(c.var.services.db, c.req.valid('param').id);
-    if (!deleted) return c.json({ message: 'User not found' }, 404);
-    return c.json({ message: 'User deleted successfully.' });
   });
+// DELETE /users/{id} is the client's erasure, with the rest of her data: client-data.routes.ts.

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
-import { rateLimit, takeMailTo, tooMany } from '../middleware/rate-limit.ts';
-import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';
+import { rateLimit, tooMany } from '../middleware/rate-limit.ts';
+import { LIMITS } from '../limits/limits.ts';
 import { id } from '../../contract/common.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import {
@@ -23,7 +23,7 @@ import type { Reader } from '../practice/records.ts';
 import { clearSessionCookie } from './cookies.ts';
 import { clientData, clientDataHtml } from './client-data.ts';
 import { accountOfDeletionToken, confirmDeletionMail, deletionToken } from './deletion-mails.ts';
-import { eraseAccount } from './erase-account.ts';
+import { eraseAccount, type EraseRefusal } from './erase-account.ts';
 import type { Context } from 'hono';
 
 /**
@@ -35,7 +35,17 @@ import type { Context } from 'hono';
  *   POST /api/user/delete-account         {token}: the link's token; the account is erased
  *   GET  /api/admin/users/{id}/export     the same JSON, for a client who asks by mail
  *   POST /api/admin/users/{id}/erase      the same deletion, for a client who asks by mail
+ *   DELETE /api/admin/users/{id}          the same deletion, from the Clients list (SPEC.md section 7)
+ *
+ * All three deletions are eraseAccount: the money records stay for the books without the name.
  */
+
+type Answer = { status: 400 | 404; message: string };
+
+/** The client's own link: an account already gone is a link that no longer works. */
+const byLinkAnswers: Record<EraseRefusal, Answer> = { 'no-account': { status: 400, message: DELETE_LINK_INVALID } };
+/** The teacher's: from the client's page or the Clients list. */
+const byAdminAnswers: Record<EraseRefusal, Answer> = { 'no-account': { status: 404, message: CLIENT_NOT_FOUND } };
 
 const userParams = z.object({ id });
 
@@ -68,8 +78,10 @@ export const clientDataRoutes = new Hono<AppEnv>()
     const { db, env, limits } = c.var.services;
     const user = await db.selectFrom('users').select(['id', 'email', 'firstName']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
     if (!user) return c.json({ message: NOT_LOGGED_IN }, 401);
-    const allowance = await takeMailTo(limits, user.email);
-    if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
+    // Her own allowance, per account: others asking for login links to her address spend theirs
+    // (LIMITS.mailTo), not this one.
+    const allowance = await limits.take(LIMITS.deletionMail, `account:${user.id}`);
+    if (!allowance.ok) return tooMany(c, allowance, LIMITS.deletionMail.message);
     // The link is signed, not stored: the mail reports no change of its own, it goes through the outbox alone.
     const sent = await sendNow(c.var.services, 'account-deletion-link', [
       confirmDeletionMail(env, (await brandNames(db)).yoga, user, deletionToken(env, user.id)),
@@ -81,7 +93,8 @@ export const clientDataRoutes = new Hono<AppEnv>()
     const { db, env } = c.var.services;
     const userId = accountOfDeletionToken(env, c.req.valid('json').token);
     if (!userId) return c.json({ message: DELETE_LINK_INVALID }, 400);
-    if (!(await eraseAccount(db, userId))) return c.json({ message: DELETE_LINK_INVALID }, 400);
+    const erased = await eraseAccount(db, userId);
+    if (!erased.ok) return c.json({ message: byLinkAnswers[erased.kind].message }, byLinkAnswers[erased.kind].status);
     clearSessionCookie(c, 'user', env.NODE_ENV === 'production');
     return c.json({ message: ACCOUNT_DELETED });
   });
@@ -94,6 +107,12 @@ export const adminClientData = new Hono<AppEnv>()
     return c.json(data);
   })
   .post('/users/:id/erase', requireAdmin(), validateParams(userParams), async (c) => {
-    if (!(await eraseAccount(c.var.services.db, c.req.valid('param').id))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    const erased = await eraseAccount(c.var.services.db, c.req.valid('param').id);
+    if (!erased.ok) return c.json({ message: byAdminAnswers[erased.kind].message }, byAdminAnswers[erased.kind].status);
+    return c.json({ message: ACCOUNT_ERASED_BY_ADMIN });
+  })
+  .delete('/users/:id', requireAdmin(), validateParams(userParams), async (c) => {
+    const erased = await eraseAccount(c.var.services.db, c.req.valid('param').id);
+    if (!erased.ok) return c.json({ message: byAdminAnswers[erased.kind].message }, byAdminAnswers[erased.kind].status);
     return c.json({ message: ACCOUNT_ERASED_BY_ADMIN });
   });

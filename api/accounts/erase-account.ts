@@ -6,8 +6,8 @@
  * - Erased: the account (its sessions, login links, intake answers, session notes and access
  *   log go with it: on delete cascade), class sign-ups and waitlist places, the newsletter
  *   subscription and its send records, contact messages and meeting requests sent with the
- *   address, and every mail to or about them in the mail tables (the dev mailbox `mails`, the
- *   outbox and its suppressions when they exist).
+ *   address, and every mail to or about them (the outbox, the development mailbox `mails`, the
+ *   suppression of their mailbox): found by account and mailbox, never by their words.
  * - Kept without who: booked sessions (date, type, amount, PayPal ids: the books' rows), their
  *   cancellations and refunds, payment attempts, chocolate orders bought with the address.
  *   Names, e-mail, message, shipping name and address are cleared.
@@ -16,30 +16,60 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
+import { canonicalMailbox } from '../limits/limits.ts';
+import { outboxKey } from '../mail/outbox.repo.ts';
+import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender.ts';
 
-/** Tables that hold mails (their recipients and words); those that exist are swept. */
-const MAIL_TABLES = ['mails', 'mail_outbox', 'mail_suppressions'];
-
-async function sweepMailTables(trx: Transaction<Database>, needles: string[]): Promise<void> {
-  const raw = trx.withoutPlugins();
-  const { rows } = await sql<{ table_name: string; column_name: string }>`
-    select table_name, column_name from information_schema.columns
-    where table_schema = current_schema() and data_type in ('text', 'character varying', 'jsonb', 'json')
-      and table_name in (${sql.join(MAIL_TABLES)})`.execute(raw);
-  const byTable = new Map<string, string[]>();
-  for (const r of rows) byTable.set(r.table_name, [...(byTable.get(r.table_name) ?? []), r.column_name]);
-  for (const [table, columns] of byTable) {
-    const matches = columns.flatMap((column) => needles.map((n) => sql`strpos(lower(${sql.ref(column)}::text), ${n.toLowerCase()}) > 0`));
-    await sql`delete from ${sql.table(table)} where ${sql.join(matches, sql` or `)}`.execute(raw);
-  }
+/**
+ * Her mails, and nobody else's (issue 29, decision 0029): the outbox rows filed under her
+ * account or her mailbox (about, account_id: queueMails), unless another account holds that
+ * mailbox; the development mailbox's copies of those rows and of her newsletters (by the key
+ * they were sent with) and whatever it holds addressed to her exactly; the suppression of her
+ * mailbox when no other account delivers there. Never a search of the words: `ann@` is not
+ * `joann@`, and a client named like the teacher is not the teacher.
+ */
+async function eraseMails(trx: Transaction<Database>, user: { id: string; email: string }, newsletterKeys: readonly string[]): Promise<void> {
+  const mailbox = canonicalMailbox(user.email);
+  const domain = mailbox.slice(mailbox.lastIndexOf('@') + 1);
+  const sameDomain = await trx
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', '!=', user.id)
+    .where(sql<string>`split_part(rtrim(email, '.'), '@', 2)`, 'in', domain === 'gmail.com' ? ['gmail.com', 'googlemail.com'] : [domain])
+    .execute();
+  const shared = sameDomain.some((u) => canonicalMailbox(u.email) === mailbox);
+  const erased = await trx
+    .deleteFrom('mailOutbox')
+    .where((eb) =>
+      eb.or([
+        eb('accountId', '=', user.id),
+        // A mailbox another account also delivers to: only the rows filed under her account.
+        ...(shared ? [] : [eb.and([eb('about', '=', mailbox), eb.or([eb('accountId', 'is', null), eb('accountId', '=', user.id)])])]),
+      ]),
+    )
+    .returning('id')
+    .execute();
+  const keys = [...erased.map((r) => outboxKey(r.id)), ...newsletterKeys];
+  await trx
+    .deleteFrom('mails')
+    .where((eb) => eb.or([eb(sql<string>`lower(trim(${sql.ref('to')}))`, '=', user.email), ...(keys.length ? [eb('idempotencyKey', 'in', keys)] : [])]))
+    .execute();
+  if (!shared) await trx.deleteFrom('mailSuppressions').where('email', '=', mailbox).execute();
 }
 
-export async function eraseAccount(db: DB, userId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+/** Why an account was not erased: there is none by that id (or it was erased already). */
+export type EraseRefusal = 'no-account';
+export type EraseResult = { ok: true } | { ok: false; kind: EraseRefusal };
+
+/**
+ * The one erasure of an account, whoever asks: the client by the mailed link, the teacher from
+ * the client's page or from the Clients list (no route deletes the user row alone).
+ */
+export async function eraseAccount(db: DB, userId: string): Promise<EraseResult> {
+  return db.transaction().execute(async (trx): Promise<EraseResult> => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
-    if (!user) return false;
+    if (!user) return { ok: false, kind: 'no-account' };
     const email = user.email;
-    const fullName = `${user.firstName} ${user.lastName}`.trim();
 
     // Kept for the books, without who.
     await trx.updateTable('slots').set({ firstName: null, lastName: null, email: null, message: null, link: null }).where('bookedBy', '=', userId).execute();
@@ -64,11 +94,15 @@ export async function eraseAccount(db: DB, userId: string): Promise<boolean> {
     await trx.deleteFrom('classSignups').where('email', '=', email).execute();
     await trx.deleteFrom('classWaitlist').where('email', '=', email).execute();
     await trx.deleteFrom('subscribers').where('email', '=', email).execute();
-    await trx.deleteFrom('newsletterOutbox').where('email', '=', email).execute();
+    const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
     await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
     await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
-    await sweepMailTables(trx, [email, userId, ...(user.firstName && user.lastName ? [fullName] : [])]);
+    await eraseMails(
+      trx,
+      user,
+      newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
+    );
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return true;
+    return { ok: true };
   });
 }

@@ -9,8 +9,3 @@ export async function listUsers(db: DB) {
     .orderBy('id')
     .execute();
 }
-
-/** Their sessions and login links go with them; their booked slots stay booked (booked_by set null). */
-export async function deleteUser(db: DB, id: string) {
-  return db.deleteFrom('users').where('id', '=', id).returning('id').executeTakeFirst();
-}

@@ -140,7 +140,7 @@ export function bookingMails(env: Env, brand: string, b: BookedSession): Outgoin
         ],
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
       },
-      { headers: { 'Reply-To': b.email } },
+      { about: b.email, headers: { 'Reply-To': b.email } },
     ),
   ];
 }
@@ -326,7 +326,7 @@ export function clientCancelledMails(env: Env, brand: string, b: ChangedSession,
         ],
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
       },
-      { headers: { 'Reply-To': b.email } },
+      { about: b.email, headers: { 'Reply-To': b.email } },
     ),
   ];
 }
@@ -393,7 +393,7 @@ export function rescheduledMails(env: Env, brand: string, b: ChangedSession, fro
         ],
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
       },
-      { headers: { 'Reply-To': b.email } },
+      { about: b.email, headers: { 'Reply-To': b.email } },
     ),
   ];
 }
@@ -492,7 +492,7 @@ export function releasedBookingMails(env: Env, brand: string, r: ReleasedBooking
         ],
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
       },
-      r.email ? { headers: { 'Reply-To': r.email } } : {},
+      r.email ? { about: r.email, headers: { 'Reply-To': r.email } } : {},
     ),
   ];
 }

@@ -71,7 +71,7 @@ export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail
         ],
         action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
       },
-      { headers: { 'Reply-To': s.email } },
+      { about: s.email, headers: { 'Reply-To': s.email } },
     ),
     mail(
       s.email,
@@ -111,11 +111,16 @@ export function promotedMails(env: Env, brand: string, s: Omit<SignupMail, 'retu
       },
       { attachments: [icsAttachment('class.ics', classIcs(env, brand, s.id, c), 'PUBLISH')] },
     ),
-    mail(env.TEACHER_EMAIL, `Waitlist: ${oneLine(s.name)} got a place in ${oneLine(c.title)} on ${c.date}`, {
-      heading: 'A waitlisted student got a place',
-      paragraphs: [`Class: ${c.title}`, `When: ${when.date}, ${when.time}`, `Name: ${s.name}`, `Email: ${s.email}`],
-      action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
-    }),
+    mail(
+      env.TEACHER_EMAIL,
+      `Waitlist: ${oneLine(s.name)} got a place in ${oneLine(c.title)} on ${c.date}`,
+      {
+        heading: 'A waitlisted student got a place',
+        paragraphs: [`Class: ${c.title}`, `When: ${when.date}, ${when.time}`, `Name: ${s.name}`, `Email: ${s.email}`],
+        action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
+      },
+      { about: s.email },
+    ),
   ];
 }
 
@@ -137,11 +142,16 @@ export function waitlistMail(env: Env, brand: string, w: { id: string; name: str
 /** The teacher's notice that a student gave a place back. */
 export function placeGivenBackMail(env: Env, brand: string, s: { name: string; email: string }, c: ClassMail): OutgoingMail {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
-  return mail(env.TEACHER_EMAIL, `Place given back: ${oneLine(s.name)} for ${oneLine(c.title)} on ${c.date}`, {
-    heading: 'A student gave a class place back',
-    paragraphs: [`Class: ${c.title}`, `When: ${when.date}, ${when.time}`, `Name: ${s.name}`, `Email: ${s.email}`],
-    action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
-  });
+  return mail(
+    env.TEACHER_EMAIL,
+    `Place given back: ${oneLine(s.name)} for ${oneLine(c.title)} on ${c.date}`,
+    {
+      heading: 'A student gave a class place back',
+      paragraphs: [`Class: ${c.title}`, `When: ${when.date}, ${when.time}`, `Name: ${s.name}`, `Email: ${s.email}`],
+      action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
+    },
+    { about: s.email },
+  );
 }
 
 /** The day-before reminder, on the teacher's clocks, with the give-back link. */

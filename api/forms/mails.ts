@@ -40,7 +40,7 @@ export function bookingRequestMails(env: Env, brand: string, r: BookingRequestMa
           'Reply to this mail to answer the visitor directly.',
         ],
       },
-      { headers: { 'Reply-To': r.email } },
+      { about: r.email, headers: { 'Reply-To': r.email } },
     ),
     mail(r.email, 'Your free 30-minute meeting request was received', {
       heading: exclaim('Thank you', r.name),
@@ -71,7 +71,7 @@ export function contactMails(env: Env, brand: string, m: ContactMail): OutgoingM
         heading: 'New message from the contact form',
         paragraphs: [`Name: ${m.name}`, `Email: ${m.email}`, `Message:\n${m.message}`, 'Reply to this mail to answer the visitor directly.'],
       },
-      { headers: { 'Reply-To': m.email } },
+      { about: m.email, headers: { 'Reply-To': m.email } },
     ),
     mail(m.email, 'Thank you for your message', {
       heading: exclaim('Thank you', m.name),

@@ -69,6 +69,11 @@ export const LIMITS = {
   bookingChange: { bucket: 'booking-change', max: 20, windowMs: minutes(10) },
   calendarFeedSecret: { bucket: 'calendar-feed', max: 10, windowMs: minutes(10) },
   profile: { bucket: 'profile', max: 30, windowMs: minutes(15) },
+  /**
+   * The link that confirms a client's own deletion: hers alone, per account, so that strangers
+   * asking for login links to her address (LIMITS.mailTo) can't keep her from leaving (issue 29).
+   */
+  deletionMail: { bucket: 'deletion-mail', max: 5, windowMs: minutes(60), message: TOO_MANY_MAILS },
 
   // Calendar apps poll feeds from a few addresses for many people.
   calendarFeed: { bucket: 'calendar-feed-read', max: 120, windowMs: minutes(10) },

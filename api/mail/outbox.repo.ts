@@ -23,6 +23,11 @@ export type QueuedMails = readonly string[];
  */
 export async function queueMails(trx: Transaction<Database>, kind: string, mails: readonly OutgoingMail[]): Promise<QueuedMails> {
   if (mails.length === 0) return [];
+  // Each row is filed under the person it is about and her account, if she has one: an
+  // erasure finds her mails by these two, never by searching the words (decision 0029).
+  const persons = [...new Set(mails.map(personOf))];
+  const accounts = await trx.selectFrom('users').select(['id', 'email']).where('email', 'in', persons).execute();
+  const accountOf = new Map(accounts.map((a) => [a.email, a.id]));
   const rows = await trx
     .insertInto('mailOutbox')
     .values(
@@ -30,6 +35,8 @@ export async function queueMails(trx: Transaction<Database>, kind: string, mails
         kind,
         to: m.to,
         canonicalTo: canonicalMailbox(m.to),
+        about: canonicalMailbox(personOf(m)),
+        accountId: accountOf.get(personOf(m)) ?? null,
         subject: m.subject,
         text: m.text,
         html: m.html ?? '',
@@ -41,6 +48,9 @@ export async function queueMails(trx: Transaction<Database>, kind: string, mails
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** The address of the person a mail is about, as accounts store addresses (trimmed, lower case). */
+const personOf = (m: OutgoingMail) => (m.about ?? m.to).trim().toLowerCase();
 
 /** How long the periodic sender leaves a just-queued mail to the request that queued it. */
 export const FRESH_MAIL_GRACE_MS = 5_000;
@@ -68,6 +78,9 @@ type Row = {
   state: MailOutboxState;
 };
 
+/** The Idempotency-Key an outbox row is sent with (the development mailbox keeps it too). */
+export const outboxKey = (id: string) => `mail/${id}`;
+
 const toClaimed = (r: Row): ClaimedMail => ({
   id: r.id,
   kind: r.kind,
@@ -82,7 +95,7 @@ const toClaimed = (r: Row): ClaimedMail => ({
     ...(Object.keys(r.headers).length ? { headers: r.headers } : {}),
     ...(r.attachments?.length ? { attachments: r.attachments } : {}),
     // The row's id: the same on every try, whichever replica sends it.
-    idempotencyKey: `mail/${r.id}`,
+    idempotencyKey: outboxKey(r.id),
   },
 });
 

@@ -88,7 +88,7 @@ const toTeacher = (env: Env, o: OrderMail, subject: string, content: Omit<MailCo
     env.TEACHER_EMAIL,
     subject,
     { ...content, action: { label: 'Open the orders page', url: `${env.SITE_URL}/admin/orders` } },
-    o.payerEmail ? { headers: { 'Reply-To': o.payerEmail } } : {},
+    o.payerEmail ? { about: o.payerEmail, headers: { 'Reply-To': o.payerEmail } } : {},
   );
 
 /** What the buyer's confirmations list: items, totals, how it comes, and where to. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { ACCOUNT_ERASED_BY_ADMIN, CLIENT_NOT_FOUND } from '../../contract/practice.ts';
 
 let server: TestServer;
 let cookie: string;
@@ -51,7 +52,7 @@ describe(`clients on ${testDbKind()}`, () => {
     expect(list[1].createdAt).toBe('2020-01-01T00:00:00.000Z');
   });
 
-  it('deletes a client: sessions end, booked sessions stay booked without them', async () => {
+  it('deletes a client with the whole erasure (issue 29): sessions end, booked sessions stay booked for the books, without their name', async () => {
     const { db } = server.services;
     const client = await createUser(server, { email: 'leaving@example.com' });
     const slot = await db
@@ -73,20 +74,20 @@ describe(`clients on ${testDbKind()}`, () => {
 
     const res = await asAdmin(`/api/admin/users/${client.id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: 'User deleted successfully.' });
+    expect(await res.json()).toEqual({ message: ACCOUNT_ERASED_BY_ADMIN });
 
     expect(await db.selectFrom('users').select('id').where('id', '=', client.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom('userSessions').select('id').where('userId', '=', client.id).execute()).toEqual([]);
     expect((await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).status).toBe(401);
     const kept = await db.selectFrom('slots').selectAll().where('id', '=', slot.id).executeTakeFirstOrThrow();
-    expect(kept).toMatchObject({ bookedBy: null, firstName: 'Ana', email: 'leaving@example.com' });
+    expect(kept).toMatchObject({ bookedBy: null, firstName: null, lastName: null, email: null, sessionType: 'Individual Yoga Session (60 min)' });
     expect(kept.bookedAt).not.toBeNull();
     const admin = await (await asAdmin('/api/bookings')).json();
-    expect(admin.bookedSlots.find((s: { _id: string }) => s._id === slot.id)).toMatchObject({ userId: null, firstName: 'Ana' });
+    expect(admin.bookedSlots.find((s: { _id: string }) => s._id === slot.id)).toMatchObject({ userId: null });
 
     const again = await asAdmin(`/api/admin/users/${client.id}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect(await again.json()).toEqual({ message: 'User not found' });
+    expect(await again.json()).toEqual({ message: CLIENT_NOT_FOUND });
     expect((await asAdmin('/api/admin/users/a%20b', { method: 'DELETE' })).status).toBe(400);
   });
 });

@@ -339,4 +339,34 @@ describe(`a client's data on ${testDbKind()}`, () => {
     }
     expect((await server.api(`/api/admin/users/${c.id}/erase`, { method: 'POST', headers: { cookie: admin } })).status).toBe(404);
   }, 60_000);
+
+  it("the Clients list's Delete is the same erasure: no row names the client, the money records stay without who (issue 29)", async () => {
+    const d = await busyClient('d');
+    const { db } = server.services;
+    const money = async () => ({
+      slots: (await db.selectFrom('slots').select('id').where('bookedAt', 'is not', null).execute()).length,
+      orders: (await db.selectFrom('orders').select('id').execute()).length,
+      attempts: (await db.selectFrom('paymentAttempts').select('id').execute()).length,
+      cancellations: (await db.selectFrom('bookingCancellations').select('id').execute()).length,
+    });
+    const before = await money();
+    const ordersCsv = async () => (await server.api('/api/admin/exports/orders.csv', { headers: { cookie: admin } })).text();
+    const csvBefore = await ordersCsv();
+    expect(csvBefore).toContain(d.email);
+
+    const res = await server.api(`/api/admin/users/${d.id}`, { method: 'DELETE', headers: { cookie: admin } });
+    expect(res.status).toBe(200);
+    const tables = await everyTable();
+    for (const [table, rows] of tables) {
+      for (const trace of tracesOf(d)) expect(rows.toLowerCase().includes(trace.toLowerCase()), `${table} still holds ${trace}`).toBe(false);
+    }
+    // Every CSV export she can download is clean of them too.
+    for (const name of ['orders', 'clients', 'signups', 'subscribers']) {
+      const csv = await (await server.api(`/api/admin/exports/${name}.csv`, { headers: { cookie: admin } })).text();
+      for (const trace of tracesOf(d)) expect(csv.toLowerCase().includes(trace.toLowerCase()), `${name}.csv still holds ${trace}`).toBe(false);
+    }
+    expect(await money()).toEqual(before);
+    expect(parseCsv(await ordersCsv())).toHaveLength(parseCsv(csvBefore).length);
+    expect((await server.api(`/api/admin/users/${d.id}`, { method: 'DELETE', headers: { cookie: admin } })).status).toBe(404);
+  }, 60_000);
 });

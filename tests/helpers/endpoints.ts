@@ -705,7 +705,8 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/users/:id',
     auth: 'admin',
     body: 'none',
-    writes: ['users', 'userSessions', 'loginTokens', 'slots'],
+    // The Clients list's Delete is the whole erasure (issue 29), not the user row alone.
+    writes: ERASE_WRITES,
     example: async (fx) => ({ params: { id: (await fx.user()).id } }),
   },
   { method: 'GET', route: '/api/admin/subscribers', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
@@ -1637,6 +1638,7 @@ export const ENDPOINTS: Endpoint[] = [
           kind: 'contact-message',
           to: fx.email('failed'),
           canonicalTo: fx.email('failed'),
+          about: fx.email('failed'),
           subject: 'A failed mail',
           text: 'x',
           state: 'failed',

@@ -14,6 +14,12 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
   attachments?: MailAttachment[];
   /**
+   * The address of the person a mail to someone else is about (a mail telling the teacher of a
+   * client's booking names the client): the outbox files it under that person, so erasing her
+   * account erases it too (decision 0029). Unset: the recipient. Never sent.
+   */
+  about?: string;
+  /**
    * Sent to Resend as its Idempotency-Key header: a repeat within 24 hours is not sent again
    * (the newsletter outbox retries a claim a dead sender left with the same key).
    */

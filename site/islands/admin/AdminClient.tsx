@@ -3,7 +3,15 @@ import AdminShell from './AdminShell';
 import { formatDay, formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import type { AccessLogView, AnswerValue, ClientRecordView, IntakeAnswerView, NoteVersionView, RecordSessionView } from '../../../contract/practice.ts';
+import {
+  ERASE_ACCOUNT_CONFIRM,
+  type AccessLogView,
+  type AnswerValue,
+  type ClientRecordView,
+  type IntakeAnswerView,
+  type NoteVersionView,
+  type RecordSessionView,
+} from '../../../contract/practice.ts';
 
 /**
  * One client's page (issue 23): contact details, intake answers, sessions past and coming with
@@ -177,7 +185,7 @@ function ClientPanel({ clientId }: { clientId: string }) {
   async function erase() {
     const sure = await confirmDialog({
       title: `Delete ${name}’s account?`,
-      text: 'Their profile, intake answers, your notes, sign-ups and subscription are erased; payments stay for the books without their name or address.',
+      text: ERASE_ACCOUNT_CONFIRM,
     });
     if (!sure) return;
     const res = await request<{ message: string }>('POST', `${base}/erase`, { session: 'admin' });

@@ -1,20 +1,11 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import {
-  AdminTable,
-  ExportLink,
-  FilterNote,
-  SearchField,
-  byMonth,
-  confirmAndDelete,
-  formatWhen,
-  matchesSearch,
-  monthOfInstant,
-  useAdminList,
-  useListFilter,
-} from './admin-ui';
+import { AdminTable, ExportLink, FilterNote, SearchField, byMonth, formatWhen, matchesSearch, monthOfInstant, useAdminList, useListFilter } from './admin-ui';
 import { isSince } from '../../../contract/admin-links.ts';
 import type { AdminUserView } from '../../../contract/user.ts';
+import { ERASE_ACCOUNT_CONFIRM } from '../../../contract/practice.ts';
+import { request } from '../../lib/http';
+import { confirmDialog, showAlert } from '../../lib/alert';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
 
@@ -26,8 +17,21 @@ function UsersPanel() {
   // The Today panel's "new clients" link: those registered since then.
   const filter = useListFilter();
 
+  // The same erasure as the client's page (issue 29): everything about them goes, the money
+  // records stay for the books without their name.
   async function remove(u: AdminUserView) {
-    if (!(await confirmAndDelete(`/api/admin/users/${encodeURIComponent(u._id)}`, 'Failed to delete user.', `Delete the account of ${who(u)}?`))) return;
+    if (!(await confirmDialog({ title: `Delete ${who(u)}’s account?`, text: ERASE_ACCOUNT_CONFIRM }))) return;
+    let res;
+    try {
+      res = await request<{ message: string }>('DELETE', `/api/admin/users/${encodeURIComponent(u._id)}`, { session: 'admin' });
+    } catch {
+      await showAlert({ icon: 'error', title: 'Failed to delete user.', text: 'The server could not be reached. Please try again.' });
+      return;
+    }
+    if (!res.ok) {
+      await showAlert({ icon: 'error', title: 'Failed to delete user.', text: res.data.message });
+      return;
+    }
     setItems((list) => (list ?? []).filter((x) => x._id !== u._id));
   }
 
