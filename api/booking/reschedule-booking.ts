@@ -7,13 +7,14 @@
  * its payment (order, amount, coupon flag, session type; the payment attempt follows) and frees
  * the old one. Of any number of clients racing for the target, the first to lock it wins; the
  * others find it booked and keep their own session. Nothing is charged or refunded: the money
- * stays where it is.
+ * stays where it is. Her session notes move with the booking (issue 30).
  */
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
+import { moveSessionNotes } from '../practice/records.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';
 import { ChangeRefused, changedSession, lockOwnSession, type ChangeRefusal } from './cancel-booking.ts';
 
@@ -44,6 +45,8 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
       const to = await moveBooking(trx, from, target.id, calendar);
       // Locked and checked free above: only a bug gets here.
       if (!to) throw new ChangeRefused('target-taken');
+      // Her notes belong to the session, not the slot: they move with it.
+      await moveSessionNotes(trx, from.id, to.id, input.userId);
       // The client's and the teacher's mails (with the updated .ics), written with the move.
       const mails = await queueMails(
         trx,

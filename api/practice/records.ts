@@ -87,6 +87,22 @@ export async function saveSessionNote(db: DB, ring: Keyring, slotId: string, use
   return new Date(row.createdAt);
 }
 
+/**
+ * A session moved to another slot (the client's reschedule, issue 30): its notes, every version,
+ * go with it, in the move's transaction. A note is sealed with its own id and the client's, not
+ * the slot's, so nothing is opened or sealed again; the record then shows the notes at the new
+ * time and no phantom session at the old one.
+ */
+export async function moveSessionNotes(trx: DB, fromSlotId: string, toSlotId: string, userId: string): Promise<number> {
+  const moved = await trx
+    .updateTable('sessionNotes')
+    .set({ slotId: toSlotId })
+    .where('slotId', '=', fromSlotId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows);
+}
+
 /** Every note version of the client, by slot, newest first. */
 async function openNotes(db: DB, ring: Keyring, userId: string): Promise<Map<string, NoteVersionView[]>> {
   const rows = await db.selectFrom('sessionNotes').selectAll().where('userId', '=', userId).orderBy('createdAt', 'desc').orderBy('id').execute();

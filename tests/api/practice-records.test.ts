@@ -135,6 +135,35 @@ describe(`session notes and the client's page on ${kind}`, () => {
     expect(own).not.toContain('Shoulders');
   });
 
+  it('a note follows its session when the client reschedules: every version at the new time, nothing left at the old one (issue 30)', async () => {
+    const a = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
+    const booked = await bookedSlot(server, a.id, 6, null);
+    const date = addDays(zonedNow(server.env.SITE_TIMEZONE).date, 8);
+    const free = await server.services.db
+      .insertInto('slots')
+      .values({ date, time: '11:00', startsAt: zonedInstant(date, '11:00', server.env.SITE_TIMEZONE) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const put = (text: string) => server.api(`/api/admin/bookings/${booked.id}/notes`, { method: 'PUT', json: { text }, headers: { cookie: admin } });
+    expect((await put('Plan: gentle hips.')).status).toBe(200);
+    expect((await put('Plan: gentle hips, then breath.')).status).toBe(200);
+
+    const moved = await server.api(`/api/bookings/${booked.id}/reschedule`, { method: 'POST', json: { toSlotId: free.id }, headers: { cookie: a.cookie } });
+    expect(moved.status).toBe(200);
+
+    const record = await (await server.api(`/api/admin/users/${a.id}/record`, { headers: { cookie: admin } })).json();
+    expect(record.sessions.map((s: { slotId: string }) => s.slotId)).toEqual([free.id]);
+    expect(record.sessions[0]).toMatchObject({ date, time: '11:00', note: { text: 'Plan: gentle hips, then breath.' } });
+    expect(record.sessions[0].history.map((h: { text: string }) => h.text)).toEqual(['Plan: gentle hips.']);
+    // A new note of the moved session is written at its new slot and read there.
+    expect(
+      (await server.api(`/api/admin/bookings/${free.id}/notes`, { method: 'PUT', json: { text: 'Came; hips easier.' }, headers: { cookie: admin } })).status,
+    ).toBe(200);
+    const after = await (await server.api(`/api/admin/users/${a.id}/record`, { headers: { cookie: admin } })).json();
+    expect(after.sessions).toHaveLength(1);
+    expect(after.sessions[0].note.text).toBe('Came; hips easier.');
+  });
+
   it('writes one access-log line per read of the record, and none for a refused read', async () => {
     const client = await createUser(server);
     await writeIntake(server.api, client, 'logged');
