@@ -15,11 +15,15 @@ export const bidiControlsMessage = (label: string) =>
   `${label} must not contain text-direction control characters (they can make text read backwards). Please retype it.`;
 
 /**
- * Reject control characters (except newline and tab), bidi controls (above) and unpaired
- * surrogates: PostgreSQL can't store a NUL (the insert fails) and would store U+FFFD for a lone
- * surrogate.
+ * Reject control characters (except newline and tab), bidi controls (above), unpaired
+ * surrogates and noncharacters: PostgreSQL can't store a NUL (the insert fails) and would store
+ * U+FFFD for a lone surrogate; the noncharacters (U+FDD0–U+FDEF and the last two code points of
+ * every plane, U+FFFE, U+FFFF, U+1FFFE … U+10FFFF) are no text anyone writes, and U+FFFE and
+ * U+FFFF make an XML document of it ill-formed (the journal's feed, issue 29).
  */
-export const isCleanText = (s: string) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s) && hasNoBidiControls(s) && s.isWellFormed();
+const NONCHARACTER = /\p{Noncharacter_Code_Point}/u;
+export const isCleanText = (s: string) =>
+  !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s) && hasNoBidiControls(s) && s.isWellFormed() && !NONCHARACTER.test(s);
 const clean = isCleanText;
 
 /**
@@ -138,12 +142,11 @@ export const nameText = (label: string, max = 100) =>
     .refine(hasLetters, lettersMessage(label));
 
 /**
- * What an address may not hold outside a quoted part (RFC 5322): quotes, comments, brackets and
- * the other specials. Quoted local parts and comments (`"ana"@…`, `ana(x)@…`) reach the same
- * mailbox as the bare name, so one person could register, subscribe and spend a mail allowance
- * twice; nobody types them, so they are refused.
+ * One address, one mailbox: no quoting (`"ana"@…` and `"a\na"@…` reach the same mailbox as
+ * `ana@…`, so one person could register, subscribe and spend a mail allowance twice; nobody types
+ * them) and no list separators (`,` `;`: one address names one recipient).
  */
-const ADDRESS = /^[^\s@"(),:;<>[\]\\]+@[^\s@"(),:;<>[\]\\]+\.[^\s@"(),:;<>[\]\\]+$/;
+const ADDRESS = /^[^\s@"\\,;]+@[^\s@"\\,;]+\.[^\s@"\\,;]+$/;
 
 /**
  * Trimmed and lower-cased, so one address is one person whatever the letter case; the trailing

@@ -642,7 +642,17 @@ export const savePostBody = z.object({ content: z.unknown(), version: z.number({
 export const schedulePostBody = z.object({ at: instant.nullable() });
 
 /** POST /api/admin/posts/{id}/newsletter: the excerpt and a link (the default), or the whole post. */
-export const postNewsletterBody = z.object({ full: z.boolean().default(false).describe('Send the whole post, not its excerpt.') });
+export const postNewsletterBody = z.object({
+  full: z.boolean({ error: 'must be true or false' }).default(false).describe('Send the whole post, not its excerpt.'),
+});
+
+/**
+ * POST /api/admin/pages/{slug}/publish and /api/admin/posts/{id}/publish, body optional: the draft
+ * version the editor last saw, so that only that draft is published.
+ */
+export const publishBody = z.object({
+  version: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be a whole number').optional(),
+});
 
 /** A photo in a post's text: the editor's “Insert a photo” fills this, then writes ![alt](/api/images/{id}). */
 export const inlinePhoto = z.object({

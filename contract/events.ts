@@ -37,7 +37,7 @@ const location = z
   .trim()
   .max(300, 'Location must be at most 300 characters')
   .refine(hasNoBidiControls, bidiControlsMessage('Location'))
-  .refine((s) => s.isWellFormed() && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), 'Location contains characters that are not allowed');
+  .refine((s) => isCleanText(s), 'Location contains characters that are not allowed');
 
 const isExternal = z.boolean({ error: 'External must be true or false' });
 

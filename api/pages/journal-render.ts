@@ -42,11 +42,18 @@ export interface PostPlace {
 export const newestFirst = (a: { date: Date; id: string }, b: { date: Date; id: string }) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id);
 
 /** Every published post, newest first (parsed again, so defaults are filled in). */
+/**
+ * A post published before the schemas refused noncharacters (issue 29) keeps its place in the
+ * journal, less those characters, rather than failing its schema and vanishing.
+ */
+const withoutNoncharacters = (content: unknown): unknown =>
+  content === undefined ? content : JSON.parse(JSON.stringify(content).replace(/\p{Noncharacter_Code_Point}/gu, ''));
+
 export async function loadPosts(db: DB): Promise<PublishedPost[]> {
   const rows = await publishedPostRows(db);
   const posts: PublishedPost[] = [];
   for (const r of rows) {
-    const parsed = postContent.safeParse(r.content);
+    const parsed = postContent.safeParse(withoutNoncharacters(r.content));
     if (parsed.success) posts.push({ id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) });
   }
   return posts.sort(newestFirst);
@@ -222,7 +229,15 @@ export async function indexContext(
 /** How many posts the feed carries, newest first, each in full. */
 export const FEED_ENTRIES = 20;
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+/**
+ * What XML 1.0 can't carry (the C0 controls but tab and newlines, lone surrogates, U+FFFE and
+ * U+FFFF) and the other noncharacters: dropped, so no text of hers makes the feed ill-formed
+ * and a reader drop it whole. The schemas refuse them (isCleanText); this holds for anything
+ * stored before they did.
+ */
+const NOT_IN_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF]|\p{Noncharacter_Code_Point}/gu;
+export const xml = (s: string) =>
+  s.replace(NOT_IN_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /**
  * The Atom feed (RFC 4287) of the newest posts: each in full, every address absolute (a feed

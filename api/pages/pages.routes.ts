@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { validateJson, validateParams } from '../validation.ts';
+import { validateJson, validateOptionalJson, validateParams } from '../validation.ts';
 import {
   BUILTIN_PATHS,
   BUILTIN_TITLES,
@@ -11,6 +11,7 @@ import {
   customPageContent,
   isBuiltinSlug,
   PAGE_MESSAGES,
+  publishBody,
   renamePageBody,
   savePageBody,
   slugify,
@@ -136,10 +137,9 @@ export const adminPages = new Hono<AppEnv>()
       return refusal(c, err);
     }
   })
-  .post('/:slug/publish', validateParams(slugParams), async (c) => {
+  .post('/:slug/publish', validateParams(slugParams), validateOptionalJson(publishBody), async (c) => {
     // An optional { version }: publish only the draft the editor last saw.
-    const body = (await c.req.json().catch(() => ({}))) as { version?: unknown };
-    const version = typeof body.version === 'number' ? body.version : undefined;
+    const { version } = c.req.valid('json');
     try {
       const { revision, publishedAt } = await publishPage(c.var.services, c.req.valid('param').slug, version);
       return c.json({ revision, publishedAt: publishedAt.toISOString() });

@@ -3,13 +3,14 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { validateJson, validateParams } from '../validation.ts';
+import { validateJson, validateOptionalJson, validateParams } from '../validation.ts';
 import { NEWSLETTER_SENDING } from '../../contract/backoffice.ts';
 import {
   createPostBody,
   POST_MESSAGES,
   postNewsletterBody,
   postSlug,
+  publishBody,
   savePostBody,
   schedulePostBody,
   slugify,
@@ -144,10 +145,9 @@ export const adminPosts = new Hono<AppEnv>()
       return refusal(c, err);
     }
   })
-  .post('/:id/publish', validateParams(idParams), async (c) => {
+  .post('/:id/publish', validateParams(idParams), validateOptionalJson(publishBody), async (c) => {
     // An optional { version }: publish only the draft the editor last saw.
-    const body = (await c.req.json().catch(() => ({}))) as { version?: unknown } | null;
-    const version = typeof body?.version === 'number' ? body.version : undefined;
+    const { version } = c.req.valid('json');
     try {
       const { revision, publishedAt, path } = await publishPost(c.var.services, c.req.valid('param').id, version);
       return c.json({ revision, publishedAt: publishedAt.toISOString(), path });
@@ -201,12 +201,9 @@ export const adminPosts = new Hono<AppEnv>()
       return refusal(c, err);
     }
   })
-  .post('/:id/newsletter', validateParams(idParams), async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as unknown;
-    const options = postNewsletterBody.safeParse(body ?? {});
-    if (!options.success) return c.json({ message: 'full must be true or false', issues: [{ path: 'full', message: 'must be true or false' }] }, 400);
+  .post('/:id/newsletter', validateParams(idParams), validateOptionalJson(postNewsletterBody), async (c) => {
     try {
-      const sent = await sendPostAsNewsletter(c.var.services, c.req.valid('param').id, options.data.full);
+      const sent = await sendPostAsNewsletter(c.var.services, c.req.valid('param').id, c.req.valid('json').full);
       return c.json({ message: NEWSLETTER_SENDING, newsletterId: sent.newsletterId, total: sent.total, newsletterSentAt: sent.sentAt.toISOString() }, 202);
     } catch (err) {
       return refusal(c, err);

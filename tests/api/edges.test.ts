@@ -276,6 +276,49 @@ describe('names and e-mails refuse bidi controls and zero-width characters', () 
   });
 });
 
+describe('no body shape gives a 500 (issue 29)', () => {
+  const NOT_OBJECTS = ['null', '[]', '[{}]', '0', '-1.5', '"text"', 'true', 'false'];
+  // Routes whose JSON body is optional (a publish's { version }, a newsletter's { full }): listed
+  // as reading none, since no body is a valid request; a body sent must still be an object.
+  const OPTIONAL_BODY = ['POST /api/admin/pages/:slug/publish', 'POST /api/admin/posts/:id/publish', 'POST /api/admin/posts/:id/newsletter'];
+  const routes = ENDPOINTS.filter((e) => e.body === 'json' || OPTIONAL_BODY.includes(nameOf(e)));
+
+  it('covers every JSON route and the optional bodies', () => {
+    expect(
+      routes
+        .filter((e) => OPTIONAL_BODY.includes(nameOf(e)))
+        .map(nameOf)
+        .sort(),
+    ).toEqual([...OPTIONAL_BODY].sort());
+    expect(routes.length).toBeGreaterThan(60);
+  });
+
+  it('answers null, arrays and scalars with 400 and a message on every JSON route', async () => {
+    const failures: string[] = [];
+    for (const endpoint of routes) {
+      await resetRateLimits();
+      const example = await endpoint.example(fx);
+      const cookie = await cookieFor(endpoint, example, fx);
+      const headers: Record<string, string> = { ...example.headers, 'content-type': 'application/json' };
+      if (cookie) headers.cookie = cookie;
+      // Resend's events are verified by their signature over the body first: any other body is unverified (401).
+      const want = endpoint.route === '/api/webhooks/resend' ? 401 : 400;
+      for (const body of NOT_OBJECTS) {
+        const res = await server.api(pathOf(endpoint, example), { method: endpoint.method, headers, body });
+        const text = await res.text();
+        let message: unknown;
+        try {
+          message = (JSON.parse(text) as { message?: unknown }).message;
+        } catch {
+          message = undefined;
+        }
+        if (res.status !== want || typeof message !== 'string' || !message) failures.push(`${nameOf(endpoint)} ${body}: ${res.status} ${text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('class sign-up signatures', () => {
   it('are served sandboxed, with nothing allowed to load and no sniffing', async () => {
     const signup = await fx.signup();

@@ -199,7 +199,7 @@ const LONG = 'a'.repeat(100_000);
 /** In a URL: Node refuses request lines above 16 KB itself (see the 431 test below). */
 const LONG_IN_URL = 'a'.repeat(8_000);
 
-/** Characters that can't be stored as sent (PostgreSQL text has no NUL; a lone surrogate isn't UTF-8) or that are control characters. */
+/** Characters that can't be stored as sent (PostgreSQL text has no NUL; a lone surrogate isn't UTF-8), control characters and noncharacters. */
 const HOSTILE_CHARS: [string, string][] = [
   ['NUL', '\u0000'],
   ['lone high surrogate', '\ud800'],
@@ -207,6 +207,9 @@ const HOSTILE_CHARS: [string, string][] = [
   ['ESC (ANSI colour)', '\u001b[31m'],
   ['BEL', '\u0007'],
   ['DEL', '\u007f'],
+  // Issue 29: noncharacters, which no one writes and which make an XML document (the feed) ill-formed.
+  ['noncharacter U+FFFE', '\ufffe'],
+  ['noncharacter U+10FFFF', '\u{10FFFF}'],
 ];
 
 /** Text a person could type: may be accepted, and is then stored exactly. */

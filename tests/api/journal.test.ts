@@ -284,6 +284,16 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(nav).toContain('href="/blog"');
   });
 
+  it('the usual feed addresses answer 301 to the feed, and /blog links it (issue 30)', async () => {
+    for (const alias of ['/rss.xml', '/feed', '/atom.xml', '/feed.xml']) {
+      const res = await get(alias);
+      expect(res.status, alias).toBe(301);
+      expect(new URL(res.headers.get('location')!, server.url).pathname, alias).toBe('/blog/feed.xml');
+    }
+    const blog = await (await get('/blog')).text();
+    expect(blog).toMatch(/<a href="\/blog\/feed\.xml"[^>]*>Follow the journal in a feed reader<\/a>/);
+  });
+
   it('serves an Atom feed a feed parser reads: full content, every address absolute', async () => {
     const { id, slug } = await create(
       postBody({
@@ -316,6 +326,57 @@ describe(`her journal on ${testDbKind()}`, () => {
     // Nothing relative: every src and href names its origin.
     for (const m of content.matchAll(/\b(?:src|href)="([^"]*)"/g)) expect(m[1]).toMatch(/^(https?:|mailto:)/);
     for (const e of feed.entries ?? []) for (const l of e.links ?? []) expect(l.href).toMatch(/^https?:\/\//);
+  });
+
+  it('keeps the feed well-formed: a noncharacter is refused in a post, and dropped from one stored before the rule (issue 29)', async () => {
+    // XML 1.0's Char production: anything else makes the document ill-formed.
+    const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+    for (const [field, value] of [
+      ['title', 'Night \uFFFE'],
+      ['body', 'Sleep well.\uFFFF'],
+      ['excerpt', 'Rest \uFDD0'],
+      ['seoDescription', 'Astral \u{10FFFF}'],
+    ] as const) {
+      const res = await call('/api/admin/posts', { method: 'POST', json: postBody({ [field]: value }) });
+      expect(res.status, field).toBe(400);
+      expect((await res.json()).message, field).toMatch(new RegExp(`^${field}: contains characters that are not allowed`));
+    }
+    const { id } = await create(postBody({ title: 'Old words' }));
+    const saved = await call(`/api/admin/posts/${id}`, { method: 'PUT', json: { content: { ...postBody({ title: 'Old words \uFFFF' }), slug: 'old-words' } } });
+    expect(saved.status).toBe(400);
+    await publish(id);
+    // As stored before the rule: its published title holds U+FFFE and U+FFFF; the next publish renders the feed again.
+    const row = await server.services.db.selectFrom('pages').select('published').where('slug', '=', `post/${id}`).executeTakeFirstOrThrow();
+    const published = JSON.parse(row.published!) as { title: string };
+    await server.services.db
+      .updateTable('pages')
+      .set({ published: JSON.stringify({ ...published, title: 'Old\uFFFE words\uFFFF' }) })
+      .where('slug', '=', `post/${id}`)
+      .execute();
+    await publish((await create(postBody({ title: 'New words' }))).id);
+    const xml = await page('/blog/feed.xml');
+    expect(xml).not.toMatch(NOT_XML);
+    const { format, feed } = parseFeed(xml);
+    expect(format).toBe('atom');
+    expect(feed.entries?.map((e) => e.title?.value)).toEqual(expect.arrayContaining(['Old words', 'New words']));
+  });
+
+  it('answers 400 with a message to a publish or newsletter body that is null, an array or a scalar (issue 29: null was a 500)', async () => {
+    const { id } = await create(postBody({ title: 'Shapes' }));
+    const pageSlug = (await server.services.db.selectFrom('pages').select('slug').where('kind', '=', 'builtin').limit(1).executeTakeFirstOrThrow()).slug;
+    for (const path of [`/api/admin/posts/${id}/publish`, `/api/admin/posts/${id}/newsletter`, `/api/admin/pages/${pageSlug}/publish`]) {
+      for (const body of ['null', '[]', '[{"version":1}]', '1', '"text"', 'true']) {
+        const res = await call(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+        expect(res.status, `${path} ${body}`).toBe(400);
+        expect(typeof ((await res.json()) as { message?: unknown }).message, `${path} ${body}`).toBe('string');
+      }
+      const wrong = await call(path, { method: 'POST', json: { version: 'one', full: 'yes' } });
+      expect(wrong.status, `${path} with a field of the wrong type`).toBe(400);
+    }
+    expect((await detail(id)).state).toBe('draft');
+    // No body, or an empty object: the publish it always was.
+    expect((await call(`/api/admin/posts/${id}/publish`, { method: 'POST' })).status).toBe(200);
+    expect((await call(`/api/admin/pages/${pageSlug}/publish`, { method: 'POST', json: {} })).status).toBe(200);
   });
 
   it('renders her Markdown without script, raw HTML or javascript: links; her photos become the pipeline’s <picture>', async () => {

@@ -118,16 +118,8 @@ describe('one inbox, one allowance', () => {
     expect(parsed('ana@example.org..')).toBe('ana@example.org');
   });
 
-  it('refuses quoted names, comments and the other specials', () => {
-    for (const s of [
-      '"ana"@gmail.com',
-      '"a.n.a"@example.com',
-      'ana(x)@gmail.com',
-      'ana@[127.0.0.1]',
-      'a\\na@gmail.com',
-      'ana,bob@gmail.com',
-      'ana@gmail.com;bob@x.com',
-    ]) {
+  it('refuses quoted names and lists of addresses', () => {
+    for (const s of ['"ana"@gmail.com', '"a.n.a"@example.com', '"ana@gmail.com"', 'a\\na@gmail.com', 'ana,bob@gmail.com', 'ana@gmail.com;bob@x.com']) {
       expect(parsed(s), s).toBeUndefined();
     }
   });
