@@ -50,6 +50,7 @@ import { adminBackups } from './backups/backups.routes.ts';
 // practice: intake, session notes, the client's record (issue 23); the client's data (export, deletion)
 import { adminIntake, adminPractice, userIntake } from './practice/practice.routes.ts';
 import { adminClientData, clientDataRoutes } from './accounts/client-data.routes.ts';
+import { FEED_ALIASES, FEED_PATH } from './pages/journal-render.ts';
 
 /**
  * The Hono application: `/api/*` plus the stand-ins' `/dev/*` pages. The Node entry
@@ -159,6 +160,8 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   // The public iCalendar feed of the upcoming classes, at the site root for calendar apps.
   app.route('/calendar.ics', classFeed);
+  // The usual addresses of a site's feed lead to her journal's (issue 30).
+  for (const alias of FEED_ALIASES) app.get(alias, (c) => c.redirect(FEED_PATH, 301));
   // Unknown /api paths answer JSON here instead of falling through to the site's 404 page.
   api.all('*', onNotFound);
   app.route('/api', api);

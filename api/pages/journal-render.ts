@@ -63,6 +63,8 @@ export const postPath = (slug: string) => `/blog/${slug}`;
 export const indexPath = (base: string, page: number) => (page <= 1 ? base : `${base}/page/${page}`);
 export const tagBase = (tag: string) => `/blog/tag/${tag}`;
 export const FEED_PATH = '/blog/feed.xml';
+/** Where readers and feed readers try a site's feed first (issue 30): each answers 301 to FEED_PATH. */
+export const FEED_ALIASES = ['/rss.xml', '/feed', '/atom.xml', '/feed.xml'] as const;
 export const pageCount = (n: number) => Math.max(1, Math.ceil(n / POSTS_PER_PAGE));
 
 /** The tags of the published posts with their posts, newest first. */
