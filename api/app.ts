@@ -31,7 +31,7 @@ import { checkout } from './shop/checkout.routes.ts';
 import { adminOrders } from './shop/orders.routes.ts';
 import { paypalWebhooks } from './shop/paypal-webhooks.routes.ts';
 import { adminMail, mailWebhooks } from './mail/mail.routes.ts';
-import { adminTaxRates, taxRates } from './shop/tax-rates.routes.ts';
+import { adminTaxRates, adminTaxSettings, taxRates } from './shop/tax-rates.routes.ts';
 // books: her gigs, locations, trips, mileage rates and the tax year (issue 24)
 import { adminGigs, adminLocations, adminMileageRates, adminTaxYear, adminTrips } from './books/books.routes.ts';
 // images: the photo pipeline (product photos) and the slideshows' galleries
@@ -50,6 +50,7 @@ import { adminBackups } from './backups/backups.routes.ts';
 // practice: intake, session notes, the client's record (issue 23); the client's data (export, deletion)
 import { adminIntake, adminPractice, userIntake } from './practice/practice.routes.ts';
 import { adminClientData, clientDataRoutes } from './accounts/client-data.routes.ts';
+import { reserveRoutesOf } from './pages/served-paths.ts';
 import { FEED_ALIASES, FEED_PATH } from './pages/journal-render.ts';
 
 /**
@@ -117,6 +118,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/paypal', paypalWebhooks);
   api.route('/tax-rates', taxRates);
   api.route('/admin/tax-rates', adminTaxRates);
+  // her tax registrations and shop address (issue 29): before /admin/settings, which has no /tax
+  api.route('/admin/settings/tax', adminTaxSettings);
   // books: gigs, locations, trips, mileage rates, the tax year (issue 24)
   api.route('/admin/gigs', adminGigs);
   api.route('/admin/locations', adminLocations);
@@ -165,5 +168,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   // Unknown /api paths answer JSON here instead of falling through to the site's 404 page.
   api.all('*', onNotFound);
   app.route('/api', api);
+  // Her pages can't take an address these routes answer (issue 29).
+  reserveRoutesOf(app);
   return app;
 }

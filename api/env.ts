@@ -89,6 +89,20 @@ const schema = z.object({
   GOOGLE_AUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
   /** Google's OAuth token endpoint; only tests change it. */
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /**
+   * The sales-tax rate service (issue 29, decision 0028): Washington Department of Revenue's
+   * address rate lookup, free and keyless. Unset: that service in production, the local stand-in
+   * (a few Washington ZIP codes, no network) otherwise; set: that URL (tests point it at a fake).
+   */
+  TAX_RATE_SERVICE_URL: z.string().url().optional(),
+  /** How long a rate lookup may take before her imported table stands in (the checkout never waits longer). */
+  TAX_RATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3_000),
+  /** How long the service's answer for a ZIP is used before it is asked again (shared by every replica). */
+  TAX_RATE_CACHE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 92)
+    .default(24),
   /** Host of the PartyKit room, e.g. yoga.me.partykit.dev (production). Unset: `partykit dev` on PARTYKIT_PORT. */
   PARTYKIT_HOST: optional,
   /** Shared secret the API sends when it tells the room about a booking (production). */
@@ -271,7 +285,7 @@ export type Env = Omit<Parsed, 'BACKUP_AUTO'> & {
   PARTYKIT_SECRET: string;
   BOOKING_COUPON: string;
   /** Which outside services run on their local stand-in. */
-  standIns: { mail: boolean; captcha: boolean; payments: boolean; realtime: boolean; google: boolean };
+  standIns: { mail: boolean; captcha: boolean; payments: boolean; realtime: boolean; google: boolean; taxRates: boolean };
   /** Development defaults that were used because the variable was unset. */
   defaulted: string[];
 };
@@ -333,6 +347,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 
   const standIns = {
     mail: !parsed.RESEND_API_KEY,
+    // No key to wait for: production always asks the real service.
+    taxRates: !parsed.TAX_RATE_SERVICE_URL && !production,
     captcha: !(parsed.RECAPTCHA_SITE_KEY && parsed.RECAPTCHA_SECRET_KEY),
     payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
     realtime: !parsed.PARTYKIT_HOST,

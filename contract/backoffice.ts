@@ -99,6 +99,13 @@ export interface FinanceMonth extends FinanceFigures {
   month: string;
 }
 
+/** Sales tax collected in a range, per month and per quarter (YYYY-Qn), in cents (issue 29: also per location code). */
+export interface SalesTaxPeriods {
+  taxCents: number;
+  months: { month: string; taxCents: number }[];
+  quarters: { quarter: string; taxCents: number }[];
+}
+
 export interface FinancesView {
   from: string;
   to: string;
@@ -110,7 +117,7 @@ export interface FinancesView {
    * Sales tax collected (orders paid and kept) per destination state, per month and per quarter
    * (YYYY-Qn) of the range, for filing (issue 24); refunded orders returned theirs.
    */
-  salesTaxByState: { state: string; taxCents: number; months: { month: string; taxCents: number }[]; quarters: { quarter: string; taxCents: number }[] }[];
+  salesTaxByState: (SalesTaxPeriods & { state: string; locations: (SalesTaxPeriods & { locationCode: string | null; jurisdiction: string | null })[] })[];
 }
 
 // ---------------------------------------------------------------------------------------------

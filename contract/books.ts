@@ -218,6 +218,13 @@ export interface TaxPeriodFigures {
   mileage: MileageFigures;
 }
 
+/** Taxable sales and the tax collected, for the year and per quarter (Q1–Q4), in cents. */
+export interface SalesTaxFigures {
+  taxableCents: number;
+  taxCents: number;
+  quarters: [number, number, number, number];
+}
+
 export interface TaxYearView {
   year: number;
   timeZone: string;
@@ -226,8 +233,12 @@ export interface TaxYearView {
   months: ({ month: string } & TaxPeriodFigures)[];
   /** Gig income by location (paid in the year). */
   gigsByLocation: { location: string; classes: number; cents: number; withheldCents: number }[];
-  /** Sales tax by destination state, per quarter and for the year. */
-  salesTaxByState: { state: string; taxableCents: number; taxCents: number; quarters: [number, number, number, number] }[];
+  /**
+   * Sales tax collected by state, per quarter and for the year; within each state by location
+   * code (issue 29: Washington's excise return asks for each location's figures). A location
+   * code null: rates with none (a state's own rate, orders from before issue 29).
+   */
+  salesTaxByState: (SalesTaxFigures & { state: string; locations: (SalesTaxFigures & { locationCode: string | null; jurisdiction: string | null })[] })[];
   mileageRate: MileageRateView | null;
   /** Classes of the year taught and not paid yet. */
   unpaid: { count: number; cents: number };

@@ -270,58 +270,11 @@ export const BUILTIN_TITLES: Record<BuiltinSlug, string> = {
 // Pages she adds
 
 /**
- * Addresses the site already uses (SPEC routes, areas, files): a page of hers can't take them.
- * Checked on the first path segment, so `/admin-tips` is fine and `/admin` is not.
+ * The addresses the site serves itself (its pages, files and API) are refused by the server,
+ * which derives them from its routes (api/pages/served-paths.ts, issue 29): this schema can't
+ * read a folder. It refuses the built-in pages' own keys, which her pages share a table with.
  */
-export const RESERVED_SLUGS = new Set([
-  ...BUILTIN_SLUGS,
-  'index',
-  'api',
-  'admin',
-  'user',
-  'users',
-  'dev',
-  'cart',
-  'calendar',
-  'calendar.ics',
-  'signup',
-  'signup-selection',
-  'login',
-  'logout',
-  'register',
-  'dashboard',
-  'verify-email',
-  'verify-login',
-  'unsubscribe',
-  'class-cancel',
-  'sitemap.xml',
-  'robots.txt',
-  'favicon.svg',
-  'og-image.png',
-  'images',
-  'photos',
-  '_astro',
-  'render-ahead',
-  'blog',
-  'journal',
-  'feed',
-  'feed.xml',
-  'rss',
-  '404',
-  '500',
-  'assets',
-  'static',
-  'public',
-  'book',
-  'booking',
-  'bookings',
-  'orders',
-  'checkout',
-  'account',
-  'health',
-  'well-known',
-  '.well-known',
-]);
+const SLUG_RESERVED = 'This address is used by the site itself: choose another slug';
 
 export const SLUG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const pageSlug = z
@@ -331,7 +284,7 @@ export const pageSlug = z
   .min(1, 'Slug is required')
   .max(80, 'Slug must be at most 80 characters')
   .regex(SLUG_RULE, 'Slug may hold only lowercase letters, digits and single dashes (like chronic-pain-support)')
-  .refine((s) => !RESERVED_SLUGS.has(s), 'This address is used by the site itself: choose another slug')
+  .refine((s) => !isBuiltinSlug(s), SLUG_RESERVED)
   .describe('The page’s address: /your-slug. Lowercase letters, digits and dashes.');
 
 /** A slug from a title: "Chronic Pain Support" → "chronic-pain-support". */
@@ -469,6 +422,7 @@ export const PAGE_MESSAGES = {
     'This page was saved elsewhere (another tab or device) since you opened it. Your changes were not saved: reload to see the newest draft, then make them again.',
   notFound: 'No such page',
   slugTaken: 'Another page already uses this address: choose another slug',
+  slugReserved: SLUG_RESERVED,
   builtinOnly: 'The site’s own pages can’t be renamed, unpublished or deleted',
   noRevision: 'No such revision',
   previewUnavailable: 'Preview needs the built site (npm run build)',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { id, isCleanText, isVisibleText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
-import { SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState } from './tax.ts';
+import { INVALID_ZIP, SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState, zipCode } from './tax.ts';
 
 /** Messages the cart and the admin page show. */
 export const ORDER_PLACED = 'Order placed successfully';
@@ -25,6 +25,8 @@ export const ORDER_NOT_FOUND = 'Order not found';
 /** Issue 24: the tax was figured for the cart's state, and PayPal's address is in another. */
 export const SHIP_STATE_CHANGED =
   'The shipping address you chose in PayPal is in another state than the one in your cart, so the sales tax would be different. You have not been charged. Please choose that state in your cart and pay again.';
+/** Issue 29: shipped to a state where she collects sales tax, and no ZIP to find the address's rate. */
+export const SHIP_TO_ZIP_REQUIRED = 'Please enter the ZIP code the order ships to (shipToZip): in this state sales tax is figured at the address.';
 export const soldOut = (name: string) => `${name} is sold out`;
 export const onlyLeft = (name: string, n: number) => `${name}: only ${n} left`;
 
@@ -61,14 +63,31 @@ const checkoutFields = {
   couponCode: orderCouponCode,
   /** Where a shipped order goes (issue 24): a US state's two letters, required unless local pickup; it decides the sales tax. */
   shipToState: z.unknown().optional(),
+  /**
+   * The destination's ZIP code (issue 29): 5 digits or ZIP+4, needed where she collects sales tax
+   * (the server says so: SHIP_TO_ZIP_REQUIRED); dropped for pickup.
+   */
+  shipToZip: z.unknown().optional(),
 };
 
-/** shipToState: required and one of US_STATES for a shipped order; dropped (null) for pickup. */
-const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unknown }>(
+/**
+ * shipToState: required and one of US_STATES for a shipped order; shipToZip: a ZIP code when
+ * given (whether one is needed, the server's tax settings decide); both dropped (null) for pickup.
+ */
+const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unknown; shipToZip?: unknown }>(
   body: T,
   ctx: z.RefinementCtx,
-): Omit<T, 'shipToState'> & { shipToState: string | null } => {
-  if (body.isLocalPickup) return { ...body, shipToState: null };
+): Omit<T, 'shipToState' | 'shipToZip'> & { shipToState: string | null; shipToZip: string | null } => {
+  if (body.isLocalPickup) return { ...body, shipToState: null, shipToZip: null };
+  let shipToZip: string | null = null;
+  if (body.shipToZip !== undefined && body.shipToZip !== null && body.shipToZip !== '') {
+    const zip = zipCode.safeParse(body.shipToZip);
+    if (!zip.success) {
+      ctx.addIssue({ code: 'custom', message: INVALID_ZIP, path: ['shipToZip'] });
+      return z.NEVER;
+    }
+    shipToZip = zip.data;
+  }
   if (body.shipToState === undefined || body.shipToState === null || body.shipToState === '') {
     ctx.addIssue({ code: 'custom', message: SHIP_TO_STATE_REQUIRED, path: ['shipToState'] });
     return z.NEVER;
@@ -78,7 +97,7 @@ const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unkno
     ctx.addIssue({ code: 'custom', message: UNKNOWN_STATE, path: ['shipToState'] });
     return z.NEVER;
   }
-  return { ...body, shipToState: state.data };
+  return { ...body, shipToState: state.data, shipToZip };
 };
 
 /** POST /api/orders/paypal: the cart to price and pay. */
@@ -242,6 +261,15 @@ export interface TaxView {
   taxLabel: string;
   /** Shipping was part of the taxable amount. */
   taxOnShipping: boolean;
+  /**
+   * Issue 29: the place the rate is of (the buyer's ZIP, her shop's for a pickup), the state's
+   * location code and the jurisdiction, and where the rate came from ('service', 'table', or
+   * 'fallback': the rate service failed and her table stood in); null where no tax is collected.
+   */
+  taxZip: string | null;
+  taxLocationCode: string | null;
+  taxJurisdiction: string | null;
+  taxRateSource: 'service' | 'table' | 'fallback' | null;
 }
 
 /** 200 answer of POST /api/orders/paypal. */

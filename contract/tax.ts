@@ -8,7 +8,7 @@
  * coupon, plus shipping where the state taxes shipping. Tax = that × rate, half a cent rounding up.
  */
 import { z } from 'zod';
-import { isoDate } from './common.ts';
+import { isCleanText, isoDate } from './common.ts';
 import type { Totals } from './pricing.ts';
 
 /** The 50 states and DC: where an order may ship. */
@@ -67,10 +67,14 @@ export const US_STATES: Readonly<Record<string, string>> = {
 };
 
 export const SHIP_TO_STATE_REQUIRED = 'Please choose the state the order ships to.';
+/** Issue 29: in a state where she collects sales tax, the rate is the address's: the ZIP is asked for. */
+export const shipToZipRequired = (state: string) =>
+  `Please enter the ZIP code the order ships to (shipToZip): sales tax in ${US_STATES[state] ?? state} is figured at the address.`;
+export const INVALID_ZIP = 'Please enter a US ZIP code: five digits (98101) or ZIP+4 (98101-1234).';
 export const UNKNOWN_STATE = 'Please choose a US state (two letters, e.g. WA) for shipping.';
-/** The cart's and the admin's note: what the seeded rates are. */
+/** The admin's note on the state table (issue 29, decision 0028): what it is for now. */
 export const STATE_RATES_NOTE =
-  'Rates are each state’s base (state-level) sales tax rate for 2026; local and county taxes are not included. Check them with each state’s revenue department.';
+  'Sales tax is charged only in the states where you collect (your tax registrations, above). There the rate is the buyer’s address’s: from the state’s rate service where it has one (Washington), else from the ZIP table you import; a state’s base rate below stands in only where neither knows the ZIP.';
 
 /** A US state's two letters (upper-cased), one of US_STATES. */
 export const usState = z
@@ -82,11 +86,28 @@ export const usState = z
 
 export const PPM = 1_000_000;
 
-/** A rate as it applies to an order: the state, its rate in ppm and whether shipping is taxed. */
+/**
+ * Where an order's rate came from (issue 29, decision 0028): 'service', the state's rate service
+ * answered for the address (now, or within the cache's time); 'table', her imported ZIP table (or
+ * the state's rate) in a state without a service; 'fallback', the service failed, timed out or
+ * did not know the address, and her table stood in.
+ */
+export const TAX_SOURCES = ['service', 'table', 'fallback'] as const;
+export type TaxSource = (typeof TAX_SOURCES)[number];
+
+/**
+ * A rate as it applies to an order: the state, its rate in ppm and whether shipping is taxed;
+ * where she collects (issue 29), also the place it is the rate of: the ZIP, the state's location
+ * code and the jurisdiction's name, and where the rate came from.
+ */
 export interface TaxRate {
   state: string;
   ratePpm: number;
   shippingTaxable: boolean;
+  zip?: string | null;
+  locationCode?: string | null;
+  jurisdiction?: string | null;
+  source?: TaxSource | null;
 }
 
 /** A dated rate of the table: it applies from `startsOn` (YYYY-MM-DD) until a later one starts. */
@@ -116,24 +137,38 @@ export interface TaxedTotals extends Totals {
   taxState: string | null;
   /** Shipping was part of the taxable amount. */
   taxOnShipping: boolean;
+  /** Issue 29: the ZIP the rate is of (the buyer's, or her shop's for a pickup); null where she does not collect. */
+  taxZip: string | null;
+  /** The state's location code of the place (Washington's four digits, as its excise return asks); null when unknown. */
+  taxLocationCode: string | null;
+  /** The jurisdiction's name (SEATTLE); null when unknown. */
+  taxJurisdiction: string | null;
+  /** Where the rate came from; null where she does not collect (no tax). */
+  taxRateSource: TaxSource | null;
 }
 
 /**
- * The tax on `totals` (items − discount + shipping, as priceCart makes them): none for local
- * pickup (`rate` null) or a state without a rate; else on the items after the coupon, plus the
- * shipping where the state taxes it.
+ * The tax on `totals` (items − discount + shipping, as priceCart makes them): none without a
+ * state or a rate (a state where she does not collect); else on the items after the coupon, plus
+ * the shipping where the state taxes it. `state` is the state of the order's place (the
+ * destination; her shop's for a pickup where she collects).
  */
 export function addTax(totals: Totals, state: string | null, rate: TaxRate | null | undefined): TaxedTotals {
   const ratePpm = rate?.ratePpm ?? 0;
   const onShipping = !!rate?.shippingTaxable && totals.shippingCents > 0;
   const base = totals.itemsTotalCents - totals.discountCents + (onShipping ? totals.shippingCents : 0);
   const tax = state && ratePpm > 0 ? taxOn(Math.max(0, base), ratePpm) : 0;
+  const at = state && rate ? rate : null;
   return {
     ...totals,
     taxCents: tax,
     taxRatePpm: state ? ratePpm : 0,
     taxState: state,
     taxOnShipping: onShipping && tax > 0,
+    taxZip: at?.zip ?? null,
+    taxLocationCode: at?.locationCode ?? null,
+    taxJurisdiction: at?.jurisdiction ?? null,
+    taxRateSource: at ? (at.source ?? 'table') : null,
     totalCents: totals.totalCents + tax,
   };
 }
@@ -189,5 +224,220 @@ export interface TaxRatesView {
   /** Today in the site's zone: the day the current rates are chosen for. */
   today: string;
   rates: TaxRateView[];
+  /** Issue 29: the states where an order is taxed (she collects there, and there is a sales tax): the cart asks for a ZIP there. */
+  taxing: string[];
   message?: string;
+}
+
+/** GET /api/admin/tax-rates: besides the table, her registrations and what stands behind the rates. */
+export interface AdminTaxRatesView extends TaxRatesView {
+  settings: TaxSettings;
+  /** collectsInSentence of her registrations. */
+  collectsInWords: string;
+  /** States whose rate service is asked (Washington), and whether the local stand-in answers for it. */
+  service: { states: string[]; standIn: boolean };
+  /** Her imported ZIP tables. */
+  zipTables: ZipTableView[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where she collects (issue 29, decision 0028): her registrations and her shop's address.
+
+/** States without a sales tax: registered there or not, nothing is collected, and no ZIP is asked. */
+export const NO_SALES_TAX_STATES: readonly string[] = ['DE', 'MT', 'NH', 'OR'];
+
+/**
+ * States whose local taxes follow the seller's place for a sale within the state: an order she
+ * ships inside her shop's state, when it is one of these, is taxed at her shop's rate. Everywhere
+ * else (Washington among them) the buyer's address decides.
+ */
+export const ORIGIN_BASED_STATES: readonly string[] = ['AZ', 'IL', 'MS', 'MO', 'OH', 'PA', 'TN', 'TX', 'UT', 'VA'];
+
+/** A US ZIP code: five digits, or ZIP+4 (98101-1234, 981011234 or 98101 1234 → 98101-1234). */
+export const zipCode = z
+  .string({ error: INVALID_ZIP })
+  .trim()
+  .regex(/^\d{5}(?:[- ]?\d{4})?$/, INVALID_ZIP)
+  .transform((z) => (z.length > 5 ? `${z.slice(0, 5)}-${z.slice(-4)}` : z));
+export const zip5 = (zip: string): string => zip.slice(0, 5);
+
+const addressLine = (field: string, min: number, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(min, `${field} must not be empty`)
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine(isCleanText, `${field} contains characters that are not allowed`)
+    .refine((s) => !/[\r\n]/.test(s), `${field} must be on one line`);
+
+/** Her shop's address: where pickups happen, so where they are taxed. */
+export const shopAddress = z.object({
+  /** The street address (may be left empty). */
+  line1: addressLine('line1', 0, 200),
+  /** The city. */
+  city: addressLine('city', 1, 100),
+  /** The state's two letters. */
+  state: usState,
+  /** Its ZIP code: the rate of a pickup is the rate at this ZIP. */
+  zip: zipCode,
+});
+export type ShopAddress = z.output<typeof shopAddress>;
+
+/**
+ * GET and PUT /api/admin/settings/tax: the states where she is registered to collect sales tax,
+ * and her shop's address. A state left out is charged no tax, whatever its rate.
+ */
+export const taxSettings = z.object({
+  /** The states where she collects (two letters each); none is allowed. */
+  collectsIn: z
+    .array(usState, { error: 'collectsIn must be a list of states (two letters each, e.g. ["WA"])' })
+    .max(51, 'collectsIn lists each state once')
+    .transform((states) => [...new Set(states)].sort()),
+  shopAddress,
+});
+export type TaxSettings = z.output<typeof taxSettings>;
+export type TaxSettingsInput = z.input<typeof taxSettings>;
+
+/** As seeded: her kitchen in Portland, Oregon (the site says so), registered only there, where there is no sales tax. */
+export const DEFAULT_SHOP_ADDRESS: ShopAddress = { line1: '', city: 'Portland', state: 'OR', zip: '97201' };
+export const DEFAULT_TAX_SETTINGS: TaxSettings = { collectsIn: [DEFAULT_SHOP_ADDRESS.state], shopAddress: DEFAULT_SHOP_ADDRESS };
+
+/** The states where an order is taxed (and the cart asks for a ZIP): where she collects and there is a sales tax. */
+export const taxingStates = (collectsIn: readonly string[]): string[] => collectsIn.filter((s) => !NO_SALES_TAX_STATES.includes(s));
+
+/** "Washington (WA) and Idaho (ID)"; "no state" for none. */
+export const statesInWords = (states: readonly string[]): string => {
+  const named = states.map((s) => `${US_STATES[s] ?? s} (${s})`);
+  if (named.length === 0) return 'no state';
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+};
+
+/** The admin's sentence: where she collects, and what a fresh site does. */
+export const collectsInSentence = (collectsIn: readonly string[]): string => {
+  const taxing = taxingStates(collectsIn);
+  if (taxing.length === 0) return `You collect sales tax in ${statesInWords(collectsIn)}: no order is charged sales tax.`;
+  return `You collect sales tax in ${statesInWords(taxing)}: orders shipped there, and pickups if your shop is there, are charged the rate of the address. Orders shipped anywhere else carry no tax.`;
+};
+
+/** The rate at one place, as the cart shows it before payment (GET /api/tax-rates/at). */
+export interface PlaceRateView {
+  state: string;
+  zip: string;
+  ratePpm: number;
+  ratePercent: number;
+  /** "10.35%" */
+  rate: string;
+  shippingTaxable: boolean;
+  locationCode: string | null;
+  jurisdiction: string | null;
+  source: TaxSource;
+}
+
+/** GET /api/tax-rates/at?state=&zip=: `rate` null where she does not collect. */
+export interface PlaceRateAnswer {
+  rate: PlaceRateView | null;
+}
+
+/** GET /api/tax-rates/at's query. */
+export const placeRateQuery = z.object({ state: usState, zip: zipCode.optional() });
+
+// Her imported ZIP table: the state's published rates, the fallback of its rate service.
+
+/** One row of her ZIP table. */
+export interface ZipRateRow {
+  zip: string;
+  ratePpm: number;
+  locationCode: string;
+  jurisdiction: string;
+}
+
+/** POST /api/admin/tax-rates/{state}/zips: her table as CSV text (replaces the state's table). */
+export const zipRatesImport = z.object({
+  csv: z
+    .string({ error: 'csv must be the table as text' })
+    .min(1, 'The table is empty')
+    .max(400_000, 'The table must be at most 400,000 characters')
+    .refine(isCleanText, 'The table contains characters that are not allowed'),
+});
+
+const HEADER_NAMES: Record<keyof ZipRateRow, RegExp> = {
+  zip: /^(zip|zip ?code|zip5|postal ?code)$/,
+  ratePpm: /^(rate|total ?rate|combined ?rate|tax ?rate|total)$/,
+  locationCode: /^(location ?code|loc ?code|code)$/,
+  jurisdiction: /^(name|location|jurisdiction|city|location ?name)$/,
+};
+
+const splitCsvLine = (line: string): string[] => {
+  const out: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',' || ch === '\t' || ch === ';') {
+      out.push(cell.trim());
+      cell = '';
+    } else cell += ch;
+  }
+  out.push(cell.trim());
+  return out;
+};
+
+/** "0.1035" or "10.35" or "10.35%" → 103 500 ppm; a bare number up to 0.25 is a fraction, above it a percent. */
+export function parseRate(text: string): number | null {
+  const t = text.trim();
+  const m = /^(\d{1,3}(?:\.\d{1,6})?|\.\d{1,6})\s*(%?)$/.exec(t);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const ppm = Math.round(m[2] || n > 0.25 ? n * 10_000 : n * PPM);
+  return ppm >= 0 && ppm <= 200_000 ? ppm : null;
+}
+
+/**
+ * Her ZIP table from CSV (comma, tab or semicolon): a header row naming the columns ZIP, Rate,
+ * Location code and Name (in any order; "Zip5", "Total rate", "LocCode", "Jurisdiction" are
+ * understood), then one row per ZIP. The rate as a fraction (0.1035) or a percent (10.35).
+ * Refused, with the line, at the first row that can't be read.
+ */
+export function parseZipRates(csv: string): { ok: true; rows: ZipRateRow[] } | { ok: false; message: string } {
+  const lines = csv.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const headerAt = lines.findIndex((l) => l.trim() !== '');
+  if (headerAt < 0) return { ok: false, message: 'The table is empty' };
+  const header = splitCsvLine(lines[headerAt]!).map((h) => h.toLowerCase().replace(/[_-]/g, ' ').replace(/\s+/g, ' ').trim());
+  const col = {} as Record<keyof ZipRateRow, number>;
+  for (const key of Object.keys(HEADER_NAMES) as (keyof ZipRateRow)[]) {
+    const i = header.findIndex((h) => HEADER_NAMES[key].test(h));
+    if (i < 0) return { ok: false, message: 'The first row must name the columns: ZIP, Rate, Location code and Name.' };
+    col[key] = i;
+  }
+  const rows = new Map<string, ZipRateRow>();
+  for (let n = headerAt + 1; n < lines.length; n++) {
+    if (lines[n]!.trim() === '') continue;
+    const cells = splitCsvLine(lines[n]!);
+    const zip = /^\d{5}$/.exec((cells[col.zip] ?? '').padStart(5, '0'))?.[0];
+    const ratePpm = parseRate(cells[col.ratePpm] ?? '');
+    const locationCode = (cells[col.locationCode] ?? '').trim();
+    const jurisdiction = (cells[col.jurisdiction] ?? '').trim();
+    if (!zip) return { ok: false, message: `Line ${n + 1}: the ZIP must be five digits.` };
+    if (ratePpm === null) return { ok: false, message: `Line ${n + 1}: the rate must be a number, like 0.1035 or 10.35.` };
+    if (!/^[A-Za-z0-9-]{1,12}$/.test(locationCode)) return { ok: false, message: `Line ${n + 1}: the location code must be letters or digits (at most 12).` };
+    if (jurisdiction.length > 100) return { ok: false, message: `Line ${n + 1}: the name must be at most 100 characters.` };
+    rows.set(zip, { zip, ratePpm, locationCode, jurisdiction: jurisdiction || locationCode });
+  }
+  if (rows.size === 0) return { ok: false, message: 'The table has no rows under its header.' };
+  if (rows.size > 5_000) return { ok: false, message: 'The table may hold at most 5,000 ZIP codes.' };
+  return { ok: true, rows: [...rows.values()] };
+}
+
+/** Her ZIP table of one state, as the admin's page sums it up. */
+export interface ZipTableView {
+  state: string;
+  zips: number;
+  importedAt: string;
 }

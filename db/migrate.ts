@@ -18,6 +18,7 @@ import * as mailOutbox from './migrations/0015_mail_outbox.ts';
 import * as practice from './migrations/0016_practice.ts';
 import * as books from './migrations/0017_books.ts';
 import * as imageCrops from './migrations/0018_image_crops.ts';
+import * as taxRegistrations from './migrations/0019_tax_registrations.ts';
 import * as mailPerson from './migrations/0020_mail_person.ts';
 
 /**
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0016_practice': practice,
   '0017_books': books,
   '0018_image_crops': imageCrops,
+  '0019_tax_registrations': taxRegistrations,
   '0020_mail_person': mailPerson,
 };
 

@@ -392,6 +392,10 @@ export interface MailOutboxTable {
   to: string;
   /** The mailbox behind `to` (canonicalMailbox): what a suppression is matched on. */
   canonicalTo: string;
+  /** The mailbox of the person the mail is about (its recipient, or the client a mail to the teacher names): what an erasure is matched on (0020). */
+  about: string;
+  /** The account that held `about` when it was queued, if any (0020). */
+  accountId: string | null;
   subject: string;
   text: string;
   html: Generated<string>;
@@ -402,10 +406,6 @@ export interface MailOutboxTable {
   nextAttemptAt: Timestamp;
   claimedBy: string | null;
   claimedAt: Timestamp | null;
-  /** The mailbox of the person the mail is about (its recipient, or the client a mail to the teacher names): what an erasure is matched on (0020). */
-  about: string;
-  /** The account that held `about` when it was queued, if any (0020). */
-  accountId: string | null;
   lastError: string | null;
   createdAt: CreatedAt;
   sentAt: Timestamp | null;

@@ -39,6 +39,11 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
         'Sales tax',
         'Tax state',
         'Tax rate',
+        // Issue 29: the place the rate is of, as her excise return asks, and where the rate came from.
+        'Tax ZIP',
+        'Tax location code',
+        'Tax jurisdiction',
+        'Tax rate source',
       ],
       (await ordersWithItems(db)).map((o) => [
         o.id,
@@ -61,6 +66,10 @@ const builders: Record<ExportName, (db: DB) => Promise<string>> = {
         decimal(o.taxCents),
         o.taxState ?? '',
         o.taxState ? formatRate(o.taxRatePpm) : '',
+        o.taxZip ?? '',
+        o.taxLocationCode ?? '',
+        o.taxJurisdiction ?? '',
+        o.taxRateSource ?? '',
       ]),
     ),
   clients: async (db) =>

@@ -80,15 +80,31 @@ export async function gigsByLocation(db: DB, year: number): Promise<{ location: 
   return rows;
 }
 
-/** Sales tax of the orders paid and kept, by destination state and quarter (pickup orders have none). */
-export async function salesTaxQuarters(db: DB, zone: string, year: number): Promise<{ state: string; quarter: Num; taxableCents: Num; taxCents: Num }[]> {
-  const { rows } = await sql<{ state: string; quarter: Num; taxableCents: Num; taxCents: Num }>`
-    select tax_state as state, extract(quarter from created_at at time zone ${zone})::int as quarter,
+/**
+ * Where sales tax was collected (issue 29): orders with a rate source, i.e. taxed where she is
+ * registered (pickups at her shop included); an order to a state where she does not collect has none.
+ */
+const COLLECTED = sql`tax_state is not null and tax_rate_source is not null`;
+
+export interface SalesTaxQuarterRow {
+  state: string;
+  locationCode: string | null;
+  jurisdiction: string | null;
+  quarter: Num;
+  taxableCents: Num;
+  taxCents: Num;
+}
+
+/** Sales tax of the orders paid and kept, by state, location code and quarter: the figures her excise return asks for. */
+export async function salesTaxQuarters(db: DB, zone: string, year: number): Promise<SalesTaxQuarterRow[]> {
+  const { rows } = await sql<SalesTaxQuarterRow>`
+    select tax_state as state, tax_location_code as "locationCode", max(tax_jurisdiction) as jurisdiction,
+      extract(quarter from created_at at time zone ${zone})::int as quarter,
       sum(items_total_cents - discount_cents + case when tax_on_shipping then shipping_cents else 0 end) as "taxableCents",
       sum(tax_cents) as "taxCents"
     from orders
-    where status in ${PAID} and tax_state is not null and to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
-    group by 1, 2 order by 1, 2`.execute(db);
+    where status in ${PAID} and ${COLLECTED} and to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
+    group by tax_state, tax_location_code, 4 order by 1, 2 nulls last, 4`.execute(db);
   return rows;
 }
 
@@ -100,13 +116,19 @@ export async function unpaidOfYear(db: DB, year: number, today: string): Promise
   return rows[0] ?? { count: 0, cents: 0 };
 }
 
-/** Sales tax collected per destination state and month (orders paid and kept), for the finances page. */
-export async function salesTaxMonths(db: DB, zone: string, from: string, to: string): Promise<{ state: string; month: string; taxCents: Num }[]> {
-  const { rows } = await sql<{ state: string; month: string; taxCents: Num }>`
-    select tax_state as state, to_char(created_at at time zone ${zone}, 'YYYY-MM') as month, sum(tax_cents) as "taxCents"
+/** Sales tax collected per state, location code and month (orders paid and kept), for the finances page. */
+export async function salesTaxMonths(
+  db: DB,
+  zone: string,
+  from: string,
+  to: string,
+): Promise<{ state: string; locationCode: string | null; jurisdiction: string | null; month: string; taxCents: Num }[]> {
+  const { rows } = await sql<{ state: string; locationCode: string | null; jurisdiction: string | null; month: string; taxCents: Num }>`
+    select tax_state as state, tax_location_code as "locationCode", max(tax_jurisdiction) as jurisdiction,
+      to_char(created_at at time zone ${zone}, 'YYYY-MM') as month, sum(tax_cents) as "taxCents"
     from orders
-    where status in ${PAID} and tax_state is not null
+    where status in ${PAID} and ${COLLECTED}
       and to_char(created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
-    group by 1, 2 order by 1, 2`.execute(db);
+    group by tax_state, tax_location_code, 4 order by 1, 4, 2 nulls last`.execute(db);
   return rows;
 }

@@ -7,7 +7,7 @@
  * it from the miles (so the months' deductions may differ from the year's by a few cents).
  */
 import type { DB } from '../../db/client.ts';
-import type { MileageFigures, TaxPeriodFigures, TaxYearView } from '../../contract/books.ts';
+import type { MileageFigures, SalesTaxFigures, TaxPeriodFigures, TaxYearView } from '../../contract/books.ts';
 import { decimal, toCsv, type Cell } from '../backoffice/csv.ts';
 import { findMileageRate } from './books.repo.ts';
 import { gigMonths, gigsByLocation, mileMonths, num, salesTaxQuarters, sessionMonths, shopMonths, unpaidOfYear } from './tax-year.repo.ts';
@@ -85,13 +85,23 @@ export async function taxYearOf(db: DB, zone: string, year: number, today: strin
   const months = [...byMonth].map(([month, f]) => ({ month, ...finish(f, rateTenthCents) }));
   const quarters = ([1, 2, 3, 4] as const).map((quarter) => ({ quarter, ...sum(months.slice((quarter - 1) * 3, quarter * 3), rateTenthCents) }));
 
-  const states = new Map<string, { state: string; taxableCents: number; taxCents: number; quarters: [number, number, number, number] }>();
+  // By state, and within each state by location code (issue 29): the excise return's figures.
+  const states = new Map<string, TaxYearView['salesTaxByState'][number]>();
+  const addTo = (f: SalesTaxFigures, r: (typeof byState)[number]) => {
+    f.taxableCents += num(r.taxableCents);
+    f.taxCents += num(r.taxCents);
+    f.quarters[num(r.quarter) - 1]! += num(r.taxCents);
+  };
   for (const r of byState) {
-    const s = states.get(r.state) ?? { state: r.state, taxableCents: 0, taxCents: 0, quarters: [0, 0, 0, 0] };
-    s.taxableCents += num(r.taxableCents);
-    s.taxCents += num(r.taxCents);
-    s.quarters[num(r.quarter) - 1]! += num(r.taxCents);
+    const s = states.get(r.state) ?? { state: r.state, taxableCents: 0, taxCents: 0, quarters: [0, 0, 0, 0], locations: [] };
     states.set(r.state, s);
+    addTo(s, r);
+    let loc = s.locations.find((l) => l.locationCode === r.locationCode);
+    if (!loc) {
+      loc = { locationCode: r.locationCode, jurisdiction: r.jurisdiction, taxableCents: 0, taxCents: 0, quarters: [0, 0, 0, 0] };
+      s.locations.push(loc);
+    }
+    addTo(loc, r);
   }
 
   return {
@@ -153,6 +163,19 @@ export function taxYearCsv(v: TaxYearView): string {
     blank,
     ['Sales tax by state', 'Taxable sales', 'Tax collected', 'Q1', 'Q2', 'Q3', 'Q4'],
     ...v.salesTaxByState.map((s) => [s.state, decimal(s.taxableCents), decimal(s.taxCents), ...s.quarters.map(decimal)]),
+    blank,
+    // Issue 29: within each state, per location code, as Washington's excise return asks.
+    // A row's first cell names it alone ("WA 1726"), as every other row's does.
+    ['Sales tax by location', 'Jurisdiction', 'Taxable sales', 'Tax collected', 'Q1', 'Q2', 'Q3', 'Q4'],
+    ...v.salesTaxByState.flatMap((s) =>
+      s.locations.map((l) => [
+        `${s.state} ${l.locationCode ?? '(no code)'}`,
+        l.jurisdiction ?? '',
+        decimal(l.taxableCents),
+        decimal(l.taxCents),
+        ...l.quarters.map(decimal),
+      ]),
+    ),
     blank,
     ['Unpaid classes', v.unpaid.count, decimal(v.unpaid.cents)],
     ['Mileage rate (cents a mile)', v.mileageRate ? v.mileageRate.centsPerMile.toFixed(1) : '', v.mileageRate?.name ?? 'none set for this year'],

@@ -20,6 +20,7 @@ import {
   type PageListItem,
 } from '../../contract/content.ts';
 import { findPage, listPages, listRevisions, type PageRow } from './pages.repo.ts';
+import { servedSlugRefusal } from './served-paths.ts';
 import {
   BuiltinOnly,
   createPage,
@@ -106,6 +107,8 @@ export const adminPages = new Hono<AppEnv>()
     const checked = pageSlug.safeParse(slug);
     if (!checked.success)
       return c.json({ message: `slug: ${checked.error.issues[0]!.message}`, issues: [{ path: 'slug', message: checked.error.issues[0]!.message }] }, 400);
+    const served = servedSlugRefusal(checked.data);
+    if (served) return c.json(served, 400);
     try {
       const row = await createPage(c.var.services, checked.data, content);
       return c.json({ slug: row.slug, version: row.draftVersion, path: null }, 201);
@@ -157,6 +160,8 @@ export const adminPages = new Hono<AppEnv>()
   })
   .post('/:slug/rename', validateParams(slugParams), validateJson(renamePageBody), async (c) => {
     const { slug: to } = c.req.valid('json');
+    const served = servedSlugRefusal(to);
+    if (served) return c.json(served, 400);
     try {
       await renamePage(c.var.services, c.req.valid('param').slug, to);
       return c.json({ slug: to });

@@ -16,6 +16,7 @@ import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
 import { findRedirect, listRedirects } from './pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
+import { isServedSlug } from './served-paths.ts';
 import { POST_KEY_PREFIX } from './posts.repo.ts';
 import {
   allTargets,
@@ -295,7 +296,16 @@ export function createPublisher(
   async function regenerate(change: Change): Promise<void> {
     if (!renderer) return;
     const started = performance.now();
-    const source = await loadPublished(db);
+    const published = await loadPublished(db);
+    // A page of hers at an address the site serves itself (saved before those were refused) is
+    // never rendered over the site's own page (issue 29).
+    const source: PublishedSource = { ...published, custom: published.custom.filter((p) => !isServedSlug(p.slug)) };
+    const overSite = published.custom.filter((p) => isServedSlug(p.slug)).map((p) => `/${p.slug}`);
+    if (change.kind === 'all' && overSite.length > 0) {
+      // What an older server rendered there goes (each replica does this as it starts); the site's own page is rendered below or served as built.
+      const stale = await db.deleteFrom('renderedPages').where('buildId', '=', options.buildId).where('path', 'in', overSite).returning('path').execute();
+      for (const row of stale) cache.delete(row.path);
+    }
     let routes: readonly SiteRoute[] = [];
     let custom: PublishedCustomPage[] = [];
     const everyPage = change.kind === 'all' || (change.kind === 'builtin' && change.slug === 'site') || (change.kind === 'custom' && change.navigation);
@@ -317,7 +327,8 @@ export function createPublisher(
     for (const page of custom) await renderCustom(source, page);
     if (change.kind === 'custom' && (change.gone || change.renamedFrom)) {
       // Unpublished or deleted: its address answers the 404 page; renamed: a 301 to the new one.
-      if (change.gone) {
+      // Gone from one of the site's own addresses: the site's page answers there, not a 404.
+      if (change.gone && !isServedSlug(change.slug)) {
         const body = await notFoundBody(source, freshNotFound);
         await store(`/${change.slug}`, 404, 'text/html; charset=utf-8', body);
         // Its old addresses (their redirects went with the page) answer 404 too, not a 301 to a 404.

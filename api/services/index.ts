@@ -11,6 +11,7 @@ import { createDevHumanCheck, createRecaptcha, type HumanCheck } from './captcha
 import { createPayPalClient, type Payments } from './payments/paypal.ts';
 import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, EMULATOR_WEBHOOK_ID } from './payments/emulator.ts';
 import { createRealtime, type Realtime } from './realtime.ts';
+import { createTaxRateStandIn, createWaDorRates, WA_DOR_RATES_URL, type TaxRateService } from './tax-rates.ts';
 import type { Hono } from 'hono';
 import { createLimits, type Limits } from '../limits/limits.ts';
 import { trackLimits } from '../middleware/rate-limit.ts';
@@ -28,6 +29,8 @@ export interface Services {
   humanCheck: HumanCheck;
   payments: Payments;
   realtime: Realtime;
+  /** The sales-tax rate service (issue 29): Washington's, or its stand-in. */
+  taxRates: TaxRateService;
   /** Request limits, shared by every replica on PostgreSQL (api/limits/limits.ts). */
   limits: Limits;
   /** Public pages made ahead of the request, shared by every replica (api/pages/render-ahead.ts). */
@@ -79,6 +82,10 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     dev: env.standIns.realtime,
   });
 
+  const taxRates = env.standIns.taxRates
+    ? createTaxRateStandIn()
+    : createWaDorRates({ baseUrl: env.TAX_RATE_SERVICE_URL ?? WA_DOR_RATES_URL, timeoutMs: env.TAX_RATE_TIMEOUT_MS });
+
   const limits = trackLimits(createLimits(database.pool));
 
   // Rendered pages are kept per build: a build's HTML names its own hashed assets.
@@ -89,5 +96,19 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     clock,
     log: env.QUIET ? undefined : (l) => console.log(l),
   });
-  return { env, database, db, clock, mailer, humanCheck, payments, realtime, limits, publisher, ...(paypalEmulator ? { paypalEmulator } : {}), ...overrides };
+  return {
+    env,
+    database,
+    db,
+    clock,
+    mailer,
+    humanCheck,
+    payments,
+    realtime,
+    taxRates,
+    limits,
+    publisher,
+    ...(paypalEmulator ? { paypalEmulator } : {}),
+    ...overrides,
+  };
 }

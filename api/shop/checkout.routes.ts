@@ -18,6 +18,7 @@ import {
   PAYMENT_UNAVAILABLE,
   placeOrderRequest,
   SHIP_STATE_CHANGED,
+  SHIP_TO_ZIP_REQUIRED,
   SOLD_OUT_DURING_PAYMENT,
   soldOut,
   UNKNOWN_PRODUCT,
@@ -31,7 +32,7 @@ import { LIMITS } from '../limits/limits.ts';
 /**
  * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:
  *
- *   POST /paypal   {cartItems, isLocalPickup, couponCode, shipToState} -> the priced cart (sales tax included) and PayPal's orderID (startCheckout)
+ *   POST /paypal   {cartItems, isLocalPickup, couponCode, shipToState, shipToZip} -> the priced cart (sales tax included) and PayPal's orderID (startCheckout)
  *   POST /         {orderId, cartItems, …} -> the placed order, 201; 200 for a replay (placeOrder)
  *
  * The browser names products and quantities, nothing more; the use-cases decide, and these
@@ -46,6 +47,7 @@ const quoteAnswers: Record<QuoteRefusal, Answer> = {
   'below-coupon-minimum': { status: 400, message: COUPON_MINIMUM },
   'nothing-to-pay': { status: 400, message: NOTHING_TO_PAY },
   'too-large': { status: 400, message: ORDER_TOO_LARGE },
+  'zip-required': { status: 400, message: SHIP_TO_ZIP_REQUIRED },
 };
 
 function checkoutAnswer(r: CheckoutRefusal): Answer {
@@ -93,6 +95,7 @@ export const checkout = new Hono<AppEnv>()
       isLocalPickup: body.isLocalPickup,
       couponCode: body.couponCode,
       shipToState: body.shipToState,
+      shipToZip: body.shipToZip,
       payerName: body.payerName,
       payerEmail: body.payerEmail,
     });

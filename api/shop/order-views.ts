@@ -16,14 +16,30 @@ export const moneyView = (t: Totals) => ({
   total: centsToDollars(t.totalCents),
 });
 
-/** The sales tax as the answers show it (issue 24); an order from before it has none. */
-export const taxView = (t: { taxCents?: number; taxRatePpm?: number; taxState?: string | null; taxOnShipping?: boolean }): TaxView => ({
+/**
+ * The sales tax as the answers show it (issue 24); an order from before it has none. Where she
+ * does not collect (no source, issue 29) there is no tax line: the label is empty.
+ */
+export const taxView = (t: {
+  taxCents?: number;
+  taxRatePpm?: number;
+  taxState?: string | null;
+  taxOnShipping?: boolean;
+  taxZip?: string | null;
+  taxLocationCode?: string | null;
+  taxJurisdiction?: string | null;
+  taxRateSource?: 'service' | 'table' | 'fallback' | null;
+}): TaxView => ({
   tax: centsToDollars(t.taxCents ?? 0),
   taxCents: t.taxCents ?? 0,
   taxState: t.taxState ?? null,
   taxRatePercent: ratePercent(t.taxRatePpm ?? 0),
-  taxLabel: t.taxState ? taxLabel(t.taxState, t.taxRatePpm ?? 0) : '',
+  taxLabel: t.taxState && (t.taxRateSource || (t.taxCents ?? 0) > 0) ? taxLabel(t.taxState, t.taxRatePpm ?? 0) : '',
   taxOnShipping: t.taxOnShipping ?? false,
+  taxZip: t.taxZip ?? null,
+  taxLocationCode: t.taxLocationCode ?? null,
+  taxJurisdiction: t.taxJurisdiction ?? null,
+  taxRateSource: t.taxRateSource ?? null,
 });
 
 /** A cart line or an order item as sold; `productId` is null once the product is deleted. */

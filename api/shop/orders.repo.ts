@@ -138,6 +138,10 @@ const orderColumns = [
   'taxRatePpm',
   'taxState',
   'taxOnShipping',
+  'taxZip',
+  'taxLocationCode',
+  'taxJurisdiction',
+  'taxRateSource',
 ] as const;
 
 const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;

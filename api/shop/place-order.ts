@@ -32,6 +32,7 @@ import { orderView } from './order-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
 import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
 import { shipStateChanged } from './sales-tax.ts';
+import type { TaxDeps } from './tax-lookup.ts';
 
 export interface PlaceOrderInput extends Cart {
   /** The PayPal order startCheckout made for this cart and the buyer approved. */
@@ -111,7 +112,7 @@ async function placedBefore(db: DB, paypalOrderId: string): Promise<PlaceOrderRe
  * order answers that order; a replay of one still being paid waits for it, or after a crash
  * completes it.
  */
-export async function placeOrder(deps: PaymentDeps, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const { db, payments } = deps;
   const { paypalOrderId } = input;
 
@@ -122,7 +123,7 @@ export async function placeOrder(deps: PaymentDeps, input: PlaceOrderInput): Pro
   if (existing && existing.state !== 'released') return existing.kind === 'order' ? replay(deps, existing) : refused('cart-changed');
 
   // Whatever totals the browser sent are never read: the cart is priced again here.
-  const quoted = await quoteCart(db, input, deps.env.SITE_TIMEZONE);
+  const quoted = await quoteCart(deps, input, deps.env.SITE_TIMEZONE);
   if (!quoted.ok) return quoted;
   const { quote } = quoted;
   const { totals } = quote;
@@ -147,7 +148,7 @@ export async function placeOrder(deps: PaymentDeps, input: PlaceOrderInput): Pro
   }
   if (paypal.status !== 'APPROVED') return refused('payment-not-approved');
   // The tax was figured for the cart's state: an address in PayPal elsewhere is refused before any capture (issue 24).
-  if (shipStateChanged(totals.taxState, paypal.shipToRegion)) return refused('ship-state-changed');
+  if (!quote.isLocalPickup && shipStateChanged(totals.taxState, paypal.shipToRegion)) return refused('ship-state-changed');
 
   const details: OrderAttemptDetails = {
     lines: quote.lines.map((l) => ({ productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
@@ -245,8 +246,11 @@ export function orderPurchase(env: PaymentDeps['env']): Purchase<PlacedOrder> {
       const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
       // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
       const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
+      // Where the rate is of and where it came from (issue 29); an attempt from before it has none.
+      const { taxZip = null, taxLocationCode = null, taxJurisdiction = null, taxRateSource = null } = details;
+      const place = { taxZip, taxLocationCode, taxJurisdiction, taxRateSource };
       const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
-      const order = await insertOrder(trx, { paypalOrderId, ...payer, ...priced });
+      const order = await insertOrder(trx, { paypalOrderId, ...payer, ...priced, ...place });
       await insertOrderItems(
         trx,
         details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),

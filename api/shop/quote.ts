@@ -5,13 +5,13 @@
  * place it, and the two quotes must carry the same reference.
  */
 import { createHash } from 'node:crypto';
-import type { DB } from '../../db/client.ts';
 import { MAX_ORDER_CENTS, priceCart } from '../../contract/pricing.ts';
 import type { TaxedTotals } from '../../contract/tax.ts';
 import { zonedNow } from '../lib/time.ts';
 import { findActiveCoupon } from './coupons.repo.ts';
 import { productsForCart } from './orders.repo.ts';
 import { salesTaxFor } from './sales-tax.ts';
+import type { TaxDeps } from './tax-lookup.ts';
 
 /** What the buyer asks for: checkoutRequest of contract/orders.ts, parsed. */
 export interface Cart {
@@ -24,6 +24,11 @@ export interface Cart {
    * requires it for a shipped order; a use-case called without one charges no tax.
    */
   shipToState?: string | null;
+  /**
+   * The destination ZIP (issue 29), 5 digits or ZIP+4: required for a shipped order to a state
+   * where she collects sales tax (the rate is the address's); null or absent otherwise.
+   */
+  shipToZip?: string | null;
 }
 
 export interface QuotedLine {
@@ -53,9 +58,10 @@ export interface Quote {
  * - 'invalid-coupon': no active coupon has this code;
  * - 'below-coupon-minimum': a coupon on less than $15 of items;
  * - 'nothing-to-pay': a total of $0 or less (PayPal takes no such order);
- * - 'too-large': above MAX_ORDER_CENTS, more than is paid online.
+ * - 'too-large': above MAX_ORDER_CENTS, more than is paid online;
+ * - 'zip-required': shipped to a state where she collects sales tax, without a ZIP (issue 29).
  */
-export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large';
+export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large' | 'zip-required';
 
 export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteRefusal };
 
@@ -72,15 +78,19 @@ export function cartReference(lines: QuotedLine[], totals: TaxedTotals, couponCo
     totals: [totals.itemsTotalCents, totals.discountCents, totals.shippingCents, totals.totalCents],
     // The state and its tax (issue 24): a rate changed between the two quotes changes the reference.
     tax: [totals.taxState, totals.taxRatePpm, totals.taxCents, totals.taxOnShipping],
+    // The place of the rate and its source (issue 29): a lookup that fell back since the first quote changes it.
+    place: [totals.taxZip, totals.taxLocationCode, totals.taxRateSource],
   });
   return `cart-${createHash('sha256').update(canonical).digest('base64url').slice(0, 22)}`;
 }
 
 /**
- * Prices `cart` from today's products, coupons and the sales tax rate in effect today in `zone`
- * (SITE_TIMEZONE) for its destination state; reads only, claims nothing.
+ * Prices `cart` from today's products, coupons and the sales tax of its place of sale today in
+ * `zone` (SITE_TIMEZONE): where she collects, the rate at the address (sales-tax.ts); reads only,
+ * claims nothing. No transaction is open while the rate service is asked.
  */
-export async function quoteCart(db: DB, cart: Cart, zone: string): Promise<QuoteResult> {
+export async function quoteCart(deps: TaxDeps, cart: Cart, zone: string): Promise<QuoteResult> {
+  const { db } = deps;
   // A product listed twice is one line with the quantities added.
   const wanted = new Map<string, number>();
   for (const { _id, quantity } of cart.cartItems) wanted.set(_id, (wanted.get(_id) ?? 0) + quantity);
@@ -102,8 +112,10 @@ export async function quoteCart(db: DB, cart: Cart, zone: string): Promise<Quote
 
   const priced = priceCart(lines, { percentOff, isLocalPickup: cart.isLocalPickup });
   if (!priced.ok) return { ok: false, kind: 'below-coupon-minimum' };
-  const state = cart.isLocalPickup ? null : (cart.shipToState ?? null);
-  const totals = await salesTaxFor(db, priced.totals, state, zonedNow(zone).date);
+  const place = { pickup: cart.isLocalPickup, state: cart.isLocalPickup ? null : (cart.shipToState ?? null), zip: cart.shipToZip ?? null };
+  const taxed = await salesTaxFor(deps, priced.totals, place, zonedNow(zone).date);
+  if (!taxed.ok) return taxed;
+  const { totals } = taxed;
   if (totals.totalCents <= 0) return { ok: false, kind: 'nothing-to-pay' };
   if (totals.totalCents > MAX_ORDER_CENTS) return { ok: false, kind: 'too-large' };
 

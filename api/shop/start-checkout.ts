@@ -24,8 +24,8 @@ export type CheckoutRefusal =
 export type CheckoutResult = { ok: true; checkout: CheckoutView } | CheckoutRefusal;
 
 /** Prices `cart` and creates the PayPal order for it; the answer is what the cart shows the buyer. */
-export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'env'>, cart: Cart): Promise<CheckoutResult> {
-  const quoted = await quoteCart(deps.db, cart, deps.env.SITE_TIMEZONE);
+export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'env' | 'taxRates'>, cart: Cart): Promise<CheckoutResult> {
+  const quoted = await quoteCart(deps, cart, deps.env.SITE_TIMEZONE);
   if (!quoted.ok) return quoted;
   const { quote } = quoted;
 
@@ -42,7 +42,7 @@ export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'en
       currency: CURRENCY,
       referenceId: quote.reference,
       // The state the tax was figured for, in the buyer's view in PayPal (issue 24).
-      description: taxState ? `Handmade chocolates, shipped to ${taxState}` : 'Handmade chocolates',
+      description: taxState && !quote.isLocalPickup ? `Handmade chocolates, shipped to ${taxState}` : 'Handmade chocolates',
       // PayPal shows the buyer the items, discount, shipping and tax (tax_total) the total is made of.
       breakdown: { itemsCents: itemsTotalCents, discountCents, shippingCents, taxCents },
       // The buyer picks the address in PayPal's window; pickup orders are never asked for one.

@@ -24,3 +24,62 @@ export const putTaxRate = (db: DB, row: { state: string; stateName: string; rate
     )
     .returning(columns)
     .executeTakeFirstOrThrow();
+
+// Her imported ZIP tables and the rate service's cache (issue 29, 0019).
+
+/** Her table's row for a 5-digit ZIP of `state`, if she imported one. */
+export const zipRateOf = (db: DB, state: string, zip5: string) =>
+  db.selectFrom('taxZipRates').select(['zip', 'ratePpm', 'locationCode', 'jurisdiction']).where('state', '=', state).where('zip', '=', zip5).executeTakeFirst();
+
+/** Replaces the ZIP table of `state` with `rows`, in one transaction: all or none. */
+export async function replaceZipRates(
+  db: DB,
+  state: string,
+  rows: { zip: string; ratePpm: number; locationCode: string; jurisdiction: string }[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('taxZipRates').where('state', '=', state).execute();
+    for (let i = 0; i < rows.length; i += 500) {
+      await trx
+        .insertInto('taxZipRates')
+        .values(rows.slice(i, i + 500).map((r) => ({ state, ...r })))
+        .execute();
+    }
+  });
+}
+
+/** Per state: how many ZIPs her table holds and when it was imported. */
+export async function zipTables(db: DB) {
+  const rows = await db
+    .selectFrom('taxZipRates')
+    .select(['state', sql<number>`count(*)::int`.as('zips'), sql<Date>`max(imported_at)`.as('importedAt')])
+    .groupBy('state')
+    .orderBy('state')
+    .execute();
+  return rows.map((r) => ({ state: r.state, zips: Number(r.zips), importedAt: new Date(r.importedAt).toISOString() }));
+}
+
+/** The cached lookup of a state's ZIP (as asked), if any. */
+export const cachedLookup = (db: DB, state: string, zip: string) =>
+  db
+    .selectFrom('taxRateLookups')
+    .select(['ratePpm', 'locationCode', 'jurisdiction', 'lookedUpAt', 'failedAt'])
+    .where('state', '=', state)
+    .where('zip', '=', zip)
+    .executeTakeFirst();
+
+/** Records the service's answer (a rate) or its failure (`rate` null) for a ZIP, and that it was asked. */
+export async function recordLookup(
+  db: DB,
+  state: string,
+  zip: string,
+  at: Date,
+  rate: { ratePpm: number; locationCode: string; jurisdiction: string } | null,
+): Promise<void> {
+  const values = rate ? { ...rate, lookedUpAt: at, failedAt: null } : { failedAt: at };
+  await db
+    .insertInto('taxRateLookups')
+    .values({ state, zip, ...values, asked: 1 })
+    .onConflict((oc) => oc.columns(['state', 'zip']).doUpdateSet({ ...values, asked: sql<number>`tax_rate_lookups.asked + 1` }))
+    .execute();
+}

@@ -1,32 +1,46 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
+import type { Services } from '../services/index.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { validateJson } from '../validation.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { LIMITS } from '../limits/limits.ts';
+import { validateJson, validateQuery } from '../validation.ts';
 import { zonedNow } from '../lib/time.ts';
 import { check } from '../../contract/check.ts';
 import {
+  collectsInSentence,
   formatRate,
+  parseZipRates,
   percentToPpm,
+  placeRateQuery,
   rateInEffect,
   ratePercent,
   STATE_RATES_NOTE,
+  taxingStates,
   taxRateUpdate,
+  taxSettings,
   US_STATES,
   usState,
+  zipRatesImport,
+  type AdminTaxRatesView,
+  type PlaceRateAnswer,
   type TaxRateView,
   type TaxRatesView,
+  type TaxSettings,
 } from '../../contract/tax.ts';
-import { listTaxRates, putTaxRate, type TaxRateRow } from './tax-rates.repo.ts';
+import { listTaxRates, putTaxRate, replaceZipRates, zipTables, type TaxRateRow } from './tax-rates.repo.ts';
+import { readTaxSettings, writeTaxSettings } from './tax-settings.repo.ts';
+import { rateOfPlace } from './tax-lookup.ts';
 
-/** Every rate with whether it is the one in effect `today`. */
-function ratesView(rows: TaxRateRow[], today: string, onlyCurrent: boolean): TaxRatesView {
+/** Every rate with whether it is the one in effect `today`; `onlyCurrentIn`: only today's rates of those states. */
+function ratesView(rows: TaxRateRow[], today: string, taxing: string[], onlyCurrentIn?: readonly string[]): TaxRatesView {
   const current = new Set<string>();
   for (const state of new Set(rows.map((r) => r.state))) {
     const r = rateInEffect(rows, state, today);
     if (r) current.add(r.id);
   }
   const rates: TaxRateView[] = rows
-    .filter((r) => !onlyCurrent || current.has(r.id))
+    .filter((r) => !onlyCurrentIn || (current.has(r.id) && onlyCurrentIn.includes(r.state)))
     .map((r) => ({
       _id: r.id,
       state: r.state,
@@ -37,31 +51,98 @@ function ratesView(rows: TaxRateRow[], today: string, onlyCurrent: boolean): Tax
       startsOn: r.startsOn,
       current: current.has(r.id),
     }));
-  return { note: STATE_RATES_NOTE, today, rates };
+  return { note: STATE_RATES_NOTE, today, rates, taxing };
 }
 
-/** GET /api/tax-rates: the rates in effect today, for the cart's tax line (the server charges its own). */
-export const taxRates = new Hono<AppEnv>().get('/', async (c) => {
-  const { db, env } = c.var.services;
-  return c.json(ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, true));
-});
+/** The admin's view: the table, her registrations, the rate service behind them, her ZIP tables. */
+async function adminView(services: Pick<Services, 'db' | 'env' | 'taxRates'>, settings?: TaxSettings): Promise<AdminTaxRatesView> {
+  const { db, env, taxRates } = services;
+  const s = settings ?? (await readTaxSettings(db));
+  const taxing = taxingStates(s.collectsIn);
+  return {
+    ...ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, taxing),
+    settings: s,
+    collectsInWords: collectsInSentence(s.collectsIn),
+    service: { states: [...taxRates.states], standIn: taxRates.kind === 'stand-in' },
+    zipTables: await zipTables(db),
+  };
+}
 
 /**
- * GET /api/admin/tax-rates: every rate, dated; PUT /api/admin/tax-rates/{state} {ratePercent,
- * shippingTaxable, startsOn}: the state's rate from that day on.
+ * GET /api/tax-rates: where orders are taxed (`taxing`: the cart asks for a ZIP there) and those
+ * states' rates in effect today. GET /api/tax-rates/at?state=&zip=: the rate at a place, as the
+ * checkout will charge it (`rate` null where she does not collect); the server charges its own.
+ */
+export const taxRates = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const { db, env } = c.var.services;
+    const taxing = taxingStates((await readTaxSettings(db)).collectsIn);
+    return c.json(ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, taxing, taxing));
+  })
+  .get('/at', rateLimit(LIMITS.checkout), validateQuery(placeRateQuery), async (c) => {
+    const services = c.var.services;
+    const { state, zip } = c.req.valid('query');
+    const taxing = taxingStates((await readTaxSettings(services.db)).collectsIn);
+    if (!taxing.includes(state) || !zip) return c.json({ rate: null } satisfies PlaceRateAnswer);
+    const r = await rateOfPlace(services, state, zip, zonedNow(services.env.SITE_TIMEZONE).date);
+    return c.json({
+      rate: {
+        state,
+        zip,
+        ratePpm: r.ratePpm,
+        ratePercent: ratePercent(r.ratePpm),
+        rate: formatRate(r.ratePpm),
+        shippingTaxable: r.shippingTaxable,
+        locationCode: r.locationCode ?? null,
+        jurisdiction: r.jurisdiction ?? null,
+        source: r.source,
+      },
+    } satisfies PlaceRateAnswer);
+  });
+
+/** The state of the path, as written (WA); undefined for anything else. */
+const stateOfPath = (param: string): string | undefined => {
+  const state = check(usState, param);
+  return state.ok && param === state.data ? state.data : undefined;
+};
+
+/**
+ * GET /api/admin/tax-rates: every rate, dated, with her registrations and ZIP tables;
+ * PUT /api/admin/tax-rates/{state} {ratePercent, shippingTaxable, startsOn}: the state's rate from that day on;
+ * POST /api/admin/tax-rates/{state}/zips {csv}: her copy of the state's published ZIP table
+ * (ZIP, Rate, Location code, Name), replacing the one before: the rate service's fallback.
  */
 export const adminTaxRates = new Hono<AppEnv>()
   .use('*', requireAdmin())
-  .get('/', async (c) => {
-    const { db, env } = c.var.services;
-    return c.json(ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, false));
-  })
+  .get('/', async (c) => c.json(await adminView(c.var.services)))
   .put('/:state', validateJson(taxRateUpdate), async (c) => {
-    const state = check(usState, c.req.param('state'));
-    if (!state.ok || c.req.param('state') !== state.data) return c.json({ message: state.ok ? 'Unknown state' : state.message }, 404);
-    const { db, env } = c.var.services;
+    const state = stateOfPath(c.req.param('state'));
+    if (!state) return c.json({ message: 'Unknown state' }, 404);
+    const { db } = c.var.services;
     const { ratePercent: percent, shippingTaxable, startsOn } = c.req.valid('json');
-    await putTaxRate(db, { state: state.data, stateName: US_STATES[state.data]!, ratePpm: percentToPpm(percent), shippingTaxable, startsOn });
-    const view = ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, false);
-    return c.json({ ...view, message: `${state.data}: ${formatRate(percentToPpm(percent))} from ${startsOn}.` });
+    await putTaxRate(db, { state, stateName: US_STATES[state]!, ratePpm: percentToPpm(percent), shippingTaxable, startsOn });
+    return c.json({ ...(await adminView(c.var.services)), message: `${state}: ${formatRate(percentToPpm(percent))} from ${startsOn}.` });
+  })
+  .post('/:state/zips', validateJson(zipRatesImport), async (c) => {
+    const state = stateOfPath(c.req.param('state'));
+    if (!state) return c.json({ message: 'Unknown state' }, 404);
+    const parsed = parseZipRates(c.req.valid('json').csv);
+    if (!parsed.ok) return c.json({ message: parsed.message }, 400);
+    await replaceZipRates(c.var.services.db, state, parsed.rows);
+    const n = parsed.rows.length;
+    return c.json({ ...(await adminView(c.var.services)), message: `${state}: ${n} ZIP code${n === 1 ? '' : 's'} imported.` });
+  });
+
+/**
+ * GET /api/admin/settings/tax → {collectsIn, shopAddress}: where she is registered to collect
+ * sales tax and her shop's address (seeded: Oregon, Portland); PUT the same shape: a refusal is
+ * 400 {message} and changes nothing.
+ */
+export const adminTaxSettings = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => c.json(await readTaxSettings(c.var.services.db)))
+  .put('/', validateJson(taxSettings), async (c) => {
+    const { db } = c.var.services;
+    await writeTaxSettings(db, c.req.valid('json'));
+    return c.json(await readTaxSettings(db));
   });

@@ -309,9 +309,13 @@ describe(`CSV exports on ${testDbKind()}`, () => {
       'Sales tax',
       'Tax state',
       'Tax rate',
+      'Tax ZIP',
+      'Tax location code',
+      'Tax jurisdiction',
+      'Tax rate source',
     ]);
     const row = orders.find((r) => r[0] === order.id)!;
-    expect(row.length).toBe(19);
+    expect(row.length).toBe(23);
     expect(row.slice(2, 14)).toEqual([
       'paid',
       "'-Mia",

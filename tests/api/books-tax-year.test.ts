@@ -110,6 +110,8 @@ beforeAll(async () => {
         taxRatePpm: tax ? 65000 : 0,
         taxState: state,
         taxOnShipping: onShipping,
+        // Issue 29: a shipped order of these was taxed from the state table (before location codes).
+        taxRateSource: state ? 'table' : null,
         totalCents: items - discount + shipping + tax,
         isLocalPickup: state === null,
         status,
@@ -368,7 +370,16 @@ describe(`the tax year on ${testDbKind()}`, () => {
       states.set(state, s);
     }
     expect(view.salesTaxByState.sort((a, b) => (a.state < b.state ? -1 : 1))).toEqual(
-      [...states].sort(([a], [b]) => (a < b ? -1 : 1)).map(([state, s]) => ({ state, taxableCents: s.taxable, taxCents: s.tax, quarters: s.q })),
+      [...states]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([state, s]) => ({
+          state,
+          taxableCents: s.taxable,
+          taxCents: s.tax,
+          quarters: s.q,
+          // No location codes on these orders: one location without a code holds the state's figures.
+          locations: [{ locationCode: null, jurisdiction: null, taxableCents: s.taxable, taxCents: s.tax, quarters: s.q }],
+        })),
     );
 
     const gigs = ((await (await api('/api/admin/gigs')).json()) as GigsView).gigs;
@@ -411,6 +422,8 @@ describe(`the tax year on ${testDbKind()}`, () => {
     for (const s of view.salesTaxByState) {
       const r = byLabel.get(s.state)!;
       expect(r.slice(1).map(cents)).toEqual([s.taxableCents, s.taxCents, ...s.quarters]);
+      const loc = byLabel.get(`${s.state} (no code)`)!;
+      expect(loc.slice(2).map(cents)).toEqual([s.taxableCents, s.taxCents, ...s.quarters]);
     }
     for (const l of view.gigsByLocation)
       expect(byLabel.get(l.location)!.slice(1)).toEqual([String(l.classes), (l.cents / 100).toFixed(2), (l.withheldCents / 100).toFixed(2)]);

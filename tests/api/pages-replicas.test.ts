@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { sessionStore } from '../../api/accounts/sessions.ts';
+import { insertCustomPage, publishRevision } from '../../api/pages/pages.repo.ts';
 import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.ts';
 import { startChild, type Child } from '../helpers/child.ts';
@@ -81,5 +82,44 @@ describe('published pages on two replicas', () => {
     expect((await admin(b, `/yoga/revisions/${revision - 1}/restore`, { method: 'POST' })).status).toBe(200);
     expect(await servedWithin(a, '/yoga', original)).toBeLessThan(5_000);
     expect(await (await fetch(`${a.url}/yoga`)).text()).not.toContain(marker);
+  }, 60_000);
+
+  it('a page of hers deleted on one is gone (404) from the other within 5 s, and her navigation with it (issue 29)', async () => {
+    const marker = `Her own page ${Date.now()}`;
+    const created = await admin(a, '', {
+      method: 'POST',
+      json: { slug: 'pain-care', title: 'Pain care', brand: 'yoga', description: marker, sections: [{ markdown: marker }], inNavigation: true },
+    });
+    expect(created.status).toBe(201);
+    expect((await admin(a, '/pain-care/publish', { method: 'POST' })).status).toBe(200);
+    expect(await servedWithin(b, '/pain-care', marker)).toBeLessThan(5_000);
+    expect(await servedWithin(b, '/yoga', 'href="/pain-care"')).toBeLessThan(5_000);
+
+    expect((await admin(a, '/pain-care', { method: 'DELETE' })).status).toBe(200);
+    const started = Date.now();
+    let status = 0;
+    while (Date.now() - started < 5_000) {
+      status = (await fetch(`${b.url}/pain-care`)).status;
+      if (status === 404) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(404);
+    expect(await (await fetch(`${b.url}/pain-care`)).text()).not.toContain(marker);
+    await expect.poll(async () => (await (await fetch(`${b.url}/yoga`)).text()).includes('href="/pain-care"'), { timeout: 5_000 }).toBe(false);
+    // The site's own pages are still served on both.
+    for (const server of [a, b]) expect((await fetch(`${server.url}/privacy`)).status).toBe(200);
+
+    // A page of hers at /privacy saved before such slugs were refused: never served over the
+    // site's page, and deleting it leaves the site's page on both, not a 404.
+    const content = { title: 'My privacy', brand: 'yoga', description: 'Hers.', sections: [{ markdown: `Legacy ${marker}` }], inNavigation: true };
+    await insertCustomPage(handle.db, 'privacy', content);
+    await handle.db.transaction().execute((trx) => publishRevision(trx, 'privacy'));
+    expect((await admin(b, '/privacy', { method: 'DELETE' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (const server of [a, b]) {
+      const page = await fetch(`${server.url}/privacy`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain(`Legacy ${marker}`);
+    }
   }, 60_000);
 });

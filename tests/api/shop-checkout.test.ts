@@ -98,8 +98,13 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       taxCents: 0,
       taxState: 'OR',
       taxRatePercent: 0,
-      taxLabel: 'Tax (OR 0%)',
+      // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
+      taxLabel: '',
       taxOnShipping: false,
+      taxZip: null,
+      taxLocationCode: null,
+      taxJurisdiction: null,
+      taxRateSource: null,
       items: [
         { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
         { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },
@@ -231,8 +236,13 @@ describe(`placing an order on ${testDbKind()}`, () => {
         taxCents: 0,
         taxState: 'OR',
         taxRatePercent: 0,
-        taxLabel: 'Tax (OR 0%)',
+        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
+        taxLabel: '',
         taxOnShipping: false,
+        taxZip: null,
+        taxLocationCode: null,
+        taxJurisdiction: null,
+        taxRateSource: null,
         items: [
           { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
           { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },

@@ -118,8 +118,13 @@ describe('startCheckout', () => {
         taxCents: 0,
         taxState: 'OR',
         taxRatePercent: 0,
-        taxLabel: 'Tax (OR 0%)',
+        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
+        taxLabel: '',
         taxOnShipping: false,
+        taxZip: null,
+        taxLocationCode: null,
+        taxJurisdiction: null,
+        taxRateSource: null,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
@@ -127,7 +132,7 @@ describe('startCheckout', () => {
       },
     });
     const orderId = (started as { checkout: { orderID: string } }).checkout.orderID;
-    const quoted = await quoteCart(db(), cart, services.env.SITE_TIMEZONE);
+    const quoted = await quoteCart({ ...services, db: db() }, cart, services.env.SITE_TIMEZONE);
     expect(quoted.ok).toBe(true);
     expect(await services.payments.getOrder(orderId)).toMatchObject({
       status: 'CREATED',
@@ -213,8 +218,13 @@ describe('placeOrder', () => {
         taxCents: 0,
         taxState: 'OR',
         taxRatePercent: 0,
-        taxLabel: 'Tax (OR 0%)',
+        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
+        taxLabel: '',
         taxOnShipping: false,
+        taxZip: null,
+        taxLocationCode: null,
+        taxJurisdiction: null,
+        taxRateSource: null,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
