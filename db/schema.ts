@@ -214,6 +214,11 @@ export interface OrdersTable {
   taxRatePpm: Generated<number>;
   taxState: string | null;
   taxOnShipping: Generated<boolean>;
+  /** The place the rate is of (0019, issue 29): its ZIP, the state's location code, the jurisdiction; where the rate came from (null: no tax collected). */
+  taxZip: string | null;
+  taxLocationCode: string | null;
+  taxJurisdiction: string | null;
+  taxRateSource: 'service' | 'table' | 'fallback' | null;
 }
 
 export interface OrderItemsTable {
@@ -293,6 +298,11 @@ export interface OrderMoney {
   taxRatePpm?: number;
   taxState?: string | null;
   taxOnShipping?: boolean;
+  /** Where the rate is of and came from (issue 29); absent in attempts recorded before it. */
+  taxZip?: string | null;
+  taxLocationCode?: string | null;
+  taxJurisdiction?: string | null;
+  taxRateSource?: 'service' | 'table' | 'fallback' | null;
 }
 
 /** What an order's payment attempt pays for: the cart as priced when the tins were claimed. */
@@ -596,6 +606,31 @@ export interface TaxRatesTable {
   updatedAt: Generated<Date>;
 }
 
+/** Her imported copy of a state's published rate table (0019, issue 29): per 5-digit ZIP. */
+export interface TaxZipRatesTable {
+  state: string;
+  zip: string;
+  ratePpm: number;
+  locationCode: string;
+  jurisdiction: string;
+  importedAt: Generated<Date>;
+}
+
+/** The rate service's answers per state and ZIP (0019): the cache every replica shares. */
+export interface TaxRateLookupsTable {
+  state: string;
+  zip: string;
+  ratePpm: number | null;
+  locationCode: string | null;
+  jurisdiction: string | null;
+  /** When the service last answered a rate; null: never. */
+  lookedUpAt: Timestamp | null;
+  /** When the service last failed (or did not know the ZIP); null: not since it answered. */
+  failedAt: Timestamp | null;
+  /** How many times the service was asked for this ZIP (a test's witness, and hers). */
+  asked: Generated<number>;
+}
+
 /** Where she teaches (0017): the round trip from home in tenths of a mile. */
 export interface LocationsTable {
   id: Generated<string>;
@@ -679,6 +714,8 @@ export interface Database {
   settings: SettingsTable;
   bookingOrders: BookingOrdersTable;
   taxRates: TaxRatesTable;
+  taxZipRates: TaxZipRatesTable;
+  taxRateLookups: TaxRateLookupsTable;
   locations: LocationsTable;
   gigs: GigsTable;
   trips: TripsTable;
