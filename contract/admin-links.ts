@@ -22,10 +22,13 @@ export const adminLinks = {
   signupsSince: (since: Date | string) => `/admin/signups?since=${encodeURIComponent(instant(since))}`,
   /** Clients registered since an instant. */
   clientsSince: (since: Date | string) => `/admin/users?since=${encodeURIComponent(instant(since))}`,
+  /**
+   * Mails that failed (issue 29: one group): the Mail page lists the mails that failed or were
+   * skipped (issue 21) and the newsletters some of whose mails failed.
+   */
+  failedMails: () => '/admin/mail',
   /** Newsletters some of whose mails failed. */
-  failedMails: () => '/admin/newsletter?failed=1',
-  /** Transactional mails that failed or were skipped (issue 21). */
-  unsentMails: () => '/admin/mail',
+  failedNewsletters: () => '/admin/newsletter?failed=1',
 } as const;
 
 /** What a list's address asks for; a parameter that doesn't parse is ignored, as if absent. */

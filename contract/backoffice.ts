@@ -262,6 +262,9 @@ export interface TodayFailedMails {
   failed: number;
 }
 
+/** One item of the Today panel's failed mails: a newsletter's failures, or one mail that did not leave. */
+export type TodayFailedMail = ({ source: 'newsletter' } & TodayFailedMails) | ({ source: 'outbox' } & UnsentMailView);
+
 export interface TodaySignup {
   _id: string;
   createdAt: string;
@@ -290,10 +293,12 @@ export interface TodayView {
   sessionsThisWeek: TodayGroup<TodaySession>;
   /** Classes from now to six days on, with places and waitlists; `waitlisted` sums their waitlists. */
   nextClasses: TodayGroup<TodayClass> & { waitlisted: number };
-  /** Newsletter mails that failed (the outbox's failures), by newsletter. */
-  failedMails: TodayGroup<TodayFailedMails>;
-  /** Other mails (bookings, orders, login links…) that failed or were skipped in the last seven days (issue 21). */
-  unsentMails: TodayGroup<UnsentMailView>;
+  /**
+   * Mails that failed, one group (issue 29): the mails (bookings, orders, login links…) that
+   * failed or were skipped in the last seven days (issue 21), newest first, then the newsletters
+   * some of whose mails failed, each one item with its count. `count` is of mails.
+   */
+  failedMails: TodayGroup<TodayFailedMail>;
   /** Class sign-ups of the last seven days. */
   newSignups: TodayGroup<TodaySignup>;
   /** Clients registered in the last seven days. */

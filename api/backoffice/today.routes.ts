@@ -3,7 +3,7 @@ import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { addDays, zonedNow } from '../lib/time.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
-import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
+import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
 import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, sessionsBetween, signupsSince } from './today.repo.ts';
@@ -82,15 +82,18 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       ),
       waitlisted: classes.reduce((sum, e) => sum + e.waitlist, 0),
     },
+    // One group (issue 29): a mail that did not leave is one whether it was a newsletter's or not.
     failedMails: {
-      ...group(
-        failed.map((f) => ({ newsletterId: f.id, subject: f.subject, failed: f.failed })),
+      ...group<TodayFailedMail>(
+        [
+          ...unsent.map((m) => ({ source: 'outbox' as const, ...m })),
+          ...failed.map((f) => ({ source: 'newsletter' as const, newsletterId: f.id, subject: f.subject, failed: f.failed })),
+        ],
         adminLinks.failedMails(),
       ),
       // The count is of mails, not of newsletters: each failed recipient is one.
-      count: failed.reduce((sum, f) => sum + f.failed, 0),
+      count: unsent.length + failed.reduce((sum, f) => sum + f.failed, 0),
     },
-    unsentMails: group(unsent, adminLinks.unsentMails()),
     newSignups: group(
       signups.map((s) => ({ _id: s.id, createdAt: iso(s.createdAt), name: s.name, classTitle: s.classTitle, date: s.date })),
       adminLinks.signupsSince(since),

@@ -358,6 +358,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(xml).not.toMatch(NOT_XML);
     const { format, feed } = parseFeed(xml);
     expect(format).toBe('atom');
+    if (format !== 'atom') return;
     expect(feed.entries?.map((e) => e.title?.value)).toEqual(expect.arrayContaining(['Old words', 'New words']));
   });
 

@@ -136,7 +136,7 @@ describe(`the mail outbox on ${testDbKind()}`, () => {
     expect(JSON.stringify(unsent)).not.toContain('Hello ');
     // Today counts them, and links to the Mail page.
     const today = await (await server.api('/api/admin/today', { headers: { cookie } })).json();
-    expect(today.unsentMails).toMatchObject({ count: 2, href: '/admin/mail' });
+    expect(today.failedMails).toMatchObject({ count: 2, href: '/admin/mail' });
     // Refused without the admin; tried again with her once the service is back.
     expect((await server.api('/api/admin/mail/unsent')).status).toBe(401);
     expect((await server.api(`/api/admin/mail/${flaky}/retry`, { method: 'POST' })).status).toBe(401);

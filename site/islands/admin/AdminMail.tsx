@@ -3,16 +3,21 @@ import AdminShell from './AdminShell';
 import { AdminTable, formatWhen, useAdminList } from './admin-ui';
 import { request } from '../../lib/http';
 import { mailKindLabel, type UnsentMailView } from '../../../contract/mail.ts';
+import { adminLinks } from '../../../contract/admin-links.ts';
+import type { NewsletterView } from '../../../contract/backoffice.ts';
 
 const COLUMNS = ['Mail', 'To', 'When', 'Why', 'Try again'] as const;
 
 /**
  * Mails that did not leave (issue 21): the outbox gave up on them (the mail service refused them,
  * or kept failing) or skipped them (the address bounced or complained). Who and why, never the
- * text; a failed one can be tried again once its cause is fixed.
+ * text; a failed one can be tried again once its cause is fixed. Below them, the newsletters some
+ * of whose mails failed: the Today panel counts both as one group (issue 29), and links here.
  */
 function MailPanel() {
   const { items, setItems } = useAdminList<UnsentMailView>('/api/admin/mail/unsent', 'Failed to fetch the mails that did not leave.');
+  const letters = useAdminList<NewsletterView>('/api/admin/newsletters', 'Failed to fetch newsletters.');
+  const failedLetters = letters.items?.filter((n) => n.failed > 0) ?? [];
   const [status, setStatus] = useState('');
 
   async function retry(m: UnsentMailView) {
@@ -34,7 +39,7 @@ function MailPanel() {
       {items === null ? (
         <p role="status">Loading…</p>
       ) : items.length === 0 ? (
-        <p>Every mail went out.</p>
+        <p>{failedLetters.length > 0 ? 'Every mail went out but the newsletters’ below.' : 'Every mail went out.'}</p>
       ) : (
         <AdminTable caption="Mails that did not leave" columns={COLUMNS}>
           {items.map((m) => (
@@ -59,6 +64,22 @@ function MailPanel() {
             </tr>
           ))}
         </AdminTable>
+      )}
+      {failedLetters.length > 0 && (
+        <>
+          <h3>Newsletters</h3>
+          <AdminTable caption="Newsletters with mails that failed" columns={['Newsletter', 'Failed']}>
+            {failedLetters.map((n) => (
+              <tr key={n.id} data-newsletter-failed={n.failed}>
+                <td>{n.subject}</td>
+                <td>{n.failed}</td>
+              </tr>
+            ))}
+          </AdminTable>
+          <p>
+            <a href={adminLinks.failedNewsletters()}>See them in Newsletters</a>
+          </p>
+        </>
       )}
     </section>
   );

@@ -154,35 +154,32 @@ export default function TodayPanel() {
               ),
             })}
           />
+          {/* One group (issue 29): a newsletter's failed mails and the other mails that did not leave. */}
           <Group
             testKey="failedMails"
             name="Mails that failed"
             group={today.failedMails}
             attention
             empty="Every mail went out."
-            item={(f) => ({
-              key: f.newsletterId,
-              content: (
-                <>
-                  <strong>{f.subject}</strong> · {plural(f.failed, 'mail')} failed
-                </>
-              ),
-            })}
-          />
-          <Group
-            testKey="unsentMails"
-            name="Mails that did not leave"
-            group={today.unsentMails}
-            attention
-            empty="Every other mail went out."
-            item={(m) => ({
-              key: m.id,
-              content: (
-                <>
-                  <strong>{mailKindLabel(m.kind)}</strong> to {m.to} · {m.state === 'skipped' ? 'skipped' : 'failed'}
-                </>
-              ),
-            })}
+            item={(m) =>
+              m.source === 'newsletter'
+                ? {
+                    key: `newsletter-${m.newsletterId}`,
+                    content: (
+                      <>
+                        <strong>{m.subject}</strong> · newsletter, {plural(m.failed, 'mail')} failed
+                      </>
+                    ),
+                  }
+                : {
+                    key: m.id,
+                    content: (
+                      <>
+                        <strong>{mailKindLabel(m.kind)}</strong> to {m.to} · {m.state === 'skipped' ? 'skipped' : 'failed'}
+                      </>
+                    ),
+                  }
+            }
           />
           <Group
             testKey="newSignups"
