@@ -54,14 +54,13 @@ export const intakeQuestion = z
       )
       .max(30)
       .optional(),
-    /** A consent checkbox's text: what the client agrees to. */
+    /** A consent checkbox's longer text: what the client agrees to; without it, the question's label is that text. */
     consentText: formText('The consent text', 4000).optional(),
   })
   .refine((q) => !(q.type === 'choice' || q.type === 'multiChoice') || (q.options?.length ?? 0) >= 2, {
     message: 'A "choose" question needs at least two choices',
     path: ['options'],
-  })
-  .refine((q) => q.type !== 'consent' || (q.consentText ?? '').length > 0, { message: 'A consent checkbox needs its text', path: ['consentText'] });
+  });
 export type IntakeQuestion = z.output<typeof intakeQuestion>;
 
 /** PUT /api/admin/intake: whether it is required before a first session, and the questions (each save a new version). */

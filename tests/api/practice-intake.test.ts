@@ -143,6 +143,30 @@ describe(`the intake form builder on ${testDbKind()}`, () => {
     // Back to the seeded questions for the tests below.
     await putForm({ required: false, questions: before.questions });
   });
+  it('takes a consent question in the pinned shape { id, type, label, required }: its label is what the client agrees to (issue 29)', async () => {
+    const before = await getForm();
+    const consent = { id: 'photos', type: 'consent', label: 'I agree to be photographed in class.', required: true };
+    const saved = await putForm({ required: false, questions: [{ id: 'goal', type: 'text', label: 'Your main goal', required: false }, consent] });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const form = await saved.json();
+    expect(form.questions[1]).toEqual(consent);
+    // The client reads the label as the consent; a required consent must still be ticked.
+    const client = await createUser(server);
+    const view = await (await server.api(`/api/user/${client.id}/intake`, { headers: { cookie: client.cookie } })).json();
+    expect(view.questions[1]).toEqual(consent);
+    const answer = (photos: boolean) =>
+      server.api(`/api/user/${client.id}/intake`, { method: 'PUT', json: { version: form.version, answers: { photos } }, headers: { cookie: client.cookie } });
+    const unticked = await answer(false);
+    expect(unticked.status).toBe(400);
+    expect((await unticked.json()).message).toContain(consent.label);
+    expect((await answer(true)).status).toBe(200);
+    // A longer text, when she gives one, is still kept beside the label.
+    const longer = await putForm({ required: false, questions: [{ ...consent, consentText: 'Photos may appear on the site and in the newsletter.' }] });
+    expect(longer.status).toBe(200);
+    expect((await longer.json()).questions[0].consentText).toBe('Photos may appear on the site and in the newsletter.');
+
+    await putForm({ required: false, questions: before.questions });
+  });
 });
 
 describe(`a client's intake on ${testDbKind()}`, () => {

@@ -25,7 +25,8 @@ const fromDraft = (d: Draft): IntakeQuestion => {
       .split('\n')
       .map((o) => o.trim())
       .filter(Boolean);
-  if (d.type === 'consent') q.consentText = (d.consentText ?? '').trim();
+  // Without a longer text, the question's words are what the client agrees to.
+  if (d.type === 'consent' && d.consentText?.trim()) q.consentText = d.consentText.trim();
   return q;
 };
 /** A new question's id: its words, then a short random part so two alike never collide. */
@@ -79,7 +80,13 @@ function QuestionEditor(props: { q: Draft; index: number; count: number; onChang
         {q.type === 'consent' && (
           <div className="field">
             <label htmlFor={`${id}-consent`}>What the client agrees to</label>
-            <textarea id={`${id}-consent`} rows={4} value={q.consentText ?? ''} onChange={(e) => onChange({ ...q, consentText: e.target.value })} />
+            <textarea
+              id={`${id}-consent`}
+              rows={4}
+              placeholder="Optional: left empty, the question itself is what the client agrees to."
+              value={q.consentText ?? ''}
+              onChange={(e) => onChange({ ...q, consentText: e.target.value })}
+            />
           </div>
         )}
         <div className="row-actions">

@@ -99,9 +99,17 @@ function QuestionField(props: { q: IntakeQuestion; value: AnswerValue | undefine
       return (
         <fieldset className="field intake-consent">
           <legend>{label}</legend>
-          <p id={`${id}-text`}>{q.consentText}</p>
+          {/* Without a longer text, the question itself is what she agrees to. */}
+          {q.consentText && <p id={`${id}-text`}>{q.consentText}</p>}
           <label className="check" htmlFor={id}>
-            <input id={id} type="checkbox" checked={value === true} aria-describedby={`${id}-text`} onChange={(e) => onChange(e.target.checked)} /> I agree
+            <input
+              id={id}
+              type="checkbox"
+              checked={value === true}
+              aria-describedby={q.consentText ? `${id}-text` : undefined}
+              onChange={(e) => onChange(e.target.checked)}
+            />{' '}
+            I agree
           </label>
         </fieldset>
       );
