@@ -113,13 +113,6 @@ const schema = z.object({
   BOOKING_COUPON: optional,
   /** How many sessions one client may book with the coupon, over all their bookings (an 8-week commitment). */
   BOOKING_COUPON_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
-  /** How many hours before a session starts its client can still cancel or reschedule it online (issue 15). */
-  CANCEL_NOTICE_HOURS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60)
-    .default(24),
   /** How often each server process looks for session and class reminders that are due. */
   REMINDER_INTERVAL_MS: z.coerce.number().int().min(20).max(3_600_000).default(60_000),
   /**
@@ -350,12 +343,12 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 
   const standIns = {
     mail: !parsed.RESEND_API_KEY,
-    // No key to wait for: production always asks the real service.
-    taxRates: !parsed.TAX_RATE_SERVICE_URL && !production,
     captcha: !(parsed.RECAPTCHA_SITE_KEY && parsed.RECAPTCHA_SECRET_KEY),
     payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
     realtime: !parsed.PARTYKIT_HOST,
     google: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET),
+    // No key to wait for: production always asks the real service.
+    taxRates: !parsed.TAX_RATE_SERVICE_URL && !production,
   };
   const host = parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
   // The mailbox shows login links, the dev captcha and the PayPal emulator accept anyone: such a

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { isCleanText } from './common.ts';
+import { hoursInWords, type Settings } from './settings.ts';
 
 /** A required line or paragraph of text. */
 const text = (doc: string, max = 4000) =>
@@ -462,6 +463,35 @@ export interface ClassFact {
   end: string | null;
   priceCents: number | null;
   placesLeft: number | null;
+}
+
+/**
+ * Her settings a page's words can show (issue 30): she writes `{notice period}` in a FAQ answer
+ * and the server writes the setting's value in when it draws the page (and draws her pages again
+ * when she changes the setting), so her words cannot disagree with the rule the site enforces.
+ * The page editor lists them with their help line.
+ */
+export const SETTING_PLACEHOLDERS = {
+  '{notice period}': {
+    help: 'how long before a session a client can still cancel or move it online (Settings), e.g. “24 hours”',
+    value: (s: Pick<Settings, 'cancelNoticeHours'>) => hoursInWords(s.cancelNoticeHours),
+  },
+} as const satisfies Record<string, { help: string; value: (s: Settings) => string }>;
+
+const PLACEHOLDER_PATTERN = new RegExp(
+  Object.keys(SETTING_PLACEHOLDERS)
+    .map((k) => k.replace(/[{}]/g, '\\$&'))
+    .join('|'),
+  'g',
+);
+
+/** `value` (a page's content, any shape) with every placeholder's setting written in. */
+export function fillPlaceholders<T>(value: T, settings: Settings): T {
+  if (typeof value === 'string')
+    return value.replace(PLACEHOLDER_PATTERN, (key) => SETTING_PLACEHOLDERS[key as keyof typeof SETTING_PLACEHOLDERS].value(settings)) as T;
+  if (Array.isArray(value)) return value.map((v) => fillPlaceholders(v, settings)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillPlaceholders(v, settings)])) as T;
+  return value;
 }
 
 /**

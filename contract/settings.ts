@@ -95,6 +95,16 @@ export const settingsSchema = z.object({
   defaultPlace: place,
   /** The booking page's payment amount: its ranges and the sliding-scale sentence. */
   bookingAmounts,
+  /**
+   * Up to how many hours before a session starts its client can cancel it (refunded in full) or
+   * move it from My Bookings; closer, the dashboard says to write to her. Her pages say it where
+   * they write {notice period}, and the reminders say it too.
+   */
+  cancelNoticeHours: z
+    .number({ error: 'must be a whole number of hours' })
+    .int('must be a whole number of hours')
+    .min(0, 'must be 0 hours or more')
+    .max(24 * 14, 'must be at most 336 hours (two weeks)'),
 });
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsKey = keyof Settings;
@@ -115,7 +125,11 @@ export const DEFAULT_SETTINGS: Settings = {
     perType: { individualYoga: null, yogaTherapy: null },
     slidingScale: DEFAULT_SLIDING_SCALE,
   },
+  cancelNoticeHours: 24,
 };
+
+/** "24 hours", "1 hour": the notice period in a sentence. */
+export const hoursInWords = (hours: number) => `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 
 /** GET and PUT /api/admin/settings: every setting, and (PUT) what was saved. */
 export interface SettingsView {

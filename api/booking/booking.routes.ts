@@ -28,6 +28,8 @@ import {
 } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { amountOutOfRange } from '../../contract/settings.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import type { DB } from '../../db/client.ts';
 import { INTAKE_REQUIRED_MESSAGE } from '../../contract/practice.ts';
 import {
   BOOKING_CANCELLED,
@@ -91,18 +93,20 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'intake-missing': bookingRefusals['intake-missing'],
 };
 
-/** The status and message of each refusal to change a session (issue 15). */
-const changeRefusals = (env: Env): Record<RescheduleRefusal, Refused> => ({
+/** The status and message of each refusal to change a session (issue 15), under her notice period. */
+const changeRefusals = (env: Env, noticeHours: number): Record<RescheduleRefusal, Refused> => ({
   // Someone else's session reads as not found: whose it is stays unsaid.
   'not-found': { status: 404, message: BOOKING_NOT_FOUND },
-  'too-late': { status: 409, message: tooLateToChange(env.CANCEL_NOTICE_HOURS, env.TEACHER_EMAIL) },
+  'too-late': { status: 409, message: tooLateToChange(noticeHours, env.TEACHER_EMAIL) },
   'payment-processing': { status: 409, message: PAYMENT_STILL_PROCESSING },
   'same-slot': { status: 400, message: SAME_SLOT },
   'target-not-found': { status: 404, message: SLOT_NOT_FOUND },
   'target-taken': { status: 409, message: SLOT_TAKEN },
   'target-past': { status: 400, message: SLOT_PAST },
 });
-const refusedChange = (env: Env, kind: ChangeRefusal | RescheduleRefusal) => changeRefusals(env)[kind];
+/** A refusal's answer; the notice period it names is her setting as it is now. */
+const refusedChange = async (services: { env: Env; db: DB }, kind: ChangeRefusal | RescheduleRefusal) =>
+  changeRefusals(services.env, (await readSettings(services.db)).cancelNoticeHours)[kind];
 
 export const booking = new Hono<AppEnv>()
   // The coupon lives only on the server (BOOKING_COUPON); the page asks here.
@@ -169,7 +173,7 @@ export const booking = new Hono<AppEnv>()
   .post('/:slotId/cancel', requireUser(), rateLimit({ ...LIMITS.bookingChange, per: 'account' }), validateParams(slotParams), async (c) => {
     const result = await cancelBooking(c.var.services, { slotId: c.req.valid('param').slotId, userId: c.var.userId! });
     if (!result.ok) {
-      const { status, message } = refusedChange(c.var.services.env, result.kind);
+      const { status, message } = await refusedChange(c.var.services, result.kind);
       return c.json({ message }, status);
     }
     const message = result.refund === 'refunded' ? BOOKING_CANCELLED_REFUNDED : result.refund === 'failed' ? BOOKING_CANCELLED_REFUND_LATER : BOOKING_CANCELLED;
@@ -189,7 +193,7 @@ export const booking = new Hono<AppEnv>()
         userId: c.var.userId!,
       });
       if (!result.ok) {
-        const { status, message } = refusedChange(c.var.services.env, result.kind);
+        const { status, message } = await refusedChange(c.var.services, result.kind);
         return c.json({ message }, status);
       }
       return c.json({

@@ -1,6 +1,6 @@
 /**
- * A client cancels their own booked session (issue 15, decision 0016), up to CANCEL_NOTICE_HOURS
- * before it starts.
+ * A client cancels their own booked session (issue 15, decision 0016), up to her notice period
+ * (the setting cancelNoticeHours, issue 30) before it starts.
  *
  * Money rule (decision 0012): the slot is freed and the cancellation recorded in one short
  * transaction holding the slot's row lock; PayPal's refund comes after the commit, with no
@@ -20,19 +20,18 @@ import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRef
 import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Env } from '../env.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 
 /**
  * Why a session can't be changed online:
  * - 'not-found': no such session booked by this client (someone else's reads the same: nothing is revealed);
- * - 'too-late': it starts within CANCEL_NOTICE_HOURS (or has begun);
+ * - 'too-late': it starts within her notice period (or has begun);
  * - 'payment-processing': its PayPal capture is still under way (the booking is not confirmed yet).
  */
 export type ChangeRefusal = 'not-found' | 'too-late' | 'payment-processing';
 
-/** Whether a session starting at `startsAt` can still be changed online at `now`. */
-export const changeableAt = (env: Pick<Env, 'CANCEL_NOTICE_HOURS'>, startsAt: Date | string, now = Date.now()) =>
-  new Date(startsAt).getTime() - now >= env.CANCEL_NOTICE_HOURS * 3_600_000;
+/** Whether a session starting at `startsAt` can still be changed online at `now`, under a notice of `noticeHours`. */
+export const changeableAt = (noticeHours: number, startsAt: Date | string, now: number) => new Date(startsAt).getTime() - now >= noticeHours * 3_600_000;
 
 /** A refusal met inside the transaction: thrown to roll it back, answered after. */
 export class ChangeRefused extends Error {
@@ -45,13 +44,15 @@ export class ChangeRefused extends Error {
 
 /**
  * The client's own booked session, locked (with the other slots of `alsoLock`, all in id order),
- * checked changeable: else ChangeRefused. The capture id of its payment, when it was paid.
+ * checked changeable at `now` under her notice period (read in the same transaction): else
+ * ChangeRefused. The capture id of its payment, when it was paid.
  */
-export async function lockOwnSession(trx: Transaction<Database>, env: Env, slotId: string, userId: string, alsoLock: string[] = []) {
+export async function lockOwnSession(trx: Transaction<Database>, now: Date, slotId: string, userId: string, alsoLock: string[] = []) {
   const locked = await lockSlots(trx, [slotId, ...alsoLock]);
   const slot = locked.get(slotId);
   if (!slot || slot.bookedAt === null || slot.bookedBy !== userId) throw new ChangeRefused('not-found');
-  if (!changeableAt(env, slot.startsAt)) throw new ChangeRefused('too-late');
+  const { cancelNoticeHours } = await readSettings(trx);
+  if (!changeableAt(cancelNoticeHours, slot.startsAt, now.getTime())) throw new ChangeRefused('too-late');
   let captureId: string | null = null;
   if (slot.paypalOrderId) {
     const attempt = await findAttempt(trx, slot.paypalOrderId);
@@ -149,7 +150,7 @@ export async function refundCancelled(
 
 export type CancelResult = { ok: true; refund: CancelRefund } | { ok: false; kind: ChangeRefusal };
 
-type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
 
 /**
  * Cancels the client's session: frees the slot and records the cancellation (one short
@@ -166,7 +167,7 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails };
   try {
     done = await db.transaction().execute(async (trx) => {
-      const { slot, captureId } = await lockOwnSession(trx, env, input.slotId, input.userId);
+      const { slot, captureId } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId);
       const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
       const cancellationId = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
       await releaseBookedSlot(trx, slot.id);

@@ -11,6 +11,7 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 import { buildIcs, icsOrganizer } from '../mail/ics.ts';
 import { classWhen, greeting, icsAttachment, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
 import { placeLink } from '../../contract/slots.ts';
+import { hoursInWords } from '../../contract/settings.ts';
 
 const footer = siteFooter;
 
@@ -216,6 +217,7 @@ export function reminderMail(
   brand: string,
   r: { email: string; firstName: string; sessionType: string; startsAt: Date; duration: string; link: string | null; userId: string | null; place: string },
   kind: 'day' | 'soon',
+  noticeHours: number,
 ): OutgoingMail {
   const when = classWhen(r.startsAt, env.SITE_TIMEZONE);
   const lead = kind === 'day' ? 'A reminder: your session is tomorrow.' : 'A reminder: your session starts in about two hours.';
@@ -226,7 +228,8 @@ export function reminderMail(
       lead,
       sessionDetails(r.sessionType, when, r.duration, r.place),
       ...(r.link ? [`Join here: ${r.link}`] : []),
-      'Need to change it? Reply to this mail or write through the contact page at least 24 hours ahead.',
+      // Her notice period, as the cancel rule and her pages have it (issue 30).
+      `Need to change it? Up to ${hoursInWords(noticeHours)} before it starts you can cancel or move it from My bookings; closer, reply to this mail or write through the contact page.`,
     ],
     links: placeLinks(r.place),
     ...(r.userId ? { action: { label: 'My bookings', url: `${env.SITE_URL}/user/${r.userId}` } } : {}),

@@ -10,6 +10,7 @@ import { reminderMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../pages/brand.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 
 export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {
   const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
@@ -18,8 +19,8 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
     const queued = await services.db.transaction().execute(async (trx) => {
       const due = await claimDueReminders(trx, kind, now);
       if (due.length === 0) return [];
-      // Her yoga brand, read once per batch (and only when there is something to send).
-      const brand = (await brandNames(trx)).yoga;
+      // Her yoga brand and notice period, read once per batch (and only when there is something to send).
+      const [brand, { cancelNoticeHours }] = await Promise.all([brandNames(trx).then((b) => b.yoga), readSettings(trx)]);
       const mails = due.map((r) =>
         reminderMail(
           services.env,
@@ -35,6 +36,7 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
             place: r.place,
           },
           kind,
+          cancelNoticeHours,
         ),
       );
       return queueMails(trx, `reminder-${kind}`, mails);

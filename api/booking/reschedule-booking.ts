@@ -1,6 +1,6 @@
 /**
  * A client moves their own booked session to another free slot (issue 15, decision 0016), under
- * the same CANCEL_NOTICE_HOURS rule as a cancel.
+ * the same notice period as a cancel (her setting cancelNoticeHours).
  *
  * One transaction locks both slot rows in id order (lockSlots: two reschedules crossing each
  * other never deadlock), checks the target is free and to come, moves the booking onto it with
@@ -27,7 +27,7 @@ export type RescheduleRefusal = ChangeRefusal | 'same-slot' | 'target-not-found'
 
 export type RescheduleResult = { ok: true; slotId: string; startsAt: Date } | { ok: false; kind: RescheduleRefusal };
 
-type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime'>;
+type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'>;
 
 export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
   const { db, env, realtime } = deps;
@@ -35,11 +35,11 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
   let done: { from: LockedSlot; to: LockedSlot; mails: QueuedMails };
   try {
     done = await db.transaction().execute(async (trx) => {
-      const { slot: from, locked } = await lockOwnSession(trx, env, input.slotId, input.userId, [input.toSlotId]);
+      const { slot: from, locked } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId, [input.toSlotId]);
       const target = locked.get(input.toSlotId);
       if (!target) throw new ChangeRefused('target-not-found');
       if (target.bookedAt !== null) throw new ChangeRefused('target-taken');
-      if (new Date(target.startsAt).getTime() <= Date.now()) throw new ChangeRefused('target-past');
+      if (new Date(target.startsAt).getTime() <= deps.clock.now().getTime()) throw new ChangeRefused('target-past');
       const current = bookingCalendar(env, from);
       const calendar = { uid: current.uid, sequence: current.sequence + 1 };
       const to = await moveBooking(trx, from, target.id, calendar);

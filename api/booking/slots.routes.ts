@@ -139,7 +139,7 @@ export const slots = new Hono<AppEnv>()
     if (userId !== undefined) {
       assertSelf(c, userId);
       // The days her calendar shows, when it says which (issue 25); her own sessions always come whole.
-      const rows = await listSlotsForClient(db, userId, now, { from, to });
+      const [rows, { cancelNoticeHours }] = await Promise.all([listSlotsForClient(db, userId, now, { from, to }), readSettings(db)]);
       return c.json({
         availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
         bookedSlots: rows
@@ -150,9 +150,9 @@ export const slots = new Hono<AppEnv>()
             duration: s.duration,
             link: s.link ?? '',
             isPast: isPast(s, now),
-            canChange: changeableAt(env, s.startsAt, now.getTime()),
+            canChange: changeableAt(cancelNoticeHours, s.startsAt, now.getTime()),
           })),
-        tooLateMessage: tooLateToChange(env.CANCEL_NOTICE_HOURS, env.TEACHER_EMAIL),
+        tooLateMessage: tooLateToChange(cancelNoticeHours, env.TEACHER_EMAIL),
       } satisfies ClientSlotsView);
     }
 

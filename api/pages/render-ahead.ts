@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { sql } from 'kysely';
-import type { BuiltinSlug, PageClock, RenderContext } from '../../contract/content.ts';
+import { fillPlaceholders, type BuiltinSlug, type PageClock, type RenderContext } from '../../contract/content.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
@@ -157,8 +158,9 @@ export function createPublisher(
     if (rows.length === 0) return;
     for (const row of rows) cache.set(row.path, await cachedOf(row));
     seen = rows.at(-1)!.gen;
-    // Navigation and footer of the on-demand pages follow what was published.
-    live = { source: await loadPublished(db), generation: seen };
+    // Navigation and footer of the on-demand pages follow what was published (her settings written in).
+    const [source, settings] = await Promise.all([loadPublished(db), readSettings(db)]);
+    live = { source: { ...source, content: fillPlaceholders(source.content, settings) }, generation: seen };
   }
 
   async function store(path: string, status: number, contentType: string, body: string): Promise<void> {

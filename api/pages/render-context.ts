@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import {
   BUILTIN_SLUGS,
   customPageContent,
+  fillPlaceholders,
   type ClassFact,
   type CustomPageContent,
   type NavLinkView,
@@ -20,6 +21,7 @@ import { pictureViews } from '../images/images.repo.ts';
 import { listProductViews } from '../shop/product-views.ts';
 import { defaultContent } from './defaults.ts';
 import { publishedPages } from './pages.repo.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 
 export interface PublishedCustomPage {
   slug: string;
@@ -115,16 +117,18 @@ export interface ContextOptions {
 /** The context one page is rendered with. */
 export async function contextFor(db: DB, source: PublishedSource, options: ContextOptions): Promise<RenderContext> {
   const ids = imageIdsIn([source.content, options.page?.content ?? null]);
-  const views = ids.length ? await pictureViews(db, ids) : new Map();
+  const [views, settings] = await Promise.all([ids.length ? pictureViews(db, ids) : new Map(), readSettings(db)]);
+  // Her words with her settings written in where she put a placeholder (issue 30).
+  const page = options.page && { ...options.page, content: fillPlaceholders(options.page.content, settings) };
   return {
     path: options.path,
-    content: source.content,
+    content: fillPlaceholders(source.content, settings),
     images: Object.fromEntries(views),
     extraNav: extraNavOf(source.custom),
-    page: options.page && {
-      slug: options.page.slug,
-      content: options.page.content,
-      sectionsHtml: options.page.content.sections.map((s) => renderMarkdown(s.markdown)),
+    page: page && {
+      slug: page.slug,
+      content: page.content,
+      sectionsHtml: page.content.sections.map((s) => renderMarkdown(s.markdown)),
     },
     products: options.facts === 'products' ? await productFacts(db) : [],
     ...(options.facts === 'products' ? { shop: await listProductViews(db) } : {}),

@@ -17,7 +17,10 @@ export const adminSettings = new Hono<AppEnv>()
   .use('*', requireAdmin())
   .get('/', async (c) => c.json({ settings: await readSettings(c.var.services.db) } satisfies SettingsView))
   .put('/', validateJson(settingsUpdate), async (c) => {
-    const { db } = c.var.services;
-    await writeSettings(db, c.req.valid('json'));
+    const { db, publisher } = c.var.services;
+    const changes = c.req.valid('json');
+    await writeSettings(db, changes);
+    // Her pages show settings where her words name them ({notice period}): drawn again with the new value.
+    if (changes.cancelNoticeHours !== undefined) await publisher.regenerate({ kind: 'all' });
     return c.json({ settings: await readSettings(db), message: SETTINGS_SAVED } satisfies SettingsView);
   });

@@ -1,17 +1,19 @@
 import { getEntry } from 'astro:content';
-import { uploadedImageId, type BuiltinSlug, type SiteContent } from '../../contract/content';
+import { fillPlaceholders, uploadedImageId, type BuiltinSlug, type SiteContent } from '../../contract/content';
+import { DEFAULT_SETTINGS } from '../../contract/settings';
 
 /**
  * A page's words: what the teacher published (the server hands it over when it renders the
  * page ahead of the request, or her draft in a preview), else the build's default from
- * site/content/<name>.yaml.
+ * site/content/<name>.yaml (its placeholders filled with the settings' defaults; the server fills
+ * hers in what it hands over).
  */
 export async function copy<K extends BuiltinSlug>(locals: App.Locals, name: K): Promise<SiteContent[K]> {
   const published = locals.render?.content[name];
   if (published) return published;
   const entry = await getEntry(name, name);
   if (!entry) throw new Error(`site/content/${name}.yaml is missing`);
-  return entry.data as SiteContent[K];
+  return fillPlaceholders(entry.data as SiteContent[K], DEFAULT_SETTINGS);
 }
 
 /** The public address the page is for: the server names it when it renders ahead. */

@@ -17,12 +17,13 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
+import { sendDueReminders } from '../../api/booking/reminders.ts';
 
 let server: TestServer;
 const events: { type: 'slotBooked' | 'slotFreed'; slotId: string }[] = [];
 beforeAll(async () => {
   // Behind a trusted proxy each X-Forwarded-For is one client (the race's clients).
-  server = await startTestServer({ env: { TRUST_PROXY: '1', CANCEL_NOTICE_HOURS: '24' } });
+  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   // The realtime room is not running in tests: record what the API tells it instead.
   const realtime: Realtime = {
     kind: 'partykit-dev',
@@ -284,6 +285,38 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
     const target = await addSlot(6);
     expect((await reschedule(client, slot.id, target.id)).status).toBe(409);
     await expectFree(target.id);
+  });
+
+  it('her notice period is her setting: the cancel rule, the dashboard, the reminder and her FAQ all say 48 hours once she sets it (issue 30)', async () => {
+    const admin = await adminCookie(server);
+    const setNotice = (hours: number) => server.api('/api/admin/settings', { method: 'PUT', json: { cancelNoticeHours: hours }, headers: { cookie: admin } });
+    expect((await setNotice(-1)).status).toBe(400);
+    expect((await setNotice(48)).status).toBe(200);
+    try {
+      const client = await createUser(server);
+      // 30 hours ahead: inside 48, outside the old 24.
+      const slot = await addSlotAt(new Date(Date.now() + 30 * 3_600_000));
+      await bookPaid(client, slot.id, 80, 9);
+      const tooLate48 = TOO_LATE.replace('24 hours', '48 hours');
+      const res = await cancel(client, slot.id);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: tooLate48 });
+      const mine = await (await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).json();
+      expect(mine.bookedSlots.find((s: { _id: string }) => s._id === slot.id)).toMatchObject({ canChange: false });
+      expect(mine.tooLateMessage).toBe(tooLate48);
+
+      // The day-before reminder names the same period.
+      await sendDueReminders(server.services, new Date(Date.now() + 7 * 3_600_000));
+      const reminder = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Reminder:'));
+      expect(reminder?.text).toContain('Up to 48 hours before it starts');
+      expect(reminder?.text).not.toContain('24 hours');
+
+      // Back to 24: the same session can be cancelled again.
+      expect((await setNotice(24)).status).toBe(200);
+      expect((await cancel(client, slot.id)).status).toBe(200);
+    } finally {
+      await setNotice(24);
+    }
   });
 
   it("refuses another client's session and an anonymous request; nothing changes", async () => {

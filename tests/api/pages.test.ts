@@ -366,6 +366,23 @@ describe(`published pages with the built site on ${testDbKind()}`, () => {
   const MARKER = `Marker-${randomUUID()}`;
   const ORIGINAL_ANSWER = 'Mats, blocks, straps and bolsters are provided.';
 
+  it('her FAQ says her notice period from Settings, and says the new one as soon as she changes it (issue 30)', async () => {
+    const yoga = await text('/yoga');
+    expect(yoga).toContain('Please let me know at least 24 hours ahead');
+    expect(yoga).not.toContain('{notice period}');
+    const set = (hours: number) => admin.call('/api/admin/settings', { method: 'PUT', json: { cancelNoticeHours: hours } });
+    expect((await set(48)).status).toBe(200);
+    try {
+      const now = await text('/yoga');
+      expect(now).toContain('Please let me know at least 48 hours ahead');
+      expect(now).not.toContain('at least 24 hours ahead');
+      // The editor keeps her placeholder: the value is written in only when the page is drawn.
+      expect(JSON.stringify((await admin.page('yoga')).content)).toContain('{notice period}');
+    } finally {
+      expect((await set(24)).status).toBe(200);
+    }
+  });
+
   it('keeps a draft off the public page and off a client’s, shows it in the admin’s preview, and serves it once published', async () => {
     const opened = await admin.page('yoga');
     const original = opened.content as Yoga;

@@ -27,6 +27,7 @@ const SPEC_DEFAULTS = {
     slidingScale:
       'Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
   },
+  cancelNoticeHours: 24,
 };
 
 beforeAll(async () => {
@@ -114,9 +115,9 @@ describe(`her settings on ${testDbKind()}`, () => {
     };
     const res = await putSettings({ bookingAmounts: amounts });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ settings: { defaultPlace: '', bookingAmounts: amounts }, message: 'Settings saved.' });
+    expect(await res.json()).toEqual({ settings: { defaultPlace: '', bookingAmounts: amounts, cancelNoticeHours: 24 }, message: 'Settings saved.' });
     expect((await putSettings({ defaultPlace: '  https://meet.example.com/maya  ' })).status).toBe(200);
-    expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts });
+    expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts, cancelNoticeHours: 24 });
     expect((await (await server.api('/api/config/public')).json()).booking).toEqual(amounts);
 
     // Individual yoga: the general range, now 60 to 120.

@@ -76,6 +76,7 @@ function SettingsPanel() {
   const [therapy, setTherapy] = useState<Range>({ min: '', max: '' });
   const [yogaOwn, setYogaOwn] = useState(false);
   const [yoga, setYoga] = useState<Range>({ min: '', max: '' });
+  const [notice, setNotice] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
 
@@ -91,6 +92,7 @@ function SettingsPanel() {
     setTherapy(toRange(s.bookingAmounts.perType.yogaTherapy));
     setYogaOwn(!!s.bookingAmounts.perType.individualYoga);
     setYoga(toRange(s.bookingAmounts.perType.individualYoga));
+    setNotice(String(s.cancelNoticeHours));
   }
 
   useEffect(() => {
@@ -110,6 +112,7 @@ function SettingsPanel() {
         perType: { individualYoga: yogaOwn ? fromRange(yoga) : null, yogaTherapy: therapyOwn ? fromRange(therapy) : null },
         slidingScale: sliding,
       },
+      cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
     };
     const checked = settingsSchema.safeParse(settings);
     if (!checked.success) {
@@ -154,6 +157,25 @@ function SettingsPanel() {
             A street address, or an online link (https://…) that the mails and the client’s dashboard make a link. A slot can have its own on the Bookings page.
           </p>
           {e('defaultPlace') && <p className="field-error">{e('defaultPlace')}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-notice`}>Notice to cancel or move a session (hours)</label>
+          <input
+            id={`${id}-notice`}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={336}
+            step={1}
+            value={notice}
+            aria-describedby={`${id}-notice-help`}
+            onChange={(ev) => setNotice(ev.target.value)}
+          />
+          <p className="muted" id={`${id}-notice-help`}>
+            Up to this many hours before a session starts, its client can cancel it (refunded in full) or move it from My Bookings; closer, the dashboard says
+            to write to you. The reminders say it, and your pages show it wherever you write {'{notice period}'}.
+          </p>
+          {e('cancelNoticeHours') && <p className="field-error">{e('cancelNoticeHours')}</p>}
         </div>
         <div className="field">
           <label htmlFor={`${id}-sliding`}>Sliding-scale sentence</label>

@@ -19,6 +19,7 @@ import {
   pageSlug,
   renamePageBody,
   schemaOfPage,
+  SETTING_PLACEHOLDERS,
   slugify,
   type PageDetail,
   type PageListItem,
@@ -513,6 +514,7 @@ function PageEditor({ slug, photos, go, dirtyRef }: { slug: string; photos: Phot
           `/${slug} (not public yet)`
         )}
       </p>
+      <Placeholders />
       <form ref={formRef} id={formId} className="page-form" aria-labelledby={headingId} noValidate onSubmit={onSave}>
         <SchemaForm
           schema={schema}
@@ -735,6 +737,22 @@ function PagesApp() {
   if (route.view === 'edit') return <PageEditor key={route.slug} slug={route.slug} photos={photos} go={go} dirtyRef={dirtyRef} />;
   if (route.view === 'new') return <NewPage photos={photos} go={go} dirtyRef={dirtyRef} />;
   return <PageList go={go} />;
+}
+
+/** What her words can show from Settings (issue 30): written where she types the placeholder, so a FAQ never disagrees with the rule. */
+function Placeholders() {
+  return (
+    <details className="field-hint page-placeholders">
+      <summary>Words that follow your settings</summary>
+      <ul>
+        {Object.entries(SETTING_PLACEHOLDERS).map(([key, p]) => (
+          <li key={key}>
+            <code>{key}</code>: {p.help}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
 }
 
 export default function PagesEditor() {
