@@ -8,6 +8,8 @@ import { clockTime, isCleanText, isoDate } from './common.ts';
 export const FILL_ALL_SLOT_FIELDS = 'Please fill out all the fields!';
 /** SPEC.md section 8. */
 export const SLOTS_ADDED = 'Slots added successfully.';
+/** Every slot asked for already existed at its date and time: nothing was added (issue 30: not a "✓ added"). */
+export const NO_SLOTS_ADDED = 'No slots were added: every one already existed at that date and time.';
 export const SLOT_DELETED = 'Slot deleted successfully.';
 export const SESSION_DELETED = 'Session deleted successfully';
 /** The teacher tried to delete a slot whose payment is still being taken (issue 21): not yet settled. */

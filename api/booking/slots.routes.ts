@@ -15,6 +15,7 @@ import {
   SLOT_DELETED,
   SLOT_NOT_FOUND_ADMIN,
   SLOTS_ADDED,
+  NO_SLOTS_ADDED,
   slotPlaceRequest,
   type SlotPlaceView,
   type AdminSlotsView,
@@ -121,13 +122,13 @@ export const slots = new Hono<AppEnv>()
     const added = await insertSlots(db, [...wanted.values()]);
     return c.json(
       {
-        message: SLOTS_ADDED,
+        message: added.length > 0 ? SLOTS_ADDED : NO_SLOTS_ADDED,
         added: added.length,
         skipped: c.req.valid('json').slots.length - added.length,
         slots: added.map(freeView),
         ...(warnings.length ? { warnings } : {}),
       } satisfies SlotsAddedView,
-      201,
+      added.length > 0 ? 201 : 200,
     );
   })
 

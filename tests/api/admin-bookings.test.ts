@@ -112,6 +112,17 @@ describe(`adding slots on ${testDbKind()}`, () => {
     expect(await slotCount()).toBe(before + 1);
   });
 
+  it('says nothing was added, not "added successfully", when every slot already existed (issue 30)', async () => {
+    const before = await slotCount();
+    const res = await addSlots([
+      { date: '2031-05-05', time: '10:00' },
+      { date: '2031-05-07', time: '10:00' },
+    ]);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ message: 'No slots were added: every one already existed at that date and time.', added: 0, skipped: 2 });
+    expect(await slotCount()).toBe(before);
+  });
+
   it('refuses a batch holding a past slot, adding none of it', async () => {
     const before = await slotCount();
     const earlier = zonedNow(zone, new Date(Date.now() - 5 * 60_000));

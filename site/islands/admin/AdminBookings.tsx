@@ -11,6 +11,7 @@ import {
   MAX_SLOTS_PER_REQUEST,
   SESSION_DELETED,
   SLOTS_ADDED,
+  NO_SLOTS_ADDED,
   SLOT_DELETED,
   PLACE_MAX,
   placeLink,
@@ -73,6 +74,10 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
     }
     await props.onAdded();
     const skipped = res.data.skipped ?? 0;
+    if (res.data.added === 0) {
+      await showAlert({ icon: 'info', title: NO_SLOTS_ADDED });
+      return;
+    }
     await showAlert({
       icon: 'success',
       title: SLOTS_ADDED,

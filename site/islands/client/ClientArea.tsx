@@ -83,12 +83,11 @@ function BookedSessions({ user, zone }: { user: User; zone: string }) {
                   {past && <span className="badge-past"> Past</span>}
                 </div>
                 {s.place && <SessionPlace place={s.place} />}
-                {s.link ? (
+                {/* Only a link there is: an in-person session never gets one, and no mail promises it (issue 30). */}
+                {s.link && (
                   <a href={s.link} target="_blank" rel="noopener noreferrer">
                     Join link<span className="sr-only"> (opens in a new tab)</span>
                   </a>
-                ) : (
-                  <span className="muted">Link arrives by e-mail</span>
                 )}
                 {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} zone={zone} onChanged={() => setLoads((n) => n + 1)} />}
               </li>
