@@ -226,6 +226,8 @@ export interface TaxRatesView {
   rates: TaxRateView[];
   /** Issue 29: the states where an order is taxed (she collects there, and there is a sales tax): the cart asks for a ZIP there. */
   taxing: string[];
+  /** GET /api/tax-rates only: the rate of a pickup (at her shop), or null where she does not collect. */
+  pickup?: PlaceRateView | null;
   message?: string;
 }
 
@@ -337,6 +339,17 @@ export interface PlaceRateView {
 export interface PlaceRateAnswer {
   rate: PlaceRateView | null;
 }
+
+/** A place's rate as contract/tax.ts's arithmetic takes it (the cart's preview). */
+export const placeTaxRate = (r: PlaceRateView): TaxRate => ({
+  state: r.state,
+  ratePpm: r.ratePpm,
+  shippingTaxable: r.shippingTaxable,
+  zip: r.zip,
+  locationCode: r.locationCode,
+  jurisdiction: r.jurisdiction,
+  source: r.source,
+});
 
 /** GET /api/tax-rates/at's query. */
 export const placeRateQuery = z.object({ state: usState, zip: zipCode.optional() });

@@ -24,6 +24,7 @@ import {
   zipRatesImport,
   type AdminTaxRatesView,
   type PlaceRateAnswer,
+  type PlaceRateView,
   type TaxRateView,
   type TaxRatesView,
   type TaxSettings,
@@ -75,30 +76,37 @@ async function adminView(services: Pick<Services, 'db' | 'env' | 'taxRates'>, se
  */
 export const taxRates = new Hono<AppEnv>()
   .get('/', async (c) => {
-    const { db, env } = c.var.services;
-    const taxing = taxingStates((await readTaxSettings(db)).collectsIn);
-    return c.json(ratesView(await listTaxRates(db), zonedNow(env.SITE_TIMEZONE).date, taxing, taxing));
+    const services = c.var.services;
+    const today = zonedNow(services.env.SITE_TIMEZONE).date;
+    const { collectsIn, shopAddress: shop } = await readTaxSettings(services.db);
+    const taxing = taxingStates(collectsIn);
+    // A pickup is taxed at her shop: the cart shows that rate when the buyer picks up.
+    const pickup = taxing.includes(shop.state) ? await placeRateView(services, shop.state, shop.zip, today) : null;
+    return c.json({ ...ratesView(await listTaxRates(services.db), today, taxing, taxing), pickup });
   })
   .get('/at', rateLimit(LIMITS.checkout), validateQuery(placeRateQuery), async (c) => {
     const services = c.var.services;
     const { state, zip } = c.req.valid('query');
     const taxing = taxingStates((await readTaxSettings(services.db)).collectsIn);
     if (!taxing.includes(state) || !zip) return c.json({ rate: null } satisfies PlaceRateAnswer);
-    const r = await rateOfPlace(services, state, zip, zonedNow(services.env.SITE_TIMEZONE).date);
-    return c.json({
-      rate: {
-        state,
-        zip,
-        ratePpm: r.ratePpm,
-        ratePercent: ratePercent(r.ratePpm),
-        rate: formatRate(r.ratePpm),
-        shippingTaxable: r.shippingTaxable,
-        locationCode: r.locationCode ?? null,
-        jurisdiction: r.jurisdiction ?? null,
-        source: r.source,
-      },
-    } satisfies PlaceRateAnswer);
+    return c.json({ rate: await placeRateView(services, state, zip, zonedNow(services.env.SITE_TIMEZONE).date) } satisfies PlaceRateAnswer);
   });
+
+/** The rate at a place where she collects, as the cart shows it. */
+async function placeRateView(services: Pick<Services, 'db' | 'env' | 'taxRates'>, state: string, zip: string, today: string): Promise<PlaceRateView> {
+  const r = await rateOfPlace(services, state, zip, today);
+  return {
+    state,
+    zip,
+    ratePpm: r.ratePpm,
+    ratePercent: ratePercent(r.ratePpm),
+    rate: formatRate(r.ratePpm),
+    shippingTaxable: r.shippingTaxable,
+    locationCode: r.locationCode ?? null,
+    jurisdiction: r.jurisdiction ?? null,
+    source: r.source,
+  };
+}
 
 /** The state of the path, as written (WA); undefined for anything else. */
 const stateOfPath = (param: string): string | undefined => {

@@ -9,7 +9,18 @@ import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode, type CouponView } 
 import type { ProductView } from '../../contract/chocolates.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
-import { addTax, rateInEffect, SHIP_TO_STATE_REQUIRED, taxLabel, US_STATES, type TaxRatesView } from '../../contract/tax.ts';
+import { SHIP_TO_ZIP_REQUIRED } from '../../contract/orders.ts';
+import {
+  addTax,
+  placeTaxRate,
+  SHIP_TO_STATE_REQUIRED,
+  taxLabel,
+  US_STATES,
+  zipCode,
+  type PlaceRateAnswer,
+  type PlaceRateView,
+  type TaxRatesView,
+} from '../../contract/tax.ts';
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
@@ -29,14 +40,32 @@ export default function CartPage() {
   const [couponError, setCouponError] = useState('');
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [failed, setFailed] = useState(false);
-  // Issue 24: where a shipped order goes decides its sales tax; the rates in effect today, from the server.
+  // Issue 24: where a shipped order goes decides its sales tax. Issue 29: only the states where she
+  // collects are taxed (`taxing`), at the rate of the address: the ZIP is asked for there, and the
+  // server tells the rate at that ZIP (and a pickup's, at her shop).
   const [shipToState, setShipToState] = useState('');
+  const [shipToZip, setShipToZip] = useState('');
   const [rates, setRates] = useState<TaxRatesView | null>(null);
+  const [placeRate, setPlaceRate] = useState<PlaceRateView | null>(null);
   useEffect(() => {
     request<TaxRatesView>('GET', '/api/tax-rates')
       .then((r) => r.ok && setRates(r.data))
       .catch(() => {});
   }, []);
+  const asksZip = !pickup && !!shipToState && (rates?.taxing ?? []).includes(shipToState);
+  const zip = zipCode.safeParse(shipToZip);
+  const zipReady = zip.success ? zip.data : '';
+  useEffect(() => {
+    setPlaceRate(null);
+    if (!asksZip || !zipReady) return;
+    let current = true;
+    request<PlaceRateAnswer>('GET', `/api/tax-rates/at?state=${shipToState}&zip=${encodeURIComponent(zipReady)}`)
+      .then((r) => current && r.ok && setPlaceRate(r.data.rate))
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [asksZip, shipToState, zipReady]);
   // The cart is in this browser only: the page made ahead holds its place until the island knows it.
   const hydrated = useHydrated();
 
@@ -78,17 +107,14 @@ export default function CartPage() {
     // Below the coupon minimum: priced without the coupon (an effect then drops the coupon).
     const plain = priced.ok ? priced : priceCart(lines, { isLocalPickup: pickup });
     if (!plain.ok) throw new Error('unreachable: no coupon, no minimum');
-    // The sales tax of the state it ships to (none for pickup), as the server will charge it.
-    const state = pickup || !shipToState ? null : shipToState;
-    const rows = (rates?.rates ?? []).map((r) => ({
-      state: r.state,
-      ratePpm: Math.round(r.ratePercent * 10_000),
-      shippingTaxable: r.shippingTaxable,
-      startsOn: r.startsOn,
-    }));
-    return addTax(plain.totals, state, state ? (rateInEffect(rows, state, rates?.today ?? '') ?? null) : null);
-  }, [items, coupon, pickup, shipToState, rates]);
+    // The sales tax as the server will charge it: a pickup at her shop's rate where she collects
+    // there; a shipped order at its ZIP's rate where she collects; none anywhere else.
+    if (pickup) return rates?.pickup ? addTax(plain.totals, rates.pickup.state, placeTaxRate(rates.pickup)) : addTax(plain.totals, null, null);
+    const rate = asksZip && placeRate && placeRate.state === shipToState ? placeTaxRate(placeRate) : null;
+    return addTax(plain.totals, rate ? shipToState : null, rate);
+  }, [items, coupon, pickup, shipToState, asksZip, placeRate, rates]);
   const needsState = !pickup && !shipToState;
+  const needsZip = asksZip && !zipReady;
 
   // A coupon stops applying when the cart drops under the minimum.
   useEffect(() => {
@@ -137,10 +163,12 @@ export default function CartPage() {
   }
 
   const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
+  /** Where it ships: the state, and the ZIP where she collects (issue 29); nothing for pickup. */
+  const shipTo = () => (pickup ? {} : { shipToState, ...(asksZip ? { shipToZip: zipReady } : {}) });
 
   const createOrder = () =>
     request<CheckoutView>('POST', '/api/orders/paypal', {
-      body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '', ...(pickup ? {} : { shipToState }) },
+      body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '', ...shipTo() },
     });
 
   /** PayPalPayment has opened the failure's dialog; this sets the cart's state. */
@@ -167,7 +195,7 @@ export default function CartPage() {
           isLocalPickup: pickup,
           couponCode: coupon?.code ?? '',
           discount: coupon?.discount ?? 0,
-          ...(pickup ? {} : { shipToState }),
+          ...shipTo(),
         },
       });
       // A 5xx leaves open whether the money was taken (the capture's outcome unknown, or a refund
@@ -309,6 +337,31 @@ export default function CartPage() {
             </span>
           </div>
         )}
+        {asksZip && (
+          <div className="field">
+            <label htmlFor="ship-to-zip">ZIP code</label>
+            <input
+              id="ship-to-zip"
+              inputMode="numeric"
+              autoComplete="postal-code"
+              maxLength={10}
+              required
+              aria-describedby="ship-to-zip-help"
+              value={shipToZip}
+              onChange={(e) => {
+                setShipToZip(e.target.value);
+                setPaypal(null);
+              }}
+            />
+            <span id="ship-to-zip-help" className="muted">
+              {needsZip
+                ? SHIP_TO_ZIP_REQUIRED.replace(' (shipToZip)', '')
+                : placeRate?.jurisdiction
+                  ? `Sales tax at ${placeRate.rate} (${placeRate.jurisdiction}). Use the same ZIP for the shipping address in PayPal.`
+                  : 'Use the same ZIP for the shipping address in PayPal.'}
+            </span>
+          </div>
+        )}
         <div className="coupon field">
           <label htmlFor="coupon">Coupon code</label>
           <div className="newsletter-form">
@@ -346,7 +399,7 @@ export default function CartPage() {
             <dt>Shipping</dt>
             <dd data-total="shipping">{pickup ? 'Free (pickup)' : usdFromCents(SHIPPING_CENTS)}</dd>
           </div>
-          {totals.taxState && (
+          {totals.taxState && totals.taxRateSource && (
             <div>
               <dt data-tax-label>{taxLabel(totals.taxState, totals.taxRatePpm)}</dt>
               <dd data-total="tax">{usdFromCents(totals.taxCents)}</dd>
@@ -364,7 +417,7 @@ export default function CartPage() {
           </p>
         )}
         {!paypal ? (
-          <button type="button" className="button" disabled={blocked || needsState} onClick={() => void continueToPayment()}>
+          <button type="button" className="button" disabled={blocked || needsState || needsZip} onClick={() => void continueToPayment()}>
             Continue to Payment
           </button>
         ) : (

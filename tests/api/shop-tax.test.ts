@@ -88,7 +88,7 @@ describe(`sales tax at checkout on ${testDbKind()}`, () => {
     const pickup = await (await checkout({ cartItems: [{ _id: caramel, quantity: 1 }], isLocalPickup: true })).json();
     expect(pickup).toMatchObject({ taxCents: 0, taxState: null, taxLabel: '', total: 18 });
     // The cart is told no state is taxed: it asks for no ZIP and shows no tax line.
-    expect(await (await server.api('/api/tax-rates')).json()).toMatchObject({ taxing: [], rates: [] });
+    expect(await (await server.api('/api/tax-rates')).json()).toMatchObject({ taxing: [], rates: [], pickup: null });
     expect(await (await server.api('/api/tax-rates/at?state=WA&zip=98101')).json()).toEqual({ rate: null });
   });
 
@@ -248,6 +248,8 @@ describe(`sales tax at checkout on ${testDbKind()}`, () => {
 
   it('taxes a pickup at her shop’s address', async () => {
     const cart = { cartItems: [{ _id: caramel, quantity: 1 }], isLocalPickup: true };
+    // The cart is told the rate of a pickup before payment.
+    expect((await (await server.api('/api/tax-rates')).json()).pickup).toMatchObject({ state: 'WA', zip: '98101', ratePpm: 103_500, locationCode: '1726' });
     const pickup = await (await checkout({ ...cart, shipToState: 'CA' })).json();
     expect(pickup).toMatchObject({ taxCents: 186, taxState: 'WA', taxZip: '98101', taxLocationCode: '1726', taxLabel: 'Tax (WA 10.35%)', total: 19.86 });
     expect((await emulatorOrder(pickup.orderID)).purchase_units[0].description).toBe('Handmade chocolates');

@@ -2,8 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, expectAlertText, loginAdmin, teacherToday } from './helpers';
 
 /**
- * Issue 24 at 390×844: a buyer sees the sales tax before paying ("Tax (WA 6.5%)" and the total)
- * and pays it through the PayPal emulator; the teacher adds a weekly gig, marks one class paid,
+ * Issue 24 at 390×844: a buyer sees the sales tax before paying and pays it through the PayPal
+ * emulator (issue 29: where she collects, at the address's rate: "Tax (WA 10.35%)" in Seattle;
+ * none where she doesn't; a pickup at her shop's); she changes where she collects on her phone; the teacher adds a weekly gig, marks one class paid,
  * adds a trip and reads the year's page.
  */
 test.use({ viewport: { width: 390, height: 844 } });
@@ -14,41 +15,85 @@ const openShop = async (page: Page) => {
   await expect(page.locator('[data-product]').first()).toBeVisible();
 };
 
-test('a buyer sees the tax of the state it ships to before paying, and pays it', async ({ page }) => {
-  await openShop(page);
-  await page
-    .locator('[data-product="Sea Salt Caramel Tin"]')
-    .getByRole('button', { name: /Add to Cart/ })
-    .click();
-  await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
-  await page.goto('/cart');
-
-  // Shipped: no state, no payment.
-  const continueButton = page.getByRole('button', { name: 'Continue to Payment' });
-  await expect(continueButton).toBeDisabled();
-  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
-  // $18 + $5 shipping; 6.5% of $18 = $1.17 (shipping not taxed in WA).
-  await expect(page.locator('[data-tax-label]')).toHaveText('Tax (WA 6.5%)');
-  await expect(page.locator('[data-total="tax"]')).toHaveText('$1.17');
-  await expect(page.locator('[data-total="total"]')).toHaveText('$24.17');
-
-  // Oregon has no sales tax; back to Washington.
-  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('OR');
-  await expect(page.locator('[data-tax-label]')).toHaveText('Tax (OR 0%)');
-  await expect(page.locator('[data-total="total"]')).toHaveText('$23.00');
-  await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
-  await expect(page.locator('[data-total="total"]')).toHaveText('$24.17');
-
-  await continueButton.click();
-  await page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
-  await expectAlertText(page, 'Payment Successful', 'Transaction completed by Pat');
-  await closeAlert(page, 'Payment Successful');
-
+test('a buyer sees the tax of the address it ships to, where she collects, before paying, and pays it', async ({ page }) => {
+  // Issue 29: a fresh site (her shop in Portland, Oregon) collects nowhere; here she is registered
+  // in Washington with a shop in Seattle, and the rate is the address's (the stand-in's ZIPs).
   await loginAdmin(page);
-  const orders: { total: number; taxCents: number; taxState: string | null; taxLabel: string }[] = await (await page.request.get('/api/admin/orders')).json();
-  expect(orders.find((o) => o.total === 24.17)).toMatchObject({ taxCents: 117, taxState: 'WA', taxLabel: 'Tax (WA 6.5%)' });
-  await page.goto('/admin/orders');
-  await expect(page.locator('[data-order-tax]').first()).toHaveText('Tax (WA 6.5%): $1.17');
+  const seeded = await (await page.request.get('/api/admin/settings/tax')).json();
+  const seattle = { collectsIn: ['WA'], shopAddress: { line1: '500 Pike St', city: 'Seattle', state: 'WA', zip: '98101' } };
+  expect((await page.request.put('/api/admin/settings/tax', { data: seattle })).status()).toBe(200);
+  try {
+    await openShop(page);
+    await page
+      .locator('[data-product="Sea Salt Caramel Tin"]')
+      .getByRole('button', { name: /Add to Cart/ })
+      .click();
+    await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
+    await page.goto('/cart');
+
+    // Shipped: no state, no payment; in Washington, no ZIP, no payment either.
+    const continueButton = page.getByRole('button', { name: 'Continue to Payment' });
+    await expect(continueButton).toBeDisabled();
+    await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
+    await expect(continueButton).toBeDisabled();
+    await page.getByLabel('ZIP code', { exact: true }).fill('98101');
+    // $18 + $5 shipping; Seattle's 10.35% of $18 = $1.86 (shipping not taxed in her table).
+    await expect(page.locator('[data-tax-label]')).toHaveText('Tax (WA 10.35%)');
+    await expect(page.locator('[data-total="tax"]')).toHaveText('$1.86');
+    await expect(page.locator('[data-total="total"]')).toHaveText('$24.86');
+    await expect(page.locator('#ship-to-zip-help')).toContainText('SEATTLE');
+
+    // California: she is not registered there: no ZIP asked, no tax named.
+    await page.getByLabel('Ships to (state)', { exact: true }).selectOption('CA');
+    await expect(page.getByLabel('ZIP code', { exact: true })).toHaveCount(0);
+    await expect(page.locator('[data-tax-label]')).toHaveCount(0);
+    await expect(page.locator('[data-total="total"]')).toHaveText('$23.00');
+    // A pickup is taxed at her shop in Seattle.
+    await page.getByLabel(/Local pickup/).check();
+    await expect(page.locator('[data-tax-label]')).toHaveText('Tax (WA 10.35%)');
+    await expect(page.locator('[data-total="total"]')).toHaveText('$19.86');
+    await page.getByLabel(/Local pickup/).uncheck();
+    await page.getByLabel('Ships to (state)', { exact: true }).selectOption('WA');
+    await expect(page.getByLabel('ZIP code', { exact: true })).toHaveValue('98101');
+    await expect(page.locator('[data-total="total"]')).toHaveText('$24.86');
+
+    await continueButton.click();
+    await page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
+    await expectAlertText(page, 'Payment Successful', 'Transaction completed by Pat');
+    await closeAlert(page, 'Payment Successful');
+
+    const orders: { total: number; taxCents: number; taxState: string | null; taxLabel: string; taxLocationCode: string | null }[] = await (
+      await page.request.get('/api/admin/orders')
+    ).json();
+    expect(orders.find((o) => o.total === 24.86)).toMatchObject({ taxCents: 186, taxState: 'WA', taxLabel: 'Tax (WA 10.35%)', taxLocationCode: '1726' });
+    await page.goto('/admin/orders');
+    await expect(page.locator('[data-order-tax]').first()).toHaveText('Tax (WA 10.35%): $1.86');
+    // Her Sales tax panel says where she collects.
+    await page.goto('/admin/tax-year');
+    await expect(page.locator('[data-collects-in]')).toContainText('You collect sales tax in Washington (WA)');
+  } finally {
+    await page.request.put('/api/admin/settings/tax', { data: seeded });
+  }
+});
+
+test('the Sales tax panel changes where she collects, on a phone', async ({ page }) => {
+  await loginAdmin(page);
+  await page.goto('/admin/tax-year');
+  const panel = page.locator('[data-sales-tax]');
+  await expect(panel.locator('[data-collects-in]')).toHaveText('You collect sales tax in Oregon (OR): no order is charged sales tax.');
+  await panel.getByLabel('Add a state', { exact: true }).selectOption('ID');
+  await panel.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(panel.locator('[data-collects="ID"]')).toBeVisible();
+  await panel.getByRole('button', { name: 'Save where you collect' }).click();
+  await expect(panel.locator('[data-collects-in]')).toContainText('You collect sales tax in Idaho (ID)');
+  expect((await (await page.request.get('/api/admin/settings/tax')).json()).collectsIn).toEqual(['ID', 'OR']);
+  await panel
+    .locator('[data-collects="ID"]')
+    .getByRole('button', { name: /Remove/ })
+    .click();
+  await panel.getByRole('button', { name: 'Save where you collect' }).click();
+  await expect(panel.locator('[data-collects-in]')).toHaveText('You collect sales tax in Oregon (OR): no order is charged sales tax.');
+  expect((await (await page.request.get('/api/admin/settings/tax')).json()).collectsIn).toEqual(['OR']);
 });
 
 test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads the year', async ({ page }) => {
@@ -110,7 +155,9 @@ test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads t
   await expect(year).toBeVisible();
   await expect(year.locator('[data-gig-location="Riverside Studio"]')).toContainText('$60.00');
   await expect(year).toContainText(`unpaid ${before - 1} (`);
-  await expect(year.locator('[data-tax-state="WA"]')).toContainText('$1.17');
+  await expect(year.locator('[data-tax-state="WA"]')).toContainText('$1.86');
+  // Within Washington, by location code (issue 29): Seattle's 1726.
+  await expect(year.locator('[data-tax-location="1726"]')).toContainText('$1.86');
   const taxYear = await (await page.request.get(`/api/admin/tax-year/${teacherToday().slice(0, 4)}`)).json();
   expect(taxYear.totals.gigsCents).toBe(6000);
   expect(taxYear.totals.mileage.tenthMiles).toBe(before * 124 + 235);

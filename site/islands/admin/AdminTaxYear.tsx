@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { Fragment, useCallback, useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
+import SalesTaxPanel from './SalesTaxPanel';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -225,18 +226,35 @@ function TaxYearPanel() {
             )}
             <h3>Sales tax collected by state</h3>
             {view.salesTaxByState.length === 0 ? (
-              <p>No shipped order this year.</p>
+              <p>No sales tax collected this year.</p>
             ) : (
               <AdminTable caption="Sales tax by state" columns={['State', 'Taxable sales', 'Tax', 'Q1', 'Q2', 'Q3', 'Q4']}>
                 {view.salesTaxByState.map((s) => (
-                  <tr key={s.state} data-tax-state={s.state}>
-                    <td data-card="title">{s.state}</td>
-                    <td>{usdFromCents(s.taxableCents)}</td>
-                    <td>{usdFromCents(s.taxCents)}</td>
-                    {s.quarters.map((q, i) => (
-                      <td key={i}>{usdFromCents(q)}</td>
-                    ))}
-                  </tr>
+                  <Fragment key={s.state}>
+                    <tr data-tax-state={s.state}>
+                      <td data-card="title">{s.state}</td>
+                      <td>{usdFromCents(s.taxableCents)}</td>
+                      <td>{usdFromCents(s.taxCents)}</td>
+                      {s.quarters.map((q, i) => (
+                        <td key={i}>{usdFromCents(q)}</td>
+                      ))}
+                    </tr>
+                    {/* Issue 29: within the state, per location code, as her excise return asks. */}
+                    {s.locations
+                      .filter((l) => l.locationCode !== null)
+                      .map((l) => (
+                        <tr key={l.locationCode} data-tax-location={l.locationCode}>
+                          <td data-card="title">
+                            {s.state} {l.locationCode} {l.jurisdiction}
+                          </td>
+                          <td>{usdFromCents(l.taxableCents)}</td>
+                          <td>{usdFromCents(l.taxCents)}</td>
+                          {l.quarters.map((q, i) => (
+                            <td key={i}>{usdFromCents(q)}</td>
+                          ))}
+                        </tr>
+                      ))}
+                  </Fragment>
                 ))}
               </AdminTable>
             )}
@@ -245,6 +263,7 @@ function TaxYearPanel() {
           </div>
         )}
       </section>
+      <SalesTaxPanel />
       <RatesPanel />
     </>
   );
