@@ -546,14 +546,17 @@ export const postSlug = z
 
 /** A topic tag: one short lowercase word (dashes between words), its page at /blog/tag/{tag}. */
 export const TAG_RULE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/**
+ * She types a topic as she says it ("Back pain", "Crème brûlée"); it is kept as its address
+ * form ("back-pain", "creme-brulee"), as Ghost makes a tag's slug from its name (issue 30).
+ */
 export const postTag = z
   .string({ error: 'A tag is required' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'is required')
+  .overwrite(slugify)
+  .min(1, 'needs a letter or a digit')
   .max(30, 'must be at most 30 characters')
   .regex(TAG_RULE, 'must be one lowercase word (letters, digits, dashes), like breathwork')
-  .describe('One topic, one short lowercase word, like breathwork or cacao.');
+  .describe('One topic in a word or a few, like breathwork or back pain: kept as back-pain, its page at /blog/tag/back-pain.');
 
 /** About 8 000 words: a long read, and a whole post still fits a newsletter. */
 export const POST_BODY_MAX = 50_000;
