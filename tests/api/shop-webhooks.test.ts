@@ -163,6 +163,8 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
         ...['_id', 'couponCode', 'discount', 'isLocalPickup', 'items', 'itemsTotal', 'payerName', 'shipping', 'total'],
         // Issue 24: the sales tax (none to Oregon).
         ...['tax', 'taxCents', 'taxState', 'taxRatePercent', 'taxLabel', 'taxOnShipping'],
+        // Issue 29: the place of the rate and its source (none: she does not collect there).
+        ...['taxZip', 'taxLocationCode', 'taxJurisdiction', 'taxRateSource'],
       ].sort(),
     );
     expect(await statusOf(bought.orderId)).toBe('payment_pending');
