@@ -220,6 +220,8 @@ export function createPublisher(
     for (const r of redirects) {
       // A post's old addresses are the journal's (renderJournal).
       if ((toSlug && r.toSlug !== toSlug) || r.toSlug.startsWith(POST_KEY_PREFIX)) continue;
+      // A page renamed away from one of the site's own addresses leaves the site's page there.
+      if (isServedSlug(r.fromSlug)) continue;
       await store(`/${r.fromSlug}`, 301, 'text/plain; charset=utf-8', `/${r.toSlug}`);
     }
   }

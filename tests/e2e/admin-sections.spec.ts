@@ -486,7 +486,7 @@ test.describe('admin sections', () => {
     expect(left.some((s) => s.email === email)).toBe(false);
   });
 
-  test('clients: a new client shows with User Since in Los Angeles time and can be deleted', async ({ page, request, playwright }) => {
+  test('clients: a new client shows with User Since in Los Angeles time and can be deleted with the whole erasure', async ({ page, request, playwright }) => {
     const c = await newClient(request, playwright, 'Tomas', `Okafor${Date.now().toString(36)}`);
     await c.client.dispose();
     const users = (await (await page.request.get('/api/admin/users')).json()) as { email: string; createdAt: string }[];
@@ -504,11 +504,17 @@ test.describe('admin sections', () => {
     await expect(cells.nth(9)).toHaveText(HER_TIME);
     expect(plain((await cells.nth(9).textContent()) ?? '')).toBe(plain(laTime(created)));
 
+    // The same erasure as the client's page (issue 29), asked the same way: her mails go with her.
+    expect(await mailsTo(request, c.email)).not.toHaveLength(0);
     await row.getByRole('button', { name: /^Delete/ }).click();
-    await confirm(page);
+    const dialog = page.getByRole('dialog', { name: `Delete ${c.firstName} ${c.lastName}’s account?` });
+    await expect(dialog).toContainText('payments stay for the books without their name or address');
+    await dialog.getByRole('button', { name: 'Yes, delete it!' }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toHaveCount(0);
     const after = (await (await page.request.get('/api/admin/users')).json()) as { email: string }[];
     expect(after.some((u) => u.email === c.email)).toBe(false);
+    expect(await (await request.get(`/api/dev/mailbox?to=${encodeURIComponent(c.email)}`)).json()).toEqual([]);
   });
 });
 
