@@ -1502,7 +1502,11 @@ export const ENDPOINTS: Endpoint[] = [
       body: text({ inJson: true }),
       brand: match({ bad: ['tea', 'YOGA'] }),
       slug: { kind: 'string', role: 'match', bad: ['Bad Slug!', 'a--b', '-x'] },
-      tags: { kind: 'array', role: 'match', bad: [['Two Words'], ['a'.repeat(31)], ['calm', 'calm'], [''], Array.from({ length: 11 }, (_, i) => `t${i}`)] },
+      tags: {
+        kind: 'array',
+        role: 'match',
+        bad: [['!!!'], ['a'.repeat(31)], ['calm', 'calm'], ['Back pain', 'back-pain'], [''], Array.from({ length: 11 }, (_, i) => `t${i}`)],
+      },
       coverImageId: { kind: 'string', role: 'match', bad: ['not-a-photo'] },
       coverAlt: optionalText({ inJson: true }),
       excerpt: optionalText({ inJson: true }),
@@ -1800,6 +1804,35 @@ export const ENDPOINTS: Endpoint[] = [
   // --- her books (issue 24) -------------------------------------------------------------------
   { method: 'GET', route: '/api/tax-rates', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
   { method: 'GET', route: '/api/admin/tax-rates', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  // Issue 29: the rate at a buyer's place, her ZIP tables and where she collects.
+  {
+    method: 'GET',
+    route: '/api/tax-rates/at',
+    auth: 'none',
+    body: 'none',
+    fields: { state: match({ in: 'query', bad: ['ZZ', 'wa1'] }), zip: { kind: 'string', role: 'lookup', in: 'query', bad: ['9810', 'abcde'] } },
+    writes: ['taxRateLookups'],
+    example: async () => ({ query: { state: 'WA', zip: '98101' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/tax-rates/:state/zips',
+    auth: 'admin',
+    body: 'json',
+    fields: { csv: { kind: 'string', required: true, role: 'lookup', bad: ['zip,rate', 'ZIP,Rate,Location code,Name\n98101,abc,1726,Seattle'] } },
+    writes: ['taxZipRates'],
+    example: async () => ({ params: { state: 'WA' }, json: { csv: 'ZIP,Rate,Location code,Name\n98101,0.1035,1726,Seattle' } }),
+  },
+  { method: 'GET', route: '/api/admin/settings/tax', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/settings/tax',
+    auth: 'admin',
+    body: 'json',
+    fields: { collectsIn: { kind: 'array', required: true, role: 'match', bad: [['ZZ'], ['W A'], [1]] }, shopAddress: { kind: 'any', required: true } },
+    writes: ['settings'],
+    example: async () => ({ json: { collectsIn: ['OR'], shopAddress: { line1: '', city: 'Portland', state: 'OR', zip: '97201' } } }),
+  },
   {
     method: 'PUT',
     route: '/api/admin/tax-rates/:state',
