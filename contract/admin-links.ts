@@ -6,7 +6,7 @@
  */
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const STATUSES = ['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'] as const;
+const STATUSES = ['payment_pending', 'payment_failed', 'paid', 'ready_for_pickup', 'shipped', 'picked_up', 'refunded'] as const;
 type Status = (typeof STATUSES)[number];
 
 const instant = (at: Date | string) => new Date(at).toISOString();

@@ -131,11 +131,12 @@ export const placeOrderRequest = z
 export type PlaceOrderRequest = z.input<typeof placeOrderRequest>;
 
 /**
- * What the admin may set (issue 6): paid, then shipped or picked up. The other statuses come
+ * What the admin may set (issue 6): paid, then shipped, or for a pickup ready for pickup (issue
+ * 30: the buyer is mailed where and when) and picked up. The other statuses come
  * from PayPal only: 'payment_pending' (PayPal holds the capture), 'payment_failed' (PayPal
  * denied it) and 'refunded' (a refund or reversal made in PayPal).
  */
-export const SETTABLE_STATUSES = ['paid', 'shipped', 'picked_up'] as const;
+export const SETTABLE_STATUSES = ['paid', 'ready_for_pickup', 'shipped', 'picked_up'] as const;
 export type OrderStatus = (typeof SETTABLE_STATUSES)[number] | 'payment_pending' | 'payment_failed' | 'refunded';
 
 /** The carriers whose public tracking page the site links to (issue 20); any other carrier is shown as typed. */
@@ -169,7 +170,7 @@ export const TRACKING_ONLY_WHEN_SHIPPED = 'A tracking number or carrier goes wit
 /** PUT /api/admin/orders/{id}/status: the status, and for shipped an optional tracking number and carrier (issue 20). */
 export const orderStatusRequest = z
   .object({
-    status: z.enum(SETTABLE_STATUSES, { error: 'Status must be paid, shipped or picked_up' }),
+    status: z.enum(SETTABLE_STATUSES, { error: 'Status must be paid, ready_for_pickup, shipped or picked_up' }),
     trackingNumber: z.preprocess(
       blankToNull,
       z
@@ -203,8 +204,8 @@ export type OrderStatusRequest = z.input<typeof orderStatusRequest>;
 /** GET /api/admin/orders[?status=]: every order, or those with one status (the Today panel's links, issue 20). */
 export const adminOrdersQuery = z.object({
   status: z
-    .enum(['payment_pending', 'payment_failed', 'paid', 'shipped', 'picked_up', 'refunded'], {
-      error: 'Status must be one of payment_pending, payment_failed, paid, shipped, picked_up, refunded',
+    .enum(['payment_pending', 'payment_failed', 'paid', 'ready_for_pickup', 'shipped', 'picked_up', 'refunded'], {
+      error: 'Status must be one of payment_pending, payment_failed, paid, ready_for_pickup, shipped, picked_up, refunded',
     })
     .optional(),
 });
@@ -219,7 +220,7 @@ export const statusConfirmation = (
   mail: 'sent' | 'failed' | 'already' | 'no-address' | 'none',
   withTracking: boolean,
 ): string => {
-  const did = to === 'shipped' ? 'Marked shipped.' : to === 'picked_up' ? 'Marked picked up.' : 'Marked paid.';
+  const did = { shipped: 'Marked shipped.', picked_up: 'Marked picked up.', ready_for_pickup: 'Marked ready for pickup.', paid: 'Marked paid.' }[to];
   if (mail === 'none') return did;
   if (mail === 'no-address') return `${did} The buyer left no e-mail address, so nobody was mailed.`;
   if (mail === 'already') return `${did} ${who} was mailed about it already, so no new mail went out.`;
@@ -227,10 +228,12 @@ export const statusConfirmation = (
   if (mail === 'failed')
     return `${did} The mail to ${who === 'The buyer' ? 'the buyer' : who} could not be sent yet: it will be tried again, and Mail in the admin shows it if it never leaves.`;
   if (to === 'picked_up') return `${did} ${who} was mailed a thank-you.`;
+  if (to === 'ready_for_pickup') return `${did} ${who} was mailed where and when to collect it.`;
   return withTracking ? `${did} ${who} was mailed the tracking number.` : `${did} ${who} was mailed that the order is on its way.`;
 };
 export const PICKUP_NOT_SHIPPED = 'This order is for local pickup: mark it picked up, not shipped.';
 export const SHIPPED_NOT_PICKED_UP = 'This order is shipped: mark it shipped, not picked up.';
+export const SHIPPED_NOT_READY = 'This order is shipped: it is never ready for pickup. Mark it shipped.';
 export const REFUNDED_FINAL = 'A refunded order keeps its status.';
 export const PAYMENT_FAILED_FINAL = 'PayPal denied the payment of this order and its tins are back in stock: it keeps its status.';
 export const PAYMENT_PENDING_NOT_DELIVERED =

@@ -105,6 +105,17 @@ export const settingsSchema = z.object({
     .int('must be a whole number of hours')
     .min(0, 'must be 0 hours or more')
     .max(24 * 14, 'must be at most 336 hours (two weeks)'),
+  /**
+   * When a buyer can collect a local-pickup order, in her words ("Tuesdays and Saturdays, 10 am
+   * to 2 pm"): the cart says it and the ready-for-pickup mail tells it, with her shop's address.
+   * Empty: the mail asks the buyer to reply to find a time.
+   */
+  pickupHours: z
+    .string({ error: 'must be text' })
+    .trim()
+    .max(300, 'must be at most 300 characters')
+    .refine((v) => !/[\r\n]/.test(v), 'must be one line')
+    .refine(isCleanText, 'contains characters that are not allowed'),
 });
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsKey = keyof Settings;
@@ -126,6 +137,7 @@ export const DEFAULT_SETTINGS: Settings = {
     slidingScale: DEFAULT_SLIDING_SCALE,
   },
   cancelNoticeHours: 24,
+  pickupHours: '',
 };
 
 /** "24 hours", "1 hour": the notice period in a sentence. */

@@ -20,6 +20,7 @@ import * as books from './migrations/0017_books.ts';
 import * as imageCrops from './migrations/0018_image_crops.ts';
 import * as taxRegistrations from './migrations/0019_tax_registrations.ts';
 import * as mailPerson from './migrations/0020_mail_person.ts';
+import * as readyForPickup from './migrations/0021_ready_for_pickup.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0018_image_crops': imageCrops,
   '0019_tax_registrations': taxRegistrations,
   '0020_mail_person': mailPerson,
+  '0021_ready_for_pickup': readyForPickup,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

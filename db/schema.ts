@@ -201,7 +201,8 @@ export interface OrdersTable {
    * 'payment_pending' while PayPal holds the capture (ship nothing yet); then 'paid', or
    * 'payment_failed' when PayPal denies it (the tins went back to stock).
    */
-  status: Generated<'payment_pending' | 'payment_failed' | 'paid' | 'shipped' | 'picked_up' | 'refunded'>;
+  /** ready_for_pickup (0021): a pickup order packed, its buyer told where and when. */
+  status: Generated<'payment_pending' | 'payment_failed' | 'paid' | 'ready_for_pickup' | 'shipped' | 'picked_up' | 'refunded'>;
   createdAt: CreatedAt;
   /** What the teacher typed when she marked it shipped (0013); null until then. */
   trackingNumber: string | null;

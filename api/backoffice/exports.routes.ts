@@ -167,7 +167,7 @@ export const adminExports = new Hono<AppEnv>()
     const name = /^([a-z]+)\.csv$/.exec(c.req.param('file'))?.[1] as ExportName | undefined;
     if (!name || !EXPORTS.includes(name))
       return c.json({ message: `Unknown export. Choose one of: ${[...EXPORTS, 'finances'].map((e) => `${e}.csv`).join(', ')}.` }, 404);
-    const { db, env } = c.var.services;
+    const { db } = c.var.services;
     const body = await builders[name](db);
     return c.body(body, 200, {
       'content-type': 'text/csv; charset=utf-8',

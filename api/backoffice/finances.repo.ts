@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 
-const PAID = sql`('paid', 'shipped', 'picked_up')`;
+const PAID = sql`('paid', 'ready_for_pickup', 'shipped', 'picked_up')`;
 
 export interface OrderMonthRow {
   month: string;

@@ -12,7 +12,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 
-const PAID = sql`('paid', 'shipped', 'picked_up')`;
+const PAID = sql`('paid', 'ready_for_pickup', 'shipped', 'picked_up')`;
 type Num = string | number | null;
 export const num = (v: Num | undefined) => Number(v ?? 0);
 

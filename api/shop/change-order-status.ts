@@ -1,5 +1,5 @@
 /**
- * The admin marks an order paid, shipped or picked up (issue 20): the status (and, for shipped,
+ * The admin marks an order paid, ready for pickup (issue 30), shipped or picked up (issue 20): the status (and, for shipped,
  * the tracking number and carrier) through order-status.ts, then, after that commit, the buyer
  * is mailed that the order is on its way or was picked up. Once per news: a repeated PUT of the
  * same status and tracking finds the news told already (orders.buyer_told, one conditional
@@ -17,7 +17,16 @@ import type { z } from 'zod';
 import type { orderStatusRequest } from '../../contract/orders.ts';
 import { setStatusByAdmin, type SetStatusRefusal } from './order-status.ts';
 import { claimBuyerNews, itemsOfOrders, type OrderRow } from './orders.repo.ts';
-import { deliveryMail } from './mails.ts';
+import { deliveryMail, type PickupPlace } from './mails.ts';
+import { readTaxSettings } from './tax-settings.repo.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import type { DB } from '../../db/client.ts';
+
+/** Her shop's address on one line and her pickup hours, as the ready-for-pickup mail tells them. */
+export async function pickupPlace(db: DB): Promise<PickupPlace> {
+  const [{ shopAddress: a }, { pickupHours }] = await Promise.all([readTaxSettings(db), readSettings(db)]);
+  return { address: [a.line1, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', '), hours: pickupHours };
+}
 import { orderMailView } from './order-views.ts';
 
 export type OrderStatusChange = z.output<typeof orderStatusRequest>;
@@ -48,7 +57,13 @@ export async function changeOrderStatus(
     if (!(await claimBuyerNews(trx, orderId, news)).claimed) return undefined;
     if (!order.payerEmail) return [];
     const brand = (await brandNames(trx)).chocolates;
-    return queueMails(trx, `order-${to.replace('_', '-')}`, deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(trx, [orderId])), to, order));
+    // Where and when to collect: her shop's address (where a pickup is taxed too) and her hours.
+    const pickup = to === 'ready_for_pickup' ? await pickupPlace(trx) : undefined;
+    return queueMails(
+      trx,
+      `order-${to.replaceAll('_', '-')}`,
+      deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(trx, [orderId])), to, order, pickup),
+    );
   });
   if (!claimed) return { ok: true, order, message: statusConfirmation(to, who, 'already', withTracking), buyerMailed: false };
   if (claimed.length === 0) return { ok: true, order, message: statusConfirmation(to, who, 'no-address', withTracking), buyerMailed: false };

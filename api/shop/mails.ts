@@ -226,11 +226,38 @@ export interface Tracking {
  * carrier's public tracking page when the carrier is one the site knows) or was picked up.
  * None when the buyer left no address.
  */
-export function deliveryMail(env: Env, brand: string, o: OrderMail, kind: 'shipped' | 'picked_up', tracking: Tracking): OutgoingMail[] {
+/** Where and when a pickup order is collected: her shop's address and her pickup hours (Settings). */
+export interface PickupPlace {
+  address: string;
+  hours: string;
+}
+
+export function deliveryMail(
+  env: Env,
+  brand: string,
+  o: OrderMail,
+  kind: 'shipped' | 'picked_up' | 'ready_for_pickup',
+  tracking: Tracking,
+  pickup?: PickupPlace,
+): OutgoingMail[] {
   const ref = orderReference(o.id);
   const url = tracking.trackingNumber ? trackingUrl(tracking.carrier, tracking.trackingNumber) : null;
   const by = tracking.carrier ? ` by ${tracking.carrier}` : '';
   const first = buyerFirstName(o);
+  if (kind === 'ready_for_pickup') {
+    // Issue 30: the step the order mail promised ("I will write to you when … ready to collect").
+    return toBuyer(env, brand, o, `Your chocolate order ${ref} is ready for pickup`, {
+      heading: 'Your chocolates are ready',
+      paragraphs: [
+        greeting(o.payerName.split(/\s+/)[0] ?? ''),
+        'Your order of handmade chocolates is packed and ready to collect.',
+        itemLines(o),
+        `Where: ${pickup?.address || 'reply to this mail and I will tell you where'}`,
+        `When: ${pickup?.hours || 'reply to this mail and we will find a time that suits you'}`,
+        `Please bring your order number, ${ref}.`,
+      ],
+    });
+  }
   if (kind === 'picked_up') {
     return toBuyer(env, brand, o, `Your chocolate order ${ref} was picked up`, {
       heading: first ? `Thank you, ${first}!` : 'Thank you!',

@@ -8,8 +8,9 @@
  *                           └► payment_pending  PayPal holds it (an eCheck, a review)
  *   payment_pending ─► paid                     webhook: completed; or the admin, after checking PayPal
  *   payment_pending ─► payment_failed           webhook: denied; the tins go back in stock (final)
- *   paid, shipped, picked_up ─► paid, shipped or picked_up
- *                                               the admin; shipped for a shipped order, picked up for a pickup one
+ *   paid, ready_for_pickup, shipped, picked_up ─► paid, ready_for_pickup, shipped or picked_up
+ *                                               the admin; shipped for a shipped order; ready for
+ *                                               pickup (issue 30) and picked up for a pickup one
  *   any but payment_failed ─► refunded          webhook: a refund or reversal made in PayPal (final)
  *
  * Every move after the checkout is one conditional UPDATE guarded by the statuses it may leave
@@ -31,6 +32,7 @@ import { findOrderByCaptureId, findOrderById, moveOrderStatus, putBackStock, set
 const FINAL: Record<OrderStatus, boolean> = {
   payment_pending: false,
   paid: false,
+  ready_for_pickup: false,
   shipped: false,
   picked_up: false,
   payment_failed: true,
@@ -64,10 +66,11 @@ export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
  * - 'payment-pending-not-delivered': a pending payment may be marked paid by hand (after
  *   checking PayPal, e.g. when its webhook never came) but never shipped or picked up: the
  *   money is not there yet;
- * - 'pickup-not-shipped', 'shipped-not-picked-up': a pickup order is picked up, a shipped one
- *   shipped.
+ * - 'pickup-not-shipped', 'shipped-not-picked-up', 'shipped-not-ready': a pickup order is made
+ *   ready and picked up, a shipped one shipped.
  */
-export type AdminStatusRefusal = 'refunded-final' | 'payment-failed-final' | 'payment-pending-not-delivered' | 'pickup-not-shipped' | 'shipped-not-picked-up';
+export type AdminStatusRefusal =
+  'refunded-final' | 'payment-failed-final' | 'payment-pending-not-delivered' | 'pickup-not-shipped' | 'shipped-not-picked-up' | 'shipped-not-ready';
 
 /** Why the admin may not move `order` to `to`, or null when she may. */
 export function adminStatusRefusal(order: Pick<OrderRow, 'status' | 'isLocalPickup'>, to: SettableStatus): AdminStatusRefusal | null {
@@ -76,6 +79,7 @@ export function adminStatusRefusal(order: Pick<OrderRow, 'status' | 'isLocalPick
   if (order.status === 'payment_pending' && to !== 'paid') return 'payment-pending-not-delivered';
   if (to === 'shipped' && order.isLocalPickup) return 'pickup-not-shipped';
   if (to === 'picked_up' && !order.isLocalPickup) return 'shipped-not-picked-up';
+  if (to === 'ready_for_pickup' && !order.isLocalPickup) return 'shipped-not-ready';
   return null;
 }
 

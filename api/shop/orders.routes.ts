@@ -15,6 +15,7 @@ import {
   PICKUP_NOT_SHIPPED,
   REFUNDED_FINAL,
   SHIPPED_NOT_PICKED_UP,
+  SHIPPED_NOT_READY,
 } from '../../contract/orders.ts';
 import type { SetStatusRefusal } from './order-status.ts';
 import { changeOrderStatus } from './change-order-status.ts';
@@ -27,8 +28,9 @@ import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
  *
  *   GET /[?status=]     every order (or those with one status: the Today panel's links), newest
  *                       first, with its items
- *   PUT /{id}/status    {status: paid | shipped | picked_up, trackingNumber?, carrier?}; what may
- *                       move where is order-status.ts's; shipped and picked up mail the buyer once
+ *   PUT /{id}/status    {status: paid | ready_for_pickup | shipped | picked_up, trackingNumber?,
+ *                       carrier?}; what may move where is order-status.ts's; ready for pickup
+ *                       (where and when to collect), shipped and picked up mail the buyer once
  *                       (change-order-status.ts) and the answer carries the screen's confirmation
  */
 
@@ -41,6 +43,7 @@ const statusAnswers: Record<SetStatusRefusal, { status: 400 | 404 | 409; message
   'payment-pending-not-delivered': { status: 409, message: PAYMENT_PENDING_NOT_DELIVERED },
   'pickup-not-shipped': { status: 400, message: PICKUP_NOT_SHIPPED },
   'shipped-not-picked-up': { status: 400, message: SHIPPED_NOT_PICKED_UP },
+  'shipped-not-ready': { status: 400, message: SHIPPED_NOT_READY },
   'status-changed': { status: 409, message: ORDER_STATUS_CHANGED },
 };
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import type { PayPalConfigView, PublicConfigView } from '../../contract/config.ts';
 import { readSettings } from '../settings/settings.repo.ts';
+import { readTaxSettings } from '../shop/tax-settings.repo.ts';
 
 /** Public configuration the islands need at run time (never a secret). */
 export const config = new Hono<AppEnv>()
@@ -16,12 +17,15 @@ export const config = new Hono<AppEnv>()
   })
   .get('/public', async (c) => {
     const { env, realtime, db } = c.var.services;
+    const [settings, tax] = await Promise.all([readSettings(db), readTaxSettings(db)]);
     return c.json({
       recaptchaSiteKey: env.standIns.captcha ? null : (env.RECAPTCHA_SITE_KEY ?? null),
       googleSignIn: !env.standIns.google,
       realtimeHost: realtime.host,
       timezone: env.SITE_TIMEZONE,
       // Her amount ranges, read each time: a change she saves shows on the next page load.
-      booking: (await readSettings(db)).bookingAmounts,
+      booking: settings.bookingAmounts,
+      // The town, not the street: her kitchen's address goes only to the buyer whose order is ready.
+      pickup: { city: tax.shopAddress.city, hours: settings.pickupHours },
     } satisfies PublicConfigView);
   });

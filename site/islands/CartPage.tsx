@@ -24,6 +24,7 @@ import {
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
+import { publicConfig } from '../lib/config';
 
 /** The thumbnail's box (site/pages/cart.astro): the photo covers it, its landscape cut at this width. */
 const THUMB_SIZES = '80px';
@@ -46,6 +47,13 @@ export default function CartPage() {
   const [shipToState, setShipToState] = useState('');
   const [shipToZip, setShipToZip] = useState('');
   const [rates, setRates] = useState<TaxRatesView | null>(null);
+  // Where and when pickups happen (her settings); Portland, as the site says, until they arrive.
+  const [pickupInfo, setPickupInfo] = useState({ city: 'Portland', hours: '' });
+  useEffect(() => {
+    publicConfig()
+      .then((c) => c.pickup && setPickupInfo(c.pickup))
+      .catch(() => {});
+  }, []);
   const [placeRate, setPlaceRate] = useState<PlaceRateView | null>(null);
   useEffect(() => {
     request<TaxRatesView>('GET', '/api/tax-rates')
@@ -310,7 +318,7 @@ export default function CartPage() {
               setPaypal(null);
             }}
           />{' '}
-          Local pickup in Portland (no shipping fee)
+          Local pickup in {pickupInfo.city} (no shipping fee)
         </label>
         {!pickup && (
           <div className="field">
@@ -410,7 +418,13 @@ export default function CartPage() {
             <dd data-total="total">{usdFromCents(totals.totalCents)}</dd>
           </div>
         </dl>
-        <p className="muted">Orders ship within 2–5 days, Monday to Wednesday. Final prices are confirmed at payment.</p>
+        {/* The words follow the way chosen (issue 30): a pickup never "ships". */}
+        <p className="muted" data-delivery-note>
+          {pickup
+            ? `Pick up in ${pickupInfo.city}${pickupInfo.hours ? `, ${pickupInfo.hours}` : ''}: I will write to you with the address when your chocolates are ready.`
+            : 'Orders ship within 2–5 days, Monday to Wednesday.'}{' '}
+          Final prices are confirmed at payment.
+        </p>
         {failed && (
           <p className="field-error" role="alert">
             The payment did not go through.

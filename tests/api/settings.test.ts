@@ -28,6 +28,7 @@ const SPEC_DEFAULTS = {
       'Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
   },
   cancelNoticeHours: 24,
+  pickupHours: '',
 };
 
 beforeAll(async () => {
@@ -115,9 +116,12 @@ describe(`her settings on ${testDbKind()}`, () => {
     };
     const res = await putSettings({ bookingAmounts: amounts });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ settings: { defaultPlace: '', bookingAmounts: amounts, cancelNoticeHours: 24 }, message: 'Settings saved.' });
+    expect(await res.json()).toEqual({
+      settings: { defaultPlace: '', bookingAmounts: amounts, cancelNoticeHours: 24, pickupHours: '' },
+      message: 'Settings saved.',
+    });
     expect((await putSettings({ defaultPlace: '  https://meet.example.com/maya  ' })).status).toBe(200);
-    expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts, cancelNoticeHours: 24 });
+    expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts, cancelNoticeHours: 24, pickupHours: '' });
     expect((await (await server.api('/api/config/public')).json()).booking).toEqual(amounts);
 
     // Individual yoga: the general range, now 60 to 120.

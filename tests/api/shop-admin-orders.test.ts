@@ -149,10 +149,46 @@ describe(`admin orders on ${testDbKind()}`, () => {
     expect((await back.json()).status).toBe('paid');
   });
 
+  it('a pickup order is made ready for pickup: the buyer is mailed her address and hours once; it still counts as paid (issue 30)', async () => {
+    const put = (id: string, json: unknown) => as(admin, `/api/admin/orders/${id}/status`, { method: 'PUT', json });
+    await as(admin, '/api/admin/settings', { method: 'PUT', json: { pickupHours: 'Saturdays, 10 am to 2 pm' } });
+    const tax = await (await as(admin, '/api/admin/settings/tax')).json();
+    await as(admin, '/api/admin/settings/tax', { method: 'PUT', json: { ...tax, shopAddress: { ...tax.shopAddress, line1: '12 Cacao Lane' } } });
+    const email = `ready-${Date.now()}@example.com`;
+    const order = await buy({ cartItems: [{ _id: products.espresso, quantity: 1 }], isLocalPickup: true }, email);
+    const mailsOf = async () =>
+      ((await (await server.api(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { subject: string; text: string }[]).filter((m) =>
+        m.subject.includes('ready for pickup'),
+      );
+
+    const month = new Date().toISOString().slice(0, 7);
+    const paidCount = async () => (await (await as(admin, `/api/admin/finances?from=${month}&to=${month}`)).json()).totals.ordersPaidCount as number;
+    const paidBefore = await paidCount();
+
+    const res = await put(order, { status: 'ready_for_pickup' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 'ready_for_pickup', message: 'Marked ready for pickup. Ana was mailed where and when to collect it.' });
+    const [mail, ...more] = await mailsOf();
+    expect(more).toEqual([]);
+    expect(mail!.text).toContain('Where: 12 Cacao Lane, Portland, OR 97201');
+    expect(mail!.text).toContain('When: Saturdays, 10 am to 2 pm');
+
+    // Once: the same status again mails nothing; the list shows it under its own status.
+    expect((await (await put(order, { status: 'ready_for_pickup' })).json()).message).toContain('was mailed about it already');
+    expect(await mailsOf()).toHaveLength(1);
+    const listed = await (await as(admin, '/api/admin/orders?status=ready_for_pickup')).json();
+    expect(listed.map((o: { _id: string }) => o._id)).toEqual([order]);
+    // Still money she has: counted in the month's finances as before.
+    expect(await paidCount()).toBe(paidBefore);
+    expect((await put(order, { status: 'picked_up' })).status).toBe(200);
+  });
+
   it('refuses statuses that do not fit the order, unknown statuses and unknown orders', async () => {
     const cases: [string, unknown, number, string | RegExp][] = [
       [placed.pickup, { status: 'shipped' }, 400, 'This order is for local pickup: mark it picked up, not shipped.'],
       [placed.shipped, { status: 'picked_up' }, 400, 'This order is shipped: mark it shipped, not picked up.'],
+      [placed.shipped, { status: 'ready_for_pickup' }, 400, 'This order is shipped: it is never ready for pickup. Mark it shipped.'],
       [placed.shipped, { status: 'refunded' }, 400, /Status must be/],
       [placed.shipped, { status: 'lost' }, 400, /Status must be/],
       [placed.shipped, {}, 400, /Status must be/],

@@ -30,6 +30,7 @@ const statusLabels: Record<OrderStatus, string> = {
   payment_pending: 'Payment pending',
   payment_failed: 'Payment failed',
   paid: 'Paid',
+  ready_for_pickup: 'Ready for pickup',
   shipped: 'Shipped',
   picked_up: 'Picked up',
   refunded: 'Refunded',
@@ -38,11 +39,11 @@ const statusLabels: Record<OrderStatus, string> = {
 const COLUMNS = ['Date', 'Buyer', 'Items', 'Items total', 'Discount', 'Shipping', 'Total', 'Delivery', 'Coupon', 'Status'] as const;
 
 /**
- * A pickup order can't be shipped and a shipped one can't be picked up, and an order whose
- * payment is pending at PayPal can only be marked paid (the server refuses the rest).
+ * A pickup order can't be shipped and a shipped one can't be ready for pickup or picked up, and
+ * an order whose payment is pending at PayPal can only be marked paid (the server refuses the rest).
  */
 const allowed = (o: AdminOrderView, s: Settable) =>
-  o.status === 'payment_pending' ? s === 'paid' : s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' ? o.isLocalPickup : true;
+  o.status === 'payment_pending' ? s === 'paid' : s === 'shipped' ? !o.isLocalPickup : s === 'picked_up' || s === 'ready_for_pickup' ? o.isLocalPickup : true;
 
 /**
  * Marking an order shipped sends what is typed here (issue 20): the buyer's mail links the number

@@ -77,6 +77,7 @@ function SettingsPanel() {
   const [yogaOwn, setYogaOwn] = useState(false);
   const [yoga, setYoga] = useState<Range>({ min: '', max: '' });
   const [notice, setNotice] = useState('');
+  const [pickupHours, setPickupHours] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
 
@@ -93,6 +94,7 @@ function SettingsPanel() {
     setYogaOwn(!!s.bookingAmounts.perType.individualYoga);
     setYoga(toRange(s.bookingAmounts.perType.individualYoga));
     setNotice(String(s.cancelNoticeHours));
+    setPickupHours(s.pickupHours);
   }
 
   useEffect(() => {
@@ -113,6 +115,7 @@ function SettingsPanel() {
         slidingScale: sliding,
       },
       cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
+      pickupHours,
     };
     const checked = settingsSchema.safeParse(settings);
     if (!checked.success) {
@@ -176,6 +179,20 @@ function SettingsPanel() {
             to write to you. The reminders say it, and your pages show it wherever you write {'{notice period}'}.
           </p>
           {e('cancelNoticeHours') && <p className="field-error">{e('cancelNoticeHours')}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-pickup-hours`}>When chocolates can be picked up</label>
+          <input
+            id={`${id}-pickup-hours`}
+            value={pickupHours}
+            aria-describedby={`${id}-pickup-hours-help`}
+            onChange={(ev) => setPickupHours(ev.target.value)}
+          />
+          <p className="muted" id={`${id}-pickup-hours-help`}>
+            In your words, like “Saturdays, 10 am to 2 pm”. The cart says it beside local pickup, and the “ready for pickup” mail gives it with your shop’s
+            address (Tax year → Sales tax). Empty: the mail asks the buyer to reply to find a time.
+          </p>
+          {e('pickupHours') && <p className="field-error">{e('pickupHours')}</p>}
         </div>
         <div className="field">
           <label htmlFor={`${id}-sliding`}>Sliding-scale sentence</label>
