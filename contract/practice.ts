@@ -314,6 +314,13 @@ export const ACCOUNT_DELETED = 'Your account has been deleted. Thank you for the
 export const ERASE_ACCOUNT_CONFIRM =
   'Their profile, intake answers, your notes, sign-ups, subscription and mails are erased; payments stay for the books without their name or address.';
 export const ACCOUNT_ERASED_BY_ADMIN = 'The client’s account has been deleted; the money records stay, without their name and address.';
+/**
+ * What happens to the sessions still to come when an account is deleted (issue 30), said before
+ * the client confirms: api/booking/sessions-of-deleted-account.ts does exactly this.
+ */
+export const SESSIONS_AHEAD_ON_DELETION =
+  'Sessions you have booked that are still to come are cancelled and their times freed. A paid one you could still cancel online is refunded in full through PayPal; one closer than that is left to the teacher to refund.';
+
 export const DELETE_MAIL_NOT_SENT = 'We could not send the confirmation e-mail. Please try again later.';
 
 /** POST /api/user/delete-account {token}: the link's token. */

@@ -90,10 +90,10 @@ export const clientDataRoutes = new Hono<AppEnv>()
     return c.json({ message: DELETE_REQUEST_SENT });
   })
   .post('/delete-account', rateLimit(LIMITS.verifyLink), validateJson(deleteAccountRequest), async (c) => {
-    const { db, env } = c.var.services;
+    const { env } = c.var.services;
     const userId = accountOfDeletionToken(env, c.req.valid('json').token);
     if (!userId) return c.json({ message: DELETE_LINK_INVALID }, 400);
-    const erased = await eraseAccount(db, userId);
+    const erased = await eraseAccount(c.var.services, userId);
     if (!erased.ok) return c.json({ message: byLinkAnswers[erased.kind].message }, byLinkAnswers[erased.kind].status);
     clearSessionCookie(c, 'user', env.NODE_ENV === 'production');
     return c.json({ message: ACCOUNT_DELETED });
@@ -107,12 +107,12 @@ export const adminClientData = new Hono<AppEnv>()
     return c.json(data);
   })
   .post('/users/:id/erase', requireAdmin(), validateParams(userParams), async (c) => {
-    const erased = await eraseAccount(c.var.services.db, c.req.valid('param').id);
+    const erased = await eraseAccount(c.var.services, c.req.valid('param').id);
     if (!erased.ok) return c.json({ message: byAdminAnswers[erased.kind].message }, byAdminAnswers[erased.kind].status);
     return c.json({ message: ACCOUNT_ERASED_BY_ADMIN });
   })
   .delete('/users/:id', requireAdmin(), validateParams(userParams), async (c) => {
-    const erased = await eraseAccount(c.var.services.db, c.req.valid('param').id);
+    const erased = await eraseAccount(c.var.services, c.req.valid('param').id);
     if (!erased.ok) return c.json({ message: byAdminAnswers[erased.kind].message }, byAdminAnswers[erased.kind].status);
     return c.json({ message: ACCOUNT_ERASED_BY_ADMIN });
   });

@@ -14,11 +14,13 @@
  * The sums of the finances page and its CSV files are the same before and after.
  */
 import { sql, type Transaction } from 'kysely';
-import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { canonicalMailbox } from '../limits/limits.ts';
 import { outboxKey } from '../mail/outbox.repo.ts';
 import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import type { Services } from '../services/index.ts';
+import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount } from '../booking/sessions-of-deleted-account.ts';
 
 /**
  * Her mails, and nobody else's (issue 29, decision 0029): the outbox rows filed under her
@@ -61,15 +63,22 @@ async function eraseMails(trx: Transaction<Database>, user: { id: string; email:
 export type EraseRefusal = 'no-account';
 export type EraseResult = { ok: true } | { ok: false; kind: EraseRefusal };
 
+export type EraseDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
+
 /**
  * The one erasure of an account, whoever asks: the client by the mailed link, the teacher from
- * the client's page or from the Clients list (no route deletes the user row alone).
+ * the client's page or from the Clients list (no route deletes the user row alone). Sessions
+ * still to come are cancelled by her policy first and the teacher is mailed them (issue 30);
+ * refunds and the mail leave after the commit.
  */
-export async function eraseAccount(db: DB, userId: string): Promise<EraseResult> {
-  return db.transaction().execute(async (trx): Promise<EraseResult> => {
+export async function eraseAccount(deps: EraseDeps, userId: string): Promise<EraseResult> {
+  const done = await deps.db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
-    if (!user) return { ok: false, kind: 'no-account' };
+    if (!user) return undefined;
     const email = user.email;
+
+    // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
+    const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, deps.clock.now());
 
     // Kept for the books, without who.
     await trx.updateTable('slots').set({ firstName: null, lastName: null, email: null, message: null, link: null }).where('bookedBy', '=', userId).execute();
@@ -103,6 +112,10 @@ export async function eraseAccount(db: DB, userId: string): Promise<EraseResult>
       newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
     );
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return { ok: true };
+    return coming;
   });
+  if (!done) return { ok: false, kind: 'no-account' };
+  await sendQueued(deps, done.mails);
+  await settleCancelledOfDeletedAccount(deps, done.cancelled);
+  return { ok: true };
 }

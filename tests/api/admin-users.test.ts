@@ -52,10 +52,25 @@ describe(`clients on ${testDbKind()}`, () => {
     expect(list[1].createdAt).toBe('2020-01-01T00:00:00.000Z');
   });
 
-  it('deletes a client with the whole erasure (issue 29): sessions end, booked sessions stay booked for the books, without their name', async () => {
+  it('deletes a client with the whole erasure (issue 29): sessions end, past sessions stay booked for the books without their name, coming ones are cancelled (issue 30)', async () => {
     const { db } = server.services;
     const client = await createUser(server, { email: 'leaving@example.com' });
     const slot = await db
+      .insertInto('slots')
+      .values({
+        date: '2025-04-01',
+        time: '10:00',
+        startsAt: new Date('2025-04-01T17:00:00Z'),
+        bookedBy: client.id,
+        bookedAt: new Date(),
+        firstName: 'Ana',
+        lastName: 'Lima',
+        email: 'leaving@example.com',
+        sessionType: 'Individual Yoga Session (60 min)',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const coming = await db
       .insertInto('slots')
       .values({
         date: '2031-04-01',
@@ -67,6 +82,7 @@ describe(`clients on ${testDbKind()}`, () => {
         lastName: 'Lima',
         email: 'leaving@example.com',
         sessionType: 'Individual Yoga Session (60 min)',
+        couponUsed: true,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -83,7 +99,16 @@ describe(`clients on ${testDbKind()}`, () => {
     expect(kept).toMatchObject({ bookedBy: null, firstName: null, lastName: null, email: null, sessionType: 'Individual Yoga Session (60 min)' });
     expect(kept.bookedAt).not.toBeNull();
     const admin = await (await asAdmin('/api/bookings')).json();
-    expect(admin.bookedSlots.find((s: { _id: string }) => s._id === slot.id)).toMatchObject({ userId: null });
+    expect(admin.passedSessions.find((s: { _id: string }) => s._id === slot.id)).toMatchObject({ userId: null });
+    // The coming one is free again for anyone, its cancellation kept without who.
+    expect(await db.selectFrom('slots').select(['bookedBy', 'bookedAt', 'firstName']).where('id', '=', coming.id).executeTakeFirstOrThrow()).toEqual({
+      bookedBy: null,
+      bookedAt: null,
+      firstName: null,
+    });
+    expect(await db.selectFrom('bookingCancellations').select(['userId', 'email', 'refundState']).where('slotId', '=', coming.id).execute()).toEqual([
+      { userId: null, email: '', refundState: 'none' },
+    ]);
 
     const again = await asAdmin(`/api/admin/users/${client.id}`, { method: 'DELETE' });
     expect(again.status).toBe(404);

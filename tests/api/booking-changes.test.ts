@@ -368,6 +368,44 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
   });
 });
 
+describe(`a client who deletes her account with sessions ahead on ${testDbKind()}`, () => {
+  it('cancels them by her policy: refunded in full beyond the notice period, hers to decide within it; the slots free; the teacher mailed the sessions, never the name (issue 30)', async () => {
+    const client = await createUser(server, { firstName: 'Zelda', lastName: 'Quist' });
+    const far = await addSlot(5);
+    const near = await addSlotAt(new Date(Date.now() + 6 * 3_600_000 + 17 * 60_000));
+    const farOrder = await bookPaid(client, far.id, 90, 11);
+    const nearOrder = await bookPaid(client, near.id, 70, 12);
+    events.length = 0;
+
+    const res = await server.api(`/api/admin/users/${client.id}`, { method: 'DELETE', headers: { cookie: await adminCookie(server) } });
+    expect(res.status).toBe(200);
+
+    // Both slots are free for everyone, and open booking pages are told.
+    await expectFree(far.id);
+    await expectFree(near.id);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { type: 'slotFreed', slotId: far.id },
+        { type: 'slotFreed', slotId: near.id },
+      ]),
+    );
+    // The far one refunded at PayPal; the one inside her 24 hours not, left to her.
+    expect((await emulatorOrder(farOrder)).capture?.status).toBe('REFUNDED');
+    expect((await emulatorOrder(nearOrder)).capture?.status).toBe('COMPLETED');
+    const records = await server.services.db.selectFrom('bookingCancellations').selectAll().where('slotId', 'in', [far.id, near.id]).execute();
+    expect(Object.fromEntries(records.map((r) => [r.slotId, r.refundState]))).toEqual({ [far.id]: 'refunded', [near.id]: 'none' });
+    // Kept for the books without who.
+    expect(records.every((r) => r.userId === null && r.email === '' && r.firstName === '')).toBe(true);
+
+    const teacher = (await readMailbox(server, TEACHER)).find((m) => m.subject.startsWith('A client deleted their account'));
+    expect(teacher?.subject).toBe('A client deleted their account: 2 coming sessions cancelled');
+    expect(teacher?.text).toContain('paid $90.00: refunded in full through PayPal');
+    expect(teacher?.text).toContain('paid $70.00: within your notice of 24 hours, not refunded');
+    expect(teacher?.text).not.toMatch(/Zelda|Quist/);
+    expect(teacher?.text).not.toContain(client.email);
+  });
+});
+
 describe(`cancelling a session whose payment record is unusual on ${testDbKind()}`, () => {
   it('waits while the capture is under way: 409, nothing changes', async () => {
     const client = await createUser(server);

@@ -1,14 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { request } from '../../lib/http';
 import { clearUser } from '../../stores/user';
-import { DELETE_LINK_INVALID } from '../../../contract/practice.ts';
+import { DELETE_LINK_INVALID, SESSIONS_AHEAD_ON_DELETION } from '../../../contract/practice.ts';
 
 /** /account-deletion?token=…: the link of the confirmation mail; one more press deletes the account. */
 export default function AccountDeletion() {
-  const [token] = useState(() => (typeof window === 'undefined' ? '' : (new URLSearchParams(window.location.search).get('token') ?? '')));
+  // Read after hydration: the server draws the page without the link's query, and the first frame must match it.
+  const [token, setToken] = useState<string | null>(null);
+  useEffect(() => setToken(new URLSearchParams(window.location.search).get('token') ?? ''), []);
   const [state, setState] = useState<'ready' | 'working' | 'done' | 'failed'>('ready');
   const [message, setMessage] = useState('');
 
+  if (token === null) return <p role="status">Checking the link…</p>;
   if (!token) return <p role="alert">{DELETE_LINK_INVALID}</p>;
 
   async function confirm() {
@@ -28,6 +31,7 @@ export default function AccountDeletion() {
         This erases your profile, your intake answers, your class sign-ups and your newsletter subscription. Payment records stay for the books, without your
         name or address. It can’t be undone.
       </p>
+      <p>{SESSIONS_AHEAD_ON_DELETION}</p>
       <button type="button" className="button danger" disabled={state === 'working'} onClick={() => void confirm()}>
         {state === 'working' ? 'Deleting…' : 'Yes, delete my account'}
       </button>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import { DELETE_MAIL_NOT_SENT } from '../../../contract/practice.ts';
+import { DELETE_MAIL_NOT_SENT, SESSIONS_AHEAD_ON_DELETION } from '../../../contract/practice.ts';
+import type { ClientSlotsView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
 
 /**
@@ -14,9 +15,15 @@ export default function MyData({ user }: { user: User }) {
   const base = `/api/user/${encodeURIComponent(user.id)}`;
 
   async function askDeletion() {
+    // Her sessions to come, so she knows what the deletion does to them before she confirms (issue 30).
+    const mine = await request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}`, { session: 'user' }).catch(() => null);
+    const ahead = mine?.ok ? mine.data.bookedSlots.filter((s) => !s.isPast) : [];
+    const sessions = ahead.length
+      ? ` You have ${ahead.length === 1 ? 'a session' : `${ahead.length} sessions`} still to come. ${SESSIONS_AHEAD_ON_DELETION}`
+      : '';
     const sure = await confirmDialog({
       title: 'Delete your account?',
-      text: 'We will e-mail you a link to confirm. Your profile, intake answers, class sign-ups and newsletter subscription are then erased; payment records stay for the books without your name or address.',
+      text: `We will e-mail you a link to confirm. Your profile, intake answers, class sign-ups and newsletter subscription are then erased; payment records stay for the books without your name or address.${sessions}`,
       confirmText: 'Send the link',
     });
     if (!sure) return;
