@@ -63,10 +63,28 @@ export const intakeQuestion = z
   });
 export type IntakeQuestion = z.output<typeof intakeQuestion>;
 
-/** PUT /api/admin/intake: whether it is required before a first session, and the questions (each save a new version). */
+/**
+ * For which session types the intake comes before a client's first session (issue 30): yoga
+ * therapy by default (a therapist takes a history first), individual yoga not.
+ */
+export const intakeRequiredFor = z.object({
+  /** Individual Yoga Session (60 min). */
+  individualYoga: z.boolean({ error: 'individualYoga must be true or false' }),
+  /** Yoga Therapy Session (60 min). */
+  yogaTherapy: z.boolean({ error: 'yogaTherapy must be true or false' }),
+});
+export type IntakeRequiredFor = z.output<typeof intakeRequiredFor>;
+export const DEFAULT_INTAKE_REQUIRED_FOR: IntakeRequiredFor = { individualYoga: false, yogaTherapy: true };
+
+/**
+ * PUT /api/admin/intake: for which session types it is required before a first session, and the
+ * questions (each save a new version). `required` (issue 23) still works: true or false for every type.
+ */
 export const intakeFormUpdate = z.object({
-  /** Required before a client's first paid session. */
-  required: z.boolean({ error: 'required must be true or false' }),
+  /** Required before a client's first paid session, for every session type (issue 23's switch). */
+  required: z.boolean({ error: 'required must be true or false' }).optional(),
+  /** Required before a first session of each type (issue 30); wins over `required`. */
+  requiredFor: intakeRequiredFor.optional(),
   questions: z
     .array(intakeQuestion, { error: 'questions must be a list' })
     .min(1, 'The form needs at least one question')
@@ -78,6 +96,7 @@ export type IntakeFormUpdate = z.input<typeof intakeFormUpdate>;
 /** GET and PUT /api/admin/intake. */
 export interface AdminIntakeView {
   required: boolean;
+  requiredFor: IntakeRequiredFor;
   version: number;
   questions: IntakeQuestion[];
   /** Every version, newest first, with how many clients answered it. */
@@ -111,7 +130,11 @@ export const intakeBadAnswer = (label: string, why: string) => `${label}: ${why}
 
 /** GET /api/user/{id}/intake (pinned by the issue). */
 export interface ClientIntakeView {
+  /** Required before a first session of some type (then `requiredFor` says which). */
   required: boolean;
+  requiredFor: IntakeRequiredFor;
+  /** The session types this client can't book yet for want of the intake (the first-booking gate's answer, issue 30). */
+  missingFor: (keyof IntakeRequiredFor)[];
   completed: boolean;
   version: number;
   questions: { id: string; type: QuestionType; label: string; required: boolean; options?: string[]; help?: string; consentText?: string }[];

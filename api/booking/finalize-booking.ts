@@ -117,7 +117,7 @@ export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'
   const slot = await checkSlot(deps.db, input.slotId);
   if (!slot.ok) return slot;
   // Issue 23: her intake comes before a first session; nothing is asked of PayPal without it.
-  if (await intakeMissingForFirstBooking(deps.db, input.userId)) return { ok: false, kind: 'intake-missing' };
+  if (await intakeMissingForFirstBooking(deps.db, input.userId, input.sessionType)) return { ok: false, kind: 'intake-missing' };
   let orderId: string;
   try {
     const order = await deps.payments.createOrder({
@@ -246,7 +246,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     return slot;
   }
   // Issue 23: without the intake she requires, a first session is not booked (nothing captured).
-  if (!input.finalizedByServer && (await intakeMissingForFirstBooking(db, account.id))) return { ok: false, kind: 'intake-missing' };
+  if (!input.finalizedByServer && (await intakeMissingForFirstBooking(db, account.id, input.sessionType))) return { ok: false, kind: 'intake-missing' };
 
   // The payment: the coupon, or an order that we made for this slot and this client, that
   // the buyer approved, in USD and in range. Nothing is captured yet.

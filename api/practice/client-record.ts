@@ -6,7 +6,7 @@
 import type { DB } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
 import type { ClientRecordView, IntakeAnswerView, NoteVersionView, RecordSessionView } from '../../contract/practice.ts';
-import { intakeRequired } from './intake-forms.repo.ts';
+import { intakeRequiredFor } from './intake-forms.repo.ts';
 
 export async function clientRecordView(
   db: DB,
@@ -85,7 +85,11 @@ export async function clientRecordView(
       zipcode: client.zipcode,
       createdAt: new Date(client.createdAt).toISOString(),
     },
-    intake: { required: await intakeRequired(db), ...(opened.answers[0] ? { latest: opened.answers[0] } : {}), earlier: opened.answers.slice(1) },
+    intake: {
+      required: Object.values(await intakeRequiredFor(db)).some(Boolean),
+      ...(opened.answers[0] ? { latest: opened.answers[0] } : {}),
+      earlier: opened.answers.slice(1),
+    },
     sessions,
     payments,
   };

@@ -1,11 +1,19 @@
 /**
  * Her intake form (issue 23): its versions and whether it is required before a first session.
- * The questions are her words, not private: stored as JSON text. Whether it is required is one
- * of her settings (the `settings` table's key `intakeRequired`, off until she turns it on).
+ * The questions are her words, not private: stored as JSON text. For which session types it is
+ * required is one of her settings (the `settings` table's key `intakeRequired`: yoga therapy
+ * only until she changes it, issue 30).
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
-import { DEFAULT_INTAKE_QUESTIONS, intakeQuestion, type IntakeQuestion } from '../../contract/practice.ts';
+import {
+  DEFAULT_INTAKE_QUESTIONS,
+  DEFAULT_INTAKE_REQUIRED_FOR,
+  intakeQuestion,
+  intakeRequiredFor as intakeRequiredForSchema,
+  type IntakeQuestion,
+  type IntakeRequiredFor,
+} from '../../contract/practice.ts';
 
 const REQUIRED_KEY = 'intakeRequired';
 
@@ -71,13 +79,25 @@ export async function saveIntakeForm(db: DB, questions: IntakeQuestion[]): Promi
   }
 }
 
-export async function intakeRequired(db: DB): Promise<boolean> {
+/**
+ * For which session types she requires the intake (issue 30): as she set it, else yoga therapy
+ * only. Issue 23 stored one switch (true or false) for every type; it reads as that for both.
+ */
+export async function intakeRequiredFor(db: DB): Promise<IntakeRequiredFor> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', REQUIRED_KEY).executeTakeFirst();
-  return row?.value === 'true';
+  if (!row) return DEFAULT_INTAKE_REQUIRED_FOR;
+  try {
+    const value: unknown = JSON.parse(row.value);
+    if (typeof value === 'boolean') return { individualYoga: value, yogaTherapy: value };
+    const parsed = intakeRequiredForSchema.safeParse(value);
+    return parsed.success ? parsed.data : DEFAULT_INTAKE_REQUIRED_FOR;
+  } catch {
+    return DEFAULT_INTAKE_REQUIRED_FOR;
+  }
 }
 
-export async function setIntakeRequired(db: DB, required: boolean): Promise<void> {
-  const value = JSON.stringify(required);
+export async function setIntakeRequiredFor(db: DB, requiredFor: IntakeRequiredFor): Promise<void> {
+  const value = JSON.stringify(requiredFor);
   await db
     .insertInto('settings')
     .values({ key: REQUIRED_KEY, value })

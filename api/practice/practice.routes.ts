@@ -22,10 +22,12 @@ import {
   type ClientIntakeView,
   type ClientRecordView,
 } from '../../contract/practice.ts';
-import { currentIntakeForm, intakeFormVersions, intakeRequired, saveIntakeForm, setIntakeRequired } from './intake-forms.repo.ts';
+import { currentIntakeForm, intakeFormVersions, intakeRequiredFor, saveIntakeForm, setIntakeRequiredFor } from './intake-forms.repo.ts';
 import { accessLogOf, hasIntakeAnswers, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
 import { keyringOf } from './keys.ts';
 import { clientRecordView } from './client-record.ts';
+import { intakeMissingForFirstBooking } from './gate.ts';
+import { SESSION_TYPE_KEYS, type SessionTypeKey } from '../../contract/settings.ts';
 
 /**
  * Her therapy practice (issue 23, decision 0025):
@@ -59,8 +61,14 @@ async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string,
   const { db, env } = c.var.services;
   const form = await currentIntakeForm(db);
   const own = withAnswers ? await readOwnIntake(db, keyringOf(env), userId) : undefined;
+  const requiredFor = await intakeRequiredFor(db);
+  // What the gate would answer for each type now: the booking page says so before any payment.
+  const keys = Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[];
+  const missing = await Promise.all(keys.map((k) => intakeMissingForFirstBooking(db, userId, SESSION_TYPE_KEYS[k])));
   const view: ClientIntakeView = {
-    required: await intakeRequired(db),
+    required: Object.values(requiredFor).some(Boolean),
+    requiredFor,
+    missingFor: keys.filter((_, i) => missing[i]),
     completed: withAnswers ? !!own : await hasIntakeAnswers(db, userId),
     version: form.version,
     questions: form.questions.map((q) => ({
@@ -105,7 +113,14 @@ export const userIntake = new Hono<AppEnv>()
 async function adminIntakeView(c: { var: AppEnv['Variables'] }): Promise<AdminIntakeView> {
   const { db } = c.var.services;
   const form = await currentIntakeForm(db);
-  return { required: await intakeRequired(db), version: form.version, questions: form.questions, versions: await intakeFormVersions(db) };
+  const requiredFor = await intakeRequiredFor(db);
+  return {
+    required: Object.values(requiredFor).some(Boolean),
+    requiredFor,
+    version: form.version,
+    questions: form.questions,
+    versions: await intakeFormVersions(db),
+  };
 }
 
 export const adminIntake = new Hono<AppEnv>()
@@ -115,7 +130,9 @@ export const adminIntake = new Hono<AppEnv>()
     const { db } = c.var.services;
     const body = c.req.valid('json');
     const saved = await saveIntakeForm(db, body.questions);
-    await setIntakeRequired(db, body.required);
+    // Issue 30's per-type choice, else issue 23's one switch for every type, else as it was.
+    const requiredFor = body.requiredFor ?? (body.required === undefined ? undefined : { individualYoga: body.required, yogaTherapy: body.required });
+    if (requiredFor) await setIntakeRequiredFor(db, requiredFor);
     return c.json({ ...(await adminIntakeView(c)), message: INTAKE_SAVED_NEW_VERSION(saved.version) } satisfies AdminIntakeView);
   });
 

@@ -10,6 +10,7 @@ import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import type { Realtime } from '../../api/services/realtime.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { requireNoIntake } from '../helpers/intake.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
@@ -19,6 +20,8 @@ const notified: string[] = [];
 beforeAll(async () => {
   // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
   server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+  // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
+  await requireNoIntake(server);
   // The realtime room is not running in tests: record what the API tells it instead.
   const realtime: Realtime = {
     kind: 'partykit-dev',

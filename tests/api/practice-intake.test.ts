@@ -63,10 +63,11 @@ const fullAnswers = (marker = 'none') => ({
 });
 
 describe(`the intake form builder on ${testDbKind()}`, () => {
-  it('is seeded with a yoga-therapy health history, not required until she says so', async () => {
+  it('is seeded with a yoga-therapy health history, required before a first yoga therapy session and not before individual yoga (issue 30)', async () => {
     const form = await getForm();
     expect(form.version).toBe(1);
-    expect(form.required).toBe(false);
+    expect(form.required).toBe(true);
+    expect(form.requiredFor).toEqual({ individualYoga: false, yogaTherapy: true });
     const ids = form.questions.map((q: { id: string }) => q.id);
     expect(ids).toEqual(expect.arrayContaining(['conditions', 'injuries', 'medication', 'pregnant', 'hopes', 'emergency-contact', 'consent', 'signature']));
     expect(form.questions.find((q: { id: string }) => q.id === 'consent')).toMatchObject({ type: 'consent', required: true });
@@ -249,6 +250,30 @@ describe(`a client's intake on ${testDbKind()}`, () => {
 });
 
 describe(`the first-booking gate on ${testDbKind()}`, () => {
+  it('is per session type: yoga therapy waits for the intake, individual yoga does not (issue 30)', async () => {
+    const { questions } = await getForm();
+    const saved = await putForm({ requiredFor: { individualYoga: false, yogaTherapy: true }, questions });
+    expect(await saved.json()).toMatchObject({ required: true, requiredFor: { individualYoga: false, yogaTherapy: true } });
+    const client = await createUser(server);
+    const order = async (sessionType: string) =>
+      server.api(`/api/bookings/${(await addSlot()).id}/paypal-order`, {
+        method: 'POST',
+        json: { amount: 80, sessionType },
+        headers: { cookie: client.cookie },
+      });
+    const therapy = await order('Yoga Therapy Session (60 min)');
+    expect(therapy.status).toBe(409);
+    expect((await therapy.json()).message).toMatch(/intake form/);
+    expect((await order(YOGA)).status).toBe(200);
+    const view = await (await server.api(`/api/user/${client.id}/intake?answers=0`, { headers: { cookie: client.cookie } })).json();
+    expect(view).toMatchObject({ required: true, requiredFor: { individualYoga: false, yogaTherapy: true }, completed: false });
+    // Issue 23's one switch still sets every type.
+    expect(await (await putForm({ required: false, questions })).json()).toMatchObject({
+      required: false,
+      requiredFor: { individualYoga: false, yogaTherapy: false },
+    });
+  });
+
   it('refuses a first paid booking without the required intake (nothing asked of PayPal, the slot free), and allows it after', async () => {
     const { questions } = await getForm();
     await putForm({ required: true, questions });

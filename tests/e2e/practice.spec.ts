@@ -88,7 +88,11 @@ test.describe('the therapy practice on a phone', () => {
     await setRequired(admin, true);
   });
   test.afterAll(async () => {
-    await setRequired(admin, false);
+    // Back to the default (issue 30): yoga therapy only.
+    const form = await (await admin.get('/api/admin/intake')).json();
+    expect(
+      (await admin.put('/api/admin/intake', { data: { requiredFor: { individualYoga: false, yogaTherapy: true }, questions: form.questions } })).status(),
+    ).toBe(200);
     await admin.dispose();
   });
 
@@ -123,6 +127,24 @@ test.describe('the therapy practice on a phone', () => {
     const notice = page.locator('[data-intake-notice]');
     await expect(notice).toContainText('Before your first session');
     await fitsThePhone(page);
+    // Skipping the notice, she picks a time and presses Continue: the intake is asked for, with
+    // its link, and no payment step fails for it (issue 30).
+    await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
+    let early = page.locator('.calendar-day.has-events:not([disabled])').first();
+    if ((await early.count()) === 0) {
+      await page.getByRole('button', { name: 'Next month' }).click();
+      early = page.locator('.calendar-day.has-events:not([disabled])').first();
+    }
+    await early.click();
+    await page.locator('[data-slot]').first().click();
+    await page.getByLabel('Session type').selectOption('Yoga Therapy Session (60 min)');
+    await page.getByLabel(/Payment amount/).fill('80');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectAlert(page, 'Your intake form first', 'Please complete the intake form (health history and consent) before your first session.');
+    await closeAlert(page, 'Your intake form first');
+    await expect(page.locator('[data-intake-first]').getByRole('link', { name: 'Open the intake form' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toHaveCount(0);
+    await expect(page.getByText('Payment Button Error')).toHaveCount(0);
     await notice.getByRole('link', { name: 'intake form' }).click();
     await page.waitForURL(`**/user/${userId}/intake`);
 

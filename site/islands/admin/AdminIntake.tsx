@@ -2,7 +2,15 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import AdminShell, { NOT_AUTHORIZED } from './AdminShell';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
-import { QUESTION_TYPES, QUESTION_TYPE_LABELS, type AdminIntakeView, type IntakeQuestion, type QuestionType } from '../../../contract/practice.ts';
+import {
+  QUESTION_TYPES,
+  QUESTION_TYPE_LABELS,
+  type AdminIntakeView,
+  type IntakeQuestion,
+  type IntakeRequiredFor,
+  type QuestionType,
+} from '../../../contract/practice.ts';
+import { SESSION_TYPE_KEYS, type SessionTypeKey } from '../../../contract/settings.ts';
 
 /**
  * Her intake form (issue 23): the questions a new client answers before a first session, in her
@@ -109,14 +117,14 @@ function IntakePanel() {
   const id = useId();
   const [view, setView] = useState<AdminIntakeView | null>(null);
   const [failed, setFailed] = useState('');
-  const [required, setRequired] = useState(false);
+  const [requiredFor, setRequiredFor] = useState<IntakeRequiredFor>({ individualYoga: false, yogaTherapy: true });
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
 
   const load = (v: AdminIntakeView) => {
     setView(v);
-    setRequired(v.required);
+    setRequiredFor(v.requiredFor);
     setDrafts(v.questions.map(toDraft));
   };
   useEffect(() => {
@@ -140,7 +148,7 @@ function IntakePanel() {
     e.preventDefault();
     setStatus('');
     setError('');
-    const res = await request<AdminIntakeView>('PUT', '/api/admin/intake', { body: { required, questions: drafts.map(fromDraft) }, session: 'admin' });
+    const res = await request<AdminIntakeView>('PUT', '/api/admin/intake', { body: { requiredFor, questions: drafts.map(fromDraft) }, session: 'admin' });
     if (!res.ok) {
       setError(res.data.message ?? 'Failed to save the intake form.');
       return;
@@ -157,10 +165,20 @@ function IntakePanel() {
         version they answered.
       </p>
       <form onSubmit={save} noValidate aria-label="Intake form">
-        <div className="field field-check">
-          <input id={`${id}-required`} type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
-          <label htmlFor={`${id}-required`}>Required before a client’s first session (the booking waits for it)</label>
-        </div>
+        <fieldset className="field intake-required-for">
+          <legend>Required before a client’s first session of (the booking waits for it)</legend>
+          {(Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[]).map((key) => (
+            <div className="field-check" key={key}>
+              <input
+                id={`${id}-required-${key}`}
+                type="checkbox"
+                checked={requiredFor[key]}
+                onChange={(e) => setRequiredFor((r) => ({ ...r, [key]: e.target.checked }))}
+              />
+              <label htmlFor={`${id}-required-${key}`}>{SESSION_TYPE_KEYS[key]}</label>
+            </div>
+          ))}
+        </fieldset>
         <ol className="item-list intake-questions">
           {drafts.map((q, i) => (
             <QuestionEditor

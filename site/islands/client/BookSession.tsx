@@ -19,6 +19,9 @@ import type { PayPalConfigView } from '../../../contract/config.ts';
 import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
+import { useIntake } from './IntakeStatus';
+import { INTAKE_REQUIRED_MESSAGE } from '../../../contract/practice.ts';
+import { sessionTypeKeyOf } from '../../../contract/settings.ts';
 
 /**
  * SPEC.md section 5 keeps the browser's amount checks as given, although they disagree: the
@@ -54,6 +57,9 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
       .then((config) => config.booking && setAmounts(config.booking))
       .catch(() => {});
   }, []);
+  // Whether she requires the intake before this client's first session of each type.
+  const intake = useIntake(user.id, false);
+  const [intakeFirst, setIntakeFirst] = useState(false);
   // Read by the realtime handler, which is set up once.
   const slotRef = useRef<string | null>(null);
   const finalizingRef = useRef(false);
@@ -173,6 +179,15 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   }
 
   async function onContinue() {
+    // Issue 30: a first session of a type that waits for her intake says so, and where; it never
+    // reaches the payment step to fail there.
+    const key = sessionTypeKeyOf(form.sessionType);
+    if (key && intake.view?.missingFor.includes(key)) {
+      setIntakeFirst(true);
+      await showAlert({ icon: 'info', title: 'Your intake form first', text: INTAKE_REQUIRED_MESSAGE });
+      return;
+    }
+    setIntakeFirst(false);
     if (couponState === 'valid') {
       setPaid({ kind: 'coupon' });
       await showAlert({ icon: 'success', title: 'Coupon Applied' });
@@ -413,6 +428,11 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
                 onFailed={onPaymentFailed}
               />
             </div>
+          )}
+          {intakeFirst && (
+            <p className="field-error" role="alert" data-intake-first>
+              {INTAKE_REQUIRED_MESSAGE} <a href={`/user/${encodeURIComponent(user.id)}/intake`}>Open the intake form</a>.
+            </p>
           )}
           {payFailed && (
             <p className="field-error" role="alert">

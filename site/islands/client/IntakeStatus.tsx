@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { request } from '../../lib/http';
 import type { ClientIntakeView } from '../../../contract/practice.ts';
+import { SESSION_TYPE_WORDS } from '../../../contract/settings.ts';
 import type { User } from '../../stores/user';
 
 /** The intake's state where the client looks (issue 23): the dashboard's "Forms" line and the booking page's notice. */
@@ -48,12 +49,14 @@ export function FormsStatus({ user }: { user: User }) {
 /** The booking page's notice while the intake she requires is missing. */
 export function IntakeNotice({ user }: { user: User }) {
   const { view } = useIntake(user.id, false);
-  if (!view || view.completed || !view.required) return null;
+  if (!view || view.missingFor.length === 0) return null;
+  // Issue 30: the types whose first session waits for it (yoga therapy by default).
+  const which = view.missingFor.length === Object.keys(view.requiredFor).length ? '' : `${view.missingFor.map((k) => SESSION_TYPE_WORDS[k]).join(' or ')} `;
   return (
     <div className="card intake-notice" role="note" data-intake-notice>
       <p>
-        <strong>Before your first session</strong>, please fill in the <a href={intakePage(user.id)}>intake form</a> (health history and consent). Booking a
-        first session opens once it is done.
+        <strong>Before your first {which}session</strong>, please fill in the <a href={intakePage(user.id)}>intake form</a> (health history and consent).
+        Booking a first session opens once it is done.
       </p>
     </div>
   );
