@@ -186,7 +186,11 @@ test.describe('Content-Security-Policy', () => {
     await page.route('**/api/user/validate-token', (r) => r.fulfill({ json: { isValid: true, user } }));
     await page.route('**/api/bookings?userId=*', (r) => r.fulfill({ json: { availableSlots: [] } }));
     // The booking page asks whether the intake is done (issue 23): not required here.
-    await page.route('**/api/user/csp-client/intake*', (r) => r.fulfill({ json: { required: false, completed: false, version: 1, questions: [] } }));
+    await page.route('**/api/user/csp-client/intake*', (r) =>
+      r.fulfill({
+        json: { required: false, requiredFor: { individualYoga: false, yogaTherapy: false }, missingFor: [], completed: false, version: 1, questions: [] },
+      }),
+    );
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
 
