@@ -282,6 +282,8 @@ export interface BookingCancellationsTable {
   refundNote: string | null;
   /** Who cancelled: the client online, or the teacher by deleting the booked slot (issue 21). */
   cancelledBy: Generated<'client' | 'teacher'>;
+  /** When the session was booked (and paid): the books count its money in that month (0022, decision 0031); null before 0022 without a payment attempt. */
+  bookedAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: Generated<Date>;
 }

@@ -108,6 +108,8 @@ export function recordSessionCancellation(trx: Transaction<Database>, slot: Lock
     paypalCaptureId: captureId,
     refundState: paid ? 'pending' : 'none',
     cancelledBy: by,
+    // The books count the session's money in the month it was paid, kept or refunded (decision 0031).
+    bookedAt: slot.bookedAt,
   });
 }
 
