@@ -8,7 +8,7 @@ import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { newsletterMail } from '../forms/mails.ts';
 import { oneLine } from '../mail/layout.ts';
-import { markdownToText, renderMarkdown } from './markdown.ts';
+import { markdownToText, renderMailMarkdown } from './markdown.ts';
 
 export function newsletterIssueMail(
   env: Env,
@@ -20,7 +20,7 @@ export function newsletterIssueMail(
   const mail = newsletterMail(env, to, options.test ? `[Test] ${subject}` : subject, {
     heading: subject,
     paragraphs: [markdownToText(letter.body)],
-    bodyHtml: renderMarkdown(letter.body),
+    bodyHtml: renderMailMarkdown(letter.body),
   });
   return options.idempotencyKey ? { ...mail, idempotencyKey: options.idempotencyKey } : mail;
 }

@@ -16,6 +16,27 @@ export function renderMarkdown(source: string): string {
   return md.render(source);
 }
 
+/**
+ * The same Markdown for a mail (issue 30): a photo is drawn at most as wide as the mail's column
+ * (512 px, and the screen's width on a phone), with the width attribute the mail programs that
+ * ignore CSS keep; a 1200-px cover no longer makes a phone's mail scroll sideways.
+ */
+const mailMd = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+mailMd.validateLink = md.validateLink;
+const MAIL_IMAGE_STYLE = 'display:block;width:100%;max-width:512px;height:auto;border:0';
+mailMd.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  // As markdown-it's own image rule: the alt text from the words between the brackets.
+  token.attrSet('alt', self.renderInlineAsText(token.children ?? [], options, env));
+  token.attrSet('width', '512');
+  token.attrSet('style', MAIL_IMAGE_STYLE);
+  return self.renderToken(tokens, idx, options);
+};
+
+export function renderMailMarkdown(source: string): string {
+  return mailMd.render(source);
+}
+
 type Token = ReturnType<typeof md.parse>[number];
 
 /** The words of an inline token: emphasis dropped, links as "text (url)", images as "alt (url)". */
