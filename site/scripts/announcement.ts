@@ -46,9 +46,18 @@ async function show(): Promise<void> {
       // Private mode without storage: closed for this page only.
     }
     bar.remove();
+    room.disconnect();
+    document.body.style.removeProperty('padding-bottom');
   });
   bar.append(text, close);
   document.body.append(bar);
+  // Issue 30: the page ends the bar's height lower, so whatever it covers (the footer, a form's
+  // last field, the intake's signature pad) can be scrolled up above it. Only the end of the
+  // page grows: nothing drawn moves.
+  const room = new ResizeObserver(() => {
+    document.body.style.paddingBottom = `${bar.offsetHeight}px`;
+  });
+  room.observe(bar);
 }
 
 /**

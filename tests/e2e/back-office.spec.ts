@@ -126,6 +126,19 @@ test.describe('the announcement', () => {
       await expect(bar).toContainText(message);
       await expect(bar.getByRole('link', { name: 'Learn more' })).toHaveAttribute('href', 'https://example.com/calendar');
     }
+    // On a phone, the end of the page can be scrolled above the bar: it covers nothing for good (issue 30).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/contact');
+    await expect(bar).toBeVisible();
+    const lastLine = page.locator('.site-footer .copyright');
+    // Scrolled to the very end, the footer's last line sits above the bar, not under it.
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const line = (await lastLine.boundingBox())!;
+        return line.y + line.height - (await bar.boundingBox())!.y;
+      })
+      .toBeLessThanOrEqual(0);
     await bar.getByRole('button', { name: 'Dismiss announcement' }).click();
     await expect(bar).toBeHidden();
     await page.goto('/');
