@@ -9,16 +9,11 @@ import { email, nameText, optionalText } from './common.ts';
 export const SESSION_TYPES = ['Individual Yoga Session (60 min)', 'Yoga Therapy Session (60 min)'] as const;
 export type SessionType = (typeof SESSION_TYPES)[number];
 
-/**
- * The range the server accepts for a paid session by default, in dollars, inclusive: the booking
- * input's min and max. SPEC.md section 5 notes that the browser's own readings disagree (label
- * $10-$110, Continue enabled for 50-140, click check up to 201) and keeps them as given on the
- * page; the server needs one rule, and the input's bounds are the one every path through the
- * page respects. The teacher sets her own ranges (issue 20): contract/settings.ts, whose
- * defaults these are; the server checks hers (api/booking/finalize-booking.ts acceptedAmounts).
+/*
+ * The amount a paid session accepts is one range per session type, hers to set (issue 30,
+ * decision 0032): contract/settings.ts (bookingAmounts, amountRange), read by the booking page
+ * and the server alike (api/booking/finalize-booking.ts acceptedAmounts).
  */
-export const BOOKING_MIN_DOLLARS = 50;
-export const BOOKING_MAX_DOLLARS = 200;
 
 /** Messages (SPEC.md sections 5 and 8 where it gives them). */
 export const COUPON_VALID = 'Coupon valid. Click Continue to apply.';
@@ -41,7 +36,10 @@ export const couponLimitReached = (limit: number) =>
   `The coupon covers ${limit} ${limit === 1 ? 'session' : 'sessions'}, and you have used it for all of them. Please pay for this session, or contact me.`;
 /** Under Finalize Booking once PayPal's window approved the payment (issue 20): nothing is booked or charged yet. */
 export const ONE_STEP_REMAINS = 'Payment approved. One step remains: press Finalize Booking to book your session.';
-/** SPEC.md section 5: the check on Continue. */
+/**
+ * SPEC.md section 5: the check on Continue, in its words for the seeded yoga therapy range; the
+ * page writes it with the chosen type's range (contract/settings.ts invalidPaymentAmount).
+ */
 export const INVALID_PAYMENT_AMOUNT = 'The amount must be at least $10. Please adjust your entry and try again.';
 export const USER_ID_REQUIRED = 'We couldn’t find your User ID. Please log in again or contact me if the issue persists.';
 

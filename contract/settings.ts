@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { isCleanText } from './common.ts';
-import { BOOKING_MAX_DOLLARS, BOOKING_MIN_DOLLARS, SESSION_TYPES, type SessionType } from './booking.ts';
+import { SESSION_TYPES, type SessionType } from './booking.ts';
 import { place } from './slots.ts';
 
 /** Saved. */
@@ -22,16 +22,11 @@ const dollars = z
   .min(1, 'must be at least $1')
   .max(MAX_DOLLARS, `must be at most $${MAX_DOLLARS.toLocaleString('en-US')}`);
 
-/** An inclusive range of whole dollars; the lowest never above the highest. */
-export const dollarRange = z
-  .object({
-    /** The lowest amount, in whole dollars. */
-    min: dollars,
-    /** The highest amount, in whole dollars. */
-    max: dollars,
-  })
-  .refine((r) => r.min <= r.max, { message: 'the lowest amount (min) must not be above the highest (max)', path: ['max'] });
-export type DollarRange = z.output<typeof dollarRange>;
+/** An inclusive range of whole dollars. */
+export interface DollarRange {
+  min: number;
+  max: number;
+}
 
 /** Short keys for the booking page's session types (SPEC.md section 3), as the settings name them. */
 export const SESSION_TYPE_KEYS = { individualYoga: SESSION_TYPES[0], yogaTherapy: SESSION_TYPES[1] } as const satisfies Record<string, SessionType>;
@@ -44,43 +39,50 @@ export const sessionTypeKeyOf = (type: string): SessionTypeKey | undefined =>
   (Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[]).find((k) => SESSION_TYPE_KEYS[k] === type);
 
 /**
- * The spec's sliding-scale sentence (SPEC.md sections 2 and 9), as the booking page has always
- * said it: the default of `slidingScale`.
+ * What follows the ranges in the sliding-scale sentence as the booking page has always said it
+ * (SPEC.md sections 2 and 9): the default of `slidingScaleNote`.
  */
-export const DEFAULT_SLIDING_SCALE =
-  'Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.';
+export const DEFAULT_SLIDING_SCALE_NOTE = 'Pay what is sustainable for you. I suggest committing to at least 8 weeks.';
+
+/** A session type's amounts: one inclusive range of whole dollars and her words after it. */
+export const typeAmounts = z
+  .object({
+    /** The lowest amount, in whole dollars. */
+    min: dollars,
+    /** The highest amount, in whole dollars. */
+    max: dollars,
+    /** Words after "per hour" in the sliding-scale sentence, e.g. "through June 2026"; may be empty. */
+    note: z
+      .string({ error: 'must be text' })
+      .trim()
+      .max(120, 'must be at most 120 characters')
+      .refine((v) => !/[\r\n]/.test(v), 'must be one line')
+      .refine(isCleanText, 'contains characters that are not allowed'),
+  })
+  .refine((r) => r.min <= r.max, { message: 'the lowest amount (min) must not be above the highest (max)', path: ['max'] });
+export type TypeAmounts = z.output<typeof typeAmounts>;
 
 /**
- * The booking page's payment amount. The defaults are SPEC.md section 5's readings, kept as the
- * spec gives them although they disagree: the label says $10-$110, the amount field allows 50 to
- * 200 (and the server accepts that range), Continue is enabled for 50 to 140, and the check on
- * Continue allows up to 201. She makes them agree by setting them.
+ * The booking page's payment amount (issue 30, decision 0032): one range per session type, the
+ * one source of every reading of it. The chosen type's range is the amount field's label, its
+ * min and max, what enables Continue, what the check on Continue lets through and what the
+ * server accepts; the sliding-scale sentence is written from the same ranges (slidingScale()).
+ * Seeded from the spec's sliding scale (individual yoga $80-$110, yoga therapy $10-$80), so the
+ * spec's label ($10-$110, both ranges together) and its check's words ("at least $10") still
+ * hold; its other numbers (50, 140, 200, 201) contradicted these and are gone.
  */
 export const bookingAmounts = z.object({
-  /** The range the amount field's label shows: "Payment amount ($10-$110)". */
-  label: dollarRange,
-  /** The amounts the server accepts for a paid session, and the amount field's lowest and highest value. */
-  accepted: dollarRange,
-  /** Continue is enabled (without a valid coupon) only for an amount in this range. */
-  continue: dollarRange,
-  /** On Continue, an amount below the Continue range's lowest or above this gives 'Invalid Payment Amount'. */
-  clickMax: z.number({ error: WHOLE_DOLLARS }).int(WHOLE_DOLLARS).min(1, 'must be at least $1').max(MAX_DOLLARS, `must be at most $${MAX_DOLLARS}`),
-  /**
-   * A range of a session type's own (e.g. yoga therapy $10–$80): when set, it is what the server
-   * accepts, what enables Continue and what the check on Continue allows for that type, in place
-   * of the three above. Null: that type follows the ranges above.
-   */
-  perType: z.object({
-    /** Individual Yoga Session (60 min): its own range, or null. */
-    individualYoga: dollarRange.nullable(),
-    /** Yoga Therapy Session (60 min): its own range, or null. */
-    yogaTherapy: dollarRange.nullable(),
+  /** One range per session type. */
+  ranges: z.object({
+    /** Individual Yoga Session (60 min). */
+    individualYoga: typeAmounts,
+    /** Yoga Therapy Session (60 min). */
+    yogaTherapy: typeAmounts,
   }),
-  /** The sliding-scale sentence under the amount field. */
-  slidingScale: z
+  /** The sliding-scale sentence's end, after the ranges, in her words; may be empty. */
+  slidingScaleNote: z
     .string({ error: 'must be text' })
     .trim()
-    .min(1, 'must not be empty')
     .max(600, 'must be at most 600 characters')
     .refine(isCleanText, 'contains characters that are not allowed'),
 });
@@ -93,7 +95,7 @@ export const settingsSchema = z.object({
    * online link (https://…) that the mails and the client's dashboard make a link. Empty: none.
    */
   defaultPlace: place,
-  /** The booking page's payment amount: its ranges and the sliding-scale sentence. */
+  /** The booking page's payment amount: a range per session type and the sliding-scale sentence's end. */
   bookingAmounts,
   /**
    * Up to how many hours before a session starts its client can cancel it (refunded in full) or
@@ -129,12 +131,11 @@ export type SettingsUpdate = z.input<typeof settingsUpdate>;
 export const DEFAULT_SETTINGS: Settings = {
   defaultPlace: '',
   bookingAmounts: {
-    label: { min: 10, max: 110 },
-    accepted: { min: BOOKING_MIN_DOLLARS, max: BOOKING_MAX_DOLLARS },
-    continue: { min: 50, max: 140 },
-    clickMax: 201,
-    perType: { individualYoga: null, yogaTherapy: null },
-    slidingScale: DEFAULT_SLIDING_SCALE,
+    ranges: {
+      individualYoga: { min: 80, max: 110, note: '' },
+      yogaTherapy: { min: 10, max: 80, note: 'through June 2026' },
+    },
+    slidingScaleNote: DEFAULT_SLIDING_SCALE_NOTE,
   },
   cancelNoticeHours: 24,
   pickupHours: '',
@@ -152,30 +153,54 @@ export interface SettingsView {
 // ---------------------------------------------------------------------------------------------
 // The amount rules, one function for the server and the booking island.
 
-export interface AmountRules {
-  /** What the server accepts (and the amount field's min and max). */
-  accepted: DollarRange;
-  /** What enables Continue. */
-  continue: DollarRange;
-  /** What the check on Continue lets through. */
-  click: DollarRange;
-  /** The session type's own range applies ('yoga therapy'), or undefined: the general ranges. */
-  typeWords?: string;
+const SESSION_TYPE_KEY_LIST = Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[];
+
+/** "$10–$80", or "$80" when the range is one amount. */
+const rangeWords = (r: DollarRange) => (r.min === r.max ? `$${r.min}` : `$${r.min}–$${r.max}`);
+
+/**
+ * The range that applies to an amount for `sessionType`, with the type's words; for no type (or
+ * one she doesn't offer) every type's range together, lowest to highest (the label before a type
+ * is chosen: "$10-$110" by default, the spec's label).
+ */
+export function amountRange(a: BookingAmounts, sessionType: string): { range: DollarRange; typeWords?: string } {
+  const key = sessionTypeKeyOf(sessionType);
+  if (key) return { range: { min: a.ranges[key].min, max: a.ranges[key].max }, typeWords: SESSION_TYPE_WORDS[key] };
+  const all = SESSION_TYPE_KEY_LIST.map((k) => a.ranges[k]);
+  return { range: { min: Math.min(...all.map((r) => r.min)), max: Math.max(...all.map((r) => r.max)) } };
 }
 
-/** The ranges that apply to an amount for `sessionType` ('' or unknown: the general ones). */
-export function amountRules(a: BookingAmounts, sessionType: string): AmountRules {
-  const key = sessionTypeKeyOf(sessionType);
-  const own = key ? a.perType[key] : null;
-  if (key && own) return { accepted: own, continue: own, click: own, typeWords: SESSION_TYPE_WORDS[key] };
-  return { accepted: a.accepted, continue: a.continue, click: { min: a.continue.min, max: a.clickMax } };
+/** The amount field's label: SPEC.md's "Payment amount ($10-$110)", with the chosen type's range. */
+export const amountLabel = (a: BookingAmounts, sessionType: string) => {
+  const { range } = amountRange(a, sessionType);
+  return `Payment amount ($${range.min}-$${range.max})`;
+};
+
+/**
+ * The sliding-scale sentence under the amount, written from the ranges: "Sliding scale:
+ * individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026." and her note.
+ */
+export function slidingScale(a: BookingAmounts): string {
+  const parts = SESSION_TYPE_KEY_LIST.map((k) => {
+    const r = a.ranges[k];
+    return `${SESSION_TYPE_WORDS[k]} ${rangeWords(r)} per hour${r.note ? ` ${r.note}` : ''}`;
+  });
+  return [`Sliding scale: ${parts.join('; ')}.`, a.slidingScaleNote].filter(Boolean).join(' ');
 }
 
 export const inRange = (r: DollarRange, dollarsAmount: number) => dollarsAmount >= r.min && dollarsAmount <= r.max;
 
-/** The server's refusal of an amount outside what she accepts. */
+/** The server's refusal of an amount outside the type's range: "The amount for yoga therapy must be between $10 and $80." */
 export const amountOutOfRange = (r: DollarRange, typeWords?: string) =>
   `The amount${typeWords ? ` for ${typeWords}` : ''} must be between $${r.min} and $${r.max}.`;
+
+/**
+ * The words of 'Invalid Payment Amount' on Continue (SPEC.md section 5): "The amount must be at
+ * least $10. Please adjust your entry and try again." with the type's lowest amount (yoga
+ * therapy's $10 gives the spec's sentence), or its highest when the amount is above it.
+ */
+export const invalidPaymentAmount = (r: DollarRange, amount: number) =>
+  `The amount must be ${amount > r.max ? `at most $${r.max}` : `at least $${r.min}`}. Please adjust your entry and try again.`;
 
 /** What a disabled Continue lacks, each as an instruction; empty when Continue may be pressed. */
 export function continueBlockers(a: BookingAmounts, state: { slotChosen: boolean; sessionType: string; couponValid: boolean; amount: string }): string[] {
@@ -183,16 +208,16 @@ export function continueBlockers(a: BookingAmounts, state: { slotChosen: boolean
   if (!state.slotChosen) out.push('pick a time');
   if (!state.sessionType) out.push('choose a session type');
   if (!state.couponValid) {
-    const rules = amountRules(a, state.sessionType);
+    const { range, typeWords } = amountRange(a, state.sessionType);
     const n = Number(state.amount);
-    if (state.amount.trim() === '' || Number.isNaN(n) || !inRange(rules.continue, n)) {
-      out.push(`enter an amount between $${rules.continue.min} and $${rules.continue.max}${rules.typeWords ? ` for ${rules.typeWords}` : ''}`);
+    if (state.amount.trim() === '' || Number.isNaN(n) || !inRange(range, n)) {
+      out.push(`enter an amount between $${range.min} and $${range.max}${typeWords ? ` for ${typeWords}` : ''}`);
     }
   }
   return out;
 }
 
-/** The line under a disabled Continue: "To continue, pick a time and enter an amount between $50 and $140." */
+/** The line under a disabled Continue: "To continue, pick a time and enter an amount between $10 and $80 for yoga therapy." */
 export function continueHint(blockers: readonly string[]): string {
   if (blockers.length === 0) return '';
   const list = blockers.length === 1 ? blockers[0]! : `${blockers.slice(0, -1).join(', ')} and ${blockers[blockers.length - 1]}`;

@@ -19,7 +19,7 @@
  */
 import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
-import { amountRules, type DollarRange } from '../../contract/settings.ts';
+import { amountRange, type DollarRange } from '../../contract/settings.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../pages/brand.ts';
 import { recordBookingOrder } from './booking-orders.repo.ts';
@@ -78,12 +78,11 @@ export interface BookingPaymentInput {
 }
 
 /**
- * The range of amounts she accepts for a session type (her settings, contract/settings.ts), in
- * dollars, with the type's words when the type has a range of its own.
+ * The range of amounts she accepts for a session type (her settings, contract/settings.ts: one
+ * range per type, the same the booking page shows and checks), in dollars, with the type's words.
  */
 export async function acceptedAmounts(db: DB, sessionType: string): Promise<{ range: DollarRange; typeWords?: string }> {
-  const rules = amountRules((await readSettings(db)).bookingAmounts, sessionType);
-  return rules.typeWords ? { range: rules.accepted, typeWords: rules.typeWords } : { range: rules.accepted };
+  return amountRange((await readSettings(db)).bookingAmounts, sessionType);
 }
 
 const centsInRange = (r: DollarRange, cents: number) => cents >= r.min * 100 && cents <= r.max * 100;

@@ -1,11 +1,12 @@
 /**
  * Her settings (db/migrations/0013): one row per key, the value JSON text. A key she never set,
- * or one whose stored value no longer fits its schema (a field added since), reads as its
- * default from contract/settings.ts, so a fresh database needs no seed.
+ * or one whose stored value no longer fits its schema (a field added since) and that no upgrade
+ * knows (stored-upgrades.ts), reads as its default from contract/settings.ts, so a fresh database needs no seed.
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import { DEFAULT_SETTINGS, settingsSchema, SETTINGS_KEYS, type Settings, type SettingsKey } from '../../contract/settings.ts';
+import { upgradeStored } from './stored-upgrades.ts';
 
 /** Every setting, in one query. */
 export async function readSettings(db: DB): Promise<Settings> {
@@ -19,7 +20,7 @@ export async function readSettings(db: DB): Promise<Settings> {
     } catch {
       continue;
     }
-    const parsed = settingsSchema.shape[key].safeParse(value);
+    const parsed = settingsSchema.shape[key].safeParse(upgradeStored(key, value));
     if (parsed.success) out[key] = parsed.data;
     else console.error(`[settings] stored ${key} no longer fits its schema; its default is used`);
   }

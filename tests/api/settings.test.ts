@@ -1,8 +1,9 @@
 /**
  * Issue 20: her numbers. GET/PUT /api/admin/settings (admin only) hold her default session place
- * and the booking amount's ranges, defaulting to SPEC.md section 5's values and strings; a bad
- * value is a 400 that names the field and changes nothing; the public config carries the ranges
- * to the booking page; the booking routes (PayPal order, book) enforce what she set.
+ * and the booking amount, one range per session type (issue 30, decision 0032) seeded from the
+ * spec's sliding scale; a bad value is a 400 that names the field and changes nothing; the public
+ * config carries the ranges to the booking page; the booking routes (PayPal order, book) enforce
+ * the chosen type's range; a value stored in issue 20's shape still reads.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
@@ -20,16 +21,25 @@ const THERAPY = 'Yoga Therapy Session (60 min)';
 const SPEC_DEFAULTS = {
   defaultPlace: '',
   bookingAmounts: {
-    label: { min: 10, max: 110 },
-    accepted: { min: 50, max: 200 },
-    continue: { min: 50, max: 140 },
-    clickMax: 201,
-    perType: { individualYoga: null, yogaTherapy: null },
-    slidingScale:
-      'Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
+    ranges: {
+      individualYoga: { min: 80, max: 110, note: '' },
+      yogaTherapy: { min: 10, max: 80, note: 'through June 2026' },
+    },
+    slidingScaleNote: 'Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
   },
   cancelNoticeHours: 24,
   pickupHours: '',
+};
+
+/** Issue 20's bookingAmounts, as a database saved before issue 30 holds it. */
+const ISSUE_20_STORED = {
+  label: { min: 10, max: 110 },
+  accepted: { min: 50, max: 200 },
+  continue: { min: 50, max: 140 },
+  clickMax: 201,
+  perType: { individualYoga: { min: 85, max: 120 }, yogaTherapy: null },
+  slidingScale:
+    'Sliding scale: individual yoga $80–$110 per hour; yoga therapy $10–$80 per hour through June 2026. Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
 };
 
 beforeAll(async () => {
@@ -79,17 +89,14 @@ describe(`her settings on ${testDbKind()}`, () => {
 
   it('refuses amounts that are not whole dollars or whose min is above max, naming the field, and changes nothing', async () => {
     const good = SPEC_DEFAULTS.bookingAmounts;
+    const therapy = (r: unknown) => ({ bookingAmounts: { ...good, ranges: { ...good.ranges, yogaTherapy: r } } });
     const cases: [unknown, RegExp][] = [
-      [{ bookingAmounts: { ...good, accepted: { min: 50.5, max: 200 } } }, /^bookingAmounts\.accepted\.min: must be a whole number of dollars$/],
-      [{ bookingAmounts: { ...good, accepted: { min: '50', max: 200 } } }, /^bookingAmounts\.accepted\.min: must be a whole number of dollars$/],
-      [
-        { bookingAmounts: { ...good, continue: { min: 150, max: 140 } } },
-        /^bookingAmounts\.continue\.max: the lowest amount \(min\) must not be above the highest \(max\)$/,
-      ],
-      [{ bookingAmounts: { ...good, perType: { individualYoga: null, yogaTherapy: { min: 80, max: 10 } } } }, /^bookingAmounts\.perType\.yogaTherapy\.max: /],
-      [{ bookingAmounts: { ...good, label: { min: 0, max: 110 } } }, /^bookingAmounts\.label\.min: must be at least \$1$/],
-      [{ bookingAmounts: { ...good, clickMax: 201.5 } }, /^bookingAmounts\.clickMax: must be a whole number of dollars$/],
-      [{ bookingAmounts: { ...good, slidingScale: '' } }, /^bookingAmounts\.slidingScale: must not be empty$/],
+      [therapy({ min: 10.5, max: 80, note: '' }), /^bookingAmounts\.ranges\.yogaTherapy\.min: must be a whole number of dollars$/],
+      [therapy({ min: '10', max: 80, note: '' }), /^bookingAmounts\.ranges\.yogaTherapy\.min: must be a whole number of dollars$/],
+      [therapy({ min: 80, max: 10, note: '' }), /^bookingAmounts\.ranges\.yogaTherapy\.max: the lowest amount \(min\) must not be above the highest \(max\)$/],
+      [therapy({ min: 0, max: 80, note: '' }), /^bookingAmounts\.ranges\.yogaTherapy\.min: must be at least \$1$/],
+      // Issue 20's shape is read from storage, never accepted anew.
+      [{ bookingAmounts: ISSUE_20_STORED }, /^bookingAmounts\.ranges: /],
       [{ defaultPlace: 'javascript://x' }, /^defaultPlace: An online link must start with https:\/\/ or http:\/\/$/],
       [{}, /Send at least one setting to change/],
     ];
@@ -101,21 +108,46 @@ describe(`her settings on ${testDbKind()}`, () => {
     expect(await getSettings()).toEqual(SPEC_DEFAULTS);
   });
 
-  it('saves what she sets (a key left out keeps its value) and the booking routes enforce her ranges', async () => {
+  it('accepts the seeded range of the chosen type, end to end: a therapy client paying $30 is booked', async () => {
     const client = await createUser(server);
     const slot = await addSlot();
-    // The spec's range: 50 to 200.
-    expect((await order(client.cookie, slot.id, 40)).status).toBe(400);
-    expect((await order(client.cookie, slot.id, 200)).status).toBe(200);
+    // $5 for therapy: refused in words naming therapy's range.
+    const low = await order(client.cookie, slot.id, 5, THERAPY);
+    expect(low.status).toBe(400);
+    expect((await low.json()).message).toBe('The amount for yoga therapy must be between $10 and $80.');
+    // $30 for individual yoga: below its $80.
+    const yoga = await order(client.cookie, slot.id, 30, YOGA);
+    expect(yoga.status).toBe(400);
+    expect((await yoga.json()).message).toBe('The amount for individual yoga must be between $80 and $110.');
+    // $30 for therapy, inside the page's own "$10–$80": ordered, approved, booked, captured.
+    const made = await order(client.cookie, slot.id, 30, THERAPY);
+    expect(made.status).toBe(200);
+    const { orderID } = await made.json();
+    await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Pat' } });
+    const book = await server.api(`/api/bookings/${slot.id}/book`, {
+      method: 'PUT',
+      headers: { cookie: client.cookie },
+      json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: THERAPY, paypalOrderId: orderID },
+    });
+    expect(book.status).toBe(200);
+    const row = await server.services.db
+      .selectFrom('slots')
+      .select(['bookedBy', 'amountCents', 'sessionType'])
+      .where('id', '=', slot.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ bookedBy: client.id, amountCents: 3000, sessionType: THERAPY });
+    expect((await server.services.payments.getOrder(orderID)).status).toBe('COMPLETED');
+  });
+
+  it('saves what she sets (a key left out keeps its value) and the booking routes enforce each type’s range', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot();
+    expect((await order(client.cookie, slot.id, 110)).status).toBe(200);
+    expect((await order(client.cookie, slot.id, 111)).status).toBe(400);
 
     const amounts = {
-      ...SPEC_DEFAULTS.bookingAmounts,
-      label: { min: 10, max: 120 },
-      accepted: { min: 60, max: 120 },
-      continue: { min: 60, max: 120 },
-      clickMax: 120,
-      perType: { individualYoga: null, yogaTherapy: { min: 10, max: 80 } },
-      slidingScale: 'Individual yoga $60–$120; yoga therapy $10–$80.',
+      ranges: { individualYoga: { min: 60, max: 120, note: '' }, yogaTherapy: { min: 10, max: 80, note: 'through June 2026' } },
+      slidingScaleNote: 'Pay what you can.',
     };
     const res = await putSettings({ bookingAmounts: amounts });
     expect(res.status).toBe(200);
@@ -127,17 +159,45 @@ describe(`her settings on ${testDbKind()}`, () => {
     expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts, cancelNoticeHours: 24, pickupHours: '' });
     expect((await (await server.api('/api/config/public')).json()).booking).toEqual(amounts);
 
-    // Individual yoga: the general range, now 60 to 120.
+    // Individual yoga: now 60 to 120.
     const low = await order(client.cookie, slot.id, 55);
     expect(low.status).toBe(400);
-    expect((await low.json()).message).toBe('The amount must be between $60 and $120.');
-    expect((await order(client.cookie, slot.id, 200)).status).toBe(400);
+    expect((await low.json()).message).toBe('The amount for individual yoga must be between $60 and $120.');
+    expect((await order(client.cookie, slot.id, 121)).status).toBe(400);
     expect((await order(client.cookie, slot.id, 60)).status).toBe(200);
-    // Yoga therapy: its own range, 10 to 80.
+    // Yoga therapy: 10 to 80.
     const therapyHigh = await order(client.cookie, slot.id, 90, THERAPY);
     expect(therapyHigh.status).toBe(400);
     expect((await therapyHigh.json()).message).toBe('The amount for yoga therapy must be between $10 and $80.');
     expect((await order(client.cookie, slot.id, 30, THERAPY)).status).toBe(200);
+  });
+
+  it('reads a value stored in issue 20’s shape in today’s, for her and for the booking page, and enforces it', async () => {
+    await server.services.db
+      .insertInto('settings')
+      .values({ key: 'bookingAmounts', value: JSON.stringify(ISSUE_20_STORED) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(ISSUE_20_STORED) }))
+      .execute();
+    // Her own individual yoga range is kept; therapy, left to the spec's general numbers, gets its seeded range.
+    const upgraded = {
+      ranges: { individualYoga: { min: 85, max: 120, note: '' }, yogaTherapy: { min: 10, max: 80, note: 'through June 2026' } },
+      slidingScaleNote: 'Pay what is sustainable for you. I suggest committing to at least 8 weeks.',
+    };
+    const got = await server.api('/api/admin/settings', { headers: { cookie: admin } });
+    expect(got.status).toBe(200);
+    expect((await got.json()).settings.bookingAmounts).toEqual(upgraded);
+    const config = await server.api('/api/config/public');
+    expect(config.status).toBe(200);
+    expect((await config.json()).booking).toEqual(upgraded);
+    const client = await createUser(server);
+    const slot = await addSlot();
+    expect((await order(client.cookie, slot.id, 80)).status).toBe(400);
+    expect((await order(client.cookie, slot.id, 120)).status).toBe(200);
+    expect((await order(client.cookie, slot.id, 30, THERAPY)).status).toBe(200);
+    // Saving writes today's shape.
+    expect((await putSettings({ bookingAmounts: upgraded })).status).toBe(200);
+    const stored = await server.services.db.selectFrom('settings').select('value').where('key', '=', 'bookingAmounts').executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.value)).toEqual(upgraded);
   });
 
   it('refuses at the booking an approved order whose amount she no longer accepts, booking nothing', async () => {
@@ -147,7 +207,8 @@ describe(`her settings on ${testDbKind()}`, () => {
     expect(res.status).toBe(200);
     const { orderID } = await res.json();
     await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Pat' } });
-    const lowered = { ...(await getSettings()).bookingAmounts, accepted: { min: 60, max: 90 } };
+    const current = (await getSettings()).bookingAmounts;
+    const lowered = { ...current, ranges: { ...current.ranges, individualYoga: { min: 60, max: 90, note: '' } } };
     expect((await putSettings({ bookingAmounts: lowered })).status).toBe(200);
     const book = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
@@ -155,7 +216,7 @@ describe(`her settings on ${testDbKind()}`, () => {
       json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, paypalOrderId: orderID },
     });
     expect(book.status).toBe(400);
-    expect((await book.json()).message).toBe('The amount must be between $60 and $90.');
+    expect((await book.json()).message).toBe('The amount for individual yoga must be between $60 and $90.');
     const row = await server.services.db.selectFrom('slots').select('bookedAt').where('id', '=', slot.id).executeTakeFirstOrThrow();
     expect(row.bookedAt).toBeNull();
     expect((await server.services.payments.getOrder(orderID)).status).toBe('APPROVED');

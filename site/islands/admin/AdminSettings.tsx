@@ -3,34 +3,36 @@ import AdminShell from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { fieldErrors, type FieldIssue } from '../../../contract/check.ts';
-import { settingsSchema, type DollarRange, type Settings, type SettingsView } from '../../../contract/settings.ts';
+import { settingsSchema, slidingScale, type Settings, type SettingsView, type TypeAmounts } from '../../../contract/settings.ts';
 
 /**
  * Her settings (issue 20): where her sessions happen unless a slot says otherwise, and the
- * booking page's amount (its ranges and the sliding-scale sentence). Checked in the browser by
+ * booking page's amount: one range per session type and the words of the sliding-scale sentence
+ * that is written from them (issue 30). Checked in the browser by
  * the server's own schema; the server checks again and names the field it refuses.
  */
 
-type Range = { min: string; max: string };
-const toRange = (r: DollarRange | null | undefined): Range => ({ min: r ? String(r.min) : '', max: r ? String(r.max) : '' });
-const fromRange = (r: Range) => ({ min: Number(r.min), max: Number(r.max) });
+type TypeFields = { min: string; max: string; note: string };
+const toFields = (r: TypeAmounts): TypeFields => ({ min: String(r.min), max: String(r.max), note: r.note });
+const fromFields = (r: TypeFields) => ({ min: r.min.trim() === '' ? NaN : Number(r.min), max: r.max.trim() === '' ? NaN : Number(r.max), note: r.note });
 
-function RangeFields(props: {
+/** One session type's amounts: its range (side by side on a phone) and the words after it. */
+function TypeAmountFields(props: {
   id: string;
   legend: string;
-  help: string;
   path: string;
-  value: Range;
+  value: TypeFields;
   errors: Record<string, string>;
-  onChange: (r: Range) => void;
+  onChange: (r: TypeFields) => void;
 }) {
-  const { id, legend, help, path, value, errors, onChange } = props;
+  const { id, legend, path, value, errors, onChange } = props;
   const error = errors[`${path}.min`] ?? errors[`${path}.max`] ?? errors[path];
+  const noteError = errors[`${path}.note`];
   return (
-    <fieldset className="settings-range" aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}>
+    <fieldset className="settings-range" aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} data-type-amounts={path}>
       <legend>{legend}</legend>
       <p className="muted" id={`${id}-help`}>
-        {help}
+        The amount a client pays for this session type, in whole dollars: the booking page’s label, what lets them continue, and what the server accepts.
       </p>
       <div className="form-row">
         <div className="field">
@@ -59,6 +61,17 @@ function RangeFields(props: {
           {error}
         </p>
       )}
+      <div className="field">
+        <label htmlFor={`${id}-note`}>After “per hour” (optional)</label>
+        <input
+          id={`${id}-note`}
+          value={value.note}
+          placeholder="through June 2026"
+          aria-invalid={!!noteError || undefined}
+          onChange={(e) => onChange({ ...value, note: e.target.value })}
+        />
+        {noteError && <p className="field-error">{noteError}</p>}
+      </div>
     </fieldset>
   );
 }
@@ -68,14 +81,8 @@ function SettingsPanel() {
   const [loaded, setLoaded] = useState<Settings | null>(null);
   const [place, setPlace] = useState('');
   const [sliding, setSliding] = useState('');
-  const [label, setLabel] = useState<Range>({ min: '', max: '' });
-  const [accepted, setAccepted] = useState<Range>({ min: '', max: '' });
-  const [cont, setCont] = useState<Range>({ min: '', max: '' });
-  const [clickMax, setClickMax] = useState('');
-  const [therapyOwn, setTherapyOwn] = useState(false);
-  const [therapy, setTherapy] = useState<Range>({ min: '', max: '' });
-  const [yogaOwn, setYogaOwn] = useState(false);
-  const [yoga, setYoga] = useState<Range>({ min: '', max: '' });
+  const [yoga, setYoga] = useState<TypeFields>({ min: '', max: '', note: '' });
+  const [therapy, setTherapy] = useState<TypeFields>({ min: '', max: '', note: '' });
   const [notice, setNotice] = useState('');
   const [pickupHours, setPickupHours] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -84,15 +91,9 @@ function SettingsPanel() {
   function fill(s: Settings) {
     setLoaded(s);
     setPlace(s.defaultPlace);
-    setSliding(s.bookingAmounts.slidingScale);
-    setLabel(toRange(s.bookingAmounts.label));
-    setAccepted(toRange(s.bookingAmounts.accepted));
-    setCont(toRange(s.bookingAmounts.continue));
-    setClickMax(String(s.bookingAmounts.clickMax));
-    setTherapyOwn(!!s.bookingAmounts.perType.yogaTherapy);
-    setTherapy(toRange(s.bookingAmounts.perType.yogaTherapy));
-    setYogaOwn(!!s.bookingAmounts.perType.individualYoga);
-    setYoga(toRange(s.bookingAmounts.perType.individualYoga));
+    setSliding(s.bookingAmounts.slidingScaleNote);
+    setYoga(toFields(s.bookingAmounts.ranges.individualYoga));
+    setTherapy(toFields(s.bookingAmounts.ranges.yogaTherapy));
     setNotice(String(s.cancelNoticeHours));
     setPickupHours(s.pickupHours);
   }
@@ -107,12 +108,8 @@ function SettingsPanel() {
     const settings = {
       defaultPlace: place,
       bookingAmounts: {
-        label: fromRange(label),
-        accepted: fromRange(accepted),
-        continue: fromRange(cont),
-        clickMax: Number(clickMax),
-        perType: { individualYoga: yogaOwn ? fromRange(yoga) : null, yogaTherapy: therapyOwn ? fromRange(therapy) : null },
-        slidingScale: sliding,
+        ranges: { individualYoga: fromFields(yoga), yogaTherapy: fromFields(therapy) },
+        slidingScaleNote: sliding,
       },
       cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
       pickupHours,
@@ -141,6 +138,18 @@ function SettingsPanel() {
 
   if (!loaded) return <p role="status">Loading…</p>;
   const e = (path: string) => errors[path];
+  // The sentence as the booking page will write it from these fields (the saved ones where a field doesn't read yet).
+  const typed = (f: TypeFields, saved: TypeAmounts) => {
+    const r = fromFields(f);
+    return Number.isInteger(r.min) && Number.isInteger(r.max) ? { ...r, note: f.note.trim() } : saved;
+  };
+  const preview = slidingScale({
+    ranges: {
+      individualYoga: typed(yoga, loaded.bookingAmounts.ranges.individualYoga),
+      yogaTherapy: typed(therapy, loaded.bookingAmounts.ranges.yogaTherapy),
+    },
+    slidingScaleNote: sliding.trim(),
+  });
   return (
     <section className="admin-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Sessions and the booking page</h2>
@@ -194,76 +203,31 @@ function SettingsPanel() {
           </p>
           {e('pickupHours') && <p className="field-error">{e('pickupHours')}</p>}
         </div>
+        <h3>Amounts on the booking page</h3>
+        <TypeAmountFields
+          id={`${id}-yoga`}
+          legend="Individual yoga"
+          path="bookingAmounts.ranges.individualYoga"
+          value={yoga}
+          errors={errors}
+          onChange={setYoga}
+        />
+        <TypeAmountFields
+          id={`${id}-therapy`}
+          legend="Yoga therapy"
+          path="bookingAmounts.ranges.yogaTherapy"
+          value={therapy}
+          errors={errors}
+          onChange={setTherapy}
+        />
         <div className="field">
-          <label htmlFor={`${id}-sliding`}>Sliding-scale sentence</label>
-          <textarea id={`${id}-sliding`} rows={4} value={sliding} aria-describedby={`${id}-sliding-help`} onChange={(ev) => setSliding(ev.target.value)} />
-          <p className="muted" id={`${id}-sliding-help`}>
-            Shown under the amount on the booking page.
+          <label htmlFor={`${id}-sliding`}>After the ranges (optional)</label>
+          <textarea id={`${id}-sliding`} rows={3} value={sliding} aria-describedby={`${id}-sliding-help`} onChange={(ev) => setSliding(ev.target.value)} />
+          {e('bookingAmounts.slidingScaleNote') && <p className="field-error">{e('bookingAmounts.slidingScaleNote')}</p>}
+          <p className="muted" id={`${id}-sliding-help`} data-sliding-preview>
+            The booking page says: “{preview}”
           </p>
-          {e('bookingAmounts.slidingScale') && <p className="field-error">{e('bookingAmounts.slidingScale')}</p>}
         </div>
-        <RangeFields
-          id={`${id}-label`}
-          legend="Amount shown in the label"
-          help="The range the amount field’s label names."
-          path="bookingAmounts.label"
-          value={label}
-          errors={errors}
-          onChange={setLabel}
-        />
-        <RangeFields
-          id={`${id}-accepted`}
-          legend="Amounts accepted"
-          help="What the server accepts for a paid session."
-          path="bookingAmounts.accepted"
-          value={accepted}
-          errors={errors}
-          onChange={setAccepted}
-        />
-        <RangeFields
-          id={`${id}-continue`}
-          legend="Amounts that enable Continue"
-          help="Continue is enabled (without a coupon) only in this range."
-          path="bookingAmounts.continue"
-          value={cont}
-          errors={errors}
-          onChange={setCont}
-        />
-        <div className="field">
-          <label htmlFor={`${id}-click`}>Highest amount the check on Continue lets through ($)</label>
-          <input id={`${id}-click`} inputMode="numeric" value={clickMax} onChange={(ev) => setClickMax(ev.target.value)} />
-          {e('bookingAmounts.clickMax') && <p className="field-error">{e('bookingAmounts.clickMax')}</p>}
-        </div>
-        <div className="field field-check">
-          <input id={`${id}-therapy-own`} type="checkbox" checked={therapyOwn} onChange={(ev) => setTherapyOwn(ev.target.checked)} />
-          <label htmlFor={`${id}-therapy-own`}>Yoga therapy has its own range</label>
-        </div>
-        {therapyOwn && (
-          <RangeFields
-            id={`${id}-therapy`}
-            legend="Yoga therapy"
-            help="Replaces the three ranges above for yoga therapy."
-            path="bookingAmounts.perType.yogaTherapy"
-            value={therapy}
-            errors={errors}
-            onChange={setTherapy}
-          />
-        )}
-        <div className="field field-check">
-          <input id={`${id}-yoga-own`} type="checkbox" checked={yogaOwn} onChange={(ev) => setYogaOwn(ev.target.checked)} />
-          <label htmlFor={`${id}-yoga-own`}>Individual yoga has its own range</label>
-        </div>
-        {yogaOwn && (
-          <RangeFields
-            id={`${id}-yoga`}
-            legend="Individual yoga"
-            help="Replaces the three ranges above for individual yoga."
-            path="bookingAmounts.perType.individualYoga"
-            value={yoga}
-            errors={errors}
-            onChange={setYoga}
-          />
-        )}
         <div className="card-actions">
           <button className="button button-small" type="submit">
             Save settings

@@ -6,29 +6,31 @@ import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, mo
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid } from '../MonthGrid';
+import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView, type BookResponse } from '../../../contract/booking.ts';
 import {
-  INVALID_PAYMENT_AMOUNT,
-  ONE_STEP_REMAINS,
-  SESSION_TYPES,
-  type BookingCouponView,
-  type BookingOrderView,
-  type BookResponse,
-} from '../../../contract/booking.ts';
-import { amountRules, continueBlockers, continueHint, DEFAULT_SETTINGS, inRange, type BookingAmounts } from '../../../contract/settings.ts';
+  amountLabel,
+  amountRange,
+  continueBlockers,
+  continueHint,
+  DEFAULT_SETTINGS,
+  inRange,
+  invalidPaymentAmount,
+  sessionTypeKeyOf,
+  slidingScale,
+  type BookingAmounts,
+} from '../../../contract/settings.ts';
 import type { PayPalConfigView } from '../../../contract/config.ts';
 import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 import { useIntake } from './IntakeStatus';
 import { INTAKE_REQUIRED_MESSAGE } from '../../../contract/practice.ts';
-import { sessionTypeKeyOf } from '../../../contract/settings.ts';
 
 /**
- * SPEC.md section 5 keeps the browser's amount checks as given, although they disagree: the
- * label says $10-$110, the input allows 50-200, Continue is enabled for 50-140, and the click
- * check allows up to 201. Those are the defaults of her settings (contract/settings.ts), which
- * she can change (issue 20); the page reads hers from GET /api/config/public. The server checks
- * the accepted range and decides.
+ * The amount (issue 30, decision 0032): one range per session type, hers (contract/settings.ts,
+ * read from GET /api/config/public). The chosen type's range is the label, the field's min and
+ * max, what enables Continue and what the check on Continue lets through; the sliding-scale
+ * sentence is written from the same ranges. The server checks the same range and decides.
  */
 
 const emptyForm = { sessionType: '', message: '', coupon: '', amount: '' };
@@ -50,7 +52,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   const [sending, setSending] = useState(false);
   // The chosen slot was booked by someone else while this visitor was deciding or paying.
   const [takenNotice, setTakenNotice] = useState(false);
-  // Her amount ranges and sliding-scale sentence; the spec's until hers arrive.
+  // Her range per session type and her note; the seeded ones until hers arrive.
   const [amounts, setAmounts] = useState<BookingAmounts>(DEFAULT_SETTINGS.bookingAmounts);
   useEffect(() => {
     void publicConfig()
@@ -159,7 +161,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   }
 
   const amount = Number(form.amount);
-  const rules = amountRules(amounts, form.sessionType);
+  const amountRangeNow = amountRange(amounts, form.sessionType).range;
   // What a disabled Continue lacks, said under it (issue 20).
   const blockers = continueBlockers(amounts, {
     slotChosen: !!slotId,
@@ -193,11 +195,8 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
       await showAlert({ icon: 'success', title: 'Coupon Applied' });
       return;
     }
-    if (Number.isNaN(amount) || !inRange(rules.click, amount)) {
-      const text = rules.typeWords
-        ? `The amount for ${rules.typeWords} must be between $${rules.click.min} and $${rules.click.max}. Please adjust your entry and try again.`
-        : INVALID_PAYMENT_AMOUNT;
-      await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text });
+    if (Number.isNaN(amount) || !inRange(amountRangeNow, amount)) {
+      await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text: invalidPaymentAmount(amountRangeNow, amount) });
       return;
     }
     const config = await loadPayPalConfig();
@@ -382,14 +381,12 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
           </div>
           {couponState !== 'valid' && (
             <div className="field">
-              <label htmlFor="bk-amount">
-                Payment amount (${amounts.label.min}-${amounts.label.max})
-              </label>
+              <label htmlFor="bk-amount">{amountLabel(amounts, form.sessionType)}</label>
               <input
                 id="bk-amount"
                 type="number"
-                min={rules.accepted.min}
-                max={rules.accepted.max}
+                min={amountRangeNow.min}
+                max={amountRangeNow.max}
                 step="1"
                 inputMode="decimal"
                 value={form.amount}
@@ -398,7 +395,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
             </div>
           )}
           <p className="muted" data-sliding-scale>
-            {amounts.slidingScale}
+            {slidingScale(amounts)}
           </p>
           {!paid && !paypal && (
             <div>
