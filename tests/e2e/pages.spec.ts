@@ -153,6 +153,34 @@ test('she edits a FAQ answer, previews, publishes, sees it on /yoga, and restore
   expect(await visitorSees(browser, '/yoga', newAnswer)).toBe(false);
 });
 
+test('the /yoga editor on a phone: one part open at a time, and "Find a field" finds her words (issue 30)', async ({ page }) => {
+  await logIn(page);
+  await page.goto('/admin/pages?page=yoga');
+  const form = page.getByRole('form', { name: 'Yoga' });
+  const folds = form.locator('details.pf-fold');
+  await expect(folds.first()).toBeVisible();
+  const faq = folds.filter({ has: page.locator('summary', { hasText: /^FAQ$/ }) });
+  const offerings = folds.filter({ has: page.locator('summary', { hasText: /^Offerings$/ }) });
+  await faq.locator('summary').click();
+  await expect(faq).toHaveAttribute('open', '');
+  await offerings.locator('summary').click();
+  await expect(offerings).toHaveAttribute('open', '');
+  await expect(faq).not.toHaveAttribute('open', '');
+  await expect(form.locator('details.pf-fold[open]')).toHaveCount(1);
+
+  // Her words: the cancellation answer is in the FAQ only; the other parts step aside.
+  await form.getByLabel('Find a field').fill('cancellation policy');
+  await expect(faq).toBeVisible();
+  await expect(faq).toHaveAttribute('open', '');
+  await expect(offerings).toBeHidden();
+  await expect(form.getByRole('status').filter({ hasText: /parts? holds? “cancellation policy”/ })).toBeVisible();
+  await expect(faq.getByText('What is your cancellation policy?').or(faq.locator('input[value="What is your cancellation policy?"]')).first()).toBeVisible();
+  await fitsThePhone(page);
+  await form.getByLabel('Find a field').fill('');
+  await expect(offerings).toBeVisible();
+  await expect(form.locator('details.pf-fold[open]')).toHaveCount(1);
+});
+
 test('two tabs on one page: the second save is refused with the reason, and her words stay in its form', async ({ page, context }) => {
   await logIn(page);
   const second = await context.newPage();

@@ -3,7 +3,8 @@
  * input, long text as a textarea, yes/no as a checkbox, a choice as a select, a group as a
  * fieldset, a list with add, remove and move up/down, a picture with the photo chooser. Every
  * field shows its doc line as help. The page's top-level groups fold, so a long page is a short
- * list of headings. Values are edited in place by path; unchanged branches keep their identity,
+ * list of headings; one opens at a time, and "Find a field" shows only the groups whose field
+ * names or words hold what she types, open (issue 30: /yoga was 37 screens with every group open). Values are edited in place by path; unchanged branches keep their identity,
  * so a keystroke re-renders only its own field.
  */
 import { createContext, memo, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -23,6 +24,11 @@ interface FormContext {
   announce: (text: string) => void;
   /** Top-level groups open from the start. */
   opened: readonly string[];
+  /** The one top-level group open now (one at a time), or null. */
+  openFold: string | null;
+  setOpenFold: (prefix: string | null) => void;
+  /** While she searches, every group shown is open. */
+  searching: boolean;
 }
 
 const Ctx = createContext<FormContext | null>(null);
@@ -236,13 +242,22 @@ function ObjectField({ value, path, label, spec, top }: FieldProps) {
 
 /** A top-level group folded under its name; it opens itself when a field inside has an error. */
 function Fold(props: { path: Path; label: string; children: ReactNode }) {
-  const { errors } = useForm();
-  const { opened } = useForm();
+  const { errors, openFold, setOpenFold, searching } = useForm();
   const prefix = pathKey(props.path);
-  const [open, setOpen] = useState(() => opened.includes(prefix));
   const bad = Object.keys(errors).some((k) => k === prefix || k.startsWith(`${prefix}.`));
+  const open = searching || openFold === prefix || bad;
   return (
-    <details className="pf-fold" open={open || bad} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details
+      className="pf-fold"
+      open={open}
+      onToggle={(e) => {
+        const now = e.currentTarget.open;
+        if (now === open || searching) return;
+        // Opening one closes the one open before; closing it leaves none open.
+        if (now) setOpenFold(prefix);
+        else if (openFold === prefix) setOpenFold(null);
+      }}
+    >
       <summary>
         {props.label}
         {bad && <span className="pf-fold-flag"> (needs a fix)</span>}
@@ -563,6 +578,22 @@ function PictureField({ value, path, label, spec, alt }: FieldProps) {
   );
 }
 
+/** What "Find a field" looks in: a top-level part's name, its fields' names and her words in it, lower-cased. */
+function wordsOf(key: string, value: unknown): string {
+  const out: string[] = [labelOf(key)];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object')
+      for (const [k, inner] of Object.entries(v)) {
+        out.push(labelOf(k));
+        walk(inner);
+      }
+  };
+  walk(value);
+  return out.join(' ').toLowerCase();
+}
+
 /**
  * The whole form of one page. `order` puts some top-level fields first; `after` renders something
  * after a top-level field (the search-result preview after the SEO fields), given the whole value.
@@ -582,20 +613,43 @@ export function SchemaForm(props: {
   const [announcement, setAnnouncement] = useState('');
   const { errors, onChange, photos } = props;
   const opened = props.open ?? NONE;
-  const ctx = useMemo<FormContext>(() => ({ idBase, errors, onChange, photos, announce: setAnnouncement, opened }), [idBase, errors, onChange, photos, opened]);
+  const [openFold, setOpenFold] = useState<string | null>(() => opened[0] ?? null);
+  const [query, setQuery] = useState('');
+  const searching = query.trim().length > 0;
+  const ctx = useMemo<FormContext>(
+    () => ({ idBase, errors, onChange, photos, announce: setAnnouncement, opened, openFold, setOpenFold, searching }),
+    [idBase, errors, onChange, photos, opened, openFold, searching],
+  );
   const spec = fieldSpec(props.schema, '');
   const shape = spec.kind.kind === 'object' ? spec.kind.shape : {};
   const keys = [...(props.order ?? []).filter((k) => k in shape), ...Object.keys(shape).filter((k) => !props.order?.includes(k))];
   const obj = props.value && typeof props.value === 'object' ? (props.value as Record<string, unknown>) : {};
+  // The groups whose names, field names or words hold every word she typed.
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = searching ? keys.filter((k) => words.every((w) => wordsOf(k, obj[k]).includes(w))) : keys;
   return (
     <Ctx.Provider value={ctx}>
       <div className="pf-form">
+        <div className="field pf-search">
+          <label htmlFor={`${idBase}-find`}>Find a field</label>
+          <input
+            id={`${idBase}-find`}
+            type="search"
+            value={query}
+            aria-describedby={`${idBase}-find-count`}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="A word on the page or a field’s name"
+          />
+          <span className="muted" id={`${idBase}-find-count`} role="status">
+            {searching ? (shown.length ? `${shown.length} of ${keys.length} parts hold “${query.trim()}”.` : `No part holds “${query.trim()}”.`) : ''}
+          </span>
+        </div>
         {keys.map((k) => {
           const child = shape[k]!;
           const kind = fieldSpec(child, k).kind.kind;
           const altKey = altKeyOf(k, shape);
           return (
-            <div key={k} className="pf-top">
+            <div key={k} className="pf-top" hidden={!shown.includes(k)}>
               <Node
                 schema={child}
                 value={obj[k]}
