@@ -323,7 +323,7 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
     const owner = await createUser(server);
     const intruder = await createUser(server);
     const slot = await addSlot(5);
-    const orderId = await bookPaid(owner, slot.id, 60, 8);
+    const orderId = await bookPaid(owner, slot.id, 95, 8);
     const before = await slotRow(slot.id);
 
     const res = await cancel(intruder, slot.id);
@@ -343,7 +343,7 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
   it('keeps a record the admin sees when PayPal refuses the refund; the session is cancelled anyway', async () => {
     const client = await createUser(server);
     const slot = await addSlot(3);
-    const orderId = await bookPaid(client, slot.id, 70, 9);
+    const orderId = await bookPaid(client, slot.id, 105, 9);
     const payments = server.services.payments;
     const refundCapture = payments.refundCapture;
     payments.refundCapture = async () => {
@@ -363,7 +363,7 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
     expect(logged.some((l) => String(l).includes('REFUND NEEDED'))).toBe(true);
     await expectFree(slot.id);
     const admin = await (await server.api('/api/bookings', { headers: { cookie: await adminCookie(server) } })).json();
-    expect(admin.cancellations.find((c: { paypalOrderId: string }) => c.paypalOrderId === orderId)).toMatchObject({ refundState: 'failed', amount: 70 });
+    expect(admin.cancellations.find((c: { paypalOrderId: string }) => c.paypalOrderId === orderId)).toMatchObject({ refundState: 'failed', amount: 105 });
     expect((await readMailbox(server, TEACHER)).some((m) => m.subject.startsWith('REFUND NEEDED: Cancelled by the client'))).toBe(true);
   });
 });
@@ -374,7 +374,7 @@ describe(`a client who deletes her account with sessions ahead on ${testDbKind()
     const far = await addSlot(5);
     const near = await addSlotAt(new Date(Date.now() + 6 * 3_600_000 + 17 * 60_000));
     const farOrder = await bookPaid(client, far.id, 90, 11);
-    const nearOrder = await bookPaid(client, near.id, 70, 12);
+    const nearOrder = await bookPaid(client, near.id, 105, 12);
     events.length = 0;
 
     const res = await server.api(`/api/admin/users/${client.id}`, { method: 'DELETE', headers: { cookie: await adminCookie(server) } });
@@ -400,7 +400,7 @@ describe(`a client who deletes her account with sessions ahead on ${testDbKind()
     const teacher = (await readMailbox(server, TEACHER)).find((m) => m.subject.startsWith('A client deleted their account'));
     expect(teacher?.subject).toBe('A client deleted their account: 2 coming sessions cancelled');
     expect(teacher?.text).toContain('paid $90.00: refunded in full through PayPal');
-    expect(teacher?.text).toContain('paid $70.00: within your notice of 24 hours, not refunded');
+    expect(teacher?.text).toContain('paid $105.00: within your notice of 24 hours, not refunded');
     expect(teacher?.text).not.toMatch(/Zelda|Quist/);
     expect(teacher?.text).not.toContain(client.email);
   });
@@ -423,7 +423,7 @@ describe(`cancelling a session whose payment record is unusual on ${testDbKind()
   it('refunds a booking paid before payment attempts were recorded, asking PayPal for its capture', async () => {
     const client = await createUser(server);
     const slot = await addSlot(3);
-    const orderId = await bookPaid(client, slot.id, 75, 12);
+    const orderId = await bookPaid(client, slot.id, 100, 12);
     await server.services.db.deleteFrom('paymentAttempts').where('paypalOrderId', '=', orderId).execute();
     const res = await cancel(client, slot.id);
     expect(res.status).toBe(200);

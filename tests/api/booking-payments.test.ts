@@ -115,13 +115,13 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     const client = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
     const slot = await addSlot(4, '15:30');
 
-    const created = await createOrder(client, slot.id, { amount: '95.50', sessionType: THERAPY });
+    const created = await createOrder(client, slot.id, { amount: '75.50', sessionType: THERAPY });
     expect(created.status).toBe(200);
     const body = await created.json();
     expect(body).toEqual({ orderID: expect.any(String) });
     const orderID: string = body.orderID;
     const order = await server.services.payments.getOrder(orderID);
-    expect(order).toMatchObject({ status: 'CREATED', amountCents: 9550, currency: 'USD', referenceId: `slot:${slot.id}:${client.id}` });
+    expect(order).toMatchObject({ status: 'CREATED', amountCents: 7550, currency: 'USD', referenceId: `slot:${slot.id}:${client.id}` });
 
     await approve(orderID);
     const res = await book(client, slot.id, { paypalOrderId: orderID, sessionType: THERAPY });
@@ -136,7 +136,7 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
       email: client.email,
       sessionType: THERAPY,
       message: 'First session, a sore shoulder.',
-      amountCents: 9550,
+      amountCents: 7550,
       couponUsed: false,
       paypalOrderId: orderID,
     });
@@ -154,7 +154,7 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     expect(mail!.text).toMatch(/Time: 3:30 PM P[SD]T/);
     expect(mail!.text).toContain(`Session: ${THERAPY}`);
     expect(mail!.text).toContain('Duration: 60 mins');
-    expect(mail!.text).toContain('$95.50');
+    expect(mail!.text).toContain('$75.50');
     expect(mail!.attachments).toEqual([
       {
         filename: 'session.ics',
@@ -185,17 +185,32 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     expect(await res.json()).toEqual({ success: true, message: CONFIRMED, payerFirstName: 'Bea' });
   });
 
-  it('accepts the bounds $50 and $200 and refuses amounts outside them or not money', async () => {
+  it("accepts the bounds of the chosen type's range (individual yoga $80–$110, yoga therapy $10–$80) and refuses amounts outside it or not money", async () => {
     const client = await createUser(server);
     const slot = await addSlot();
-    for (const amount of [50, 200, '50.00', 199.99]) {
-      const res = await createOrder(client, slot.id, { amount, sessionType: YOGA });
-      expect(res.status, String(amount)).toBe(200);
+    for (const [amount, sessionType] of [
+      [80, YOGA],
+      [110, YOGA],
+      ['80.00', YOGA],
+      [109.99, YOGA],
+      [10, THERAPY],
+      [80, THERAPY],
+      [30, THERAPY],
+    ] as const) {
+      const res = await createOrder(client, slot.id, { amount, sessionType });
+      expect(res.status, `${amount} ${sessionType}`).toBe(200);
     }
-    for (const amount of [49.99, 200.01, 10, 201, 0, -80, '80.123', 'abc', '', null, 1e9]) {
+    for (const amount of [79.99, 110.01, 30, 111, 0, -80, '80.123', 'abc', '', null, 1e9]) {
       const res = await createOrder(client, slot.id, { amount, sessionType: YOGA });
       expect(res.status, String(amount)).toBe(400);
       expect((await res.json()).message).toMatch(/amount/i);
+    }
+    // Another client: the limit on order attempts is per account.
+    const other = await createUser(server);
+    for (const amount of [9.99, 80.01, 5]) {
+      const res = await createOrder(other, slot.id, { amount, sessionType: THERAPY });
+      expect(res.status, String(amount)).toBe(400);
+      expect((await res.json()).message).toBe('The amount for yoga therapy must be between $10 and $80.');
     }
     const noType = await createOrder(client, slot.id, { amount: 80, sessionType: 'Massage' });
     expect(noType.status).toBe(400);
@@ -210,7 +225,7 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     await approve(order.id);
     const res = await book(client, slot.id, { paypalOrderId: order.id });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe('The amount must be between $50 and $200.');
+    expect((await res.json()).message).toBe('The amount for individual yoga must be between $80 and $110.');
     await expectFree(slot.id);
     expect(await orderStatus(order.id)).toBe('APPROVED');
   });
@@ -341,7 +356,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     const slot = await addSlot(5);
     const clients = await Promise.all(Array.from({ length: n }, () => createUser(server)));
     const orders: string[] = [];
-    for (const [i, client] of clients.entries()) orders.push(await paidOrder(client, slot.id, 60 + i, ip(i + 1)));
+    for (const [i, client] of clients.entries()) orders.push(await paidOrder(client, slot.id, 80 + i, ip(i + 1)));
 
     const answers = await Promise.all(clients.map((client, i) => book(client, slot.id, { paypalOrderId: orders[i] }, ip(i + 1))));
     const statuses = answers.map((r) => r.status);
@@ -351,7 +366,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
 
     const winner = statuses.indexOf(200);
     const row = await slotRow(slot.id);
-    expect(row).toMatchObject({ bookedBy: clients[winner]!.id, paypalOrderId: orders[winner], amountCents: (60 + winner) * 100 });
+    expect(row).toMatchObject({ bookedBy: clients[winner]!.id, paypalOrderId: orders[winner], amountCents: (80 + winner) * 100 });
     for (const [i, order] of orders.entries()) {
       expect(await orderStatus(order), `order of client ${i}`).toBe(i === winner ? 'COMPLETED' : 'APPROVED');
     }
@@ -362,7 +377,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
   it('answers a double-clicked booking (8 concurrent posts of one order) with one booking, one capture and one mail', async () => {
     const client = await createUser(server);
     const slot = await addSlot(6);
-    const order = await paidOrder(client, slot.id, 75);
+    const order = await paidOrder(client, slot.id, 85);
     const { payments } = server.services;
     const capture = payments.captureOrder;
     let captures = 0;
@@ -378,7 +393,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
       payments.captureOrder = capture;
     }
     expect(captures).toBe(1);
-    expect(await slotRow(slot.id)).toMatchObject({ bookedBy: client.id, paypalOrderId: order, amountCents: 7500 });
+    expect(await slotRow(slot.id)).toMatchObject({ bookedBy: client.id, paypalOrderId: order, amountCents: 8500 });
     expect(await mailbox(client.email)).toHaveLength(1);
   });
 

@@ -205,20 +205,16 @@ describe(`the resolver leaves what is not its own to settle on ${testDbKind()}`,
   it('releases an approval whose amount is outside the range she set since, both mailed, nothing captured', async () => {
     const client = await createUser(server, { firstName: 'Di', lastName: 'Ko' });
     const slot = await addSlot(server, 5);
-    const orderId = await createOrder(server, client, slot.id, 150);
+    const orderId = await createOrder(server, client, slot.id, 105);
     await approve(server, orderId);
-    // She lowers the highest accepted amount to $120 meanwhile.
+    // She lowers individual yoga's highest amount to $100 meanwhile.
     await server.services.db
       .insertInto('settings')
       .values({
         key: 'bookingAmounts',
         value: JSON.stringify({
-          label: { min: 10, max: 110 },
-          accepted: { min: 50, max: 120 },
-          continue: { min: 50, max: 120 },
-          clickMax: 120,
-          perType: { individualYoga: null, yogaTherapy: null },
-          slidingScale: 'Pay what you can.',
+          ranges: { individualYoga: { min: 80, max: 100, note: '' }, yogaTherapy: { min: 10, max: 80, note: '' } },
+          slidingScaleNote: 'Pay what you can.',
         }),
       })
       .execute();

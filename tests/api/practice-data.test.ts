@@ -102,7 +102,7 @@ async function busyClient(tag: string): Promise<Client> {
   // A second paid session, cancelled (refunded), and one with the coupon.
   const cancelled = await addSlot();
   const second = await (
-    await server.api(`/api/bookings/${cancelled.id}/paypal-order`, { method: 'POST', headers: cookie, json: { amount: 70, sessionType: YOGA } })
+    await server.api(`/api/bookings/${cancelled.id}/paypal-order`, { method: 'POST', headers: cookie, json: { amount: 105, sessionType: YOGA } })
   ).json();
   await server.api(`/dev/paypal/v2/checkout/orders/${second.orderID}/approve`, { method: 'POST', json: { givenName: first, surname: last } });
   expect((await book(cancelled.id, { paypalOrderId: second.orderID })).status).toBe(200);
@@ -240,7 +240,7 @@ describe(`a client's data on ${testDbKind()}`, () => {
     expect(data.profile).toMatchObject({ id: a.id, email: a.email, firstName: a.first, lastName: a.last, phone: a.phone, city: a.city });
     expect(data.bookings).toHaveLength(2);
     expect(data.bookings.map((x: { couponUsed: boolean }) => x.couponUsed).sort()).toEqual([false, true]);
-    expect(data.cancelledBookings).toEqual([expect.objectContaining({ amount: '70.00', refund: 'refunded' })]);
+    expect(data.cancelledBookings).toEqual([expect.objectContaining({ amount: '105.00', refund: 'refunded' })]);
     expect(data.payments.map((p: { amount: string }) => p.amount).sort()).toEqual(['41.00', '90.00']);
     expect(data.orders[0]).toMatchObject({ total: '41.00', items: [{ name: 'Sea Salt Tin', quantity: 2 }], shipTo: { name: `${a.first} ${a.last}` } });
     expect(data.classSignups[0]).toMatchObject({ email: a.email, waiverAccepted: true });
