@@ -10,6 +10,8 @@ const STATUSES = ['payment_pending', 'payment_failed', 'paid', 'ready_for_pickup
 type Status = (typeof STATUSES)[number];
 
 const instant = (at: Date | string) => new Date(at).toISOString();
+/** An id as the lists' rows carry it (uuids; a newsletter's too). */
+const ID = /^[\w-]{1,100}$/;
 
 export const adminLinks = {
   /** Orders with one status: /admin/orders?status=paid */
@@ -29,6 +31,19 @@ export const adminLinks = {
   failedMails: () => '/admin/mail',
   /** Newsletters some of whose mails failed. */
   failedNewsletters: () => '/admin/newsletter?failed=1',
+  /** Pickup orders still to be handed over: paid (to be made ready) or ready for pickup (issue 30). */
+  comingPickups: () => '/admin/orders?pickup=coming',
+  /** Classes taught and not paid: the Gigs page lists them first, with their age. */
+  unpaidGigs: () => '/admin/gigs',
+  /**
+   * One item of a list (issue 30): the list's address, its filter kept, with `focus=<id>`; the
+   * page scrolls that row into view once its data is drawn, opens its month and marks it. The
+   * list's own anchor (#events) goes: the row is where the page lands.
+   */
+  item: (list: string, id: string) => {
+    const path = list.replace(/#.*$/, '');
+    return `${path}${path.includes('?') ? '&' : '?'}focus=${encodeURIComponent(id)}`;
+  },
 } as const;
 
 /** What a list's address asks for; a parameter that doesn't parse is ignored, as if absent. */
@@ -43,6 +58,10 @@ export interface ListFilter {
   since?: string;
   /** Only newsletters with failed mails. */
   failed?: boolean;
+  /** Only pickup orders still to be handed over (isComingPickup). */
+  pickup?: 'coming';
+  /** The id of the row to scroll into view and mark (adminLinks.item). */
+  focus?: string;
 }
 
 export function readListFilter(search: string): ListFilter {
@@ -58,6 +77,9 @@ export function readListFilter(search: string): ListFilter {
   const since = q.get('since');
   if (since && !Number.isNaN(Date.parse(since))) filter.since = new Date(since).toISOString();
   if (q.get('failed') === '1') filter.failed = true;
+  if (q.get('pickup') === 'coming') filter.pickup = 'coming';
+  const focus = q.get('focus');
+  if (focus && ID.test(focus)) filter.focus = focus;
   return filter;
 }
 
@@ -66,3 +88,6 @@ export const inDateRange = (date: string, f: ListFilter) => (!f.from || date >= 
 
 /** Whether an instant is at or after the filter's `since`. */
 export const isSince = (at: string, f: ListFilter) => !f.since || Date.parse(at) >= Date.parse(f.since);
+
+/** A pickup order still to be handed over: paid (to make ready) or ready for pickup (issue 30). */
+export const isComingPickup = (o: { status: string; isLocalPickup: boolean }) => o.isLocalPickup && (o.status === 'paid' || o.status === 'ready_for_pickup');

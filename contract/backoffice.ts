@@ -213,8 +213,13 @@ export interface TodayGroup<T> {
   count: number;
   /** The admin page that lists them (with the filter its list API answers for the same count). */
   href: string;
-  /** The first few (at most TODAY_ITEMS), soonest or newest first. */
-  items: T[];
+  /** The first few (at most TODAY_ITEMS), soonest or newest first, each with its own row's address. */
+  items: (T & TodayItemLink)[];
+}
+
+/** Issue 30: each item opens its list on its own row (adminLinks.item: the list's filter and `focus=<id>`). */
+export interface TodayItemLink {
+  href: string;
 }
 
 /** How many items each group carries; `count` is always the whole. */
@@ -228,6 +233,27 @@ export interface TodayOrder {
   payerName: string;
   total: number;
   isLocalPickup: boolean;
+}
+
+/** A pickup order still to be handed over (issue 30): paid (to make ready) or ready for pickup. */
+export interface TodayPickup {
+  _id: string;
+  createdAt: string;
+  payerName: string;
+  total: number;
+  status: 'paid' | 'ready_for_pickup';
+}
+
+/** A class she taught and was not paid for yet (issue 30). */
+export interface TodayGig {
+  _id: string;
+  date: string;
+  time: string;
+  className: string;
+  location: string;
+  rateCents: number;
+  /** Days since she taught it. */
+  ageDays: number;
 }
 
 export interface TodaySession {
@@ -287,6 +313,10 @@ export interface TodayView {
   timeZone: string;
   /** Paid orders not yet shipped or picked up; `toShip` + `toHandOver` = count. */
   ordersToDeliver: TodayGroup<TodayOrder> & { toShip: number; toHandOver: number };
+  /** Pickup orders paid or ready for pickup, not picked up yet (issue 30); `ready` of them are ready. */
+  comingPickups: TodayGroup<TodayPickup> & { ready: number };
+  /** Classes taught and not paid (issue 30), oldest first; `cents` is what they owe her. */
+  unpaidGigs: TodayGroup<TodayGig> & { cents: number };
   /** Booked sessions of today (those passed today too). */
   sessionsToday: TodayGroup<TodaySession>;
   /** Booked sessions from today to six days on. */

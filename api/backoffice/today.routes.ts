@@ -6,12 +6,20 @@ import { centsToDollars } from '../../contract/chocolates.ts';
 import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
 import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
-import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, sessionsBetween, signupsSince } from './today.repo.ts';
+import { unpaidOf } from '../books/gigs.ts';
+import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, pickupsComing, sessionsBetween, signupsSince } from './today.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** A group: the whole count, its list's address, the first few. */
-const group = <T>(all: T[], href: string): TodayGroup<T> => ({ count: all.length, href, items: all.slice(0, TODAY_ITEMS) });
+/**
+ * A group: the whole count, its list's address, the first few, each a link to its own row on that
+ * list (issue 30: `rowId` is what the row is found by, the item's own id unless said otherwise).
+ */
+const group = <T extends object>(all: T[], href: string, rowId: (item: T) => string = (i) => ('_id' in i ? String(i._id) : '')): TodayGroup<T> => ({
+  count: all.length,
+  href,
+  items: all.slice(0, TODAY_ITEMS).map((i) => ({ ...i, href: adminLinks.item(href, rowId(i)) })),
+});
 
 const sessionView = (s: Awaited<ReturnType<typeof sessionsBetween>>[number]): TodaySession => ({
   _id: s.id,
@@ -35,8 +43,10 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, week, classes, failed, signups, clients, unsent] = await Promise.all([
+  const [orders, pickups, gigs, week, classes, failed, signups, clients, unsent] = await Promise.all([
     ordersToDeliver(db),
+    pickupsComing(db),
+    unpaidOf(db, today),
     sessionsBetween(db, today, weekEnd),
     classesAhead(db, now, weekEnd),
     failedNewsletterMails(db),
@@ -61,6 +71,35 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       ),
       toShip: orders.length - toHandOver,
       toHandOver,
+    },
+    // Issue 30: a pickup is hers to hand over until it is picked up, ready or not.
+    comingPickups: {
+      ...group(
+        pickups.map((o) => ({
+          _id: o.id,
+          createdAt: iso(o.createdAt),
+          payerName: o.payerName,
+          total: centsToDollars(o.totalCents),
+          status: o.status as 'paid' | 'ready_for_pickup',
+        })),
+        adminLinks.comingPickups(),
+      ),
+      ready: pickups.filter((o) => o.status === 'ready_for_pickup').length,
+    },
+    unpaidGigs: {
+      ...group(
+        gigs.map((g) => ({
+          _id: g._id,
+          date: g.date,
+          time: g.time,
+          className: g.className,
+          location: g.location,
+          rateCents: g.rateCents,
+          ageDays: g.ageDays,
+        })),
+        adminLinks.unpaidGigs(),
+      ),
+      cents: gigs.reduce((sum, g) => sum + g.rateCents, 0),
     },
     sessionsToday: group(week.filter((s) => s.date === today).map(sessionView), adminLinks.sessions(today, today)),
     sessionsThisWeek: group(week.map(sessionView), adminLinks.sessions(today, weekEnd)),
@@ -90,6 +129,8 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
           ...failed.map((f) => ({ source: 'newsletter' as const, newsletterId: f.id, subject: f.subject, failed: f.failed })),
         ],
         adminLinks.failedMails(),
+        // The Mail page's rows: a mail by its id, a newsletter's failures by the newsletter's.
+        (m) => (m.source === 'newsletter' ? m.newsletterId : m.id),
       ),
       // The count is of mails, not of newsletters: each failed recipient is one.
       count: unsent.length + failed.reduce((sum, f) => sum + f.failed, 0),

@@ -68,10 +68,14 @@ export const gigView = (g: GigRow): GigView => ({
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
+/** The classes taught (on or before `today`) and not paid, oldest first, with their age in days: the Gigs page's and the Today panel's. */
+export async function unpaidOf(db: DB, today: string): Promise<UnpaidGigView[]> {
+  return (await unpaidGigs(db, today)).map((g) => ({ ...gigView(g), ageDays: daysBetween(g.date, today) }));
+}
+
 /** Every entry (or those from/to), and the classes taught and not paid with their age. */
 export async function gigsOf(db: DB, today: string, from?: string, to?: string): Promise<GigsView> {
-  const [rows, unpaidRows] = await Promise.all([listGigs(db, from, to), unpaidGigs(db, today)]);
-  const unpaid: UnpaidGigView[] = unpaidRows.map((g) => ({ ...gigView(g), ageDays: daysBetween(g.date, today) }));
+  const [rows, unpaid] = await Promise.all([listGigs(db, from, to), unpaidOf(db, today)]);
   return { gigs: rows.map(gigView), unpaid, unpaidCents: unpaid.reduce((s, g) => s + g.rateCents, 0) };
 }
 

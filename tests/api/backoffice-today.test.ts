@@ -3,7 +3,9 @@
  * today, each group with a count and the admin list it links to; with seeded data, every count
  * equals what that list's API answers for the same filter: paid orders, sessions today and this
  * week (her calendar), the next classes with places and waitlists, failed newsletter mails, new
- * class sign-ups and new clients.
+ * class sign-ups and new clients. Issue 30: pickups coming (paid or ready, not picked up) and
+ * unpaid gigs with their amount and age are groups too, and every item links to its own row on
+ * its group's list (the list's filter and `focus=<id>`), a row that list holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
@@ -11,11 +13,14 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import type { TodayView } from '../../contract/backoffice.ts';
-import { inDateRange, isSince, readListFilter } from '../../contract/admin-links.ts';
+import { inDateRange, isComingPickup, isSince, readListFilter } from '../../contract/admin-links.ts';
+import type { GigsView } from '../../contract/books.ts';
 
 let server: TestServer;
 let admin: string;
 let today: string;
+/** Issue 30's rows: a pickup made ready, one picked up, and the classes she taught (the unpaid ones first). */
+const seeded = { readyPickup: '', pickedUp: '', unpaidGigs: [] as string[], paidGig: '' };
 
 const get = async <T>(path: string): Promise<T> => {
   const res = await server.api(path, { headers: { cookie: admin } });
@@ -65,6 +70,14 @@ beforeAll(async () => {
   await buy(false, 'ship1@example.com');
   await buy(false, 'ship2@example.com');
   await buy(true, 'pickup@example.com');
+  // Issue 30: pickups ahead, one made ready; one already picked up is not.
+  seeded.readyPickup = await buy(true, 'ready@example.com');
+  seeded.pickedUp = await buy(true, 'collected@example.com');
+  for (const [id, status] of [
+    [seeded.readyPickup, 'ready_for_pickup'],
+    [seeded.pickedUp, 'picked_up'],
+  ] as const)
+    expect((await server.api(`/api/admin/orders/${id}/status`, { method: 'PUT', json: { status }, headers: { cookie: admin } })).status).toBe(200);
   const shipped = await buy(false, 'gone@example.com');
   expect((await server.api(`/api/admin/orders/${shipped}/status`, { method: 'PUT', json: { status: 'shipped' }, headers: { cookie: admin } })).status).toBe(
     200,
@@ -154,6 +167,27 @@ beforeAll(async () => {
     ])
     .execute();
 
+  // Gigs (issue 24): a class taught twelve days ago and one two days ago, not paid; one paid; one ahead.
+  const location = await server.api('/api/admin/locations', {
+    method: 'POST',
+    json: { name: 'Riverside Studio', roundTripMiles: 12 },
+    headers: { cookie: admin },
+  });
+  expect(location.status).toBe(201);
+  const locationId = ((await location.json()) as { _id: string })._id;
+  const gig = async (date: string, rateCents: number, paid = false) => {
+    const res = await server.api('/api/admin/gigs', {
+      method: 'POST',
+      json: { date, time: '18:00', className: 'Vinyasa Flow', locationId, rateCents, frequency: 'perClass', paymentMethod: 'venmo', paid },
+      headers: { cookie: admin },
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { ids: string[] }).ids[0]!;
+  };
+  seeded.unpaidGigs.push(await gig(addDays(today, -12), 6000), await gig(addDays(today, -2), 12000));
+  seeded.paidGig = await gig(addDays(today, -5), 5000, true);
+  await gig(addDays(today, 4), 7000);
+
   // Clients: one registered now (plus Ana above), one long ago.
   await createUser(server, { firstName: 'Bea' });
   await db
@@ -232,7 +266,7 @@ describe(`the Today panel on ${testDbKind()}`, () => {
     expect(view.failedMails.items).toEqual([
       expect.objectContaining({ source: 'outbox', kind: 'login-link', to: 'typo@exmaple.con', state: 'failed' }),
       expect.objectContaining({ source: 'outbox', kind: 'booking-confirmation', to: 'gone@example.com', state: 'skipped' }),
-      { source: 'newsletter', newsletterId: letters[0]!.id, subject: 'Solstice', failed: 2 },
+      { source: 'newsletter', newsletterId: letters[0]!.id, subject: 'Solstice', failed: 2, href: `/admin/mail?focus=${letters[0]!.id}` },
     ]);
 
     // New sign-ups and clients: the lists' rows since the link's instant (seven days ago).
@@ -244,6 +278,90 @@ describe(`the Today panel on ${testDbKind()}`, () => {
     const users = await get<{ createdAt: string }[]>('/api/admin/users');
     expect(view.newClients.count).toBe(users.filter((u) => isSince(u.createdAt, clientFilter)).length);
     expect(users.length).toBeGreaterThan(view.newClients.count);
+  });
+
+  it('counts pickups coming and unpaid gigs as their lists show them (issue 30)', async () => {
+    const view = await get<TodayView>('/api/admin/today');
+    // Pickups coming: the orders list's pickups paid or ready for pickup.
+    const pickupUrl = new URL(view.comingPickups.href, 'http://admin.test');
+    expect(pickupUrl.pathname).toBe('/admin/orders');
+    const pickupFilter = readListFilter(pickupUrl.search);
+    expect(pickupFilter.pickup).toBe('coming');
+    const orders = await get<{ _id: string; status: string; isLocalPickup: boolean }[]>('/api/admin/orders');
+    const coming = orders.filter(isComingPickup);
+    expect(view.comingPickups.count).toBe(coming.length);
+    expect(view.comingPickups.count).toBe(2);
+    expect(view.comingPickups.ready).toBe(1);
+    expect(view.comingPickups.items.map((o) => o._id).sort()).toEqual(coming.map((o) => o._id).sort());
+    expect(view.comingPickups.items.find((o) => o._id === seeded.readyPickup)).toMatchObject({ status: 'ready_for_pickup', payerName: 'Ana Lima' });
+    expect(view.comingPickups.items.map((o) => o._id)).not.toContain(seeded.pickedUp);
+
+    // Unpaid gigs: the Gigs page's Unpaid list, oldest first, with the amount and the days waited.
+    expect(new URL(view.unpaidGigs.href, 'http://admin.test').pathname).toBe('/admin/gigs');
+    const gigs = await get<GigsView>('/api/admin/gigs');
+    expect(view.unpaidGigs.count).toBe(gigs.unpaid.length);
+    expect(view.unpaidGigs.count).toBe(2);
+    expect(view.unpaidGigs.cents).toBe(gigs.unpaidCents);
+    expect(view.unpaidGigs.cents).toBe(18000);
+    expect(view.unpaidGigs.items.map((g) => g._id)).toEqual(seeded.unpaidGigs);
+    expect(view.unpaidGigs.items[0]).toMatchObject({
+      className: 'Vinyasa Flow',
+      location: 'Riverside Studio',
+      rateCents: 6000,
+      ageDays: 12,
+      date: addDays(today, -12),
+    });
+    expect(view.unpaidGigs.items[1]).toMatchObject({ rateCents: 12000, ageDays: 2 });
+  });
+
+  it('links every item to its own row on its group’s list (issue 30)', async () => {
+    const view = await get<TodayView>('/api/admin/today');
+    /** The rows' ids each list page draws, from its list API, under the group link's filter. */
+    const orders = await get<{ _id: string; status: string; isLocalPickup: boolean }[]>('/api/admin/orders');
+    const bookings = await get<{ bookedSlots: { _id: string; date: string }[]; passedSessions: { _id: string; date: string }[] }>('/api/bookings');
+    const events = await get<{ _id: string }[]>('/api/events');
+    const unsent = await get<{ id: string }[]>('/api/admin/mail/unsent');
+    const letters = await get<{ id: string; failed: number }[]>('/api/admin/newsletters');
+    const signups = await get<{ _id: string; createdAt: string }[]>('/api/admin/signups');
+    const users = await get<{ _id: string; createdAt: string }[]>('/api/admin/users');
+    const gigs = await get<GigsView>('/api/admin/gigs');
+    const rowsOf: Record<string, (f: ReturnType<typeof readListFilter>) => string[]> = {
+      '/admin/orders': (f) => orders.filter((o) => (!f.status || o.status === f.status) && (!f.pickup || isComingPickup(o))).map((o) => o._id),
+      '/admin/bookings': (f) => [...bookings.bookedSlots, ...bookings.passedSessions].filter((s) => inDateRange(s.date, f)).map((s) => s._id),
+      '/admin/dashboard': () => events.map((e) => e._id),
+      '/admin/mail': () => [...unsent.map((m) => m.id), ...letters.filter((l) => l.failed > 0).map((l) => l.id)],
+      '/admin/signups': (f) => signups.filter((s) => isSince(s.createdAt, f)).map((s) => s._id),
+      '/admin/users': (f) => users.filter((u) => isSince(u.createdAt, f)).map((u) => u._id),
+      '/admin/gigs': () => gigs.unpaid.map((g) => g._id),
+    };
+    const groups = [
+      'ordersToDeliver',
+      'comingPickups',
+      'sessionsToday',
+      'sessionsThisWeek',
+      'nextClasses',
+      'failedMails',
+      'unpaidGigs',
+      'newSignups',
+      'newClients',
+    ] as const;
+    for (const key of groups) {
+      const group = view[key];
+      expect(group.items.length, key).toBeGreaterThan(0);
+      const list = new URL(group.href, 'http://admin.test');
+      const listFilter = readListFilter(list.search);
+      for (const item of group.items) {
+        const url = new URL(item.href, 'http://admin.test');
+        // The same page and filter as the group's link, and the row to open.
+        expect(url.pathname, key).toBe(list.pathname);
+        const { focus, ...filter } = readListFilter(url.search);
+        expect(filter, key).toEqual(listFilter);
+        expect(focus, key).toBeTruthy();
+        expect(rowsOf[list.pathname]!(filter), `${key}: ${item.href}`).toContain(focus);
+        const own = 'source' in item ? (item.source === 'newsletter' ? item.newsletterId : item.id) : item._id;
+        expect(focus, key).toBe(own);
+      }
+    }
   });
 
   it('moves a count when the list changes: a shipped order leaves "to deliver"', async () => {
