@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { isCleanText } from './common.ts';
-import { hoursInWords, type Settings } from './settings.ts';
+import { hoursInWords, rangeInWords, type Settings } from './settings.ts';
 
 /** A required line or paragraph of text. */
 const text = (doc: string, max = 4000) =>
@@ -475,6 +475,14 @@ export const SETTING_PLACEHOLDERS = {
   '{notice period}': {
     help: 'how long before a session a client can still cancel or move it online (Settings), e.g. “24 hours”',
     value: (s: Pick<Settings, 'cancelNoticeHours'>) => hoursInWords(s.cancelNoticeHours),
+  },
+  '{individual yoga amounts}': {
+    help: 'the amounts an individual yoga session accepts (Settings), e.g. “$80–$110”',
+    value: (s: Pick<Settings, 'bookingAmounts'>) => rangeInWords(s.bookingAmounts.ranges.individualYoga),
+  },
+  '{yoga therapy amounts}': {
+    help: 'the amounts a yoga therapy session accepts (Settings), e.g. “$10–$80”',
+    value: (s: Pick<Settings, 'bookingAmounts'>) => rangeInWords(s.bookingAmounts.ranges.yogaTherapy),
   },
 } as const satisfies Record<string, { help: string; value: (s: Settings) => string }>;
 

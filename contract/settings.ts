@@ -155,8 +155,8 @@ export interface SettingsView {
 
 const SESSION_TYPE_KEY_LIST = Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[];
 
-/** "$10–$80", or "$80" when the range is one amount. */
-const rangeWords = (r: DollarRange) => (r.min === r.max ? `$${r.min}` : `$${r.min}–$${r.max}`);
+/** "$10–$80", or "$80" when the range is one amount: the sentence's and her pages' words for a range. */
+export const rangeInWords = (r: DollarRange) => (r.min === r.max ? `$${r.min}` : `$${r.min}–$${r.max}`);
 
 /**
  * The range that applies to an amount for `sessionType`, with the type's words; for no type (or
@@ -183,7 +183,7 @@ export const amountLabel = (a: BookingAmounts, sessionType: string) => {
 export function slidingScale(a: BookingAmounts): string {
   const parts = SESSION_TYPE_KEY_LIST.map((k) => {
     const r = a.ranges[k];
-    return `${SESSION_TYPE_WORDS[k]} ${rangeWords(r)} per hour${r.note ? ` ${r.note}` : ''}`;
+    return `${SESSION_TYPE_WORDS[k]} ${rangeInWords(r)} per hour${r.note ? ` ${r.note}` : ''}`;
   });
   return [`Sliding scale: ${parts.join('; ')}.`, a.slidingScaleNote].filter(Boolean).join(' ');
 }

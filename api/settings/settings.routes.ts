@@ -20,7 +20,7 @@ export const adminSettings = new Hono<AppEnv>()
     const { db, publisher } = c.var.services;
     const changes = c.req.valid('json');
     await writeSettings(db, changes);
-    // Her pages show settings where her words name them ({notice period}): drawn again with the new value.
-    if (changes.cancelNoticeHours !== undefined) await publisher.regenerate({ kind: 'all' });
+    // Her pages show settings where her words name them ({notice period}, {yoga therapy amounts}): drawn again with the new value.
+    if (changes.cancelNoticeHours !== undefined || changes.bookingAmounts !== undefined) await publisher.regenerate({ kind: 'all' });
     return c.json({ settings: await readSettings(db), message: SETTINGS_SAVED } satisfies SettingsView);
   });

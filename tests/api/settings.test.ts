@@ -222,3 +222,37 @@ describe(`her settings on ${testDbKind()}`, () => {
     expect((await server.services.payments.getOrder(orderID)).status).toBe('APPROVED');
   });
 });
+
+describe(`her pages name her ranges on ${testDbKind()}`, () => {
+  let site: TestServer;
+  let cookie: string;
+  beforeAll(async () => {
+    site = await startTestServer({ site: true, env: { RENDER_POLL_MS: '60000' } });
+    cookie = await adminCookie(site);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+  const yoga = async () => {
+    const res = await fetch(`${site.url}/yoga`);
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const put = (bookingAmounts: unknown) => site.api('/api/admin/settings', { method: 'PUT', json: { bookingAmounts }, headers: { cookie } });
+
+  it('writes {individual yoga amounts} and {yoga therapy amounts} from Settings, and the new range as soon as she saves it', async () => {
+    const before = await yoga();
+    expect(before).toContain('sliding scale of $80–$110 per hour');
+    expect(before).toContain('offered at $10–$80 per hour through June 2026');
+    expect(before).not.toContain('amounts}');
+    const seeded = SPEC_DEFAULTS.bookingAmounts;
+    expect((await put({ ...seeded, ranges: { ...seeded.ranges, yogaTherapy: { min: 15, max: 75, note: 'through June 2026' } } })).status).toBe(200);
+    try {
+      const after = await yoga();
+      expect(after).toContain('offered at $15–$75 per hour through June 2026');
+      expect(after).not.toContain('$10–$80');
+    } finally {
+      expect((await put(seeded)).status).toBe(200);
+    }
+  });
+});

@@ -110,6 +110,9 @@ test.describe('clients', () => {
     await a.page.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
     await a.page.getByLabel(/Payment amount/).fill('45');
     await expect(continueButton).toBeDisabled();
+    // Individual yoga's own range (issue 30): its label, and what the disabled Continue lacks.
+    await expect(a.page.getByLabel('Payment amount ($80-$110)')).toBeVisible();
+    await expect(a.page.locator('[data-continue-hint]')).toHaveText('To continue, enter an amount between $80 and $110 for individual yoga.');
     await a.page.getByLabel(/Payment amount/).fill('95');
     await continueButton.click();
     await a.page.getByRole('button', { name: 'Pay with PayPal (emulator)' }).click();
