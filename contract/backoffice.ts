@@ -3,6 +3,7 @@
  * announcement. Shared with the admin islands and the announcement script: zod only.
  */
 import type { UnsentMailView } from './mail.ts';
+import { INCOME_ROWS, type IncomeFigures } from './books.ts';
 import { z } from 'zod';
 import { bidiControlsMessage, hasNoBidiControls, isCleanText, requiredText } from './common.ts';
 
@@ -74,24 +75,27 @@ export const financesQuery = z
   });
 export type FinancesQuery = z.output<typeof financesQuery>;
 
-/** The money of one month, or of the whole range; every amount in cents. */
-export interface FinanceFigures {
-  /** Orders whose money came in and stayed (paid, shipped, picked up). */
+/**
+ * The money of one month, or of the whole range: the income figures as the Tax year shows them
+ * (one definition, issue 30, decision 0031), with the counts behind them; every amount in cents.
+ */
+export interface FinanceFigures extends IncomeFigures {
+  /** Orders paid and kept (paid, ready for pickup, shipped, picked up): the orders in shop sales. */
   ordersPaidCount: number;
-  ordersPaidCents: number;
-  /** Orders refunded in PayPal (their whole total went back). */
-  refundsCount: number;
-  refundsCents: number;
-  /** Paid one-to-one sessions (slots booked with an amount). */
-  bookingsPaidCount: number;
-  bookingPaymentsCents: number;
-  /** Sessions booked free with the coupon. */
-  couponBookingsCount: number;
+  /** Of shop sales, the shipping charged. */
   shippingCents: number;
-  /** ordersPaidCents / ordersPaidCount, rounded down; 0 without orders. */
+  /** Shop sales ÷ orders paid, net of sales tax, rounded down; 0 without orders. */
   averageOrderCents: number;
-  /** Orders paid plus booking payments. */
-  incomeCents: number;
+  /** The payments in session payments kept: paid sessions booked, and paid sessions cancelled and not refunded. */
+  sessionsPaidCount: number;
+  /** Sessions booked free with the coupon (no money). */
+  couponBookingsCount: number;
+  /** Gig classes paid in the period: the gigs paid. */
+  gigsPaidCount: number;
+  /** Orders refunded in PayPal: those in refunded orders. */
+  orderRefundsCount: number;
+  /** Paid sessions cancelled and refunded: those in refunded sessions. */
+  sessionRefundsCount: number;
 }
 
 export interface FinanceMonth extends FinanceFigures {
@@ -190,20 +194,23 @@ export interface AnnouncementView {
 // ---------------------------------------------------------------------------------------------
 // Finances as CSV (issue 20)
 
-/** GET /api/admin/exports/finances.csv?from=YYYY-MM&to=YYYY-MM: the figures per month, as the finances page shows them. */
-export const FINANCES_CSV_COLUMNS = [
-  'Month',
-  'Chocolate orders paid',
-  'Orders paid',
-  'of which shipping',
-  'Average order',
-  'Orders refunded',
-  'Refunds',
-  'Paid sessions',
-  'Session payments',
-  'Sessions booked with the coupon',
-  'Income (orders + sessions)',
-] as const;
+/** The figures only Finances shows, in its order and words (the counts behind the income figures). */
+export const FINANCE_COUNT_ROWS: readonly (readonly [Exclude<keyof FinanceFigures, keyof IncomeFigures>, string, 'cents' | 'count'])[] = [
+  ['ordersPaidCount', 'Orders paid', 'count'],
+  ['shippingCents', 'of which shipping', 'cents'],
+  ['averageOrderCents', 'Average order (net of tax)', 'cents'],
+  ['sessionsPaidCount', 'Paid sessions kept', 'count'],
+  ['couponBookingsCount', 'Sessions booked with the coupon', 'count'],
+  ['gigsPaidCount', 'Gig classes paid', 'count'],
+  ['orderRefundsCount', 'Orders refunded', 'count'],
+  ['sessionRefundsCount', 'Sessions refunded', 'count'],
+];
+
+/**
+ * GET /api/admin/exports/finances.csv?from=YYYY-MM&to=YYYY-MM: the figures per month, as the
+ * finances page shows them: the income figures (the Tax year's columns, INCOME_ROWS), then the counts.
+ */
+export const FINANCES_CSV_COLUMNS = ['Month', ...INCOME_ROWS.map(([, label]) => label), ...FINANCE_COUNT_ROWS.map(([, label]) => label)] as const;
 
 // ---------------------------------------------------------------------------------------------
 // The Today panel (issue 20)

@@ -199,22 +199,53 @@ export interface MileageFigures {
   deductionCents: number;
 }
 
-/** The money of a period of the tax year; every amount in cents. */
-export interface TaxPeriodFigures {
-  /** Orders paid and kept, net of the sales tax (items − discount + shipping). */
+/**
+ * Her income, one definition (issue 30, decision 0031): the same figures, under the same labels
+ * (INCOME_ROWS), on the Finances page, the Tax year page and both their CSVs, computed in one
+ * place (api/books/income.ts). Every amount in integer cents; a period's figure is the sum of its
+ * months'. Orders count by the month they were placed, sessions by the month they were booked
+ * (and paid), gigs by the day their money came in, in her zone (SITE_TIMEZONE).
+ */
+export interface IncomeFigures {
+  /** Shop sales kept, net of sales tax: orders paid, ready for pickup, shipped or picked up; items − discount + shipping. */
   shopNetCents: number;
-  /** Sales tax collected on those orders (passes through to the states). */
-  salesTaxCents: number;
-  /** Orders refunded in PayPal: their whole total, tax included, went back. */
-  refundsCents: number;
-  refundedTaxCents: number;
-  /** Paid one-to-one sessions. */
+  /** Session payments kept: paid sessions booked, plus paid sessions cancelled and not refunded (inside her notice period, or a refund still to make by hand). */
   sessionsCents: number;
-  /** Gig money that came in (by the day it was paid). */
+  /** Gigs paid: the money of her teaching gigs, on its own line, by the day it was paid. */
   gigsCents: number;
+  /** Of the gigs paid, those paid with tax withheld. */
   gigsWithheldCents: number;
-  /** shop net + sessions + gigs. */
+  /** Income: shop sales kept (net of tax) + session payments kept + gigs paid. */
   incomeCents: number;
+  /** Sales tax collected on the orders kept: it passes through to the states and is not income. */
+  salesTaxCents: number;
+  /** Refunds: money that came in and went back, refunded orders + refunded session payments (not in income). */
+  refundsCents: number;
+  /** Of the refunds, orders refunded in PayPal: their whole total, sales tax included. */
+  orderRefundsCents: number;
+  /** Of the refunds, paid sessions cancelled and refunded through PayPal. */
+  sessionRefundsCents: number;
+  /** Of the orders' refunds, the sales tax that went back with them. */
+  refundedTaxCents: number;
+}
+
+/** The income figures in the order and with the words both pages and both CSVs show them. */
+export const INCOME_ROWS: readonly (readonly [keyof IncomeFigures, string])[] = [
+  ['shopNetCents', 'Shop sales (net of sales tax)'],
+  ['sessionsCents', 'Session payments kept'],
+  ['gigsCents', 'Gigs paid'],
+  ['gigsWithheldCents', 'Gigs paid with tax withheld'],
+  ['incomeCents', 'Income (shop + sessions + gigs)'],
+  ['salesTaxCents', 'Sales tax collected (passes through)'],
+  ['refundsCents', 'Refunds (orders + sessions)'],
+  ['orderRefundsCents', 'Refunded orders (tax included)'],
+  ['sessionRefundsCents', 'Refunded sessions'],
+  ['refundedTaxCents', 'Sales tax refunded'],
+];
+
+/** The money of a period of the tax year (the income figures, every amount in cents) and its miles. */
+export interface TaxPeriodFigures extends IncomeFigures {
+  /** Miles driven for work in the period and their deduction at the year's rate. */
   mileage: MileageFigures;
 }
 

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { check } from '../../contract/check.ts';
-import { EXPORTS, FINANCES_CSV_COLUMNS, financesQuery, type FinanceFigures, type ExportName } from '../../contract/backoffice.ts';
+import { EXPORTS, FINANCE_COUNT_ROWS, FINANCES_CSV_COLUMNS, financesQuery, type FinanceFigures, type ExportName } from '../../contract/backoffice.ts';
+import { INCOME_ROWS } from '../../contract/books.ts';
 import { financesOf } from './finances.ts';
 import type { Env } from '../env.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -123,19 +124,11 @@ const monthsBefore = (month: string, back: number) => {
   return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
 };
 
-/** One row of the finances file: counts as numbers, money as decimals (FINANCES_CSV_COLUMNS' order, the page's rows). */
+/** One row of the finances file: the income figures (INCOME_ROWS, as the Tax year's CSV has them), then the counts; money as decimals (FINANCES_CSV_COLUMNS' order, the page's rows). */
 const financeRow = (label: string, f: FinanceFigures) => [
   label,
-  f.ordersPaidCount,
-  decimal(f.ordersPaidCents),
-  decimal(f.shippingCents),
-  decimal(f.averageOrderCents),
-  f.refundsCount,
-  decimal(f.refundsCents),
-  f.bookingsPaidCount,
-  decimal(f.bookingPaymentsCents),
-  f.couponBookingsCount,
-  decimal(f.incomeCents),
+  ...INCOME_ROWS.map(([key]) => decimal(f[key])),
+  ...FINANCE_COUNT_ROWS.map(([key, , kind]) => (kind === 'cents' ? decimal(f[key]) : f[key])),
 ];
 
 /**

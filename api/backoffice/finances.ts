@@ -1,95 +1,32 @@
 /**
- * The finances as the page shows them (decision 0019): the SQL sums of finances.repo.ts put
- * together month by month, every month of the range present (zero when nothing happened), with
- * the range's totals and best-selling tins. One function for GET /api/admin/finances and its
- * CSV (GET /api/admin/exports/finances.csv), so the two can never disagree.
+ * The finances as the page shows them (decision 0019): her income month by month, as the Tax
+ * year counts it (api/books/income.ts: one definition, issue 30, decision 0031), with the counts
+ * behind it, the range's totals, best-selling tins and sales tax per state. One function for
+ * GET /api/admin/finances and its CSV (GET /api/admin/exports/finances.csv), so the two can never
+ * disagree.
  */
 import type { DB } from '../../db/client.ts';
 import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/backoffice.ts';
-import { bestSellers, bookingMonths, orderMonths } from './finances.repo.ts';
+import { bestSellers } from './finances.repo.ts';
 import { salesTaxByState } from '../books/sales-tax-report.ts';
+import { incomeByMonth, sumIncome, type IncomeMonth } from '../books/income.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
-const empty = (): FinanceFigures => ({
-  ordersPaidCount: 0,
-  ordersPaidCents: 0,
-  refundsCount: 0,
-  refundsCents: 0,
-  bookingsPaidCount: 0,
-  bookingPaymentsCents: 0,
-  couponBookingsCount: 0,
-  shippingCents: 0,
-  averageOrderCents: 0,
-  incomeCents: 0,
-});
-
-/** Every month from `from` to `to`, YYYY-MM, so months with nothing show as zero. */
-function monthsBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  let y = Number(from.slice(0, 4));
-  let m = Number(from.slice(5));
-  for (;;) {
-    const key = `${y}-${String(m).padStart(2, '0')}`;
-    out.push(key);
-    if (key >= to) return out;
-    m = m === 12 ? 1 : m + 1;
-    if (m === 1) y++;
-  }
-}
-
-const finish = (f: FinanceFigures): FinanceFigures => ({
+const withAverage = (f: IncomeMonth): FinanceFigures => ({
   ...f,
-  averageOrderCents: f.ordersPaidCount ? Math.floor(f.ordersPaidCents / f.ordersPaidCount) : 0,
-  incomeCents: f.ordersPaidCents + f.bookingPaymentsCents,
+  averageOrderCents: f.ordersPaidCount ? Math.floor(f.shopNetCents / f.ordersPaidCount) : 0,
 });
 
 /** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone. */
 export async function financesOf(db: DB, zone: string, from: string, to: string): Promise<FinancesView> {
-  const [orders, bookings, tins, salesTax] = await Promise.all([
-    orderMonths(db, zone, from, to),
-    bookingMonths(db, zone, from, to),
-    bestSellers(db, zone, from, to),
-    salesTaxByState(db, zone, from, to),
-  ]);
-  const byMonth = new Map(monthsBetween(from, to).map((m) => [m, empty()]));
-  for (const o of orders) {
-    const f = byMonth.get(o.month);
-    if (!f) continue;
-    f.ordersPaidCount = n(o.paidCount);
-    f.ordersPaidCents = n(o.paidCents);
-    f.shippingCents = n(o.shippingCents);
-    f.refundsCount = n(o.refundsCount);
-    f.refundsCents = n(o.refundsCents);
-  }
-  for (const b of bookings) {
-    const f = byMonth.get(b.month);
-    if (!f) continue;
-    f.bookingsPaidCount = n(b.paidCount);
-    f.bookingPaymentsCents = n(b.paidCents);
-    f.couponBookingsCount = n(b.couponCount);
-  }
-  const months: FinanceMonth[] = [...byMonth].map(([month, f]) => ({ month, ...finish(f) }));
-  const totals = empty();
-  for (const m of months) {
-    for (const k of [
-      'ordersPaidCount',
-      'ordersPaidCents',
-      'refundsCount',
-      'refundsCents',
-      'bookingsPaidCount',
-      'bookingPaymentsCents',
-      'couponBookingsCount',
-      'shippingCents',
-    ] as const) {
-      totals[k] += m[k];
-    }
-  }
+  const [income, tins, salesTax] = await Promise.all([incomeByMonth(db, zone, from, to), bestSellers(db, zone, from, to), salesTaxByState(db, zone, from, to)]);
+  const months: FinanceMonth[] = income.map((m) => ({ ...withAverage(m), month: m.month }));
   return {
     from,
     to,
     timeZone: zone,
-    totals: finish(totals),
+    totals: withAverage(sumIncome(income)),
     months,
     bestSellers: tins.map((t) => ({ name: t.name, quantity: n(t.quantity), cents: n(t.cents) })),
     salesTaxByState: salesTax,

@@ -1,61 +1,17 @@
 /**
- * The tax year's sums, by PostgreSQL in integer cents (and tenths of a mile), month by month in
- * the teacher's zone (SITE_TIMEZONE) (decision 0026):
- * - shop: orders paid and kept (paid, shipped, picked up) by the month they were placed, net of
- *   their sales tax; refunded orders apart (their whole total, tax included, went back);
- * - sessions: booked slots paid (not the coupon's), by the month they were booked, as the
- *   finances page counts them (api/backoffice/finances.repo.ts);
- * - gigs: by the day the money came in (paid_on), cash basis;
+ * The tax year's sums beside her income, by PostgreSQL in integer cents (and tenths of a mile),
+ * in the teacher's zone (SITE_TIMEZONE) (decision 0026). The income itself (shop, sessions,
+ * gigs, refunds, sales tax) is income.repo.ts's, the one definition Finances reads too (issue 30,
+ * decision 0031).
  * - miles: each gig taught (not cancelled, she drove, on or before today) adds its location's
  *   round trip on its date; trips by their date.
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
+import { PAID_ORDER } from './income.repo.ts';
 
-const PAID = sql`('paid', 'ready_for_pickup', 'shipped', 'picked_up')`;
 type Num = string | number | null;
 export const num = (v: Num | undefined) => Number(v ?? 0);
-
-export interface ShopMonthRow {
-  month: string;
-  shopNetCents: Num;
-  salesTaxCents: Num;
-  refundsCents: Num;
-  refundedTaxCents: Num;
-}
-
-export async function shopMonths(db: DB, zone: string, year: number): Promise<ShopMonthRow[]> {
-  const { rows } = await sql<ShopMonthRow>`
-    select to_char(created_at at time zone ${zone}, 'YYYY-MM') as month,
-      coalesce(sum(total_cents - tax_cents) filter (where status in ${PAID}), 0) as "shopNetCents",
-      coalesce(sum(tax_cents) filter (where status in ${PAID}), 0) as "salesTaxCents",
-      coalesce(sum(total_cents) filter (where status = 'refunded'), 0) as "refundsCents",
-      coalesce(sum(tax_cents) filter (where status = 'refunded'), 0) as "refundedTaxCents"
-    from orders
-    where to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
-    group by 1 order by 1`.execute(db);
-  return rows;
-}
-
-export async function sessionMonths(db: DB, zone: string, year: number): Promise<{ month: string; cents: Num }[]> {
-  const { rows } = await sql<{ month: string; cents: Num }>`
-    select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month,
-      coalesce(sum(amount_cents) filter (where not coupon_used), 0) as cents
-    from slots
-    where booked_at is not null and to_char(booked_at at time zone ${zone}, 'YYYY') = ${String(year)}
-    group by 1 order by 1`.execute(db);
-  return rows;
-}
-
-export async function gigMonths(db: DB, year: number): Promise<{ month: string; cents: Num; withheldCents: Num }[]> {
-  const { rows } = await sql<{ month: string; cents: Num; withheldCents: Num }>`
-    select substr(paid_on, 1, 7) as month, sum(rate_cents) as cents,
-      coalesce(sum(rate_cents) filter (where taxed), 0) as "withheldCents"
-    from gigs
-    where paid and substr(paid_on, 1, 4) = ${String(year)}
-    group by 1 order by 1`.execute(db);
-  return rows;
-}
 
 export async function mileMonths(db: DB, year: number, today: string): Promise<{ month: string; tenthMiles: Num }[]> {
   const { rows } = await sql<{ month: string; tenthMiles: Num }>`
@@ -103,7 +59,7 @@ export async function salesTaxQuarters(db: DB, zone: string, year: number): Prom
       sum(items_total_cents - discount_cents + case when tax_on_shipping then shipping_cents else 0 end) as "taxableCents",
       sum(tax_cents) as "taxCents"
     from orders
-    where status in ${PAID} and ${COLLECTED} and to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
+    where status in ${PAID_ORDER} and ${COLLECTED} and to_char(created_at at time zone ${zone}, 'YYYY') = ${String(year)}
     group by tax_state, tax_location_code, 4 order by 1, 2 nulls last, 4`.execute(db);
   return rows;
 }
@@ -127,7 +83,7 @@ export async function salesTaxMonths(
     select tax_state as state, tax_location_code as "locationCode", max(tax_jurisdiction) as jurisdiction,
       to_char(created_at at time zone ${zone}, 'YYYY-MM') as month, sum(tax_cents) as "taxCents"
     from orders
-    where status in ${PAID} and ${COLLECTED}
+    where status in ${PAID_ORDER} and ${COLLECTED}
       and to_char(created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
     group by tax_state, tax_location_code, 4 order by 1, 4, 2 nulls last`.execute(db);
   return rows;

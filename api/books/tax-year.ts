@@ -1,57 +1,37 @@
 /**
- * A tax year in one place (issue 24): the SQL sums of tax-year.repo.ts put together per month,
- * quarter and year, with the gigs by location, the sales tax by state, the mileage and what is
- * still unpaid. One function for GET /api/admin/tax-year/{year}, its CSV and the printable page,
+ * A tax year in one place (issue 24): her income per month, quarter and year (income.ts, the
+ * one definition Finances shows too: issue 30, decision 0031), with the SQL sums of
+ * tax-year.repo.ts: the gigs by location, the sales tax by state, the mileage and what is still
+ * unpaid. One function for GET /api/admin/tax-year/{year}, its CSV and the printable page,
  * so they never disagree. Money sums add up exactly (months → quarters → year); the mileage
  * deduction of a period is round(its miles × the year's rate), half a cent up, as the IRS figures
  * it from the miles (so the months' deductions may differ from the year's by a few cents).
  */
 import type { DB } from '../../db/client.ts';
-import type { MileageFigures, SalesTaxFigures, TaxPeriodFigures, TaxYearView } from '../../contract/books.ts';
+import { INCOME_ROWS, type MileageFigures, type SalesTaxFigures, type TaxPeriodFigures, type TaxYearView } from '../../contract/books.ts';
 import { decimal, toCsv, type Cell } from '../backoffice/csv.ts';
 import { findMileageRate } from './books.repo.ts';
-import { gigMonths, gigsByLocation, mileMonths, num, salesTaxQuarters, sessionMonths, shopMonths, unpaidOfYear } from './tax-year.repo.ts';
+import { gigsByLocation, mileMonths, num, salesTaxQuarters, unpaidOfYear } from './tax-year.repo.ts';
+import { incomeByMonth, incomeFiguresOf, sumIncome, type IncomeMonth } from './income.ts';
 
 /** round(tenth miles × tenth cents / 100): miles × cents a mile, half a cent up. */
 export const deductionCents = (tenthMiles: number, rateTenthCents: number): number => Math.floor((tenthMiles * rateTenthCents + 50) / 100);
 
-const empty = (): TaxPeriodFigures => ({
-  shopNetCents: 0,
-  salesTaxCents: 0,
-  refundsCents: 0,
-  refundedTaxCents: 0,
-  sessionsCents: 0,
-  gigsCents: 0,
-  gigsWithheldCents: 0,
-  incomeCents: 0,
-  mileage: { miles: 0, tenthMiles: 0, deductionCents: 0 },
+const mileageOf = (tenthMiles: number, rate: number): MileageFigures => ({
+  tenthMiles,
+  miles: tenthMiles / 10,
+  deductionCents: deductionCents(tenthMiles, rate),
 });
 
-const MONEY = ['shopNetCents', 'salesTaxCents', 'refundsCents', 'refundedTaxCents', 'sessionsCents', 'gigsCents', 'gigsWithheldCents'] as const;
-
-function finish(f: TaxPeriodFigures, rate: number): TaxPeriodFigures {
-  const mileage: MileageFigures = {
-    tenthMiles: f.mileage.tenthMiles,
-    miles: f.mileage.tenthMiles / 10,
-    deductionCents: deductionCents(f.mileage.tenthMiles, rate),
-  };
-  return { ...f, incomeCents: f.shopNetCents + f.sessionsCents + f.gigsCents, mileage };
-}
-
-function sum(parts: TaxPeriodFigures[], rate: number): TaxPeriodFigures {
-  const out = empty();
-  for (const p of parts) {
-    for (const k of MONEY) out[k] += p[k];
-    out.mileage.tenthMiles += p.mileage.tenthMiles;
-  }
-  return finish(out, rate);
-}
+/** A period's figures: its income (income.ts, as Finances counts it) and its miles. */
+const period = (income: IncomeMonth, tenthMiles: number, rate: number): TaxPeriodFigures => ({
+  ...incomeFiguresOf(income),
+  mileage: mileageOf(tenthMiles, rate),
+});
 
 export async function taxYearOf(db: DB, zone: string, year: number, today: string): Promise<TaxYearView> {
-  const [shop, sessions, gigs, miles, byLocation, byState, unpaid, rate] = await Promise.all([
-    shopMonths(db, zone, year),
-    sessionMonths(db, zone, year),
-    gigMonths(db, year),
+  const [income, miles, byLocation, byState, unpaid, rate] = await Promise.all([
+    incomeByMonth(db, zone, `${year}-01`, `${year}-12`),
     mileMonths(db, year, today),
     gigsByLocation(db, year),
     salesTaxQuarters(db, zone, year),
@@ -59,31 +39,13 @@ export async function taxYearOf(db: DB, zone: string, year: number, today: strin
     findMileageRate(db, year),
   ]);
   const rateTenthCents = rate?.rateTenthCents ?? 0;
-  const byMonth = new Map(Array.from({ length: 12 }, (_, i) => [`${year}-${String(i + 1).padStart(2, '0')}`, empty()]));
-  for (const r of shop) {
-    const f = byMonth.get(r.month);
-    if (!f) continue;
-    f.shopNetCents = num(r.shopNetCents);
-    f.salesTaxCents = num(r.salesTaxCents);
-    f.refundsCents = num(r.refundsCents);
-    f.refundedTaxCents = num(r.refundedTaxCents);
-  }
-  for (const r of sessions) {
-    const f = byMonth.get(r.month);
-    if (f) f.sessionsCents = num(r.cents);
-  }
-  for (const r of gigs) {
-    const f = byMonth.get(r.month);
-    if (!f) continue;
-    f.gigsCents = num(r.cents);
-    f.gigsWithheldCents = num(r.withheldCents);
-  }
-  for (const r of miles) {
-    const f = byMonth.get(r.month);
-    if (f) f.mileage.tenthMiles = num(r.tenthMiles);
-  }
-  const months = [...byMonth].map(([month, f]) => ({ month, ...finish(f, rateTenthCents) }));
-  const quarters = ([1, 2, 3, 4] as const).map((quarter) => ({ quarter, ...sum(months.slice((quarter - 1) * 3, quarter * 3), rateTenthCents) }));
+  const tenths = new Map(miles.map((r) => [r.month, num(r.tenthMiles)]));
+  const tenthsOf = (ms: { month: string }[]) => ms.reduce((s, m) => s + (tenths.get(m.month) ?? 0), 0);
+  const months = income.map((m) => ({ month: m.month, ...period(m, tenthsOf([m]), rateTenthCents) }));
+  const quarters = ([1, 2, 3, 4] as const).map((quarter) => {
+    const three = income.slice((quarter - 1) * 3, quarter * 3);
+    return { quarter, ...period(sumIncome(three), tenthsOf(three), rateTenthCents) };
+  });
 
   // By state, and within each state by location code (issue 29): the excise return's figures.
   const states = new Map<string, TaxYearView['salesTaxByState'][number]>();
@@ -107,7 +69,7 @@ export async function taxYearOf(db: DB, zone: string, year: number, today: strin
   return {
     year,
     timeZone: zone,
-    totals: sum(months, rateTenthCents),
+    totals: period(sumIncome(income), tenthsOf(income), rateTenthCents),
     quarters,
     months,
     gigsByLocation: byLocation.map((l) => ({ location: l.location, classes: num(l.classes), cents: num(l.cents), withheldCents: num(l.withheldCents) })),
@@ -117,31 +79,12 @@ export async function taxYearOf(db: DB, zone: string, year: number, today: strin
   };
 }
 
-/** The CSV's columns for a period, in order. */
-export const TAX_YEAR_COLUMNS = [
-  'Period',
-  'Shop net of tax',
-  'Sales tax collected',
-  'Refunds (tax included)',
-  'Tax refunded',
-  'Paid sessions',
-  'Gigs',
-  'Gigs with tax withheld',
-  'Income',
-  'Miles',
-  'Mileage deduction',
-] as const;
+/** The CSV's columns for a period, in order: the income figures as Finances' CSV has them (INCOME_ROWS), then the miles. */
+export const TAX_YEAR_COLUMNS = ['Period', ...INCOME_ROWS.map(([, label]) => label), 'Miles', 'Mileage deduction'] as const;
 
 const periodRow = (label: string, f: TaxPeriodFigures): Cell[] => [
   label,
-  decimal(f.shopNetCents),
-  decimal(f.salesTaxCents),
-  decimal(f.refundsCents),
-  decimal(f.refundedTaxCents),
-  decimal(f.sessionsCents),
-  decimal(f.gigsCents),
-  decimal(f.gigsWithheldCents),
-  decimal(f.incomeCents),
+  ...INCOME_ROWS.map(([key]) => decimal(f[key])),
   (f.mileage.tenthMiles / 10).toFixed(1),
   decimal(f.mileage.deductionCents),
 ];

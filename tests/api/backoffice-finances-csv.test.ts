@@ -1,13 +1,15 @@
 /**
  * Issue 20: the finances as CSV. GET /api/admin/exports/finances.csv?from=&to= has one row per
  * month with the figures the finances page shows (GET /api/admin/finances), then the total; its
- * sums equal the API's to the cent. Admin only; a bad range is a 400.
+ * sums equal the API's to the cent; its income columns are named as the Tax year's (issue 30).
+ * Admin only; a bad range is a 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
-import type { FinanceFigures, FinancesView } from '../../contract/backoffice.ts';
+import { FINANCE_COUNT_ROWS, type FinanceFigures, type FinancesView } from '../../contract/backoffice.ts';
+import { INCOME_ROWS } from '../../contract/books.ts';
 
 let server: TestServer;
 let admin: string;
@@ -43,19 +45,15 @@ function parseCsv(text: string): string[][] {
 
 const cents = (decimal: string) => Math.round(Number(decimal) * 100);
 
-/** A CSV row read back as the API's figures. */
-const figuresOf = (r: string[]): Omit<FinanceFigures, never> => ({
-  ordersPaidCount: Number(r[1]),
-  ordersPaidCents: cents(r[2]!),
-  shippingCents: cents(r[3]!),
-  averageOrderCents: cents(r[4]!),
-  refundsCount: Number(r[5]),
-  refundsCents: cents(r[6]!),
-  bookingsPaidCount: Number(r[7]),
-  bookingPaymentsCents: cents(r[8]!),
-  couponBookingsCount: Number(r[9]),
-  incomeCents: cents(r[10]!),
-});
+/** A CSV row read back as the API's figures: the income figures (INCOME_ROWS' order), then the counts. */
+const figuresOf = (r: string[]): FinanceFigures => {
+  const out: Record<string, number> = {};
+  INCOME_ROWS.forEach(([key], i) => (out[key] = cents(r[1 + i]!)));
+  FINANCE_COUNT_ROWS.forEach(
+    ([key, , kind], i) => (out[key] = kind === 'cents' ? cents(r[1 + INCOME_ROWS.length + i]!) : Number(r[1 + INCOME_ROWS.length + i])),
+  );
+  return out as unknown as FinanceFigures;
+};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -121,18 +119,27 @@ describe(`the finances CSV on ${testDbKind()}`, () => {
     // UTF-8 with a byte-order mark, as the other exports (spreadsheets read "é" right).
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = parseCsv(new TextDecoder().decode(bytes));
+    // Issue 30: the income figures under the Tax year's CSV's names, then the counts behind them.
     expect(header).toEqual([
       'Month',
-      'Chocolate orders paid',
+      'Shop sales (net of sales tax)',
+      'Session payments kept',
+      'Gigs paid',
+      'Gigs paid with tax withheld',
+      'Income (shop + sessions + gigs)',
+      'Sales tax collected (passes through)',
+      'Refunds (orders + sessions)',
+      'Refunded orders (tax included)',
+      'Refunded sessions',
+      'Sales tax refunded',
       'Orders paid',
       'of which shipping',
-      'Average order',
-      'Orders refunded',
-      'Refunds',
-      'Paid sessions',
-      'Session payments',
+      'Average order (net of tax)',
+      'Paid sessions kept',
       'Sessions booked with the coupon',
-      'Income (orders + sessions)',
+      'Gig classes paid',
+      'Orders refunded',
+      'Sessions refunded',
     ]);
     expect(rows.map((r) => r[0])).toEqual(['2026-02', '2026-03', '2026-04', '2026-05', '2026-06', 'Total']);
     for (const [i, month] of api.months.entries()) {
@@ -143,25 +150,25 @@ describe(`the finances CSV on ${testDbKind()}`, () => {
     expect(figuresOf(rows.at(-1)!)).toEqual(api.totals);
     // The months add up to the total, column by column (the average is the total's own).
     const monthRows = rows.slice(0, -1).map(figuresOf);
-    for (const key of [
-      'ordersPaidCount',
-      'ordersPaidCents',
-      'shippingCents',
-      'refundsCount',
-      'refundsCents',
-      'bookingsPaidCount',
-      'bookingPaymentsCents',
-      'couponBookingsCount',
-      'incomeCents',
-    ] as const) {
+    for (const key of [...INCOME_ROWS.map(([k]) => k), ...FINANCE_COUNT_ROWS.map(([k]) => k).filter((k) => k !== 'averageOrderCents')]) {
       expect(
         monthRows.reduce((sum, r) => sum + r[key], 0),
         key,
       ).toBe(api.totals[key]);
     }
     // The seeded figures, to the cent.
-    expect(api.totals).toMatchObject({ ordersPaidCount: 4, ordersPaidCents: 10784, refundsCents: 1800, bookingPaymentsCents: 28550, couponBookingsCount: 1 });
-    expect(rows.find((r) => r[0] === '2026-03')!.slice(1)).toEqual(['2', '64.50', '10.00', '32.25', '1', '18.00', '1', '95.50', '0', '160.00']);
+    expect(api.totals).toMatchObject({
+      ordersPaidCount: 4,
+      shopNetCents: 10784,
+      refundsCents: 1800,
+      sessionsCents: 28550,
+      couponBookingsCount: 1,
+      incomeCents: 39334,
+    });
+    expect(rows.find((r) => r[0] === '2026-03')!.slice(1)).toEqual([
+      ...['64.50', '95.50', '0.00', '0.00', '160.00', '0.00', '18.00', '18.00', '0.00', '0.00'],
+      ...['2', '10.00', '32.25', '1', '0', '0', '1', '0'],
+    ]);
   });
 
   it('covers the last 12 months without from and to, and refuses a bad range', async () => {

@@ -257,6 +257,8 @@ describe(`the tax year on ${testDbKind()}`, () => {
         shopNetCents: 0,
         salesTaxCents: 0,
         refundsCents: 0,
+        orderRefundsCents: 0,
+        sessionRefundsCents: 0,
         refundedTaxCents: 0,
         sessionsCents: 0,
         gigsCents: 0,
@@ -272,7 +274,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
         f.shopNetCents += items - discount + shipping;
         f.salesTaxCents += tax;
       } else if (status === 'refunded') {
-        f.refundsCents += items - discount + shipping + tax;
+        f.orderRefundsCents += items - discount + shipping + tax;
         f.refundedTaxCents += tax;
       }
     }
@@ -300,7 +302,9 @@ describe(`the tax year on ${testDbKind()}`, () => {
       if (f) f.mileage.tenthMiles += Math.round(miles * 10);
     }
     for (const f of months.values()) {
+      // One definition of income (issue 30): shop net of tax + sessions kept + gigs; refunds apart.
       f.incomeCents = f.shopNetCents + f.sessionsCents + f.gigsCents;
+      f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
       f.mileage.miles = f.mileage.tenthMiles / 10;
       // 70¢ a mile: tenths of a mile × 7 cents, half a cent up.
       f.mileage.deductionCents = Math.floor((f.mileage.tenthMiles * 700 + 50) / 100);
@@ -313,6 +317,8 @@ describe(`the tax year on ${testDbKind()}`, () => {
       shopNetCents: 0,
       salesTaxCents: 0,
       refundsCents: 0,
+      orderRefundsCents: 0,
+      sessionRefundsCents: 0,
       refundedTaxCents: 0,
       sessionsCents: 0,
       gigsCents: 0,
@@ -396,25 +402,42 @@ describe(`the tax year on ${testDbKind()}`, () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toContain('tax-year-2025.csv');
     const rows = parseCsv((await res.text()).replace(/^\uFEFF/, ''));
-    expect(rows[0]![0]).toBe('Period');
+    // Issue 30: the income figures under the names Finances' CSV gives them, then the miles.
+    expect(rows[0]).toEqual([
+      'Period',
+      'Shop sales (net of sales tax)',
+      'Session payments kept',
+      'Gigs paid',
+      'Gigs paid with tax withheld',
+      'Income (shop + sessions + gigs)',
+      'Sales tax collected (passes through)',
+      'Refunds (orders + sessions)',
+      'Refunded orders (tax included)',
+      'Refunded sessions',
+      'Sales tax refunded',
+      'Miles',
+      'Mileage deduction',
+    ]);
     const byLabel = new Map(rows.map((r) => [r[0]!, r]));
     const check = (label: string, f: TaxPeriodFigures) => {
       const r = byLabel.get(label)!;
       expect(
-        [r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[10]].map((c) => cents(c!)),
+        [...r.slice(1, 11), r[12]].map((c) => cents(c!)),
         label,
       ).toEqual([
         f.shopNetCents,
-        f.salesTaxCents,
-        f.refundsCents,
-        f.refundedTaxCents,
         f.sessionsCents,
         f.gigsCents,
         f.gigsWithheldCents,
         f.incomeCents,
+        f.salesTaxCents,
+        f.refundsCents,
+        f.orderRefundsCents,
+        f.sessionRefundsCents,
+        f.refundedTaxCents,
         f.mileage.deductionCents,
       ]);
-      expect(Math.round(Number(r[9]) * 10), label).toBe(f.mileage.tenthMiles);
+      expect(Math.round(Number(r[11]) * 10), label).toBe(f.mileage.tenthMiles);
     };
     for (const m of view.months) check(m.month, m);
     for (const q of view.quarters) check(`2025-Q${q.quarter}`, q);

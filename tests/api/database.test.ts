@@ -60,7 +60,9 @@ const tables = [
   'settings',
   'slots',
   'subscribers',
+  'tax_rate_lookups',
   'tax_rates',
+  'tax_zip_rates',
   'trips',
   'user_sessions',
   'users',
@@ -87,6 +89,10 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0016_practice',
       '0017_books',
       '0018_image_crops',
+      '0019_tax_registrations',
+      '0020_mail_person',
+      '0021_ready_for_pickup',
+      '0022_cancelled_session_paid_at',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

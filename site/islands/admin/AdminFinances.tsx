@@ -3,7 +3,8 @@ import AdminShell from './AdminShell';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { usdFromCents as formatCents } from '../../lib/money';
-import type { FinanceMonth, FinancesView } from '../../../contract/backoffice.ts';
+import { FINANCE_COUNT_ROWS, type FinanceMonth, type FinancesView } from '../../../contract/backoffice.ts';
+import { INCOME_ROWS } from '../../../contract/books.ts';
 
 /** YYYY-MM `months` months before `month`. */
 function monthsBefore(month: string, months: number): string {
@@ -17,6 +18,14 @@ function monthLabel(month: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', year: 'numeric' }).format(date);
 }
 
+/** The bars' parts, bottom up: income's three sources (contract/books.ts INCOME_ROWS). */
+const BARS = [
+  ['shopNetCents', '#7a4a2e'],
+  ['sessionsCents', '#2f6b55'],
+  ['gigsCents', '#3b5b8c'],
+] as const;
+const labelOf = (key: keyof FinanceMonth) => INCOME_ROWS.find(([k]) => k === key)?.[1] ?? key;
+
 /** The last 12 months' income as bars: one small SVG, no chart library. */
 function Chart(props: { months: FinanceMonth[] }) {
   const W = 600;
@@ -27,15 +36,17 @@ function Chart(props: { months: FinanceMonth[] }) {
   return (
     <svg className="finance-chart" viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label="Income per month, last 12 months" data-finance-chart>
       {props.months.map((m, i) => {
-        const orders = (m.ordersPaidCents / max) * (H - pad);
-        const bookings = (m.bookingPaymentsCents / max) * (H - pad);
         const x = pad + i * slot + slot * 0.15;
         const w = slot * 0.7;
+        let top = H;
         return (
           <g key={m.month}>
-            <title>{`${monthLabel(m.month)}: ${formatCents(m.incomeCents)} (orders ${formatCents(m.ordersPaidCents)}, sessions ${formatCents(m.bookingPaymentsCents)})`}</title>
-            <rect x={x} y={H - orders} width={w} height={orders} fill="#7a4a2e" />
-            <rect x={x} y={H - orders - bookings} width={w} height={bookings} fill="#2f6b55" />
+            <title>{`${monthLabel(m.month)}: income ${formatCents(m.incomeCents)} (${BARS.map(([k]) => `${labelOf(k)} ${formatCents(m[k])}`).join(', ')})`}</title>
+            {BARS.map(([k, fill]) => {
+              const h = (m[k] / max) * (H - pad);
+              top -= h;
+              return <rect key={k} x={x} y={top} width={w} height={h} fill={fill} />;
+            })}
             <text x={x + w / 2} y={H + 14} fontSize="9" textAnchor="middle" data-month-label>
               {monthLabel(m.month)}
             </text>
@@ -47,17 +58,10 @@ function Chart(props: { months: FinanceMonth[] }) {
   );
 }
 
-const ROWS: [keyof FinanceMonth, string, boolean][] = [
-  ['ordersPaidCount', 'Chocolate orders paid', false],
-  ['ordersPaidCents', 'Orders paid', true],
-  ['shippingCents', 'of which shipping', true],
-  ['averageOrderCents', 'Average order', true],
-  ['refundsCount', 'Orders refunded', false],
-  ['refundsCents', 'Refunds', true],
-  ['bookingsPaidCount', 'Paid sessions', false],
-  ['bookingPaymentsCents', 'Session payments', true],
-  ['couponBookingsCount', 'Sessions booked with the coupon', false],
-  ['incomeCents', 'Income (orders + sessions)', true],
+/** Her income as the Tax year shows it, with the same words (one definition, issue 30), then the counts behind it. */
+const ROWS: (readonly [keyof FinanceMonth, string, boolean])[] = [
+  ...INCOME_ROWS.map(([key, label]) => [key, label, true] as const),
+  ...FINANCE_COUNT_ROWS.map(([key, label, kind]) => [key, label, kind === 'cents'] as const),
 ];
 
 function FinancesPanel() {
@@ -92,7 +96,10 @@ function FinancesPanel() {
     <>
       <section className="admin-panel" aria-labelledby={`${id}-chart`}>
         <h2 id={`${id}-chart`}>Last 12 months</h2>
-        <p className="muted">Brown: chocolate orders paid; green: session payments. Months in the teacher’s time zone.</p>
+        <p className="muted">
+          Income: brown, shop sales (net of sales tax); green, session payments kept; blue, gigs paid. Months in the teacher’s time zone; the Tax year counts
+          the same way.
+        </p>
         {chart ? <Chart months={chart} /> : <p role="status">Loading…</p>}
       </section>
       <section className="admin-panel" aria-labelledby={`${id}-range`}>

@@ -1,34 +1,90 @@
 import { Fragment, useCallback, useEffect, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import AdminShell from './AdminShell';
 import SalesTaxPanel from './SalesTaxPanel';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
-import type { TaxPeriodFigures, TaxYearView } from '../../../contract/books.ts';
+import { INCOME_ROWS, type TaxPeriodFigures, type TaxYearView } from '../../../contract/books.ts';
 import { US_STATES, type TaxRatesView } from '../../../contract/tax.ts';
 
 /**
- * A tax year in one place (issue 24): income by source per quarter and for the year, the months,
- * gigs by location, sales tax collected by state, refunds, miles and the mileage deduction, what
- * is still unpaid; printable, and as a CSV for an accountant. Below, the sales tax rates.
+ * A tax year in one place (issue 24): income by source for the year and per quarter (as Finances
+ * counts it, issue 30), each quarter's months folded but the current one's, gigs by location,
+ * sales tax collected by state, refunds, miles and the mileage deduction, what is still unpaid;
+ * printable, and as a CSV for an accountant. Below, the sales tax rates.
  */
 
 /** Her year (on her clocks: at 21:30 on New Year's Eve in her city it is still hers). */
 const thisYear = () => Number(herToday().slice(0, 4));
 
+/** Her income as Finances shows it, with the same words (contract/books.ts INCOME_ROWS: one definition, issue 30), then the miles. */
 const ROWS: [string, (f: TaxPeriodFigures) => string][] = [
-  ['Shop (net of tax and refunds)', (f) => usdFromCents(f.shopNetCents)],
-  ['Paid sessions', (f) => usdFromCents(f.sessionsCents)],
-  ['Gigs', (f) => usdFromCents(f.gigsCents)],
-  ['of which tax withheld', (f) => usdFromCents(f.gigsWithheldCents)],
-  ['Income', (f) => usdFromCents(f.incomeCents)],
-  ['Sales tax collected', (f) => usdFromCents(f.salesTaxCents)],
-  ['Refunds (tax included)', (f) => usdFromCents(f.refundsCents)],
-  ['Sales tax refunded', (f) => usdFromCents(f.refundedTaxCents)],
+  ...INCOME_ROWS.map(([key, label]): [string, (f: TaxPeriodFigures) => string] => [label, (f) => usdFromCents(f[key])]),
   ['Miles', (f) => f.mileage.miles.toFixed(1)],
   ['Mileage deduction', (f) => usdFromCents(f.mileage.deductionCents)],
 ];
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const monthName = (month: string) => MONTHS[Number(month.slice(5, 7)) - 1] ?? month;
+
+/** The quarter of her today (1–4), for the year shown: the one the page opens on; none for another year. */
+const quarterNow = (year: number): number | null => {
+  const today = herToday();
+  return Number(today.slice(0, 4)) === year ? Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1 : null;
+};
+
+/**
+ * The year's quarters, each folded but the current one (issue 30: on a phone the page opens on
+ * the quarter she is in, not 18 screens of months); each opens on its months and its total.
+ * Printing opens them all, so the paper has every month.
+ */
+function Quarters(props: { view: TaxYearView }) {
+  const { view } = props;
+  const [open, setOpen] = useState(() => new Set(quarterNow(view.year) ? [quarterNow(view.year)!] : []));
+  useEffect(() => {
+    // Synchronously: the page is laid out for paper as soon as the handler returns.
+    const all = () => flushSync(() => setOpen(new Set([1, 2, 3, 4])));
+    window.addEventListener('beforeprint', all);
+    return () => window.removeEventListener('beforeprint', all);
+  }, []);
+  return (
+    <>
+      {view.quarters.map((q) => {
+        const months = view.months.slice((q.quarter - 1) * 3, q.quarter * 3);
+        return (
+          <details
+            key={q.quarter}
+            className="period-fold"
+            data-quarter={q.quarter}
+            open={open.has(q.quarter)}
+            onToggle={(e) => {
+              const isOpen = e.currentTarget.open;
+              setOpen((was) => {
+                if (was.has(q.quarter) === isOpen) return was;
+                const next = new Set(was);
+                if (isOpen) next.add(q.quarter);
+                else next.delete(q.quarter);
+                return next;
+              });
+            }}
+          >
+            <summary>
+              Q{q.quarter} ({monthName(months[0]!.month)}–{monthName(months[2]!.month)}): income {usdFromCents(q.incomeCents)}
+            </summary>
+            {open.has(q.quarter) && (
+              <FigureTable
+                caption={`Q${q.quarter} ${view.year} by month`}
+                periods={[...months.map((m) => ({ label: monthName(m.month), figures: m })), { label: `Q${q.quarter}`, figures: q }]}
+              />
+            )}
+          </details>
+        );
+      })}
+    </>
+  );
+}
 
 function FigureTable(props: { caption: string; periods: { label: string; figures: TaxPeriodFigures }[] }) {
   return (
@@ -197,18 +253,17 @@ function TaxYearPanel() {
         ) : (
           <div data-tax-year={view.year}>
             <p>
-              Income {usdFromCents(view.totals.incomeCents)} · sales tax collected {usdFromCents(view.totals.salesTaxCents)} ·{' '}
-              {view.totals.mileage.miles.toFixed(1)} miles, deduction {usdFromCents(view.totals.mileage.deductionCents)} · unpaid {view.unpaid.count} (
-              {usdFromCents(view.unpaid.cents)})
+              Income {usdFromCents(view.totals.incomeCents)} · sales tax collected {usdFromCents(view.totals.salesTaxCents)} · refunds{' '}
+              {usdFromCents(view.totals.refundsCents)} · {view.totals.mileage.miles.toFixed(1)} miles, deduction{' '}
+              {usdFromCents(view.totals.mileage.deductionCents)} · unpaid {view.unpaid.count} ({usdFromCents(view.unpaid.cents)})
             </p>
             <p className="muted">
               Months and quarters in {view.timeZone}. Mileage rate:{' '}
               {view.mileageRate ? `${view.mileageRate.centsPerMile}¢ a mile (${view.mileageRate.name})` : 'none set for this year (Gigs page)'}.
             </p>
-            <FigureTable
-              caption="The year by quarter"
-              periods={[...view.quarters.map((q) => ({ label: `Q${q.quarter}`, figures: q })), { label: String(view.year), figures: view.totals }]}
-            />
+            <FigureTable caption={`The year ${view.year}`} periods={[{ label: String(view.year), figures: view.totals }]} />
+            <h3>Quarter by quarter</h3>
+            <Quarters key={view.year} view={view} />
             <h3>Gigs by location</h3>
             {view.gigsByLocation.length === 0 ? (
               <p>No gig paid this year.</p>
@@ -258,8 +313,6 @@ function TaxYearPanel() {
                 ))}
               </AdminTable>
             )}
-            <h3>Month by month</h3>
-            <FigureTable caption="The year by month" periods={view.months.map((m) => ({ label: m.month, figures: m }))} />
           </div>
         )}
       </section>

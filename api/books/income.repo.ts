@@ -1,0 +1,96 @@
+/**
+ * Her income, summed by PostgreSQL in integer cents, month by month in her zone (SITE_TIMEZONE):
+ * the one definition the Finances page, the Tax year and both their CSVs read (issue 30,
+ * decision 0031). Months are YYYY-MM, from and to both included.
+ * - Shop: orders paid and kept (paid, ready for pickup, shipped, picked up) by the month they
+ *   were placed, net of their sales tax; refunded orders apart, their whole total (tax included)
+ *   went back (the order keeps no refund date: the month it was placed).
+ * - Sessions: paid sessions still booked, by the month they were booked; cancelled paid sessions
+ *   (booking_cancellations) by the month they were booked too (before 0022 without a payment
+ *   attempt: the month they were cancelled), kept unless their refund went through ('refunded'),
+ *   so a refund PayPal refused stays hers until she makes it by hand. Coupon sessions are no money.
+ * - Gigs: by the day the money came in (paid_on), cash basis.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../../db/client.ts';
+
+/** Order statuses whose money came in and stayed (order-status.ts). */
+export const PAID_ORDER = sql`('paid', 'ready_for_pickup', 'shipped', 'picked_up')`;
+
+type Num = string | number | null;
+
+export interface ShopIncomeRow {
+  month: string;
+  ordersPaidCount: Num;
+  shopNetCents: Num;
+  shippingCents: Num;
+  salesTaxCents: Num;
+  orderRefundsCount: Num;
+  orderRefundsCents: Num;
+  refundedTaxCents: Num;
+}
+
+export async function shopIncome(db: DB, zone: string, from: string, to: string): Promise<ShopIncomeRow[]> {
+  const { rows } = await sql<ShopIncomeRow>`
+    select to_char(created_at at time zone ${zone}, 'YYYY-MM') as month,
+      count(*) filter (where status in ${PAID_ORDER})::int as "ordersPaidCount",
+      coalesce(sum(total_cents - tax_cents) filter (where status in ${PAID_ORDER}), 0) as "shopNetCents",
+      coalesce(sum(shipping_cents) filter (where status in ${PAID_ORDER}), 0) as "shippingCents",
+      coalesce(sum(tax_cents) filter (where status in ${PAID_ORDER}), 0) as "salesTaxCents",
+      count(*) filter (where status = 'refunded')::int as "orderRefundsCount",
+      coalesce(sum(total_cents) filter (where status = 'refunded'), 0) as "orderRefundsCents",
+      coalesce(sum(tax_cents) filter (where status = 'refunded'), 0) as "refundedTaxCents"
+    from orders
+    where to_char(created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export interface SessionIncomeRow {
+  month: string;
+  sessionsPaidCount: Num;
+  sessionsCents: Num;
+  couponBookingsCount: Num;
+  sessionRefundsCount: Num;
+  sessionRefundsCents: Num;
+}
+
+export async function sessionIncome(db: DB, zone: string, from: string, to: string): Promise<SessionIncomeRow[]> {
+  const { rows } = await sql<SessionIncomeRow>`
+    select month,
+      count(*) filter (where paid and not refunded)::int as "sessionsPaidCount",
+      coalesce(sum(cents) filter (where paid and not refunded), 0) as "sessionsCents",
+      count(*) filter (where coupon and booked)::int as "couponBookingsCount",
+      count(*) filter (where paid and refunded)::int as "sessionRefundsCount",
+      coalesce(sum(cents) filter (where paid and refunded), 0) as "sessionRefundsCents"
+    from (
+      select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month, amount_cents as cents,
+        not coupon_used and coalesce(amount_cents, 0) > 0 as paid, coupon_used as coupon, true as booked, false as refunded
+      from slots
+      where booked_at is not null
+      union all
+      select to_char(coalesce(booked_at, created_at) at time zone ${zone}, 'YYYY-MM'), amount_cents,
+        not coupon_used and coalesce(amount_cents, 0) > 0, coupon_used, false, refund_state = 'refunded'
+      from booking_cancellations
+    ) s
+    where month between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export interface GigIncomeRow {
+  month: string;
+  gigsPaidCount: Num;
+  gigsCents: Num;
+  gigsWithheldCents: Num;
+}
+
+export async function gigIncome(db: DB, from: string, to: string): Promise<GigIncomeRow[]> {
+  const { rows } = await sql<GigIncomeRow>`
+    select substr(paid_on, 1, 7) as month, count(*)::int as "gigsPaidCount", sum(rate_cents) as "gigsCents",
+      coalesce(sum(rate_cents) filter (where taxed), 0) as "gigsWithheldCents"
+    from gigs
+    where paid and substr(paid_on, 1, 7) between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
