@@ -21,18 +21,21 @@ function TypeAmountFields(props: {
   id: string;
   legend: string;
   path: string;
+  /** Her pages' placeholder for this range ("{yoga therapy amounts}"). */
+  placeholder: string;
   value: TypeFields;
   errors: Record<string, string>;
   onChange: (r: TypeFields) => void;
 }) {
-  const { id, legend, path, value, errors, onChange } = props;
+  const { id, legend, path, placeholder, value, errors, onChange } = props;
   const error = errors[`${path}.min`] ?? errors[`${path}.max`] ?? errors[path];
   const noteError = errors[`${path}.note`];
   return (
     <fieldset className="settings-range" aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} data-type-amounts={path}>
       <legend>{legend}</legend>
       <p className="muted" id={`${id}-help`}>
-        The amount a client pays for this session type, in whole dollars: the booking page’s label, what lets them continue, and what the server accepts.
+        The amount a client pays for this session type, in whole dollars: the booking page’s label, what lets them continue, and what the server accepts. Your
+        pages show it wherever you write {placeholder}.
       </p>
       <div className="form-row">
         <div className="field">
@@ -208,6 +211,7 @@ function SettingsPanel() {
           id={`${id}-yoga`}
           legend="Individual yoga"
           path="bookingAmounts.ranges.individualYoga"
+          placeholder="{individual yoga amounts}"
           value={yoga}
           errors={errors}
           onChange={setYoga}
@@ -216,6 +220,7 @@ function SettingsPanel() {
           id={`${id}-therapy`}
           legend="Yoga therapy"
           path="bookingAmounts.ranges.yogaTherapy"
+          placeholder="{yoga therapy amounts}"
           value={therapy}
           errors={errors}
           onChange={setTherapy}
