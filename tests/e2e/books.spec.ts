@@ -5,7 +5,8 @@ import { closeAlert, expectAlertText, loginAdmin, teacherToday } from './helpers
  * Issue 24 at 390×844: a buyer sees the sales tax before paying and pays it through the PayPal
  * emulator (issue 29: where she collects, at the address's rate: "Tax (WA 10.35%)" in Seattle;
  * none where she doesn't; a pickup at her shop's); she changes where she collects on her phone; the teacher adds a weekly gig, marks one class paid,
- * adds a trip and reads the year's page.
+ * adds a trip and reads the year's page (issue 30: open on the current quarter, the others folded; its
+ * income is Finances' for the same months).
  */
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -133,7 +134,10 @@ test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads t
   await expect(unpaid.locator('tr[data-gig]')).toHaveCount(before - 1);
 
   // One class edited alone: the last one ahead pays $65.
-  const last = page.getByRole('region', { name: 'Coming classes table' }).locator('tr[data-gig]').last();
+  // Classes by month (issue 30): this month open, the last one's month a tap away.
+  const lastMonth = page.locator(`details.month-fold[data-month="${teacherToday(35).slice(0, 7)}"]`);
+  if (!(await lastMonth.evaluate((d) => (d as HTMLDetailsElement).open))) await lastMonth.locator('summary').click();
+  const last = lastMonth.locator(`tr[data-gig="${teacherToday(35)}"]`).last();
   await last.getByRole('button', { name: /^Edit/ }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Rate ($)', { exact: true }).fill('65');
@@ -162,4 +166,37 @@ test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads t
   expect(taxYear.totals.gigsCents).toBe(6000);
   expect(taxYear.totals.mileage.tenthMiles).toBe(before * 124 + 235);
   await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', /tax-year-\d{4}\.csv$/);
+
+  // Issue 30: on her phone the year opens on the quarter she is in, the others folded; one opens with a tap.
+  const thisYear = teacherToday().slice(0, 4);
+  const current = Math.floor((Number(teacherToday().slice(5, 7)) - 1) / 3) + 1;
+  for (const q of [1, 2, 3, 4]) {
+    const fold = year.locator(`details[data-quarter="${q}"]`);
+    if (q === current) await expect(fold).toHaveAttribute('open', '');
+    else await expect(fold).not.toHaveAttribute('open');
+  }
+  const other = current === 1 ? 2 : 1;
+  await year.locator(`details[data-quarter="${other}"] > summary`).click();
+  await expect(year.locator(`details[data-quarter="${other}"]`)).toHaveAttribute('open', '');
+  await expect(year.getByRole('region', { name: `Q${other} ${thisYear} by month table` })).toBeVisible();
+
+  // One definition of income (issue 30): Finances over January–December says what the Tax year says, gig included, line by line.
+  const income = 'Income (shop + sessions + gigs)';
+  const yearIncome = (
+    await year
+      .getByRole('region', { name: `The year ${thisYear} table` })
+      .locator(`[data-tax-row="${income}"] td`)
+      .innerText()
+  ).trim();
+  expect(yearIncome).not.toBe('$0.00');
+  await page.goto('/admin/finances');
+  await page.getByLabel('From', { exact: true }).fill(`${thisYear}-01`);
+  await page.getByLabel('To', { exact: true }).fill(`${thisYear}-12`);
+  await expect(page.locator('[data-export="finances"]')).toHaveAttribute('href', new RegExp(`from=${thisYear}-01&to=${thisYear}-12`));
+  await expect(page.locator('[data-finance-row="incomeCents"] th')).toHaveText(income);
+  await expect(page.locator('[data-finance-row="incomeCents"] td').first()).toHaveText(yearIncome);
+  await expect(page.locator('[data-finance-row="gigsCents"] td').first()).toHaveText('$60.00');
+  const finances = await (await page.request.get(`/api/admin/finances?from=${thisYear}-01&to=${thisYear}-12`)).json();
+  for (const key of ['shopNetCents', 'sessionsCents', 'gigsCents', 'incomeCents', 'salesTaxCents', 'refundsCents'])
+    expect(finances.totals[key], key).toBe(taxYear.totals[key]);
 });
