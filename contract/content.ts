@@ -520,6 +520,8 @@ export interface RenderContext {
   path: string;
   /** Set by the server's renderer for every page it draws (api/pages/render-ahead.ts). */
   clock?: PageClock;
+  /** Her settings as they are, for the words a page writes from them (fillPlaceholders; issue 30). */
+  settings?: Settings;
   /** Every built-in page's published content (a preview puts its draft in its place). */
   content: SiteContent;
   /** Her uploaded photos that the content names, by id. */

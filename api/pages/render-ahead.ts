@@ -12,6 +12,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { sql } from 'kysely';
 import { fillPlaceholders, type BuiltinSlug, type PageClock, type RenderContext } from '../../contract/content.ts';
 import { readSettings } from '../settings/settings.repo.ts';
+import type { Settings } from '../../contract/settings.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
@@ -139,7 +140,7 @@ export function createPublisher(
   const cache = new Map<string, CachedPage>();
   let seen = '0';
   let renderer: PageRenderer | undefined;
-  let live: { source: PublishedSource; generation: string } | undefined;
+  let live: { source: PublishedSource; settings: Settings; generation: string } | undefined;
   const log = options.log ?? (() => {});
 
   // One load at a time: a poll and a publish's own load running together could otherwise put
@@ -160,7 +161,7 @@ export function createPublisher(
     seen = rows.at(-1)!.gen;
     // Navigation and footer of the on-demand pages follow what was published (her settings written in).
     const [source, settings] = await Promise.all([loadPublished(db), readSettings(db)]);
-    live = { source: { ...source, content: fillPlaceholders(source.content, settings) }, generation: seen };
+    live = { source: { ...source, content: fillPlaceholders(source.content, settings) }, settings, generation: seen };
   }
 
   async function store(path: string, status: number, contentType: string, body: string): Promise<void> {
@@ -365,6 +366,7 @@ export function createPublisher(
       live && {
         path,
         clock: pageClock(),
+        settings: live.settings,
         content: live.source.content,
         images: {},
         extraNav: extraNavOf(live.source.custom),

@@ -123,6 +123,7 @@ export async function contextFor(db: DB, source: PublishedSource, options: Conte
   return {
     path: options.path,
     content: fillPlaceholders(source.content, settings),
+    settings,
     images: Object.fromEntries(views),
     extraNav: extraNavOf(source.custom),
     page: page && {

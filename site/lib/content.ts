@@ -16,6 +16,9 @@ export async function copy<K extends BuiltinSlug>(locals: App.Locals, name: K): 
   return fillPlaceholders(entry.data as SiteContent[K], DEFAULT_SETTINGS);
 }
 
+/** Words of a page's own that name her settings ({yoga therapy amounts}…), written in as they are now (issue 30). */
+export const withSettings = (locals: App.Locals, text: string): string => fillPlaceholders(text, locals.render?.settings ?? DEFAULT_SETTINGS);
+
 /** The public address the page is for: the server names it when it renders ahead. */
 export const publicPath = (astro: { locals: App.Locals; url: URL }): string => astro.locals.render?.path ?? (astro.url.pathname.replace(/(.)\/$/, '$1') || '/');
 

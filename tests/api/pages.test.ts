@@ -366,6 +366,14 @@ describe(`published pages with the built site on ${testDbKind()}`, () => {
   const MARKER = `Marker-${randomUUID()}`;
   const ORIGINAL_ANSWER = 'Mats, blocks, straps and bolsters are provided.';
 
+  it('/register says what a session is, what it costs (her ranges) and what comes next (issue 30)', async () => {
+    const page = await text('/register');
+    expect(page).toContain('Private sessions are 60 minutes');
+    expect(page).toContain('individual yoga $80–$110, yoga therapy $10–$80');
+    expect(page).toContain('What happens next');
+    expect(page).not.toContain('{yoga therapy amounts}');
+  });
+
   it('her FAQ says her notice period from Settings, and says the new one as soon as she changes it (issue 30)', async () => {
     const yoga = await text('/yoga');
     expect(yoga).toContain('Please let me know at least 24 hours ahead');
