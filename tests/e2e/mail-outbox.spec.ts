@@ -58,5 +58,5 @@ test('a bounce pressed in the mailbox stops the next mail to that address; the t
   await expect(group).toHaveAttribute('data-count', String(today.failedMails.count));
   expect(today.failedMails.count).toBeGreaterThanOrEqual(1);
   await expect(group).toContainText(`to ${email} · skipped`);
-  await expect(group.getByRole('link')).toHaveAttribute('href', '/admin/mail');
+  await expect(group.getByRole('heading').getByRole('link')).toHaveAttribute('href', '/admin/mail');
 });

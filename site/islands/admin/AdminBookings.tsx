@@ -1,6 +1,19 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, FilterNote, ModalDialog, byMonth, confirmAndDelete, formatDay, formatWhen, useListFilter } from './admin-ui';
+import {
+  AdminTable,
+  FilterNote,
+  ModalDialog,
+  MonthFolds,
+  byMonth,
+  confirmAndDelete,
+  formatDay,
+  formatWhen,
+  openMonths,
+  useFocusRow,
+  useListFilter,
+  type FocusRowProps,
+} from './admin-ui';
 import { inDateRange } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -32,7 +45,7 @@ const REFRESH_MS = 60_000;
 
 const clientName = (s: BookedSlotView) => [s.firstName, s.lastName].filter(Boolean).join(' ') || 'Unknown client';
 
-function AddSlotForm(props: { onAdded: () => Promise<void> }) {
+function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
   const [date, setDate] = useState('');
   const [time, setTime] = useState('');
   const [repeat, setRepeat] = useState<Repeat>('none');
@@ -72,7 +85,7 @@ function AddSlotForm(props: { onAdded: () => Promise<void> }) {
       await showAlert({ icon: 'error', title: 'Failed to add slot.', text: res?.data.message });
       return;
     }
-    await props.onAdded();
+    await props.onAdded(slots.map((s) => s.date));
     const skipped = res.data.skipped ?? 0;
     if (res.data.added === 0) {
       await showAlert({ icon: 'info', title: NO_SLOTS_ADDED });
@@ -237,23 +250,46 @@ function PlaceButton(props: { slot: SlotView; what: string; onSaved: () => Promi
   );
 }
 
-function BookedTable(props: { caption: string; sessions: BookedSlotView[]; onDelete: (s: BookedSlotView) => void; onPlaced: () => Promise<void> }) {
+/**
+ * Booked or passed sessions, a fold per month (issue 30): her month open (or the nearest the list
+ * has), and the focused session's; every month when the list is narrowed to a few days.
+ */
+function BookedTable(props: {
+  caption: string;
+  sessions: BookedSlotView[];
+  onDelete: (s: BookedSlotView) => void;
+  onPlaced: () => Promise<void>;
+  allOpen: boolean;
+  focus: string | undefined;
+  rowProps: (id: string) => FocusRowProps;
+}) {
+  const groups = byMonth(props.sessions, (s) => s.date.slice(0, 7));
   return (
-    <AdminTable
-      caption={props.caption}
-      columns={['Time', 'Place', 'Name', 'Email', 'Session type', 'Message', 'Actions']}
-      groups={byMonth(props.sessions, (s) => s.date.slice(0, 7)).map((g) => ({
-        key: g.key,
-        label: g.label,
-        rows: g.items.map((s) => <BookedRow key={s._id} session={s} onDelete={props.onDelete} onPlaced={props.onPlaced} />),
-      }))}
-    />
+    <MonthFolds groups={groups} open={openMonths(groups, { all: props.allOpen, focused: (s) => s._id === props.focus })} units={['session', 'sessions']}>
+      {(g) => (
+        <AdminTable caption={`${props.caption}, ${g.label}`} columns={['Time', 'Place', 'Name', 'Email', 'Session type', 'Message', 'Actions']}>
+          {g.items.map((s) => (
+            <BookedRow key={s._id} session={s} onDelete={props.onDelete} onPlaced={props.onPlaced} focus={props.rowProps(s._id)} />
+          ))}
+        </AdminTable>
+      )}
+    </MonthFolds>
   );
 }
 
-function BookedRow({ session: s, onDelete, onPlaced }: { session: BookedSlotView; onDelete: (s: BookedSlotView) => void; onPlaced: () => Promise<void> }) {
+function BookedRow({
+  session: s,
+  onDelete,
+  onPlaced,
+  focus,
+}: {
+  session: BookedSlotView;
+  onDelete: (s: BookedSlotView) => void;
+  onPlaced: () => Promise<void>;
+  focus: FocusRowProps;
+}) {
   return (
-    <tr data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
+    <tr data-slot-row={s._id} data-slot={`${s.date} ${s.time}`} {...focus}>
       <td>{formatWhen(s.startsAt)}</td>
       <td>
         <PlaceText place={s.place} />
@@ -291,6 +327,10 @@ function BookingsPanel() {
   const [lists, setLists] = useState<AdminSlotsView | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const mounted = useRef(true);
+  // A Today item's session (issue 30): its month opens, and it is scrolled to and marked once drawn.
+  const { focus, rowProps } = useFocusRow(lists !== null);
+  // The months of the slots she just added open, so she sees them.
+  const [added, setAdded] = useState<string[]>([]);
 
   const load = useCallback(async () => {
     let res;
@@ -313,6 +353,14 @@ function BookingsPanel() {
       cancellations: res.data.cancellations ?? [],
     });
   }, []);
+
+  const onAdded = useCallback(
+    async (dates: string[]) => {
+      setAdded((months) => [...months, ...dates.map((d) => d.slice(0, 7))]);
+      await load();
+    },
+    [load],
+  );
 
   useEffect(() => {
     mounted.current = true;
@@ -345,7 +393,7 @@ function BookingsPanel() {
     <>
       <section className="admin-panel" aria-labelledby="add-slot-heading">
         <h2 id="add-slot-heading">Add slots</h2>
-        <AddSlotForm onAdded={load} />
+        <AddSlotForm onAdded={onAdded} />
       </section>
       {loadFailed && (
         <p role="alert" className="admin-error">
@@ -359,28 +407,32 @@ function BookingsPanel() {
         ) : lists.availableSlots.length === 0 ? (
           <p>No slots available</p>
         ) : (
-          byMonth(lists.availableSlots, (s) => s.date.slice(0, 7)).map((g) => (
-            <div key={g.key} data-month={g.key}>
-              <h3 className="month-heading">{g.label}</h3>
-              <ul className="item-list slot-list">
-                {g.items.map((s) => (
-                  <li key={s._id} className="item" data-slot-row={s._id} data-slot={`${s.date} ${s.time}`}>
-                    <span className="slot-when">
-                      {formatWhen(s.startsAt)}
-                      <br />
-                      <small>
-                        <PlaceText place={s.place} />
-                      </small>
-                    </span>
-                    <span className="row-actions">
-                      <PlaceButton slot={s} what={`of the slot at ${formatWhen(s.startsAt)}`} onSaved={load} />
-                      <DeleteButton label="Delete" what={`slot at ${formatWhen(s.startsAt)}`} onClick={() => void deleteSlot(s)} />
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))
+          (() => {
+            const groups = byMonth(lists.availableSlots, (s) => s.date.slice(0, 7));
+            return (
+              <MonthFolds groups={groups} open={openMonths(groups, { also: added, focused: (s) => s._id === focus })} units={['slot', 'slots']}>
+                {(g) => (
+                  <ul className="item-list slot-list">
+                    {g.items.map((s) => (
+                      <li key={s._id} className="item" data-slot-row={s._id} data-slot={`${s.date} ${s.time}`} {...rowProps(s._id)}>
+                        <span className="slot-when">
+                          {formatWhen(s.startsAt)}
+                          <br />
+                          <small>
+                            <PlaceText place={s.place} />
+                          </small>
+                        </span>
+                        <span className="row-actions">
+                          <PlaceButton slot={s} what={`of the slot at ${formatWhen(s.startsAt)}`} onSaved={load} />
+                          <DeleteButton label="Delete" what={`slot at ${formatWhen(s.startsAt)}`} onClick={() => void deleteSlot(s)} />
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </MonthFolds>
+            );
+          })()
         )}
       </section>
       {ranged && (
@@ -397,7 +449,15 @@ function BookingsPanel() {
         ) : inRange(lists.bookedSlots).length === 0 ? (
           <p>No booked slots</p>
         ) : (
-          <BookedTable caption="Booked Slots" sessions={inRange(lists.bookedSlots)} onDelete={(s) => void deleteSession(s)} onPlaced={load} />
+          <BookedTable
+            caption="Booked Slots"
+            sessions={inRange(lists.bookedSlots)}
+            onDelete={(s) => void deleteSession(s)}
+            onPlaced={load}
+            allOpen={ranged}
+            focus={focus}
+            rowProps={rowProps}
+          />
         )}
       </section>
       <section className="admin-panel" aria-labelledby="passed-heading">
@@ -407,7 +467,15 @@ function BookingsPanel() {
         ) : inRange(lists.passedSessions).length === 0 ? (
           <p>No passed sessions</p>
         ) : (
-          <BookedTable caption="Passed Sessions" sessions={inRange(lists.passedSessions)} onDelete={(s) => void deleteSession(s)} onPlaced={load} />
+          <BookedTable
+            caption="Passed Sessions"
+            sessions={inRange(lists.passedSessions)}
+            onDelete={(s) => void deleteSession(s)}
+            onPlaced={load}
+            allOpen={ranged}
+            focus={focus}
+            rowProps={rowProps}
+          />
         )}
       </section>
       <Cancellations list={lists?.cancellations ?? null} />

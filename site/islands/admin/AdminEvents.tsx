@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import TodayPanel from './TodayPanel';
-import { FilterNote, byMonth, formatDay, useListFilter } from './admin-ui';
+import { FilterNote, byMonth, formatDay, useFocusRow, useListFilter, type FocusRowProps } from './admin-ui';
 import { inDateRange } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -16,7 +16,14 @@ const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', weekly: 
 type Taken = Map<string, number>;
 const takenKey = (title: string, date: string) => `${title}|${date}`;
 
-function EventRow(props: { event: EventView; taken: number | undefined; selected: boolean; onSelect: (on: boolean) => void; onSaved: () => void }) {
+function EventRow(props: {
+  event: EventView;
+  taken: number | undefined;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onSaved: () => void;
+  focus?: FocusRowProps;
+}) {
   const { event } = props;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ ...event, capacity: String(event.capacity) });
@@ -46,7 +53,7 @@ function EventRow(props: { event: EventView; taken: number | undefined; selected
 
   const id = `event-${event._id}`;
   return (
-    <li className="item" data-event-row={event._id}>
+    <li className="item" data-event-row={event._id} {...props.focus}>
       <div className="item-main">
         <input
           type="checkbox"
@@ -162,6 +169,8 @@ function EventsPanel() {
   // "Events" in the menu is /admin/dashboard#events: the browser finds no such section at load
   // (the page draws it after the session check), so it is scrolled to once the list is there.
   const drawn = events !== null;
+  // A Today item's class (issue 30): scrolled to and marked once the list is drawn.
+  const { rowProps } = useFocusRow(drawn);
   useEffect(() => {
     if (drawn && window.location.hash === '#events') document.getElementById('events')?.scrollIntoView();
   }, [drawn]);
@@ -298,6 +307,7 @@ function EventsPanel() {
                     key={ev._id}
                     event={ev}
                     taken={taken ? (taken.get(takenKey(ev.title, ev.date)) ?? 0) : undefined}
+                    focus={rowProps(ev._id)}
                     selected={selected.has(ev._id)}
                     onSelect={(on) =>
                       setSelected((s) => {

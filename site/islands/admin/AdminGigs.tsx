@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, confirmAndDelete, formatDay, herToday, ModalDialog } from './admin-ui';
+import { AdminTable, byMonth, confirmAndDelete, formatDay, herToday, ModalDialog, MonthFolds, openMonths, useFocusRow, type FocusRowProps } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -38,7 +38,7 @@ async function send<T>(method: 'POST' | 'PUT', url: string, body: unknown, failT
   return null;
 }
 
-function GigForm(props: { locations: LocationView[]; onAdded: () => void }) {
+function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string) => void }) {
   const id = useId();
   const [date, setDate] = useState(todayHere());
   const [time, setTime] = useState('18:00');
@@ -72,7 +72,7 @@ function GigForm(props: { locations: LocationView[]; onAdded: () => void }) {
     if (made) {
       setStatus(made.message);
       setClassName('');
-      props.onAdded();
+      props.onAdded(date);
     }
   }
 
@@ -249,14 +249,14 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
   );
 }
 
-function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number; locations: LocationView[] }) {
+function GigRow(props: { gig: GigView; onChanged: () => void; ageDays?: number; locations: LocationView[]; focus: FocusRowProps }) {
   const g = props.gig;
   const [editing, setEditing] = useState(false);
   const put = async (body: unknown) => {
     if (await send('PUT', `/api/admin/gigs/${g._id}`, body, 'Could not save the gig')) props.onChanged();
   };
   return (
-    <tr data-gig={g.date} data-paid={g.paid ? 'yes' : 'no'}>
+    <tr data-gig={g.date} data-paid={g.paid ? 'yes' : 'no'} {...props.focus}>
       <td data-card="title">
         <strong>{g.className}</strong> · {formatDay(g.date, g.time)}
         {g.cancelled && <span className="muted"> (cancelled)</span>}
@@ -523,12 +523,11 @@ function GigsPanel() {
       .catch(() => {});
   }, []);
   useEffect(load, [load]);
-  const today = todayHere();
-  const coming = (view?.gigs ?? []).filter((g) => g.date >= today).slice(0, 20);
-  const past = (view?.gigs ?? [])
-    .filter((g) => g.date < today)
-    .slice(-20)
-    .reverse();
+  // A Today item's unpaid class (issue 30): the Unpaid list's row, scrolled to and marked once drawn; its month opens too.
+  const { focus, rowProps } = useFocusRow(view !== null);
+  // Every class by month, this month open (issue 30), and the month of a gig she just added.
+  const [added, setAdded] = useState<string[]>([]);
+  const months = byMonth(view?.gigs ?? [], (g) => g.date.slice(0, 7));
 
   return (
     <>
@@ -545,7 +544,7 @@ function GigsPanel() {
             </p>
             <AdminTable caption="Unpaid classes" columns={['Class', 'Location', 'Rate', 'Waiting', 'Miles', 'Actions']}>
               {view.unpaid.map((g) => (
-                <GigRow key={g._id} gig={g} ageDays={g.ageDays} onChanged={load} locations={locations} />
+                <GigRow key={g._id} gig={g} ageDays={g.ageDays} onChanged={load} locations={locations} focus={rowProps(g._id)} />
               ))}
             </AdminTable>
           </>
@@ -554,28 +553,30 @@ function GigsPanel() {
       <section className="admin-panel" aria-labelledby={`${id}-add`}>
         <h2 id={`${id}-add`}>Add a gig</h2>
         <p className="muted">A recurring gig makes its classes ahead; each can then be paid, cancelled or edited alone.</p>
-        <GigForm locations={locations} onAdded={load} />
+        <GigForm
+          locations={locations}
+          onAdded={(date) => {
+            setAdded((m) => [...m, date.slice(0, 7)]);
+            load();
+          }}
+        />
       </section>
-      <section className="admin-panel" aria-labelledby={`${id}-coming`}>
-        <h2 id={`${id}-coming`}>Coming classes</h2>
-        {coming.length === 0 ? (
-          <p>No classes ahead.</p>
-        ) : (
-          <AdminTable caption="Coming classes" columns={GIG_COLUMNS}>
-            {coming.map((g) => (
-              <GigRow key={g._id} gig={g} onChanged={load} locations={locations} />
-            ))}
-          </AdminTable>
-        )}
-        <h3>Recent classes</h3>
-        {past.length === 0 ? (
+      <section className="admin-panel" aria-labelledby={`${id}-classes`}>
+        <h2 id={`${id}-classes`}>Classes by month</h2>
+        {!view ? (
+          <p role="status">Loading…</p>
+        ) : months.length === 0 ? (
           <p>No classes yet.</p>
         ) : (
-          <AdminTable caption="Recent classes" columns={GIG_COLUMNS}>
-            {past.map((g) => (
-              <GigRow key={g._id} gig={g} onChanged={load} locations={locations} />
-            ))}
-          </AdminTable>
+          <MonthFolds groups={months} open={openMonths(months, { also: added, focused: (g) => g._id === focus })} units={['class', 'classes']}>
+            {(m) => (
+              <AdminTable caption={`Classes of ${m.label}`} columns={GIG_COLUMNS}>
+                {m.items.map((g) => (
+                  <GigRow key={g._id} gig={g} onChanged={load} locations={locations} focus={rowProps(g._id)} />
+                ))}
+              </AdminTable>
+            )}
+          </MonthFolds>
         )}
       </section>
       <LocationsPanel locations={locations} onChanged={load} />

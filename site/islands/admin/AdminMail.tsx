@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, formatWhen, useAdminList } from './admin-ui';
+import { AdminTable, formatWhen, useAdminList, useFocusRow } from './admin-ui';
 import { request } from '../../lib/http';
 import { mailKindLabel, type UnsentMailView } from '../../../contract/mail.ts';
 import { adminLinks } from '../../../contract/admin-links.ts';
@@ -19,6 +19,8 @@ function MailPanel() {
   const letters = useAdminList<NewsletterView>('/api/admin/newsletters', 'Failed to fetch newsletters.');
   const failedLetters = letters.items?.filter((n) => n.failed > 0) ?? [];
   const [status, setStatus] = useState('');
+  // A Today item (issue 30): a mail by its id, a newsletter's failures by the newsletter's; both lists drawn first.
+  const { rowProps } = useFocusRow(items !== null && letters.items !== null);
 
   async function retry(m: UnsentMailView) {
     setStatus('');
@@ -43,7 +45,7 @@ function MailPanel() {
       ) : (
         <AdminTable caption="Mails that did not leave" columns={COLUMNS}>
           {items.map((m) => (
-            <tr key={m.id} data-unsent-mail={m.state}>
+            <tr key={m.id} data-unsent-mail={m.state} {...rowProps(m.id)}>
               <td>
                 <strong>{mailKindLabel(m.kind)}</strong>
                 <br />
@@ -70,7 +72,7 @@ function MailPanel() {
           <h3>Newsletters</h3>
           <AdminTable caption="Newsletters with mails that failed" columns={['Newsletter', 'Failed']}>
             {failedLetters.map((n) => (
-              <tr key={n.id} data-newsletter-failed={n.failed}>
+              <tr key={n.id} data-newsletter-failed={n.failed} {...rowProps(n.id)}>
                 <td>{n.subject}</td>
                 <td>{n.failed}</td>
               </tr>

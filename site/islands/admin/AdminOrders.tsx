@@ -11,8 +11,10 @@ import {
   matchesSearch,
   monthOfInstant,
   useAdminList,
+  useFocusRow,
   useListFilter,
 } from './admin-ui';
+import { isComingPickup } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { usd } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -164,7 +166,9 @@ function OrdersPanel() {
   // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
   const filter = useListFilter();
   const [query, setQuery] = useState('');
-  const listed = (orders ?? []).filter((o) => !filter.status || o.status === filter.status);
+  const listed = (orders ?? []).filter((o) => (!filter.status || o.status === filter.status) && (!filter.pickup || isComingPickup(o)));
+  // A Today item's order (issue 30): scrolled to and marked once the list is drawn.
+  const { rowProps } = useFocusRow(orders !== null);
   const shown = listed.filter((o) => matchesSearch(query, o.payerName, o.payerEmail, o.shipTo?.name, orderReference(o._id)));
 
   return (
@@ -185,6 +189,7 @@ function OrdersPanel() {
               {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
             </FilterNote>
           )}
+          {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
           <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
           {shown.length === 0 ? (
             <p>{query.trim() ? `No order matches “${query.trim()}”.` : 'No orders here.'}</p>
@@ -196,7 +201,7 @@ function OrdersPanel() {
                 key: g.key,
                 label: g.label,
                 rows: g.items.map((o) => (
-                  <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)}>
+                  <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)} {...rowProps(o._id)}>
                     <td>
                       {formatWhen(o.createdAt)}
                       <br />

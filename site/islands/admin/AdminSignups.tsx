@@ -13,6 +13,7 @@ import {
   formatWhen,
   matchesSearch,
   useAdminList,
+  useFocusRow,
   useListFilter,
 } from './admin-ui';
 import { isSince } from '../../../contract/admin-links.ts';
@@ -84,6 +85,8 @@ function SignupsPanel() {
   const [query, setQuery] = useState('');
   // The Today panel's "new sign-ups" link: those made since then.
   const filter = useListFilter();
+  // A Today item's sign-up (issue 30): scrolled to and marked once the list is drawn.
+  const { rowProps } = useFocusRow(items !== null);
   const listed = (items ?? []).filter((s) => isSince(s.createdAt, filter));
   const shown = listed.filter((s) => matchesSearch(query, s.name, s.email, s.classTitle));
 
@@ -119,7 +122,7 @@ function SignupsPanel() {
                 key: g.key,
                 label: g.label,
                 rows: g.items.map((s) => (
-                  <tr key={s._id} data-signup-row={s._id}>
+                  <tr key={s._id} data-signup-row={s._id} {...rowProps(s._id)}>
                     <td>{formatDay(s.date)}</td>
                     <td>{s.classTitle}</td>
                     <td>{s.name}</td>

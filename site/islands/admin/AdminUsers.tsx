@@ -1,6 +1,18 @@
 import { useState } from 'react';
 import AdminShell from './AdminShell';
-import { AdminTable, ExportLink, FilterNote, SearchField, byMonth, formatWhen, matchesSearch, monthOfInstant, useAdminList, useListFilter } from './admin-ui';
+import {
+  AdminTable,
+  ExportLink,
+  FilterNote,
+  SearchField,
+  byMonth,
+  formatWhen,
+  matchesSearch,
+  monthOfInstant,
+  useAdminList,
+  useFocusRow,
+  useListFilter,
+} from './admin-ui';
 import { isSince } from '../../../contract/admin-links.ts';
 import type { AdminUserView } from '../../../contract/user.ts';
 import { ERASE_ACCOUNT_CONFIRM } from '../../../contract/practice.ts';
@@ -16,6 +28,8 @@ function UsersPanel() {
   const [query, setQuery] = useState('');
   // The Today panel's "new clients" link: those registered since then.
   const filter = useListFilter();
+  // A Today item's client (issue 30): scrolled to and marked once the list is drawn.
+  const { rowProps } = useFocusRow(items !== null);
 
   // The same erasure as the client's page (issue 29): everything about them goes, the money
   // records stay for the books without their name.
@@ -62,7 +76,7 @@ function UsersPanel() {
                 key: g.key,
                 label: `Joined in ${g.label}`,
                 rows: g.items.map((u) => (
-                  <tr key={u._id} data-user-row={u._id}>
+                  <tr key={u._id} data-user-row={u._id} {...rowProps(u._id)}>
                     <td>{number.get(u._id)}</td>
                     <td>{u.firstName}</td>
                     <td>{u.lastName}</td>

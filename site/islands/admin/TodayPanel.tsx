@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { formatDay, formatTime, formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
-import { usd } from '../../lib/money';
+import { usd, usdFromCents } from '../../lib/money';
 import { placeLink } from '../../../contract/slots.ts';
 import { mailKindLabel } from '../../../contract/mail.ts';
-import type { TodayGroup, TodaySession, TodayView } from '../../../contract/backoffice.ts';
+import type { TodayGroup, TodayItemLink, TodaySession, TodayView } from '../../../contract/backoffice.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -29,14 +29,15 @@ function Place({ place }: { place: string }) {
 /**
  * One group: its name and count are the link to the list narrowed to what was counted (the
  * server's href), and the whole card is that link's target for a thumb; its first few items
- * follow. `testKey` names it for the tests (data-today-group).
+ * follow, each a link to its own row on that list (issue 30; `extra` sits beside the link, for
+ * a link of its own). `testKey` names it for the tests (data-today-group).
  */
 function Group<T>(props: {
   name: string;
   group: TodayGroup<T>;
   summary?: ReactNode;
   empty: string;
-  item: (item: T) => { key: string; content: ReactNode };
+  item: (item: T & TodayItemLink) => { key: string; content: ReactNode; extra?: ReactNode };
   attention?: boolean;
   testKey: string;
 }) {
@@ -56,8 +57,15 @@ function Group<T>(props: {
       ) : (
         <ul className="today-items">
           {group.items.map((i) => {
-            const { key, content } = props.item(i);
-            return <li key={key}>{content}</li>;
+            const { key, content, extra } = props.item(i);
+            return (
+              <li key={key} data-today-item>
+                <a className="today-item" href={i.href}>
+                  {content}
+                </a>
+                {extra}
+              </li>
+            );
           })}
           {more > 0 && <li className="muted">and {more} more</li>}
         </ul>
@@ -72,9 +80,9 @@ const session = (s: TodaySession, withDay: boolean) => ({
     <>
       <strong>{withDay ? formatDay(s.date, s.time) : formatTime(s.time)}</strong> · {s.clientName || 'A client'}
       <span className="muted"> · {s.sessionType}</span>
-      <Place place={s.place} />
     </>
   ),
+  extra: <Place place={s.place} />,
 });
 
 /**
@@ -120,6 +128,27 @@ export default function TodayPanel() {
               content: (
                 <>
                   <strong>{o.payerName || 'A buyer'}</strong> · {usd(o.total)} · {o.isLocalPickup ? 'pickup' : 'ship'}
+                  <span className="muted"> · {formatWhen(o.createdAt)}</span>
+                </>
+              ),
+            })}
+          />
+          {/* Issue 30: pickups are hers to hand over until picked up, ready or not. */}
+          <Group
+            testKey="comingPickups"
+            name="Pickups coming"
+            group={today.comingPickups}
+            summary={
+              today.comingPickups.ready > 0
+                ? `${today.comingPickups.ready} ready, ${today.comingPickups.count - today.comingPickups.ready} to make ready`
+                : undefined
+            }
+            empty="No pickups waiting."
+            item={(o) => ({
+              key: o._id,
+              content: (
+                <>
+                  <strong>{o.payerName || 'A buyer'}</strong> · {usd(o.total)} · {o.status === 'ready_for_pickup' ? 'ready' : 'to make ready'}
                   <span className="muted"> · {formatWhen(o.createdAt)}</span>
                 </>
               ),
@@ -180,6 +209,27 @@ export default function TodayPanel() {
                     ),
                   }
             }
+          />
+          {/* Issue 30: the classes she taught and was not paid for, oldest first. */}
+          <Group
+            testKey="unpaidGigs"
+            name="Unpaid gigs"
+            group={today.unpaidGigs}
+            attention
+            summary={`${usdFromCents(today.unpaidGigs.cents)} owed`}
+            empty="Every class taught is paid."
+            item={(g) => ({
+              key: g._id,
+              content: (
+                <>
+                  <strong>{g.className}</strong> · {usdFromCents(g.rateCents)} · {plural(g.ageDays, 'day')} waiting
+                  <span className="muted">
+                    {' '}
+                    · {g.location}, {formatDay(g.date)}
+                  </span>
+                </>
+              ),
+            })}
           />
           <Group
             testKey="newSignups"

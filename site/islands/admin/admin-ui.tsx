@@ -145,6 +145,100 @@ export function useListFilter(): ListFilter {
   return filter;
 }
 
+/** "2026-12" as a number of months, to measure how far apart two months are. */
+const monthIndex = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7));
+
+/**
+ * Which months of a long list open (issue 30): the month she is in (herToday()), or the list's
+ * nearest to it when it has none; the month of the focused row; and any in `also` (what she just
+ * added). `all` opens every month (a list narrowed to a few days by a Today link).
+ */
+export function openMonths<T>(
+  groups: readonly MonthGroup<T>[],
+  opts: { focused?: (item: T) => boolean; also?: Iterable<string>; all?: boolean } = {},
+): Set<string> {
+  const open = new Set<string>(opts.also ?? []);
+  if (opts.all) for (const g of groups) open.add(g.key);
+  const now = monthIndex(herToday());
+  let nearest: MonthGroup<T> | undefined;
+  for (const g of groups) if (!nearest || Math.abs(monthIndex(g.key) - now) < Math.abs(monthIndex(nearest.key) - now)) nearest = g;
+  if (nearest) open.add(nearest.key);
+  if (opts.focused) for (const g of groups) if (g.items.some(opts.focused)) open.add(g.key);
+  return open;
+}
+
+/**
+ * A long list cut into months, each a fold (details/summary) with its count; `open` says which
+ * are open when drawn (openMonths), and she opens or closes the rest. `units` names what a month
+ * holds, one and many (["session", "sessions"]), for the count.
+ */
+export function MonthFolds<T>(props: {
+  groups: readonly MonthGroup<T>[];
+  open: ReadonlySet<string>;
+  units: readonly [string, string];
+  children: (group: MonthGroup<T>) => ReactNode;
+}) {
+  return (
+    <div className="month-folds">
+      {props.groups.map((g) => (
+        <details key={g.key} className="month-fold" data-month={g.key} open={props.open.has(g.key)}>
+          <summary>
+            <span className="month-fold-name">{g.label}</span>{' '}
+            <span className="month-fold-count">
+              {g.items.length} {props.units[g.items.length === 1 ? 0 : 1]}
+            </span>
+          </summary>
+          {props.children(g)}
+        </details>
+      ))}
+    </div>
+  );
+}
+
+/** What marks the focused row (data-focus-id finds it; aria-current and a focus stop on the one focused). */
+export interface FocusRowProps {
+  'data-focus-id': string;
+  'aria-current'?: 'true';
+  tabIndex?: number;
+}
+
+/**
+ * The row a Today item opens (issue 30, `?focus=<id>`: adminLinks.item). Once `ready` (the lists
+ * she sees above and around it are drawn), the row is scrolled to the top of the screen below the
+ * bar, marked (aria-current, admin.css) and focused for a screen reader. Until she touches, scrolls
+ * or types, a change of the page's height (a list above that arrives later, a font) scrolls it
+ * back into place: no timers, the page's own layout says when. `rowProps(id)` goes on each row.
+ */
+export function useFocusRow(ready: boolean) {
+  const { focus } = useListFilter();
+  const done = useRef(false);
+  const stopFollowing = useRef<() => void>(undefined);
+  useEffect(() => () => stopFollowing.current?.(), []);
+  useEffect(() => {
+    if (!ready || !focus || done.current) return;
+    const row = document.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(focus)}"]`);
+    if (!row) return;
+    done.current = true;
+    const place = () => row.isConnected && row.scrollIntoView({ block: 'start' });
+    place();
+    row.focus({ preventScroll: true });
+    const observer = new ResizeObserver(place);
+    observer.observe(document.body);
+    const events = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    const stop = () => {
+      observer.disconnect();
+      for (const e of events) window.removeEventListener(e, stop, true);
+    };
+    for (const e of events) window.addEventListener(e, stop, { capture: true, passive: true });
+    stopFollowing.current = stop;
+  });
+  const rowProps = useCallback(
+    (id: string): FocusRowProps => (id === focus ? { 'data-focus-id': id, 'aria-current': 'true', tabIndex: -1 } : { 'data-focus-id': id }),
+    [focus],
+  );
+  return { focus, rowProps };
+}
+
 /** Says the list is narrowed to what the Today panel counted, and leads back to all of it. */
 export function FilterNote(props: { children: ReactNode }) {
   return (
