@@ -161,12 +161,16 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
 function OrdersPanel() {
   const { items, setItems } = useAdminList<AdminOrderView>('/api/admin/orders', 'Failed to fetch orders.');
   const orders = items && [...items].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-  // What the last status change did, e.g. "Marked shipped. Ana was mailed the tracking number."
-  const [confirmation, setConfirmation] = useState('');
+  // What the last status change did, e.g. "Marked shipped. Ana was mailed the tracking number.",
+  // said beside that order (issue 30: at the top of the list it landed above the screen).
+  const [confirmation, setConfirmation] = useState<{ id: string; message: string } | null>(null);
+  // Orders she changed on this visit stay in a filtered list with their new status until she
+  // leaves (a paid order marked shipped no longer vanishes from "to ship" under her thumb).
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
   const filter = useListFilter();
   const [query, setQuery] = useState('');
-  const listed = (orders ?? []).filter((o) => (!filter.status || o.status === filter.status) && (!filter.pickup || isComingPickup(o)));
+  const listed = (orders ?? []).filter((o) => touched.has(o._id) || ((!filter.status || o.status === filter.status) && (!filter.pickup || isComingPickup(o))));
   // A Today item's order (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(orders !== null);
   const shown = listed.filter((o) => matchesSearch(query, o.payerName, o.payerEmail, o.shipTo?.name, orderReference(o._id)));
@@ -175,9 +179,6 @@ function OrdersPanel() {
     <section className="admin-panel" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders, newest first</h2>
       <ExportLink name="orders" label="orders" />
-      <p role="status" className="muted" data-order-confirmation>
-        {confirmation}
-      </p>
       {orders === null ? (
         <p role="status">Loading…</p>
       ) : orders.length === 0 ? (
@@ -269,9 +270,15 @@ function OrdersPanel() {
                     <td data-card="action">
                       <StatusSelect
                         order={o}
-                        onChange={(u) => setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)))}
-                        onConfirmed={setConfirmation}
+                        onChange={(u) => {
+                          setTouched((s) => new Set(s).add(u._id));
+                          setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
+                        }}
+                        onConfirmed={(message) => setConfirmation({ id: o._id, message })}
                       />
+                      <p role="status" className="muted" data-order-confirmation>
+                        {confirmation?.id === o._id ? confirmation.message : ''}
+                      </p>
                     </td>
                   </tr>
                 )),
