@@ -239,7 +239,7 @@ test.describe('admin sections', () => {
         firstName: c.firstName,
         lastName: c.lastName,
         email: c.email,
-        sessionType: 'Yoga Therapy Session (60 min)',
+        sessionType: 'Individual Yoga Session (60 min)',
         message: 'Gentle on the lower back, please.',
         couponCode: 'journey',
       },
@@ -252,7 +252,7 @@ test.describe('admin sections', () => {
     const session = booked.locator(`tr[data-slot-row="${slotId}"]`);
     await expect(session).toContainText(`${c.firstName} ${c.lastName}`);
     await expect(session).toContainText(c.email);
-    await expect(session).toContainText('Yoga Therapy Session (60 min)');
+    await expect(session).toContainText('Individual Yoga Session (60 min)');
     await expect(session).toContainText('Gentle on the lower back, please.');
     await expect(available.locator(`li[data-slot="${dates[1]} 07:05"]`)).toHaveCount(0);
 
