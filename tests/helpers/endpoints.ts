@@ -2032,7 +2032,9 @@ export const ENDPOINTS: Endpoint[] = [
     auth: 'admin',
     body: 'json',
     fields: {
-      required: { kind: 'boolean', required: true },
+      // Issue 23's one switch, or issue 30's per session type (either may be left out).
+      required: { kind: 'boolean' },
+      requiredFor: { kind: 'any' },
       questions: { kind: 'array', required: true, bad: [[], [{ id: 'x' }], [{ id: 'x', type: 'choice', label: 'Pick', options: ['one'] }]] },
     },
     writes: ['intakeForms', 'settings'],

@@ -208,8 +208,10 @@ describe('finalizeBooking: refusals before any capture', () => {
   async function expectRefused(kind: string, slotId: string, userId: string, payment: BookingInput['payment'], deps: Services = services) {
     const client = await database.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
     const result = await finalizeBooking(deps, input(slotId, userId, payment));
-    // An amount refusal also names the range she accepts (her settings; the spec's 50-200 by default).
-    expect(result).toEqual(kind === 'amount-out-of-range' ? { ok: false, kind, range: { min: 50, max: 200 } } : { ok: false, kind });
+    // An amount refusal also names the range she accepts for the session type (her settings; individual yoga $80–$110 by default, decision 0032).
+    expect(result).toEqual(
+      kind === 'amount-out-of-range' ? { ok: false, kind, range: { min: 80, max: 110 }, typeWords: 'individual yoga' } : { ok: false, kind },
+    );
     if (client) expect(await mailsTo(client.email)).toHaveLength(0);
     expect(notified).toEqual([]);
   }
