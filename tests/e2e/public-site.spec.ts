@@ -150,7 +150,7 @@ test('a stored profile whose session has ended: the header forgets it and offers
   await expect(nav.getByRole('link', { name: 'Register' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Log in' })).toBeVisible();
   await expect(nav.getByRole('button', { name: /Account menu/ })).toBeHidden();
-  await expect(page.getByText('My Bookings')).toBeHidden();
+  await expect(page.getByText('My Bookings', { exact: true })).toBeHidden();
 });
 
 test('Log Out forgets the stored profile and shows Register again', async ({ page }) => {

@@ -5,6 +5,7 @@ import { publicConfig } from '../../lib/config';
 import { ADMIN_NAV, ADMIN_NAV_GROUPS, ADMIN_TODAY, type NavLink } from '../../lib/nav';
 import { forgetAdmin, rememberAdmin, storedAdmin } from '../../lib/profile';
 import { setAdminZone } from './admin-ui';
+import { useHydrated } from '../useHydrated';
 
 export const NOT_AUTHORIZED = 'You are not authorized to access this page. Redirecting to login.';
 
@@ -28,6 +29,9 @@ function AdminNav(props: { current: string }) {
   const navRef = useRef<HTMLElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const here = ADMIN_NAV.find((l) => l.href === props.current);
+  // A press before the page came to life would open nothing: the button waits for it (as the
+  // forms' submit buttons do; useHydrated).
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (!open) return;
@@ -77,7 +81,15 @@ function AdminNav(props: { current: string }) {
             {here.label}
           </span>
         )}
-        <button ref={toggleRef} className="admin-menu-toggle" type="button" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen((o) => !o)}>
+        <button
+          ref={toggleRef}
+          className="admin-menu-toggle"
+          type="button"
+          aria-expanded={open}
+          aria-controls={menuId}
+          disabled={!hydrated}
+          onClick={() => setOpen((o) => !o)}
+        >
           <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24">
             <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
