@@ -3,6 +3,7 @@ import { request } from '../lib/http';
 import { addMonths, dayLabel, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../lib/calendar';
 import { MonthGrid } from './MonthGrid';
 import { useToday } from './useToday';
+import { useHydrated } from './useHydrated';
 import type { PageClock } from '../../contract/content.ts';
 import type { ClassStatusView, EventView } from '../../contract/events.ts';
 import { JOIN_WAITLIST } from '../../contract/class-places.ts';
@@ -85,6 +86,8 @@ function EventItem({ event, zone }: { event: EventView; zone: string }) {
 export default function Calendar({ clock }: { clock: PageClock }) {
   const zone = clock.zone;
   const today = useToday(clock);
+  // Days and months answer a press once the island is alive (drawn by the server before that).
+  const ready = useHydrated();
   const [cursor, setCursor] = useState(() => monthOfDay(today));
   const [selected, setSelected] = useState(today);
   // Classes by the grid range they were loaded for: each month's grid is fetched once, when shown.
@@ -146,11 +149,11 @@ export default function Calendar({ clock }: { clock: PageClock }) {
   return (
     <div className="calendar">
       <div className="calendar-head">
-        <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
+        <button type="button" className="button button-quiet button-small" disabled={!ready} onClick={() => move(-1)} aria-label="Previous month">
           ‹ Prev
         </button>
         <h2 aria-live="polite">{shownMonth}</h2>
-        <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
+        <button type="button" className="button button-quiet button-small" disabled={!ready} onClick={() => move(1)} aria-label="Next month">
           Next ›
         </button>
       </div>
@@ -163,6 +166,7 @@ export default function Calendar({ clock }: { clock: PageClock }) {
         countOf={(day) => byDate.get(day)?.length ?? 0}
         noun={['class', 'classes']}
         onChoose={setSelected}
+        ready={ready}
         markToday
       />
       <section className="calendar-day-list" aria-labelledby="day-heading">

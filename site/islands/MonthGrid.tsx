@@ -20,6 +20,8 @@ export function MonthGrid(props: {
   onChoose: (day: string) => void;
   /** Ring today's date (the class calendar does). */
   markToday?: boolean;
+  /** False until the island is alive: a press on a day drawn by the server would choose nothing (useHydrated). */
+  ready?: boolean;
 }) {
   const { grid, today, selected } = props;
   return (
@@ -47,7 +49,7 @@ export function MonthGrid(props: {
                 <button
                   type="button"
                   className={classes.filter(Boolean).join(' ')}
-                  disabled={key < today}
+                  disabled={props.ready === false || key < today}
                   data-date={key}
                   onClick={() => props.onChoose(key)}
                   aria-label={`${dayLabel(key)}${count ? `, ${count} ${props.noun[count > 1 ? 1 : 0]}` : ''}`}
