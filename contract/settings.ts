@@ -35,6 +35,18 @@ export type SessionTypeKey = keyof typeof SESSION_TYPE_KEYS;
 /** What a session type is called in a sentence: 'yoga therapy'. */
 export const SESSION_TYPE_WORDS: Record<SessionTypeKey, string> = { individualYoga: 'individual yoga', yogaTherapy: 'yoga therapy' };
 
+/**
+ * The session types in addresses (issue 30): the guided booking /user/{id}/book/{slug} and the
+ * `book` the registration carries into its mailed link, so the link leads back to that booking.
+ */
+export const SESSION_TYPE_SLUGS = { individualYoga: 'individual-yoga', yogaTherapy: 'yoga-therapy' } as const satisfies Record<SessionTypeKey, string>;
+export type SessionTypeSlug = (typeof SESSION_TYPE_SLUGS)[SessionTypeKey];
+export const sessionTypeSlug = z.enum([SESSION_TYPE_SLUGS.individualYoga, SESSION_TYPE_SLUGS.yogaTherapy], {
+  error: 'must be individual-yoga or yoga-therapy',
+});
+export const sessionTypeKeyOfSlug = (slug: string | null | undefined): SessionTypeKey | undefined =>
+  (Object.keys(SESSION_TYPE_SLUGS) as SessionTypeKey[]).find((k) => SESSION_TYPE_SLUGS[k] === slug);
+
 export const sessionTypeKeyOf = (type: string): SessionTypeKey | undefined =>
   (Object.keys(SESSION_TYPE_KEYS) as SessionTypeKey[]).find((k) => SESSION_TYPE_KEYS[k] === type);
 

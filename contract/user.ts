@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { email, hasLetters, invisibleCharactersMessage, isVisibleText, lettersMessage, nameText, optionalText } from './common.ts';
 import { humanToken } from './forms.ts';
+import { sessionTypeSlug } from './settings.ts';
 
 /** Answers and messages the pages show (SPEC.md section 8 where it gives them). */
 export const REGISTRATION_SENT = 'Registration successful! Please check your email to verify your account.';
@@ -33,11 +34,13 @@ export const registration = z.object({
   email,
   /** The human check (action `register`): registration mails an address nobody has proven. */
   recaptchaToken: humanToken,
+  /** Issue 30: the session the newcomer set out to book; the mailed link leads back to it. */
+  book: sessionTypeSlug.optional(),
 });
 export type Registration = z.input<typeof registration>;
 
 /** POST /api/user/login */
-export const loginRequest = z.object({ email });
+export const loginRequest = z.object({ email, /** As for registration: where the link leads after signing in. */ book: sessionTypeSlug.optional() });
 export type LoginRequest = z.input<typeof loginRequest>;
 
 /**

@@ -6,19 +6,23 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { greeting, mail, siteFooter as footer } from '../mail/layout.ts';
+import type { SessionTypeSlug } from '../../contract/settings.ts';
 
 const VALID_FOR = 'The link works once and expires in 10 minutes.';
 const NOT_YOU = 'If you did not ask for this, you can ignore this mail: nothing happens without the link.';
 
-export const verifyEmailLink = (env: Env, token: string) => `${env.SITE_URL}/verify-email?token=${encodeURIComponent(token)}`;
-export const loginLink = (env: Env, token: string) => `${env.SITE_URL}/verify-login?token=${encodeURIComponent(token)}`;
+/** Where a link leads after signing in (issue 30): the booking of this session type, else My Bookings. */
+const leadsTo = (book?: SessionTypeSlug) => (book ? `&book=${book}` : '');
+export const verifyEmailLink = (env: Env, token: string, book?: SessionTypeSlug) =>
+  `${env.SITE_URL}/verify-email?token=${encodeURIComponent(token)}${leadsTo(book)}`;
+export const loginLink = (env: Env, token: string, book?: SessionTypeSlug) => `${env.SITE_URL}/verify-login?token=${encodeURIComponent(token)}${leadsTo(book)}`;
 
 /** After registering: confirm the address (and be signed in). */
-export function verifyEmailMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+export function verifyEmailMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string, book?: SessionTypeSlug): OutgoingMail {
   return mail(user.email, `Verify your email for ${brand}`, {
     heading: 'Welcome! Please verify your email',
     paragraphs: [greeting(user.firstName), 'Thank you for creating an account. Confirm this address to finish and sign in.', VALID_FOR, NOT_YOU],
-    action: { label: 'Verify my email', url: verifyEmailLink(env, token) },
+    action: { label: 'Verify my email', url: verifyEmailLink(env, token, book) },
     footer: footer(env, brand),
   });
 }
@@ -27,7 +31,13 @@ export function verifyEmailMail(env: Env, brand: string, user: { email: string; 
  * Someone registered with an address that already has an account. The page said the same as for
  * a new address; the owner learns here, and gets a login link instead of a second account.
  */
-export function alreadyRegisteredMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+export function alreadyRegisteredMail(
+  env: Env,
+  brand: string,
+  user: { email: string; firstName: string },
+  token: string,
+  book?: SessionTypeSlug,
+): OutgoingMail {
   return mail(user.email, `You already have an account at ${brand}`, {
     heading: 'You already have an account',
     paragraphs: [
@@ -36,16 +46,16 @@ export function alreadyRegisteredMail(env: Env, brand: string, user: { email: st
       VALID_FOR,
       NOT_YOU,
     ],
-    action: { label: 'Log in', url: loginLink(env, token) },
+    action: { label: 'Log in', url: loginLink(env, token, book) },
     footer: footer(env, brand),
   });
 }
 
-export function loginLinkMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+export function loginLinkMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string, book?: SessionTypeSlug): OutgoingMail {
   return mail(user.email, `Your login link for ${brand}`, {
     heading: 'Log in to your account',
     paragraphs: [greeting(user.firstName), 'Use the link below to log in.', VALID_FOR, NOT_YOU],
-    action: { label: 'Log in', url: loginLink(env, token) },
+    action: { label: 'Log in', url: loginLink(env, token, book) },
     footer: footer(env, brand),
   });
 }

@@ -125,10 +125,10 @@ export const user = new Hono<AppEnv>()
       const existing = known ?? (created ? undefined : await findUserByEmail(trx, body.email));
       if (created) {
         const token = await issueLoginToken(trx, created.id, 'verify_email');
-        if (token) return queueMails(trx, 'verify-email', [verifyEmailMail(env, (await brandNames(trx)).yoga, created, token)]);
+        if (token) return queueMails(trx, 'verify-email', [verifyEmailMail(env, (await brandNames(trx)).yoga, created, token, body.book)]);
       } else if (existing) {
         const token = await issueLoginToken(trx, existing.id, 'login');
-        if (token) return queueMails(trx, 'already-registered', [alreadyRegisteredMail(env, (await brandNames(trx)).yoga, existing, token)]);
+        if (token) return queueMails(trx, 'already-registered', [alreadyRegisteredMail(env, (await brandNames(trx)).yoga, existing, token, body.book)]);
       }
       return [];
     });
@@ -150,7 +150,7 @@ export const user = new Hono<AppEnv>()
   // Known e-mail: a login link. Unknown: a note with the way to register. Same answer.
   .post('/login', rateLimit(LIMITS.login), validateJson(loginRequest), async (c) => {
     const { db, env, limits } = c.var.services;
-    const { email } = c.req.valid('json');
+    const { email, book } = c.req.valid('json');
     const allowance = await takeMailTo(limits, email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     const found = await findUserByEmail(db, email);
@@ -159,7 +159,7 @@ export const user = new Hono<AppEnv>()
       // The link and its mail in one transaction (decision 0024).
       const queued = await db.transaction().execute(async (trx): Promise<QueuedMails> => {
         const token = await issueLoginToken(trx, found.id, 'login');
-        return token ? queueMails(trx, 'login-link', [loginLinkMail(env, (await brandNames(trx)).yoga, found, token)]) : [];
+        return token ? queueMails(trx, 'login-link', [loginLinkMail(env, (await brandNames(trx)).yoga, found, token, book)]) : [];
       });
       mailed = await sendAll(c, queued);
     } else {

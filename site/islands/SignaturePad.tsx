@@ -6,9 +6,10 @@ export const SIGNATURE_HEIGHT = 200;
 
 /**
  * Draw with mouse, pen or finger; Save hands the PNG data URL to the form, Clear starts over.
- * The canvas keeps its 500 × 200 drawing size when CSS shrinks it on a small screen.
+ * The canvas keeps its 500 × 200 drawing size when CSS shrinks it on a small screen. With
+ * `autoSave` (the intake, issue 30) each stroke's end hands the drawing over: no Save press.
  */
-export default function SignaturePad(props: { onSave: (dataUrl: string | null) => void; saved: boolean }) {
+export default function SignaturePad(props: { onSave: (dataUrl: string | null) => void; saved: boolean; autoSave?: boolean }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const [empty, setEmpty] = useState(true);
@@ -57,7 +58,10 @@ export default function SignaturePad(props: { onSave: (dataUrl: string | null) =
           ctx.lineTo(p.x, p.y);
           ctx.stroke();
         }}
-        onPointerUp={() => (drawing.current = false)}
+        onPointerUp={() => {
+          drawing.current = false;
+          if (props.autoSave) props.onSave(canvas.current!.toDataURL('image/png'));
+        }}
         onPointerLeave={() => (drawing.current = false)}
       />
       <div className="card-actions">
@@ -74,9 +78,11 @@ export default function SignaturePad(props: { onSave: (dataUrl: string | null) =
         >
           Clear
         </button>
-        <button type="button" className="button button-small" disabled={empty} onClick={() => props.onSave(canvas.current!.toDataURL('image/png'))}>
-          Save Signature
-        </button>
+        {!props.autoSave && (
+          <button type="button" className="button button-small" disabled={empty} onClick={() => props.onSave(canvas.current!.toDataURL('image/png'))}>
+            Save Signature
+          </button>
+        )}
         <span role="status">{props.saved ? 'Signature saved.' : ''}</span>
       </div>
     </div>

@@ -168,6 +168,39 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
   });
 });
 
+describe(`links that lead back to a booking (issue 30) on ${testDbKind()}`, () => {
+  it('a registration for a session type mails a link back to that booking; a known e-mail gets a login link that does the same', async () => {
+    const email = freshEmail('book');
+    expect((await post('/api/user/register', { firstName: 'Bo', lastName: 'Ok', email, recaptchaToken: 'dev:register', book: 'yoga-therapy' })).status).toBe(
+      200,
+    );
+    expect(await linkTo(email, `${site()}/verify-email?token=`)).toMatch(/&book=yoga-therapy$/);
+    resetRateLimits();
+    expect((await post('/api/user/register', { firstName: 'Bo', lastName: 'Ok', email, recaptchaToken: 'dev:register', book: 'individual-yoga' })).status).toBe(
+      200,
+    );
+    expect(await linkTo(email, `${site()}/verify-login?token=`)).toMatch(/&book=individual-yoga$/);
+    resetRateLimits();
+    expect((await post('/api/user/login', { email, book: 'yoga-therapy' })).status).toBe(200);
+    expect(await linkTo(email, `${site()}/verify-login?token=`)).toMatch(/&book=yoga-therapy$/);
+    // Without one, the links are the spec's.
+    resetRateLimits();
+    await post('/api/user/login', { email });
+    expect(await linkTo(email, `${site()}/verify-login?token=`)).not.toContain('book=');
+  });
+
+  it('refuses a session type it does not know, with the reason, and creates and mails nothing', async () => {
+    const email = freshEmail('badbook');
+    for (const book of ['workshop', '', 42, '"><script>']) {
+      const res = await post('/api/user/register', { firstName: 'Bo', lastName: 'Ok', email, recaptchaToken: 'dev:register', book });
+      expect(res.status, String(book)).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain('individual-yoga or yoga-therapy');
+    }
+    expect(await userByEmail(email)).toBeUndefined();
+    expect(await mailbox(email)).toEqual([]);
+  });
+});
+
 describe(`log in by link on ${testDbKind()}`, () => {
   it('answers known and unknown e-mails identically; the mail says the rest', async () => {
     const known = await createUser(server, { email: freshEmail('known') });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, uniqueEmail, visitorHeaders } from './helpers';
+import { loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 30 (decision 0032) at 390×844: one amount range per session type. A therapy client typing
@@ -17,19 +17,7 @@ test('a therapy client typing $30 can press Continue; individual yoga at $30 is 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   const email = uniqueEmail('tia');
-  await page.goto('/register');
-  await page.getByLabel('First name').fill('Tia');
-  await page.getByLabel('Last name').fill('Scale');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expectAlert(page, 'Check your email');
-  await closeAlert(page, 'Check your email');
-  const [mail] = await mailsTo(page.request, email);
-  const link = mail!.links.find((l) => l.includes('/verify-email?token='))!;
-  await page.goto(new URL(link).pathname + new URL(link).search);
-  await closeAlert(page, 'Email Verified!');
-  await page.waitForURL(/\/user\/[^/]+$/);
-  const id = page.url().split('/user/')[1]!;
+  const id = await registerAndVerify(page, 'Tia', 'Scale', email);
   // Her intake is practice.spec.ts's subject: here it counts as done, so Continue reaches the payment step.
   await page.route(`**/api/user/${id}/intake*`, (r) =>
     r.fulfill({

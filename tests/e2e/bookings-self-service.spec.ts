@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { closeAlert, expectAlert, loginAdmin, mailsTo, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
@@ -14,20 +14,8 @@ async function newClient(browser: Browser, name: string) {
   const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   const email = uniqueEmail(name);
-  await page.goto('/register');
-  await page.getByLabel('First name').fill(name);
-  await page.getByLabel('Last name').fill('Tester');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expectAlert(page, 'Check your email');
-  await closeAlert(page, 'Check your email');
-  const [mail] = await mailsTo(page.request, email);
-  const link = mail!.links.find((l) => l.includes('/verify-email?token='))!;
-  await page.goto(new URL(link).pathname + new URL(link).search);
-  await expectAlert(page, 'Email Verified!');
-  await closeAlert(page, 'Email Verified!');
-  await page.waitForURL(/\/user\/[^/]+$/);
-  return { context, page, email, id: page.url().split('/user/')[1]! };
+  const id = await registerAndVerify(page, name, 'Tester', email);
+  return { context, page, email, id };
 }
 
 let counter = 0;

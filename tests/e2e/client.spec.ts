@@ -1,23 +1,15 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { breakPayPalButtons, closeAlert, expectAlert, expectAlertText, failPayPalSdk, mailsTo, uniqueEmail, visitorHeaders } from './helpers';
-
-/** Registers, verifies by the mailed link, and returns the user's id (the page lands on /user/{id}). */
-async function registerAndVerify(page: Page, first: string, last: string, email: string): Promise<string> {
-  await page.goto('/register');
-  await page.getByLabel('First name').fill(first);
-  await page.getByLabel('Last name').fill(last);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expectAlert(page, 'Check your email');
-  await closeAlert(page, 'Check your email');
-  const [mail] = await mailsTo(page.request, email);
-  const link = mail!.links.find((l) => l.includes('/verify-email?token='))!;
-  await page.goto(new URL(link).pathname + new URL(link).search);
-  await expectAlert(page, 'Email Verified!');
-  await closeAlert(page, 'Email Verified!');
-  await page.waitForURL(/\/user\/[^/]+$/);
-  return page.url().split('/user/')[1]!;
-}
+import {
+  breakPayPalButtons,
+  closeAlert,
+  expectAlert,
+  expectAlertText,
+  failPayPalSdk,
+  mailsTo,
+  registerAndVerify,
+  uniqueEmail,
+  visitorHeaders,
+} from './helpers';
 
 /** The first free slot on the booking page: picks its day and returns its id. */
 async function pickFirstFreeSlot(page: Page): Promise<string> {

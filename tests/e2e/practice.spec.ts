@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, uniqueEmail, visitorHeaders } from './helpers';
+import { closeAlert, expectAlert, loginAdmin, mailsTo, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 23 at 390×844, as a new client and the teacher live it: she requires the intake; a new
@@ -62,7 +62,7 @@ async function setRequired(request: APIRequestContext, required: boolean) {
   expect(res.status()).toBe(200);
 }
 
-/** Draws a short stroke on the signature canvas and saves it. */
+/** Draws a short stroke on the signature canvas: its end saves it. */
 async function sign(page: Page) {
   const canvas = page.locator('canvas.signature-canvas');
   await canvas.scrollIntoViewIfNeeded();
@@ -72,7 +72,6 @@ async function sign(page: Page) {
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.3, { steps: 5 });
   await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 5 });
   await page.mouse.up();
-  await page.getByRole('button', { name: 'Save Signature' }).click();
   await expect(page.getByText('Signature saved.')).toBeVisible();
 }
 
@@ -104,18 +103,7 @@ test.describe('the therapy practice on a phone', () => {
     // A new client registers and verifies.
     const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders(), acceptDownloads: true });
     const page = await context.newPage();
-    await page.goto('/register');
-    await page.getByLabel('First name').fill('Iris');
-    await page.getByLabel('Last name').fill('Intake');
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await closeAlert(page, 'Check your email');
-    const [verify] = await mailsTo(page.request, email);
-    const link = new URL(verify!.links.find((l) => l.includes('/verify-email?token='))!);
-    await page.goto(link.pathname + link.search);
-    await closeAlert(page, 'Email Verified!');
-    await page.waitForURL(/\/user\/[^/]+$/);
-    const userId = page.url().split('/user/')[1]!;
+    const userId = await registerAndVerify(page, 'Iris', 'Intake', email);
 
     // The dashboard: Forms, Required.
     const forms = page.locator('[data-form="intake"]');
@@ -165,10 +153,8 @@ test.describe('the therapy practice on a phone', () => {
       .check();
     await page.getByLabel(/^What do you hope/).fill('Sleep through the night');
     await page.getByLabel(/^Emergency contact/).fill('Sam Intake 555-0100');
-    await page
-      .getByRole('group', { name: /Consent/ })
-      .getByLabel('I agree')
-      .check();
+    // Signing under her consent text is the consent (issue 30): no box to tick, no Save to press.
+    await expect(page.getByRole('group', { name: /Consent/ }).getByLabel('I agree')).toHaveCount(0);
     await sign(page);
     await page.getByRole('button', { name: 'Submit the form' }).click();
     await expectAlert(page, 'Intake form saved');

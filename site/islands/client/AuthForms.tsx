@@ -4,12 +4,48 @@ import { captchaTokenOrSay } from '../../lib/captcha';
 import { publicConfig } from '../../lib/config';
 import { useSend } from '../useForm';
 import { useHydrated } from '../useHydrated';
+import { SESSION_TYPE_SLUGS, SESSION_TYPE_WORDS, sessionTypeKeyOfSlug, type SessionTypeSlug } from '../../../contract/settings.ts';
 
-/** /register: first name, last name, e-mail; the verification link arrives by mail. */
+/** The offering the visitor pressed "Book a Session" on (/yoga sets it, issue 30); cleared once used. */
+export const BOOK_HINT_KEY = 'yc-book-type';
+
+const readHint = (): SessionTypeSlug | '' => {
+  try {
+    const hint = sessionStorage.getItem(BOOK_HINT_KEY);
+    return sessionTypeKeyOfSlug(hint) ? (hint as SessionTypeSlug) : '';
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * /register: first name, last name, e-mail; the verification link arrives by mail. Issue 30: the
+ * visitor says what they came to book (preset from the card they pressed on /yoga), the link
+ * leads straight to that booking, and this page waits for it: opened in another tab of this
+ * browser, the sign-in is heard here (the stored profile's `storage` event) and the page goes on.
+ */
 export function RegisterForm() {
   // Uncontrolled inputs read at submit: text typed before hydration still counts.
   const { sending, send } = useSend();
   const hydrated = useHydrated();
+  const [book, setBook] = useState<SessionTypeSlug | ''>('');
+  const [sentTo, setSentTo] = useState<{ email: string; message: string } | null>(null);
+  useEffect(() => setBook(readHint()), []);
+
+  useEffect(() => {
+    if (!sentTo) return;
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== 'user' || !e.newValue) return;
+      try {
+        const id = (JSON.parse(e.newValue) as { id?: string }).id;
+        if (id) window.location.assign(`/user/${encodeURIComponent(id)}${book ? `/book/${book}` : ''}`);
+      } catch {
+        // not a profile
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [sentTo, book]);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -25,21 +61,57 @@ export function RegisterForm() {
     if (recaptchaToken === undefined) return;
     await send(
       '/api/user/register',
-      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken },
+      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken, ...(book ? { book } : {}) },
       async (res) => {
         if (!res.ok) {
           await showAlert({ icon: 'error', title: 'Registration Failed', text: res.data.message || 'Registration failed. Please try again.' });
           return;
         }
-        form.reset();
-        await showAlert({ icon: 'success', title: 'Check your email', text: res.data.message || 'Please check your email to verify your account.' });
+        try {
+          sessionStorage.removeItem(BOOK_HINT_KEY);
+        } catch {
+          // storage off: nothing to clear
+        }
+        setSentTo({ email: v.email.trim(), message: res.data.message || 'Please check your email to verify your account.' });
       },
       () => showAlert({ icon: 'error', title: 'Registration Failed', text: 'Registration failed. Please try again.' }),
     );
   }
 
+  if (sentTo) {
+    return (
+      <section className="card check-email" aria-labelledby="check-email-heading" data-check-email>
+        <h2 id="check-email-heading">Check your email</h2>
+        <p role="status">{sentTo.message}</p>
+        <p>
+          We sent a link to <strong>{sentTo.email}</strong>. Open it on this device within 10 minutes: it signs you in and takes you{' '}
+          {book ? `straight to booking your ${SESSION_TYPE_WORDS[sessionTypeKeyOfSlug(book)!]} session` : 'to your bookings'}.
+        </p>
+        <p>
+          <button type="button" className="button button-quiet button-small" onClick={() => setSentTo(null)}>
+            Use another address
+          </button>
+        </p>
+      </section>
+    );
+  }
+
   return (
     <form className="form card" onSubmit={submit} noValidate aria-label="Create account">
+      <fieldset className="field register-book">
+        <legend>What would you like to book?</legend>
+        {(
+          [
+            [SESSION_TYPE_SLUGS.yogaTherapy, 'A yoga therapy session'],
+            [SESSION_TYPE_SLUGS.individualYoga, 'An individual yoga session'],
+            ['', 'Nothing yet, just an account'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value || 'none'} className="check">
+            <input type="radio" name="book" value={value} checked={book === value} onChange={() => setBook(value)} /> {label}
+          </label>
+        ))}
+      </fieldset>
       <div className="field">
         <label htmlFor="reg-first">First name</label>
         <input id="reg-first" name="firstName" autoComplete="given-name" required />

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
+import { useFreeSlots } from './useFreeSlots';
 import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
@@ -20,7 +21,7 @@ import {
   type BookingAmounts,
 } from '../../../contract/settings.ts';
 import type { PayPalConfigView } from '../../../contract/config.ts';
-import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
+import type { SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 import { useIntake } from './IntakeStatus';
@@ -40,7 +41,6 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   // Days and times are hers (slots are dated on her clocks), with her zone's abbreviation.
   const zone = clock.zone;
   const today = useToday(clock);
-  const [slots, setSlots] = useState<SlotView[] | null>(null);
   const [cursor, setCursor] = useState(() => monthOfDay(today));
   const [day, setDay] = useState<string | null>(null);
   const [slotId, setSlotId] = useState<string | null>(null);
@@ -82,61 +82,17 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   }
 
   // The days the month on screen shows, a day either side: only those slots are asked for
-  // (issue 25: a year of them was 133 KB). A ref, so the realtime handler, set up once, reloads the month on screen.
-  const range = useRef('');
+  // (issue 25: a year of them was 133 KB).
   const gridDays = monthGrid(cursor.year, cursor.month);
   const shownRange = `&from=${addDaysTo(gridDays[0]!, -1)}&to=${addDaysTo(gridDays[gridDays.length - 1]!, 1)}`;
-  // Before the load below (effects run in order).
-  useEffect(() => {
-    range.current = shownRange;
-  }, [shownRange]);
-
-  /** The free slots from now on of the month on screen; the list, or null when the call failed. */
-  async function load(): Promise<SlotView[] | null> {
-    const asked = range.current;
-    const res = await request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(user.id)}${asked}`, { session: 'user' });
-    const list = res.ok ? res.data.availableSlots.filter((s) => new Date(s.startsAt).getTime() > Date.now()) : null;
-    // An answer for a month no longer on screen is not shown.
-    if (asked === range.current) setSlots(list ?? []);
-    return list;
-  }
-  // `load` only reads state setters, the user's id and the month on screen: a new one each render, the same work.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => void load(), [user.id, cursor.year, cursor.month]);
-
-  // Slots booked by others vanish live (PartyKit room "slots"), and slots freed by a cancel or a
-  // move appear (the message names only the slot: the list is read again); realtime is best effort.
-  useEffect(() => {
-    let socket: { close(): void } | undefined;
-    let cancelled = false;
-    void Promise.all([publicConfig(), import('partysocket')]).then(([config, { default: PartySocket }]) => {
-      if (cancelled) return;
-      const ws = new PartySocket({ host: config.realtimeHost, room: 'slots' });
-      ws.addEventListener('message', (e: MessageEvent) => {
-        try {
-          const msg = JSON.parse(String(e.data));
-          if (msg.type === 'slotBooked' && typeof msg.slotId === 'string') {
-            setSlots((list) => list?.filter((s) => s._id !== msg.slotId) ?? list);
-            // The visitor's own Finalize also announces the slot: that one is not news.
-            if (slotRef.current === msg.slotId && !finalizingRef.current) {
-              dropChosenSlot();
-              setTakenNotice(true);
-            }
-          }
-          if (msg.type === 'slotFreed' && typeof msg.slotId === 'string') void load();
-        } catch {
-          // not ours
-        }
-      });
-      socket = ws;
-    });
-    return () => {
-      cancelled = true;
-      socket?.close();
-    };
-    // Set up once: `load` only uses setters and the user's id.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  // A slot booked by someone else while this visitor was deciding or paying: the visitor's own
+  // Finalize announces the slot too, and that one is not news.
+  const { slots, load } = useFreeSlots(user.id, shownRange, (taken) => {
+    if (slotRef.current === taken && !finalizingRef.current) {
+      dropChosenSlot();
+      setTakenNotice(true);
+    }
+  });
 
   const byDay = useMemo(() => {
     const map = new Map<string, SlotView[]>();

@@ -13,10 +13,12 @@ import { FormsStatus, IntakeNotice } from './IntakeStatus';
 import MyData from './MyData';
 import type { SlotView } from '../../../contract/slots.ts';
 import type { PageClock } from '../../../contract/content.ts';
+import type { SessionTypeKey } from '../../../contract/settings.ts';
 
 const BookSession = lazy(() => import('./BookSession'));
 // Issue 23: her intake form, the dashboard's Forms line, the booking page's notice, the client's data.
 const IntakeForm = lazy(() => import('./Intake'));
+const GuidedBooking = lazy(() => import('./GuidedBooking'));
 
 /** Where a session happens, in one line: an online link opens in a new tab, an address is text (issue 20). */
 function SessionPlace({ place }: { place: string }) {
@@ -208,7 +210,18 @@ function AccountSettings({ user }: { user: User }) {
 }
 
 /** The client area: /user/{id}, /user/{id}/book, /user/{id}/account. */
-export default function ClientArea({ userId, section, clock }: { userId: string; section: 'home' | 'book' | 'account' | 'intake'; clock: PageClock }) {
+export default function ClientArea({
+  userId,
+  section,
+  clock,
+  guided,
+}: {
+  userId: string;
+  section: 'home' | 'book' | 'account' | 'intake' | 'guided';
+  clock: PageClock;
+  /** The guided booking's session type (section 'guided'). */
+  guided?: SessionTypeKey;
+}) {
   const user = useStore($user);
   const session = useStore($session);
 
@@ -222,7 +235,7 @@ export default function ClientArea({ userId, section, clock }: { userId: string;
   if (!user) return <p role="status">{session === 'unauthenticated' ? 'Redirecting to login…' : 'Signing you in...'}</p>;
   if (user.id !== userId) {
     // Someone else's address: the server refuses it anyway; go to one's own.
-    window.location.replace(`/user/${encodeURIComponent(user.id)}${section === 'home' ? '' : `/${section}`}`);
+    window.location.replace(`/user/${encodeURIComponent(user.id)}${window.location.pathname.replace(/^\/user\/[^/]*/, '')}`);
     return <p role="status">Signing you in...</p>;
   }
   const name = user.preferredName || user.firstName;
@@ -265,6 +278,11 @@ export default function ClientArea({ userId, section, clock }: { userId: string;
       {section === 'book' && (
         <Suspense fallback={<p role="status">Loading…</p>}>
           <BookSession user={user} clock={clock} />
+        </Suspense>
+      )}
+      {section === 'guided' && guided && (
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <GuidedBooking user={user} clock={clock} typeKey={guided} />
         </Suspense>
       )}
       {section === 'account' && <AccountSettings user={user} />}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import SignaturePad from '../SignaturePad';
@@ -123,14 +123,85 @@ function QuestionField(props: { q: IntakeQuestion; value: AnswerValue | undefine
               <img src={value} alt="Your saved signature" width={250} height={100} className="signature-preview" />
             </p>
           )}
-          <SignaturePad saved={typeof value === 'string' && value.length > 0} onSave={(dataUrl) => onChange(dataUrl ?? undefined)} />
+          <SignaturePad autoSave saved={typeof value === 'string' && value.length > 0} onSave={(dataUrl) => onChange(dataUrl ?? undefined)} />
         </fieldset>
       );
   }
 }
 
-/** /user/{id}/intake: the form, with the client's latest answers when they answered. */
-export default function IntakeForm({ user }: { user: User }) {
+/**
+ * Her consent followed by the signature (issue 30): one step, as on paper: the text, then "sign
+ * below to agree". Signing answers both (the consent true, the drawing the signature); clearing
+ * withdraws both. The answers stay two, as her form defines them.
+ */
+function SignedConsent(props: {
+  consent: IntakeQuestion;
+  signature: IntakeQuestion;
+  value: AnswerValue | undefined;
+  onChange: (signature: string | undefined) => void;
+  id: string;
+}) {
+  const { consent, signature, value, onChange, id } = props;
+  const saved = typeof value === 'string' && value.startsWith('data:image/png');
+  return (
+    <fieldset className="field intake-consent intake-signature">
+      <legend>
+        {consent.label}
+        {consent.required && <span aria-hidden="true"> *</span>}
+      </legend>
+      {consent.consentText && <p id={`${id}-text`}>{consent.consentText}</p>}
+      <p className="muted field-help">
+        {signature.label}: signing below means you agree{consent.consentText ? ' to the above' : ''}.
+      </p>
+      {saved && (
+        <p>
+          <img src={value} alt="Your saved signature" width={250} height={100} className="signature-preview" />
+        </p>
+      )}
+      <SignaturePad autoSave saved={saved} onSave={(dataUrl) => onChange(dataUrl ?? undefined)} />
+    </fieldset>
+  );
+}
+
+/** Her questions in order, a consent directly followed by a signature drawn as one step. */
+function Questions(props: {
+  questions: IntakeQuestion[];
+  answers: Record<string, AnswerValue | undefined>;
+  set: (id: string, v: AnswerValue | undefined) => void;
+  id: string;
+}) {
+  const { questions, answers, set, id } = props;
+  const out: ReactNode[] = [];
+  for (let i = 0; i < questions.length; i++) {
+    const q = questions[i]!;
+    const next = questions[i + 1];
+    if (q.type === 'consent' && next?.type === 'signature') {
+      out.push(
+        <SignedConsent
+          key={q.id}
+          id={`${id}-${q.id}`}
+          consent={q}
+          signature={next}
+          value={answers[next.id]}
+          onChange={(drawing) => {
+            set(next.id, drawing);
+            set(q.id, drawing ? true : undefined);
+          }}
+        />,
+      );
+      i++;
+      continue;
+    }
+    out.push(<QuestionField key={q.id} id={`${id}-${q.id}`} q={q} value={answers[q.id]} onChange={(v) => set(q.id, v)} />);
+  }
+  return <>{out}</>;
+}
+
+/**
+ * /user/{id}/intake: the form, with the client's latest answers when they answered. In the guided
+ * booking (issue 30) it is a step: `onDone` goes on to the next one, with no message to close.
+ */
+export default function IntakeForm({ user, onDone }: { user: User; onDone?: (view: ClientIntakeView) => void }) {
   const id = useId();
   const { view, setView, failed } = useIntake(user.id);
   const [answers, setAnswers] = useState<Record<string, AnswerValue | undefined>>({});
@@ -163,6 +234,7 @@ export default function IntakeForm({ user }: { user: User }) {
       return;
     }
     setView(res.data);
+    if (onDone) return onDone(res.data);
     await showAlert({ icon: 'success', title: 'Intake form saved', text: res.data.message ?? 'Thank you.' });
   }
 
@@ -180,9 +252,7 @@ export default function IntakeForm({ user }: { user: User }) {
         </p>
       )}
       <form className="form card" onSubmit={save} noValidate aria-label="New Client Form">
-        {(view.questions as IntakeQuestion[]).map((q) => (
-          <QuestionField key={q.id} id={`${id}-${q.id}`} q={q} value={answers[q.id]} onChange={(v) => setAnswers((a) => ({ ...a, [q.id]: v }))} />
-        ))}
+        <Questions questions={view.questions as IntakeQuestion[]} answers={answers} set={(qid, v) => setAnswers((a) => ({ ...a, [qid]: v }))} id={id} />
         {error && (
           <p className="field-error" role="alert">
             {error}

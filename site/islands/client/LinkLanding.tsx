@@ -2,9 +2,20 @@ import { useEffect, useState } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { setUser } from '../../stores/user';
+import { SESSION_TYPE_SLUGS, sessionTypeKeyOfSlug } from '../../../contract/settings.ts';
 import type { EmailVerifiedView, LoginVerifiedView, TokenCheckView } from '../../../contract/user.ts';
 
 const token = () => new URLSearchParams(location.search).get('token');
+
+/**
+ * Where the link leads once signed in: the guided booking of the session type the newcomer set
+ * out to book (`book`, issue 30), else My Bookings (SPEC.md: /user/{id}).
+ */
+function destination(userId: string): string {
+  const key = sessionTypeKeyOfSlug(new URLSearchParams(location.search).get('book'));
+  return `/user/${encodeURIComponent(userId)}${key ? `/book/${SESSION_TYPE_SLUGS[key]}` : ''}`;
+}
+const booking = () => sessionTypeKeyOfSlug(new URLSearchParams(location.search).get('book')) !== undefined;
 
 /** How long 'Login Successful' shows before the page goes on to the client's dashboard. */
 const LOGIN_REDIRECT_MS = 500;
@@ -29,8 +40,15 @@ export function VerifyEmail() {
         }
         setText(res.data.message);
         if (res.data.user) setUser({ ...res.data.user, id: res.data.userId ?? res.data.user.id }, 'login');
+        const next = destination(res.data.userId);
+        // On the way to a booking the message shows while the page goes on (issue 30): nothing to close.
+        if (booking()) {
+          void showAlert({ icon: 'success', title: 'Email Verified!', text: res.data.message });
+          setTimeout(() => window.location.replace(next), LOGIN_REDIRECT_MS);
+          return;
+        }
         await showAlert({ icon: 'success', title: 'Email Verified!', text: res.data.message });
-        window.location.replace(`/user/${encodeURIComponent(res.data.userId)}`);
+        window.location.replace(next);
       })
       .catch(() => setText('Verification failed.'));
   }, []);
@@ -53,7 +71,7 @@ export function VerifyLogin() {
         // SPEC.md: after login the user goes to /user/{id}, history replaced. The message stays on
         // top while the page goes on by itself after half a second; no OK click is needed (issue 15).
         void showAlert({ icon: 'success', title: 'Login Successful', text: `Welcome back, ${res.data.user.firstName || 'friend'}!` });
-        const home = `/user/${encodeURIComponent(res.data.userId)}`;
+        const home = destination(res.data.userId);
         setTimeout(() => window.location.replace(home), LOGIN_REDIRECT_MS);
       })
       .catch(fail);
