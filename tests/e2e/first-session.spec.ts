@@ -16,7 +16,10 @@ const FIFTEEN = 15;
 
 class Taps {
   readonly log: string[] = [];
-  constructor(private readonly page: Page) {}
+  private readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
   get count() {
     return this.log.length;
   }
