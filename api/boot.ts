@@ -7,7 +7,7 @@ import type { Env } from './env.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from './seed.ts';
-import { seedPages } from './pages/defaults.ts';
+import { seedPages } from './pages/seed-pages.ts';
 import { preparePractice } from './practice/start.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createApp } from './app.ts';

@@ -17,7 +17,7 @@ import {
   deleteAccountRequest,
 } from '../../contract/practice.ts';
 import { sendNow } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { keyringOf } from '../practice/keys.ts';
 import type { Reader } from '../practice/records.ts';
 import { clearSessionCookie } from './cookies.ts';

@@ -1,7 +1,7 @@
 /**
  * The accounts' mails: links that verify an address or sign in, and the note to an address
  * that has no account. Every value goes to renderMail as text, which escapes it. Signed with her
- * yoga brand (`brand`, api/pages/brand.ts).
+ * yoga brand (`brand`, api/site/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';

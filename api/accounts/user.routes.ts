@@ -37,7 +37,7 @@ import {
 import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './login-tokens.repo.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendNow, sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';

@@ -9,7 +9,7 @@ import { assertSelf, requireUser } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import { CALENDAR_FEED_CREATED, type CalendarFeedView } from '../../contract/booking-changes.ts';
 import { buildIcsFeed } from '../mail/ics.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { placeLink } from '../../contract/slots.ts';
 import { bookingCalendar } from './mails.ts';
 import { findCalendarSecret, findUserByCalendarSecret, replaceCalendarSecret, upcomingSessionsOf } from './calendar-feed.repo.ts';

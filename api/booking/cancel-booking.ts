@@ -14,7 +14,7 @@ import type { Services } from '../services/index.ts';
 import type { Payments } from '../services/payments/paypal.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';

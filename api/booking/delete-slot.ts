@@ -11,7 +11,7 @@ import type { Services } from '../services/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { lockSlots, type LockedSlot } from './booking.repo.ts';
 import { deleteSlot } from './slots.repo.ts';

@@ -21,7 +21,7 @@ import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import { amountRange, type DollarRange } from '../../contract/settings.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { recordBookingOrder } from './booking-orders.repo.ts';
 import type { BookingAttemptDetails } from '../../db/schema.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';

@@ -4,7 +4,7 @@
  * the reminders, a changed place, and an approved payment the client never finalized (issue 20).
  * Every value goes to renderMail as text, which escapes it; the session's place is linked when it
  * is a web address (she set it, not a visitor). Each is signed with her yoga brand (`brand`,
- * api/pages/brand.ts).
+ * api/site/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';

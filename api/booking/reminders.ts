@@ -9,7 +9,7 @@ import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
 import { reminderMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 
 export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<Record<ReminderKind, number>> {

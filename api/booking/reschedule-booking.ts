@@ -12,7 +12,7 @@
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { moveSessionNotes } from '../practice/records.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';

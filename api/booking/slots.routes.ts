@@ -36,7 +36,7 @@ import { sendQueued } from '../mail/outbox.ts';
 import { deleteSlotByTeacher } from './delete-slot.ts';
 import { findSlotWithBooking, insertSlots, listSlotsForAdmin, listSlotsForClient, setSlotPlace } from './slots.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import type { Slot } from '../../db/schema.ts';

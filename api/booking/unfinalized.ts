@@ -28,7 +28,7 @@ import { sendQueued } from '../mail/outbox.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { findUserById } from '../accounts/login-tokens.repo.ts';
 import { findAttempt, PROCESS_ID } from '../payments/attempts.repo.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { acceptedAmounts, finalizeBooking, type BookingResult } from './finalize-booking.ts';
 import { findSlotForBooking } from './booking.repo.ts';
 import { releasedBookingMails, type ReleaseReason } from './mails.ts';

@@ -11,7 +11,7 @@ import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.
 import { currentWaiver } from '../pages/pages.repo.ts';
 import { signupMails } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 
 /**
  * Keeps or leaves out the student's own copy among a change's mails: decided by the route

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { buildFeed } from '../mail/ics.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { listEventsFrom } from './events.repo.ts';
 
 /** How far ahead the feed reaches; the seeded calendar has six weeks, a teacher may plan a season. */

@@ -1,7 +1,7 @@
 /**
  * The classes' mails: the teacher's notice of a sign-up (reply goes to the student) and the
  * student's confirmation with the class's .ics. Every value goes to renderMail as text. Signed
- * with her yoga brand (`brand`, api/pages/brand.ts).
+ * with her yoga brand (`brand`, api/site/brand.ts).
  */
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';

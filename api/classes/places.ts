@@ -17,7 +17,7 @@ import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFi
 import { waiverNow, type Student, type VisitorCopy } from './enrol.ts';
 import { placeGivenBackMail, promotedMails, signupMails, waitlistMail, type ClassMail } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 
 type PlaceDeps = Pick<Services, 'db' | 'env'>;
 

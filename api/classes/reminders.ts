@@ -10,7 +10,7 @@ import { claimDueClassReminders } from './places.repo.ts';
 import { classReminderMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 
 export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<number> {
   // The claim and its mails commit together; the mails leave after the commit.

@@ -8,7 +8,7 @@ import { insertContactMessage } from './messages.repo.ts';
 import { contactMails } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
 /** The /contact form (SPEC.md sections 3, 5, 7, 8). */

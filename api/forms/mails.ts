@@ -3,7 +3,7 @@
  * the visitors' confirmations. Every value is passed to renderMail as text, which escapes it,
  * so what a visitor types never becomes markup. Confirmations don't echo the visitor's free
  * text: the form can't be used to send someone else a message of the sender's choosing. Signed
- * with her yoga brand (`brand`, api/pages/brand.ts), the site's name in the footer of every page.
+ * with her yoga brand (`brand`, api/site/brand.ts), the site's name in the footer of every page.
  */
 import type { Env } from '../env.ts';
 import { signToken } from '../lib/signed-token.ts';

@@ -19,7 +19,7 @@ import { addSubscriber, isSubscribed, listSubscribers, removeSubscriber, removeS
 import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
 /**

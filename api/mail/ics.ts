@@ -252,7 +252,7 @@ export function buildIcsFeed(feed: { name: string; timezone: string; events: Omi
   return lines.map(foldLine).join(CRLF) + CRLF;
 }
 
-/** The teacher as the organizer of every calendar file the site sends, under her brand (api/pages/brand.ts). */
+/** The teacher as the organizer of every calendar file the site sends, under her brand (api/site/brand.ts). */
 export const icsOrganizer = (env: { TEACHER_EMAIL: string }, brand: string = BRAND): CalendarPerson => ({ name: brand, email: env.TEACHER_EMAIL });
 
 /** One event of a feed (buildFeed): the fields of CalendarEvent a published calendar needs. */

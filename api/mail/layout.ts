@@ -9,7 +9,7 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 /**
  * The site's name where no brand of hers is known (the sender's default name, the calendar
  * feeds). Mails are signed with her brand names from the published site content instead:
- * api/pages/brand.ts brandNames(), the yoga brand for yoga mails, the chocolate brand for the
+ * api/site/brand.ts brandNames(), the yoga brand for yoga mails, the chocolate brand for the
  * shop's (issue 20).
  */
 export const BRAND = 'Yoga & Chocolates';

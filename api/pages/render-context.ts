@@ -19,7 +19,7 @@ import type { DB } from '../../db/client.ts';
 import { renderMarkdown } from '../backoffice/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
 import { listProductViews } from '../shop/product-views.ts';
-import { defaultContent } from './defaults.ts';
+import { defaultContent } from '../site/defaults.ts';
 import { publishedPages } from './pages.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 

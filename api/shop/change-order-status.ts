@@ -11,7 +11,7 @@ import type { Services } from '../services/index.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { trustedName } from '../mail/layout.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { statusConfirmation, type OrderStatusRequest } from '../../contract/orders.ts';
 import type { z } from 'zod';
 import type { orderStatusRequest } from '../../contract/orders.ts';

@@ -5,7 +5,7 @@
  * linked on the carrier's site) or was picked up (issue 20). Everything is handed to renderMail
  * as text, which escapes it, so a payer name PayPal reports (or a buyer typed) never becomes
  * markup. Shipping words are SPEC.md section 9's. The buyer's mails are signed with her chocolate
- * brand (`brand`, api/pages/brand.ts).
+ * brand (`brand`, api/site/brand.ts).
  */
 import { taxLabel } from '../../contract/tax.ts';
 import type { Env } from '../env.ts';

@@ -26,7 +26,7 @@ import type { DB } from '../../db/client.ts';
 import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
 import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
 import { orderMailView } from './order-views.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
 import { settleFromWebhook } from '../payments/reconcile.ts';
 import { LIMITS } from '../limits/limits.ts';

@@ -26,7 +26,7 @@ import { findAttempt, isOpen, linkOrder, openAttempt, PROCESS_ID, type PaymentAt
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
 import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { orderMails } from './mails.ts';
-import { brandNames } from '../pages/brand.ts';
+import { brandNames } from '../site/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
 import { orderView } from './order-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';

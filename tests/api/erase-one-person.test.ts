@@ -12,7 +12,7 @@ import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { queueMails, suppressAddress } from '../../api/mail/outbox.repo.ts';
 import { canonicalMailbox } from '../../api/limits/limits.ts';
 import { deletionToken } from '../../api/accounts/deletion-mails.ts';
-import { brandNames } from '../../api/pages/brand.ts';
+import { brandNames } from '../../api/site/brand.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { createUser } from '../helpers/auth.ts';
