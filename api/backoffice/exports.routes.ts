@@ -8,7 +8,7 @@ import { financesOf } from './finances.ts';
 import type { Env } from '../env.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
-import { decimal, toCsv } from './csv.ts';
+import { decimal, toCsv } from '../lib/csv.ts';
 import { clients, ordersWithItems, signups, subscribers } from './exports.repo.ts';
 import { taxYearExport } from '../books/tax-year-export.ts';
 import { formatRate } from '../../contract/tax.ts';

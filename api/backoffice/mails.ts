@@ -8,7 +8,7 @@ import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { newsletterMail } from '../forms/mails.ts';
 import { oneLine } from '../mail/layout.ts';
-import { markdownToText, renderMailMarkdown } from './markdown.ts';
+import { markdownToText, renderMailMarkdown } from '../lib/markdown.ts';
 
 export function newsletterIssueMail(
   env: Env,

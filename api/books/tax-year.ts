@@ -9,7 +9,7 @@
  */
 import type { DB } from '../../db/client.ts';
 import { INCOME_ROWS, type MileageFigures, type SalesTaxFigures, type TaxPeriodFigures, type TaxYearView } from '../../contract/books.ts';
-import { decimal, toCsv, type Cell } from '../backoffice/csv.ts';
+import { decimal, toCsv, type Cell } from '../lib/csv.ts';
 import { findMileageRate } from './books.repo.ts';
 import { gigsByLocation, mileMonths, num, salesTaxQuarters, unpaidOfYear } from './tax-year.repo.ts';
 import { incomeByMonth, incomeFiguresOf, sumIncome, type IncomeMonth } from './income.ts';

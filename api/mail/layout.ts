@@ -22,7 +22,7 @@ export interface MailContent {
   footer?: string[];
   /**
    * Markup that replaces the paragraphs in the html part (the text part keeps the paragraphs):
-   * only what a safe renderer made, such as a newsletter's Markdown (api/backoffice/markdown.ts).
+   * only what a safe renderer made, such as a newsletter's Markdown (api/lib/markdown.ts).
    */
   bodyHtml?: string;
   /**

@@ -15,7 +15,7 @@
  */
 import type { Services } from '../services/index.ts';
 import { MailError, type OutgoingMail } from '../services/mail/index.ts';
-import { PROCESS_ID } from '../payments/attempts.repo.ts';
+import { PROCESS_ID } from '../lib/process.ts';
 import { claimMails, markMailSent, markMailUnsent, queueMails, type ClaimedMail, type QueuedMails } from './outbox.repo.ts';
 import { maskedAddress } from './send.ts';
 

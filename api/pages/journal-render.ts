@@ -17,7 +17,7 @@ import {
 } from '../../contract/content.ts';
 import type { PictureView } from '../../contract/images.ts';
 import type { DB } from '../../db/client.ts';
-import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../backoffice/markdown.ts';
+import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../lib/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
 import { publishedPostRows } from './posts.repo.ts';
 import { contextFor, type PublishedSource } from './render-context.ts';

@@ -11,7 +11,7 @@ import { check, type FieldIssue } from '../../contract/check.ts';
 import { NEWSLETTER_BODY_MAX } from '../../contract/backoffice.ts';
 import { POST_MESSAGES, postContent, type PostContent } from '../../contract/content.ts';
 import type { Services } from '../services/index.ts';
-import { excerptOf } from '../backoffice/markdown.ts';
+import { excerptOf } from '../lib/markdown.ts';
 import { insertNewsletter, startSend } from '../backoffice/newsletters.repo.ts';
 import { findRevision } from './pages.repo.ts';
 import * as repo from './posts.repo.ts';

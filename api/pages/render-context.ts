@@ -16,7 +16,7 @@ import {
   type SiteContent,
 } from '../../contract/content.ts';
 import type { DB } from '../../db/client.ts';
-import { renderMarkdown } from '../backoffice/markdown.ts';
+import { renderMarkdown } from '../lib/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
 import { listProductViews } from '../shop/product-views.ts';
 import { defaultContent } from '../site/defaults.ts';

@@ -10,16 +10,11 @@
  * A released attempt is opened again by a new checkout of the same PayPal order (the buyer
  * tries again): its claim is then taken afresh.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, PaymentAttemptsTable, PaymentSettler } from '../../db/schema.ts';
 
 export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
-
-/** This server process, as attempts name their holder: lets an operator tell replicas apart. */
-export const PROCESS_ID = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export const OPEN_STATES = ['claimed', 'capturing'] as const;
 

@@ -5,7 +5,8 @@
  */
 import { PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
 import type { Services } from '../services/index.ts';
-import { findAttempt, isOpen, markCapturing, PROCESS_ID, takeStaleAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { findAttempt, isOpen, markCapturing, takeStaleAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { PROCESS_ID } from '../lib/process.ts';
 
 /**
  * How a capture ended, as far as PayPal tells:

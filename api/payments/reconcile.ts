@@ -14,7 +14,8 @@
  * adapter each purchase kind registered.
  */
 import { settleAnyPayment, type PaymentDeps } from './settle.ts';
-import { findAttempt, isOpen, PROCESS_ID, staleAttemptIds, takeStaleAttempt } from './attempts.repo.ts';
+import { findAttempt, isOpen, staleAttemptIds, takeStaleAttempt } from './attempts.repo.ts';
+import { PROCESS_ID } from '../lib/process.ts';
 import { lookUpCapture } from './capture.ts';
 
 type Deps = PaymentDeps;

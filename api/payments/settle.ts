@@ -22,7 +22,8 @@ import type { Database, PaymentSettler } from '../../db/schema.ts';
 import type { CapturedOrder } from '../services/payments/paypal.ts';
 import type { QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { completeAttempt, findAttempt, markCapturing, PROCESS_ID, releaseAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { completeAttempt, findAttempt, markCapturing, releaseAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { PROCESS_ID } from '../lib/process.ts';
 import { captureAttempt, refundQuietly, type CaptureOutcome } from './capture.ts';
 
 export type PaymentDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;

@@ -1,6 +1,6 @@
-/** The exports' CSV (api/backoffice/csv.ts): RFC 4180 quoting, the BOM, formula injection neutralised. */
+/** The exports' CSV (api/lib/csv.ts): RFC 4180 quoting, the BOM, formula injection neutralised. */
 import { describe, expect, it } from 'vitest';
-import { BOM, csvCell, decimal, toCsv } from '../../api/backoffice/csv.ts';
+import { BOM, csvCell, decimal, toCsv } from '../../api/lib/csv.ts';
 
 describe('csvCell', () => {
   it('quotes fields with a comma, quote, CR or LF and doubles the quotes', () => {

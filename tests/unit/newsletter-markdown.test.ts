@@ -1,6 +1,6 @@
-/** The newsletter's Markdown (api/backoffice/markdown.ts): formatting yes, markup and unsafe links no. */
+/** The newsletter's Markdown (api/lib/markdown.ts): formatting yes, markup and unsafe links no. */
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../api/backoffice/markdown.ts';
+import { renderMarkdown } from '../../api/lib/markdown.ts';
 
 describe('renderMarkdown', () => {
   it('renders headings, emphasis, lists and http(s) or mailto links', () => {

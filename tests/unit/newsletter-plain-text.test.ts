@@ -1,6 +1,6 @@
-/** Issue 20: the newsletter's plain-text part is text a person reads, not Markdown (api/backoffice/markdown.ts markdownToText). */
+/** Issue 20: the newsletter's plain-text part is text a person reads, not Markdown (api/lib/markdown.ts markdownToText). */
 import { describe, expect, it } from 'vitest';
-import { markdownToText } from '../../api/backoffice/markdown.ts';
+import { markdownToText } from '../../api/lib/markdown.ts';
 import { newsletterIssueMail } from '../../api/backoffice/mails.ts';
 import { loadEnv } from '../../api/env.ts';
 

@@ -1,6 +1,6 @@
-/** A journal post's Markdown (api/backoffice/markdown.ts, issue 22): the newsletter's rules, and her photos inside the text. */
+/** A journal post's Markdown (api/lib/markdown.ts, issue 22): the newsletter's rules, and her photos inside the text. */
 import { describe, expect, it } from 'vitest';
-import { excerptOf, postImageIds, postWords, renderMarkdown, renderPostMarkdown } from '../../api/backoffice/markdown.ts';
+import { excerptOf, postImageIds, postWords, renderMarkdown, renderPostMarkdown } from '../../api/lib/markdown.ts';
 import type { PictureView } from '../../contract/images.ts';
 
 const ID = '0f8c2d6e-1b7a-4c3e-9d5f-2a6b8c0e4f11';
