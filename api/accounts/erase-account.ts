@@ -18,7 +18,7 @@ import type { Database } from '../../db/schema.ts';
 import { canonicalMailbox } from '../limits/limits.ts';
 import { outboxKey } from '../mail/outbox.repo.ts';
 import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import type { Services } from '../services/index.ts';
 import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount } from '../booking/sessions-of-deleted-account.ts';
 
@@ -72,9 +72,9 @@ export type EraseDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'r
  * refunds and the mail leave after the commit.
  */
 export async function eraseAccount(deps: EraseDeps, userId: string): Promise<EraseResult> {
-  const done = await deps.db.transaction().execute(async (trx) => {
+  const { result: done } = await commitWithMails(deps, async (trx) => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
-    if (!user) return undefined;
+    if (!user) return { result: undefined, mails: [] };
     const email = user.email;
 
     // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
@@ -112,10 +112,9 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
       newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
     );
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return coming;
+    return { result: coming.cancelled, mails: coming.mails };
   });
   if (!done) return { ok: false, kind: 'no-account' };
-  await sendQueued(deps, done.mails);
-  await settleCancelledOfDeletedAccount(deps, done.cancelled);
+  await settleCancelledOfDeletedAccount(deps, done);
   return { ok: true };
 }

@@ -6,8 +6,8 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { rateLimit, takeMailTo, tooMany } from '../middleware/rate-limit.ts';
 import { assertSelf, requireUser } from '../middleware/auth.ts';
-import { sessionStore } from './sessions.ts';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
+import { sessionStore } from '../middleware/sessions.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { issueLoginToken, redeemLoginToken } from './login-tokens.ts';
 import { exchangeGoogleCode, googleAuthorization, googleConfig } from './google.ts';
 import { id } from '../../contract/common.ts';
@@ -34,9 +34,10 @@ import {
   type TokenCheckView,
   type UserView,
 } from '../../contract/user.ts';
-import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './login-tokens.repo.ts';
+import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './users.repo.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { sendNow, sendQueued } from '../mail/outbox.ts';
+import { sendNow } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
@@ -80,12 +81,10 @@ async function startSession(c: Context<AppEnv>, userId: string): Promise<void> {
 }
 
 /**
- * Sends the mails queued with their change, right after its commit; false when one did not
- * leave now (logged, never shown; it stays in the outbox, which tries again).
+ * A change whose whole point is its mail: commitWithMails sends it after the commit, and the
+ * route answers 503 when one did not leave now (logged, never shown; the outbox tries again).
  */
-async function sendAll(c: Context<AppEnv>, queued: QueuedMails): Promise<boolean> {
-  return (await sendQueued(c.var.services, queued)) === queued.length;
-}
+const mailed = (mails: QueuedMails) => ({ result: undefined, mails });
 
 /** /api/user/{id}/... belongs to the user {id} only (403 otherwise), checked before the body. */
 const selfOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -111,28 +110,29 @@ export const user = new Hono<AppEnv>()
   // New e-mail: an unverified account and a verification link. Known e-mail: a login link
   // instead (nothing about the existing account changes). The answer is the same for both.
   .post('/register', rateLimit(LIMITS.register), validateJson(registration), async (c) => {
-    const { db, env, limits } = c.var.services;
+    const { env, limits } = c.var.services;
     const body = c.req.valid('json');
     await verifyHuman(c, body.recaptchaToken, 'register');
     // The mail is the point of the request: past the recipient's allowance, nothing is done.
     const allowance = await takeMailTo(limits, body.email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     // The account, its link and the link's mail in one transaction (decision 0024).
-    const queued = await db.transaction().execute(async (trx): Promise<QueuedMails> => {
+    const registered = await commitWithMails(c.var.services, async (trx) => {
       const known = await findUserByEmail(trx, body.email);
       const created = known ? undefined : await insertUser(trx, body);
       // insertUser gives nothing back when a twin request created the account a moment ago.
       const existing = known ?? (created ? undefined : await findUserByEmail(trx, body.email));
       if (created) {
         const token = await issueLoginToken(trx, created.id, 'verify_email');
-        if (token) return queueMails(trx, 'verify-email', [verifyEmailMail(env, (await brandNames(trx)).yoga, created, token, body.book)]);
+        if (token) return mailed(await queueMails(trx, 'verify-email', [verifyEmailMail(env, (await brandNames(trx)).yoga, created, token, body.book)]));
       } else if (existing) {
         const token = await issueLoginToken(trx, existing.id, 'login');
-        if (token) return queueMails(trx, 'already-registered', [alreadyRegisteredMail(env, (await brandNames(trx)).yoga, existing, token, body.book)]);
+        if (token)
+          return mailed(await queueMails(trx, 'already-registered', [alreadyRegisteredMail(env, (await brandNames(trx)).yoga, existing, token, body.book)]));
       }
-      return [];
+      return mailed([]);
     });
-    if (!(await sendAll(c, queued))) return c.json({ message: REGISTRATION_MAIL_NOT_SENT }, 503);
+    if (!registered.allSent) return c.json({ message: REGISTRATION_MAIL_NOT_SENT }, 503);
     return c.json({ message: REGISTRATION_SENT });
   })
 
@@ -154,19 +154,19 @@ export const user = new Hono<AppEnv>()
     const allowance = await takeMailTo(limits, email);
     if (!allowance.ok) return tooMany(c, allowance, TOO_MANY_MAILS);
     const found = await findUserByEmail(db, email);
-    let mailed: boolean;
+    let sent: boolean;
     if (found) {
       // The link and its mail in one transaction (decision 0024).
-      const queued = await db.transaction().execute(async (trx): Promise<QueuedMails> => {
+      const linked = await commitWithMails(c.var.services, async (trx) => {
         const token = await issueLoginToken(trx, found.id, 'login');
-        return token ? queueMails(trx, 'login-link', [loginLinkMail(env, (await brandNames(trx)).yoga, found, token, book)]) : [];
+        return mailed(token ? await queueMails(trx, 'login-link', [loginLinkMail(env, (await brandNames(trx)).yoga, found, token, book)]) : []);
       });
-      mailed = await sendAll(c, queued);
+      sent = linked.allSent;
     } else {
       // Nothing changes for an unknown address: the note goes through the outbox on its own.
-      mailed = (await sendNow(c.var.services, 'no-account', [noAccountMail(env, (await brandNames(db)).yoga, email)])) === 1;
+      sent = (await sendNow(c.var.services, 'no-account', [noAccountMail(env, (await brandNames(db)).yoga, email)])) === 1;
     }
-    if (!mailed) return c.json({ message: LOGIN_MAIL_NOT_SENT }, 503);
+    if (!sent) return c.json({ message: LOGIN_MAIL_NOT_SENT }, 503);
     return c.json({ message: LOGIN_EMAIL_SENT });
   })
 

@@ -7,7 +7,7 @@ import { CONTACT_MESSAGE_SENT, contactMessage } from '../../contract/forms.ts';
 import { insertContactMessage } from './messages.repo.ts';
 import { contactMails } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
@@ -20,10 +20,9 @@ export const contact = new Hono<AppEnv>().post('/', rateLimit(LIMITS.contact), v
   // The limiter counts on a connection of its own: the visitor's copy is decided before the transaction.
   const mails = await limitVisitorCopy(limits, contactMails(env, (await brandNames(db)).yoga, message), message.email);
   // The message and its mails in one transaction (decision 0024): a crash after the commit never loses them.
-  const queued = await db.transaction().execute(async (trx) => {
+  await commitWithMails(c.var.services, async (trx) => {
     await insertContactMessage(trx, message);
-    return queueMails(trx, 'contact-message', mails);
+    return { result: undefined, mails: await queueMails(trx, 'contact-message', mails) };
   });
-  await sendQueued(c.var.services, queued);
   return c.json({ message: CONTACT_MESSAGE_SENT });
 });

@@ -7,7 +7,7 @@ import { BOOKING_REQUEST_SENT, bookingRequest } from '../../contract/forms.ts';
 import { insertBookingRequest } from './messages.repo.ts';
 import { bookingRequestMails } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
@@ -22,10 +22,9 @@ export const meetingRequests = new Hono<AppEnv>().post('/request', rateLimit(LIM
   // The limiter counts on a connection of its own: the visitor's copy is decided before the transaction.
   const mails = await limitVisitorCopy(limits, bookingRequestMails(env, (await brandNames(db)).yoga, request), request.email);
   // The request and its mails in one transaction (decision 0024): a crash after the commit never loses them.
-  const queued = await db.transaction().execute(async (trx) => {
+  await commitWithMails(c.var.services, async (trx) => {
     await insertBookingRequest(trx, request);
-    return queueMails(trx, 'meeting-request', mails);
+    return { result: undefined, mails: await queueMails(trx, 'meeting-request', mails) };
   });
-  await sendQueued(c.var.services, queued);
   return c.json({ message: BOOKING_REQUEST_SENT });
 });

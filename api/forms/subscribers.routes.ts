@@ -18,7 +18,7 @@ import { verifyToken } from '../lib/signed-token.ts';
 import { addSubscriber, isSubscribed, listSubscribers, removeSubscriber, removeSubscriberByEmail } from './subscribers.repo.ts';
 import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { LIMITS } from '../limits/limits.ts';
 
@@ -37,12 +37,11 @@ export const subscribers = new Hono<AppEnv>()
     const mails = await limitVisitorCopy(limits, [welcomeMail(env, (await brandNames(db)).yoga, email)], email);
     // The subscription and its welcome in one transaction (decision 0024). One statement
     // (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row, and one welcome.
-    const added = await db.transaction().execute(async (trx) => {
+    const added = await commitWithMails(c.var.services, async (trx) => {
       const row = await addSubscriber(trx, email);
-      return row && { row, mails: await queueMails(trx, 'welcome', mails) };
+      return { result: row, mails: row ? await queueMails(trx, 'welcome', mails) : [] };
     });
-    if (!added) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
-    await sendQueued(c.var.services, added.mails);
+    if (!added.result) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
     return c.json({ message: SUBSCRIBED }, 201);
   })
 
