@@ -6,46 +6,21 @@
  * Preview / Publish in the bar at the bottom, a schedule, the history with a one-step restore,
  * and "Send as newsletter" once it is published. The server checks everything again.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import AdminShell from './AdminShell';
 import { formatLosAngeles, useAdminList } from './admin-ui';
 import { confirmDialog, showAlert } from '../../lib/alert';
-import {
-  inlinePhoto,
-  POST_MESSAGES,
-  postContent,
-  postSlug,
-  slugify,
-  type PageRevision,
-  type PostDetail,
-  type PostListItem,
-} from '../../../contract/content.ts';
-import { ActionBar, History } from './PagesEditor';
+import { inlinePhoto, POST_MESSAGES, postContent, postSlug, slugify, type PostDetail, type PostListItem } from '../../../contract/content.ts';
+import { BackButton, DraftPending, DraftScreen, History, inPlace, NewDraftScreen } from './drafts/DraftParts';
+import { useDraftEditor } from './drafts/useDraftEditor';
+import { useDraftRoutes, type Go } from './drafts/useDraftRoutes';
+import { useNewDraft } from './drafts/useNewDraft';
 import { issuesByPath, refusalText } from './pages/api';
 import { pathKey, setIn, validateContent, type Path } from './pages/fields';
-import { photosInContent, usePhotoLibrary, type PhotoLibrary } from './pages/photos';
-import { SchemaForm, useFocusFirstError } from './pages/SchemaForm';
+import { usePhotoLibrary, type PhotoLibrary } from './pages/photos';
+import { SchemaForm } from './pages/SchemaForm';
 import { SeoPreview } from './pages/SeoPreview';
 import { postPreviewUrl, postsApi } from './journal/api';
-
-type Route = { view: 'list' } | { view: 'edit'; id: string } | { view: 'new' };
-
-function routeOf(search: string): Route {
-  const q = new URLSearchParams(search);
-  const id = q.get('post');
-  if (id) return { view: 'edit', id };
-  return q.has('new') ? { view: 'new' } : { view: 'list' };
-}
-const hrefOf = (r: Route) => (r.view === 'edit' ? `?post=${encodeURIComponent(r.id)}` : r.view === 'new' ? '?new' : window.location.pathname);
-
-type Go = (route: Route, options?: { replace?: boolean; force?: boolean }) => Promise<void>;
-
-/** A link that opens in place (this island) unless she asks for a new tab. */
-const inPlace = (open: () => void) => (e: MouseEvent<HTMLAnchorElement>) => {
-  if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
-  e.preventDefault();
-  open();
-};
 
 /** The fields in the order she writes them. */
 const ORDER = ['title', 'slug', 'body', 'coverImageId', 'coverAlt', 'excerpt', 'brand', 'tags', 'seoTitle', 'seoDescription'] as const;
@@ -109,7 +84,7 @@ function PostList({ go }: { go: Go }) {
       ) : (
         <ul className="page-cards">
           {items.map((p) => (
-            <PostCard key={p.id} post={p} onOpen={() => void go({ view: 'edit', id: p.id })} />
+            <PostCard key={p.id} post={p} onOpen={() => void go({ view: 'edit', key: p.id })} />
           ))}
         </ul>
       )}
@@ -231,16 +206,6 @@ function useAfter(photos: PhotoLibrary, onChange: (path: Path, value: unknown) =
 
 // ---------------------------------------------------------------------------------------------
 // One post
-
-function BackButton({ go }: { go: Go }) {
-  return (
-    <p className="page-back">
-      <a className="button button-quiet button-small" href="?" onClick={inPlace(() => void go({ view: 'list' }))}>
-        <span aria-hidden="true">← </span>All posts
-      </a>
-    </p>
-  );
-}
 
 /** A date and time input's value (the phone's own zone) for an ISO instant, and back. */
 const localInput = (iso: string | null) => {
@@ -378,176 +343,23 @@ function NewsletterPanel(props: { post: PostDetail; busy: boolean; onSent: () =>
 }
 
 function PostEditor({ id, photos, go, dirtyRef }: { id: string; photos: PhotoLibrary; go: Go; dirtyRef: { current: boolean } }) {
-  const headingId = useId();
-  const formId = useId();
-  const [detail, setDetail] = useState<PostDetail | null>(null);
-  const [missing, setMissing] = useState('');
-  const [content, setContent] = useState<unknown>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [shownErrors, setShownErrors] = useState(0);
-  const [dirty, setDirty] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState('');
-  const [previewBlocked, setPreviewBlocked] = useState(false);
-  const [revisions, setRevisions] = useState<PageRevision[] | null>(null);
-  const edits = useRef(0);
-  const version = useRef(0);
-  const busyRef = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const { add: addPhotos, load: loadPhotos } = photos;
-  useFocusFirstError(formRef, shownErrors);
-
-  useEffect(() => {
-    dirtyRef.current = dirty;
-  }, [dirty, dirtyRef]);
-
-  const load = useCallback(async () => {
-    const res = await postsApi.get(id);
-    if (!res?.ok) return setMissing(res?.status === 404 ? POST_MESSAGES.notFound : refusalText(res));
-    setDetail(res.data);
-    version.current = res.data.version;
-    setContent(res.data.content);
-    setErrors({});
-    setDirty(false);
-    edits.current = 0;
-    addPhotos(photosInContent(res.data.content));
-  }, [id, addPhotos]);
-
-  const loadRevisions = useCallback(async () => {
-    const res = await postsApi.revisions(id);
-    setRevisions(res?.ok && Array.isArray(res.data) ? res.data : []);
-  }, [id]);
-
-  /** The post's state (version, schedule, newsletter) without touching the form. */
-  const refreshState = useCallback(async () => {
-    const res = await postsApi.get(id);
-    if (!res?.ok) return;
-    setDetail(res.data);
-    version.current = res.data.version;
-  }, [id]);
-
-  useEffect(() => {
-    void load();
-    void loadRevisions();
-    void loadPhotos();
-  }, [load, loadRevisions, loadPhotos]);
-
-  const onChange = useCallback((path: Path, value: unknown) => {
-    setContent((c: unknown) => setIn(c, path, value));
-    edits.current++;
-    setDirty(true);
-    setMessage('');
-    const key = pathKey(path);
-    setErrors((e) => {
-      if (!(key in e)) return e;
-      const { [key]: _gone, ...rest } = e;
-      return rest;
-    });
-  }, []);
-  const after = useAfter(photos, onChange);
-
-  async function run(what: string, fn: () => Promise<void>) {
-    if (busyRef.current) return;
-    busyRef.current = true;
-    setBusy(what);
-    try {
-      await fn();
-    } finally {
-      busyRef.current = false;
-      setBusy(null);
-    }
-  }
-
-  function showErrors(found: Record<string, string>) {
-    setErrors(found);
-    setShownErrors((n) => n + 1);
-    const loose = Object.entries(found).filter(([k]) => k === '' || k === 'version');
-    if (loose.length) void showAlert({ icon: 'error', title: 'Not saved', text: loose.map(([, m]) => m).join(' ') });
-  }
-
-  /** Saves the draft; true when saved. Her edits stay in the form whatever happens. */
-  async function save(): Promise<boolean> {
-    if (!detail) return false;
-    const checked = validateContent(postContent, content);
-    if (!checked.ok) {
-      showErrors(checked.errors);
-      setMessage('Not saved: fix the fields marked in red.');
-      return false;
-    }
-    const at = edits.current;
-    const res = await postsApi.save(id, checked.data, version.current);
-    if (res?.ok) {
-      version.current = res.data.version;
-      setDetail((d) => d && { ...d, version: res.data.version, hasUnpublishedChanges: res.data.hasUnpublishedChanges, state: res.data.state });
-      if (edits.current === at) setDirty(false);
-      setErrors({});
-      setMessage('Draft saved.');
-      return true;
-    }
-    const byPath = res?.status === 400 || res?.status === 409 ? issuesByPath(res) : null;
-    if (byPath) {
-      showErrors(byPath);
-      setMessage('Not saved: fix the fields marked in red.');
-      return false;
-    }
-    setMessage(res?.status === 409 ? 'Not saved: the post changed elsewhere.' : 'Not saved.');
-    await showAlert({ icon: 'error', title: 'Not saved', text: refusalText(res, POST_MESSAGES.stale) });
-    return false;
-  }
-
-  function preview() {
-    void run('Saving for the preview…', async () => {
-      // Opened now, while the tap counts: a window opened after the save would be blocked.
-      const win = window.open('', '_blank');
-      if (dirty && !(await save())) {
-        win?.close();
-        return;
-      }
-      if (win) {
-        win.opener = null;
-        win.location.href = postPreviewUrl(id);
-        setPreviewBlocked(false);
-        setMessage('The preview opened in a new tab: the real page with your draft.');
-      } else {
-        setPreviewBlocked(true);
-        setMessage('Open the preview with the link above the buttons.');
-      }
-    });
-  }
-
-  function publish() {
-    void run('Publishing…', async () => {
-      if (dirty && !(await save())) return;
-      const res = await postsApi.publish(id, version.current);
-      if (!res?.ok) {
-        setMessage('Not published.');
-        const byPath = issuesByPath(res);
-        if (byPath) showErrors(byPath);
-        await showAlert({ icon: 'error', title: 'Not published', text: refusalText(res) });
-        return;
-      }
-      setMessage(`Published as revision ${res.data.revision} at ${res.data.path}. Visitors see it within seconds.`);
-      await Promise.all([refreshState(), loadRevisions()]);
-    });
-  }
-
-  async function restore(n: number) {
-    const sure = await confirmDialog({
-      title: `Restore revision ${n}?`,
-      text: `Its words and pictures become the post again and are published now, as a new revision.${dirty ? ' Your unsaved changes in the form are lost.' : ''}`,
-      confirmText: 'Restore',
-    });
-    if (!sure) return;
-    await run('Restoring…', async () => {
-      const res = await postsApi.restore(id, n);
-      if (!res?.ok) {
-        await showAlert({ icon: 'error', title: 'Not restored', text: refusalText(res) });
-        return;
-      }
-      await Promise.all([load(), loadRevisions()]);
-      setMessage(`Revision ${n} restored and published as revision ${res.data.revision}.`);
-    });
-  }
+  const editor = useDraftEditor({
+    key: id,
+    noun: 'post',
+    api: postsApi,
+    schema: postContent,
+    previewUrl: postPreviewUrl(id),
+    messages: POST_MESSAGES,
+    publishedText: (p) => `Published as revision ${p.revision} at ${p.path}. Visitors see it within seconds.`,
+    publishMarksFields: true,
+    stateLine,
+    photos,
+    dirtyRef,
+  });
+  const { detail, busy, run, setMessage, refreshState, loadRevisions } = editor;
+  const after = useAfter(photos, editor.onChange);
+  const back = <BackButton go={go} label="All posts" />;
+  if (!detail) return <DraftPending editor={editor} back={back} />;
 
   async function unpublish() {
     const slug = detail?.path ?? '';
@@ -577,211 +389,77 @@ function PostEditor({ id, photos, go, dirtyRef }: { id: string; photos: PhotoLib
     await showAlert({ icon: 'success', title: 'Post deleted' });
   }
 
-  function onSave(e: FormEvent) {
-    e.preventDefault();
-    void run('Saving…', async () => void (await save()));
-  }
-
-  if (missing)
-    return (
-      <>
-        <BackButton go={go} />
-        <p role="alert">{missing}</p>
-      </>
-    );
-  if (!detail) return <p role="status">Loading…</p>;
-
-  const title = String((content as { title?: unknown })?.title || 'Untitled post');
-  const status = busy ?? (message || (dirty ? 'Unsaved changes.' : stateLine(detail)));
+  const title = String((editor.content as { title?: unknown })?.title || 'Untitled post');
   return (
-    <div className="page-editor" data-post-editor={id}>
-      <BackButton go={go} />
-      <h2 id={headingId}>{title}</h2>
-      <p className="page-card-path">
-        {detail.path ? (
-          <a href={detail.path} target="_blank" rel="noopener">
-            {detail.path}
-            <span className="sr-only"> (the live post, in a new tab)</span>
-          </a>
-        ) : (
-          `/blog/${detail.slug} (not public yet)`
-        )}
-      </p>
-      <form ref={formRef} id={formId} className="page-form" aria-labelledby={headingId} noValidate onSubmit={onSave}>
-        <SchemaForm schema={postContent} value={content} errors={errors} onChange={onChange} photos={photos} order={ORDER} open={OPEN} after={after} />
-      </form>
-      <SchedulePanel post={detail} dirty={dirty} busy={busy !== null} onChanged={refreshState} />
-      <NewsletterPanel post={detail} busy={busy !== null} onSent={refreshState} />
-      <History revisions={revisions} busy={busy !== null} onRestore={(n) => void restore(n)} />
+    <DraftScreen
+      editor={editor}
+      back={back}
+      title={title}
+      noun="post"
+      path={detail.path}
+      notPublic={`/blog/${detail.slug}`}
+      data={{ 'data-post-editor': id }}
+      form={{ schema: postContent, order: ORDER, open: OPEN, after }}
+    >
+      <SchedulePanel post={detail} dirty={editor.dirty} busy={busy} onChanged={refreshState} />
+      <NewsletterPanel post={detail} busy={busy} onSent={refreshState} />
+      <History editor={editor} />
       <section className="admin-panel page-settings" aria-label="Visibility">
         <h3>Visibility</h3>
         <div className="row-actions">
           {detail.state === 'published' && (
-            <button type="button" className="button button-quiet button-small" disabled={busy !== null} onClick={() => void unpublish()}>
+            <button type="button" className="button button-quiet button-small" disabled={busy} onClick={() => void unpublish()}>
               Unpublish post
             </button>
           )}
-          <button type="button" className="button danger button-small" disabled={busy !== null} onClick={() => void remove()}>
+          <button type="button" className="button danger button-small" disabled={busy} onClick={() => void remove()}>
             Delete post
           </button>
         </div>
       </section>
-      <ActionBar
-        status={status}
-        extra={
-          previewBlocked && (
-            <p className="pages-actionbar-link">
-              <a href={postPreviewUrl(id)} target="_blank" rel="noopener">
-                Open the preview<span className="sr-only"> (new tab)</span>
-              </a>
-            </p>
-          )
-        }
-      >
-        <button type="submit" form={formId} className="button button-quiet" disabled={busy !== null}>
-          Save draft
-        </button>
-        <button type="button" className="button button-quiet" disabled={busy !== null} onClick={preview}>
-          Preview
-        </button>
-        <button type="button" className="button" disabled={busy !== null} onClick={publish}>
-          Publish
-        </button>
-      </ActionBar>
-    </div>
+    </DraftScreen>
   );
 }
 
 // ---------------------------------------------------------------------------------------------
 // A new post
 
+const newPostValue = () => ({ title: '', body: '', brand: 'yoga', tags: [] });
+
 function NewPost({ photos, go, dirtyRef }: { photos: PhotoLibrary; go: Go; dirtyRef: { current: boolean } }) {
-  const headingId = useId();
-  const formId = useId();
-  const [value, setValue] = useState<Record<string, unknown>>(() => ({ title: '', body: '', brand: 'yoga', tags: [] }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [shownErrors, setShownErrors] = useState(0);
-  const [sending, setSending] = useState(false);
-  const [message, setMessage] = useState('');
-  // The slug follows the title until she types one of her own.
-  const slugTyped = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstError(formRef, shownErrors);
-  const { load: loadPhotos } = photos;
-  useEffect(() => void loadPhotos(), [loadPhotos]);
-
-  const onChange = useCallback(
-    (path: Path, v: unknown) => {
-      const key = pathKey(path);
-      if (key === 'slug') slugTyped.current = typeof v === 'string' && v.trim() !== '';
-      setValue((old) => {
-        let next = setIn(old, path, v) as Record<string, unknown>;
-        if (key === 'title' && !slugTyped.current)
-          next = setIn(next, ['slug'], slugify(typeof v === 'string' ? v : '') || undefined) as Record<string, unknown>;
-        return next;
-      });
-      dirtyRef.current = true;
-      setMessage('');
-      setErrors((e) => {
-        const drop = key === 'title' ? [key, 'slug'] : [key];
-        if (!drop.some((k) => k in e)) return e;
-        return Object.fromEntries(Object.entries(e).filter(([k]) => !drop.includes(k)));
-      });
-    },
-    [dirtyRef],
-  );
-  const after = useAfter(photos, onChange);
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    if (sending) return;
-    const checked = validateContent(newPostSchema, value);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      setShownErrors((n) => n + 1);
-      setMessage('Not created: fix the fields marked in red.');
-      return;
-    }
-    setSending(true);
-    setMessage('Saving the draft…');
-    const res = await postsApi.create(checked.data);
-    setSending(false);
-    if (res?.ok) {
-      dirtyRef.current = false;
-      await go({ view: 'edit', id: res.data.id }, { replace: true, force: true });
+  const draft = useNewDraft({
+    schema: newPostSchema,
+    initial: newPostValue,
+    create: postsApi.create,
+    sendingText: 'Saving the draft…',
+    refusedTitle: 'Post not created',
+    onCreated: async (made) => {
+      await go({ view: 'edit', key: made.id }, { replace: true, force: true });
       await showAlert({ icon: 'success', title: 'Draft saved', text: 'Preview it, then publish it or schedule it when it is ready.' });
-      return;
-    }
-    const byPath = issuesByPath(res);
-    if (byPath) {
-      setErrors(byPath);
-      setShownErrors((n) => n + 1);
-      setMessage('Not created: fix the fields marked in red.');
-      return;
-    }
-    setMessage('Not created.');
-    await showAlert({ icon: 'error', title: 'Post not created', text: refusalText(res) });
-  }
-
+    },
+    photos,
+    dirtyRef,
+  });
+  const after = useAfter(photos, draft.onChange);
   return (
-    <div className="page-editor">
-      <BackButton go={go} />
-      <h2 id={headingId}>New post</h2>
-      <p className="field-hint">A title, your text with photos if you like, and a cover photo for the journal. It stays a draft until you publish it.</p>
-      <form ref={formRef} id={formId} className="page-form" aria-labelledby={headingId} noValidate onSubmit={(e) => void create(e)}>
-        <SchemaForm schema={newPostSchema} value={value} errors={errors} onChange={onChange} photos={photos} order={ORDER} open={OPEN} after={after} />
-      </form>
-      <ActionBar status={message}>
-        <button type="submit" form={formId} className="button" disabled={sending}>
-          Save draft
-        </button>
-      </ActionBar>
-    </div>
+    <NewDraftScreen
+      draft={draft}
+      back={<BackButton go={go} label="All posts" />}
+      title="New post"
+      hint="A title, your text with photos if you like, and a cover photo for the journal. It stays a draft until you publish it."
+      form={{ schema: newPostSchema, order: ORDER, open: OPEN, after }}
+      submit="Save draft"
+    />
   );
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function JournalApp() {
-  const [route, setRoute] = useState<Route | null>(null);
-  const dirtyRef = useRef(false);
+  const { route, go, dirtyRef } = useDraftRoutes('post', 'post');
   const photos = usePhotoLibrary();
-
-  useEffect(() => {
-    setRoute(routeOf(window.location.search));
-    const onPop = () => {
-      dirtyRef.current = false;
-      setRoute(routeOf(window.location.search));
-    };
-    const onLeave = (e: BeforeUnloadEvent) => {
-      if (dirtyRef.current) e.preventDefault();
-    };
-    window.addEventListener('popstate', onPop);
-    window.addEventListener('beforeunload', onLeave);
-    return () => {
-      window.removeEventListener('popstate', onPop);
-      window.removeEventListener('beforeunload', onLeave);
-    };
-  }, []);
-
-  const go = useCallback<Go>(async (next, options = {}) => {
-    if (!options.force && dirtyRef.current) {
-      const leave = await confirmDialog({
-        title: 'Leave without saving?',
-        text: 'Your changes to this post are not saved yet.',
-        confirmText: 'Leave',
-        cancelText: 'Stay',
-      });
-      if (!leave) return;
-    }
-    dirtyRef.current = false;
-    window.history[options.replace ? 'replaceState' : 'pushState'](null, '', hrefOf(next));
-    setRoute(next);
-    window.scrollTo(0, 0);
-  }, []);
-
   if (!route) return <p role="status">Loading…</p>;
-  if (route.view === 'edit') return <PostEditor key={route.id} id={route.id} photos={photos} go={go} dirtyRef={dirtyRef} />;
+  if (route.view === 'edit') return <PostEditor key={route.key} id={route.key} photos={photos} go={go} dirtyRef={dirtyRef} />;
   if (route.view === 'new') return <NewPost photos={photos} go={go} dirtyRef={dirtyRef} />;
   return <PostList go={go} />;
 }
