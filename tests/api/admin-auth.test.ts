@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { sessionIdOf, sessionStore } from '../../api/accounts/sessions.ts';
 import { ADMIN_DELAY, LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../../api/limits/limits.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let password: string;
 beforeAll(async () => {
-  server = await startTestServer();
   password = server.env.ADMIN_PASSWORD;
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const INVALID = { message: 'Invalid email or password. Please try again.' };
 

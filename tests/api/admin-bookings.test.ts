@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { requireNoIntake } from '../helpers/intake.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../helpers/mail.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 let zone: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
   // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
   await requireNoIntake(server);
   zone = server.env.SITE_TIMEZONE;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>

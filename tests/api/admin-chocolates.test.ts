@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 let zone: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
   zone = server.env.SITE_TIMEZONE;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>

@@ -3,14 +3,14 @@
  * 401 and changes nothing. A last pass with a real admin session proves the requests were
  * valid, so the refusals came from the guard and not from a bad body.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { sessionStore } from '../../api/accounts/sessions.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 
-let server: TestServer;
+const server = useTestServer();
 const ids = { event: '', otherEvent: '', slot: '', product: '', otherProduct: '', user: '', subscriber: '', signup: '', order: '' };
 const credentials: Record<string, string | undefined> = {};
 
@@ -91,7 +91,6 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
   await resetRateLimits();
   const { db } = server.services;
   const addEvent = (title: string) =>
@@ -152,9 +151,6 @@ beforeAll(async () => {
   credentials['an expired admin session'] = `yc_admin=${expired.token}`;
   credentials['a logged-out admin session'] = loggedOut;
   credentials['a made-up admin token'] = `yc_admin=${'a'.repeat(32)}`;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe(`admin guard on ${testDbKind()}`, () => {

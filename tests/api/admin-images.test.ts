@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { hasGps, heicOpening, noisePng, phoneJpeg, pngBomb, smallJpeg } from '../helpers/photos.ts';
 import type { ImageUploadedView, PictureView } from '../../contract/images.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 /** A 12-MP phone photo: 4032 × 3024 stored sideways with orientation 6 and a GPS position. */
 let phone: Buffer;
 let small: Buffer;
 beforeAll(async () => {
-  [server, phone, small] = await Promise.all([startTestServer(), phoneJpeg(), smallJpeg()]);
-  cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
+  [cookie, phone, small] = await Promise.all([adminCookie(server), phoneJpeg(), smallJpeg()]);
 });
 
 const upload = (bytes: Uint8Array, type = 'image/jpeg', name = 'photo.jpg', field = 'file') => {

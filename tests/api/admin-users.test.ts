@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { ACCOUNT_ERASED_BY_ADMIN, CLIENT_NOT_FOUND } from '../../contract/practice.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, init: RequestInit = {}) => server.api(path, { ...init, headers: { cookie } });

@@ -4,46 +4,16 @@
  * sums equal the API's to the cent; its income columns are named as the Tax year's (issue 30).
  * Admin only; a bad range is a 400.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
+import { parseCsv, cents } from '../helpers/csv.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { FINANCE_COUNT_ROWS, type FinanceFigures, type FinancesView } from '../../contract/backoffice.ts';
 import { INCOME_ROWS } from '../../contract/books.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let admin: string;
-
-/** RFC 4180 as the exports write it (quoted fields, CRLF rows), for the test only. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
-
-const cents = (decimal: string) => Math.round(Number(decimal) * 100);
 
 /** A CSV row read back as the API's figures: the income figures (INCOME_ROWS' order), then the counts. */
 const figuresOf = (r: string[]): FinanceFigures => {
@@ -56,7 +26,6 @@ const figuresOf = (r: string[]): FinanceFigures => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminCookie(server);
   const { db } = server.services;
   // Mid-month instants (no zone edge): orders of every kind and bookings over three months of 2026.
@@ -101,9 +70,6 @@ beforeAll(async () => {
   await booking(4, 15, 8000);
   await booking(4, 16, null);
   await booking(5, 10, 11000);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const get = (path: string, cookie: string | null = admin) => server.api(path, { headers: cookie ? { cookie } : {} });

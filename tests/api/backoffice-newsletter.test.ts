@@ -5,8 +5,8 @@
  * window, and the rest goes out once; whoever unsubscribes during the send gets nothing; the
  * Markdown never becomes script or a javascript: link; bad input and wrong states get clear 4xx.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { readMailbox } from '../helpers/mail.ts';
@@ -45,16 +45,12 @@ async function status(server: TestServer, cookie: string, id: string): Promise<N
 }
 
 describe(`a newsletter to 200 subscribers on ${testDbKind()}`, () => {
-  let server: TestServer;
+  // The server's own sender job does the work, fast.
+  const server = useTestServer({ env: { NEWSLETTER_INTERVAL_MS: '50', NEWSLETTER_RATE_PER_MINUTE: '60000' } });
   let cookie: string;
   beforeAll(async () => {
-    // The server's own sender job does the work, fast.
-    server = await startTestServer({ env: { NEWSLETTER_INTERVAL_MS: '50', NEWSLETTER_RATE_PER_MINUTE: '60000' } });
     cookie = await adminCookie(server);
     resetRateLimits();
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('reaches each subscriber exactly once, with the RFC 8058 headers, a text part, a visible unsubscribe link and a working one-click URL', async () => {
@@ -112,15 +108,11 @@ describe(`a newsletter to 200 subscribers on ${testDbKind()}`, () => {
 });
 
 describe(`a send killed half way on ${testDbKind()}`, () => {
-  let server: TestServer;
+  // The server's own job stays asleep: the test plays every sender itself.
+  const server = useTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000', NEWSLETTER_CLAIM_STALE_MS: String(STALE_MS) } });
   let cookie: string;
   beforeAll(async () => {
-    // The server's own job stays asleep: the test plays every sender itself.
-    server = await startTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000', NEWSLETTER_CLAIM_STALE_MS: String(STALE_MS) } });
     cookie = await adminCookie(server);
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('resumes: a dead sender’s claims wait for the stale window, everyone else is mailed once, and who unsubscribed meanwhile gets nothing', async () => {

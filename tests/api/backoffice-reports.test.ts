@@ -7,20 +7,17 @@
  * the announcement shows only inside its window; and every new admin route refuses anyone who
  * is not the admin.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
+import { parseCsv } from '../helpers/csv.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import type { AnnouncementView, FinancesView } from '../../contract/backoffice.ts';
 
-let server: TestServer;
+const server = useTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
   cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const ZONE = 'America/Los_Angeles';
@@ -33,36 +30,6 @@ function prng(seed: number) {
     s = (s * 1103515245 + 12345) % 2147483648;
     return s / 2147483648;
   };
-}
-
-/** RFC 4180, for the test only: quoted fields, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  expect(field, 'the file ends with CRLF').toBe('');
-  return rows;
 }
 
 describe(`finances on ${testDbKind()}`, () => {
@@ -268,7 +235,9 @@ describe(`CSV exports on ${testDbKind()}`, () => {
       expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
       const bytes = new Uint8Array(await res.arrayBuffer());
       expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-      return parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1));
+      const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
+      expect(text.endsWith('\r\n'), 'the file ends with CRLF').toBe(true);
+      return parseCsv(text);
     };
 
     const subs = await fetchCsv('subscribers');

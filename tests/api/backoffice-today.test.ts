@@ -7,16 +7,17 @@
  * unpaid gigs with their amount and age are groups too, and every item links to its own row on
  * its group's list (the list's filter and `focus=<id>`), a row that list holds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import type { TodayView } from '../../contract/backoffice.ts';
 import { inDateRange, isComingPickup, isSince, readListFilter } from '../../contract/admin-links.ts';
 import type { GigsView } from '../../contract/books.ts';
 
-let server: TestServer;
+// The seed's classes (six weeks) and chocolates, and no other process's checks in the way.
+const server = useTestServer({ seedContent: true, env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
 let admin: string;
 let today: string;
 /** Issue 30's rows: a pickup made ready, one picked up, and the classes she taught (the unpaid ones first). */
@@ -60,8 +61,6 @@ async function bookedSession(date: string, time: string, name: string, userId: s
 }
 
 beforeAll(async () => {
-  // The seed's classes (six weeks) and chocolates, and no other process's checks in the way.
-  server = await startTestServer({ seedContent: true, env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
   admin = await adminCookie(server);
   const { db } = server.services;
   today = zonedNow(server.env.SITE_TIMEZONE).date;
@@ -194,9 +193,6 @@ beforeAll(async () => {
     .insertInto('users')
     .values({ email: 'veteran@example.com', firstName: 'Vera', lastName: 'Old', createdAt: new Date(Date.now() - 40 * 86_400_000) })
     .execute();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe(`the Today panel on ${testDbKind()}`, () => {

@@ -7,23 +7,21 @@
  * calendar feed parsed with ical.js (right instants on both sides of a DST change; a new secret
  * ends the old address).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, wallClock, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, emulatorCaptureCount } from '../../api/services/payments/emulator.ts';
 import type { Realtime } from '../../api/services/realtime.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { sendDueReminders } from '../../api/booking/reminders.ts';
 
-let server: TestServer;
+// Behind a trusted proxy each X-Forwarded-For is one client (the race's clients).
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const events: { type: 'slotBooked' | 'slotFreed'; slotId: string }[] = [];
 beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client (the race's clients).
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   // The realtime room is not running in tests: record what the API tells it instead.
   const realtime: Realtime = {
     kind: 'partykit-dev',
@@ -39,10 +37,6 @@ beforeAll(async () => {
   };
   server.services.realtime = realtime;
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';

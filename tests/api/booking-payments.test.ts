@@ -4,22 +4,20 @@
  * id) changing nothing, the claim-then-capture rule under concurrency (one booking, no loser
  * charged), and a failed capture leaving the slot free.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import type { Realtime } from '../../api/services/realtime.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { requireNoIntake } from '../helpers/intake.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 
-let server: TestServer;
+// Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const notified: string[] = [];
 beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
   await requireNoIntake(server);
   // The realtime room is not running in tests: record what the API tells it instead.
@@ -34,10 +32,6 @@ beforeAll(async () => {
   };
   server.services.realtime = realtime;
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
 const FAILED = 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.';

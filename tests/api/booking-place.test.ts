@@ -5,29 +5,23 @@
  * and the reminder carry the place (linked when it is a web address), the .ics has LOCATION (and
  * URL for a link), and the client's dashboard data has it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedNow } from '../../api/lib/time.ts';
 import { sendDueReminders } from '../../api/booking/reminders.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 const STUDIO = 'Studio 3, 12 Alder St, Portland';
 const ONLINE = 'https://meet.example.com/maya-linden';
 const YOGA = 'Individual Yoga Session (60 min)';
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) => server.api(path, { ...init, headers: { cookie: admin } });
 const day = (n: number) => addDays(zonedNow(server.env.SITE_TIMEZONE).date, n);

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { sendDueReminders } from '../../api/booking/reminders.ts';
 
-let server: TestServer;
+const server = useTestServer();
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
 beforeEach(async () => {
   await server.services.db.deleteFrom('slots').execute();
   await server.services.db.deleteFrom('mails').execute();

@@ -5,12 +5,11 @@
  * mailed) when the slot is still free, or releases it (not captured, both mailed) when someone
  * took the slot meanwhile. Nothing silent. Paid through the PayPal emulator.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { resolveUnfinalizedBookings } from '../../api/booking/unfinalized.ts';
 import { emulatorCaptureCount } from '../../api/services/payments/emulator.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type TestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
@@ -60,15 +59,8 @@ const orderRecord = (server: TestServer, id: string) =>
   server.services.db.selectFrom('bookingOrders').selectAll().where('paypalOrderId', '=', id).executeTakeFirstOrThrow();
 
 describe(`approved, never finalized, resolved by the server on ${testDbKind()}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // At once (0 minutes), looked for every 200 ms: the reconciler's schedule, as server.ts starts it.
-    server = await startTestServer({ env: { UNFINALIZED_BOOKING_MINUTES: '0', RECONCILE_INTERVAL_MS: '200' } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  // At once (0 minutes), looked for every 200 ms: the reconciler's schedule, as server.ts starts it.
+  const server = useTestServer({ env: { UNFINALIZED_BOOKING_MINUTES: '0', RECONCILE_INTERVAL_MS: '200' }, resetRateLimits: true });
 
   it('books a free slot: captured, the booking stored, the client and the teacher mailed', async () => {
     const client = await createUser(server, { firstName: 'Ana', lastName: 'Lima' });
@@ -142,15 +134,8 @@ describe(`approved, never finalized, resolved by the server on ${testDbKind()}`,
 });
 
 describe(`the resolver leaves what is not its own to settle on ${testDbKind()}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // The periodic look is the default (10 minutes, every minute): the test calls one pass itself.
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  // The periodic look is the default (10 minutes, every minute): the test calls one pass itself.
+  const server = useTestServer({ resetRateLimits: true });
 
   it('waits UNFINALIZED_BOOKING_MINUTES before it looks, and leaves an order nobody approved yet', async () => {
     const client = await createUser(server);

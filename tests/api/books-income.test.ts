@@ -7,8 +7,9 @@
  * income figure, month by month and for the year, equal the sums this test computes from its seed,
  * and their two CSVs must carry the same figures under the same column names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
+import { parseCsv, cents } from '../helpers/csv.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
@@ -17,7 +18,7 @@ import type { FinancesView } from '../../contract/backoffice.ts';
 
 const ZONE = 'America/Los_Angeles';
 const YOGA = 'Individual Yoga Session (60 min)';
-let server: TestServer;
+const server = useTestServer({ env: { SITE_TIMEZONE: ZONE } });
 let admin: string;
 let year = '';
 /** The month (YYYY-MM) the cancelled-and-refunded session was booked in: today's, on her clocks. */
@@ -29,36 +30,6 @@ const api = (path: string, init: { method?: string; json?: unknown; cookie?: str
     headers: { cookie: init.cookie ?? admin, origin: server.url },
     ...(init.json !== undefined ? { json: init.json } : {}),
   });
-
-/** RFC 4180 as the exports write it, for the test only. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
-const cents = (d: string) => Math.round(Number(d) * 100);
 
 const INCOME_KEYS = INCOME_ROWS.map(([key]) => key);
 const incomeOf = (f: IncomeFigures): IncomeFigures => Object.fromEntries(INCOME_KEYS.map((k) => [k, f[k]])) as unknown as IncomeFigures;
@@ -72,7 +43,6 @@ const at = (month: string) => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { SITE_TIMEZONE: ZONE } });
   admin = await adminCookie(server);
   const { db } = server.services;
   const today = zonedNow(ZONE).date;
@@ -207,9 +177,6 @@ beforeAll(async () => {
     f.incomeCents = f.shopNetCents + f.sessionsCents + f.gigsCents;
     f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
   }
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe(`one definition of income on ${testDbKind()}`, () => {

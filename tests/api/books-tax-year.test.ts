@@ -6,50 +6,21 @@
  * sums this test computes from its own seed. Also: the gigs' API (recurring entries, mark paid,
  * the unpaid list, ending a series), locations, trips, and GET /api/admin/finances without a range.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
+import { parseCsv, cents } from '../helpers/csv.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import type { GigsView, TaxPeriodFigures, TaxYearView } from '../../contract/books.ts';
 import type { FinancesView } from '../../contract/backoffice.ts';
 
-let server: TestServer;
-let admin: string;
 const ZONE = 'America/Los_Angeles';
+const server = useTestServer({ env: { SITE_TIMEZONE: ZONE } });
+let admin: string;
 
 const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
   server.api(path, { method: init.method ?? 'GET', headers: { cookie: admin, origin: server.url }, ...(init.json !== undefined ? { json: init.json } : {}) });
-
-/** RFC 4180 as the exports write it, for the test only. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
-const cents = (d: string) => Math.round(Number(d) * 100);
 
 // --- the seed, as the test knows it --------------------------------------------------------------
 
@@ -94,7 +65,6 @@ let hillside = '';
 let seriesFirst = '';
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { SITE_TIMEZONE: ZONE } });
   admin = await adminCookie(server);
   const { db } = server.services;
   let n = 0;
@@ -136,9 +106,6 @@ beforeAll(async () => {
       })
       .execute();
   }
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe(`her gigs, locations and trips on ${testDbKind()}`, () => {

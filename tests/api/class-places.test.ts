@@ -4,25 +4,17 @@
  * from the dashboard (another user's session refused), the day-before reminders sent once
  * however many checks run, and the public calendar feed parsed by ical.js across a DST change.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { signToken } from '../../api/lib/signed-token.ts';
 import { sendDueClassReminders } from '../../api/classes/reminders.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+const server = useTestServer({ resetRateLimits: true });
 
 const TEACHER = 'teacher@example.com';
 const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

@@ -1,16 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { smallJpeg } from '../helpers/photos.ts';
 import { chooseEncoding } from '../../api/middleware/compress.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
   // Enough chocolates for the public list to weigh several KB.
   await server.services.db
@@ -26,9 +25,6 @@ beforeAll(async () => {
       })),
     )
     .execute();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 /** The bytes as they cross the wire (fetch would decode them), with the answer's headers. */

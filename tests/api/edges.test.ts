@@ -2,27 +2,23 @@
  * Issue 12, item 6 (the edges): far-off dates, wall times the teacher's clocks skip or show
  * twice, invisible characters in names and e-mails, and the signature's sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { ENDPOINTS, Fixtures, cookieFor, nameOf, pathOf, type Endpoint } from '../helpers/endpoints.ts';
 import { DATE_OUT_OF_RANGE, ambiguousTimeNote, invisibleCharactersMessage, nonexistentTimeMessage } from '../../contract/common.ts';
 import type { SlotsAddedView } from '../../contract/slots.ts';
 import type { EventsAddedView } from '../../contract/events.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let fx: Fixtures;
 let admin: string;
 const LA = 'America/Los_Angeles';
 
 beforeAll(async () => {
-  server = await startTestServer();
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
   admin = await fx.adminCookie();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, method: string, json?: unknown) =>

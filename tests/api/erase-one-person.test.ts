@@ -6,25 +6,17 @@
  * - strangers asking for login links to her address spend their allowance, not the one her own
  *   deletion request needs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { queueMails, suppressAddress } from '../../api/mail/outbox.repo.ts';
 import { canonicalMailbox } from '../../api/limits/limits.ts';
 import { deletionToken } from '../../api/accounts/deletion-mails.ts';
 import { brandNames } from '../../api/site/brand.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { createUser } from '../helpers/auth.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+const server = useTestServer({ resetRateLimits: true });
 
 type Person = Awaited<ReturnType<typeof createUser>>;
 

@@ -3,25 +3,17 @@
  * concurrency), the welcome mail with its signed unsubscribe link and RFC 8058 headers,
  * unsubscribe by e-mail, by token and by one-click POST, and the admin's list.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { LIMITS } from '../../api/limits/limits.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client: the concurrency test sends as
-  // 20 visitors, so the per-client limit doesn't decide the outcome.
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// Behind a trusted proxy each X-Forwarded-For is one client: the concurrency test sends as
+// 20 visitors, so the per-client limit doesn't decide the outcome.
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
 const ALREADY = 'This email is already on our list.';
 const UNSUBSCRIBED = "You’ve been unsubscribed successfully. I'm sorry to see you go!";

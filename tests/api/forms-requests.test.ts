@@ -3,21 +3,14 @@
  * (POST /api/contact): stored rows, the teacher's and the visitor's mails, validation, the human
  * check per action, and the rate limits.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../helpers/mail.ts';
 import { LIMITS } from '../../api/limits/limits.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+const server = useTestServer({ resetRateLimits: true });
 
 const TEACHER = 'teacher@example.com';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";

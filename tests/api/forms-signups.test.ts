@@ -3,24 +3,17 @@
  * returning student (POST /api/check-student), the mails with their .ics, the class's
  * capacity under concurrency, past / unknown / full classes, and the admin's list.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { LIMITS } from '../../api/limits/limits.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's visitors).
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's visitors).
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
 const TEACHER = 'teacher@example.com';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";

@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { smallJpeg } from '../helpers/photos.ts';
 import type { GalleryPhotoSavedView, GalleryView } from '../../contract/galleries.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 let photos: Buffer[];
 beforeAll(async () => {
-  [server, ...photos] = await Promise.all([
-    startTestServer(),
+  [cookie, ...photos] = await Promise.all([
+    adminCookie(server),
     smallJpeg(1200, 800, '#8b4513'),
     smallJpeg(900, 1200, '#556b2f'),
     smallJpeg(640, 640, '#4682b4'),
   ]);
-  cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const send = (gallery: string, bytes: Uint8Array, alt: string | undefined, withCookie = true) => {

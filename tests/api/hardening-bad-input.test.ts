@@ -20,26 +20,25 @@
  * back as plain text; the few things that can't be probed through the table (a request line
  * too long for Node, raw "../" segments, prototype keys).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { createApp } from '../../api/app.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { ENDPOINTS, Fixtures, SIGNATURE, cookieFor, nameOf, paramsOf, pathOf, pngForm, type Endpoint, type Example, type Field } from '../helpers/endpoints.ts';
 
 const kind = testDbKind();
-let server: TestServer;
+// The newsletter sender stays asleep: a send's outbox must not change tables between two snapshots.
+const server = useTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
 let fx: Fixtures;
 let tables: string[] = [];
 
 beforeAll(async () => {
-  // The newsletter sender stays asleep: a send's outbox must not change tables between two snapshots.
-  server = await startTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
   // The realtime room is not running in tests; a booking tells this stand-in instead.
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
@@ -50,9 +49,6 @@ beforeAll(async () => {
     where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`.execute(server.services.db);
   // rate_limits counts every request, refused or not: that is its job, not a stored change.
   tables = rows.rows.map((r) => r.name).filter((t) => t !== 'rate_limits');
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import {
   inlineScriptHashesOf,
 } from '../../api/middleware/security-headers.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useTestServer } from '../helpers/server.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../helpers/database.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { productionEnv } from '../helpers/production-env.ts';
@@ -62,13 +62,7 @@ function expectHardened(res: Response, where: string, { hsts }: { hsts: boolean 
 const pairs = (policy: string) => [...parseCsp(policy)].flatMap(([d, sources]) => sources.map((s) => `${d} ${s}`));
 
 describe(`security headers in development and tests on ${testDbKind()}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
 
   it('are on API JSON, unknown API paths, stand-in pages and the emulator SDK; no HSTS', async () => {
     for (const path of ['/api/health', '/api/config/public', '/api/no-such-thing', '/dev/mailbox', '/dev/paypal/sdk/js']) {

@@ -17,12 +17,11 @@
  * race there. `describe.runIf` splits the suite by project (api-postgres runs it, api-pglite
  * has nothing to run), it does not skip a test that could run.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { sessionStore } from '../../api/accounts/sessions.ts';
 import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { BOOKING_SESSION, Fixtures } from '../helpers/endpoints.ts';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
@@ -33,14 +32,13 @@ const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went th
 const LOGIN_INVALID = 'Your login link is invalid or has expired. Please request a new link and try again.';
 
 describe.runIf(onPostgres)('races on postgres', () => {
-  let server: TestServer;
+  // Each simulated client has its own address behind the trusted balancer, as real clients
+  // do, so the per-address rate limits see many clients, not one very busy one.
+  const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
   let fx: Fixtures;
   const notified: string[] = [];
 
   beforeAll(async () => {
-    // Each simulated client has its own address behind the trusted balancer, as real clients
-    // do, so the per-address rate limits see many clients, not one very busy one.
-    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
     server.services.realtime = {
       kind: 'partykit-dev',
       host: 'test',
@@ -52,10 +50,6 @@ describe.runIf(onPostgres)('races on postgres', () => {
     };
     fx = new Fixtures(server);
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
 
   /**
    * Holds every request that reads its PayPal order until `n` have (or `ms` passed), then lets

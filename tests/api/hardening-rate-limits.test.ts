@@ -11,11 +11,11 @@
  *    headers and body, byte for byte) and in about the same time; so does the admin login for
  *    an unknown e-mail and a wrong password.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type TestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { createUser } from '../helpers/auth.ts';
 
@@ -72,15 +72,10 @@ function expectLimited(answer: Answer) {
 }
 
 describe(`rate limits without a trusted proxy on ${kind}`, () => {
-  let server: TestServer;
+  const server = useTestServer({ resetRateLimits: true });
   beforeAll(async () => {
-    server = await startTestServer();
     expect(server.env.TRUST_PROXY).toBe(0);
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
 
   it('ignores X-Forwarded-For and its cousins: a new random one on every request still meets 429', async () => {
     const spoof = () => ({
@@ -111,15 +106,10 @@ describe(`rate limits without a trusted proxy on ${kind}`, () => {
 });
 
 describe(`rate limits behind a trusted proxy on ${kind}`, () => {
-  let server: TestServer;
+  const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
   beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
     expect(server.env.TRUST_PROXY).toBe(1);
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
 
   const client = '203.0.113.9';
 
@@ -147,14 +137,7 @@ describe(`rate limits behind a trusted proxy on ${kind}`, () => {
 });
 
 describe(`answers that don't tell which e-mails exist on ${kind}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  const server = useTestServer({ resetRateLimits: true });
 
   let n = 0;
   const unknownEmail = () => `nobody-${++n}-${randomBytes(3).toString('hex')}@example.com`;

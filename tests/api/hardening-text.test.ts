@@ -4,16 +4,15 @@
  * taken, nothing stored and nothing mailed; names spell with the zero-width non-joiner and joiner
  * that Persian, Hindi and other scripts need.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bidiControlsMessage } from '../../contract/common.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { readMailbox } from '../helpers/mail.ts';
 
 const kind = testDbKind();
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let cookie: string;
 let n = 0;
 const email = (what: string) => `${what}-${Date.now().toString(36)}-${++n}@example.com`;
@@ -23,13 +22,8 @@ const RLO = '\u202e';
 const PERSIAN = 'مهرداد\u200c کاظمی';
 
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 describe(`bidi controls in free text on ${kind}`, () => {
   it('refuses one in a contact message with a clear 400, storing and mailing nothing', async () => {

@@ -4,8 +4,8 @@
  * process's own zone. The clock here shows 21:30 in Los Angeles on New Year's Eve, when UTC (the
  * machine's zone) is already in the next day, month and year.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { zonedInstant } from '../../api/lib/time.ts';
@@ -13,15 +13,11 @@ import type { EventView } from '../../contract/events.ts';
 import type { TodayView } from '../../contract/backoffice.ts';
 
 const EVENING = '2026-12-31T21:30:00-08:00';
-let server: TestServer;
+const server = useTestServer({ site: true, env: { SITE_TIMEZONE: 'America/Los_Angeles', CLOCK_START: EVENING } });
 let admin: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ site: true, env: { SITE_TIMEZONE: 'America/Los_Angeles', CLOCK_START: EVENING } });
   admin = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { smallJpeg } from '../helpers/photos.ts';
@@ -10,7 +10,7 @@ import type { ImageUploadedView, PictureView } from '../../contract/images.ts';
  * Issue 25: portrait and square photos are cut to landscape (4:3) for landscape boxes, around the
  * focal point she sets; the new 160 and 480 steps; the cut's URLs change with the point.
  */
-let server: TestServer;
+const server = useTestServer();
 let cookie: string;
 
 /** A portrait photo, red in its top fifth, blue below: where a cut was taken shows in its colour. */
@@ -53,11 +53,7 @@ const isRed = ([r, , b]: number[]) => r! > 150 && b! < 100;
 const isBlue = ([r, , b]: number[]) => b! > 150 && r! < 100;
 
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe(`landscape cuts and focal points on ${testDbKind()}`, () => {

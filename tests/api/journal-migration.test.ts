@@ -3,8 +3,8 @@
  * "Journal" link is appended to both navigation bars of her site content, draft and published,
  * as a new revision; her own links stay; a database that has a /blog link already is left alone.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { addJournalLinks } from '../../db/migrations/0014_journal.ts';
 import { contentHash } from '../../api/pages/pages.repo.ts';
@@ -13,13 +13,7 @@ type Nav = { label: string; href: string }[];
 type Site = { mainNav: Nav; shopNav: Nav };
 
 describe(`the journal's link in an existing database on ${testDbKind()}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
 
   const site = async () => {
     const row = await server.services.db

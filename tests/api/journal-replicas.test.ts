@@ -7,43 +7,23 @@
  * PostgreSQL only (vitest.config.ts): an embedded PGlite lives inside one process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { sessionStore } from '../../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts';
-import { startChild, type Child } from '../helpers/child.ts';
-
-const SERVER = 'tests/helpers/server-process.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import type { Child } from '../helpers/child.ts';
+import { startReplicas, type Replicas } from '../helpers/replicas.ts';
 
 describe('scheduled posts on two replicas', () => {
-  let fresh: FreshDatabase;
+  let replicas: Replicas;
   let handle: DatabaseHandle;
   let a: Child;
   let b: Child;
   let cookie: string;
 
   beforeAll(async () => {
-    fresh = await freshDatabase('postgres');
-    const env = {
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      QUIET: '1',
-      SERVE_SITE: '1',
-      DATABASE_URL: fresh.env.DATABASE_URL!,
-      APP_SECRET: 'two-replicas-share-this-secret-of-32+chars',
-      JOURNAL_SCHEDULE_MS: '100',
-      ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
-    };
-    [a, b] = await Promise.all([startChild(SERVER, env, 60_000), startChild(SERVER, env, 60_000)]);
-    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    const admin = await handle.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
-    cookie = `${SESSION_COOKIES.admin}=${(await sessionStore(handle.db, 'admin').create(admin.id)).token}`;
+    replicas = await startReplicas({ JOURNAL_SCHEDULE_MS: '100' });
+    ({ a, b, handle, cookie } = replicas);
   }, 90_000);
   afterAll(async () => {
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
-    await handle?.close();
-    await fresh?.drop();
+    await replicas?.stop();
   });
 
   const admin = (server: Child, path: string, init: { method?: string; json?: unknown } = {}) =>

@@ -10,9 +10,9 @@
  * address answers 301; revisions restore; send-as-newsletter fills the outbox once per
  * subscriber and refuses a second send.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseFeed } from 'feedsmith';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { smallJpeg } from '../helpers/photos.ts';
@@ -42,21 +42,17 @@ const postBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe(`her journal on ${testDbKind()}`, () => {
-  let server: TestServer;
+  // One process: a publish serves its pages here at once; the scheduler is left to the tests.
+  const server = useTestServer({ site: true, env: { RENDER_POLL_MS: '60000', JOURNAL_SCHEDULE_MS: '3600000' } });
   let cookie: string;
   let photoId: string;
   beforeAll(async () => {
-    // One process: a publish serves its pages here at once; the scheduler is left to the tests.
-    server = await startTestServer({ site: true, env: { RENDER_POLL_MS: '60000', JOURNAL_SCHEDULE_MS: '3600000' } });
     cookie = await adminCookie(server);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await smallJpeg(1600, 1067))], { type: 'image/jpeg' }), 'cover.jpg');
     const res = await server.api('/api/admin/images', { method: 'POST', body: form, headers: { cookie } });
     expect(res.status).toBe(201);
     photoId = ((await res.json()) as ImageUploadedView).url.split('/').pop()!;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>

@@ -16,12 +16,12 @@
  *    (the rest of its body is not read: the connection closes after the answer);
  *  - every answer carries an X-Request-Id.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS, TOO_MANY_MAILS } from '../../api/limits/limits.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
@@ -44,15 +44,8 @@ async function addClass(server: TestServer, capacity = 40) {
 }
 
 describe(`a workshop on one wifi on ${kind}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // No trusted proxy: every request comes from the socket's one address, as a room behind one router.
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  // No trusted proxy: every request comes from the socket's one address, as a room behind one router.
+  const server = useTestServer({ resetRateLimits: true });
 
   it('lets 30 people register, ask for login links, sign up for a class and check in, with no 429', async () => {
     const cls = await addClass(server);
@@ -90,14 +83,7 @@ describe(`a workshop on one wifi on ${kind}`, () => {
 });
 
 describe(`limits per recipient, per account and per admin on ${kind}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
   const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
 
@@ -277,15 +263,8 @@ describe(`limits per recipient, per account and per admin on ${kind}`, () => {
 });
 
 describe(`trusting proxies by count on ${kind}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // A CDN and a balancer: the client's address is the second entry from the end.
-    server = await startTestServer({ env: { TRUST_PROXY: '2' } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  // A CDN and a balancer: the client's address is the second entry from the end.
+  const server = useTestServer({ env: { TRUST_PROXY: '2' }, resetRateLimits: true });
 
   const coupon = (xff: string) =>
     server.api('/api/chocolates/validate-coupon', { method: 'POST', json: { code: 'NOPE' }, headers: { 'x-forwarded-for': xff } });
@@ -360,14 +339,7 @@ describe(`X-Forwarded-For only from TRUSTED_PROXIES on ${kind}`, () => {
 });
 
 describe(`a refusal before the body is read on ${kind}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => resetRateLimits());
+  const server = useTestServer({ resetRateLimits: true });
 
   /**
    * POSTs `size` bytes in slow chunks (over about `ms`), as a phone on a slow line uploads, and

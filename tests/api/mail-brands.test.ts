@@ -3,21 +3,12 @@
  * content (the 'site' page: teacherTitle for yoga mails, chocolateBrand for the shop's), not a
  * name in the code: what she publishes is what the next mail says.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 
 /** Publishes the site's words with other brand names, as the Pages editor's publish leaves them. */
 async function publishBrands(teacherTitle: string, chocolateBrand: string) {

@@ -4,25 +4,17 @@
  * change is kept and its mail waits in the outbox ('pending', due later); once the service is
  * back the outbox's sender delivers it exactly once. A refused request writes no mail at all.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { sendDueMails } from '../../api/mail/outbox.ts';
 import { MailError, type Mailer } from '../../api/services/mail/index.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  // The periodic sender stays out of the way: the test runs the sender's tick itself.
-  server = await startTestServer({ env: { OUTBOX_INTERVAL_MS: '3600000' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// The periodic sender stays out of the way: the test runs the sender's tick itself.
+const server = useTestServer({ env: { OUTBOX_INTERVAL_MS: '3600000' }, resetRateLimits: true });
 
 const HOUR = 3_600_000;
 const post = (path: string, json: unknown) => server.api(path, { method: 'POST', json });

@@ -7,7 +7,7 @@
  * is skipped and listed for the teacher); the stand-in posts such events through the same route.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
@@ -20,17 +20,14 @@ import { DEV_WEBHOOK_SECRET, mailEventPayload, signMailEvent } from '../../api/m
 import { MailError, type OutgoingMail } from '../../api/services/mail/index.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 
-let server: TestServer;
+// Retries after 50 ms, doubling, at most 3 tries; claims stale after a second.
+const server = useTestServer({ env: { OUTBOX_RETRY_BASE_MS: '50', OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_CLAIM_STALE_MS: '1000', OUTBOX_INTERVAL_MS: '3600000' } });
 let resend: FakeServer;
 /** What the fake Resend took, by Idempotency-Key: a repeat of a key is answered and not counted, as Resend does. */
 const delivered = new Map<string, string>();
 let answer: (key: string) => { status: number; body?: unknown; delayMs?: number } = () => ({ status: 200 });
 
 beforeAll(async () => {
-  // Retries after 50 ms, doubling, at most 3 tries; claims stale after a second.
-  server = await startTestServer({
-    env: { OUTBOX_RETRY_BASE_MS: '50', OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_CLAIM_STALE_MS: '1000', OUTBOX_INTERVAL_MS: '3600000' },
-  });
   resend = await startFakeServer(async (req) => {
     const key = String(req.headers['idempotency-key'] ?? '');
     const a = answer(key);
@@ -43,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await resend?.close();
-  await server?.close();
 });
 beforeEach(async () => {
   resetRateLimits();

@@ -5,24 +5,20 @@
  * of the Hono app; for each first segment, creating a page there and renaming one there are
  * refused, and the site's own page still answers at it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createApp } from '../../api/app.ts';
 import { distDirOf } from '../../api/build-info.ts';
 import { PAGE_MESSAGES } from '../../contract/content.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie } from '../helpers/auth.ts';
 
-let server: TestServer;
+const server = useTestServer({ site: true });
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ site: true });
   cookie = await adminCookie(server);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
 });
 
 /** Every file below `dir`, as the URL path it is served at (`about.astro` → /about, `a/index.html` → /a). */

@@ -5,22 +5,16 @@
  * record never changes; the admin's list shows it.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 
-let server: TestServer;
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
   admin = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 let ip = 0;

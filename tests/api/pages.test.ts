@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type TestServer, useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
@@ -76,16 +76,12 @@ async function snapshot(server: TestServer): Promise<string> {
 }
 
 describe(`pages in the admin on ${testDbKind()}`, () => {
-  let server: TestServer;
+  const server = useTestServer();
   let cookie: string;
   let admin: ReturnType<typeof adminApi>;
   beforeAll(async () => {
-    server = await startTestServer();
     cookie = await adminCookie(server);
     admin = adminApi(server, () => cookie);
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('a fresh database has today’s YAML: the 8 built-in pages, each published as version 1', async () => {
@@ -338,20 +334,16 @@ async function eventually(check: () => Promise<void>, ms = 5_000): Promise<void>
 }
 
 describe(`published pages with the built site on ${testDbKind()}`, () => {
-  let server: TestServer;
+  // One process: a publish serves its pages here at once, without the poll that picks up
+  // other replicas' renders (left slow so it can't paper over what a publish itself does).
+  const server = useTestServer({ site: true, env: { RENDER_POLL_MS: '60000' } });
   let cookie: string;
   let client: { cookie: string };
   let admin: ReturnType<typeof adminApi>;
   beforeAll(async () => {
-    // One process: a publish serves its pages here at once, without the poll that picks up
-    // other replicas' renders (left slow so it can't paper over what a publish itself does).
-    server = await startTestServer({ site: true, env: { RENDER_POLL_MS: '60000' } });
     cookie = await adminCookie(server);
     client = await createUser(server);
     admin = adminApi(server, () => cookie);
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { redirect: 'manual', headers });

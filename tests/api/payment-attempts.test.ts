@@ -4,13 +4,12 @@
  * checkout has not recorded it; the booking coupon's cap per client, also under concurrency;
  * what the admin's lists show about coupon bookings and payments.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { couponLimitReached } from '../../contract/booking.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
@@ -19,16 +18,11 @@ const LIMIT = 3;
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
 
-let server: TestServer;
+// Behind a trusted proxy each X-Forwarded-For is one client (the concurrent bookings).
+const server = useTestServer({ env: { TRUST_PROXY: '1', BOOKING_COUPON_LIMIT: String(LIMIT) }, resetRateLimits: true });
 beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client (the concurrent bookings).
-  server = await startTestServer({ env: { TRUST_PROXY: '1', BOOKING_COUPON_LIMIT: String(LIMIT) } });
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const db = () => server.services.db;
 let counter = 0;

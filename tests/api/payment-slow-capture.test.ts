@@ -6,22 +6,16 @@
  * connection was held: health took 10.6 s and buyers of the same tin waited 24 s.
  * The 12 s is the audit's; everything else in the test runs while the captures hang.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 
 const CAPTURE_MS = 12_000;
 const HANGING = 10;
 
-let server: TestServer;
-beforeAll(async () => {
-  // Each hanging buyer is a client of its own behind a trusted proxy (the rate limits are per client).
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
+// Each hanging buyer is a client of its own behind a trusted proxy (the rate limits are per client).
+const server = useTestServer({ env: { TRUST_PROXY: '1' } });
 
 const db = () => server.services.db;
 

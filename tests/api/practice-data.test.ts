@@ -5,30 +5,24 @@
  * deletion is confirmed by a mailed link, leaves the finances page and the CSV files' sums as
  * they were, and leaves no personal data of that client in any table (each table read whole).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { insertOrder } from '../../api/shop/orders.repo.ts';
 import { insertSignup } from '../../api/classes/signups.repo.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { PNG, SIGNATURE } from '../helpers/endpoints.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   admin = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const YOGA = 'Individual Yoga Session (60 min)';
 let minute = 0;

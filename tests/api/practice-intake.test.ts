@@ -5,19 +5,17 @@
  * kept; client A can't read B's); while she requires it, a first paid booking is refused with a
  * message naming the intake, nothing asked of PayPal and the slot left free, and allowed after.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { SIGNATURE } from '../helpers/endpoints.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 let ordersMade = 0;
 beforeAll(async () => {
-  server = await startTestServer();
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   // Count what is asked of PayPal: a refused booking must ask nothing.
   const payments = server.services.payments;
@@ -28,10 +26,6 @@ beforeAll(async () => {
   };
   admin = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const YOGA = 'Individual Yoga Session (60 min)';
 let minute = 0;

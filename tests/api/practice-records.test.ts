@@ -9,34 +9,28 @@
  * changes nothing; a server given a key that can't open the records refuses to start and says
  * why; production refuses to start without a key.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import { EnvError, loadEnv } from '../../api/env.ts';
 import { startServer, type RunningServer } from '../../api/server.ts';
 import { rotateKeys } from '../../api/practice/rotate.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type TestServer, useTestServer } from '../helpers/server.ts';
 import { freshDatabase, testDbKind } from '../helpers/database.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { productionEnv } from '../helpers/production-env.ts';
 import { SIGNATURE } from '../helpers/endpoints.ts';
 
 const kind = testDbKind();
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const YOGA = 'Yoga Therapy Session (60 min)';
 let minute = 0;

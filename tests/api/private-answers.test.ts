@@ -3,20 +3,16 @@
  * (a shared computer's browser cache or a proxy must not keep a profile or the admin's lists);
  * public answers keep their own caching.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { ENDPOINTS, Fixtures, cookieFor, nameOf, pathOf } from '../helpers/endpoints.ts';
 
-let server: TestServer;
+const server = useTestServer();
 let fx: Fixtures;
 
 beforeAll(async () => {
-  server = await startTestServer();
   server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
   fx = new Fixtures(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const noStore = (res: Response) => expect(res.headers.get('cache-control') ?? '', `${res.url} ${res.status}`).toMatch(/\bno-store\b/);

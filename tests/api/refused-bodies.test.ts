@@ -12,10 +12,9 @@
  *    first is answered, and all are stored; a received upload keeps its connection.
  * `npm run check:memory` measures what this saves.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { phoneJpeg } from '../helpers/photos.ts';
@@ -90,16 +89,11 @@ function streamPost(
   });
 }
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer();
   cookie = await adminCookie(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 describe(`a refused 20 MB upload on ${kind}`, () => {
   it('is answered 413 or 401, never reset, ten at a time, and the connection closes after the answer', async () => {

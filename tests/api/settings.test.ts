@@ -5,15 +5,14 @@
  * config carries the ranges to the booking page; the booking routes (PayPal order, book) enforce
  * the chosen type's range; a value stored in issue 20's shape still reads.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/server.ts';
 import { requireNoIntake } from '../helpers/intake.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 const YOGA = 'Individual Yoga Session (60 min)';
 const THERAPY = 'Yoga Therapy Session (60 min)';
@@ -43,15 +42,10 @@ const ISSUE_20_STORED = {
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminCookie(server);
   // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
   await requireNoIntake(server);
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const getSettings = async () => (await (await server.api('/api/admin/settings', { headers: { cookie: admin } })).json()).settings;
 const putSettings = (json: unknown, cookie: string | null = admin) =>

@@ -3,13 +3,13 @@
  * first; PUT /api/admin/orders/{id}/status moves it to shipped or picked up. Both need the
  * admin's session: no session or a client's session is refused and changes nothing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
+import { UNTAXED_OREGON } from '../helpers/orders.ts';
 
-let server: TestServer;
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
 let client: string;
 const placed: { shipped: string; pickup: string } = { shipped: '', pickup: '' };
@@ -24,7 +24,6 @@ async function buy(cart: { cartItems: { _id: string; quantity: number }[]; isLoc
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
   admin = await adminCookie(server);
   client = (await createUser(server)).cookie;
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
@@ -46,10 +45,6 @@ beforeAll(async () => {
     'second@example.com',
   );
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const as = (cookie: string | undefined, path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: cookie ? { cookie } : {} });
@@ -85,18 +80,8 @@ describe(`admin orders on ${testDbKind()}`, () => {
       total: 35.6,
       couponCode: 'TAGGED15',
       isLocalPickup: false,
-      // Issue 24: Oregon has no sales tax.
-      tax: 0,
-      taxCents: 0,
-      taxState: 'OR',
-      taxRatePercent: 0,
-      // Issue 29: a fresh site collects no sales tax: no tax line, no place, no source.
-      taxLabel: '',
-      taxOnShipping: false,
-      taxZip: null,
-      taxLocationCode: null,
-      taxJurisdiction: null,
-      taxRateSource: null,
+      // Oregon, untaxed (issues 24 and 29).
+      ...UNTAXED_OREGON,
       // The address the buyer picked in (the emulator's) PayPal window.
       shipTo: { name: 'Pat Buyer', address: '12 Cacao Lane\nPortland, OR 97201\nUS' },
       status: 'paid',

@@ -5,15 +5,15 @@
  * after the PayPal order was made, a tampered PayPal order or a sold-out tin is refused and
  * never captured.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { LIMITS } from '../../api/limits/limits.ts';
+import { UNTAXED_OREGON } from '../helpers/orders.ts';
 
-let server: TestServer;
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', string> = {
   caramel: '',
   lavender: '',
@@ -23,7 +23,6 @@ const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', 
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
   const byName = (name: string) => rows.find((r) => r.name === name)!.id;
   ids.caramel = byName('Sea Salt Caramel Tin'); // $18, 24 left
@@ -32,10 +31,6 @@ beforeAll(async () => {
   ids.raspberry = byName('Raspberry Rose Hearts'); // $22, 12 left
   ids.matcha = byName('Matcha Coconut Squares'); // $21, sold out
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 afterEach(() => vi.restoreAllMocks());
 
 const TEACHER = 'teacher@example.com';
@@ -93,18 +88,8 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       discount: 5.6,
       shipping: 5,
       total: 55.4,
-      // Issue 24: Oregon has no sales tax.
-      tax: 0,
-      taxCents: 0,
-      taxState: 'OR',
-      taxRatePercent: 0,
-      // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-      taxLabel: '',
-      taxOnShipping: false,
-      taxZip: null,
-      taxLocationCode: null,
-      taxJurisdiction: null,
-      taxRateSource: null,
+      // Oregon, untaxed (issues 24 and 29).
+      ...UNTAXED_OREGON,
       items: [
         { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
         { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },
@@ -231,18 +216,8 @@ describe(`placing an order on ${testDbKind()}`, () => {
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         payerName: 'Ana Lima',
-        // Issue 24: Oregon has no sales tax.
-        tax: 0,
-        taxCents: 0,
-        taxState: 'OR',
-        taxRatePercent: 0,
-        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-        taxLabel: '',
-        taxOnShipping: false,
-        taxZip: null,
-        taxLocationCode: null,
-        taxJurisdiction: null,
-        taxRateSource: null,
+        // Oregon, untaxed (issues 24 and 29).
+        ...UNTAXED_OREGON,
         items: [
           { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
           { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },

@@ -3,19 +3,11 @@
  * upper-cased and trimmed, the fraction they take off, the $15 minimum, and a rate limit that
  * keeps codes from being guessed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 
 const validate = (json: unknown) => server.api('/api/chocolates/validate-coupon', { method: 'POST', json });
 

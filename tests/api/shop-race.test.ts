@@ -4,26 +4,18 @@
  * the stock ends at 0 and never below, and every other buyer is told before being charged.
  * PGlite serialises transactions; PostgreSQL runs them truly in parallel with more buyers.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 
 const kind = testDbKind();
 const [BUYERS, TINS] = kind === 'postgres' ? [50, 10] : [10, 3];
 const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went through. You have not been charged.';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Each buyer comes from their own address, as real buyers do, so the per-address rate limits
-  // see N buyers, not one very busy one.
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// Each buyer comes from their own address, as real buyers do, so the per-address rate limits
+// see N buyers, not one very busy one.
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
 const from = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n + 1}` });
 

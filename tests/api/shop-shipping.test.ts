@@ -4,15 +4,14 @@
  * linked on the carrier's public tracking page, answers a confirmation for the screen, and a
  * repeated PUT of the same news mails nothing more; bad input changes nothing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { sendDueMails } from '../../api/mail/outbox.ts';
 import { readMailbox, withMailerDown } from '../helpers/mail.ts';
 
-let server: TestServer;
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
 let caramel: string;
 
@@ -32,14 +31,9 @@ const orderRow = (id: string) => server.services.db.selectFrom('orders').selectA
 const deliveryMails = async (to: string) => (await readMailbox(server, to)).filter((m) => /on its way|picked up/.test(m.subject));
 
 beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
   admin = await adminCookie(server);
   caramel = (await server.services.db.selectFrom('products').select('id').where('name', '=', 'Sea Salt Caramel Tin').executeTakeFirstOrThrow()).id;
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 describe(`telling the buyer on ${testDbKind()}`, () => {
   it('marks shipped with a UPS tracking number: stored, the buyer mailed once with the linked number, a confirmation answered', async () => {

@@ -11,11 +11,10 @@
  * server asks a local fake of Washington's service: a failure or a timeout falls back to her
  * imported table and the order says so; the service is asked once per ZIP within the cache's time.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
 import { zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
@@ -23,7 +22,7 @@ import type { TaxYearView } from '../../contract/books.ts';
 import type { FinancesView } from '../../contract/backoffice.ts';
 import { startFakeServer, type FakeServer } from '../unit/fake-server.ts';
 
-let server: TestServer;
+const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 let caramel = '';
 let espresso = '';
@@ -31,7 +30,6 @@ const SHIP_STATE_CHANGED =
   'The shipping address you chose in PayPal is in another state than the one in your cart, so the sales tax would be different. You have not been charged. Please choose that state in your cart and pay again.';
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await adminCookie(server);
   const { db } = server.services;
   caramel = (
@@ -42,10 +40,6 @@ beforeAll(async () => {
   ).id;
   await db.insertInto('coupons').values({ code: 'TAX15', percentOff: 15 }).execute();
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 
 const asAdmin = { cookie: () => ({ cookie: admin, origin: server.url }) };
 const checkout = (json: unknown) => server.api('/api/orders/paypal', { method: 'POST', json });

@@ -13,22 +13,20 @@
  *  - the admin may mark a pending order paid by hand, never shipped or picked up, and a failed
  *    payment is final.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { emulatorWebhookHeaders } from '../../api/services/payments/emulator.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { startFakeServer, type FakeServer } from '../unit/fake-server.ts';
 
-let server: TestServer;
+const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
 const ids = { caramel: '', lavender: '', espresso: '', raspberry: '' };
 
 beforeAll(async () => {
-  server = await startTestServer({ seedContent: true });
   admin = await adminCookie(server);
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
   const byName = (name: string) => rows.find((r) => r.name === name)!.id;
@@ -37,10 +35,6 @@ beforeAll(async () => {
   ids.espresso = byName('Espresso Crunch Bar'); // $12
   ids.raspberry = byName('Raspberry Rose Hearts'); // $22
 });
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
 afterEach(() => vi.restoreAllMocks());
 
 const TEACHER = 'teacher@example.com';

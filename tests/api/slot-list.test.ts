@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.ts';
 import { createUser } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
@@ -11,11 +11,10 @@ import type { ClientSlotsView } from '../../contract/slots.ts';
  * days it shows (`from`/`to`), and the answer is compressed: a month of a year of slots is a
  * few KB. Without the range every free slot still comes (SPEC.md).
  */
-let server: TestServer;
+const server = useTestServer();
 let client: Awaited<ReturnType<typeof createUser>>;
 let today: string;
 beforeAll(async () => {
-  server = await startTestServer();
   client = await createUser(server);
   today = zonedNow(server.env.SITE_TIMEZONE).date;
   const slots = [];
@@ -28,9 +27,6 @@ beforeAll(async () => {
       .insertInto('slots')
       .values(slots.slice(i, i + 500))
       .execute();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 function wire(path: string): Promise<{ status: number; bytes: number; encoding: string | undefined }> {

@@ -3,9 +3,9 @@
  * a seeded shop and calendar, each public page's JSON-LD parsed and checked against the content
  * and facts the page was made from. And the 1200×630 cut a shared page shows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { adminCookie } from '../helpers/auth.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { smallJpeg } from '../helpers/photos.ts';
@@ -17,14 +17,10 @@ import { DEFAULT_SETTINGS } from '../../contract/settings.ts';
 
 type Node = Record<string, unknown> & { '@type': string };
 
-let server: TestServer;
+const server = useTestServer({ site: true, seedContent: true });
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ site: true, seedContent: true });
   cookie = await adminCookie(server);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const LD_SCRIPT = /<script\b[^>]*\btype="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/gi;

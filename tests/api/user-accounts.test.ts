@@ -3,26 +3,19 @@
  * e-mails exist), the links' single use and expiry (also under concurrency), the cookie
  * session's validate / refresh / logout, and the account page's own-id rule and field rules.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { hashToken, sessionIdOf } from '../../api/accounts/sessions.ts';
 import { issueLoginToken, redeemLoginToken } from '../../api/accounts/login-tokens.ts';
 import type { Mailer } from '../../api/services/mail/index.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { createUser } from '../helpers/auth.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../../api/limits/limits.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
 const REGISTERED = 'Registration successful! Please check your email to verify your account.';
 const LOGIN_SENT = 'Login email sent. Check your inbox.';

@@ -4,9 +4,8 @@
  * with that e-mail linked), and every failure landing on /login without a session.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { createUser } from '../helpers/auth.ts';
 import { startFakeServer, type FakeServer, type RecordedRequest } from '../unit/fake-server.ts';
@@ -15,23 +14,21 @@ const CLIENT_ID = 'yoga-test.apps.googleusercontent.com';
 const CLIENT_SECRET = 'google-test-secret';
 
 let google: FakeServer;
-let server: TestServer;
 beforeAll(async () => {
   google = await startFakeServer();
-  server = await startTestServer({
-    env: {
-      GOOGLE_CLIENT_ID: CLIENT_ID,
-      GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
-      GOOGLE_AUTH_URL: `${google.url}/o/oauth2/v2/auth`,
-      GOOGLE_TOKEN_URL: `${google.url}/token`,
-    },
-  });
 });
 afterAll(async () => {
-  await server?.close();
   await google?.close();
 });
-beforeEach(() => resetRateLimits());
+const server = useTestServer({
+  env: () => ({
+    GOOGLE_CLIENT_ID: CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
+    GOOGLE_AUTH_URL: `${google.url}/o/oauth2/v2/auth`,
+    GOOGLE_TOKEN_URL: `${google.url}/token`,
+  }),
+  resetRateLimits: true,
+});
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const idToken = (claims: Record<string, unknown>) => `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}.c2ln`;

@@ -5,24 +5,16 @@
  * class's .ics, two places freed at once promoting the first two in order, leaving the line by
  * its signed link, and the admin's view of each class's line.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../api/lib/time.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { testDbKind } from '../helpers/database.ts';
 import { readMailbox } from '../helpers/mail.ts';
 import { adminCookie, createUser } from '../helpers/auth.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Behind a trusted proxy each X-Forwarded-For is one client: the tests stay under the per-client limits.
-  server = await startTestServer({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => resetRateLimits());
+// Behind a trusted proxy each X-Forwarded-For is one client: the tests stay under the per-client limits.
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
 const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";

@@ -4,7 +4,9 @@
  * tests/global-setup.ts makes: pages rendered ahead, static files, the 404 page); Playwright
  * covers the browser side.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loadEnv } from '../../api/env.ts';
+import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
 import { startServer, type RunningServer } from '../../api/server.ts';
 import { freshDatabase } from './database.ts';
 
@@ -13,11 +15,19 @@ export interface TestServer extends RunningServer {
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; seedContent?: boolean; site?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: Omit<TestServerOptions, 'resetRateLimits'> = {}): Promise<TestServer> {
   const database = await freshDatabase();
   // The outbox's periodic sender waits an hour between ticks: a mail a test let fail is retried only
   // when the test says so (sendDueMails), never in the middle of a later test's count.
-  const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', OUTBOX_INTERVAL_MS: '3600000', ...database.env, ...options.env });
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    QUIET: '1',
+    OUTBOX_INTERVAL_MS: '3600000',
+    ...database.env,
+    ...(typeof options.env === 'function' ? options.env() : options.env),
+  });
   const running = await startServer(env, { site: options.site ?? false, seedContent: options.seedContent ?? false });
   const base = `http://127.0.0.1:${running.port}`;
   return {
@@ -34,4 +44,47 @@ export async function startTestServer(options: { env?: Record<string, string>; s
       await database.drop();
     },
   };
+}
+
+export interface TestServerOptions {
+  /** With useTestServer, a function is read when the server starts (say, to name a fake server started before it). */
+  env?: Record<string, string> | (() => Record<string, string>);
+  seedContent?: boolean;
+  site?: boolean;
+  /** Empty the rate limiters before each test (most suites send more than one client's share). */
+  resetRateLimits?: boolean;
+}
+
+/**
+ * A suite's server: starts one before the suite's tests (beforeAll), closes it after (afterAll),
+ * and with `resetRateLimits` empties the limiters before each test. Call it at the top of a file
+ * or inside a describe; it returns a stand-in for the running server (`server.api(…)`,
+ * `server.env`, `server.services`…) that reads the server once beforeAll has started it.
+ * Hooks a suite registers after this call run with the server started.
+ */
+export function useTestServer(options: TestServerOptions = {}): TestServer {
+  const { resetRateLimits: reset, ...start } = options;
+  let running: TestServer | undefined;
+  beforeAll(async () => {
+    running = await startTestServer(start);
+  });
+  afterAll(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  if (reset) beforeEach(() => resetRateLimits());
+  const current = (): TestServer => {
+    if (!running) throw new Error('The test server is not running: use it inside a test or a hook after useTestServer().');
+    return running;
+  };
+  return new Proxy({} as TestServer, {
+    get: (_, key) => Reflect.get(current(), key),
+    set: (_, key, value) => Reflect.set(current(), key, value),
+    has: (_, key) => Reflect.has(current(), key),
+    ownKeys: () => Reflect.ownKeys(current()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(current(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
 }

@@ -1,0 +1,16 @@
+/**
+ * An order's tax fields where the shop collects none: a fresh site (issue 29) shipping to Oregon,
+ * which has no sales tax (issue 24). No tax line is named, and there is no place or source.
+ */
+export const UNTAXED_OREGON = {
+  tax: 0,
+  taxCents: 0,
+  taxState: 'OR',
+  taxRatePercent: 0,
+  taxLabel: '',
+  taxOnShipping: false,
+  taxZip: null,
+  taxLocationCode: null,
+  taxJurisdiction: null,
+  taxRateSource: null,
+} as const;
