@@ -1,7 +1,8 @@
 /**
  * Start-up shared by the Node entry, `astro dev` and the tests: open the database, migrate,
  * seed, wire the services, build the app. Opened once per process, at start, not on the
- * first request.
+ * first request. The composition root: the one place that builds the services (each outside
+ * service's client or its stand-in, the limits, the page publisher) and hands them to the app.
  */
 import type { Env } from './env.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
@@ -9,8 +10,21 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from './seed.ts';
 import { seedPages } from './pages/seed-pages.ts';
 import { preparePractice } from './practice/start.ts';
-import { createServices, type Services } from './services/index.ts';
+import type { Services } from './services/index.ts';
 import { createApp } from './app.ts';
+import { createResendMailer } from './services/mail/resend.ts';
+import { createMailboxMailer } from './services/mail/mailbox.ts';
+import { createDevHumanCheck, createRecaptcha } from './services/captcha.ts';
+import { createPayPalClient, type Payments } from './services/payments/paypal.ts';
+import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, EMULATOR_WEBHOOK_ID } from './services/payments/emulator.ts';
+import { createRealtime } from './services/realtime.ts';
+import { createTaxRateStandIn, createWaDorRates, WA_DOR_RATES_URL } from './services/tax-rates.ts';
+import type { Hono } from 'hono';
+import { createLimits } from './limits/limits.ts';
+import { trackLimits } from './middleware/rate-limit.ts';
+import { createPublisher } from './pages/render-ahead.ts';
+import { distDirOf, readBuildStamp } from './build-info.ts';
+import { clockOf } from './lib/clock.ts';
 
 export interface BootOptions {
   /** Seed classes, slots, chocolates and coupons on a fresh database (default true). */
@@ -50,4 +64,82 @@ export async function boot(env: Env, options: BootOptions = {}) {
   const prepared = await prepareDatabase(env, options);
   const { services, app } = wire(env, prepared.database, options.overrides);
   return { ...prepared, app, services, close: () => prepared.database.close() };
+}
+
+/**
+ * Builds every outside-service client from the environment: the real one when its keys are
+ * configured (always in production, which refuses to start without them), else the stand-in.
+ * Overrides let tests swap one client (e.g. a Resend pointed at a local fake).
+ */
+export function createServices(env: Env, database: DatabaseHandle, overrides: Partial<Services> = {}): Services {
+  const { db } = database;
+  const clock = overrides.clock ?? clockOf(env);
+  const mailer = env.standIns.mail
+    ? createMailboxMailer(db)
+    : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });
+
+  const humanCheck = env.standIns.captcha
+    ? createDevHumanCheck()
+    : createRecaptcha({ secret: env.RECAPTCHA_SECRET_KEY!, verifyUrl: env.RECAPTCHA_VERIFY_URL, minScore: env.RECAPTCHA_MIN_SCORE });
+
+  let payments: Payments;
+  let paypalEmulator: Hono | undefined;
+  if (env.standIns.payments) {
+    // Same client code as production; only the transport goes to the in-process emulator.
+    const emulator = createPayPalEmulator();
+    paypalEmulator = emulator;
+    payments = createPayPalClient(
+      {
+        clientId: EMULATOR_CLIENT_ID,
+        clientSecret: EMULATOR_CLIENT_SECRET,
+        baseUrl: 'http://paypal-emulator.local',
+        webhookId: env.PAYPAL_WEBHOOK_ID ?? EMULATOR_WEBHOOK_ID,
+        fetch: async (input, init) => emulator.fetch(new Request(input, init)),
+      },
+      'emulator',
+    );
+  } else {
+    payments = createPayPalClient({
+      clientId: env.PAYPAL_CLIENT_ID!,
+      clientSecret: env.PAYPAL_CLIENT_SECRET!,
+      baseUrl: env.PAYPAL_API_BASE,
+      webhookId: env.PAYPAL_WEBHOOK_ID,
+    });
+  }
+
+  const realtime = createRealtime({
+    host: env.PARTYKIT_HOST ?? `127.0.0.1:${env.PARTYKIT_PORT}`,
+    secret: env.PARTYKIT_SECRET,
+    dev: env.standIns.realtime,
+  });
+
+  const taxRates = env.standIns.taxRates
+    ? createTaxRateStandIn()
+    : createWaDorRates({ baseUrl: env.TAX_RATE_SERVICE_URL ?? WA_DOR_RATES_URL, timeoutMs: env.TAX_RATE_TIMEOUT_MS });
+
+  const limits = trackLimits(createLimits(database.pool));
+
+  // Rendered pages are kept per build: a build's HTML names its own hashed assets.
+  const publisher = createPublisher(db, {
+    buildId: readBuildStamp(distDirOf(env.DIST_DIR))?.inputs ?? 'unbuilt',
+    siteUrl: env.SITE_URL,
+    timeZone: env.SITE_TIMEZONE,
+    clock,
+    log: env.QUIET ? undefined : (l) => console.log(l),
+  });
+  return {
+    env,
+    database,
+    db,
+    clock,
+    mailer,
+    humanCheck,
+    payments,
+    realtime,
+    taxRates,
+    limits,
+    publisher,
+    ...(paypalEmulator ? { paypalEmulator } : {}),
+    ...overrides,
+  };
 }

@@ -21,8 +21,8 @@ import { build, isBuildCurrent } from './build.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer } from '../api/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
-import { sessionStore } from '../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../api/accounts/cookies.ts';
+import { sessionStore } from '../api/middleware/sessions.ts';
+import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { cameraJpeg } from '../tests/helpers/camera.ts';
 
 const FLAGS = CHROMIUM_FLAGS;

@@ -11,8 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
-import { sessionStore } from '../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../api/accounts/cookies.ts';
+import { sessionStore } from '../api/middleware/sessions.ts';
+import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { build, isBuildCurrent } from './build.ts';
 
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 20);

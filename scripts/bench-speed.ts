@@ -49,8 +49,8 @@ const kb = (n: number) => (n / 1024).toFixed(1);
 async function serve(): Promise<void> {
   const { loadEnv } = await import('../api/env.ts');
   const { startServer } = await import('../api/server.ts');
-  const { sessionStore } = await import('../api/accounts/sessions.ts');
-  const { SESSION_COOKIES } = await import('../api/accounts/cookies.ts');
+  const { sessionStore } = await import('../api/middleware/sessions.ts');
+  const { SESSION_COOKIES } = await import('../api/middleware/session-cookies.ts');
   const { addDays, zonedInstant, zonedNow } = await import('../api/lib/time.ts');
   const { sql } = await import('kysely');
   const env = loadEnv({

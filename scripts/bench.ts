@@ -30,8 +30,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { loadEnv } from '../api/env.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
-import { sessionStore } from '../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../api/accounts/cookies.ts';
+import { sessionStore } from '../api/middleware/sessions.ts';
+import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { addDays, zonedInstant, zonedNow } from '../api/lib/time.ts';
 import { build, isBuildCurrent } from './build.ts';
 

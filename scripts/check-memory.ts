@@ -41,8 +41,8 @@ const SETTLE_MS = 5_000;
 async function serve(): Promise<void> {
   const { loadEnv } = await import('../api/env.ts');
   const { startServer } = await import('../api/server.ts');
-  const { sessionStore } = await import('../api/accounts/sessions.ts');
-  const { SESSION_COOKIES } = await import('../api/accounts/cookies.ts');
+  const { sessionStore } = await import('../api/middleware/sessions.ts');
+  const { SESSION_COOKIES } = await import('../api/middleware/session-cookies.ts');
   const passed = Object.fromEntries(['IMAGE_CONCURRENCY', 'BODY_LIMIT_BYTES'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   // PGlite in a throwaway folder, as `npm start` keeps it in .data/pglite; CHECK_MEMORY_PGLITE=memory
   // keeps it in memory instead, where every stored photo and its WAL count in the server's RSS.

@@ -1,4 +1,4 @@
-/** The administrator (its sessions are api/accounts/sessions.ts). */
+/** The administrator (its sessions are api/middleware/sessions.ts). */
 import type { DB } from '../../db/client.ts';
 
 export async function findAdminByEmail(db: DB, email: string) {

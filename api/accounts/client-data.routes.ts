@@ -20,7 +20,7 @@ import { sendNow } from '../mail/outbox.ts';
 import { brandNames } from '../site/brand.ts';
 import { keyringOf } from '../practice/keys.ts';
 import type { Reader } from '../practice/records.ts';
-import { clearSessionCookie } from './cookies.ts';
+import { clearSessionCookie } from '../middleware/session-cookies.ts';
 import { clientData, clientDataHtml } from './client-data.ts';
 import { accountOfDeletionToken, confirmDeletionMail, deletionToken } from './deletion-mails.ts';
 import { eraseAccount, type EraseRefusal } from './erase-account.ts';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../../db/client.ts';
-import { hashToken } from './sessions.ts';
+import { hashToken } from '../middleware/sessions.ts';
 import { consumeLoginToken, countLiveLoginTokens, deleteDeadLoginTokens, insertLoginToken, type LoginPurpose } from './login-tokens.repo.ts';
 
 export type { LoginPurpose };

@@ -6,8 +6,8 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { rateLimit, takeMailTo, tooMany } from '../middleware/rate-limit.ts';
 import { assertSelf, requireUser } from '../middleware/auth.ts';
-import { sessionStore } from './sessions.ts';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
+import { sessionStore } from '../middleware/sessions.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { issueLoginToken, redeemLoginToken } from './login-tokens.ts';
 import { exchangeGoogleCode, googleAuthorization, googleConfig } from './google.ts';
 import { id } from '../../contract/common.ts';
@@ -34,7 +34,7 @@ import {
   type TokenCheckView,
   type UserView,
 } from '../../contract/user.ts';
-import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './login-tokens.repo.ts';
+import { findOrCreateGoogleUser, findUserByEmail, findUserById, insertUser, markEmailVerified, updateProfile } from './users.repo.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendNow } from '../mail/outbox.ts';
 import { commitWithMails } from '../mail/commit.ts';

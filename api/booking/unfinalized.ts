@@ -26,7 +26,7 @@ import type { Services } from '../services/index.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
-import { findUserById } from '../accounts/login-tokens.repo.ts';
+import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { brandNames } from '../site/brand.ts';

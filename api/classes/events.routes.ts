@@ -1,4 +1,4 @@
-import { regenerateAfter } from '../pages/regenerate-after.ts';
+import { regenerateAfter } from '../middleware/regenerate-after.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';

@@ -28,7 +28,7 @@ import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from './mails.ts';
 import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack } from './places.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
 import { findClass } from './signups.repo.ts';
-import { findUserById } from '../accounts/login-tokens.repo.ts';
+import { findUserById } from '../accounts/users.repo.ts';
 
 /** Maps a give-back (by link or dashboard) to its answer; its queued mails leave after the commit. */
 async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {

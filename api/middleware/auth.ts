@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { AppEnv } from '../types.ts';
-import { sessionStore, type SessionKind } from '../accounts/sessions.ts';
-import { readSessionCookie, setSessionCookie } from '../accounts/cookies.ts';
+import { sessionStore, type SessionKind } from './sessions.ts';
+import { readSessionCookie, setSessionCookie } from './session-cookies.ts';
 
 /**
  * Server-side guards. `requireAdmin` refuses every call without a valid admin session (a

@@ -10,7 +10,6 @@ import {
   POSTS_PER_PAGE,
   type JournalRender,
   type PostCardView,
-  type PostContent,
   type PostView,
   type RenderContext,
   type SiteContent,
@@ -21,22 +20,7 @@ import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../lib/m
 import { pictureViews } from '../images/images.repo.ts';
 import { publishedPostRows } from './posts.repo.ts';
 import { contextFor, type PublishedSource } from './render-context.ts';
-
-export interface PublishedPost {
-  id: string;
-  content: PostContent;
-  /** Its date: the first publish. */
-  date: Date;
-  /** Its last publish. */
-  updated: Date;
-}
-
-/** Where a post is (or was) on the journal: what a change of it touches. */
-export interface PostPlace {
-  slug: string;
-  tags: string[];
-  date: Date;
-}
+import type { PostPlace, PublishedPost } from '../site/publisher.ts';
 
 /** Newest first; one date for two posts is ordered by id, the same on every replica. */
 export const newestFirst = (a: { date: Date; id: string }, b: { date: Date; id: string }) => b.date.getTime() - a.date.getTime() || a.id.localeCompare(b.id);

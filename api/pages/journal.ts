@@ -16,8 +16,8 @@ import { insertNewsletter, startSend } from '../backoffice/newsletters.repo.ts';
 import { findRevision } from './pages.repo.ts';
 import * as repo from './posts.repo.ts';
 import { InvalidContent } from './publishing.ts';
-import { postPath, type PostPlace, type PublishedPost } from './journal-render.ts';
-import type { Change } from './render-ahead.ts';
+import { postPath } from './journal-render.ts';
+import type { Change, PostPlace, PublishedPost } from '../site/publisher.ts';
 
 export class PostNotFound extends Error {
   constructor(message: string = POST_MESSAGES.notFound) {

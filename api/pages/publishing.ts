@@ -8,7 +8,7 @@ import { check, type FieldIssue } from '../../contract/check.ts';
 import { customPageContent, isBuiltinSlug, PAGE_MESSAGES, schemaOfPage, type CustomPageContent } from '../../contract/content.ts';
 import type { Services } from '../services/index.ts';
 import * as repo from './pages.repo.ts';
-import type { Change } from './render-ahead.ts';
+import type { Change } from '../site/publisher.ts';
 
 export class PageNotFound extends Error {
   constructor() {

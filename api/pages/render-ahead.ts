@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { sql } from 'kysely';
-import { fillPlaceholders, type BuiltinSlug, type PageClock, type RenderContext } from '../../contract/content.ts';
+import { fillPlaceholders, type BuiltinSlug, type PageClock } from '../../contract/content.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import type { Settings } from '../../contract/settings.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
@@ -19,6 +19,7 @@ import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type P
 import { findRedirect, listRedirects } from './pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
 import { isServedSlug } from './served-paths.ts';
+import { NOT_FOUND, SITE_ROUTES, type SiteRoute } from './site-routes.ts';
 import { POST_KEY_PREFIX } from './posts.repo.ts';
 import {
   allTargets,
@@ -36,66 +37,8 @@ import {
   tagBase,
   targetsOf,
   type JournalTargets,
-  type PostPlace,
-  type PublishedPost,
 } from './journal-render.ts';
-
-/** Renders one of the site's render-ahead routes (site/pages/render-ahead/<route>.astro) with a context. */
-export type PageRenderer = (route: string, context: RenderContext) => Promise<{ status: number; html: string }>;
-
-interface SiteRoute {
-  path: string;
-  /** site/pages/render-ahead/<route>.astro */
-  route: string;
-  /** The pages' content it shows besides `site` (every page shows the navigation and footer). */
-  reads: BuiltinSlug[];
-  facts?: 'products' | 'classes';
-  /** Listed in sitemap.xml (the spec's public, indexable routes). */
-  sitemap?: boolean;
-}
-
-/** Every public page of the site's own. */
-export const SITE_ROUTES: readonly SiteRoute[] = [
-  { path: '/', route: 'home', reads: ['home'], sitemap: true },
-  { path: '/yoga', route: 'yoga', reads: ['yoga'], sitemap: true },
-  { path: '/about', route: 'about', reads: ['about'], sitemap: true },
-  { path: '/calendar', route: 'calendar', reads: ['yoga'], facts: 'classes', sitemap: true },
-  { path: '/chocolates', route: 'chocolates', reads: ['chocolates'], facts: 'products', sitemap: true },
-  { path: '/contact', route: 'contact', reads: ['contact'], sitemap: true },
-  { path: '/aboutwebsite', route: 'aboutwebsite', reads: ['aboutwebsite'], sitemap: true },
-  { path: '/signup', route: 'signup', reads: ['waiver'] },
-  { path: '/signup-selection', route: 'signup-selection', reads: [] },
-  { path: '/cart', route: 'cart', reads: [] },
-  { path: '/login', route: 'login', reads: [] },
-  { path: '/register', route: 'register', reads: [] },
-  { path: '/dashboard', route: 'dashboard', reads: [] },
-  { path: '/class-cancel', route: 'class-cancel', reads: [] },
-  { path: '/unsubscribe', route: 'unsubscribe', reads: [] },
-  { path: '/verify-email', route: 'verify-email', reads: [] },
-  { path: '/verify-login', route: 'verify-login', reads: [] },
-  { path: '/404', route: 'not-found', reads: [] },
-];
-/** The site's 404 page, rendered ahead like the rest; the server answers unknown paths with it. */
-export const NOT_FOUND = '/404';
-
-/** What changed, so only what shows it is made again. */
-export type Change =
-  | { kind: 'all' }
-  | { kind: 'builtin'; slug: BuiltinSlug }
-  /** One of her pages; `navigation`: its link in a navigation bar or footer came, went or changed. */
-  | { kind: 'custom'; slug: string; navigation: boolean; gone?: boolean; renamedFrom?: string }
-  | { kind: 'facts'; facts: 'products' | 'classes' }
-  /** A post of her journal (issue 22): where it was published before the change, and is after (null: not published). */
-  | { kind: 'journal'; id: string; before: PostPlace | null; after: PostPlace | null };
-
-export interface CachedPage {
-  status: number;
-  contentType: string;
-  body: string;
-  etag: string;
-  br: Buffer;
-  gzip: Buffer;
-}
+import type { CachedPage, Change, PageRenderer, Publisher, PublishedPost } from '../site/publisher.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -109,24 +52,6 @@ async function cachedOf(row: { status: number; contentType: string; body: string
 }
 
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
-export interface Publisher {
-  /** The page to serve for a path, if one was rendered ahead. */
-  lookup(path: string): CachedPage | undefined;
-  /** The published content for on-demand pages (client and admin areas): navigation and footer. */
-  liveContext(path: string): RenderContext | undefined;
-  /** Renders what a change touches, stores it, and serves it here at once (others within RENDER_POLL_MS). */
-  regenerate(change: Change): Promise<void>;
-  /** A preview: the real page rendered with a draft in place of the published content. */
-  preview(slug: string, draft: unknown): Promise<string | undefined>;
-  /** A post's preview: its page as it will be, among the published posts. */
-  previewPost(post: PublishedPost): Promise<string | undefined>;
-  /** Loads rows newer than what this process has. */
-  refresh(): Promise<void>;
-  /** Server start: the renderer, a first load, a render of everything, then the poll. */
-  start(renderer: PageRenderer, pollMs: number): Promise<() => Promise<void>>;
-  readonly rendering: boolean;
-}
 
 export function createPublisher(
   db: DB,

@@ -1,7 +1,8 @@
 /**
  * What a page rendered ahead of the request is handed (contract/content.ts RenderContext):
  * the published content of every page of the site, her photos it names, her pages' links for
- * the navigation, and the facts structured data needs. One query per kind of thing.
+ * the navigation, and the facts structured data needs. One query per kind of thing; the
+ * chocolates come through the shop's view of them (api/shop/product-views.ts), never its tables.
  */
 import { sql } from 'kysely';
 import {
@@ -11,14 +12,13 @@ import {
   type ClassFact,
   type CustomPageContent,
   type NavLinkView,
-  type ProductFact,
   type RenderContext,
   type SiteContent,
 } from '../../contract/content.ts';
 import type { DB } from '../../db/client.ts';
 import { renderMarkdown } from '../lib/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
-import { listProductViews } from '../shop/product-views.ts';
+import { listProductViews, productFacts } from '../shop/product-views.ts';
 import { defaultContent } from '../site/defaults.ts';
 import { publishedPages } from './pages.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
@@ -75,11 +75,6 @@ export function imageIdsIn(value: unknown): string[] {
   for (const m of json.matchAll(new RegExp(`/api/images/(${UUID})`, 'gi'))) ids.add(m[1]!.toLowerCase());
   for (const m of json.matchAll(new RegExp(`"(?:imageId|ogImage)":"(${UUID})"`, 'gi'))) ids.add(m[1]!.toLowerCase());
   return [...ids];
-}
-
-export async function productFacts(db: DB): Promise<ProductFact[]> {
-  const rows = await db.selectFrom('products').select(['id', 'name', 'description', 'priceCents', 'inventory', 'image']).orderBy('name').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, description: r.description, priceCents: r.priceCents, inStock: r.inventory > 0, image: r.image || null }));
 }
 
 /** The classes of the coming eight weeks, with their places left (for schema.org Event). */

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { PAGE_MESSAGES } from '../../contract/content.ts';
 import { distDirOf } from '../build-info.ts';
 import { FEED_PATH } from './journal-render.ts';
-import { NOT_FOUND, SITE_ROUTES } from './render-ahead.ts';
+import { NOT_FOUND, SITE_ROUTES } from './site-routes.ts';
 
 const site = fileURLToPath(new URL('../../site/', import.meta.url));
 

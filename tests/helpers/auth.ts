@@ -2,8 +2,8 @@
  * Sessions for API tests, made directly in the database (the login flows have their own
  * tests). Each returns the Cookie header a browser would send.
  */
-import { sessionStore } from '../../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
+import { sessionStore } from '../../api/middleware/sessions.ts';
+import { SESSION_COOKIES } from '../../api/middleware/session-cookies.ts';
 import type { TestServer } from './server.ts';
 
 export async function adminCookie(server: TestServer): Promise<string> {

@@ -4,8 +4,8 @@
  * cookie valid on both.
  */
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { sessionStore } from '../../api/accounts/sessions.ts';
-import { SESSION_COOKIES } from '../../api/accounts/cookies.ts';
+import { sessionStore } from '../../api/middleware/sessions.ts';
+import { SESSION_COOKIES } from '../../api/middleware/session-cookies.ts';
 import { freshDatabase } from './database.ts';
 import { startChild, type Child } from './child.ts';
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadEnv } from '../../api/env.ts';
-import { createServices, type Services } from '../../api/services/index.ts';
+import { createServices } from '../../api/boot.ts';
+import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import type { Realtime } from '../../api/services/realtime.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';

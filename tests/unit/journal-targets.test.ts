@@ -1,6 +1,7 @@
 /** What a change of one post remakes (api/pages/journal-render.ts targetsOf, issue 22): only what shows it. */
 import { describe, expect, it } from 'vitest';
-import { allTargets, journalPaths, targetsOf, type PublishedPost } from '../../api/pages/journal-render.ts';
+import { allTargets, journalPaths, targetsOf } from '../../api/pages/journal-render.ts';
+import type { PublishedPost } from '../../api/site/publisher.ts';
 
 /** 25 posts, newest first: post 0 is the newest; every third has the tag "cacao". */
 const posts: PublishedPost[] = Array.from({ length: 25 }, (_, i) => ({

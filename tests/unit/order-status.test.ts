@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadEnv } from '../../api/env.ts';
-import { createServices, type Services } from '../../api/services/index.ts';
+import { createServices } from '../../api/boot.ts';
+import type { Services } from '../../api/services/index.ts';
 import { startCheckout } from '../../api/shop/start-checkout.ts';
 import { placeOrder } from '../../api/shop/place-order.ts';
 import {
