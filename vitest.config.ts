@@ -13,11 +13,11 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
     exclude:
       db === 'pglite'
         ? [
-            'tests/api/hardening-races.test.ts',
-            'tests/api/payment-crash.test.ts',
-            'tests/api/two-processes.test.ts',
-            'tests/api/pages-replicas.test.ts',
-            'tests/api/journal-replicas.test.ts',
+            'tests/api/system/hardening-races.test.ts',
+            'tests/api/payments/payment-crash.test.ts',
+            'tests/api/system/two-processes.test.ts',
+            'tests/api/pages/pages-replicas.test.ts',
+            'tests/api/pages/journal-replicas.test.ts',
           ]
         : [],
     env: { TEST_DB: db },

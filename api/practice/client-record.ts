@@ -7,6 +7,7 @@ import type { DB } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
 import type { ClientRecordView, IntakeAnswerView, NoteVersionView, RecordSessionView } from '../../contract/practice.ts';
 import { intakeRequiredFor } from './intake-forms.repo.ts';
+import { bookedSessionsOf, ordersOf, sessionTimeOf } from './practice.repo.ts';
 
 export async function clientRecordView(
   db: DB,
@@ -14,11 +15,7 @@ export async function clientRecordView(
   opened: { answers: IntakeAnswerView[]; notes: Map<string, NoteVersionView[]> },
 ): Promise<ClientRecordView> {
   const now = Date.now();
-  const booked = await db
-    .selectFrom('slots')
-    .select(['id', 'date', 'time', 'startsAt', 'sessionType', 'amountCents', 'couponUsed', 'bookedAt'])
-    .where('bookedBy', '=', client.id)
-    .execute();
+  const booked = await bookedSessionsOf(db, client.id);
   const sessions: RecordSessionView[] = booked.map((s) => {
     const notes = opened.notes.get(s.id) ?? [];
     return {
@@ -37,7 +34,7 @@ export async function clientRecordView(
   const shown = new Set(sessions.map((s) => s.slotId));
   for (const [slotId, notes] of opened.notes) {
     if (shown.has(slotId)) continue;
-    const slot = await db.selectFrom('slots').select(['date', 'time', 'startsAt']).where('id', '=', slotId).executeTakeFirst();
+    const slot = await sessionTimeOf(db, slotId);
     sessions.push({
       slotId,
       date: slot?.date ?? '',
@@ -62,7 +59,7 @@ export async function clientRecordView(
         what: `${s.sessionType ?? 'Session'} on ${s.date} at ${s.time}`,
       });
   }
-  const orders = await db.selectFrom('orders').select(['createdAt', 'totalCents', 'status']).where('payerEmail', '=', client.email).execute();
+  const orders = await ordersOf(db, client.email);
   for (const o of orders)
     payments.push({
       kind: 'order',

@@ -7,6 +7,7 @@
 import type { DB } from '../../db/client.ts';
 import { intakeRequiredFor } from './intake-forms.repo.ts';
 import { hasIntakeAnswers } from './records.ts';
+import { hasBookedBefore } from './practice.repo.ts';
 import { sessionTypeKeyOf } from '../../contract/settings.ts';
 
 export async function intakeMissingForFirstBooking(db: DB, userId: string, sessionType: string): Promise<boolean> {
@@ -15,8 +16,5 @@ export async function intakeMissingForFirstBooking(db: DB, userId: string, sessi
   // A type she has not named (none today): required if any is.
   if (!(key ? requiredFor[key] : Object.values(requiredFor).some(Boolean))) return false;
   if (await hasIntakeAnswers(db, userId)) return false;
-  const booked = await db.selectFrom('slots').select('id').where('bookedBy', '=', userId).limit(1).executeTakeFirst();
-  if (booked) return false;
-  const cancelled = await db.selectFrom('bookingCancellations').select('id').where('userId', '=', userId).limit(1).executeTakeFirst();
-  return !cancelled;
+  return !(await hasBookedBefore(db, userId));
 }

@@ -22,10 +22,12 @@ import {
   type ClientIntakeView,
   type ClientRecordView,
 } from '../../contract/practice.ts';
-import { currentIntakeForm, intakeFormVersions, intakeRequiredFor, saveIntakeForm, setIntakeRequiredFor } from './intake-forms.repo.ts';
+import { currentIntakeForm, intakeFormVersions, intakeRequiredFor } from './intake-forms.repo.ts';
+import { saveIntake } from './save-intake-form.ts';
 import { accessLogOf, hasIntakeAnswers, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
 import { keyringOf } from './keys.ts';
 import { clientRecordView } from './client-record.ts';
+import { clientExists, clientOfSession, findClient } from './practice.repo.ts';
 import { intakeMissingForFirstBooking } from './gate.ts';
 import { SESSION_TYPE_KEYS, type SessionTypeKey } from '../../contract/settings.ts';
 
@@ -129,10 +131,10 @@ export const adminIntake = new Hono<AppEnv>()
   .put('/', validateJson(intakeFormUpdate), async (c) => {
     const { db } = c.var.services;
     const body = c.req.valid('json');
-    const saved = await saveIntakeForm(db, body.questions);
     // Issue 30's per-type choice, else issue 23's one switch for every type, else as it was.
     const requiredFor = body.requiredFor ?? (body.required === undefined ? undefined : { individualYoga: body.required, yogaTherapy: body.required });
-    if (requiredFor) await setIntakeRequiredFor(db, requiredFor);
+    // The new version and the choice in one transaction: both are saved, or neither (issue 31).
+    const saved = await saveIntake(db, body.questions, requiredFor);
     return c.json({ ...(await adminIntakeView(c)), message: INTAKE_SAVED_NEW_VERSION(saved.version) } satisfies AdminIntakeView);
   });
 
@@ -140,7 +142,7 @@ export const adminPractice = new Hono<AppEnv>()
   .get('/users/:id/record', requireAdmin(), validateParams(userParams), async (c) => {
     const { db, env } = c.var.services;
     const userId = c.req.valid('param').id;
-    const client = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    const client = await findClient(db, userId);
     if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
     const opened = await readPrivateRecord(db, keyringOf(env), userId, { actor: 'admin', adminId: c.var.adminId! }, 'client record');
     return c.json((await clientRecordView(db, client, opened)) satisfies ClientRecordView);
@@ -148,17 +150,14 @@ export const adminPractice = new Hono<AppEnv>()
   .get('/users/:id/access-log', requireAdmin(), validateParams(userParams), async (c) => {
     const { db } = c.var.services;
     const userId = c.req.valid('param').id;
-    const client = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    if (!(await clientExists(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
     return c.json({ entries: await accessLogOf(db, userId) } satisfies AccessLogView);
   })
   .put('/bookings/:slotId/notes', requireAdmin(), validateParams(slotParams), validateJson(sessionNoteRequest), async (c) => {
     const { db, env } = c.var.services;
     const slotId = c.req.valid('param').slotId;
     // A booked session, or one whose notes exist (a session cancelled after she wrote them).
-    const slot = await db.selectFrom('slots').select(['bookedBy']).where('id', '=', slotId).executeTakeFirst();
-    const earlier = await db.selectFrom('sessionNotes').select('userId').where('slotId', '=', slotId).orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
-    const userId = slot?.bookedBy ?? earlier?.userId ?? null;
+    const userId = await clientOfSession(db, slotId);
     if (!userId) return c.json({ message: NOTE_SESSION_NOT_FOUND }, 404);
     const body = c.req.valid('json');
     const savedAt = await saveSessionNote(db, keyringOf(env), slotId, userId, body.soap ? { text: body.text, soap: body.soap } : { text: body.text });

@@ -2,7 +2,7 @@
  * Every endpoint the app mounts under /api (api/app.ts and api/routes/*.ts), each with a valid
  * example request and what it needs: how it authenticates, which body it takes, its fields and
  * the tables a write may change. The hardening tests walk this table; a route added to the app
- * without a line here fails the coverage check in tests/api/hardening-bad-input.test.ts.
+ * without a line here fails the coverage check in tests/api/system/hardening-bad-input.test.ts.
  *
  * Left out on purpose: the stand-ins' own pages under /dev (the mailbox page and the PayPal
  * emulator), which are not the product's API and are never mounted in production.
@@ -2016,7 +2016,7 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/user/:id/intake',
     auth: 'user',
     body: 'json',
-    // The answers are checked against the form's questions (tests/api/practice-intake.test.ts), and sealed: never stored as typed.
+    // The answers are checked against the form's questions (tests/api/practice/practice-intake.test.ts), and sealed: never stored as typed.
     fields: { version: { kind: 'number', required: true, role: 'match', bad: [0, -1, 1.5, 99999] }, answers: { kind: 'any' } },
     writes: ['intakeAnswers', 'privateAccessLog'],
     example: async (fx) => {
@@ -2064,7 +2064,7 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/bookings/:slotId/notes',
     auth: 'admin',
     body: 'json',
-    // Sealed before it reaches the database (tests/api/practice-records.test.ts): never found as typed, so 'lookup'.
+    // Sealed before it reaches the database (tests/api/practice/practice-records.test.ts): never found as typed, so 'lookup'.
     fields: { text: { kind: 'string', required: true, role: 'lookup' }, soap: { kind: 'any' } },
     writes: ['sessionNotes'],
     example: async (fx) => {

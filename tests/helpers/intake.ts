@@ -1,7 +1,7 @@
 /**
  * For the suites about payments, amounts and mails rather than the intake: she requires no
  * intake before a first session (issue 30's default requires it for yoga therapy; the gate's own
- * tests are tests/api/practice-intake.test.ts), set as she would, through PUT /api/admin/intake.
+ * tests are tests/api/practice/practice-intake.test.ts), set as she would, through PUT /api/admin/intake.
  */
 import type { TestServer } from './server.ts';
 import { adminCookie } from './auth.ts';

@@ -1,7 +1,7 @@
 /**
  * The browser's API client after a 401 (issue 15, decision 0016): it goes straight to the login
  * page, with no refresh-and-retry. The refresh endpoints renew the very cookie session that
- * failed, so a retry could never succeed (tests/api/booking-changes.test.ts shows the server's
+ * failed, so a retry could never succeed (tests/api/booking/booking-changes.test.ts shows the server's
  * side: after a 401 the refresh is a 401 too).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

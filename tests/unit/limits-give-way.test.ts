@@ -2,7 +2,7 @@
  * Issue 21, "the limits that still give way", the pure parts: the canonical mailbox a
  * per-recipient allowance counts, which peers may set X-Forwarded-For (TRUSTED_PROXIES), the
  * text request log escaping what a path can smuggle in, and the bidi controls every free text
- * refuses. The API tests (tests/api/limits.test.ts, tests/api/hardening-text.test.ts) show the
+ * refuses. The API tests (tests/api/system/limits.test.ts, tests/api/system/hardening-text.test.ts) show the
  * same rules over HTTP.
  */
 import { describe, expect, it, vi } from 'vitest';

@@ -2,7 +2,7 @@
  * Payment attempts and the reconciler (issue 12, decision 0012), called directly on a migrated
  * in-memory PGlite, paying through the PayPal emulator. A "crash" here is a checkout whose
  * PayPal answers are lost (the capture made, then every call failing), which leaves its attempt
- * open exactly as a killed process does; the SIGKILL itself is tests/api/payment-crash.test.ts.
+ * open exactly as a killed process does; the SIGKILL itself is tests/api/payments/payment-crash.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
