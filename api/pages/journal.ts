@@ -3,8 +3,8 @@
  * the version check), publish, schedule, the scheduled publish (once, whichever replica claims
  * it), restore, unpublish, delete, and send as a newsletter. They are the pages' publishing
  * (pages.repo.ts: the same drafts, revisions and regeneration) with what a post adds. Each commits
- * its database change first, then regenerates what the change shows; refusals are named errors
- * the routes map to status codes.
+ * its database change first, then regenerates what the change shows; refusals are returned,
+ * `{ ok: false, kind }`, and the routes map every kind to its status (issue 31).
  */
 import { randomUUID } from 'node:crypto';
 import { check, type FieldIssue } from '../../contract/check.ts';
@@ -15,48 +15,52 @@ import { excerptOf } from '../lib/markdown.ts';
 import { insertNewsletter, startSend } from '../backoffice/newsletters.repo.ts';
 import { findRevision } from './pages.repo.ts';
 import * as repo from './posts.repo.ts';
-import { InvalidContent } from './publishing.ts';
+import { done, invalidContent, type InvalidContent, type Outcome } from './publishing.ts';
 import { postPath } from './journal-render.ts';
 import type { Change, PostPlace, PublishedPost } from '../site/publisher.ts';
 
-export class PostNotFound extends Error {
-  constructor(message: string = POST_MESSAGES.notFound) {
-    super(message);
-  }
-}
-export class PostStale extends Error {
-  readonly currentVersion: number;
-  constructor(currentVersion: number) {
-    super(POST_MESSAGES.stale);
-    this.currentVersion = currentVersion;
-  }
-}
-export class PostSlugTaken extends Error {
-  constructor() {
-    super(POST_MESSAGES.slugTaken);
-  }
-}
-/** The newsletter can't be made: not published, sent already, or nobody to send it to. */
-export class NewsletterRefused extends Error {}
+/**
+ * Why a post use-case changed nothing, `{ ok: false, kind }` (issue 31: a name, never an HTTP
+ * status; posts.routes.ts maps every kind to its status and words, and the compiler checks it):
+ * - 'not-found': no such post; 'no-revision': no such revision of it;
+ * - 'stale': the draft was saved since the editor loaded `currentVersion`;
+ * - 'invalid': the content breaks its schema (`message`, `issues` by field);
+ * - 'slug-taken': another post has the address;
+ * - 'already-sent', 'not-published', 'no-subscribers': the newsletter can't be made.
+ */
+export type PostRefusal =
+  | { ok: false; kind: 'not-found' | 'no-revision' | 'slug-taken' | 'already-sent' | 'not-published' | 'no-subscribers' }
+  | { ok: false; kind: 'stale'; currentVersion: number }
+  | InvalidContent;
 
 type Deps = Pick<Services, 'db' | 'publisher'>;
 
-const invalid = (issues: FieldIssue[]) => new InvalidContent(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+const refused = (kind: Exclude<PostRefusal['kind'], 'stale' | 'invalid'>) => ({ ok: false, kind }) as const;
+const invalid = (issues: FieldIssue[]) => invalidContent(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+
+/** A refusal met inside a transaction: thrown to roll it back, answered after (never leaves this module). */
+class RolledBack extends Error {
+  readonly refusal: PostRefusal;
+  constructor(refusal: PostRefusal) {
+    super(refusal.kind);
+    this.refusal = refusal;
+  }
+}
 
 /** An image in the text with nothing between its brackets: ![](…). */
 const BARE_IMAGE = /!\[\s*\]\(/;
 
 /** Validates a post's content with its schema; a cover and every photo in the text need alt text. */
-export function validatePost(content: unknown): PostContent {
+export function validatePost(content: unknown): Outcome<PostContent, InvalidContent> {
   const checked = check(postContent, content);
-  if (!checked.ok) throw new InvalidContent(checked.message, checked.issues);
+  if (!checked.ok) return invalidContent(checked.message, checked.issues);
   const post = checked.data;
   const issues: FieldIssue[] = [];
   if (post.coverImageId && !post.coverAlt) issues.push({ path: 'coverAlt', message: POST_MESSAGES.altRequired });
   if (BARE_IMAGE.test(post.body))
     issues.push({ path: 'body', message: 'has a photo without alt text: say what it shows between the brackets, ![like this](/api/images/…)' });
-  if (issues.length) throw invalid(issues);
-  return post;
+  if (issues.length) return invalid(issues);
+  return done(post);
 }
 
 /** Where a published copy of a post sits on the journal (null: not published). */
@@ -69,99 +73,127 @@ export function placeOf(published: unknown, date: Date | null): PostPlace | null
 const journalChange = (id: string, before: PostPlace | null, after: PostPlace | null): Change => ({ kind: 'journal', id, before, after });
 
 /** A schedule must lie ahead (a minute of grace for a phone's slow clock: due at once then). */
-function scheduleTime(at: string, path: string): Date {
+function scheduleTime(at: string, path: string): Outcome<Date, InvalidContent> {
   const when = new Date(at);
-  if (Number.isNaN(when.getTime()) || when.getTime() < Date.now() - 60_000) throw invalid([{ path, message: POST_MESSAGES.past }]);
-  return when;
+  if (Number.isNaN(when.getTime()) || when.getTime() < Date.now() - 60_000) return invalid([{ path, message: POST_MESSAGES.past }]);
+  return done(when);
 }
 
-export async function createPost({ db }: Deps, content: unknown, publishAt?: string): Promise<repo.PostRow> {
+export async function createPost({ db }: Deps, content: unknown, publishAt?: string): Promise<Outcome<repo.PostRow, PostRefusal>> {
   const valid = validatePost(content);
-  const at = publishAt ? scheduleTime(publishAt, 'publishAt') : null;
+  if (!valid.ok) return valid;
+  const at = publishAt ? scheduleTime(publishAt, 'publishAt') : done(null);
+  if (!at.ok) return at;
   const id = randomUUID();
-  if (await repo.slugTaken(db, id, valid.slug)) throw new PostSlugTaken();
-  const row = await repo.insertPost(db, id, valid, at);
-  if (!row) throw new PostSlugTaken();
-  return row;
+  if (await repo.slugTaken(db, id, valid.value.slug)) return refused('slug-taken');
+  const row = await repo.insertPost(db, id, valid.value, at.value);
+  if (!row) return refused('slug-taken');
+  return done(row);
 }
 
-export async function savePost({ db }: Deps, id: string, content: unknown, version?: number): Promise<number> {
+export async function savePost({ db }: Deps, id: string, content: unknown, version?: number): Promise<Outcome<number, PostRefusal>> {
   const valid = validatePost(content);
-  if (await repo.slugTaken(db, id, valid.slug)) throw new PostSlugTaken();
+  if (!valid.ok) return valid;
+  if (await repo.slugTaken(db, id, valid.value.slug)) return refused('slug-taken');
   let saved: number | undefined;
   try {
-    saved = await repo.savePostDraft(db, id, valid, version);
+    saved = await repo.savePostDraft(db, id, valid.value, version);
   } catch (err) {
-    if (repo.isUniqueViolation(err)) throw new PostSlugTaken();
+    if (repo.isUniqueViolation(err)) return refused('slug-taken');
     throw err;
   }
-  if (saved !== undefined) return saved;
+  if (saved !== undefined) return done(saved);
   const post = await repo.findPost(db, id);
-  if (!post) throw new PostNotFound();
-  throw new PostStale(post.draftVersion);
+  if (!post) return refused('not-found');
+  return { ok: false, kind: 'stale', currentVersion: post.draftVersion };
 }
 
-export async function publishPost({ db, publisher }: Deps, id: string, version?: number) {
+export async function publishPost(
+  { db, publisher }: Deps,
+  id: string,
+  version?: number,
+): Promise<Outcome<{ revision: number; publishedAt: Date; path: string }, PostRefusal>> {
   const current = await repo.findPost(db, id);
-  if (!current) throw new PostNotFound();
-  if (version !== undefined && version !== current.draftVersion) throw new PostStale(current.draftVersion);
+  if (!current) return refused('not-found');
+  if (version !== undefined && version !== current.draftVersion) return { ok: false, kind: 'stale', currentVersion: current.draftVersion };
   // Valid when saved; checked again in case the schema grew since.
   const valid = validatePost(current.draft);
-  if (await repo.slugTaken(db, id, valid.slug)) throw new PostSlugTaken();
-  const done = await db.transaction().execute((trx) => repo.publishPostRevision(trx, id));
-  if (!done) throw new PostNotFound();
+  if (!valid.ok) return valid;
+  if (await repo.slugTaken(db, id, valid.value.slug)) return refused('slug-taken');
+  const published = await db.transaction().execute((trx) => repo.publishPostRevision(trx, id));
+  if (!published) return refused('not-found');
   await publisher.regenerate(
-    journalChange(id, placeOf(done.before.published, done.before.firstPublishedAt), placeOf(done.after.published, done.after.firstPublishedAt)),
+    journalChange(
+      id,
+      placeOf(published.before.published, published.before.firstPublishedAt),
+      placeOf(published.after.published, published.after.firstPublishedAt),
+    ),
   );
-  return { revision: done.n, publishedAt: done.publishedAt, path: postPath(valid.slug) };
+  return done({ revision: published.n, publishedAt: published.publishedAt, path: postPath(valid.value.slug) });
 }
 
-export async function restorePostRevision({ db, publisher }: Deps, id: string, n: number) {
+export async function restorePostRevision(
+  { db, publisher }: Deps,
+  id: string,
+  n: number,
+): Promise<Outcome<{ revision: number; publishedAt: Date; restoredFrom: number }, PostRefusal>> {
   const current = await repo.findPost(db, id);
-  if (!current) throw new PostNotFound();
+  if (!current) return refused('not-found');
   const revision = await findRevision(db, repo.postKey(id), n);
-  if (!revision) throw new PostNotFound(POST_MESSAGES.noRevision);
+  if (!revision) return refused('no-revision');
   // An old revision may predate a field the schema now requires: say so rather than publish it.
-  const content = validatePost(revision.content);
-  if (await repo.slugTaken(db, id, content.slug)) throw new PostSlugTaken();
-  let done;
+  const valid = validatePost(revision.content);
+  if (!valid.ok) return valid;
+  const content = valid.value;
+  if (await repo.slugTaken(db, id, content.slug)) return refused('slug-taken');
+  let published;
   try {
-    done = await db.transaction().execute((trx) => repo.publishPostRevision(trx, id, { content, restoredFrom: n }));
+    published = await db.transaction().execute((trx) => repo.publishPostRevision(trx, id, { content, restoredFrom: n }));
   } catch (err) {
-    if (repo.isUniqueViolation(err)) throw new PostSlugTaken();
+    if (repo.isUniqueViolation(err)) return refused('slug-taken');
     throw err;
   }
-  if (!done) throw new PostNotFound();
+  if (!published) return refused('not-found');
   await publisher.regenerate(
-    journalChange(id, placeOf(done.before.published, done.before.firstPublishedAt), placeOf(done.after.published, done.after.firstPublishedAt)),
+    journalChange(
+      id,
+      placeOf(published.before.published, published.before.firstPublishedAt),
+      placeOf(published.after.published, published.after.firstPublishedAt),
+    ),
   );
-  return { revision: done.n, publishedAt: done.publishedAt, restoredFrom: n };
+  return done({ revision: published.n, publishedAt: published.publishedAt, restoredFrom: n });
 }
 
 /** Schedules the saved draft to publish itself at `at`, or (null) cancels its schedule. */
-export async function schedulePost({ db }: Deps, id: string, at: string | null): Promise<Date | null> {
+export async function schedulePost({ db }: Deps, id: string, at: string | null): Promise<Outcome<Date | null, PostRefusal>> {
   const current = await repo.findPost(db, id);
-  if (!current) throw new PostNotFound();
-  const when = at === null ? null : scheduleTime(at, 'at');
-  if (when) validatePost(current.draft);
-  if (!(await repo.schedulePost(db, id, when))) throw new PostNotFound();
+  if (!current) return refused('not-found');
+  const when = at === null ? done(null) : scheduleTime(at, 'at');
+  if (!when.ok) return when;
+  if (when.value) {
+    const valid = validatePost(current.draft);
+    if (!valid.ok) return valid;
+  }
+  if (!(await repo.schedulePost(db, id, when.value))) return refused('not-found');
   return when;
 }
 
-export async function unpublishPost({ db, publisher }: Deps, id: string): Promise<void> {
+export async function unpublishPost({ db, publisher }: Deps, id: string): Promise<Outcome<void, PostRefusal>> {
   const before = await repo.findPost(db, id);
-  if (!before) throw new PostNotFound();
+  if (!before) return refused('not-found');
   await repo.unpublishPost(db, id);
   const place = placeOf(before.published, before.firstPublishedAt);
   if (place) await publisher.regenerate(journalChange(id, place, null));
+  return done(undefined);
 }
 
-export async function deletePost({ db, publisher }: Deps, id: string): Promise<void> {
+export async function deletePost({ db, publisher }: Deps, id: string): Promise<Outcome<void, PostRefusal>> {
   const before = await repo.findPost(db, id);
-  if (!before) throw new PostNotFound();
+  if (!before) return refused('not-found');
   await repo.deletePost(db, id);
   const place = placeOf(before.published, before.firstPublishedAt);
   if (place) await publisher.regenerate(journalChange(id, place, null));
+  return done(undefined);
 }
 
 /**
@@ -178,20 +210,25 @@ export async function publishDuePosts({ db, publisher }: Deps, now = new Date())
     for (const id of ids) {
       const row = await repo.findPost(trx, id);
       if (!row) continue;
-      let valid: PostContent;
-      try {
-        valid = validatePost(row.draft);
-      } catch (err) {
-        console.error(`[journal] scheduled post ${id} not published: ${err instanceof Error ? err.message : err}`);
+      const checked = validatePost(row.draft);
+      if (!checked.ok) {
+        console.error(`[journal] scheduled post ${id} not published: ${checked.message}`);
         continue;
       }
+      const valid = checked.value;
       if (await repo.slugTaken(trx, id, valid.slug)) {
         console.error(`[journal] scheduled post ${id} not published: /blog/${valid.slug} is another post's`);
         continue;
       }
-      const done = await repo.publishPostRevision(trx, id);
-      if (done)
-        out.push(journalChange(id, placeOf(done.before.published, done.before.firstPublishedAt), placeOf(done.after.published, done.after.firstPublishedAt)));
+      const published = await repo.publishPostRevision(trx, id);
+      if (published)
+        out.push(
+          journalChange(
+            id,
+            placeOf(published.before.published, published.before.firstPublishedAt),
+            placeOf(published.after.published, published.after.firstPublishedAt),
+          ),
+        );
     }
     return out;
   });
@@ -204,9 +241,10 @@ export async function publishDuePosts({ db, publisher }: Deps, now = new Date())
 }
 
 /** The draft as its page will look: for the preview, among the published posts. */
-export function previewOf(row: repo.PostRow): PublishedPost {
+export function previewOf(row: repo.PostRow): Outcome<PublishedPost, InvalidContent> {
   const content = validatePost(row.draft);
-  return { id: row.id, content, date: row.firstPublishedAt ?? new Date(), updated: new Date() };
+  if (!content.ok) return content;
+  return done({ id: row.id, content: content.value, date: row.firstPublishedAt ?? new Date(), updated: new Date() });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,20 +277,29 @@ export function newsletterOf(post: PostContent, siteUrl: string, full: boolean):
  * and the post records it, all in one transaction: a second send (a second tab, a double tap)
  * waits for the post's lock and is refused.
  */
-export async function sendPostAsNewsletter({ db, env }: Pick<Services, 'db' | 'env'>, id: string, full: boolean) {
-  return db.transaction().execute(async (trx) => {
-    const row = await repo.lockPostForNewsletter(trx, id);
-    if (!row) throw new PostNotFound();
-    if (row.newsletterId || row.newsletterSentAt) throw new NewsletterRefused(POST_MESSAGES.alreadySent);
-    const parsed = postContent.safeParse(row.published);
-    if (!parsed.success) throw new NewsletterRefused(POST_MESSAGES.notPublished);
-    const letter = newsletterOf(parsed.data, env.SITE_URL, full);
-    const newsletter = await insertNewsletter(trx, letter);
-    const now = new Date();
-    const started = await startSend(trx, newsletter.id, now);
-    // Nobody to send to: the transaction is undone, newsletter and all; she can send it later.
-    if (!started.ok) throw new NewsletterRefused(POST_MESSAGES.noSubscribers);
-    await repo.markSentAsNewsletter(trx, id, newsletter.id, now);
-    return { newsletterId: newsletter.id, total: started.total, sentAt: now };
-  });
+export async function sendPostAsNewsletter(
+  { db, env }: Pick<Services, 'db' | 'env'>,
+  id: string,
+  full: boolean,
+): Promise<Outcome<{ newsletterId: string; total: number; sentAt: Date }, PostRefusal>> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await repo.lockPostForNewsletter(trx, id);
+      if (!row) return refused('not-found');
+      if (row.newsletterId || row.newsletterSentAt) return refused('already-sent');
+      const parsed = postContent.safeParse(row.published);
+      if (!parsed.success) return refused('not-published');
+      const letter = newsletterOf(parsed.data, env.SITE_URL, full);
+      const newsletter = await insertNewsletter(trx, letter);
+      const now = new Date();
+      const started = await startSend(trx, newsletter.id, now);
+      // Nobody to send to: the transaction is undone, newsletter and all; she can send it later.
+      if (!started.ok) throw new RolledBack(refused('no-subscribers'));
+      await repo.markSentAsNewsletter(trx, id, newsletter.id, now);
+      return done({ newsletterId: newsletter.id, total: started.total, sentAt: now });
+    });
+  } catch (err) {
+    if (err instanceof RolledBack) return err.refusal;
+    throw err;
+  }
 }

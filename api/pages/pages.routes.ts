@@ -21,25 +21,12 @@ import {
 } from '../../contract/content.ts';
 import { findPage, listPages, listRevisions, type PageRow } from './pages.repo.ts';
 import { servedSlugRefusal } from './served-paths.ts';
-import {
-  BuiltinOnly,
-  createPage,
-  deletePage,
-  InvalidContent,
-  PageNotFound,
-  publishPage,
-  renamePage,
-  restoreRevision,
-  saveDraft,
-  SlugTaken,
-  StaleVersion,
-  unpublishPage,
-} from './publishing.ts';
+import { createPage, deletePage, publishPage, renamePage, restoreRevision, saveDraft, unpublishPage, type PageRefusal } from './publishing.ts';
 
 /**
  * /api/admin/pages: the teacher's pages (issue 19). Every route is hers alone; drafts and
  * previews never leave it. Handlers validate, call a use-case (api/pages/publishing.ts) and
- * map its refusals to status codes.
+ * map its refusal kinds to status codes (pageAnswers: one answer per kind, checked by the compiler).
  */
 
 const slugParams = z.object({
@@ -87,15 +74,22 @@ const detail = (row: PageRow): PageDetail => ({
   hasUnpublishedChanges: !same(row.draft, row.published),
 });
 
-/** A use-case's named refusal → its status; anything else is a real failure. */
-function refusal(c: Context<AppEnv>, err: unknown) {
-  if (err instanceof PageNotFound) return c.json({ message: err.message }, 404);
-  if (err instanceof StaleVersion) return c.json({ message: err.message, version: err.currentVersion }, 409);
-  if (err instanceof SlugTaken) return c.json({ message: err.message, issues: [{ path: 'slug', message: err.message }] }, 409);
-  if (err instanceof InvalidContent) return c.json({ message: err.message, issues: err.issues }, 400);
-  if (err instanceof BuiltinOnly) return c.json({ message: err.message }, 400);
-  throw err;
-}
+/** Each refusal's answer, for every kind a page use-case names (the compiler checks none is missing). */
+type Answers<R extends { kind: string }> = { [K in R['kind']]: (c: Context<AppEnv>, r: Extract<R, { kind: K }>) => Response };
+
+const pageAnswers: Answers<PageRefusal> = {
+  'not-found': (c) => c.json({ message: PAGE_MESSAGES.notFound }, 404),
+  stale: (c, r) => c.json({ message: PAGE_MESSAGES.stale, version: r.currentVersion }, 409),
+  'slug-taken': (c) => c.json({ message: PAGE_MESSAGES.slugTaken, issues: [{ path: 'slug', message: PAGE_MESSAGES.slugTaken }] }, 409),
+  invalid: (c, r) => c.json({ message: r.message, issues: r.issues }, 400),
+  'builtin-only': (c) => c.json({ message: PAGE_MESSAGES.builtinOnly }, 400),
+};
+
+/** A restore names the revision: a page or revision not there is "No such revision". */
+const restoreAnswers: Answers<PageRefusal> = { ...pageAnswers, 'not-found': (c) => c.json({ message: PAGE_MESSAGES.noRevision }, 404) };
+
+/** A use-case's refusal → its answer. */
+const refusal = (c: Context<AppEnv>, r: PageRefusal, answers = pageAnswers) => (answers[r.kind] as (c: Context<AppEnv>, r: PageRefusal) => Response)(c, r);
 
 export const adminPages = new Hono<AppEnv>()
   .use('*', requireAdmin())
@@ -109,12 +103,9 @@ export const adminPages = new Hono<AppEnv>()
       return c.json({ message: `slug: ${checked.error.issues[0]!.message}`, issues: [{ path: 'slug', message: checked.error.issues[0]!.message }] }, 400);
     const served = servedSlugRefusal(checked.data);
     if (served) return c.json(served, 400);
-    try {
-      const row = await createPage(c.var.services, checked.data, content);
-      return c.json({ slug: row.slug, version: row.draftVersion, path: null }, 201);
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const created = await createPage(c.var.services, checked.data, content);
+    if (!created.ok) return refusal(c, created);
+    return c.json({ slug: created.value.slug, version: created.value.draftVersion, path: null }, 201);
   })
   .get('/:slug', validateParams(slugParams), async (c) => {
     const row = await findPage(c.var.services.db, c.req.valid('param').slug);
@@ -124,50 +115,36 @@ export const adminPages = new Hono<AppEnv>()
   .put('/:slug', validateParams(slugParams), validateJson(savePageBody), async (c) => {
     const { slug } = c.req.valid('param');
     const { content, version } = c.req.valid('json');
-    try {
-      const saved = await saveDraft(c.var.services, slug, content, version);
-      const row = (await findPage(c.var.services.db, slug))!;
-      return c.json({ version: saved, hasUnpublishedChanges: !same(row.draft, row.published) });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const saved = await saveDraft(c.var.services, slug, content, version);
+    if (!saved.ok) return refusal(c, saved);
+    const row = (await findPage(c.var.services.db, slug))!;
+    return c.json({ version: saved.value, hasUnpublishedChanges: !same(row.draft, row.published) });
   })
   .delete('/:slug', validateParams(slugParams), async (c) => {
-    try {
-      await deletePage(c.var.services, c.req.valid('param').slug);
-      return c.json({ deleted: true });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const deleted = await deletePage(c.var.services, c.req.valid('param').slug);
+    if (!deleted.ok) return refusal(c, deleted);
+    return c.json({ deleted: true });
   })
   .post('/:slug/publish', validateParams(slugParams), validateOptionalJson(publishBody), async (c) => {
     // An optional { version }: publish only the draft the editor last saw.
     const { version } = c.req.valid('json');
-    try {
-      const { revision, publishedAt } = await publishPage(c.var.services, c.req.valid('param').slug, version);
-      return c.json({ revision, publishedAt: publishedAt.toISOString() });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const published = await publishPage(c.var.services, c.req.valid('param').slug, version);
+    if (!published.ok) return refusal(c, published);
+    const { revision, publishedAt } = published.value;
+    return c.json({ revision, publishedAt: publishedAt.toISOString() });
   })
   .post('/:slug/unpublish', validateParams(slugParams), async (c) => {
-    try {
-      await unpublishPage(c.var.services, c.req.valid('param').slug);
-      return c.json({ unpublished: true });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const unpublished = await unpublishPage(c.var.services, c.req.valid('param').slug);
+    if (!unpublished.ok) return refusal(c, unpublished);
+    return c.json({ unpublished: true });
   })
   .post('/:slug/rename', validateParams(slugParams), validateJson(renamePageBody), async (c) => {
     const { slug: to } = c.req.valid('json');
     const served = servedSlugRefusal(to);
     if (served) return c.json(served, 400);
-    try {
-      await renamePage(c.var.services, c.req.valid('param').slug, to);
-      return c.json({ slug: to });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const renamed = await renamePage(c.var.services, c.req.valid('param').slug, to);
+    if (!renamed.ok) return refusal(c, renamed);
+    return c.json({ slug: to });
   })
   .get('/:slug/revisions', validateParams(slugParams), async (c) => {
     const { db } = c.var.services;
@@ -179,13 +156,10 @@ export const adminPages = new Hono<AppEnv>()
   })
   .post('/:slug/revisions/:n/restore', validateParams(revisionParams), async (c) => {
     const { slug, n } = c.req.valid('param');
-    try {
-      const { revision, publishedAt, restoredFrom } = await restoreRevision(c.var.services, slug, n);
-      return c.json({ revision, publishedAt: publishedAt.toISOString(), restoredFrom });
-    } catch (err) {
-      if (err instanceof PageNotFound) return c.json({ message: PAGE_MESSAGES.noRevision }, 404);
-      return refusal(c, err);
-    }
+    const restored = await restoreRevision(c.var.services, slug, n);
+    if (!restored.ok) return refusal(c, restored, restoreAnswers);
+    const { revision, publishedAt, restoredFrom } = restored.value;
+    return c.json({ revision, publishedAt: publishedAt.toISOString(), restoredFrom });
   })
   .get('/:slug/preview', validateParams(slugParams), async (c) => {
     const { db, publisher } = c.var.services;

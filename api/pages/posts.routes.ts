@@ -20,28 +20,24 @@ import {
 } from '../../contract/content.ts';
 import { listRevisions } from './pages.repo.ts';
 import { findPost, listPosts, postKey, type PostRow } from './posts.repo.ts';
-import { InvalidContent } from './publishing.ts';
 import {
   createPost,
   deletePost,
-  NewsletterRefused,
   previewOf,
-  PostNotFound,
-  PostSlugTaken,
-  PostStale,
   publishPost,
   restorePostRevision,
   savePost,
   schedulePost,
   sendPostAsNewsletter,
   unpublishPost,
+  type PostRefusal,
 } from './journal.ts';
 import { postPath } from './journal-render.ts';
 
 /**
  * /api/admin/posts: her journal (issue 22). Every route is hers alone; drafts and previews never
- * leave it. Handlers validate, call a use-case (api/pages/journal.ts) and map its refusals to
- * status codes.
+ * leave it. Handlers validate, call a use-case (api/pages/journal.ts) and map its refusal kinds
+ * to status codes (postAnswers: one answer per kind, checked by the compiler).
  */
 
 const idParams = z.object({ id: z.uuid({ error: POST_MESSAGES.notFound }) });
@@ -80,15 +76,20 @@ function listItem(row: PostRow): PostListItem {
 
 const detail = (row: PostRow): PostDetail => ({ ...listItem(row), content: row.draft as PostDetail['content'], version: row.draftVersion });
 
-/** A use-case's named refusal → its status; anything else is a real failure. */
-function refusal(c: Context<AppEnv>, err: unknown) {
-  if (err instanceof PostNotFound) return c.json({ message: err.message }, 404);
-  if (err instanceof PostStale) return c.json({ message: err.message, version: err.currentVersion }, 409);
-  if (err instanceof PostSlugTaken) return c.json({ message: err.message, issues: [{ path: 'slug', message: err.message }] }, 409);
-  if (err instanceof InvalidContent) return c.json({ message: err.message, issues: err.issues }, 400);
-  if (err instanceof NewsletterRefused) return c.json({ message: err.message }, 409);
-  throw err;
-}
+/** Each refusal's answer, for every kind a post use-case names (the compiler checks none is missing). */
+const postAnswers: { [K in PostRefusal['kind']]: (c: Context<AppEnv>, r: Extract<PostRefusal, { kind: K }>) => Response } = {
+  'not-found': (c) => c.json({ message: POST_MESSAGES.notFound }, 404),
+  'no-revision': (c) => c.json({ message: POST_MESSAGES.noRevision }, 404),
+  stale: (c, r) => c.json({ message: POST_MESSAGES.stale, version: r.currentVersion }, 409),
+  'slug-taken': (c) => c.json({ message: POST_MESSAGES.slugTaken, issues: [{ path: 'slug', message: POST_MESSAGES.slugTaken }] }, 409),
+  invalid: (c, r) => c.json({ message: r.message, issues: r.issues }, 400),
+  'already-sent': (c) => c.json({ message: POST_MESSAGES.alreadySent }, 409),
+  'not-published': (c) => c.json({ message: POST_MESSAGES.notPublished }, 409),
+  'no-subscribers': (c) => c.json({ message: POST_MESSAGES.noSubscribers }, 409),
+};
+
+/** A use-case's refusal → its answer. */
+const refusal = (c: Context<AppEnv>, r: PostRefusal) => (postAnswers[r.kind] as (c: Context<AppEnv>, r: PostRefusal) => Response)(c, r);
 
 /** The content of a PUT: `{ content, version }`, or the post's fields themselves (with `version` beside them). */
 function putContent(body: Record<string, unknown>): { content: unknown; version: unknown } {
@@ -106,12 +107,10 @@ export const adminPosts = new Hono<AppEnv>()
     const slug = postSlug.safeParse(given ?? slugify(rest.title));
     if (!slug.success)
       return c.json({ message: `slug: ${slug.error.issues[0]!.message}`, issues: [{ path: 'slug', message: slug.error.issues[0]!.message }] }, 400);
-    try {
-      const row = await createPost(c.var.services, { ...rest, slug: slug.data }, publishAt);
-      return c.json({ id: row.id, slug: slug.data, version: row.draftVersion, state: stateOf(row), publishAt: iso(row.publishAt) }, 201);
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const created = await createPost(c.var.services, { ...rest, slug: slug.data }, publishAt);
+    if (!created.ok) return refusal(c, created);
+    const row = created.value;
+    return c.json({ id: row.id, slug: slug.data, version: row.draftVersion, state: stateOf(row), publishAt: iso(row.publishAt) }, 201);
   })
   .get('/:id', validateParams(idParams), async (c) => {
     const row = await findPost(c.var.services.db, c.req.valid('param').id);
@@ -129,48 +128,34 @@ export const adminPosts = new Hono<AppEnv>()
     if (!checked.success) return c.json({ message: 'version: must be a whole number', issues: [{ path: 'version', message: 'must be a whole number' }] }, 400);
     const { content, version } = checked.data;
     const { id } = c.req.valid('param');
-    try {
-      const saved = await savePost(c.var.services, id, content, version);
-      const row = (await findPost(c.var.services.db, id))!;
-      return c.json({ version: saved, hasUnpublishedChanges: !same(row.draft, row.published), state: stateOf(row) });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const saved = await savePost(c.var.services, id, content, version);
+    if (!saved.ok) return refusal(c, saved);
+    const row = (await findPost(c.var.services.db, id))!;
+    return c.json({ version: saved.value, hasUnpublishedChanges: !same(row.draft, row.published), state: stateOf(row) });
   })
   .delete('/:id', validateParams(idParams), async (c) => {
-    try {
-      await deletePost(c.var.services, c.req.valid('param').id);
-      return c.json({ deleted: true });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const deleted = await deletePost(c.var.services, c.req.valid('param').id);
+    if (!deleted.ok) return refusal(c, deleted);
+    return c.json({ deleted: true });
   })
   .post('/:id/publish', validateParams(idParams), validateOptionalJson(publishBody), async (c) => {
     // An optional { version }: publish only the draft the editor last saw.
     const { version } = c.req.valid('json');
-    try {
-      const { revision, publishedAt, path } = await publishPost(c.var.services, c.req.valid('param').id, version);
-      return c.json({ revision, publishedAt: publishedAt.toISOString(), path });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const published = await publishPost(c.var.services, c.req.valid('param').id, version);
+    if (!published.ok) return refusal(c, published);
+    const { revision, publishedAt, path } = published.value;
+    return c.json({ revision, publishedAt: publishedAt.toISOString(), path });
   })
   .post('/:id/schedule', validateParams(idParams), validateJson(schedulePostBody), async (c) => {
-    try {
-      const at = await schedulePost(c.var.services, c.req.valid('param').id, c.req.valid('json').at);
-      const row = (await findPost(c.var.services.db, c.req.valid('param').id))!;
-      return c.json({ publishAt: iso(at), state: stateOf(row) });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const at = await schedulePost(c.var.services, c.req.valid('param').id, c.req.valid('json').at);
+    if (!at.ok) return refusal(c, at);
+    const row = (await findPost(c.var.services.db, c.req.valid('param').id))!;
+    return c.json({ publishAt: iso(at.value), state: stateOf(row) });
   })
   .post('/:id/unpublish', validateParams(idParams), async (c) => {
-    try {
-      await unpublishPost(c.var.services, c.req.valid('param').id);
-      return c.json({ unpublished: true });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const unpublished = await unpublishPost(c.var.services, c.req.valid('param').id);
+    if (!unpublished.ok) return refusal(c, unpublished);
+    return c.json({ unpublished: true });
   })
   .get('/:id/revisions', validateParams(idParams), async (c) => {
     const { db } = c.var.services;
@@ -182,30 +167,24 @@ export const adminPosts = new Hono<AppEnv>()
   })
   .post('/:id/revisions/:n/restore', validateParams(revisionParams), async (c) => {
     const { id, n } = c.req.valid('param');
-    try {
-      const { revision, publishedAt, restoredFrom } = await restorePostRevision(c.var.services, id, n);
-      return c.json({ revision, publishedAt: publishedAt.toISOString(), restoredFrom });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const restored = await restorePostRevision(c.var.services, id, n);
+    if (!restored.ok) return refusal(c, restored);
+    const { revision, publishedAt, restoredFrom } = restored.value;
+    return c.json({ revision, publishedAt: publishedAt.toISOString(), restoredFrom });
   })
   .get('/:id/preview', validateParams(idParams), async (c) => {
     const { db, publisher } = c.var.services;
     const row = await findPost(db, c.req.valid('param').id);
     if (!row) return c.json({ message: POST_MESSAGES.notFound }, 404);
-    try {
-      const html = await publisher.previewPost(previewOf(row));
-      if (html === undefined) return c.json({ message: POST_MESSAGES.previewUnavailable }, 503);
-      return c.html(html, 200, { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' });
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const preview = previewOf(row);
+    if (!preview.ok) return refusal(c, preview);
+    const html = await publisher.previewPost(preview.value);
+    if (html === undefined) return c.json({ message: POST_MESSAGES.previewUnavailable }, 503);
+    return c.html(html, 200, { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' });
   })
   .post('/:id/newsletter', validateParams(idParams), validateOptionalJson(postNewsletterBody), async (c) => {
-    try {
-      const sent = await sendPostAsNewsletter(c.var.services, c.req.valid('param').id, c.req.valid('json').full);
-      return c.json({ message: NEWSLETTER_SENDING, newsletterId: sent.newsletterId, total: sent.total, newsletterSentAt: sent.sentAt.toISOString() }, 202);
-    } catch (err) {
-      return refusal(c, err);
-    }
+    const sent = await sendPostAsNewsletter(c.var.services, c.req.valid('param').id, c.req.valid('json').full);
+    if (!sent.ok) return refusal(c, sent);
+    const { newsletterId, total, sentAt } = sent.value;
+    return c.json({ message: NEWSLETTER_SENDING, newsletterId, total, newsletterSentAt: sentAt.toISOString() }, 202);
   });

@@ -2,7 +2,7 @@
  * The teacher's page work as named use-cases (issue 19): save a draft (with the version
  * check), publish, restore, create, rename, unpublish, delete. Each commits its database change
  * first, then regenerates what the change shows (rendering never runs inside a transaction).
- * Refusals are named errors the routes map to status codes.
+ * Refusals are returned, `{ ok: false, kind }`: the routes map every kind to its status (issue 31).
  */
 import { check, type FieldIssue } from '../../contract/check.ts';
 import { customPageContent, isBuiltinSlug, PAGE_MESSAGES, schemaOfPage, type CustomPageContent } from '../../contract/content.ts';
@@ -10,57 +10,54 @@ import type { Services } from '../services/index.ts';
 import * as repo from './pages.repo.ts';
 import type { Change } from '../site/publisher.ts';
 
-export class PageNotFound extends Error {
-  constructor() {
-    super(PAGE_MESSAGES.notFound);
-  }
-}
-export class StaleVersion extends Error {
-  readonly currentVersion: number;
-  constructor(currentVersion: number) {
-    super(PAGE_MESSAGES.stale);
-    this.currentVersion = currentVersion;
-  }
-}
-export class InvalidContent extends Error {
-  readonly issues: FieldIssue[];
-  constructor(message: string, issues: FieldIssue[]) {
-    super(message);
-    this.issues = issues;
-  }
-}
-export class SlugTaken extends Error {
-  constructor() {
-    super(PAGE_MESSAGES.slugTaken);
-  }
-}
-export class BuiltinOnly extends Error {
-  constructor() {
-    super(PAGE_MESSAGES.builtinOnly);
-  }
-}
+/**
+ * Why a page use-case changed nothing, `{ ok: false, kind }` (issue 31: a name, never an HTTP
+ * status; pages.routes.ts maps every kind to its status and words, and the compiler checks it):
+ * - 'not-found': no such page (or revision);
+ * - 'stale': the draft was saved since the editor loaded `currentVersion`;
+ * - 'invalid': the content breaks its schema (`message`, `issues` by field);
+ * - 'slug-taken': another page has the address;
+ * - 'builtin-only': a built-in page can't be renamed, unpublished or deleted.
+ */
+export type PageRefusal =
+  | { ok: false; kind: 'not-found' }
+  | { ok: false; kind: 'stale'; currentVersion: number }
+  | InvalidContent
+  | { ok: false; kind: 'slug-taken' }
+  | { ok: false; kind: 'builtin-only' };
+
+/** Content refused by its schema: shared by pages and the journal. */
+export type InvalidContent = { ok: false; kind: 'invalid'; message: string; issues: FieldIssue[] };
+
+/** A use-case's answer: done (with its value) or refused. */
+export type Outcome<T, R> = { ok: true; value: T } | R;
+
+export const done = <T>(value: T) => ({ ok: true, value }) as const;
+const refused = <K extends PageRefusal['kind']>(kind: K) => ({ ok: false, kind }) as const;
+export const invalidContent = (message: string, issues: FieldIssue[]): InvalidContent => ({ ok: false, kind: 'invalid', message, issues });
 
 type Deps = Pick<Services, 'db' | 'publisher'>;
 
 /** Validates content with its page's schema; photos in her sections need alt text. */
-export function validateContent(slug: string, content: unknown): unknown {
+export function validateContent(slug: string, content: unknown): Outcome<unknown, InvalidContent> {
   const checked = check(schemaOfPage(slug), content);
-  if (!checked.ok) throw new InvalidContent(checked.message, checked.issues);
+  if (!checked.ok) return invalidContent(checked.message, checked.issues);
   if (!isBuiltinSlug(slug)) {
     const page = checked.data as CustomPageContent;
     const issues = page.sections.flatMap((s, i) => (s.imageId && !s.imageAlt ? [{ path: `sections.${i}.imageAlt`, message: PAGE_MESSAGES.altRequired }] : []));
-    if (issues.length) throw new InvalidContent(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+    if (issues.length) return invalidContent(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
   }
-  return checked.data;
+  return done(checked.data);
 }
 
-export async function saveDraft({ db }: Deps, slug: string, content: unknown, version: number): Promise<number> {
+export async function saveDraft({ db }: Deps, slug: string, content: unknown, version: number): Promise<Outcome<number, PageRefusal>> {
   const valid = validateContent(slug, content);
-  const saved = await repo.saveDraft(db, slug, valid, version);
-  if (saved !== undefined) return saved;
+  if (!valid.ok) return valid;
+  const saved = await repo.saveDraft(db, slug, valid.value, version);
+  if (saved !== undefined) return done(saved);
   const page = await repo.findPage(db, slug);
-  if (!page) throw new PageNotFound();
-  throw new StaleVersion(page.draftVersion);
+  if (!page) return refused('not-found');
+  return { ok: false, kind: 'stale', currentVersion: page.draftVersion };
 }
 
 /** What a change of this page shows: a page of hers with a link in a bar or footer touches every page. */
@@ -76,60 +73,76 @@ function changeOf(slug: string, before: unknown, after: unknown, extra: Partial<
   return { kind: 'custom', slug, navigation, ...extra };
 }
 
-export async function publishPage({ db, publisher }: Deps, slug: string, version?: number) {
+export async function publishPage(
+  { db, publisher }: Deps,
+  slug: string,
+  version?: number,
+): Promise<Outcome<{ revision: number; publishedAt: Date }, PageRefusal>> {
   const before = await repo.findPage(db, slug);
-  if (!before) throw new PageNotFound();
-  if (version !== undefined && version !== before.draftVersion) throw new StaleVersion(before.draftVersion);
+  if (!before) return refused('not-found');
+  if (version !== undefined && version !== before.draftVersion) return { ok: false, kind: 'stale', currentVersion: before.draftVersion };
   // The draft was valid when saved; checked again in case a schema grew since.
-  validateContent(slug, before.draft);
+  const valid = validateContent(slug, before.draft);
+  if (!valid.ok) return valid;
   const published = await db.transaction().execute((trx) => repo.publishRevision(trx, slug));
-  if (!published) throw new PageNotFound();
+  if (!published) return refused('not-found');
   await publisher.regenerate(changeOf(slug, before.published, before.draft));
-  return { revision: published.n, publishedAt: published.publishedAt };
+  return done({ revision: published.n, publishedAt: published.publishedAt });
 }
 
-export async function restoreRevision({ db, publisher }: Deps, slug: string, n: number) {
+/** Publishes revision `n` again; 'not-found' when the page or the revision is not there. */
+export async function restoreRevision(
+  { db, publisher }: Deps,
+  slug: string,
+  n: number,
+): Promise<Outcome<{ revision: number; publishedAt: Date; restoredFrom: number }, PageRefusal>> {
   const before = await repo.findPage(db, slug);
-  if (!before) throw new PageNotFound();
+  if (!before) return refused('not-found');
   const revision = await repo.findRevision(db, slug, n);
-  if (!revision) throw new PageNotFound();
+  if (!revision) return refused('not-found');
   // An old revision may predate a field the schema now requires: say so rather than publish it.
-  const content = validateContent(slug, revision.content);
+  const valid = validateContent(slug, revision.content);
+  if (!valid.ok) return valid;
+  const content = valid.value;
   const published = await db.transaction().execute((trx) => repo.publishRevision(trx, slug, { content, restoredFrom: n }));
-  if (!published) throw new PageNotFound();
+  if (!published) return refused('not-found');
   await publisher.regenerate(changeOf(slug, before.published, content));
-  return { revision: published.n, publishedAt: published.publishedAt, restoredFrom: n };
+  return done({ revision: published.n, publishedAt: published.publishedAt, restoredFrom: n });
 }
 
-export async function createPage({ db }: Deps, slug: string, content: unknown) {
+export async function createPage({ db }: Deps, slug: string, content: unknown): Promise<Outcome<repo.PageRow, PageRefusal>> {
   const valid = validateContent(slug, content);
-  const row = await repo.insertCustomPage(db, slug, valid);
-  if (!row) throw new SlugTaken();
-  return row;
+  if (!valid.ok) return valid;
+  const row = await repo.insertCustomPage(db, slug, valid.value);
+  if (!row) return refused('slug-taken');
+  return done(row);
 }
 
-export async function renamePage({ db, publisher }: Deps, from: string, to: string) {
-  if (isBuiltinSlug(from)) throw new BuiltinOnly();
+export async function renamePage({ db, publisher }: Deps, from: string, to: string): Promise<Outcome<void, PageRefusal>> {
+  if (isBuiltinSlug(from)) return refused('builtin-only');
   const outcome = await db.transaction().execute((trx) => repo.renamePage(trx, from, to));
-  if (outcome === 'missing') throw new PageNotFound();
-  if (outcome === 'taken') throw new SlugTaken();
+  if (outcome === 'missing') return refused('not-found');
+  if (outcome === 'taken') return refused('slug-taken');
   const page = await repo.findPage(db, to);
   // The old address answers 301 at once, published or not (as it will after any restart).
   if (page) await publisher.regenerate(changeOf(to, page.published, page.published, { renamedFrom: from }));
+  return done(undefined);
 }
 
-export async function unpublishPage({ db, publisher }: Deps, slug: string) {
-  if (isBuiltinSlug(slug)) throw new BuiltinOnly();
+export async function unpublishPage({ db, publisher }: Deps, slug: string): Promise<Outcome<void, PageRefusal>> {
+  if (isBuiltinSlug(slug)) return refused('builtin-only');
   const before = await repo.findPage(db, slug);
-  if (!before) throw new PageNotFound();
+  if (!before) return refused('not-found');
   await repo.unpublishPage(db, slug);
   if (before.published) await publisher.regenerate(changeOf(slug, before.published, null, { gone: true }));
+  return done(undefined);
 }
 
-export async function deletePage({ db, publisher }: Deps, slug: string) {
-  if (isBuiltinSlug(slug)) throw new BuiltinOnly();
+export async function deletePage({ db, publisher }: Deps, slug: string): Promise<Outcome<void, PageRefusal>> {
+  if (isBuiltinSlug(slug)) return refused('builtin-only');
   const before = await repo.findPage(db, slug);
-  if (!before) throw new PageNotFound();
+  if (!before) return refused('not-found');
   await repo.deletePage(db, slug);
   if (before.published) await publisher.regenerate(changeOf(slug, before.published, null, { gone: true }));
+  return done(undefined);
 }
