@@ -1,7 +1,10 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
-/** A labelled form control with its error line, wired for screen readers. */
-export function Field(props: { id: string; label: string; error?: string | undefined; hint?: string; children: ReactNode }) {
+/**
+ * The form fields of the whole site (the public forms and every admin form, issue 31): a labelled
+ * control with its hint and error lines, wired for screen readers.
+ */
+export function Field(props: { id: string; label: ReactNode; error?: string | undefined; hint?: ReactNode; children: ReactNode }) {
   const { id, label, error, hint, children } = props;
   return (
     <div className="field">
@@ -22,18 +25,63 @@ export function Field(props: { id: string; label: string; error?: string | undef
 }
 
 /** aria attributes for the control inside a Field. */
-export const describedBy = (id: string, error?: string, hint?: string) => ({
+export const describedBy = (id: string, error?: string, hint?: unknown) => ({
   'aria-invalid': error ? true : undefined,
   'aria-describedby': [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined,
 });
 
+/** What every field takes besides its control's own attributes. */
+type Labelled = { id: string; label: ReactNode; error?: string | undefined; hint?: ReactNode };
+
 /** The common case: a labelled <input> with its error (and hint) line. */
-export function TextInput(props: InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; error?: string | undefined; hint?: string }) {
+export function TextInput(props: InputHTMLAttributes<HTMLInputElement> & Labelled) {
   const { id, label, error, hint, ...input } = props;
   return (
     <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       <input id={id} {...input} {...describedBy(id, error, hint)} />
     </Field>
+  );
+}
+
+/** A labelled <textarea>. */
+export function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled) {
+  const { id, label, error, hint, ...area } = props;
+  return (
+    <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
+      <textarea id={id} {...area} {...describedBy(id, error, hint)} />
+    </Field>
+  );
+}
+
+/** A select's choices: [value, what she reads]. */
+export type Choices = readonly (readonly [value: string, words: string])[];
+
+/** A list's values with their words, as a select's choices. */
+export const choicesOf = <T extends string>(values: readonly T[], words: Readonly<Record<T, string>>): Choices => values.map((v) => [v, words[v]] as const);
+
+/** A labelled <select> of `choices`. */
+export function SelectInput(props: SelectHTMLAttributes<HTMLSelectElement> & Labelled & { choices: Choices }) {
+  const { id, label, error, hint, choices, ...select } = props;
+  return (
+    <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
+      <select id={id} {...select} {...describedBy(id, error, hint)}>
+        {choices.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** A checkbox with its words after it, the whole line the tap target. */
+export function Checkbox(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: ReactNode; className?: string }) {
+  const { label, className = 'checkbox', ...input } = props;
+  return (
+    <label className={className}>
+      <input type="checkbox" {...input} /> {label}
+    </label>
   );
 }
 

@@ -3,6 +3,7 @@ import AdminShell from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { ANNOUNCEMENT_MAX, type AnnouncementView } from '../../../contract/backoffice.ts';
+import { TextInput } from '../Field';
 
 /** An ISO instant as the value of a datetime-local input, in the admin's own zone. */
 function localInput(iso: string | null): string {
@@ -62,23 +63,11 @@ function AnnouncementPanel() {
           void put({ message, link, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-message`}>Message</label>
-          <input id={`${id}-message`} value={message} maxLength={ANNOUNCEMENT_MAX} onChange={(e) => setMessage(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-link`}>Link (optional, http:// or https://)</label>
-          <input id={`${id}-link`} type="url" value={link} onChange={(e) => setLink(e.target.value)} />
-        </div>
+        <TextInput id={`${id}-message`} label="Message" value={message} maxLength={ANNOUNCEMENT_MAX} onChange={(e) => setMessage(e.target.value)} />
+        <TextInput id={`${id}-link`} label="Link (optional, http:// or https://)" type="url" value={link} onChange={(e) => setLink(e.target.value)} />
         <div className="form-row">
-          <div className="field">
-            <label htmlFor={`${id}-start`}>Start (optional)</label>
-            <input id={`${id}-start`} type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-end`}>End (optional)</label>
-            <input id={`${id}-end`} type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
-          </div>
+          <TextInput id={`${id}-start`} label="Start (optional)" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} />
+          <TextInput id={`${id}-end`} label="End (optional)" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
         </div>
         <div className="card-actions">
           <button className="button button-small" type="submit">

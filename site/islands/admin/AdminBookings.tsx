@@ -36,9 +36,10 @@ import {
   type SlotsAddedView,
   type SlotView,
 } from '../../../contract/slots.ts';
+import { SelectInput, TextInput } from '../Field';
 
 type Repeat = 'none' | 'daily' | 'weekly';
-const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', daily: 'Daily', weekly: 'Weekly' };
+const REPEAT_CHOICES = Object.entries({ none: 'Does not repeat', daily: 'Daily', weekly: 'Weekly' } satisfies Record<Repeat, string>);
 
 /** SPEC.md section 9: the admin's slot lists refresh every 60 seconds. */
 const REFRESH_MS = 60_000;
@@ -107,38 +108,21 @@ function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
   return (
     <>
       <form className="form-row" onSubmit={submit} noValidate aria-label="Add slots" aria-describedby="slot-zone-note">
-        <div className="field">
-          <label htmlFor="slot-date">Date</label>
-          <input id="slot-date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="slot-time">Time</label>
-          <input id="slot-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="slot-repeat">Repeat</label>
-          <select id="slot-repeat" value={repeat} onChange={(e) => setRepeat(e.target.value as Repeat)}>
-            {(Object.keys(repeatLabels) as Repeat[]).map((r) => (
-              <option key={r} value={r}>
-                {repeatLabels[r]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="slot-occurrences">Occurrences</label>
-          <input
-            id="slot-occurrences"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_SLOTS_PER_REQUEST}
-            step={1}
-            value={repeat === 'none' ? '1' : occurrences}
-            disabled={repeat === 'none'}
-            onChange={(e) => setOccurrences(e.target.value)}
-          />
-        </div>
+        <TextInput id="slot-date" label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        <TextInput id="slot-time" label="Time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
+        <SelectInput id="slot-repeat" label="Repeat" choices={REPEAT_CHOICES} value={repeat} onChange={(e) => setRepeat(e.target.value as Repeat)} />
+        <TextInput
+          id="slot-occurrences"
+          label="Occurrences"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_SLOTS_PER_REQUEST}
+          step={1}
+          value={repeat === 'none' ? '1' : occurrences}
+          disabled={repeat === 'none'}
+          onChange={(e) => setOccurrences(e.target.value)}
+        />
         <div className="field slot-place-field">
           <label htmlFor="slot-place">Place (optional)</label>
           <span className="field-hint" id="slot-place-hint">
@@ -225,19 +209,14 @@ function PlaceButton(props: { slot: SlotView; what: string; onSaved: () => Promi
       {open && (
         <ModalDialog title={`Place ${props.what}`} onClose={() => setOpen(false)}>
           <form className="product-form" onSubmit={(e) => void save(e)} noValidate>
-            <div className="field">
-              <label htmlFor={`place-${props.slot._id}`}>Place</label>
-              <span className="field-hint" id={`place-${props.slot._id}-hint`}>
-                An address or an online link (https://…); empty for none.
-              </span>
-              <input
-                id={`place-${props.slot._id}`}
-                value={place}
-                maxLength={PLACE_MAX}
-                aria-describedby={`place-${props.slot._id}-hint`}
-                onChange={(e) => setPlace(e.target.value)}
-              />
-            </div>
+            <TextInput
+              id={`place-${props.slot._id}`}
+              label="Place"
+              hint="An address or an online link (https://…); empty for none."
+              value={place}
+              maxLength={PLACE_MAX}
+              onChange={(e) => setPlace(e.target.value)}
+            />
             <div className="card-actions">
               <button className="button button-small" type="submit" disabled={saving}>
                 Save the place

@@ -9,6 +9,7 @@ import { plainDollars, usd } from '../../lib/money';
 import { check } from '../../../contract/check.ts';
 import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, IMAGE_URL_PREFIX, photoRefusal, type PictureView } from '../../../contract/images.ts';
+import { TextArea, TextInput } from '../Field';
 
 interface Draft {
   name: string;
@@ -105,10 +106,7 @@ function ProductFields(props: {
 
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} value={draft.name} onChange={set('name')} required maxLength={200} />
-      </div>
+      <TextInput id={`${id}-name`} label="Name" value={draft.name} onChange={set('name')} required maxLength={200} />
       <fieldset className="product-photo">
         <legend>Photo</legend>
         <div className="product-preview">
@@ -126,29 +124,25 @@ function ProductFields(props: {
             onChanged={(picture) => props.onUploaded(draft.image, picture)}
           />
         )}
-        <div className="field">
-          <label htmlFor={`${id}-file`}>Upload an image</label>
-          <span className="field-hint" id={`${id}-file-hint`}>
-            PNG, JPEG, WebP or AVIF, at most {IMAGE_MAX_MB} MB.
-          </span>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept={IMAGE_ACCEPT}
-            aria-describedby={`${id}-file-hint`}
-            disabled={uploading}
-            onChange={(e) => void upload(e)}
-          />
-        </div>
+        <TextInput
+          id={`${id}-file`}
+          label="Upload an image"
+          hint={<>PNG, JPEG, WebP or AVIF, at most {IMAGE_MAX_MB} MB.</>}
+          type="file"
+          accept={IMAGE_ACCEPT}
+          disabled={uploading}
+          onChange={(e) => void upload(e)}
+        />
         <details className="image-address" open={!isUpload(draft.image)}>
           <summary>Or use an image address</summary>
-          <div className="field">
-            <label htmlFor={`${id}-image`}>Image address</label>
-            <span className="field-hint" id={`${id}-image-hint`}>
-              An https address or a path such as /images/…
-            </span>
-            <input id={`${id}-image`} value={draft.image} onChange={set('image')} aria-describedby={`${id}-image-hint`} maxLength={2000} />
-          </div>
+          <TextInput
+            id={`${id}-image`}
+            label="Image address"
+            hint="An https address or a path such as /images/…"
+            value={draft.image}
+            onChange={set('image')}
+            maxLength={2000}
+          />
         </details>
         {draft.image && (
           <button className="button button-quiet button-small" type="button" onClick={() => props.onChange({ ...draft, image: '' })}>
@@ -156,23 +150,31 @@ function ProductFields(props: {
           </button>
         )}
       </fieldset>
-      <div className="field">
-        <label htmlFor={`${id}-description`}>Description</label>
-        <textarea id={`${id}-description`} value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-details`}>Details</label>
-        <textarea id={`${id}-details`} value={draft.details} onChange={set('details')} rows={3} maxLength={5000} />
-      </div>
+      <TextArea id={`${id}-description`} label="Description" value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
+      <TextArea id={`${id}-details`} label="Details" value={draft.details} onChange={set('details')} rows={3} maxLength={5000} />
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-price`}>Price ($ per tin)</label>
-          <input id={`${id}-price`} type="number" inputMode="decimal" min={0} step={0.01} value={draft.price} onChange={set('price')} required />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-inventory`}>Inventory</label>
-          <input id={`${id}-inventory`} type="number" inputMode="numeric" min={0} step={1} value={draft.inventory} onChange={set('inventory')} required />
-        </div>
+        <TextInput
+          id={`${id}-price`}
+          label="Price ($ per tin)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          value={draft.price}
+          onChange={set('price')}
+          required
+        />
+        <TextInput
+          id={`${id}-inventory`}
+          label="Inventory"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={draft.inventory}
+          onChange={set('inventory')}
+          required
+        />
       </div>
     </>
   );

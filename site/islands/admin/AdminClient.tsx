@@ -12,6 +12,7 @@ import {
   type NoteVersionView,
   type RecordSessionView,
 } from '../../../contract/practice.ts';
+import { TextArea } from '../Field';
 
 /**
  * One client's page (issue 23): contact details, intake answers, sessions past and coming with
@@ -118,10 +119,7 @@ function SessionNotes({ s, onSaved }: { s: RecordSessionView; onSaved: () => voi
         </details>
       )}
       <form className="note-form" onSubmit={save} noValidate aria-label={`Note of ${when}`}>
-        <div className="field">
-          <label htmlFor={`${id}-text`}>{s.note ? 'Edit the note' : 'Write a note'}</label>
-          <textarea id={`${id}-text`} rows={4} value={text} onChange={(e) => setText(e.target.value)} />
-        </div>
+        <TextArea id={`${id}-text`} label={s.note ? 'Edit the note' : 'Write a note'} rows={4} value={text} onChange={(e) => setText(e.target.value)} />
         <div className="field field-check">
           <input id={`${id}-soap`} type="checkbox" checked={soapOn} onChange={(e) => setSoapOn(e.target.checked)} />
           <label htmlFor={`${id}-soap`}>SOAP layout</label>

@@ -8,9 +8,10 @@ import { confirmDialog, showAlert } from '../../lib/alert';
 import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventView, type Repeat } from '../../../contract/events.ts';
 import type { SignupRowView } from '../../../contract/signups.ts';
 import { check } from '../../../contract/check.ts';
+import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
 
 const emptyForm = { title: '', date: '', time: '', location: '', signUpLink: '', isExternal: false, capacity: '12', repeat: 'none' as Repeat };
-const repeatLabels: Record<Repeat, string> = { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' };
+const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' });
 
 /** Sign-ups per class: `${classTitle}|${date}` -> how many. */
 type Taken = Map<string, number>;
@@ -75,33 +76,13 @@ function EventRow(props: {
       </div>
       {editing ? (
         <form className="form-row" onSubmit={save} aria-label={`Edit ${event.title}`}>
-          <div className="field">
-            <label htmlFor={`${id}-title`}>Title</label>
-            <input id={`${id}-title`} value={draft.title} onChange={set('title')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-date`}>Date</label>
-            <input id={`${id}-date`} type="date" value={draft.date} onChange={set('date')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-time`}>Time</label>
-            <input id={`${id}-time`} type="time" value={draft.time} onChange={set('time')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-location`}>Location</label>
-            <input id={`${id}-location`} value={draft.location} onChange={set('location')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-link`}>Sign-up link</label>
-            <input id={`${id}-link`} value={draft.signUpLink} onChange={set('signUpLink')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-capacity`}>Capacity</label>
-            <input id={`${id}-capacity`} type="number" min={1} value={draft.capacity} onChange={set('capacity')} />
-          </div>
-          <label className="checkbox">
-            <input type="checkbox" checked={draft.isExternal} onChange={(e) => setDraft((d) => ({ ...d, isExternal: e.target.checked }))} /> External
-          </label>
+          <TextInput id={`${id}-title`} label="Title" value={draft.title} onChange={set('title')} />
+          <TextInput id={`${id}-date`} label="Date" type="date" value={draft.date} onChange={set('date')} />
+          <TextInput id={`${id}-time`} label="Time" type="time" value={draft.time} onChange={set('time')} />
+          <TextInput id={`${id}-location`} label="Location" value={draft.location} onChange={set('location')} />
+          <TextInput id={`${id}-link`} label="Sign-up link" value={draft.signUpLink} onChange={set('signUpLink')} />
+          <TextInput id={`${id}-capacity`} label="Capacity" type="number" min={1} value={draft.capacity} onChange={set('capacity')} />
+          <Checkbox label="External" checked={draft.isExternal} onChange={(e) => setDraft((d) => ({ ...d, isExternal: e.target.checked }))} />
           <div className="card-actions">
             <button className="button button-small" type="submit">
               Save
@@ -232,43 +213,14 @@ function EventsPanel() {
         {adding && (
           <>
             <form className="form-row add-event" id="add-event-form" onSubmit={add} noValidate aria-label="Add event">
-              <div className="field">
-                <label htmlFor="ev-title">Title</label>
-                <input id="ev-title" value={form.title} onChange={set('title')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-date">Date</label>
-                <input id="ev-date" type="date" value={form.date} onChange={set('date')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-time">Time</label>
-                <input id="ev-time" type="time" value={form.time} onChange={set('time')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-location">Location</label>
-                <input id="ev-location" value={form.location} onChange={set('location')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-link">Sign-up link</label>
-                <input id="ev-link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-capacity">Capacity</label>
-                <input id="ev-capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />
-              </div>
-              <div className="field">
-                <label htmlFor="ev-repeat">Repeat</label>
-                <select id="ev-repeat" value={form.repeat} onChange={set('repeat')}>
-                  {REPEATS.map((r) => (
-                    <option key={r} value={r}>
-                      {repeatLabels[r]}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <label className="checkbox">
-                <input type="checkbox" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} /> External sign-up
-              </label>
+              <TextInput id="ev-title" label="Title" value={form.title} onChange={set('title')} />
+              <TextInput id="ev-date" label="Date" type="date" value={form.date} onChange={set('date')} />
+              <TextInput id="ev-time" label="Time" type="time" value={form.time} onChange={set('time')} />
+              <TextInput id="ev-location" label="Location" value={form.location} onChange={set('location')} />
+              <TextInput id="ev-link" label="Sign-up link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
+              <TextInput id="ev-capacity" label="Capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />
+              <SelectInput id="ev-repeat" label="Repeat" choices={REPEAT_CHOICES} value={form.repeat} onChange={set('repeat')} />
+              <Checkbox label="External sign-up" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} />
               <div>
                 <button className="button" type="submit" disabled={sending}>
                   Add event

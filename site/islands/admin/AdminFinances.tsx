@@ -5,6 +5,7 @@ import { request } from '../../lib/http';
 import { usdFromCents as formatCents } from '../../lib/money';
 import { FINANCE_COUNT_ROWS, type FinanceMonth, type FinancesView } from '../../../contract/backoffice.ts';
 import { INCOME_ROWS } from '../../../contract/books.ts';
+import { TextInput } from '../Field';
 
 /** YYYY-MM `months` months before `month`. */
 function monthsBefore(month: string, months: number): string {
@@ -105,14 +106,8 @@ function FinancesPanel() {
       <section className="admin-panel" aria-labelledby={`${id}-range`}>
         <h2 id={`${id}-range`}>Figures for a range</h2>
         <form className="form-row" onSubmit={(e) => e.preventDefault()} aria-label="Range">
-          <div className="field">
-            <label htmlFor={`${id}-from`}>From</label>
-            <input id={`${id}-from`} type="month" value={from} onChange={(e) => setFrom(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>To</label>
-            <input id={`${id}-to`} type="month" value={to} onChange={(e) => setTo(e.target.value)} />
-          </div>
+          <TextInput id={`${id}-from`} label="From" type="month" value={from} onChange={(e) => setFrom(e.target.value)} />
+          <TextInput id={`${id}-to`} label="To" type="month" value={to} onChange={(e) => setTo(e.target.value)} />
         </form>
         {error && <p className="admin-error">{error}</p>}
         {view && (

@@ -17,6 +17,7 @@ import {
   type GalleryView,
 } from '../../../contract/galleries.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, photoRefusal } from '../../../contract/images.ts';
+import { TextInput } from '../Field';
 
 const THUMB_SIZES = '10rem';
 
@@ -84,10 +85,7 @@ function PhotoRow(props: {
         <FocusPicker picture={photo.picture} label={label} onChanged={(picture) => props.onSaved({ ...photo, picture })} />
       </div>
       <form className="gallery-photo-fields" onSubmit={(e) => void save(e)} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-alt`}>Alt text of {label}</label>
-          <input id={`${id}-alt`} value={alt} onChange={(e) => setAlt(e.target.value)} required maxLength={300} />
-        </div>
+        <TextInput id={`${id}-alt`} label={`Alt text of ${label}`} value={alt} onChange={(e) => setAlt(e.target.value)} required maxLength={300} />
         <div className="row-actions">
           <button type="submit" className="button button-small">
             Save alt text<span className="sr-only"> of {label}</span>
@@ -249,21 +247,16 @@ function GalleryPanel({ gallery }: { gallery: Gallery }) {
 
       <form className="gallery-add" onSubmit={(e) => void uploadAll(e)} noValidate>
         <h3>Add photos to the {title.toLowerCase()}</h3>
-        <div className="field">
-          <label htmlFor={`${id}-files`}>Choose photos</label>
-          <span className="field-hint" id={`${id}-files-hint`}>
-            JPEG, PNG, WebP or AVIF, at most {IMAGE_MAX_MB} MB each; several at once. iPhone HEIC photos: send them as JPEG.
-          </span>
-          <input
-            id={`${id}-files`}
-            type="file"
-            multiple
-            accept={IMAGE_ACCEPT}
-            aria-describedby={`${id}-files-hint`}
-            disabled={uploading}
-            onChange={(e) => void choose(e.target)}
-          />
-        </div>
+        <TextInput
+          id={`${id}-files`}
+          label="Choose photos"
+          hint={<>JPEG, PNG, WebP or AVIF, at most {IMAGE_MAX_MB} MB each; several at once. iPhone HEIC photos: send them as JPEG.</>}
+          type="file"
+          multiple
+          accept={IMAGE_ACCEPT}
+          disabled={uploading}
+          onChange={(e) => void choose(e.target)}
+        />
         {pending.length > 0 && (
           <ul className="plain-list gallery-pending">
             {pending.map((p, i) => (

@@ -3,6 +3,7 @@ import AdminShell from './AdminShell';
 import { AdminTable, byMonth, confirmAndDelete, formatDay, herToday, ModalDialog, MonthFolds, openMonths, useFocusRow, type FocusRowProps } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
+import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
 import { usdFromCents } from '../../lib/money';
 import {
   FREQUENCY_WORDS,
@@ -23,6 +24,11 @@ import {
  * the unpaid ones with their age and "Mark paid" in one tap; her locations with the round trip
  * from home; trips added by hand; the standard mileage rate of each year.
  */
+
+/** The select's choices: how a gig repeats, how it is paid, where it is. */
+const FREQUENCY_CHOICES = choicesOf(GIG_FREQUENCIES, FREQUENCY_WORDS);
+const METHOD_CHOICES = choicesOf(PAYMENT_METHODS, PAYMENT_METHOD_WORDS);
+const locationChoices = (locations: LocationView[]) => locations.map((l) => [l._id, l.name] as const);
 
 /** Her today: a gig's or trip's default date. */
 const todayHere = herToday;
@@ -86,68 +92,37 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
       aria-label="Add a gig"
     >
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-class`}>Class</label>
-          <input id={`${id}-class`} required value={className} onChange={(e) => setClassName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-location`}>Location</label>
-          <select id={`${id}-location`} required value={locationId || props.locations[0]?._id || ''} onChange={(e) => setLocationId(e.target.value)}>
-            {props.locations.map((l) => (
-              <option key={l._id} value={l._id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextInput id={`${id}-class`} label="Class" required value={className} onChange={(e) => setClassName(e.target.value)} />
+        <SelectInput
+          id={`${id}-location`}
+          label="Location"
+          required
+          choices={locationChoices(props.locations)}
+          value={locationId || props.locations[0]?._id || ''}
+          onChange={(e) => setLocationId(e.target.value)}
+        />
       </div>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-date`}>First date</label>
-          <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-time`}>Time</label>
-          <input id={`${id}-time`} type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
-        </div>
+        <TextInput id={`${id}-date`} label="First date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+        <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
       </div>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-rate`}>Rate per class ($)</label>
-          <input id={`${id}-rate`} inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-frequency`}>Repeats</label>
-          <select id={`${id}-frequency`} value={frequency} onChange={(e) => setFrequency(e.target.value as GigFrequency)}>
-            {GIG_FREQUENCIES.map((f) => (
-              <option key={f} value={f}>
-                {FREQUENCY_WORDS[f]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextInput id={`${id}-rate`} label="Rate per class ($)" inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+        <SelectInput
+          id={`${id}-frequency`}
+          label="Repeats"
+          choices={FREQUENCY_CHOICES}
+          value={frequency}
+          onChange={(e) => setFrequency(e.target.value as GigFrequency)}
+        />
       </div>
       <div className="form-row">
         {frequency !== 'perClass' && (
-          <div className="field">
-            <label htmlFor={`${id}-until`}>Until (optional)</label>
-            <input id={`${id}-until`} type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
-          </div>
+          <TextInput id={`${id}-until`} label="Until (optional)" type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
         )}
-        <div className="field">
-          <label htmlFor={`${id}-method`}>Paid by</label>
-          <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
-            {PAYMENT_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {PAYMENT_METHOD_WORDS[m]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectInput id={`${id}-method`} label="Paid by" choices={METHOD_CHOICES} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)} />
       </div>
-      <label className="checkbox">
-        <input type="checkbox" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} /> Tax withheld by the studio
-      </label>
+      <Checkbox label="Tax withheld by the studio" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} />
       <div className="card-actions">
         <button className="button button-small" type="submit" disabled={props.locations.length === 0}>
           Add gig
@@ -195,50 +170,27 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
         }}
       >
         <div className="form-row">
-          <div className="field">
-            <label htmlFor={`${id}-class`}>Class</label>
-            <input id={`${id}-class`} required value={className} onChange={(e) => setClassName(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-location`}>Location</label>
-            <select id={`${id}-location`} value={locationId} onChange={(e) => setLocationId(e.target.value)}>
-              {props.locations.map((l) => (
-                <option key={l._id} value={l._id}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-date`}>Date</label>
-            <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-time`}>Time</label>
-            <input id={`${id}-time`} type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-rate`}>Rate ($)</label>
-            <input id={`${id}-rate`} inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-method`}>Paid by</label>
-            <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
-              {PAYMENT_METHODS.map((m) => (
-                <option key={m} value={m}>
-                  {PAYMENT_METHOD_WORDS[m]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-paid`}>Paid on (empty: not paid)</label>
-            <input id={`${id}-paid`} type="date" value={paidOn} onChange={(e) => setPaidOn(e.target.value)} />
-          </div>
+          <TextInput id={`${id}-class`} label="Class" required value={className} onChange={(e) => setClassName(e.target.value)} />
+          <SelectInput
+            id={`${id}-location`}
+            label="Location"
+            choices={locationChoices(props.locations)}
+            value={locationId}
+            onChange={(e) => setLocationId(e.target.value)}
+          />
+          <TextInput id={`${id}-date`} label="Date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+          <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+          <TextInput id={`${id}-rate`} label="Rate ($)" inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+          <SelectInput
+            id={`${id}-method`}
+            label="Paid by"
+            choices={METHOD_CHOICES}
+            value={method}
+            onChange={(e) => setMethod(e.target.value as PaymentMethod)}
+          />
+          <TextInput id={`${id}-paid`} label="Paid on (empty: not paid)" type="date" value={paidOn} onChange={(e) => setPaidOn(e.target.value)} />
         </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} /> Tax withheld by the studio
-        </label>
+        <Checkbox label="Tax withheld by the studio" checked={taxed} onChange={(e) => setTaxed(e.target.checked)} />
         <div className="card-actions">
           <button className="button button-small" type="submit">
             Save
@@ -376,14 +328,8 @@ function LocationsPanel(props: { locations: LocationView[]; onChanged: () => voi
           void add();
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} required value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-miles`}>Round trip (miles)</label>
-          <input id={`${id}-miles`} inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
-        </div>
+        <TextInput id={`${id}-name`} label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <TextInput id={`${id}-miles`} label="Round trip (miles)" inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
         <div className="field">
           <button className="button button-small" type="submit">
             Add location
@@ -436,18 +382,9 @@ function TripsPanel() {
           void addTrip();
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-date`}>Date</label>
-          <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-purpose`}>Purpose</label>
-          <input id={`${id}-purpose`} required value={purpose} onChange={(e) => setPurpose(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-miles`}>Miles</label>
-          <input id={`${id}-miles`} inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
-        </div>
+        <TextInput id={`${id}-date`} label="Date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+        <TextInput id={`${id}-purpose`} label="Purpose" required value={purpose} onChange={(e) => setPurpose(e.target.value)} />
+        <TextInput id={`${id}-miles`} label="Miles" inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
         <div className="field">
           <button className="button button-small" type="submit">
             Add trip
@@ -488,18 +425,9 @@ function TripsPanel() {
           void saveRate();
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-year`}>Year</label>
-          <input id={`${id}-year`} inputMode="numeric" required value={year} onChange={(e) => setYear(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-cents`}>Cents a mile</label>
-          <input id={`${id}-cents`} inputMode="decimal" required value={cents} onChange={(e) => setCents(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-rname`}>Name</label>
-          <input id={`${id}-rname`} required value={rateName} placeholder="IRS business rate" onChange={(e) => setRateName(e.target.value)} />
-        </div>
+        <TextInput id={`${id}-year`} label="Year" inputMode="numeric" required value={year} onChange={(e) => setYear(e.target.value)} />
+        <TextInput id={`${id}-cents`} label="Cents a mile" inputMode="decimal" required value={cents} onChange={(e) => setCents(e.target.value)} />
+        <TextInput id={`${id}-rname`} label="Name" required value={rateName} placeholder="IRS business rate" onChange={(e) => setRateName(e.target.value)} />
         <div className="field">
           <button className="button button-small" type="submit">
             Save rate

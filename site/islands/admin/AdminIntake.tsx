@@ -11,6 +11,9 @@ import {
   type QuestionType,
 } from '../../../contract/practice.ts';
 import { SESSION_TYPE_KEYS, type SessionTypeKey } from '../../../contract/settings.ts';
+import { choicesOf, SelectInput, TextArea, TextInput } from '../Field';
+
+const TYPE_CHOICES = choicesOf(QUESTION_TYPES, QUESTION_TYPE_LABELS);
 
 /**
  * Her intake form (issue 23): the questions a new client answers before a first session, in her
@@ -55,47 +58,45 @@ function QuestionEditor(props: { q: Draft; index: number; count: number; onChang
     <li className="item intake-question" data-question={q.id}>
       <fieldset className="intake-question-fields">
         <legend>Question {n}</legend>
-        <div className="field">
-          <label htmlFor={`${id}-label`}>Question</label>
-          <input id={`${id}-label`} value={q.label} maxLength={300} onChange={(e) => onChange({ ...q, label: e.target.value })} />
-        </div>
+        <TextInput id={`${id}-label`} label="Question" value={q.label} maxLength={300} onChange={(e) => onChange({ ...q, label: e.target.value })} />
         <div className="form-row">
-          <div className="field">
-            <label htmlFor={`${id}-type`}>Kind of answer</label>
-            <select id={`${id}-type`} value={q.type} onChange={(e) => onChange({ ...q, type: e.target.value as QuestionType })}>
-              {QUESTION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {QUESTION_TYPE_LABELS[t]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectInput
+            id={`${id}-type`}
+            label="Kind of answer"
+            choices={TYPE_CHOICES}
+            value={q.type}
+            onChange={(e) => onChange({ ...q, type: e.target.value as QuestionType })}
+          />
           <div className="field field-check">
             <input id={`${id}-required`} type="checkbox" checked={q.required} onChange={(e) => onChange({ ...q, required: e.target.checked })} />
             <label htmlFor={`${id}-required`}>Required</label>
           </div>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-help`}>Help text (optional)</label>
-          <input id={`${id}-help`} value={q.help ?? ''} maxLength={600} onChange={(e) => onChange({ ...q, help: e.target.value })} />
-        </div>
+        <TextInput
+          id={`${id}-help`}
+          label="Help text (optional)"
+          value={q.help ?? ''}
+          maxLength={600}
+          onChange={(e) => onChange({ ...q, help: e.target.value })}
+        />
         {(q.type === 'choice' || q.type === 'multiChoice') && (
-          <div className="field">
-            <label htmlFor={`${id}-options`}>Choices, one per line</label>
-            <textarea id={`${id}-options`} rows={3} value={q.optionsText} onChange={(e) => onChange({ ...q, optionsText: e.target.value })} />
-          </div>
+          <TextArea
+            id={`${id}-options`}
+            label="Choices, one per line"
+            rows={3}
+            value={q.optionsText}
+            onChange={(e) => onChange({ ...q, optionsText: e.target.value })}
+          />
         )}
         {q.type === 'consent' && (
-          <div className="field">
-            <label htmlFor={`${id}-consent`}>What the client agrees to</label>
-            <textarea
-              id={`${id}-consent`}
-              rows={4}
-              placeholder="Optional: left empty, the question itself is what the client agrees to."
-              value={q.consentText ?? ''}
-              onChange={(e) => onChange({ ...q, consentText: e.target.value })}
-            />
-          </div>
+          <TextArea
+            id={`${id}-consent`}
+            label="What the client agrees to"
+            rows={4}
+            placeholder="Optional: left empty, the question itself is what the client agrees to."
+            value={q.consentText ?? ''}
+            onChange={(e) => onChange({ ...q, consentText: e.target.value })}
+          />
         )}
         <div className="row-actions">
           <button type="button" className="button button-quiet button-small" disabled={index === 0} onClick={() => onMove(-1)}>

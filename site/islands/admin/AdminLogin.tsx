@@ -5,6 +5,7 @@ import { request } from '../../lib/http';
 import { rememberAdmin, storedAdmin } from '../../lib/profile';
 import { showAlert } from '../../lib/alert';
 import { useHydrated } from '../useHydrated';
+import { TextInput } from '../Field';
 
 /** /admin: e-mail, password and the human check (action admin_login). A logged-in admin goes straight on. */
 export default function AdminLogin() {
@@ -57,14 +58,8 @@ export default function AdminLogin() {
   return (
     <form className="admin-panel form admin-login" onSubmit={submit} noValidate aria-label="Admin login">
       <h1>Admin login</h1>
-      <div className="field">
-        <label htmlFor="admin-email">Email</label>
-        <input id="admin-email" name="email" type="email" autoComplete="username" required />
-      </div>
-      <div className="field">
-        <label htmlFor="admin-password">Password</label>
-        <input id="admin-password" name="password" type="password" autoComplete="current-password" required />
-      </div>
+      <TextInput id="admin-email" label="Email" name="email" type="email" autoComplete="username" required />
+      <TextInput id="admin-password" label="Password" name="password" type="password" autoComplete="current-password" required />
       <div>
         <button className="button" type="submit" disabled={!hydrated || sending}>
           {sending ? 'Logging in...' : 'Log in'}

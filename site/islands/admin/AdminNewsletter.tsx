@@ -4,6 +4,7 @@ import { AdminTable, FilterNote, formatWhen, useAdminList, useListFilter } from 
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import type { NewsletterPreview, NewsletterView } from '../../../contract/backoffice.ts';
+import { TextArea, TextInput } from '../Field';
 
 const ARCHIVE_COLUMNS = ['Subject', 'Status', 'Recipients', 'Sent', 'Skipped', 'Failed', 'When', 'Actions'] as const;
 /** How often the progress bar asks how far the send has got. */
@@ -162,14 +163,8 @@ function NewsletterPanel() {
         <h2 id={`${id}-write`}>{locked ? 'Newsletter' : current ? 'Edit draft' : 'Write a newsletter'}</h2>
         <div className="newsletter-editor">
           <form className="product-form" onSubmit={(e) => e.preventDefault()} aria-label="Newsletter">
-            <div className="field">
-              <label htmlFor={`${id}-subject`}>Subject</label>
-              <input id={`${id}-subject`} value={subject} maxLength={150} readOnly={locked} onChange={(e) => setSubject(e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-body`}>Body (Markdown)</label>
-              <textarea id={`${id}-body`} rows={14} value={body} readOnly={locked} onChange={(e) => setBody(e.target.value)} />
-            </div>
+            <TextInput id={`${id}-subject`} label="Subject" value={subject} maxLength={150} readOnly={locked} onChange={(e) => setSubject(e.target.value)} />
+            <TextArea id={`${id}-body`} label="Body (Markdown)" rows={14} value={body} readOnly={locked} onChange={(e) => setBody(e.target.value)} />
             <div className="card-actions">
               {locked ? (
                 <button className="button button-small" type="button" onClick={startNew}>

@@ -26,6 +26,7 @@ import {
   type AdminOrderView,
   type OrderStatus,
 } from '../../../contract/orders.ts';
+import { TextInput } from '../Field';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -60,26 +61,22 @@ function TrackingFields(props: {
   const id = `tracking-${order._id}`;
   return (
     <div className="tracking-fields" data-tracking-fields>
-      <div className="field">
-        <label htmlFor={`${id}-number`}>Tracking number (optional)</label>
-        <input
-          id={`${id}-number`}
-          value={value.trackingNumber}
-          maxLength={64}
-          autoComplete="off"
-          onChange={(e) => props.onChange({ ...value, trackingNumber: e.target.value })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-carrier`}>Carrier</label>
-        <input
-          id={`${id}-carrier`}
-          value={value.carrier}
-          maxLength={40}
-          placeholder={KNOWN_CARRIERS.join(', ')}
-          onChange={(e) => props.onChange({ ...value, carrier: e.target.value })}
-        />
-      </div>
+      <TextInput
+        id={`${id}-number`}
+        label="Tracking number (optional)"
+        value={value.trackingNumber}
+        maxLength={64}
+        autoComplete="off"
+        onChange={(e) => props.onChange({ ...value, trackingNumber: e.target.value })}
+      />
+      <TextInput
+        id={`${id}-carrier`}
+        label="Carrier"
+        value={value.carrier}
+        maxLength={40}
+        placeholder={KNOWN_CARRIERS.join(', ')}
+        onChange={(e) => props.onChange({ ...value, carrier: e.target.value })}
+      />
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { Fragment, useCallback, useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import AdminShell from './AdminShell';
-import SalesTaxPanel from './SalesTaxPanel';
+import SalesTaxPanel, { STATE_CHOICES } from './SalesTaxPanel';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
 import { INCOME_ROWS, type TaxPeriodFigures, type TaxYearView } from '../../../contract/books.ts';
-import { US_STATES, type TaxRatesView } from '../../../contract/tax.ts';
+import type { TaxRatesView } from '../../../contract/tax.ts';
+import { Checkbox, SelectInput, TextInput } from '../Field';
 
 /**
  * A tax year in one place (issue 24): income by source for the year and per quarter (as Finances
@@ -150,38 +151,23 @@ function RatesPanel() {
           void save();
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-state`}>State</label>
-          <select
-            id={`${id}-state`}
-            value={state}
-            onChange={(e) => {
-              setState(e.target.value);
-              const r = current.find((c) => c.state === e.target.value);
-              if (r) {
-                setPercent(String(r.ratePercent));
-                setShipping(r.shippingTaxable);
-              }
-            }}
-          >
-            {Object.entries(US_STATES).map(([code, name]) => (
-              <option key={code} value={code}>
-                {name} ({code})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-rate`}>Rate (%)</label>
-          <input id={`${id}-rate`} inputMode="decimal" required value={percent} onChange={(e) => setPercent(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-from`}>From</label>
-          <input id={`${id}-from`} type="date" required value={startsOn} onChange={(e) => setStartsOn(e.target.value)} />
-        </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> Shipping is taxed
-        </label>
+        <SelectInput
+          id={`${id}-state`}
+          label="State"
+          choices={STATE_CHOICES}
+          value={state}
+          onChange={(e) => {
+            setState(e.target.value);
+            const r = current.find((c) => c.state === e.target.value);
+            if (r) {
+              setPercent(String(r.ratePercent));
+              setShipping(r.shippingTaxable);
+            }
+          }}
+        />
+        <TextInput id={`${id}-rate`} label="Rate (%)" inputMode="decimal" required value={percent} onChange={(e) => setPercent(e.target.value)} />
+        <TextInput id={`${id}-from`} label="From" type="date" required value={startsOn} onChange={(e) => setStartsOn(e.target.value)} />
+        <Checkbox label="Shipping is taxed" checked={shipping} onChange={(e) => setShipping(e.target.checked)} />
         <div className="field">
           <button className="button button-small" type="submit">
             Save rate
@@ -228,16 +214,13 @@ function TaxYearPanel() {
       <section className="admin-panel" aria-labelledby={`${id}-h`}>
         <h2 id={`${id}-h`}>Tax year {year}</h2>
         <form className="form-row no-print" aria-label="Year" onSubmit={(e) => e.preventDefault()}>
-          <div className="field">
-            <label htmlFor={`${id}-year`}>Year</label>
-            <select id={`${id}-year`} value={year} onChange={(e) => setYear(Number(e.target.value))}>
-              {Array.from({ length: 6 }, (_, i) => thisYear() - i).map((y) => (
-                <option key={y} value={y}>
-                  {y}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectInput
+            id={`${id}-year`}
+            label="Year"
+            choices={Array.from({ length: 6 }, (_, i) => String(thisYear() - i)).map((y) => [y, y] as const)}
+            value={year}
+            onChange={(e) => setYear(Number(e.target.value))}
+          />
           <div className="field row-actions">
             <button type="button" className="button button-small" onClick={() => window.print()}>
               Print

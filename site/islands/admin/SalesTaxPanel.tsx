@@ -3,6 +3,10 @@ import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { AdminTable } from './admin-ui';
 import { collectsInSentence, NO_SALES_TAX_STATES, US_STATES, type AdminTaxRatesView, type TaxSettings, type TaxSettingsInput } from '../../../contract/tax.ts';
+import { SelectInput, TextArea, TextInput, type Choices } from '../Field';
+
+/** Every state as a select's choice: "Washington (WA)". */
+export const STATE_CHOICES: Choices = Object.entries(US_STATES).map(([code, name]) => [code, `${name} (${code})`] as const);
 
 /**
  * Where she collects sales tax (issue 29, decision 0028), on the Tax year page: the states she is
@@ -108,19 +112,13 @@ export default function SalesTaxPanel(props: { onSaved?: () => void }) {
             {draft.collectsIn.length === 0 && <li>None: no order is charged sales tax.</li>}
           </ul>
           <div className="form-row">
-            <div className="field">
-              <label htmlFor={`${id}-add`}>Add a state</label>
-              <select id={`${id}-add`} value={adding} onChange={(e) => setAdding(e.target.value)}>
-                <option value="">Choose a state</option>
-                {Object.entries(US_STATES)
-                  .filter(([code]) => !draft.collectsIn.includes(code))
-                  .map(([code, name]) => (
-                    <option key={code} value={code}>
-                      {name} ({code})
-                    </option>
-                  ))}
-              </select>
-            </div>
+            <SelectInput
+              id={`${id}-add`}
+              label="Add a state"
+              choices={[['', 'Choose a state'], ...STATE_CHOICES.filter(([code]) => !draft.collectsIn.includes(code))]}
+              value={adding}
+              onChange={(e) => setAdding(e.target.value)}
+            />
             <div className="field">
               <button
                 type="button"
@@ -138,37 +136,33 @@ export default function SalesTaxPanel(props: { onSaved?: () => void }) {
         </fieldset>
         <fieldset className="field">
           <legend>Your shop’s address (pickups are taxed here)</legend>
-          <div className="field">
-            <label htmlFor={`${id}-line1`}>Street address</label>
-            <input id={`${id}-line1`} autoComplete="address-line1" value={shop.line1} onChange={(e) => setShop('line1', e.target.value)} />
-          </div>
+          <TextInput
+            id={`${id}-line1`}
+            label="Street address"
+            autoComplete="address-line1"
+            value={shop.line1}
+            onChange={(e) => setShop('line1', e.target.value)}
+          />
           <div className="form-row">
-            <div className="field">
-              <label htmlFor={`${id}-city`}>City</label>
-              <input id={`${id}-city`} autoComplete="address-level2" required value={shop.city} onChange={(e) => setShop('city', e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-state`}>State</label>
-              <select id={`${id}-state`} value={shop.state} onChange={(e) => setShop('state', e.target.value)}>
-                {Object.entries(US_STATES).map(([code, name]) => (
-                  <option key={code} value={code}>
-                    {name} ({code})
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-zip`}>ZIP code</label>
-              <input
-                id={`${id}-zip`}
-                inputMode="numeric"
-                autoComplete="postal-code"
-                required
-                maxLength={10}
-                value={shop.zip}
-                onChange={(e) => setShop('zip', e.target.value)}
-              />
-            </div>
+            <TextInput
+              id={`${id}-city`}
+              label="City"
+              autoComplete="address-level2"
+              required
+              value={shop.city}
+              onChange={(e) => setShop('city', e.target.value)}
+            />
+            <SelectInput id={`${id}-state`} label="State" choices={STATE_CHOICES} value={shop.state} onChange={(e) => setShop('state', e.target.value)} />
+            <TextInput
+              id={`${id}-zip`}
+              label="ZIP code"
+              inputMode="numeric"
+              autoComplete="postal-code"
+              required
+              maxLength={10}
+              value={shop.zip}
+              onChange={(e) => setShop('zip', e.target.value)}
+            />
           </div>
         </fieldset>
         <button className="button button-small" type="submit">
@@ -205,39 +199,26 @@ export default function SalesTaxPanel(props: { onSaved?: () => void }) {
         }}
       >
         <div className="form-row">
-          <div className="field">
-            <label htmlFor={`${id}-table-state`}>State</label>
-            <select id={`${id}-table-state`} value={tableState} onChange={(e) => setTableState(e.target.value)}>
-              {Object.entries(US_STATES).map(([code, name]) => (
-                <option key={code} value={code}>
-                  {name} ({code})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-file`}>CSV file</label>
-            <input
-              id={`${id}-file`}
-              type="file"
-              accept=".csv,text/csv,text/plain"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                if (file) void file.text().then(setCsv);
-              }}
-            />
-          </div>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-csv`}>Or paste it</label>
-          <textarea
-            id={`${id}-csv`}
-            rows={4}
-            value={csv}
-            onChange={(e) => setCsv(e.target.value)}
-            placeholder={'ZIP,Rate,Location code,Name\n98101,0.1035,1726,SEATTLE'}
+          <SelectInput id={`${id}-table-state`} label="State" choices={STATE_CHOICES} value={tableState} onChange={(e) => setTableState(e.target.value)} />
+          <TextInput
+            id={`${id}-file`}
+            label="CSV file"
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) void file.text().then(setCsv);
+            }}
           />
         </div>
+        <TextArea
+          id={`${id}-csv`}
+          label="Or paste it"
+          rows={4}
+          value={csv}
+          onChange={(e) => setCsv(e.target.value)}
+          placeholder={'ZIP,Rate,Location code,Name\n98101,0.1035,1726,SEATTLE'}
+        />
         <button className="button button-small" type="submit" disabled={!csv.trim() || !tableState}>
           Import table
         </button>
