@@ -1,0 +1,130 @@
+/** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
+import { text, optionalText, type Endpoint } from './common.ts';
+
+export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
+  // --- the back office (issue 16) -----------------------------------------------------------
+  { method: 'GET', route: '/api/announcement', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/announcement', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/announcement',
+    auth: 'admin',
+    body: 'json',
+    // An empty message removes the announcement, so it is not "required".
+    fields: {
+      message: optionalText(),
+      link: optionalText({ bad: ['javascript:alert(1)', 'data:text/html,hi', 'ftp://example.com/x'] }),
+      startsAt: optionalText({ role: 'match', bad: ['tomorrow', '2031-01-01', '2031-01-01T10:00'] }),
+      endsAt: optionalText({ role: 'match', bad: ['2000-01-01T00:00:00Z'] }),
+    },
+    writes: ['announcements'],
+    example: async (fx) => ({
+      json: {
+        message: fx.unique('No classes over the holidays'),
+        link: 'https://example.com/calendar',
+        startsAt: '2020-01-01T00:00:00.000Z',
+        endsAt: '2099-01-01T00:00:00.000Z',
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/finances',
+    auth: 'admin',
+    body: 'none',
+    // Without from and to: the current year (issue 24); one of them alone is refused.
+    fields: {
+      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
+      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
+    },
+    writes: [],
+    example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
+  },
+  { method: 'GET', route: '/api/admin/exports/:file', auth: 'admin', body: 'none', writes: [], example: async () => ({ params: { file: 'orders.csv' } }) },
+  // Issue 20: the finances per month as CSV; without from and to, the last 12 months.
+  {
+    method: 'GET',
+    route: '/api/admin/exports/finances.csv',
+    auth: 'admin',
+    body: 'none',
+    fields: {
+      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
+      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
+    },
+    writes: [],
+    example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
+  },
+  // Issue 20: the Today panel, and her settings.
+  { method: 'GET', route: '/api/admin/today', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  { method: 'GET', route: '/api/admin/settings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'PUT',
+    route: '/api/admin/settings',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      defaultPlace: optionalText({ inJson: true, bad: ['javascript://alert(1)', 'Room 1\nRoom 2'] }),
+      bookingAmounts: { kind: 'any' },
+    },
+    writes: ['settings'],
+    example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
+  },
+  { method: 'GET', route: '/api/admin/newsletters', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/admin/newsletters',
+    auth: 'admin',
+    body: 'json',
+    fields: { subject: text(), body: text() },
+    writes: ['newsletters'],
+    example: async (fx) => ({ json: { subject: fx.unique('Spring news'), body: '# Hello\n\nClasses **resume** on Monday.' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/newsletters/preview',
+    auth: 'admin',
+    body: 'json',
+    // Rendered and answered, never stored.
+    fields: { subject: text({ role: 'lookup' }), body: text({ role: 'lookup' }) },
+    writes: [],
+    example: async () => ({ json: { subject: 'Preview', body: '*Hello*' } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/newsletters/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ params: { id: await fx.newsletter() } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/newsletters/:id',
+    auth: 'admin',
+    body: 'json',
+    fields: { subject: text(), body: text() },
+    writes: ['newsletters'],
+    example: async (fx) => ({ params: { id: await fx.newsletter() }, json: { subject: fx.unique('Summer news'), body: 'New words' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/newsletters/:id/test',
+    auth: 'admin',
+    body: 'none',
+    writes: ['mails'],
+    example: async (fx) => ({ params: { id: await fx.newsletter() } }),
+  },
+  // Last: should a server's sender be awake, it mails in the background only after every other endpoint's snapshots.
+  {
+    method: 'POST',
+    route: '/api/admin/newsletters/:id/send',
+    auth: 'admin',
+    body: 'none',
+    writes: ['newsletters', 'newsletterOutbox', 'mails'],
+    okStatus: [202],
+    example: async (fx) => {
+      await fx.subscriber();
+      return { params: { id: await fx.newsletter() } };
+    },
+  },
+];

@@ -1,0 +1,126 @@
+/** The endpoint table's booking part (tests/helpers/endpoints.ts holds the whole table, in order). */
+import { BOOKING_SESSION, text, optionalText, match, type Endpoint } from './common.ts';
+
+export const BOOKING_ENDPOINTS: Endpoint[] = [
+  // --- slots and booked sessions -------------------------------------------------------------
+  {
+    method: 'POST',
+    route: '/api/bookings',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      slots: {
+        kind: 'array',
+        required: true,
+        bad: [
+          [],
+          [{}],
+          [null],
+          ['2031-01-01 10:00'],
+          [{ date: '2031-02-30', time: '10:00' }],
+          [{ date: '2031-03-01', time: '25:00' }],
+          [{ date: '2001-03-01', time: '10:00' }],
+          Array.from({ length: 367 }, () => ({ date: '2031-03-01', time: '10:00' })),
+        ],
+      },
+    },
+    writes: ['slots'],
+    example: async (fx) => ({
+      json: {
+        slots: [
+          { date: fx.date(60 + (Date.now() % 200)), time: '10:00' },
+          { date: fx.date(61 + (Date.now() % 200)), time: '11:00' },
+        ],
+      },
+    }),
+  },
+  { method: 'GET', route: '/api/bookings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  // One slot's place (issue 20): an address or an http(s) link; '' for none, so not "required".
+  {
+    method: 'PUT',
+    route: '/api/bookings/:id/place',
+    auth: 'admin',
+    body: 'json',
+    fields: { place: optionalText({ bad: ['javascript://alert(1)', 'ftp://files.example.com/x', 'Room 1\nRoom 2'] }) },
+    writes: ['slots'],
+    example: async (fx) => ({ params: { id: (await fx.slot()).id }, json: { place: 'Studio 3, 12 Alder St' } }),
+  },
+  {
+    method: 'GET',
+    route: '/api/bookings?userId',
+    auth: 'user',
+    body: 'none',
+    fields: { userId: match({ in: 'query' }) },
+    writes: [],
+    example: async (fx) => {
+      const user = await fx.user();
+      return { cookie: user.cookie, query: { userId: user.id } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/bookings/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['slots'],
+    example: async (fx) => ({ params: { id: (await fx.slot()).id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/validate-coupon',
+    auth: 'user',
+    body: 'json',
+    fields: { code: match() },
+    writes: [],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie, json: { code: fx.server.env.BOOKING_COUPON.toLowerCase() } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/bookings/:slotId/paypal-order',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      amount: { kind: 'money', required: true, bad: [49.99, 200.01, 0, -80, '80.123', '8e1', 'NaN', 'Infinity', '0x50', ' ', 1e308] },
+      sessionType: match(),
+    },
+    // The order is recorded, so an approval never finalized can be found again (issue 20).
+    writes: ['bookingOrders'],
+    example: async (fx) => ({ cookie: (await fx.user()).cookie, params: { slotId: (await fx.slot()).id }, json: { amount: 80, sessionType: BOOKING_SESSION } }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/bookings/:slotId/book',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      userId: match(),
+      firstName: text(),
+      lastName: text(),
+      // Checked, never stored: the confirmation goes to the account's own address.
+      email: text({ role: 'lookup' }),
+      sessionType: match(),
+      message: optionalText(),
+      paypalOrderId: match(),
+      couponCode: optionalText({ role: 'match' }),
+    },
+    writes: ['slots', 'paymentAttempts', 'mails'],
+    example: async (fx) => {
+      const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
+      const slot = await fx.slot();
+      const paypalOrderId = await fx.slotOrder(user, slot.id);
+      return {
+        cookie: user.cookie,
+        params: { slotId: slot.id },
+        json: {
+          userId: user.id,
+          firstName: 'Ana',
+          lastName: 'Lima',
+          email: user.email,
+          sessionType: BOOKING_SESSION,
+          message: 'A sore shoulder.',
+          paypalOrderId,
+        },
+      };
+    },
+  },
+];
