@@ -1,0 +1,119 @@
+/**
+ * SQL lives in repos (issue 31, docs/handler-recipe.md): in api/, a Kysely query builder
+ * (`.selectFrom(`, `.insertInto(`, `.updateTable(`, `.deleteFrom(`, `.mergeInto(`, `.replaceInto(`)
+ * or a `sql` template or helper (`sql\`…\``, `sql<T>\`…\``, `sql.raw(…)`, `sql.ref(…)`, …) is
+ * allowed only in a `*.repo.ts` file, in the sealed records (api/practice/records.ts: it seals,
+ * opens and logs every read of a client's private rows in the same statements), and in the files
+ * NOT_YET_MOVED names with their reason (the list of what is left; it only shrinks). db/ (the
+ * connection and migrations), scripts/ (tools) and tests/ are not api/ and are not read.
+ *
+ * TypeScript's parser reads the files, so a comment or a string that merely mentions `selectFrom`
+ * is not a query. `node scripts/check-sql-in-repos.ts` prints each place and exits 1;
+ * tests/unit/sql-in-repos.test.ts runs it inside `npm test`, on this repository and on a fixture
+ * tree that breaks the rule.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export interface SqlPlace {
+  /** The file, relative to the root, with forward slashes. */
+  file: string;
+  line: number;
+  /** What was found: `.selectFrom(`, `sql\`\``, `sql.raw(`. */
+  what: string;
+}
+
+/** The one exception by design: the sealed private records. */
+export const SEALED = ['api/practice/records.ts'] as const;
+
+/**
+ * Files of api/ that still hold SQL outside a repo, each with why it is left (issue 31's
+ * "what is left"). A file that holds none any more is reported, so the list stays true.
+ */
+export const NOT_YET_MOVED: Readonly<Record<string, string>> = {
+  'api/seed.ts': 'the development seed: an entry, not a request path; to move into the wings’ repos',
+  'api/backups/backup.ts': 'the backup reads every table by its name (sql.raw of the table list)',
+  'api/backups/restore.ts': 'the restore tool reads whole tables in order; to move into a backups.repo.ts',
+  'api/services/mail/mailbox.ts': 'the development mailbox service stores mails in its own table',
+  'api/system/health.routes.ts': 'the health probe’s `select 1`',
+  'api/middleware/sessions.ts': 'the session store (moved here by the api/ floors work); to become sessions.repo.ts',
+  'api/site/brand.ts': 'the brand names read from the settings; to move into settings.repo.ts',
+  'api/pages/render-ahead.ts': 'the renderer’s claim of pages to make and its bookkeeping',
+  'api/pages/render-context.ts': 'what the renderer reads for a page',
+  'api/pages/seed-pages.ts': 'the built-in pages’ first rows',
+  'api/accounts/client-data.ts': 'the GDPR export reads every table about her',
+  'api/accounts/client-data.routes.ts': 'the deletion request’s lookup',
+  'api/accounts/erase-account.ts': 'the erasure’s statements, one transaction over many tables',
+  'api/booking/sessions-of-deleted-account.ts': 'the erasure’s cancelling of her coming sessions',
+  'api/classes/places.ts': 'a place given back and the waitlist, in one transaction',
+};
+
+const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
+
+/** The places in `text` (a TypeScript file's source) where SQL is written. */
+export function sqlPlaces(file: string, text: string): SqlPlace[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: SqlPlace[] = [];
+  const at = (node: ts.Node, what: string) => found.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what });
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const name = node.expression.name.text;
+      if (BUILDERS.has(name)) at(node, `.${name}(`);
+      else if (ts.isIdentifier(node.expression.expression) && node.expression.expression.text === 'sql') at(node, `sql.${name}(`);
+    }
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === 'sql') at(node, 'sql``');
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...filesUnder(full));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+export interface SqlCheck {
+  /** SQL where it may not be. */
+  violations: SqlPlace[];
+  /** NOT_YET_MOVED entries whose file holds no SQL any more (or is gone). */
+  stale: string[];
+}
+
+/** Checks api/ under `root`; `notYetMoved` defaults to NOT_YET_MOVED. */
+export function checkSqlInRepos(root: string, notYetMoved: Readonly<Record<string, string>> = NOT_YET_MOVED): SqlCheck {
+  const apiDir = path.join(root, 'api');
+  const violations: SqlPlace[] = [];
+  const withSql = new Set<string>();
+  for (const full of filesUnder(apiDir)) {
+    const file = path.relative(root, full).split(path.sep).join('/');
+    const places = sqlPlaces(file, readFileSync(full, 'utf8'));
+    if (places.length === 0) continue;
+    withSql.add(file);
+    if (file.endsWith('.repo.ts') || (SEALED as readonly string[]).includes(file) || Object.hasOwn(notYetMoved, file)) continue;
+    violations.push(...places);
+  }
+  return { violations, stale: Object.keys(notYetMoved).filter((f) => !withSql.has(f)) };
+}
+
+export const formatPlace = (p: SqlPlace) => `${p.file}:${p.line}: ${p.what} outside a *.repo.ts file`;
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(process.argv[2] ?? '.');
+  const { violations, stale } = checkSqlInRepos(root);
+  for (const v of violations) console.error(formatPlace(v));
+  for (const f of stale) console.error(`${f}: named in NOT_YET_MOVED (scripts/check-sql-in-repos.ts) but holds no SQL any more: take it off the list`);
+  if (violations.length || stale.length) {
+    console.error(`\nSQL belongs in a wing's *.repo.ts (docs/handler-recipe.md); ${violations.length} place(s) outside, ${stale.length} stale list entr(ies).`);
+    process.exitCode = 1;
+  } else {
+    console.log(`SQL in repos: none outside *.repo.ts but the sealed records and ${Object.keys(NOT_YET_MOVED).length} files not yet moved.`);
+  }
+}
