@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { smallJpeg } from '../helpers/photos';
 import { ADMIN_NAV } from '../../site/lib/nav.ts';
 import type { TodayView } from '../../contract/backoffice.ts';
-import { closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { closeAlert, expectAlert, hydrated, mailsTo, nextPaint, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 20, as the teacher holds it: every admin page at 390×844 with data in it fits the phone
@@ -244,11 +244,12 @@ test.afterAll(async ({ playwright, adminState }) => {
   await admin.dispose();
 });
 
-/** The page has drawn its data: no "Loading…" left. */
+/** The page has drawn its data: its islands alive, no "Loading…" left, painted. */
 async function settled(page: Page) {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await hydrated(page);
   await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
-  await page.waitForLoadState('networkidle');
+  await nextPaint(page);
 }
 
 /** Opens what a page keeps closed, so its fields are measured too: the event form, the product editor and the add form. */

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, uniqueEmail } from './helpers.ts';
+import { closeAlert, expectAlert, hydrated, loginAdmin, mailsTo, nextPaint, uniqueEmail } from './helpers.ts';
 
 /** Content Security Policy complaints the page logs. */
 function watchCsp(page: Page): string[] {
@@ -86,7 +86,7 @@ test('the new admin pages: in the navigation, the finances chart drawn, no CSP c
       await expect(page.locator('[data-finance-chart] rect')).toHaveCount(36);
       await expect(page.locator('[data-finance-row="incomeCents"]')).toBeVisible();
     } else await expect(page.getByRole('form')).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
@@ -142,9 +142,11 @@ test.describe('the announcement', () => {
       .toBeLessThanOrEqual(0);
     await bar.getByRole('button', { name: 'Dismiss announcement' }).click();
     await expect(bar).toBeHidden();
+    // The page asks for the announcement once it is idle: the answer arrives, and no bar is drawn.
+    const asked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/announcement');
     await page.goto('/');
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(500);
+    await asked;
+    await nextPaint(page);
     await expect(bar).toHaveCount(0);
   });
 });

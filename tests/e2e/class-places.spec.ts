@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { closeAlert, expectAlert, heldResponse, loginAdmin, mailsTo, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 15 (class places): giving a place back by the mail's link and from the dashboard,
@@ -104,17 +104,7 @@ test.describe('class places', () => {
     const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
     const page = await context.newPage();
     const email = uniqueEmail('dash');
-    await page.goto('/register');
-    await page.getByLabel('First name').fill('Dee');
-    await page.getByLabel('Last name').fill('Ash');
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expectAlert(page, 'Check your email');
-    const verify = await linkIn(page.request, email, '', '/verify-email?token=');
-    await page.goto(verify);
-    await expectAlert(page, 'Email Verified!');
-    await closeAlert(page, 'Email Verified!');
-    await page.waitForURL(/\/user\/[^/]+$/);
+    await registerAndVerify(page, 'Dee', 'Ash', email);
     await signUpByApi(page.request, cls, email);
     await page.reload();
 
@@ -179,9 +169,11 @@ test.describe('class places', () => {
   });
 
   test('a double click on a form sends it once, busy from the first click', async ({ page }) => {
-    // The human check takes a moment (its config is slow): the old form stayed enabled meanwhile.
+    // The human check takes a moment (its config is slow: held here until the busy button is
+    // seen): the old form stayed enabled meanwhile.
+    const hold = heldResponse();
     await page.route('**/api/config/public', async (route) => {
-      await new Promise((r) => setTimeout(r, 800));
+      await hold.until;
       await route.continue();
     });
     const posts: string[] = [];
@@ -196,6 +188,7 @@ test.describe('class places', () => {
     const button = form.getByRole('button', { name: 'Send message' });
     await button.dblclick();
     await expect(form.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    hold.release();
     await expectAlert(page, 'Message Sent!');
     expect(posts).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, hydrated, loginAdmin, nextPaint, scrollThrough, uniqueEmail } from './helpers';
 
 /**
  * The Content-Security-Policy (api/middleware/security-headers.ts) against the real pages:
@@ -55,15 +55,15 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   };
 }
 
-/** Brings every lazily hydrated island to life: scroll through the page, then let the network settle. */
+/**
+ * Brings every lazily hydrated island and photo to life: scroll through the page, each step
+ * painted. A blocked load reports its violation when it is asked for, not when it would arrive.
+ */
 async function visitWhole(page: Page) {
-  await page.evaluate(async () => {
-    for (let y = 0; y <= document.body.scrollHeight; y += Math.max(200, window.innerHeight / 2)) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 30));
-    }
-  });
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  await scrollThrough(page);
+  await hydrated(page);
+  await nextPaint(page);
 }
 
 test.describe('Content-Security-Policy', () => {
@@ -91,7 +91,8 @@ test.describe('Content-Security-Policy', () => {
     const res = await page.goto('/no-such-page');
     expect(res?.status()).toBe(404);
     expect(res!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-    await page.waitForLoadState('networkidle');
+    await page.waitForLoadState('load');
+    await hydrated(page);
     expect(await violations()).toEqual([]);
   });
 
@@ -200,7 +201,7 @@ test.describe('Content-Security-Policy', () => {
     await expect(page.getByRole('heading', { name: 'Hi, Cy!' })).toBeVisible();
     await expect(page.locator('.calendar-day').first()).toBeVisible();
     await expect.poll(() => sockets.some((u) => u.startsWith('ws://127.0.0.1:'))).toBe(true);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     expect(await violations()).toEqual([]);
   });
 
@@ -209,8 +210,10 @@ test.describe('Content-Security-Policy', () => {
     await loginAdmin(page);
     for (const path of ['/admin/dashboard', '/admin/bookings', '/admin/chocolates', '/admin/orders', '/admin/signups', '/admin/subscribers', '/admin/users']) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle');
       await expect(page.locator('main')).toBeVisible();
+      // The panel drawn: its session checked and its data in.
+      await hydrated(page);
+      await expect(page.locator('main [role="status"]', { hasText: /^Loading…$/ })).toHaveCount(0);
       expect(await violations(), path).toEqual([]);
     }
   });

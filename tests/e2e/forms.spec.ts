@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, heldResponse, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('home page: free 30-minute meeting request', () => {
   test('sends the request; the teacher and the visitor get mails; the form resets', async ({ page }) => {
@@ -156,9 +156,10 @@ test.describe('newsletter', () => {
     await page.goto('/about');
     const footer = page.getByRole('contentinfo');
     let posts = 0;
+    const hold = heldResponse();
     await page.route('**/api/subscribers/subscribe', async (r) => {
       posts++;
-      await new Promise((res) => setTimeout(res, 400));
+      await hold.until;
       await r.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' });
     });
     await footer.getByLabel('Email address').fill('   ');
@@ -172,6 +173,7 @@ test.describe('newsletter', () => {
     await footer.getByLabel('Email address').fill('ok@example.com');
     await footer.getByRole('button', { name: 'Subscribe' }).click();
     await expect(footer.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+    hold.release();
     await expectAlert(page, 'Oops!', "We couldn't process your subscription.");
   });
 
@@ -371,6 +373,9 @@ test.describe('calendar and class sign-up', () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expectAlert(page, 'Registration confirmed!', 'Check your email for details.');
     await closeAlert(page, 'Registration confirmed!');
+    // The page goes on to the calendar by itself: arrive there before going elsewhere (a goto
+    // racing that navigation was aborted on a busy machine).
+    await page.waitForURL('**/calendar');
     await page.goto(`/signup-selection?title=${encodeURIComponent('Gentle Flow & Friends')}&date=${date}&location=x`);
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Sign Up' }).click();

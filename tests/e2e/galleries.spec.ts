@@ -1,6 +1,6 @@
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { visitorHeaders } from './helpers';
+import { nextPaint, visitorHeaders } from './helpers';
 
 /**
  * Issue 14: the teacher's photos. A gallery change on the admin page reaches /yoga's slideshow
@@ -175,7 +175,7 @@ test('the product grid and its dialog use srcset and sizes with intrinsic sizes'
     await page.evaluate(() => ((window as unknown as { __shifts: string[] }).__shifts.length = 0));
     for (let y = 0; y < 8; y++) {
       await page.mouse.wheel(0, 600);
-      await page.waitForTimeout(100);
+      await nextPaint(page);
     }
     await allLoaded(page, '.product-grid img');
     expect(await layoutShift(page)).toEqual([]);
@@ -201,13 +201,13 @@ test("no layout shift while the photos of /yoga's gallery load, from the first p
   // Scroll through every section, as a visitor would.
   for (let y = 0; y < 12; y++) {
     await page.mouse.wheel(0, 700);
-    await page.waitForTimeout(100);
+    await nextPaint(page);
   }
   const show = page.locator('[data-slideshow]');
   await show.scrollIntoViewIfNeeded();
   await expect(show).toHaveAttribute('data-slides', 'gallery');
   await allLoaded(page, '[data-slideshow] .slide:not([inert]) img');
-  await page.waitForTimeout(300);
+  await nextPaint(page);
   expect(await layoutShift(page)).toEqual([]);
 });
 

@@ -152,3 +152,41 @@ export async function registerAndVerify(page: Page, first: string, last: string,
   await page.waitForURL(/\/user\/[^/]+$/);
   return page.url().split('/user/')[1]!;
 }
+
+/**
+ * Waiting for what the page shows, never for time or network silence (issue 31). Two animation
+ * frames: whatever the last step changed has been laid out and painted (layout shifts and
+ * intersection observers report by then).
+ */
+export const nextPaint = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+
+/** Every island hydrated at load has been hydrated by React. */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('astro-island[client="load"]')].every((island) => {
+      const root = [...island.children].find((c) => c.tagName !== 'TEMPLATE' && c.tagName !== 'ASTRO-SLOT');
+      return root ? Object.keys(root).some((k) => k.startsWith('__reactFiber')) : !island.hasAttribute('ssr');
+    }),
+  );
+}
+
+/** Scrolls the page from top to bottom a step at a time, each step painted, so what loads near the viewport starts. */
+export async function scrollThrough(page: Page, step?: number) {
+  await page.evaluate(async (by) => {
+    const painted = () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    for (let y = 0; y <= document.documentElement.scrollHeight; y += by ?? Math.max(200, window.innerHeight / 2)) {
+      window.scrollTo(0, y);
+      await painted();
+    }
+  }, step);
+}
+
+/**
+ * A response held until the test has seen the page's in-between state (a busy button, "Submitting…"):
+ * `await hold.until` in a route handler, `hold.release()` once seen.
+ */
+export function heldResponse() {
+  let release: () => void = () => {};
+  const until = new Promise<void>((done) => (release = done));
+  return { until, release: () => release() };
+}

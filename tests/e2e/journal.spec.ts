@@ -196,7 +196,20 @@ test('she writes a post with a cover photo from her phone, previews, publishes, 
   const letters = await lettersTo();
   expect(letters[0]!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   expect(letters[0]!.links.some((l) => l.endsWith(`/blog/${SLUG}`))).toBe(true);
-  await page.waitForTimeout(2_000);
+  // Once its send has finished (every recipient sent, skipped or failed), still one.
+  const finished = async () => {
+    const list = (await (await page.request.get('/api/admin/newsletters')).json()) as {
+      subject: string;
+      status: string;
+      total: number;
+      sent: number;
+      skipped: number;
+      failed: number;
+    }[];
+    const letter = list.find((n) => n.subject === TITLE);
+    return !!letter && letter.status === 'sent' && letter.sent + letter.skipped + letter.failed === letter.total;
+  };
+  await expect.poll(finished).toBe(true);
   expect(await lettersTo()).toHaveLength(1);
 
   // Deleted at the end (asks first): its address is the site's 404 again.

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { loginAdmin, smallTargets, visitorHeaders } from './helpers';
+import { expect, test } from '@playwright/test';
+import { hydrated, loginAdmin, smallTargets, visitorHeaders } from './helpers';
 
 /**
  * Issue 30: a 24-px floor for every tap target, on every page, on a 390 × 844 phone (WCAG 2.2's
@@ -15,16 +15,6 @@ const pagesIn = (dir: string, prefix: string) =>
     .filter((f) => f.endsWith('.astro') && !/^\d{3}\.astro$/.test(f))
     .map((f) => f.replace(/\.astro$/, ''))
     .map((name) => (name === 'index' ? prefix || '/' : `${prefix}/${name}`));
-
-/** Every island hydrated at load has been hydrated by React. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('astro-island[client="load"]')].every((island) => {
-      const root = [...island.children].find((c) => c.tagName !== 'TEMPLATE' && c.tagName !== 'ASTRO-SLOT');
-      return root ? Object.keys(root).some((k) => k.startsWith('__reactFiber')) : !island.hasAttribute('ssr');
-    }),
-  );
-}
 
 test('every public page: no tap target under 24 px', async ({ page }) => {
   test.setTimeout(120_000);
