@@ -1,3 +1,4 @@
+import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
@@ -106,6 +107,11 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/user', user);
   api.route('/user', userClasses);
   // booking: slots (admin and client lists), then paying for one
+  // Packages and what clients hold (issue 32).
+  api.route('/packages', packages);
+  api.route('/admin/packages', adminPackages);
+  api.route('/admin', adminClients);
+  api.route('/user', userBalance);
   api.route('/bookings', slots);
   api.route('/bookings', booking);
   api.route('/user', calendarFeedSettings);

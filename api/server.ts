@@ -8,6 +8,8 @@
  *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
  *           └▶ the 404 page (rendered ahead, else dist/client/404.html) with status 404
  */
+import { expireLapsedCredits } from './packages/ledger.ts';
+import { zonedNow } from './lib/time.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -143,6 +145,8 @@ export async function startServer(
     // Session reminders, and class reminders the day before: every process checks each minute.
     runner.every('reminders', env.REMINDER_INTERVAL_MS, () => sendDueReminders(services, services.clock.now()));
     runner.every('class reminders', env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services, services.clock.now()));
+    // Session credits past their last day give up what is left (issue 32): one ledger row per lot, across replicas.
+    runner.every('credit expiry', env.REMINDER_INTERVAL_MS, () => expireLapsedCredits(services.db, zonedNow(env.SITE_TIMEZONE, services.clock.now()).date));
   }
   if (options.reconciler !== false) {
     // Payment attempts a crash left half way: at start and each interval.

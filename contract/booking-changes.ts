@@ -16,6 +16,10 @@ export const BOOKING_CANCELLED_REFUNDED = 'Your session has been cancelled and y
 /** The refund did not go through at once; the teacher sees it and refunds by hand. */
 export const BOOKING_CANCELLED_REFUND_LATER =
   'Your session has been cancelled. Your refund could not be sent right now; the teacher has been told and will refund you shortly.';
+/** Issue 32: a session booked with a credit, cancelled before her notice period: the credit is back. */
+export const BOOKING_CANCELLED_CREDIT_RETURNED = 'Your session has been cancelled and its session credit returned to you.';
+/** Cancelled within her notice period: the credit stays used. */
+export const BOOKING_CANCELLED_CREDIT_FORFEITED = 'Your session has been cancelled. It was within the notice period, so its session credit is used.';
 export const BOOKING_RESCHEDULED = 'Your session has been moved. Check your email for the updated calendar entry.';
 export const CALENDAR_FEED_CREATED = 'A new private calendar address was made. The old one no longer works.';
 
@@ -29,6 +33,8 @@ export interface BookingCancelledView {
   message: string;
   /** 'none' (coupon), 'refunded', or 'failed' (the teacher refunds by hand). */
   refund: 'none' | 'refunded' | 'failed';
+  /** Booked with a credit (issue 32): returned in time, or forfeited by a late cancel. */
+  credit?: 'returned' | 'forfeited';
 }
 
 /** The answer of a reschedule. */

@@ -24,6 +24,8 @@ export const PAYMENT_UNSUCCESSFUL = 'Your payment could not be processed. Please
 export const PAYMENT_SERVICE_UNAVAILABLE = 'We couldn’t load the payment provider. Please try again later.';
 export const MISSING_PAYMENT = 'Please choose time, session type and/or complete payment before finalizing your appointment.';
 export const PAYMENT_AND_COUPON = 'Use either a payment or the coupon, not both.';
+/** PUT /book with useCredit and no credit that fits (issue 32): names the session type. */
+export const noCreditFor = (sessionType: string) => `You have no session credit for a ${sessionType}. Please pay for it or use a coupon instead.`;
 export const SESSION_TYPE_REQUIRED = 'Please choose a session type.';
 export const AMOUNT_INVALID = 'Please enter the amount in dollars, e.g. 80 or 80.50.';
 export const PAYMENT_FOR_ANOTHER_BOOKING = 'This payment was made for another booking. Please pay for this time slot.';
@@ -99,10 +101,13 @@ export const bookRequest = z
         .optional(),
     ),
     couponCode: z.preprocess(blankToUndefined, z.string({ error: COUPON_INVALID }).max(64, COUPON_INVALID).optional()),
+    /** Issue 32: one of the client's session credits pays for it (no PayPal, no coupon). */
+    useCredit: z.literal(true, { error: 'useCredit must be true when given' }).optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.paypalOrderId === undefined && b.couponCode === undefined) ctx.addIssue({ code: 'custom', message: MISSING_PAYMENT });
-    if (b.paypalOrderId !== undefined && b.couponCode !== undefined) ctx.addIssue({ code: 'custom', message: PAYMENT_AND_COUPON });
+    const ways = [b.paypalOrderId, b.couponCode, b.useCredit].filter((w) => w !== undefined).length;
+    if (ways === 0) ctx.addIssue({ code: 'custom', message: MISSING_PAYMENT });
+    if (ways > 1) ctx.addIssue({ code: 'custom', message: PAYMENT_AND_COUPON });
   });
 export type BookRequest = z.input<typeof bookRequest>;
 

@@ -22,6 +22,7 @@ import * as taxRegistrations from './migrations/0019_tax_registrations.ts';
 import * as mailPerson from './migrations/0020_mail_person.ts';
 import * as readyForPickup from './migrations/0021_ready_for_pickup.ts';
 import * as cancelledSessionPaidAt from './migrations/0022_cancelled_session_paid_at.ts';
+import * as packagesAndLedger from './migrations/0023_packages_and_ledger.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0020_mail_person': mailPerson,
   '0021_ready_for_pickup': readyForPickup,
   '0022_cancelled_session_paid_at': cancelledSessionPaidAt,
+  '0023_packages_and_ledger': packagesAndLedger,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -261,6 +261,8 @@ export interface SlotsTable {
   createdAt: CreatedAt;
   /** Where the session happens: an address or an online link; '' for none (0013). */
   place: Generated<string>;
+  /** The credit lot the session was booked with (0023); null when paid or free. */
+  creditLotId: string | null;
 }
 
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
@@ -684,6 +686,60 @@ export interface MileageRatesTable {
   updatedAt: Generated<Date>;
 }
 
+/** What she sells (0023, issue 32): sessions of some types, on her sliding scale, valid some months. */
+export interface PackagesTable {
+  id: Generated<string>;
+  name: string;
+  /** The SPEC's session type names it covers. */
+  sessionTypes: ColumnType<string[], string, string>;
+  sessions: number;
+  minPriceCents: number;
+  suggestedPriceCents: number;
+  maxPriceCents: number;
+  monthsValid: number;
+  active: Generated<boolean>;
+  createdAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
+export type LotMethod = 'paypal' | 'cash' | 'check' | 'venmo' | 'zelle' | 'card' | 'free' | 'adjustment';
+export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
+
+/** One purchase or grant a client holds (0023): its terms copied at the sale, its money. */
+export interface CreditLotsTable {
+  id: Generated<string>;
+  userId: string | null;
+  packageId: string | null;
+  name: string;
+  unit: Generated<'session' | 'cents'>;
+  sessionTypes: ColumnType<string[], string, string>;
+  /** What was granted: sessions (or cents). */
+  quantity: number;
+  priceCents: Generated<number>;
+  method: LotMethod;
+  /** YYYY-MM-DD, her day. */
+  paidOn: string;
+  /** YYYY-MM-DD, the last day it can be used; null: never lapses. */
+  expiresOn: string | null;
+  paypalOrderId: string | null;
+  createdBy: 'client' | 'admin';
+  expiryRemindedAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+/** Every change of a lot (0023), append-only: a balance is the sum of these rows. */
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  userId: string | null;
+  lotId: string;
+  change: number;
+  reason: LedgerReason;
+  slotId: string | null;
+  note: Generated<string>;
+  createdBy: 'client' | 'admin' | 'system';
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -730,6 +786,9 @@ export interface Database {
   privateRecordKeys: PrivateRecordKeysTable;
   mailOutbox: MailOutboxTable;
   mailSuppressions: MailSuppressionsTable;
+  packages: PackagesTable;
+  creditLots: CreditLotsTable;
+  ledgerEntries: LedgerEntriesTable;
 }
 
 export type User = Selectable<UsersTable>;

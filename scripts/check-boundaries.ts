@@ -186,6 +186,16 @@ export const API_FLOORS: readonly string[] = [
 
 /** Every import from one wing of api/ into another (issue 31: the list is the architecture). */
 export const API_WING_IMPORTS: readonly WingImport[] = [
+  {
+    from: 'accounts',
+    to: 'packages/ledger.repo.ts',
+    why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",
+  },
+  {
+    from: 'booking',
+    to: 'packages/ledger.ts',
+    why: "a booking spends a session credit in the claim's transaction, a cancel returns or forfeits it (issue 32, decision 0037)",
+  },
   { from: 'accounts', to: 'practice/keys.ts', why: "the client's data (export, decision 0025) opens her private records with the practice's keys" },
   { from: 'accounts', to: 'practice/records.ts', why: "the client's data (export, decision 0025) carries her intake answers and session notes" },
   {

@@ -10,7 +10,8 @@ import { sessionStore } from '../middleware/sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
-import { listUsers } from './users.repo.ts';
+import { insertUser, listUsers } from './users.repo.ts';
+import { CLIENT_EMAIL_TAKEN, newClient } from '../../contract/packages.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
 
 /**
@@ -88,6 +89,14 @@ export const admin = new Hono<AppEnv>()
     if (token) await sessionStore(db, 'admin').invalidate(token);
     clearSessionCookie(c, 'admin', env.NODE_ENV === 'production');
     return c.body(null, 204);
+  })
+
+  // A client she adds by hand (issue 32): one who books by phone or pays in person. No mail is
+  // sent; the client logs in later by the link like anyone (the address is theirs to prove).
+  .post('/users', requireAdmin(), validateJson(newClient), async (c) => {
+    const created = await insertUser(c.var.services.db, c.req.valid('json'));
+    if (!created) return c.json({ message: CLIENT_EMAIL_TAKEN }, 409);
+    return c.json({ _id: created.id, id: created.id }, 201);
   })
 
   // Clients (SPEC.md section 2, /admin/users), newest first.

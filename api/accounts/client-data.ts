@@ -6,6 +6,7 @@
  * their address: nothing about anyone else. Her session notes come only in the admin's export,
  * for a client who asks her by mail (decision 0025), not in the self-service download.
  */
+import { heldLots, ledgerOf } from '../packages/ledger.repo.ts';
 import type { DB } from '../../db/client.ts';
 import type { Keyring } from '../practice/keys.ts';
 import { readForExport, type Reader } from '../practice/records.ts';
@@ -39,6 +40,9 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
   const messages = await db.selectFrom('contactMessages').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const requests = await db.selectFrom('bookingRequests').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const opened = await readForExport(db, ring, userId, reader);
+  // What they hold with her (issue 32): every credit and every ledger row.
+  const held = await heldLots(db, userId);
+  const ledger = await ledgerOf(db, userId);
   const intake: IntakeAnswerView[] = opened.answers;
 
   return {
@@ -137,6 +141,15 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
       message: r.message,
       sentAt: iso(r.createdAt),
     })),
+    sessionCredits: held.map((l) => ({
+      package: l.name,
+      sessionTypes: l.sessionTypes,
+      paidOn: l.paidOn,
+      paid: dollars(l.priceCents),
+      expiresOn: l.expiresOn,
+      remaining: l.remaining,
+    })),
+    creditHistory: ledger.map((e) => ({ at: iso(e.createdAt), package: e.name, change: e.change, reason: e.reason, note: e.note })),
     intakeAnswers: intake.map((a) => ({
       formVersion: a.version,
       answeredAt: a.answeredAt,
@@ -170,6 +183,8 @@ const HEADINGS: Record<string, string> = {
   newsletter: 'Newsletter',
   contactMessages: 'Contact messages',
   meetingRequests: 'Meeting requests',
+  sessionCredits: 'Session credits',
+  creditHistory: 'Credit history',
   intakeAnswers: 'Intake answers',
   sessionNotes: 'Session notes',
 };

@@ -34,10 +34,10 @@ export async function findUserByEmail(db: DB, email: string) {
  * Creates an unverified account; undefined when the e-mail already has one (two registrations
  * racing: the unique constraint decides, the loser is treated as "already registered").
  */
-export async function insertUser(db: DB, user: { email: string; firstName: string; lastName: string }) {
+export async function insertUser(db: DB, user: { email: string; firstName: string; lastName: string; phone?: string }) {
   return db
     .insertInto('users')
-    .values({ email: user.email.trim().toLowerCase(), firstName: user.firstName, lastName: user.lastName })
+    .values({ email: user.email.trim().toLowerCase(), firstName: user.firstName, lastName: user.lastName, ...(user.phone ? { phone: user.phone } : {}) })
     .onConflict((oc) => oc.column('email').doNothing())
     .returning(profile)
     .executeTakeFirst();

@@ -23,6 +23,8 @@ export interface Claim {
   amountCents: number | null;
   couponUsed: boolean;
   paypalOrderId: string | null;
+  /** Booked with a credit of this lot (issue 32); nothing paid now. */
+  creditLotId?: string | null;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function claimSlot(trx: Transaction<Database>, slotId: string, clai
       amountCents: claim.amountCents,
       couponUsed: claim.couponUsed,
       paypalOrderId: claim.paypalOrderId,
+      creditLotId: claim.creditLotId ?? null,
     })
     .where('id', '=', slotId)
     .where('bookedAt', 'is', null)
@@ -73,6 +76,7 @@ const freed = {
   amountCents: null,
   couponUsed: false,
   paypalOrderId: null,
+  creditLotId: null,
   calendarUid: null,
   calendarSequence: 0,
   // The next booking of this slot gets its own reminders.
@@ -122,6 +126,7 @@ const bookingColumns = [
   'amountCents',
   'couponUsed',
   'paypalOrderId',
+  'creditLotId',
   'calendarUid',
   'calendarSequence',
   'place',
@@ -174,6 +179,7 @@ export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, 
       amountCents: from.amountCents,
       couponUsed: from.couponUsed,
       paypalOrderId: from.paypalOrderId,
+      creditLotId: from.creditLotId,
       calendarUid: calendar.uid,
       calendarSequence: calendar.sequence,
       reminderDaySentAt: null,

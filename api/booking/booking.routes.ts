@@ -18,6 +18,7 @@ import {
   SLOT_PAST,
   SLOT_TAKEN,
   bookRequest,
+  noCreditFor,
   couponRequest,
   couponLimitReached,
   type BookingCouponView,
@@ -34,6 +35,8 @@ import { INTAKE_REQUIRED_MESSAGE } from '../../contract/practice.ts';
 import {
   BOOKING_CANCELLED,
   BOOKING_CANCELLED_REFUNDED,
+  BOOKING_CANCELLED_CREDIT_FORFEITED,
+  BOOKING_CANCELLED_CREDIT_RETURNED,
   BOOKING_CANCELLED_REFUND_LATER,
   BOOKING_NOT_FOUND,
   BOOKING_RESCHEDULED,
@@ -67,7 +70,7 @@ const slotParams = z.object({ slotId: id });
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 /** The status and message (SPEC.md sections 5 and 8) each refusal of finalizeBooking answers. */
-const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-out-of-range'>, Refused> = {
+const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-out-of-range' | 'no-credit'>, Refused> = {
   'unknown-account': { status: 401, message: NOT_LOGGED_IN },
   'slot-not-found': { status: 404, message: SLOT_NOT_FOUND },
   'slot-taken': { status: 409, message: BOOKING_FAILED },
@@ -152,13 +155,19 @@ export const booking = new Hono<AppEnv>()
       lastName: body.lastName,
       sessionType: body.sessionType,
       message: body.message,
-      // The schema lets exactly one of the two through.
-      payment: body.couponCode !== undefined ? { kind: 'coupon', code: body.couponCode } : { kind: 'paypal', orderId: body.paypalOrderId! },
+      // The schema lets exactly one of the three through.
+      payment: body.useCredit
+        ? { kind: 'credit' }
+        : body.couponCode !== undefined
+          ? { kind: 'coupon', code: body.couponCode }
+          : { kind: 'paypal', orderId: body.paypalOrderId! },
     });
     if (!result.ok) {
       // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
       if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
       if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
+      // Issue 32: no credit fits; the words name the session type. Nothing was booked.
+      if (result.kind === 'no-credit') return c.json({ message: noCreditFor(body.sessionType) }, 409);
       const { status, message } = bookingRefusals[result.kind];
       return c.json({ message }, status);
     }
@@ -176,8 +185,17 @@ export const booking = new Hono<AppEnv>()
       const { status, message } = await refusedChange(c.var.services, result.kind);
       return c.json({ message }, status);
     }
-    const message = result.refund === 'refunded' ? BOOKING_CANCELLED_REFUNDED : result.refund === 'failed' ? BOOKING_CANCELLED_REFUND_LATER : BOOKING_CANCELLED;
-    return c.json({ success: true, message, refund: result.refund } satisfies BookingCancelledView);
+    const message =
+      result.credit === 'returned'
+        ? BOOKING_CANCELLED_CREDIT_RETURNED
+        : result.credit === 'forfeited'
+          ? BOOKING_CANCELLED_CREDIT_FORFEITED
+          : result.refund === 'refunded'
+            ? BOOKING_CANCELLED_REFUNDED
+            : result.refund === 'failed'
+              ? BOOKING_CANCELLED_REFUND_LATER
+              : BOOKING_CANCELLED;
+    return c.json({ success: true, message, refund: result.refund, ...(result.credit ? { credit: result.credit } : {}) } satisfies BookingCancelledView);
   })
 
   .post(

@@ -21,6 +21,7 @@ import { bookingCalendar, clientCancelledMails, type ChangedSession } from './ma
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
+import { settleCreditOnCancel } from '../packages/ledger.ts';
 
 /**
  * Why a session can't be changed online:
@@ -47,12 +48,21 @@ export class ChangeRefused extends Error {
  * checked changeable at `now` under her notice period (read in the same transaction): else
  * ChangeRefused. The capture id of its payment, when it was paid.
  */
-export async function lockOwnSession(trx: Transaction<Database>, now: Date, slotId: string, userId: string, alsoLock: string[] = []) {
+export async function lockOwnSession(
+  trx: Transaction<Database>,
+  now: Date,
+  slotId: string,
+  userId: string,
+  alsoLock: string[] = [],
+  /** Issue 32: a session booked with a credit may be cancelled late (the credit is forfeited). */
+  lateWithCredit = false,
+) {
   const locked = await lockSlots(trx, [slotId, ...alsoLock]);
   const slot = locked.get(slotId);
   if (!slot || slot.bookedAt === null || slot.bookedBy !== userId) throw new ChangeRefused('not-found');
   const { cancelNoticeHours } = await readSettings(trx);
-  if (!changeableAt(cancelNoticeHours, slot.startsAt, now.getTime())) throw new ChangeRefused('too-late');
+  const late = !changeableAt(cancelNoticeHours, slot.startsAt, now.getTime());
+  if (late && !(lateWithCredit && slot.creditLotId !== null && new Date(slot.startsAt).getTime() > now.getTime())) throw new ChangeRefused('too-late');
   let captureId: string | null = null;
   if (slot.paypalOrderId) {
     const attempt = await findAttempt(trx, slot.paypalOrderId);
@@ -61,7 +71,7 @@ export async function lockOwnSession(trx: Transaction<Database>, now: Date, slot
     // No attempt: a booking paid before payment attempts were recorded (0005); PayPal is asked after the commit.
     captureId = attempt?.paypalCaptureId ?? null;
   }
-  return { slot, locked, captureId };
+  return { slot, locked, captureId, late };
 }
 
 /** The mails' view of a booked slot row, with the calendar revision being sent. */
@@ -150,7 +160,8 @@ export async function refundCancelled(
   return outcome.state;
 }
 
-export type CancelResult = { ok: true; refund: CancelRefund } | { ok: false; kind: ChangeRefusal };
+/** What a cancel did: the refund of a paid session; for one booked with a credit, the credit returned or forfeited (issue 32). */
+export type CancelResult = { ok: true; refund: CancelRefund; credit?: 'returned' | 'forfeited' } | { ok: false; kind: ChangeRefusal };
 
 type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
 
@@ -166,15 +177,19 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
     const session = changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 });
     return queueMails(trx, 'booking-cancelled', clientCancelledMails(env, (await brandNames(trx)).yoga, session, refund));
   };
-  let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails };
+  let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails; credit?: 'returned' | 'forfeited' };
   try {
     done = await db.transaction().execute(async (trx) => {
-      const { slot, captureId } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId);
+      const { slot, captureId, late } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId, [], true);
       const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
       const cancellationId = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
+      // A credit comes back in time; late, it is forfeited (the client was told before confirming).
+      const credit = slot.creditLotId
+        ? await settleCreditOnCancel(trx, { userId: input.userId, lotId: slot.creditLotId, slotId: slot.id, late, by: 'client' })
+        : undefined;
       await releaseBookedSlot(trx, slot.id);
       const mails = paid ? [] : await queueCancelledMails(trx, slot, 'none');
-      return { slot, cancellationId, captureId: paid ? captureId : null, paid, mails };
+      return { slot, cancellationId, captureId: paid ? captureId : null, paid, mails, credit };
     });
   } catch (err) {
     if (err instanceof ChangeRefused) return { ok: false, kind: err.kind as ChangeRefusal };
@@ -186,7 +201,7 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   void realtime.notifySlotFreed(slot.id).catch(() => {});
   if (!done.paid) {
     await sendQueued(deps, done.mails);
-    return { ok: true, refund: 'none' };
+    return { ok: true, refund: 'none', ...(done.credit ? { credit: done.credit } : {}) };
   }
 
   const refund = await refundCancelled(deps, { slot, cancellationId, captureId, by: 'its client' }, queueCancelledMails);

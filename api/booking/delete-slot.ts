@@ -17,6 +17,7 @@ import { lockSlots, type LockedSlot } from './booking.repo.ts';
 import { deleteSlot } from './slots.repo.ts';
 import { bookingCalendar, sessionCancelledMail } from './mails.ts';
 import { recordSessionCancellation, refundCancelled, type CancelRefund } from './cancel-booking.ts';
+import { settleCreditOnCancel } from '../packages/ledger.ts';
 
 export type DeleteSlotResult = { ok: true; booked: boolean; refund: CancelRefund } | { ok: false; kind: 'not-found' | 'payment-processing' };
 
@@ -65,6 +66,10 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
       const upcoming = slot.bookedAt !== null && !!slot.email && new Date(slot.startsAt).getTime() > now.getTime();
       const paid = upcoming && slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
       const cancellationId = upcoming ? await recordSessionCancellation(trx, slot, captureId, paid, 'teacher') : null;
+      // She called it off: a session booked with a credit gets it back, whatever the hour (issue 32).
+      if (upcoming && slot.creditLotId && slot.bookedBy) {
+        await settleCreditOnCancel(trx, { userId: slot.bookedBy, lotId: slot.creditLotId, slotId: slot.id, late: false, by: 'admin' });
+      }
       await deleteSlot(trx, slotId);
       const mails = upcoming && !paid ? await mailsFor(trx, slot, 'none') : [];
       return { slot, upcoming, paid, cancellationId, captureId, mails };

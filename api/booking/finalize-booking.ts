@@ -37,6 +37,8 @@ import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
 import { captureAndSettle, registerPurchase, settlePayment, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
+import { spendCredit } from '../packages/ledger.ts';
+import { zonedNow } from '../lib/time.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -152,8 +154,11 @@ export interface BookingInput {
   lastName: string;
   sessionType: string;
   message: string;
-  /** The booking coupon, or the id of the PayPal order startBookingPayment made and the buyer approved. */
-  payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string };
+  /**
+   * The booking coupon, the id of the PayPal order startBookingPayment made and the buyer
+   * approved, or one of the client's session credits (issue 32).
+   */
+  payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string } | { kind: 'credit' };
   /**
    * The server finalizes an approved payment its client never finalized (api/booking/unfinalized.ts):
    * the mails say so.
@@ -174,7 +179,8 @@ export interface BookingInput {
  * - 'amount-out-of-range': not USD, or outside the booking range (an order not made by us);
  * - 'claim-lost': between the check and the claim someone else booked the slot, or its time came;
  * - 'capture-failed': PayPal declined the capture, or captured something else than was
- *   approved (refunded then); the slot is free again.
+ *   approved (refunded then); the slot is free again;
+ * - 'no-credit': booking with a credit, the client holds none for this session type today.
  * Only 'capture-failed' and 'payment-unavailable' may come after a capture was tried; every
  * other refusal charged nothing. 'payment-unavailable' after a capture means PayPal's answer was
  * lost: the slot stays claimed until the retry or the reconciler learns from PayPal how it ended.
@@ -192,7 +198,8 @@ export type BookingRefusal =
   | 'amount-out-of-range'
   | 'claim-lost'
   | 'capture-failed'
-  | 'intake-missing';
+  | 'intake-missing'
+  | 'no-credit';
 
 /**
  * The answer of finalizeBooking: the booked slot, with (paid bookings only) the first name of
@@ -213,7 +220,7 @@ class BookingRefused extends Error {
 /** The PayPal order has an attempt already (a concurrent or later replay): roll back, follow it. */
 class AttemptExists extends Error {}
 
-type BookingDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+type BookingDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
 
 /**
  * Books the slot: checks the account, the slot and the payment (nothing is captured yet), claims
@@ -253,7 +260,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   let payment: { orderId: string; amountCents: number } | undefined;
   if (input.payment.kind === 'coupon') {
     if (!isBookingCoupon(input.payment.code, env.BOOKING_COUPON)) return { ok: false, kind: 'coupon-invalid' };
-  } else {
+  } else if (input.payment.kind === 'paypal') {
     const { orderId } = input.payment;
     let order: Awaited<ReturnType<typeof payments.getOrder>>;
     try {
@@ -286,11 +293,12 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     sessionType: input.sessionType,
     message: input.message,
   };
+  const withCredit = input.payment.kind === 'credit';
   const claim = {
     userId: account.id,
     ...details,
     amountCents: payment?.amountCents ?? null,
-    couponUsed: payment === undefined,
+    couponUsed: payment === undefined && !withCredit,
     paypalOrderId: payment?.orderId ?? null,
   };
 
@@ -301,10 +309,23 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   try {
     claimed = await db.transaction().execute(async (trx) => {
       // The coupon's cap, counted under the client's row lock: two coupon bookings at the limit queue here.
-      if (!payment && (await lockAndCountCouponBookings(trx, account.id)) >= env.BOOKING_COUPON_LIMIT) throw new BookingRefused('coupon-limit');
+      if (!payment && !withCredit && (await lockAndCountCouponBookings(trx, account.id)) >= env.BOOKING_COUPON_LIMIT) throw new BookingRefused('coupon-limit');
+      // A credit, taken under the same row lock (issue 32): of bookings racing for the last one,
+      // one finds it; the claim below rolls it back with everything when the slot is lost.
+      let creditLotId: string | null = null;
+      if (withCredit) {
+        const spent = await spendCredit(trx, {
+          userId: account.id,
+          sessionType: input.sessionType,
+          slotId,
+          today: zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date,
+        });
+        if (!spent.ok) throw new BookingRefused(spent.kind === 'no-credit' ? 'no-credit' : 'unknown-account');
+        creditLotId = spent.lotId;
+      }
       // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
       // and taken the other way round two claims of one slot would deadlock on it.
-      const row = await claimSlot(trx, slotId, claim);
+      const row = await claimSlot(trx, slotId, { ...claim, creditLotId });
       if (!row) throw new BookingRefused('claim-lost');
       let attempt: PaymentAttempt | undefined;
       if (payment) {
@@ -321,7 +342,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         });
         if (!attempt) throw new AttemptExists();
       }
-      // Booked with the coupon: the booking is final now, its mails are written with it.
+      // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
       const mails = attempt ? [] : await queueBookingMails(trx, env, row);
       return { row, attempt, mails };
     });

@@ -35,7 +35,7 @@ import { findSlotForBooking } from './booking.repo.ts';
 import { releasedBookingMails, type ReleaseReason } from './mails.ts';
 import { letGoBookingOrder, openBookingOrderIds, resolveBookingOrder, takeBookingOrder, type BookingOrder } from './booking-orders.repo.ts';
 
-type Deps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+type Deps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
 
 /** PayPal lets an order nobody approved lapse after about three hours: then it is looked at no more. */
 export const UNAPPROVED_LAPSE_MS = 3 * 60 * 60_000;

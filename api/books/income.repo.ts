@@ -9,6 +9,7 @@
  *   (booking_cancellations) by the month they were booked too (before 0022 without a payment
  *   attempt: the month they were cancelled), kept unless their refund went through ('refunded'),
  *   so a refund PayPal refused stays hers until she makes it by hand. Coupon sessions are no money.
+ * - Packages of sessions (issue 32): in session payments, by the day the money came in (paid_on).
  * - Gigs: by the day the money came in (paid_on), cash basis.
  */
 import { sql } from 'kysely';
@@ -72,6 +73,12 @@ export async function sessionIncome(db: DB, zone: string, from: string, to: stri
       select to_char(coalesce(booked_at, created_at) at time zone ${zone}, 'YYYY-MM'), amount_cents,
         not coupon_used and coalesce(amount_cents, 0) > 0, coupon_used, false, refund_state = 'refunded'
       from booking_cancellations
+      union all
+      -- Packages sold (issue 32), on the site or by her hand, by the day the money came in; the
+      -- sessions booked with their credits carry no amount, so nothing is counted twice.
+      select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false, false
+      from credit_lots
+      where unit = 'session'
     ) s
     where month between ${from} and ${to}
     group by 1 order by 1`.execute(db);

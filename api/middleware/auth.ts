@@ -35,3 +35,25 @@ export function assertSelf(c: Context<AppEnv>, id: string | undefined): void {
     throw new HTTPException(403, { message: 'You can only access your own account' });
   }
 }
+
+/**
+ * /api/user/{id}/… routes the teacher reads too (issue 32: a client's balance): a valid admin
+ * session passes for any id; otherwise the client's own session, for their own id only (401
+ * without one, 403 for another's).
+ */
+export function requireSelfOrAdmin(param = 'id'): MiddlewareHandler<AppEnv> {
+  const asUser = requireSession('user');
+  return async (c, next) => {
+    const adminToken = readSessionCookie(c, 'admin');
+    const admin = adminToken ? await sessionStore(c.var.services.db, 'admin').validate(adminToken) : null;
+    if (admin) {
+      c.header('cache-control', 'no-store');
+      c.set('adminId', admin.subjectId);
+      return next();
+    }
+    return asUser(c, async () => {
+      assertSelf(c, c.req.param(param));
+      await next();
+    });
+  };
+}

@@ -3,6 +3,7 @@ import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
 import { useFreeSlots } from './useFreeSlots';
+import { useCredits } from './useCredits';
 import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
@@ -46,7 +47,10 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   const [slotId, setSlotId] = useState<string | null>(null);
   const [form, setForm] = useState(emptyForm);
   const [couponState, setCouponState] = useState<'none' | 'valid' | 'invalid'>('none');
-  const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'paypal'; orderID: string } | null>(null);
+  const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'credit' } | { kind: 'paypal'; orderID: string } | null>(null);
+  // Issue 32: a session credit that fits the chosen type, used instead of paying (on by default when there is one).
+  const creditFor = useCredits(user.id);
+  const [skipCredit, setSkipCredit] = useState(false);
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [payFailed, setPayFailed] = useState(false);
   const [sending, setSending] = useState(false);
@@ -116,13 +120,15 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
     setPayFailed(false);
   }
 
+  const credit = form.sessionType ? creditFor(form.sessionType) : null;
+  const withCredit = !!credit && !skipCredit;
   const amount = Number(form.amount);
   const amountRangeNow = amountRange(amounts, form.sessionType).range;
   // What a disabled Continue lacks, said under it (issue 20).
   const blockers = continueBlockers(amounts, {
     slotChosen: !!slotId,
     sessionType: form.sessionType,
-    couponValid: couponState === 'valid',
+    couponValid: couponState === 'valid' || withCredit,
     amount: form.amount,
   });
   const canContinue = blockers.length === 0;
@@ -146,6 +152,10 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
       return;
     }
     setIntakeFirst(false);
+    if (withCredit) {
+      setPaid({ kind: 'credit' });
+      return;
+    }
     if (couponState === 'valid') {
       setPaid({ kind: 'coupon' });
       await showAlert({ icon: 'success', title: 'Coupon Applied' });
@@ -205,7 +215,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
           email: user.email,
           sessionType: form.sessionType,
           message: form.message,
-          ...(paid.kind === 'coupon' ? { couponCode: form.coupon } : { paypalOrderId: paid.orderID }),
+          ...(paid.kind === 'coupon' ? { couponCode: form.coupon } : paid.kind === 'credit' ? { useCredit: true } : { paypalOrderId: paid.orderID }),
         },
         session: 'user',
       });
@@ -335,7 +345,20 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
                   : ''}
             </span>
           </div>
-          {couponState !== 'valid' && (
+          {credit && (
+            <label className="check credit-offer" data-credit-offer>
+              <input
+                type="checkbox"
+                checked={withCredit}
+                onChange={(e) => {
+                  setSkipCredit(!e.target.checked);
+                  setPaid(null);
+                }}
+              />{' '}
+              {credit.offer}
+            </label>
+          )}
+          {couponState !== 'valid' && !withCredit && (
             <div className="field">
               <label htmlFor="bk-amount">{amountLabel(amounts, form.sessionType)}</label>
               <input

@@ -5,6 +5,7 @@ import { addDaysTo, dayLabel, dayOf, localTimeWithZone } from '../../lib/calenda
 import { useToday } from '../useToday';
 import { useFreeSlots } from './useFreeSlots';
 import { useIntake } from './IntakeStatus';
+import { useCredits } from './useCredits';
 import { loadPayPalConfig, PayPalPayment, type PaymentFailure } from '../PayPalPayment';
 import type { PageClock } from '../../../contract/content.ts';
 import type { BookingOrderView, BookResponse } from '../../../contract/booking.ts';
@@ -52,6 +53,9 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
   const [problem, setProblem] = useState('');
   const [takenNotice, setTakenNotice] = useState(false);
   const [booked, setBooked] = useState<{ startsAt: string; payer: string } | null>(null);
+  const [booking, setBooking] = useState(false);
+  // Issue 32: a session credit for this type books it without paying.
+  const credit = useCredits(user.id)(sessionType);
   const slotRef = useRef<string | null>(null);
   const bookingRef = useRef(false);
   useEffect(() => {
@@ -85,7 +89,7 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
   }, [slots, zone]);
 
   // The payment buttons load once, when there is something to pay.
-  const ready = !!slotId && amountOk;
+  const ready = !!slotId && amountOk && !credit;
   useEffect(() => {
     if (!ready || paypal) return;
     let gone = false;
@@ -123,13 +127,14 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
   const steps = intake.view.missingFor.includes(typeKey) ? ['Your health form', 'Time and payment'] : ['Time and payment'];
   const stepNow = missing ? 1 : steps.length;
 
-  async function book(orderID: string) {
+  async function book(payment: { paypalOrderId: string } | { useCredit: true }) {
     if (!slotId) return;
     bookingRef.current = true;
+    setBooking(true);
     setProblem('');
     try {
       const res = await request<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
-        body: { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, sessionType, message, paypalOrderId: orderID },
+        body: { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, sessionType, message, ...payment },
         session: 'user',
       });
       if (!res.ok) {
@@ -143,6 +148,7 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
       setBooked({ startsAt, payer: res.data.payerFirstName || '' });
     } finally {
       bookingRef.current = false;
+      setBooking(false);
     }
   }
 
@@ -211,29 +217,38 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
             )}
           </section>
           <section aria-labelledby="pay-heading" className="form">
-            <h2 id="pay-heading">Your amount</h2>
-            <div className="field">
-              <label htmlFor="gb-amount">{amountLabel(amounts, sessionType)}</label>
-              <input
-                id="gb-amount"
-                type="number"
-                min={range.min}
-                max={range.max}
-                step="1"
-                inputMode="decimal"
-                value={shownAmount}
-                aria-describedby="gb-amount-help"
-                onChange={(e) => setAmount(e.target.value)}
-              />
-              <span id="gb-amount-help" className={amountOk ? 'muted' : 'field-error'}>
-                {amountOk ? 'Pay what is sustainable for you.' : invalidPaymentAmount(range, amountValue)}
-              </span>
-            </div>
+            <h2 id="pay-heading">{credit ? 'Your session credit' : 'Your amount'}</h2>
+            {!credit && (
+              <div className="field">
+                <label htmlFor="gb-amount">{amountLabel(amounts, sessionType)}</label>
+                <input
+                  id="gb-amount"
+                  type="number"
+                  min={range.min}
+                  max={range.max}
+                  step="1"
+                  inputMode="decimal"
+                  value={shownAmount}
+                  aria-describedby="gb-amount-help"
+                  onChange={(e) => setAmount(e.target.value)}
+                />
+                <span id="gb-amount-help" className={amountOk ? 'muted' : 'field-error'}>
+                  {amountOk ? 'Pay what is sustainable for you.' : invalidPaymentAmount(range, amountValue)}
+                </span>
+              </div>
+            )}
             <div className="field">
               <label htmlFor="gb-message">Message (optional)</label>
               <textarea id="gb-message" value={message} onChange={(e) => setMessage(e.target.value)} />
             </div>
-            {!slotId && <p className="muted">Choose a time above, then pay here.</p>}
+            {!slotId && <p className="muted">Choose a time above, then {credit ? 'book it here' : 'pay here'}.</p>}
+            {slotId && credit && (
+              <p>
+                <button type="button" className="button" data-use-credit disabled={booking} onClick={() => void book({ useCredit: true })}>
+                  {credit.offer}
+                </button>
+              </p>
+            )}
             {ready && paypal && (
               <div className="paypal-container" data-paypal>
                 <PayPalPayment
@@ -245,7 +260,7 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
                       session: 'user',
                     })
                   }
-                  onApprove={book}
+                  onApprove={(orderID) => book({ paypalOrderId: orderID })}
                   onFailed={onPaymentFailed}
                 />
               </div>

@@ -102,8 +102,10 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       message: optionalText(),
       paypalOrderId: match(),
       couponCode: optionalText({ role: 'match' }),
+      // Issue 32: a session credit instead of a payment; with the example's PayPal order any value is one way too many.
+      useCredit: { kind: 'boolean', role: 'match', bad: [false] },
     },
-    writes: ['slots', 'paymentAttempts', 'mails'],
+    writes: ['slots', 'paymentAttempts', 'mails', 'ledgerEntries'],
     example: async (fx) => {
       const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
       const slot = await fx.slot();

@@ -1,0 +1,142 @@
+/**
+ * What a client holds with her (issue 32, decision 0035): credit lots and their ledger, plain SQL.
+ * A lot's balance is the sum of its ledger rows, read here and nowhere else; spending locks the
+ * client's row first (`lockAccount`), so two spends of one balance queue instead of both reading
+ * the same sum. The rules (which lot, expiry, refusals) are in api/packages/ledger.ts.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database, LedgerReason, LotMethod } from '../../db/schema.ts';
+
+/** Whether the client exists (a sale or a balance for no one is 404). */
+export async function clientExists(db: DB, userId: string): Promise<boolean> {
+  return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+}
+
+/** Takes the client's row lock for the rest of the transaction; false when there is no such client. */
+export async function lockAccount(trx: Transaction<Database>, userId: string): Promise<boolean> {
+  // FOR NO KEY UPDATE, as the coupon's count does: spends of one client queue, while inserts whose
+  // foreign key only share-locks the row (a payment attempt, a ledger row) pass.
+  return !!(await trx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirst());
+}
+
+export interface HeldLot {
+  id: string;
+  name: string;
+  sessionTypes: string[];
+  expiresOn: string | null;
+  paidOn: string;
+  priceCents: number;
+  quantity: number;
+  method: LotMethod;
+  /** The sum of its ledger rows. */
+  remaining: number;
+}
+
+/** The client's session lots with their balances (lapsed ones included), the one lapsing first first. */
+export async function heldLots(db: DB, userId: string): Promise<HeldLot[]> {
+  const rows = await db
+    .selectFrom('creditLots as l')
+    .leftJoin('ledgerEntries as e', 'e.lotId', 'l.id')
+    .select([
+      'l.id',
+      'l.name',
+      'l.sessionTypes',
+      'l.expiresOn',
+      'l.paidOn',
+      'l.priceCents',
+      'l.quantity',
+      'l.method',
+      sql<number>`coalesce(sum(e.change), 0)::int`.as('remaining'),
+    ])
+    .where('l.userId', '=', userId)
+    .where('l.unit', '=', 'session')
+    .groupBy('l.id')
+    // Lots that never lapse come last: the one lapsing first is spent first.
+    .orderBy(sql`l.expires_on asc nulls last`)
+    .orderBy('l.createdAt')
+    .orderBy('l.id')
+    .execute();
+  return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
+}
+
+export interface NewLot {
+  userId: string;
+  packageId: string | null;
+  name: string;
+  sessionTypes: string[];
+  quantity: number;
+  priceCents: number;
+  method: LotMethod;
+  paidOn: string;
+  expiresOn: string | null;
+  createdBy: 'client' | 'admin';
+  paypalOrderId?: string | null;
+}
+
+export async function insertLot(trx: Transaction<Database>, lot: NewLot): Promise<string> {
+  const row = await trx
+    .insertInto('creditLots')
+    .values({ ...lot, sessionTypes: JSON.stringify(lot.sessionTypes), paypalOrderId: lot.paypalOrderId ?? null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface NewEntry {
+  userId: string;
+  lotId: string;
+  change: number;
+  reason: LedgerReason;
+  slotId?: string | null;
+  note?: string;
+  createdBy: 'client' | 'admin' | 'system';
+}
+
+/** Writes one ledger row; false when a row that may exist once per lot (bought, expired, refunded) exists already. */
+export async function insertEntry(trx: Transaction<Database> | DB, entry: NewEntry): Promise<boolean> {
+  const done = await trx
+    .insertInto('ledgerEntries')
+    .values({ ...entry, slotId: entry.slotId ?? null, note: entry.note ?? '' })
+    .onConflict((oc) => oc.columns(['lotId', 'reason']).where('reason', 'in', ['bought', 'expired', 'refunded']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return done !== undefined;
+}
+
+/** The 'used' row of a session booked with a credit: its lot and the client. */
+export async function usedEntryOf(trx: Transaction<Database>, slotId: string) {
+  return trx
+    .selectFrom('ledgerEntries')
+    .select(['lotId', 'userId'])
+    .where('slotId', '=', slotId)
+    .where('reason', '=', 'used')
+    .orderBy('createdAt', 'desc')
+    .executeTakeFirst();
+}
+
+/** The client's ledger, newest first, with each row's lot name. */
+export function ledgerOf(db: DB, userId: string) {
+  return db
+    .selectFrom('ledgerEntries as e')
+    .innerJoin('creditLots as l', 'l.id', 'e.lotId')
+    .select(['e.createdAt', 'e.change', 'e.reason', 'e.note', 'l.name'])
+    .where('e.userId', '=', userId)
+    .orderBy('e.createdAt', 'desc')
+    .orderBy('e.id', 'desc')
+    .execute();
+}
+
+/** Lots with sessions left whose last day is before `today` and have no 'expired' row yet. */
+export async function lapsedLots(db: DB, today: string) {
+  const rows = await db
+    .selectFrom('creditLots as l')
+    .innerJoin('ledgerEntries as e', 'e.lotId', 'l.id')
+    .select(['l.id', 'l.userId', sql<number>`sum(e.change)::int`.as('remaining')])
+    .where('l.expiresOn', '<', today)
+    .where('l.unit', '=', 'session')
+    .groupBy('l.id')
+    .having(sql`sum(e.change)`, '>', 0)
+    .execute();
+  return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
+}

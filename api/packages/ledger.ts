@@ -1,0 +1,145 @@
+/**
+ * The rules of what a client holds with her (issue 32, decision 0035), as named use-cases:
+ * granting a lot, spending a credit on a booking, returning or forfeiting it on a cancel, her
+ * adjustments, expiry, and the balance a client reads. Every change is a ledger row
+ * (ledger.repo.ts); a balance is their sum. A spend takes a Transaction and locks the client's
+ * row first, so of two bookings racing for the last credit exactly one finds it. Refusals are
+ * returned kinds; the routes map them.
+ */
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database, LotMethod } from '../../db/schema.ts';
+import { SESSION_TYPES } from '../../contract/booking.ts';
+import type { BalanceView } from '../../contract/packages.ts';
+import { addMonths } from '../lib/time.ts';
+import { heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, lockAccount, type HeldLot } from './ledger.repo.ts';
+
+/** A lot can book `sessionType` on `today` (her day): it covers the type, has sessions left and has not lapsed. */
+export const usableFor = (lot: HeldLot, sessionType: string, today: string) =>
+  lot.remaining > 0 && lot.sessionTypes.includes(sessionType) && (lot.expiresOn === null || lot.expiresOn >= today);
+
+export interface Sale {
+  userId: string;
+  package: { id: string; name: string; sessionTypes: string[]; sessions: number; monthsValid: number };
+  priceCents: number;
+  method: LotMethod;
+  /** Her day the money came in; the credits last `monthsValid` months from it. */
+  paidOn: string;
+  createdBy: 'client' | 'admin';
+  paypalOrderId?: string | null;
+}
+
+/** A package sold: its lot (terms copied) and the 'bought' row, in the caller's transaction. */
+export async function grantPackage(trx: Transaction<Database>, sale: Sale): Promise<string> {
+  const lotId = await insertLot(trx, {
+    userId: sale.userId,
+    packageId: sale.package.id,
+    name: sale.package.name,
+    sessionTypes: sale.package.sessionTypes,
+    quantity: sale.package.sessions,
+    priceCents: sale.priceCents,
+    method: sale.method,
+    paidOn: sale.paidOn,
+    expiresOn: addMonths(sale.paidOn, sale.package.monthsValid),
+    createdBy: sale.createdBy,
+    paypalOrderId: sale.paypalOrderId ?? null,
+  });
+  await insertEntry(trx, { userId: sale.userId, lotId, change: sale.package.sessions, reason: 'bought', createdBy: sale.createdBy });
+  return lotId;
+}
+
+export type SpendResult = { ok: true; lotId: string; remaining: number; expiresOn: string | null } | { ok: false; kind: 'no-credit' | 'unknown-account' };
+
+/**
+ * Takes one credit for a session of `sessionType` booked into `slotId`: the usable lot lapsing
+ * first, under the client's row lock. The caller books the slot in the same transaction and rolls
+ * it all back when the slot was lost.
+ */
+export async function spendCredit(
+  trx: Transaction<Database>,
+  input: { userId: string; sessionType: string; slotId: string; today: string },
+): Promise<SpendResult> {
+  if (!(await lockAccount(trx, input.userId))) return { ok: false, kind: 'unknown-account' };
+  const lot = (await heldLots(trx, input.userId)).find((l) => usableFor(l, input.sessionType, input.today));
+  if (!lot) return { ok: false, kind: 'no-credit' };
+  await insertEntry(trx, { userId: input.userId, lotId: lot.id, change: -1, reason: 'used', slotId: input.slotId, createdBy: 'client' });
+  return { ok: true, lotId: lot.id, remaining: lot.remaining - 1, expiresOn: lot.expiresOn };
+}
+
+/**
+ * A session booked with a credit is cancelled: in time, the credit comes back to its lot ('returned');
+ * late, it stays used and a 'forfeited' row (no change) says why.
+ */
+export async function settleCreditOnCancel(
+  trx: Transaction<Database>,
+  input: { userId: string; lotId: string; slotId: string; late: boolean; by: 'client' | 'admin' },
+): Promise<'returned' | 'forfeited'> {
+  const outcome = input.late ? 'forfeited' : 'returned';
+  await insertEntry(trx, { userId: input.userId, lotId: input.lotId, change: input.late ? 0 : 1, reason: outcome, slotId: input.slotId, createdBy: input.by });
+  return outcome;
+}
+
+export type AdjustResult = { ok: true; sessionsRemaining: number } | { ok: false; kind: 'unknown-account' } | { ok: false; kind: 'below-zero'; held: number };
+
+/**
+ * Her adjustment with its reason: more sessions become a lot of their own (every session type,
+ * never lapsing); fewer are taken from the lots lapsing first, never below zero.
+ */
+export async function adjustCredits(
+  trx: Transaction<Database>,
+  input: { userId: string; sessions: number; reason: string; today: string },
+): Promise<AdjustResult> {
+  if (!(await lockAccount(trx, input.userId))) return { ok: false, kind: 'unknown-account' };
+  const usable = (await heldLots(trx, input.userId)).filter((l) => l.remaining > 0 && (l.expiresOn === null || l.expiresOn >= input.today));
+  const held = usable.reduce((n, l) => n + l.remaining, 0);
+  if (input.sessions > 0) {
+    const lotId = await insertLot(trx, {
+      userId: input.userId,
+      packageId: null,
+      name: 'Sessions given',
+      sessionTypes: [...SESSION_TYPES],
+      quantity: input.sessions,
+      priceCents: 0,
+      method: 'adjustment',
+      paidOn: input.today,
+      expiresOn: null,
+      createdBy: 'admin',
+    });
+    await insertEntry(trx, { userId: input.userId, lotId, change: input.sessions, reason: 'adjusted', note: input.reason, createdBy: 'admin' });
+    return { ok: true, sessionsRemaining: held + input.sessions };
+  }
+  if (held + input.sessions < 0) return { ok: false, kind: 'below-zero', held };
+  let left = -input.sessions;
+  for (const lot of usable) {
+    if (left === 0) break;
+    const take = Math.min(left, lot.remaining);
+    await insertEntry(trx, { userId: input.userId, lotId: lot.id, change: -take, reason: 'adjusted', note: input.reason, createdBy: 'admin' });
+    left -= take;
+  }
+  return { ok: true, sessionsRemaining: held + input.sessions };
+}
+
+/** What the client holds, as the dashboard, the admin's client page and the data export show it. */
+export async function balanceOf(db: DB, userId: string, today: string): Promise<BalanceView> {
+  const lots = await heldLots(db, userId);
+  const live = lots.filter((l) => l.remaining > 0 && (l.expiresOn === null || l.expiresOn >= today));
+  const history = await ledgerOf(db, userId);
+  return {
+    sessionsRemaining: live.reduce((n, l) => n + l.remaining, 0),
+    credits: live.map((l) => ({ lotId: l.id, packageName: l.name, sessionTypes: l.sessionTypes, remaining: l.remaining, expiresOn: l.expiresOn })),
+    history: history.map((h) => ({ at: new Date(h.createdAt).toISOString(), change: h.change, reason: h.reason, packageName: h.name, note: h.note })),
+  };
+}
+
+/**
+ * The periodic runner's expiry: every lot whose last day has passed gives up what is left in one
+ * 'expired' row. The row may exist once per lot, so two replicas running at once write one.
+ */
+export async function expireLapsedCredits(db: DB, today: string): Promise<number> {
+  let written = 0;
+  for (const lot of await lapsedLots(db, today)) {
+    if (lot.userId === null) continue;
+    if (await insertEntry(db, { userId: lot.userId, lotId: lot.id, change: -lot.remaining, reason: 'expired', createdBy: 'system' })) written++;
+  }
+  return written;
+}

@@ -1,0 +1,93 @@
+/**
+ * Packages and what clients hold (issue 32, decision 0035): the routes validate, call the
+ * use-cases of ledger.ts and the repos, and map refusals.
+ *
+ *   GET    /api/packages                       the active packages
+ *   GET    /api/admin/packages                 every package; POST, PUT /{id}, DELETE /{id}
+ *   POST   /api/admin/users/{id}/packages      a package sold outside the site, and how it was paid
+ *   POST   /api/admin/users/{id}/credits       her adjustment, with a reason; never below zero
+ *   GET    /api/user/{id}/balance              the client (their own) or the admin
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../types.ts';
+import { validateJson, validateParams } from '../validation.ts';
+import { requireAdmin, requireSelfOrAdmin } from '../middleware/auth.ts';
+import { id } from '../../contract/common.ts';
+import {
+  CLIENT_NOT_FOUND,
+  CREDIT_BELOW_ZERO,
+  PACKAGE_DELETED,
+  PACKAGE_NOT_FOUND,
+  creditAdjustment,
+  offlineSale,
+  packageFields,
+} from '../../contract/packages.ts';
+import { deletePackage, findPackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
+import { adjustCredits, balanceOf, grantPackage } from './ledger.ts';
+import { clientExists } from './ledger.repo.ts';
+import { zonedNow } from '../lib/time.ts';
+
+const params = z.object({ id });
+
+/** Her day now. */
+const todayOf = (services: AppEnv['Variables']['services']) => zonedNow(services.env.SITE_TIMEZONE, services.clock.now()).date;
+
+export const packages = new Hono<AppEnv>().get('/', async (c) => c.json((await listPackages(c.var.services.db, 'active')).map(packageView)));
+
+export const adminPackages = new Hono<AppEnv>()
+  .use('*', requireAdmin())
+  .get('/', async (c) => c.json((await listPackages(c.var.services.db, 'all')).map(packageView)))
+  .post('/', validateJson(packageFields), async (c) => c.json(packageView(await insertPackage(c.var.services.db, c.req.valid('json'))), 201))
+  .put('/:id', validateParams(params), validateJson(packageFields), async (c) => {
+    const row = await updatePackage(c.var.services.db, c.req.valid('param').id, c.req.valid('json'));
+    return row ? c.json(packageView(row)) : c.json({ message: PACKAGE_NOT_FOUND }, 404);
+  })
+  .delete('/:id', validateParams(params), async (c) =>
+    (await deletePackage(c.var.services.db, c.req.valid('param').id)) ? c.json({ message: PACKAGE_DELETED }) : c.json({ message: PACKAGE_NOT_FOUND }, 404),
+  );
+
+// Mounted on /api/admin beside other routers: each route guards itself (a `use('*')` here would
+// guard /admin/login too). Adding the client by hand is the accounts' (POST /api/admin/users).
+export const adminClients = new Hono<AppEnv>()
+  .post('/users/:id/packages', requireAdmin(), validateParams(params), validateJson(offlineSale), async (c) => {
+    const { db } = c.var.services;
+    const body = c.req.valid('json');
+    const userId = c.req.valid('param').id;
+    const [known, pkg] = await Promise.all([clientExists(db, userId), findPackage(db, body.packageId)]);
+    if (!known) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    if (!pkg) return c.json({ message: PACKAGE_NOT_FOUND }, 404);
+    const lotId = await db.transaction().execute((trx) =>
+      grantPackage(trx, {
+        userId,
+        package: pkg,
+        priceCents: body.method === 'free' ? 0 : body.amountCents,
+        method: body.method,
+        paidOn: body.paidOn,
+        createdBy: 'admin',
+      }),
+    );
+    return c.json({ _id: lotId, balance: await balanceOf(db, userId, todayOf(c.var.services)) }, 201);
+  })
+  .post('/users/:id/credits', requireAdmin(), validateParams(params), validateJson(creditAdjustment), async (c) => {
+    const { db } = c.var.services;
+    const userId = c.req.valid('param').id;
+    const body = c.req.valid('json');
+    const today = todayOf(c.var.services);
+    const result = await db.transaction().execute((trx) => adjustCredits(trx, { userId, sessions: body.sessions, reason: body.reason, today }));
+    if (!result.ok) {
+      const refusals = {
+        'unknown-account': () => c.json({ message: CLIENT_NOT_FOUND }, 404),
+        'below-zero': () => c.json({ message: CREDIT_BELOW_ZERO(result.kind === 'below-zero' ? result.held : 0) }, 409),
+      } satisfies Record<typeof result.kind, () => Response>;
+      return refusals[result.kind]();
+    }
+    return c.json(await balanceOf(db, userId, today), 201);
+  });
+
+export const userBalance = new Hono<AppEnv>().get('/:id/balance', requireSelfOrAdmin(), validateParams(params), async (c) => {
+  const { db } = c.var.services;
+  const userId = c.req.valid('param').id;
+  if (!(await clientExists(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+  return c.json(await balanceOf(db, userId, todayOf(c.var.services)));
+});

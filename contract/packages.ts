@@ -1,0 +1,142 @@
+/**
+ * Packages and what a client holds (issue 32, decision 0035): the packages she sells, the credits
+ * a client holds with her and their ledger, the clients and sales she enters by hand. Shared with
+ * the islands: zod only. Each field has a doc line: the admin's help text comes from here.
+ */
+import { z } from 'zod';
+import { email, isoDate, nameText, optionalText, requiredText } from './common.ts';
+import { SESSION_TYPES, type SessionType } from './booking.ts';
+import { SESSION_TYPE_KEYS, type SessionTypeKey } from './settings.ts';
+
+export const PACKAGE_NOT_FOUND = 'No package with this id.';
+export const PACKAGE_DELETED = 'Package deleted.';
+export const CLIENT_EMAIL_TAKEN = 'A client with this e-mail already exists.';
+export const CLIENT_NOT_FOUND = 'No client with this id.';
+export const NO_CREDIT_FOR_TYPE = (type: string) => `You have no session credit left for a ${type}. Please pay for this session instead.`;
+export const CREDIT_BELOW_ZERO = (held: number) => `That would take more sessions than the client holds (${held}).`;
+
+/** A session type, by the name the booking page shows or by its settings key ('yogaTherapy'). */
+const sessionTypeName = z
+  .string({ error: `must be one of: ${SESSION_TYPES.join(', ')}` })
+  .trim()
+  .transform((v, ctx): SessionType => {
+    const byKey = SESSION_TYPE_KEYS[v as SessionTypeKey];
+    if (byKey) return byKey;
+    if ((SESSION_TYPES as readonly string[]).includes(v)) return v as SessionType;
+    ctx.addIssue({ code: 'custom', message: `must be one of: ${SESSION_TYPES.join(', ')}` });
+    return z.NEVER;
+  });
+
+const cents = (label: string) =>
+  z
+    .number({ error: `${label} must be a whole number of cents` })
+    .int(`${label} must be a whole number of cents`)
+    .min(0, `${label} must not be negative`)
+    .max(10_000_00, `${label} must be at most $10,000`);
+
+/** A package she sells. */
+export const packageFields = z
+  .object({
+    /** What the client reads: "Eight weeks of yoga therapy". */
+    name: requiredText('Name', 120),
+    /** The session types its credits can book. */
+    sessionTypes: z
+      .array(sessionTypeName, { error: 'Session types must be a list' })
+      .min(1, 'Choose at least one session type')
+      .max(SESSION_TYPES.length)
+      .transform((list) => [...new Set(list)]),
+    /** How many sessions it holds. */
+    sessions: z
+      .number({ error: 'Sessions must be a whole number' })
+      .int('Sessions must be a whole number')
+      .min(1, 'Sessions must be at least 1')
+      .max(100, 'Sessions must be at most 100'),
+    /** The lowest price on her sliding scale, in cents. */
+    minPriceCents: cents('The lowest price'),
+    /** The price she suggests, in cents. */
+    suggestedPriceCents: cents('The suggested price'),
+    /** The highest price, in cents (equal to the lowest: a single price). */
+    maxPriceCents: cents('The highest price'),
+    /** How many months its credits last after purchase. */
+    monthsValid: z
+      .number({ error: 'Months must be a whole number' })
+      .int('Months must be a whole number')
+      .min(1, 'Months must be at least 1')
+      .max(60, 'Months must be at most 60'),
+    /** Offered to clients (an inactive one stays with those who hold it). */
+    active: z.boolean({ error: 'Active must be true or false' }).default(true),
+  })
+  .refine((p) => p.minPriceCents <= p.suggestedPriceCents && p.suggestedPriceCents <= p.maxPriceCents, {
+    message: 'The prices must go lowest ≤ suggested ≤ highest',
+    path: ['suggestedPriceCents'],
+  });
+export type PackageFields = z.input<typeof packageFields>;
+
+/** GET /api/packages (and the admin's list). */
+export interface PackageView {
+  _id: string;
+  name: string;
+  sessionTypes: string[];
+  sessions: number;
+  minPriceCents: number;
+  suggestedPriceCents: number;
+  maxPriceCents: number;
+  monthsValid: number;
+  active: boolean;
+}
+
+/** POST /api/admin/users: a client she adds by hand (no mail is sent). */
+export const newClient = z.object({
+  firstName: nameText('First name'),
+  lastName: nameText('Last name'),
+  email,
+  phone: optionalText('Phone', 40).default(''),
+});
+export type NewClient = z.input<typeof newClient>;
+
+/** How a sale she enters by hand was paid. */
+export const SALE_METHODS = ['cash', 'check', 'venmo', 'zelle', 'card', 'free'] as const;
+export type SaleMethod = (typeof SALE_METHODS)[number];
+
+/** POST /api/admin/users/{id}/packages: a package sold outside the site. */
+export const offlineSale = z.object({
+  packageId: z.string({ error: 'Choose a package' }).uuid('Choose a package'),
+  /** What the client paid, in cents (0 when given free). */
+  amountCents: cents('The amount'),
+  method: z.enum(SALE_METHODS, { error: `Method must be one of: ${SALE_METHODS.join(', ')}` }),
+  /** The day the money came in (her day). */
+  paidOn: isoDate,
+});
+export type OfflineSale = z.input<typeof offlineSale>;
+
+/** POST /api/admin/users/{id}/credits: her adjustment, with its reason; may be negative, never below zero. */
+export const creditAdjustment = z.object({
+  sessions: z
+    .number({ error: 'Sessions must be a whole number' })
+    .int('Sessions must be a whole number')
+    .min(-100, 'Sessions must be at least -100')
+    .max(100, 'Sessions must be at most 100')
+    .refine((n) => n !== 0, 'Sessions must not be 0'),
+  reason: requiredText('Reason', 300),
+});
+export type CreditAdjustment = z.input<typeof creditAdjustment>;
+
+/** Why a ledger row was written. */
+export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
+
+/** GET /api/user/{id}/balance. */
+export interface BalanceView {
+  /** Sessions she can still book with, over every credit not yet lapsed. */
+  sessionsRemaining: number;
+  credits: { lotId: string; packageName: string; sessionTypes: string[]; remaining: number; expiresOn: string | null }[];
+  /** Newest first. */
+  history: { at: string; change: number; reason: LedgerReason; packageName: string; note: string }[];
+}
+
+/** "Use 1 of your 6 sessions (until 15 Feb)": the booking page's offer of a credit. */
+export function creditOffer(remaining: number, expiresOn: string | null): string {
+  const until = expiresOn
+    ? ` (until ${new Date(`${expiresOn}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })})`
+    : '';
+  return `Use 1 of your ${remaining} ${remaining === 1 ? 'session' : 'sessions'}${until}`;
+}
