@@ -34,7 +34,7 @@ const UNFLUSHED_CLOSE_MS = 10_000;
  * is made a no-op too), the FIN goes out after the answer, and LINGER_MS later the socket is
  * destroyed. Meanwhile the client's sending waits on a full window, which costs the server
  * nothing, and a browser or an HTTP client still uploading has the whole answer in hand: it
- * shows the 401 or 413 rather than a reset (tests/api/refused-bodies.test.ts streams 20 MB
+ * shows the 401 or 413 rather than a reset (tests/api/system/refused-bodies.test.ts streams 20 MB
  * bodies from Node's fetch and http clients; Chromium's fetch and XHR uploads were checked by
  * hand the same way).
  */
