@@ -38,7 +38,7 @@ const cents = (label: string) =>
 export const packageFields = z
   .object({
     /** What the client reads: "Eight weeks of yoga therapy". */
-    name: requiredText('Name', 120),
+    name: nameText('Name', 120),
     /** The session types its credits can book. */
     sessionTypes: z
       .array(sessionTypeName, { error: 'Session types must be a list' })

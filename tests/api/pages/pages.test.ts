@@ -19,7 +19,7 @@ import { PAGE_MESSAGES, type PageDetail, type PageListItem, type PageRevision } 
 beforeEach(() => resetRateLimits());
 
 const BUILTIN = ['site', 'home', 'yoga', 'about', 'aboutwebsite', 'chocolates', 'contact', 'waiver'];
-const yamlOf = (slug: string): unknown => parse(readFileSync(new URL(`../../site/content/${slug}.yaml`, import.meta.url), 'utf8'));
+const yamlOf = (slug: string): unknown => parse(readFileSync(new URL(`../../../site/content/${slug}.yaml`, import.meta.url), 'utf8'));
 const clone = <T>(value: T): T => structuredClone(value);
 
 type Yoga = { hero: { heading: string }; faq?: { items: { q: string; a: string }[] } };
