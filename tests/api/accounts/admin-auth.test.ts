@@ -83,14 +83,15 @@ describe(`admin login on ${testDbKind()}`, () => {
       await login({ email, password: 'not-the-password' });
       return performance.now() - t;
     };
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
+    // The fastest of five each: a busy machine only ever adds time, so the minimum is the work
+    // itself (a median of three failed on a loaded two-core runner).
     const wrongTimes = [];
     const unknownTimes = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       wrongTimes.push(await time('admin@example.com'));
       unknownTimes.push(await time(`nobody${i}@example.com`));
     }
-    expect(median(unknownTimes)).toBeGreaterThan(median(wrongTimes) * 0.5);
+    expect(Math.min(...unknownTimes)).toBeGreaterThan(Math.min(...wrongTimes) * 0.5);
   });
 
   it('refuses a missing or wrong human-check token, even with the right password', async () => {
