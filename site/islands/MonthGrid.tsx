@@ -55,7 +55,9 @@ export function MonthGrid(props: {
                   aria-label={`${dayLabel(key)}${count ? `, ${count} ${props.noun[count > 1 ? 1 : 0]}` : ''}`}
                 >
                   <span>{dayNumber(key)}</span>
-                  {count > 0 && <span className="calendar-dot" aria-hidden="true" />}
+                  {/* Always in the layout, seen only when the day holds something: the classes arriving after the
+                      first paint then move nothing (no layout shift, issue 25). */}
+                  <span className={count > 0 ? 'calendar-dot' : 'calendar-dot calendar-dot-empty'} aria-hidden="true" />
                 </button>
               </div>
             );

@@ -192,6 +192,8 @@ test.describe('Content-Security-Policy', () => {
         json: { required: false, requiredFor: { individualYoga: false, yogaTherapy: false }, missingFor: [], completed: false, version: 1, questions: [] },
       }),
     );
+    // Her session credits (issue 32): none.
+    await page.route('**/api/user/csp-client/balance', (r) => r.fulfill({ json: { sessionsRemaining: 0, credits: [], history: [] } }));
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
 

@@ -354,7 +354,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
                   setSkipCredit(!e.target.checked);
                   setPaid(null);
                 }}
-              />{' '}
+              />
               {credit.offer}
             </label>
           )}
