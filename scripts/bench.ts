@@ -17,7 +17,8 @@
  *     static file in the same run.
  *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
  *     hundreds of clients, sign-ups and orders): GET /api/events (whole and one month's grid), /api/chocolates and the
- *     admin's /api/bookings, each as a ratio to GET /api/health in the same run.
+ *     admin's /api/bookings, each as a ratio to GET /api/health in the same run; then a booking
+ *     paid through PayPal beside one made with a session credit, p50/p95 of each (issue 32).
  * Ratios make the numbers comparable across machines; absolute numbers are for this one.
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
  * (a throwaway database is created there and dropped afterwards).
@@ -191,6 +192,90 @@ function monthGridRange(now = new Date()): string {
   return `from=${start.toISOString().slice(0, 10)}&to=${end.toISOString().slice(0, 10)}`;
 }
 
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * Issue 32: how long `PUT /api/bookings/{slotId}/book` takes with a session credit beside a paid
+ * booking (the PayPal capture through the in-process emulator), one booking at a time on free slots
+ * of the year of data: p50/p95 of each, in the same run. Four clients per kind, ten bookings each
+ * (the booking limit is per account).
+ */
+async function bookingLatency(server: RunningServer, base: string, admin: { cookie: string }): Promise<string[]> {
+  const { db } = server.services;
+  const PER_KIND = 40;
+  const free = await db
+    .selectFrom('slots')
+    .select('id')
+    .where('bookedBy', 'is', null)
+    .where('startsAt', '>', new Date(Date.now() + 7 * 86_400_000))
+    .orderBy('startsAt')
+    .limit(PER_KIND * 2)
+    .execute();
+  if (free.length < PER_KIND * 2) throw new Error(`bench: ${free.length} free slots, ${PER_KIND * 2} wanted`);
+  const type = 'Individual Yoga Session (60 min)';
+  const clients = async (kind: string) =>
+    Promise.all(
+      Array.from({ length: PER_KIND / 10 }, async (_, i) => {
+        const email = `bench-${kind}-${i}@example.com`;
+        const user = await db.insertInto('users').values({ email, firstName: 'Bench', lastName: kind }).returning('id').executeTakeFirstOrThrow();
+        const { token } = await sessionStore(db, 'user').create(user.id);
+        return { id: user.id, email, cookie: `${SESSION_COOKIES.user}=${token}` };
+      }),
+    );
+  const call = async (path: string, method: string, cookie: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`bench: ${method} ${path} → ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const book = (client: { id: string; email: string; cookie: string }, slotId: string, payment: Record<string, unknown>) =>
+    call(`/api/bookings/${slotId}/book`, 'PUT', client.cookie, {
+      userId: client.id,
+      firstName: 'Bench',
+      lastName: 'Client',
+      email: client.email,
+      sessionType: type,
+      message: '',
+      ...payment,
+    });
+  const timed = async (run: () => Promise<unknown>) => {
+    const t = performance.now();
+    await run();
+    return performance.now() - t;
+  };
+
+  const paid: number[] = [];
+  const payers = await clients('paid');
+  for (let i = 0; i < PER_KIND; i++) {
+    const client = payers[i % payers.length]!;
+    const slotId = free[i]!.id;
+    // The buyer's steps before the booking (not timed): the order, then PayPal's approval.
+    const { orderID } = await call(`/api/bookings/${slotId}/paypal-order`, 'POST', client.cookie, { amount: 80, sessionType: type });
+    await call(`/dev/paypal/v2/checkout/orders/${String(orderID)}/approve`, 'POST', '', { givenName: 'Bench' });
+    paid.push(await timed(() => book(client, slotId, { paypalOrderId: orderID })));
+  }
+  const withCredit: number[] = [];
+  const holders = await clients('credit');
+  for (const h of holders) await call(`/api/admin/users/${h.id}/credits`, 'POST', admin.cookie, { sessions: 10, reason: 'Benchmark' });
+  for (let i = 0; i < PER_KIND; i++) {
+    const client = holders[i % holders.length]!;
+    withCredit.push(await timed(() => book(client, free[PER_KIND + i]!.id, { useCredit: true })));
+  }
+  const row = (label: string, ms: number[]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    return `| ${label} | ${ms.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} |`;
+  };
+  const lines = [
+    `Booking a session (\`PUT /api/bookings/{slotId}/book\`), one at a time on free slots of this data, ${PER_KIND} of each (issue 32):`,
+    '',
+    '| booking | n | p50 ms | p95 ms |',
+    '| --- | --- | --- | --- |',
+    row('paid (PayPal capture through the in-process emulator)', paid),
+    row('with a session credit (no PayPal)', withCredit),
+  ];
+  for (const line of lines.slice(-2)) console.log(line);
+  return lines;
+}
+
 async function api(): Promise<{ lines: string[]; counts: { t: string; n: number }[] }> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `bench_${Date.now().toString(36)}`;
@@ -217,7 +302,8 @@ async function api(): Promise<{ lines: string[]; counts: { t: string; n: number 
       await measure('`GET /api/chocolates`', `${base}/api/chocolates`),
       await measure('`GET /api/bookings` (admin view)', `${base}/api/bookings`, cookie),
     ];
-    return { lines: table(rows, health), counts };
+    const bookings = await bookingLatency(server, base, cookie);
+    return { lines: [...table(rows, health), '', ...bookings], counts };
   } finally {
     // The load generator's last requests (it runs in its own process) finish before the database closes.
     await new Promise((r) => setTimeout(r, 1500));
@@ -230,6 +316,11 @@ async function api(): Promise<{ lines: string[]; counts: { t: string; n: number 
 }
 
 async function main() {
+  if (process.env.BENCH_ONLY === 'api') {
+    // The API part alone (a quick look after a change); the report is written by a whole run only.
+    console.log((await api()).lines.join('\n'));
+    return;
+  }
   mkdirSync('docs/bench', { recursive: true });
   if (!process.env.BENCH_SKIP_PAGES) {
     const r = spawnSync(process.execPath, ['scripts/bench-pages.ts'], { stdio: 'inherit' });
