@@ -86,6 +86,7 @@ export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequen
   amountCents: slot.amountCents,
   couponUsed: slot.couponUsed,
   paypalOrderId: slot.paypalOrderId,
+  withCredit: slot.creditLotId !== null,
   place: slot.place,
   calendar,
 });
@@ -172,10 +173,10 @@ type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtim
  */
 export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
   const { db, env, realtime } = deps;
-  const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund) => {
+  const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund, credit?: 'returned' | 'forfeited') => {
     const calendar = bookingCalendar(env, slot);
     const session = changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 });
-    return queueMails(trx, 'booking-cancelled', clientCancelledMails(env, (await brandNames(trx)).yoga, session, refund));
+    return queueMails(trx, 'booking-cancelled', clientCancelledMails(env, (await brandNames(trx)).yoga, session, refund, credit));
   };
   let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails; credit?: 'returned' | 'forfeited' };
   try {
@@ -188,7 +189,7 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
         ? await settleCreditOnCancel(trx, { userId: input.userId, lotId: slot.creditLotId, slotId: slot.id, late, by: 'client' })
         : undefined;
       await releaseBookedSlot(trx, slot.id);
-      const mails = paid ? [] : await queueCancelledMails(trx, slot, 'none');
+      const mails = paid ? [] : await queueCancelledMails(trx, slot, 'none', credit);
       return { slot, cancellationId, captureId: paid ? captureId : null, paid, mails, credit };
     });
   } catch (err) {

@@ -262,25 +262,36 @@ export interface ChangedSession {
   amountCents: number | null;
   couponUsed: boolean;
   paypalOrderId: string | null;
+  /** Booked with a session credit (issue 32): no money changed hands at the booking. */
+  withCredit: boolean;
   /** The entry's UID and the SEQUENCE of this revision (above every one sent before). */
   calendar: { uid: string; sequence: number };
   /** The slot's place ('' for none). */
   place: string;
 }
 
-const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId'>) =>
+const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId' | 'withCredit'>) =>
   b.couponUsed
     ? 'Coupon (no charge)'
-    : b.amountCents !== null
-      ? `${money(b.amountCents)} through PayPal${b.paypalOrderId ? ` (order ${b.paypalOrderId})` : ''}`
-      : 'none';
+    : b.withCredit
+      ? 'A session credit from a package'
+      : b.amountCents !== null
+        ? `${money(b.amountCents)} through PayPal${b.paypalOrderId ? ` (order ${b.paypalOrderId})` : ''}`
+        : 'none';
 
 /**
  * The client cancelled: their notice with the .ics that takes the entry off their calendar
  * (same UID, higher SEQUENCE, METHOD:CANCEL), and the teacher's, which says what became of the
  * payment (a refund PayPal refused is the teacher's to make by hand).
  */
-export function clientCancelledMails(env: Env, brand: string, b: ChangedSession, refund: 'none' | 'refunded' | 'failed'): OutgoingMail[] {
+export function clientCancelledMails(
+  env: Env,
+  brand: string,
+  b: ChangedSession,
+  refund: 'none' | 'refunded' | 'failed',
+  /** For a session booked with a credit (issue 32): what became of it, as the cancel's answer says. */
+  credit?: 'returned' | 'forfeited',
+): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const ics = cancellingIcs(env, brand, b, b.calendar);
   const paid = b.amountCents !== null ? money(b.amountCents) : '';
@@ -289,7 +300,11 @@ export function clientCancelledMails(env: Env, brand: string, b: ChangedSession,
       ? `Your payment of ${paid} has been refunded in full through PayPal; it can take a few days to show.`
       : refund === 'failed'
         ? `Your payment of ${paid} could not be refunded automatically just now. I have been told and will refund it in full shortly.`
-        : '';
+        : credit === 'returned'
+          ? 'The session credit it used is back in your balance: book another time with it from My Bookings.'
+          : credit === 'forfeited'
+            ? 'It was cancelled within the notice period, so the session credit it used stays used, as the booking page said.'
+            : '';
   const name = `${b.firstName} ${b.lastName}`.trim();
   return [
     mail(
@@ -324,7 +339,11 @@ export function clientCancelledMails(env: Env, brand: string, b: ChangedSession,
             ? 'Refunded in full through PayPal.'
             : refund === 'failed'
               ? 'PayPal refused the refund: please refund it by hand. The cancellation is listed in the bookings.'
-              : 'Nothing to refund.',
+              : credit === 'returned'
+                ? 'The session credit went back to the client’s balance.'
+                : credit === 'forfeited'
+                  ? 'Cancelled within the notice period: the session credit stays used.'
+                  : 'Nothing to refund.',
           'The slot is free again.',
         ],
         action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },

@@ -18,6 +18,7 @@ const booked = [
   'link',
   'couponUsed',
   'amountCents',
+  'creditLotId',
 ] as const;
 
 /** Inserts the slots whose date and time are new; returns those inserted. */

@@ -208,6 +208,7 @@ export const slots = new Hono<AppEnv>()
           amountCents: slot.amountCents,
           couponUsed: slot.couponUsed,
           paypalOrderId: null,
+          withCredit: slot.creditLotId !== null,
           place: slot.place,
           calendar: bookingCalendar(env, slot),
         }),

@@ -238,10 +238,28 @@ describe(`booking with a credit on ${testDbKind()}`, () => {
     expect(inTime.status).toBe(200);
     expect(await inTime.json()).toMatchObject({ credit: 'returned', message: 'Your session has been cancelled and its session credit returned to you.' });
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(4);
+    // The mails say what became of the credit, not "Nothing to refund".
+    const clientMail = async () => {
+      // Newest first: the notice of the cancel just made.
+      const mail = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Session cancelled'));
+      expect(mail, 'the client’s cancel notice').toBeDefined();
+      return mail!.text;
+    };
+    expect(await clientMail()).toContain('The session credit it used is back in your balance');
+    const toTeacher = (await readMailbox(server, server.env.TEACHER_EMAIL)).filter(
+      (m) => m.subject.startsWith('Cancelled by the client') && m.text.includes(client.email),
+    );
+    expect(toTeacher[0]?.text).toContain('Payment: A session credit from a package');
+    expect(toTeacher[0]?.text).toContain('The session credit went back to the client’s balance.');
 
     const tooLate = await server.api(`/api/bookings/${late.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(tooLate.status).toBe(200);
     expect(await tooLate.json()).toMatchObject({ credit: 'forfeited' });
+    expect(await clientMail()).toContain('the session credit it used stays used');
+    const lateToTeacher = (await readMailbox(server, server.env.TEACHER_EMAIL)).find(
+      (m) => m.subject.startsWith('Cancelled by the client') && m.text.includes(client.email),
+    );
+    expect(lateToTeacher?.text).toContain('Cancelled within the notice period: the session credit stays used.');
     const balance = await balanceOf(client.id);
     expect(balance.sessionsRemaining).toBe(4);
     expect(balance.history.map((h) => h.reason)).toEqual(['forfeited', 'returned', 'used', 'used', 'bought']);
