@@ -8,7 +8,7 @@ import type { Services } from '../services/index.ts';
 import { claimDueReminders, type ReminderKind } from './reminders.repo.ts';
 import { reminderMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 
@@ -16,9 +16,9 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
   const sent: Record<ReminderKind, number> = { day: 0, soon: 0 };
   for (const kind of ['day', 'soon'] as const) {
     // The claim and its mails commit together; the mails leave after the commit.
-    const queued = await services.db.transaction().execute(async (trx) => {
+    const done = await commitWithMails(services, async (trx) => {
       const due = await claimDueReminders(trx, kind, now);
-      if (due.length === 0) return [];
+      if (due.length === 0) return { result: undefined, mails: [] };
       // Her yoga brand and notice period, read once per batch (and only when there is something to send).
       const [brand, { cancelNoticeHours }] = await Promise.all([brandNames(trx).then((b) => b.yoga), readSettings(trx)]);
       const mails = due.map((r) =>
@@ -39,9 +39,9 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
           cancelNoticeHours,
         ),
       );
-      return queueMails(trx, `reminder-${kind}`, mails);
+      return { result: undefined, mails: await queueMails(trx, `reminder-${kind}`, mails) };
     });
-    sent[kind] += await sendQueued(services, queued);
+    sent[kind] += done.sent;
   }
   return sent;
 }

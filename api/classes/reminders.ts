@@ -9,14 +9,14 @@ import type { Services } from '../services/index.ts';
 import { claimDueClassReminders } from './places.repo.ts';
 import { classReminderMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 
 export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env' | 'mailer'>, now = new Date()): Promise<number> {
   // The claim and its mails commit together; the mails leave after the commit.
-  const queued = await services.db.transaction().execute(async (trx) => {
+  const { sent } = await commitWithMails(services, async (trx) => {
     const due = await claimDueClassReminders(trx, now);
-    if (due.length === 0) return [];
+    if (due.length === 0) return { result: undefined, mails: [] };
     // Her yoga brand, read once per batch (and only when there is something to send).
     const brand = (await brandNames(trx)).yoga;
     const mails = due.map((r) =>
@@ -27,7 +27,7 @@ export async function sendDueClassReminders(services: Pick<Services, 'db' | 'env
         { title: r.title, date: r.date, time: r.time, startsAt: new Date(r.startsAt), location: r.location },
       ),
     );
-    return queueMails(trx, 'class-reminder', mails);
+    return { result: undefined, mails: await queueMails(trx, 'class-reminder', mails) };
   });
-  return sendQueued(services, queued);
+  return sent;
 }

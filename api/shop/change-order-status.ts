@@ -9,7 +9,7 @@
  */
 import type { Services } from '../services/index.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails, type Change } from '../mail/commit.ts';
 import { trustedName } from '../mail/layout.ts';
 import { brandNames } from '../site/brand.ts';
 import { statusConfirmation, type OrderStatusRequest } from '../../contract/orders.ts';
@@ -53,22 +53,16 @@ export async function changeOrderStatus(
   if (to === 'paid') return { ok: true, order, message: statusConfirmation(to, who, 'none', false), buyerMailed: false };
 
   const news = newsOf(order);
-  const claimed = await db.transaction().execute(async (trx) => {
-    if (!(await claimBuyerNews(trx, orderId, news)).claimed) return undefined;
-    if (!order.payerEmail) return [];
+  const { result: mailed, sent } = await commitWithMails(deps, async (trx): Promise<Change<'already' | 'no-address' | 'queued'>> => {
+    if (!(await claimBuyerNews(trx, orderId, news)).claimed) return { result: 'already', mails: [] };
+    if (!order.payerEmail) return { result: 'no-address', mails: [] };
     const brand = (await brandNames(trx)).chocolates;
     // Where and when to collect: her shop's address (where a pickup is taxed too) and her hours.
     const pickup = to === 'ready_for_pickup' ? await pickupPlace(trx) : undefined;
-    return queueMails(
-      trx,
-      `order-${to.replaceAll('_', '-')}`,
-      deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(trx, [orderId])), to, order, pickup),
-    );
+    const mails = deliveryMail(env, brand, orderMailView(order, await itemsOfOrders(trx, [orderId])), to, order, pickup);
+    return { result: 'queued', mails: await queueMails(trx, `order-${to.replaceAll('_', '-')}`, mails) };
   });
-  if (!claimed) return { ok: true, order, message: statusConfirmation(to, who, 'already', withTracking), buyerMailed: false };
-  if (claimed.length === 0) return { ok: true, order, message: statusConfirmation(to, who, 'no-address', withTracking), buyerMailed: false };
-  if ((await sendQueued(deps, claimed)) === 0) {
-    return { ok: true, order, message: statusConfirmation(to, who, 'failed', withTracking), buyerMailed: false };
-  }
+  if (mailed !== 'queued') return { ok: true, order, message: statusConfirmation(to, who, mailed, withTracking), buyerMailed: false };
+  if (sent === 0) return { ok: true, order, message: statusConfirmation(to, who, 'failed', withTracking), buyerMailed: false };
   return { ok: true, order, message: statusConfirmation(to, who, 'sent', withTracking), buyerMailed: true };
 }

@@ -21,7 +21,7 @@ import {
 } from './paypal-webhooks.schema.ts';
 import { valueToCents } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import type { DB } from '../../db/client.ts';
 import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
 import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
@@ -106,24 +106,25 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
   const { captureId } = action;
 
   if (action.kind === 'completed') {
-    const mails = await db.transaction().execute(async (trx) => {
+    const { result: settled } = await commitWithMails(services, async (trx) => {
       const order = await settlePendingPayment(trx, captureId);
-      if (!order) return undefined;
-      return queueMails(trx, 'payment-completed', paymentCompletedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order)));
+      if (!order) return { result: false, mails: [] };
+      const mails = paymentCompletedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order));
+      return { result: true, mails: await queueMails(trx, 'payment-completed', mails) };
     });
     // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
     // capture whose checkout crashed before recording it: its open payment attempt is settled now.
-    if (!mails) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
-    await sendQueued(services, mails);
+    if (!settled) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
     return true;
   }
 
   if (action.kind === 'denied') {
     // The status change, the restock and the mails commit together, and only the delivery that made the change restocks.
-    const denied = await db.transaction().execute(async (trx) => {
+    const { result: denied } = await commitWithMails(services, async (trx) => {
       const order = await failPendingPayment(trx, captureId);
-      if (!order) return undefined;
-      return queueMails(trx, 'payment-denied', paymentDeniedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order)));
+      if (!order) return { result: false, mails: [] };
+      const mails = paymentDeniedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order));
+      return { result: true, mails: await queueMails(trx, 'payment-denied', mails) };
     });
     if (!denied) {
       const known = await findOrderByCaptureId(db, captureId);
@@ -135,19 +136,16 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
       }
       return false;
     }
-    await sendQueued(services, denied);
     return true;
   }
 
   // Refunded or reversed: only in full, and without restocking (see markRefunded).
-  const returned = await db.transaction().execute(async (trx) => {
+  const { result: returned } = await commitWithMails(services, async (trx) => {
     const order = await markRefunded(trx, captureId, action.refundedCents);
-    if (!order) return undefined;
-    return queueMails(trx, `payment-${action.kind}`, [paymentReturnedMail(env, await orderMailOf(trx, order), action.kind)]);
+    if (!order) return { result: false, mails: [] };
+    return { result: true, mails: await queueMails(trx, `payment-${action.kind}`, [paymentReturnedMail(env, await orderMailOf(trx, order), action.kind)]) };
   });
-  if (!returned) return false;
-  await sendQueued(services, returned);
-  return true;
+  return returned;
 }
 
 export const paypalWebhooks = new Hono<AppEnv>().post(

@@ -9,7 +9,7 @@
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cameraJpeg } from '../helpers/camera.ts';
-import { loginAdmin } from './helpers.ts';
+import { hydrated, loginAdmin, nextPaint } from './helpers.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The public pages of the site (api/pages/render-ahead.ts SITE_ROUTES with a sitemap entry), then the cart and sign-up. */
@@ -49,6 +49,24 @@ async function phone(browser: Browser): Promise<{ context: BrowserContext; page:
 
 const height = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
 
+/**
+ * What the visitor sees has arrived: every island hydrated at load is alive, no list still says
+ * "Loading…", and every photo that lies in the viewport has loaded (or failed) and been painted.
+ * What a test waits for instead of network silence or a fixed time.
+ */
+async function settled(page: Page): Promise<void> {
+  await hydrated(page);
+  await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
+  await page.waitForFunction(() =>
+    [...document.images].every((img) => {
+      const box = img.getBoundingClientRect();
+      const seen = box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth && box.width > 0 && box.height > 0;
+      return !seen || img.complete;
+    }),
+  );
+  await nextPaint(page);
+}
+
 /** Brings the bottom of each section (and of the page) into view, a screen at a time, letting what loads near it load. */
 async function scrollEverySection(page: Page): Promise<void> {
   const bottoms = await page.evaluate(() =>
@@ -57,15 +75,15 @@ async function scrollEverySection(page: Page): Promise<void> {
   const stops = [...new Set([...bottoms, await height(page)])].sort((a, b) => a - b);
   for (const bottom of stops) {
     await page.evaluate((y) => window.scrollTo(0, Math.max(0, y - window.innerHeight)), bottom);
-    await page.waitForTimeout(150);
+    // The photos this screen brought near have loaded and are painted.
+    await nextPaint(page);
+    await settled(page);
   }
-  // Whatever came near the viewport (slides, lazy photos) has loaded.
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
 }
 
 async function expectSteadyWhileScrolling(page: Page, path: string): Promise<void> {
-  await page.goto(path, { waitUntil: 'networkidle' });
+  await page.goto(path);
+  await settled(page);
   const before = await height(page);
   await scrollEverySection(page);
   const after = await height(page);
@@ -146,7 +164,8 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
 
   test('/chocolates: the grid is in the HTML made ahead, with photos; "Add to Cart" works from the first tap, before React', async ({ browser }) => {
     const { context, page } = await phone(browser);
-    await page.goto('/chocolates', { waitUntil: 'networkidle' });
+    await page.goto('/chocolates');
+    await settled(page);
     const cards = page.locator('.product-grid > li');
     expect(await cards.count()).toBeGreaterThan(0);
     await expect(page.getByText('Loading chocolates…')).toHaveCount(0);
@@ -181,9 +200,10 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
       (items) => localStorage.setItem('cart', JSON.stringify(items)),
       withPhotos.map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, quantity: 1 })),
     );
-    await page.goto('/cart', { waitUntil: 'networkidle' });
+    await page.goto('/cart');
     const thumbs = page.locator('.cart-thumb img');
     await expect(thumbs).toHaveCount(2);
+    await settled(page);
     for (const box of await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getBoundingClientRect().toJSON() as DOMRect))) {
       expect([Math.round(box.width), Math.round(box.height)]).toEqual([80, 64]);
     }
