@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { ANNOUNCEMENT_MAX, type AnnouncementView } from '../../../contract/backoffice.ts';
@@ -93,10 +93,4 @@ function AnnouncementPanel() {
   );
 }
 
-export default function AdminAnnouncement() {
-  return (
-    <AdminShell current="/admin/announcement" title="Announcement">
-      {() => <AnnouncementPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/announcement', 'Announcement', AnnouncementPanel);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import {
   AdminTable,
   FilterNote,
@@ -499,10 +499,4 @@ function Cancellations({ list }: { list: CancellationView[] | null }) {
   );
 }
 
-export default function AdminBookings() {
-  return (
-    <AdminShell current="/admin/bookings" title="Bookings">
-      {() => <BookingsPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/bookings', 'Bookings', BookingsPanel);

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { confirmAndDelete, useAdminList } from './admin-ui';
 import Picture from '../Picture';
 import FocusPicker from './FocusPicker';
@@ -463,10 +463,4 @@ function ChocolatesPanel() {
   );
 }
 
-export default function AdminChocolates() {
-  return (
-    <AdminShell current="/admin/chocolates" title="Chocolates">
-      {() => <ChocolatesPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/chocolates', 'Chocolates', ChocolatesPanel);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { usdFromCents as formatCents } from '../../lib/money';
@@ -170,10 +170,4 @@ function FinancesPanel() {
   );
 }
 
-export default function AdminFinances() {
-  return (
-    <AdminShell current="/admin/finances" title="Finances">
-      {() => <FinancesPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/finances', 'Finances', FinancesPanel);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { AdminTable, byMonth, confirmAndDelete, formatDay, herToday, ModalDialog, MonthFolds, openMonths, useFocusRow, type FocusRowProps } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -513,10 +513,4 @@ function GigsPanel() {
   );
 }
 
-export default function AdminGigs() {
-  return (
-    <AdminShell current="/admin/gigs" title="Gigs">
-      {() => <GigsPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/gigs', 'Gigs', GigsPanel);

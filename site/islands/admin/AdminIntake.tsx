@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import AdminShell, { NOT_AUTHORIZED } from './AdminShell';
+import { adminScreen, NOT_AUTHORIZED } from './AdminShell';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import {
@@ -227,10 +227,4 @@ function IntakePanel() {
   );
 }
 
-export default function AdminIntake() {
-  return (
-    <AdminShell current="/admin/intake" title="Intake form">
-      {() => <IntakePanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/intake', 'Intake form', IntakePanel);

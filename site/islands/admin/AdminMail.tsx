@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { AdminTable, formatWhen, useAdminList, useFocusRow } from './admin-ui';
 import { request } from '../../lib/http';
 import { mailKindLabel, type UnsentMailView } from '../../../contract/mail.ts';
@@ -87,10 +87,4 @@ function MailPanel() {
   );
 }
 
-export default function AdminMail() {
-  return (
-    <AdminShell current="/admin/mail" title="Mail">
-      {() => <MailPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/mail', 'Mail', MailPanel);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { AdminTable, FilterNote, formatWhen, useAdminList, useListFilter } from './admin-ui';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -229,10 +229,4 @@ function NewsletterPanel() {
   );
 }
 
-export default function AdminNewsletter() {
-  return (
-    <AdminShell current="/admin/newsletter" title="Newsletter">
-      {() => <NewsletterPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/newsletter', 'Newsletter', NewsletterPanel);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import {
   AdminTable,
   ExportLink,
@@ -288,10 +288,4 @@ function OrdersPanel() {
   );
 }
 
-export default function AdminOrders() {
-  return (
-    <AdminShell current="/admin/orders" title="Orders">
-      {() => <OrdersPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/orders', 'Orders', OrdersPanel);

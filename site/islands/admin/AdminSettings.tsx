@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { fieldErrors, type FieldIssue } from '../../../contract/check.ts';
@@ -246,10 +246,4 @@ function SettingsPanel() {
   );
 }
 
-export default function AdminSettings() {
-  return (
-    <AdminShell current="/admin/settings" title="Settings">
-      {() => <SettingsPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/settings', 'Settings', SettingsPanel);

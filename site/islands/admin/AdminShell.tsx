@@ -170,3 +170,17 @@ export default function AdminShell(props: { current: string; title: string; expl
     </div>
   );
 }
+
+/**
+ * An admin page's island: its panel inside the shell, under its navigation entry and title. The
+ * panel mounts once the session is known (the shell's children), so it may read the admin.
+ */
+export function adminScreen(current: string, title: string, Panel: () => ReactNode) {
+  return function AdminScreen() {
+    return (
+      <AdminShell current={current} title={title}>
+        {() => <Panel />}
+      </AdminShell>
+    );
+  };
+}

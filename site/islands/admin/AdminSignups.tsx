@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import {
   AdminTable,
   ExportLink,
@@ -165,10 +165,4 @@ function SignupsPanel() {
   );
 }
 
-export default function AdminSignups() {
-  return (
-    <AdminShell current="/admin/signups" title="Classes">
-      {() => <SignupsPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/signups', 'Classes', SignupsPanel);

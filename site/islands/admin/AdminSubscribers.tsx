@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { AdminTable, ExportLink, SearchField, byMonth, confirmAndDelete, formatWhen, matchesSearch, monthOfInstant, useAdminList } from './admin-ui';
 import type { SubscriberView } from '../../../contract/subscribers.ts';
 
@@ -61,10 +61,4 @@ function SubscribersPanel() {
   );
 }
 
-export default function AdminSubscribers() {
-  return (
-    <AdminShell current="/admin/subscribers" title="Subscribers">
-      {() => <SubscribersPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/subscribers', 'Subscribers', SubscribersPanel);

@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import SalesTaxPanel, { STATE_CHOICES } from './SalesTaxPanel';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
@@ -305,10 +305,4 @@ function TaxYearPanel() {
   );
 }
 
-export default function AdminTaxYear() {
-  return (
-    <AdminShell current="/admin/tax-year" title="Tax year">
-      {() => <TaxYearPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/tax-year', 'Tax year', TaxYearPanel);

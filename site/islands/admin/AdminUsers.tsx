@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import {
   AdminTable,
   ExportLink,
@@ -108,10 +108,4 @@ function UsersPanel() {
   );
 }
 
-export default function AdminUsers() {
-  return (
-    <AdminShell current="/admin/users" title="Clients">
-      {() => <UsersPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/users', 'Clients', UsersPanel);

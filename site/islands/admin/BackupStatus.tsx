@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import type { BackupStatusView } from '../../../contract/backups.ts';
@@ -73,10 +73,4 @@ function BackupPanel() {
   );
 }
 
-export default function BackupStatus() {
-  return (
-    <AdminShell current="/admin/backups" title="Backups">
-      {() => <BackupPanel />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/backups', 'Backups', BackupPanel);

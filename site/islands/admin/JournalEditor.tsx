@@ -7,7 +7,7 @@
  * and "Send as newsletter" once it is published. The server checks everything again.
  */
 import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { formatLosAngeles, useAdminList } from './admin-ui';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { inlinePhoto, POST_MESSAGES, postContent, postSlug, slugify, type PostDetail, type PostListItem } from '../../../contract/content.ts';
@@ -464,10 +464,4 @@ function JournalApp() {
   return <PostList go={go} />;
 }
 
-export default function JournalEditor() {
-  return (
-    <AdminShell current="/admin/journal" title="Journal">
-      {() => <JournalApp />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/journal', 'Journal', JournalApp);

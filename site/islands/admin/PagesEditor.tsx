@@ -6,7 +6,7 @@
  * her edits stay in the form.
  */
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
-import AdminShell from './AdminShell';
+import { adminScreen } from './AdminShell';
 import { formatLosAngeles, useAdminList } from './admin-ui';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { check } from '../../../contract/check.ts';
@@ -330,10 +330,4 @@ function Placeholders() {
   );
 }
 
-export default function PagesEditor() {
-  return (
-    <AdminShell current="/admin/pages" title="Pages">
-      {() => <PagesApp />}
-    </AdminShell>
-  );
-}
+export default adminScreen('/admin/pages', 'Pages', PagesApp);
