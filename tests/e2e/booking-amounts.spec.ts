@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
+import { pickFirstFreeSlot, loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 30 (decision 0032) at 390×844: one amount range per session type. A therapy client typing
@@ -29,14 +29,7 @@ test('a therapy client typing $30 can press Continue; individual yoga at $30 is 
   await expect(page.locator('[data-sliding-scale]')).toHaveText(SENTENCE);
   // Before a type is chosen: both ranges together, the spec's label.
   await expect(page.getByLabel('Payment amount ($10-$110)')).toBeVisible();
-  await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
-  let day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  if ((await day.count()) === 0) {
-    await page.getByRole('button', { name: 'Next month' }).click();
-    day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  }
-  await day.click();
-  await page.locator('[data-slot]').first().click();
+  await pickFirstFreeSlot(page);
 
   const continueButton = page.getByRole('button', { name: 'Continue' });
   const amount = page.getByLabel(/Payment amount/);

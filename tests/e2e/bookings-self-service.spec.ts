@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, mailsTo, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, visitorHeaders } from './helpers';
 
 /**
  * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
@@ -8,15 +8,6 @@ import { closeAlert, expectAlert, loginAdmin, mailsTo, registerAndVerify, teache
  */
 
 const YOGA = 'Individual Yoga Session (60 min)';
-
-/** A client registered and verified through the API and the mailed link; the page is on their dashboard. */
-async function newClient(browser: Browser, name: string) {
-  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
-  const page = await context.newPage();
-  const email = uniqueEmail(name);
-  const id = await registerAndVerify(page, name, 'Tester', email);
-  return { context, page, email, id };
-}
 
 let counter = 0;
 /** A new free slot `days` ahead at a time no other run uses (or exactly at `at`, on the teacher's clocks); its id and date. */

@@ -1,5 +1,7 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
+  newClient,
+  pickFirstFreeSlot,
   breakPayPalButtons,
   closeAlert,
   expectAlert,
@@ -8,32 +10,7 @@ import {
   mailsTo,
   registerAndVerify,
   uniqueEmail,
-  visitorHeaders,
 } from './helpers';
-
-/** The first free slot on the booking page: picks its day and returns its id. */
-async function pickFirstFreeSlot(page: Page): Promise<string> {
-  await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
-  let day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  if ((await day.count()) === 0) {
-    await page.getByRole('button', { name: 'Next month' }).click();
-    day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  }
-  await day.click();
-  const slot = page.locator('[data-slot]').first();
-  await expect(slot).toHaveText(/\d{1,2}:\d{2} (AM|PM) [A-Z]{2,5}|GMT/);
-  const id = (await slot.getAttribute('data-slot'))!;
-  await slot.click();
-  return id;
-}
-
-async function newClient(browser: Browser, name: string) {
-  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
-  const page = await context.newPage();
-  const email = uniqueEmail(name);
-  const id = await registerAndVerify(page, name, 'Tester', email);
-  return { context, page, email, id };
-}
 
 test.describe('clients', () => {
   test('register, verify by the mailed link, log out, and log back in by a one-time link', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 export interface MailboxEntry {
   to: string;
@@ -189,4 +189,29 @@ export function heldResponse() {
   let release: () => void = () => {};
   const until = new Promise<void>((done) => (release = done));
   return { until, release: () => release() };
+}
+
+/** The first free slot on the booking page (this month's, else next month's): picks its day and its time; returns its id. */
+export async function pickFirstFreeSlot(page: Page): Promise<string> {
+  await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
+  let day = page.locator('.calendar-day.has-events:not([disabled])').first();
+  if ((await day.count()) === 0) {
+    await page.getByRole('button', { name: 'Next month' }).click();
+    day = page.locator('.calendar-day.has-events:not([disabled])').first();
+  }
+  await day.click();
+  const slot = page.locator('[data-slot]').first();
+  await expect(slot).toHaveText(/\d{1,2}:\d{2} (AM|PM) [A-Z]{2,5}|GMT/);
+  const id = (await slot.getAttribute('data-slot'))!;
+  await slot.click();
+  return id;
+}
+
+/** A client registered and verified through the API and the mailed link, in a context of their own; the page is on their dashboard. */
+export async function newClient(browser: Browser, name: string) {
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const page = await context.newPage();
+  const email = uniqueEmail(name);
+  const id = await registerAndVerify(page, name, 'Tester', email);
+  return { context, page, email, id };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { closeAlert, expectAlert, loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
+import { pickFirstFreeSlot, closeAlert, expectAlert, loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 32 at 390 × 844: a client who paid her five sessions in cash (she records the sale) sees
@@ -29,14 +29,7 @@ test('a client books with a session credit she sold by hand: no payment, one cre
   expect(sold.status()).toBe(201);
 
   await page.goto(`/user/${userId}/book`);
-  await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
-  let day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  if ((await day.count()) === 0) {
-    await page.getByRole('button', { name: 'Next month' }).click();
-    day = page.locator('.calendar-day.has-events:not([disabled])').first();
-  }
-  await day.click();
-  await page.locator('[data-slot]').first().click();
+  await pickFirstFreeSlot(page);
   await page.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
   const offer = page.locator('[data-credit-offer]');
   await expect(offer).toContainText(/^Use 1 of your 5 sessions \(until \d{1,2} [A-Z][a-z]{2}\)$/);

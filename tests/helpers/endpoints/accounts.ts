@@ -1,5 +1,5 @@
 /** The endpoint table's accounts part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { text, ERASE_WRITES, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, ownRoute, text, ERASE_WRITES, optionalText, match, type Endpoint } from './common.ts';
 
 export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
   // --- the admin's session, clients and lists ------------------------------------------------
@@ -12,10 +12,10 @@ export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
     writes: ['adminSessions'],
     example: async (fx) => ({ json: { email: fx.server.env.ADMIN_EMAIL, password: fx.server.env.ADMIN_PASSWORD, recaptchaToken: 'dev:admin_login' } }),
   },
-  { method: 'GET', route: '/api/admin/verify', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/verify', 'admin'),
   { method: 'POST', route: '/api/admin/refresh-token', auth: 'admin', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
   { method: 'POST', route: '/api/admin/logout', auth: 'none', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
-  { method: 'GET', route: '/api/admin/users', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/users', 'admin'),
   {
     method: 'DELETE',
     route: '/api/admin/users/:id',
@@ -25,7 +25,7 @@ export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
     writes: ERASE_WRITES,
     example: async (fx) => ({ params: { id: (await fx.user()).id } }),
   },
-  { method: 'GET', route: '/api/admin/subscribers', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/subscribers', 'admin'),
   {
     method: 'DELETE',
     route: '/api/admin/subscribers/:id',
@@ -34,7 +34,7 @@ export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
     writes: ['subscribers'],
     example: async (fx) => ({ params: { id: (await fx.subscriber()).id } }),
   },
-  { method: 'GET', route: '/api/admin/signups', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/signups', 'admin'),
   {
     method: 'GET',
     route: '/api/admin/signups/:id/signature',
@@ -147,28 +147,8 @@ export const CLIENT_ACCOUNTS_ENDPOINTS: Endpoint[] = [
       return { cookie: user.cookie, params: { slotId: await fx.bookedSlot(user.id) }, json: { toSlotId: (await fx.slot()).id } };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/user/:id/calendar-feed',
-    auth: 'user',
-    body: 'none',
-    writes: [],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
-  {
-    method: 'POST',
-    route: '/api/user/:id/calendar-feed',
-    auth: 'user',
-    body: 'none',
-    writes: ['users'],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
+  ownRoute('GET', '/api/user/:id/calendar-feed', []),
+  ownRoute('POST', '/api/user/:id/calendar-feed', ['users']),
   {
     method: 'GET',
     route: '/api/calendar/:file',
@@ -182,17 +162,7 @@ export const CLIENT_ACCOUNTS_ENDPOINTS: Endpoint[] = [
       return { params: { file: `${secret}.ics` } };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/user/:id',
-    auth: 'user',
-    body: 'none',
-    writes: [],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
+  ownRoute('GET', '/api/user/:id', []),
   {
     method: 'PUT',
     route: '/api/user/:id/update',

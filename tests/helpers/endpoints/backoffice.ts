@@ -1,10 +1,10 @@
 /** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { text, optionalText, type Endpoint } from './common.ts';
+import { monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
 
 export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
   // --- the back office (issue 16) -----------------------------------------------------------
-  { method: 'GET', route: '/api/announcement', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
-  { method: 'GET', route: '/api/admin/announcement', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/announcement', 'none'),
+  plainGet('/api/admin/announcement', 'admin'),
   {
     method: 'PUT',
     route: '/api/admin/announcement',
@@ -33,10 +33,7 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     auth: 'admin',
     body: 'none',
     // Without from and to: the current year (issue 24); one of them alone is refused.
-    fields: {
-      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
-      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
-    },
+    fields: monthRange(),
     writes: [],
     example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
   },
@@ -47,16 +44,13 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     route: '/api/admin/exports/finances.csv',
     auth: 'admin',
     body: 'none',
-    fields: {
-      from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
-      to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
-    },
+    fields: monthRange(),
     writes: [],
     example: async () => ({ query: { from: '2025-01', to: '2025-12' } }),
   },
   // Issue 20: the Today panel, and her settings.
-  { method: 'GET', route: '/api/admin/today', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
-  { method: 'GET', route: '/api/admin/settings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/today', 'admin'),
+  plainGet('/api/admin/settings', 'admin'),
   {
     method: 'PUT',
     route: '/api/admin/settings',
@@ -69,7 +63,7 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     writes: ['settings'],
     example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
   },
-  { method: 'GET', route: '/api/admin/newsletters', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/newsletters', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/newsletters',

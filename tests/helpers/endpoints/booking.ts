@@ -1,5 +1,5 @@
 /** The endpoint table's booking part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { BOOKING_SESSION, text, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, BOOKING_SESSION, text, optionalText, match, type Endpoint } from './common.ts';
 
 export const BOOKING_ENDPOINTS: Endpoint[] = [
   // --- slots and booked sessions -------------------------------------------------------------
@@ -34,7 +34,7 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       },
     }),
   },
-  { method: 'GET', route: '/api/bookings', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/bookings', 'admin'),
   // One slot's place (issue 20): an address or an http(s) link; '' for none, so not "required".
   {
     method: 'PUT',

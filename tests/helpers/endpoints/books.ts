@@ -1,5 +1,5 @@
 /** The endpoint table's books part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { Fixtures, text, optionalText, match, badDates, badTimes, type Endpoint } from './common.ts';
+import { plainGet, Fixtures, text, optionalText, match, badDates, badTimes, type Endpoint } from './common.ts';
 
 /** A location of her books (issue 24), new each time. */
 async function bookLocation(fx: Fixtures): Promise<string> {
@@ -33,8 +33,8 @@ async function bookGig(fx: Fixtures): Promise<string> {
 
 export const BOOKS_ENDPOINTS: Endpoint[] = [
   // --- her books (issue 24) -------------------------------------------------------------------
-  { method: 'GET', route: '/api/tax-rates', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
-  { method: 'GET', route: '/api/admin/tax-rates', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/tax-rates', 'none'),
+  plainGet('/api/admin/tax-rates', 'admin'),
   // Issue 29: the rate at a buyer's place, her ZIP tables and where she collects.
   {
     method: 'GET',
@@ -54,7 +54,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
     writes: ['taxZipRates'],
     example: async () => ({ params: { state: 'WA' }, json: { csv: 'ZIP,Rate,Location code,Name\n98101,0.1035,1726,Seattle' } }),
   },
-  { method: 'GET', route: '/api/admin/settings/tax', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/settings/tax', 'admin'),
   {
     method: 'PUT',
     route: '/api/admin/settings/tax',
@@ -77,7 +77,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
     writes: ['taxRates'],
     example: async () => ({ params: { state: 'WA' }, json: { ratePercent: 6.5, shippingTaxable: false, startsOn: '2026-01-01' } }),
   },
-  { method: 'GET', route: '/api/admin/locations', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/locations', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/locations',
@@ -177,7 +177,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
     writes: ['gigs'],
     example: async (fx) => ({ params: { id: await bookGig(fx) }, json: { after: '2026-03-10' } }),
   },
-  { method: 'GET', route: '/api/admin/trips', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/trips', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/trips',
@@ -205,7 +205,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
       },
     }),
   },
-  { method: 'GET', route: '/api/admin/mileage-rates', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/mileage-rates', 'admin'),
   {
     method: 'PUT',
     route: '/api/admin/mileage-rates/:year',

@@ -1,9 +1,9 @@
 /** The endpoint table's classes part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { text, optionalText, match, badDates, badTimes, type Endpoint } from './common.ts';
+import { plainGet, text, optionalText, match, badDates, badTimes, type Endpoint } from './common.ts';
 
 export const CLASSES_ENDPOINTS: Endpoint[] = [
   // --- events (group classes) ----------------------------------------------------------------
-  { method: 'GET', route: '/api/events', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/events', 'none'),
   {
     method: 'POST',
     route: '/api/admin/events',

@@ -423,3 +423,38 @@ export const optionalText = (extra: Partial<Field> = {}): Field => ({ kind: 'str
 export const match = (extra: Partial<Field> = {}): Field => ({ kind: 'string', required: true, role: 'match', ...extra });
 export const badDates = ['2031-02-30', '31-01-2031', '2031-1-1', '', '2031-01-01T00:00:00Z'];
 export const badTimes = ['24:00', '7:00', '12:60', '', '12:00:00'];
+
+/**
+ * A client's own route with no body (`/api/user/:id/…`), called by that client: the example is
+ * a new client's session and id.
+ */
+export const ownRoute = (method: Method, route: string, writes: Table[]): Endpoint => ({
+  method,
+  route,
+  auth: 'user',
+  body: 'none',
+  writes,
+  example: async (fx) => {
+    const user = await fx.user();
+    return { cookie: user.cookie, params: { id: user.id } };
+  },
+});
+
+/** The admin's route about one client with no body (`/api/admin/users/:id/…`): the example is a new client's id. */
+export const aboutClient = (method: Method, route: string, writes: Table[]): Endpoint => ({
+  method,
+  route,
+  auth: 'admin',
+  body: 'none',
+  writes,
+  example: async (fx) => ({ params: { id: (await fx.user()).id } }),
+});
+
+/** A GET that needs nothing but its session (or none): no params, no query, no body, writes nothing. */
+export const plainGet = (route: string, auth: Auth): Endpoint => ({ method: 'GET', route, auth, body: 'none', writes: [], example: async () => ({}) });
+
+/** The optional month range of her books' reports (`from`/`to`, YYYY-MM; one alone is refused). */
+export const monthRange = (): Record<string, Field> => ({
+  from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),
+  to: optionalText({ in: 'query', role: 'match', bad: ['2024-12', '2101-01'] }),
+});

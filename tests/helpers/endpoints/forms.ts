@@ -1,5 +1,5 @@
 /** The endpoint table's forms part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { SIGNATURE, text, optionalText, match, badDates, type Endpoint } from './common.ts';
+import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint } from './common.ts';
 
 export const FORMS_ENDPOINTS: Endpoint[] = [
   // --- visitors' forms ----------------------------------------------------------------------
@@ -204,5 +204,5 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
       return { cookie: user.cookie, params: { id: user.id, signupId: (await fx.signup(user.email)).id } };
     },
   },
-  { method: 'GET', route: '/api/admin/waitlist', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/waitlist', 'admin'),
 ];

@@ -1,6 +1,6 @@
 /** The endpoint table's mail part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { DEV_WEBHOOK_SECRET, mailEventPayload, signMailEvent } from '../../../api/mail/resend-webhook.ts';
-import { text, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, text, optionalText, match, type Endpoint } from './common.ts';
 
 export const MAIL_ENDPOINTS: Endpoint[] = [
   // --- mail (issue 21): Resend's signed delivery events, and what did not leave ----------------
@@ -17,7 +17,7 @@ export const MAIL_ENDPOINTS: Endpoint[] = [
       return { json, headers: { 'svix-id': signed.id, 'svix-timestamp': signed.timestamp, 'svix-signature': signed.signature } };
     },
   },
-  { method: 'GET', route: '/api/admin/mail/unsent', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/mail/unsent', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/mail/:id/retry',

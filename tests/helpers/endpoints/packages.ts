@@ -1,5 +1,5 @@
 /** The endpoint table's packages part (issue 32; tests/helpers/endpoints.ts holds the whole table, in order). */
-import { match, text, type Endpoint, type Fixtures } from './common.ts';
+import { plainGet, ownRoute, match, text, type Endpoint, type Fixtures } from './common.ts';
 
 const money = (extra: object = {}) => ({ kind: 'number' as const, required: true, bad: [-1, 1.5, 10_000_01], ...extra });
 const PACKAGE_FIELDS = {
@@ -29,7 +29,7 @@ const newPackage = async (fx: Fixtures) =>
     .executeTakeFirstOrThrow();
 
 export const PACKAGES_ENDPOINTS: Endpoint[] = [
-  { method: 'GET', route: '/api/packages', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/packages', 'none'),
   { method: 'GET', route: '/api/admin/packages', auth: 'admin', body: 'none', writes: [], example: async (fx) => ({ cookie: await fx.adminCookie() }) },
   {
     method: 'POST',
@@ -93,15 +93,5 @@ export const PACKAGES_ENDPOINTS: Endpoint[] = [
     writes: ['creditLots', 'ledgerEntries'],
     example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await fx.user()).id }, json: { sessions: 2, reason: 'A thank-you' } }),
   },
-  {
-    method: 'GET',
-    route: '/api/user/:id/balance',
-    auth: 'user',
-    body: 'none',
-    writes: [],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
+  ownRoute('GET', '/api/user/:id/balance', []),
 ];

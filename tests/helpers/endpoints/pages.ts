@@ -1,10 +1,10 @@
 /** The endpoint table's pages part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { text, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, text, optionalText, match, type Endpoint } from './common.ts';
 
 export const PAGES_ENDPOINTS: Endpoint[] = [
   // --- her pages (issue 19) ------------------------------------------------------------------
-  { method: 'GET', route: '/api/admin/images', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
-  { method: 'GET', route: '/api/admin/pages', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/images', 'admin'),
+  plainGet('/api/admin/pages', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/pages',
@@ -113,7 +113,7 @@ export const PAGES_ENDPOINTS: Endpoint[] = [
 
 export const JOURNAL_ENDPOINTS: Endpoint[] = [
   // --- her journal (issue 22) ------------------------------------------------------------------
-  { method: 'GET', route: '/api/admin/posts', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/posts', 'admin'),
   {
     method: 'POST',
     route: '/api/admin/posts',

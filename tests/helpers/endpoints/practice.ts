@@ -1,6 +1,6 @@
 /** The endpoint table's practice part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { deletionToken } from '../../../api/accounts/deletion-mails.ts';
-import { SIGNATURE, ERASE_WRITES, match, type Endpoint } from './common.ts';
+import { plainGet, aboutClient, ownRoute, SIGNATURE, ERASE_WRITES, match, type Endpoint } from './common.ts';
 
 /** Answers to the seeded intake form (contract/practice.ts), every required one given. */
 const intakeAnswersExample = () => ({
@@ -16,17 +16,7 @@ const intakeAnswersExample = () => ({
 export const PRACTICE_ENDPOINTS: Endpoint[] = [
   // --- practice: intake, notes, the client's record and data (issue 23) -----------------------
   // A client reading their own answers, and every read of a record, writes the access log.
-  {
-    method: 'GET',
-    route: '/api/user/:id/intake',
-    auth: 'user',
-    body: 'none',
-    writes: ['privateAccessLog'],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
+  ownRoute('GET', '/api/user/:id/intake', ['privateAccessLog']),
   {
     method: 'PUT',
     route: '/api/user/:id/intake',
@@ -41,7 +31,7 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
       return { cookie: user.cookie, params: { id: user.id }, json: { version: form.version, answers: intakeAnswersExample() } };
     },
   },
-  { method: 'GET', route: '/api/admin/intake', auth: 'admin', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/admin/intake', 'admin'),
   {
     method: 'PUT',
     route: '/api/admin/intake',
@@ -59,22 +49,8 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
       return { json: { required: false, questions: JSON.parse(form.questions) } };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/admin/users/:id/record',
-    auth: 'admin',
-    body: 'none',
-    writes: ['privateAccessLog'],
-    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
-  },
-  {
-    method: 'GET',
-    route: '/api/admin/users/:id/access-log',
-    auth: 'admin',
-    body: 'none',
-    writes: [],
-    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
-  },
+  aboutClient('GET', '/api/admin/users/:id/record', ['privateAccessLog']),
+  aboutClient('GET', '/api/admin/users/:id/access-log', []),
   {
     method: 'PUT',
     route: '/api/admin/bookings/:slotId/notes',
@@ -88,39 +64,9 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
       return { params: { slotId: await fx.bookedSlot(user.id) }, json: { text: 'Shoulders tight; better after twists.' } };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/user/:id/export',
-    auth: 'user',
-    body: 'none',
-    writes: ['privateAccessLog'],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
-  {
-    method: 'GET',
-    route: '/api/user/:id/export/html',
-    auth: 'user',
-    body: 'none',
-    writes: ['privateAccessLog'],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
-  {
-    method: 'POST',
-    route: '/api/user/:id/delete-request',
-    auth: 'user',
-    body: 'none',
-    writes: ['mails'],
-    example: async (fx) => {
-      const user = await fx.user();
-      return { cookie: user.cookie, params: { id: user.id } };
-    },
-  },
+  ownRoute('GET', '/api/user/:id/export', ['privateAccessLog']),
+  ownRoute('GET', '/api/user/:id/export/html', ['privateAccessLog']),
+  ownRoute('POST', '/api/user/:id/delete-request', ['mails']),
   {
     method: 'POST',
     route: '/api/user/delete-account',
@@ -130,14 +76,7 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
     writes: ERASE_WRITES,
     example: async (fx) => ({ json: { token: deletionToken(fx.server.env, (await fx.user()).id) } }),
   },
-  {
-    method: 'GET',
-    route: '/api/admin/users/:id/export',
-    auth: 'admin',
-    body: 'none',
-    writes: ['privateAccessLog'],
-    example: async (fx) => ({ params: { id: (await fx.user()).id } }),
-  },
+  aboutClient('GET', '/api/admin/users/:id/export', ['privateAccessLog']),
   {
     method: 'POST',
     route: '/api/admin/users/:id/erase',

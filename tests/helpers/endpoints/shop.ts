@@ -1,10 +1,10 @@
 /** The endpoint table's shop part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
-import { text, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, text, optionalText, match, type Endpoint } from './common.ts';
 
 export const SHOP_ENDPOINTS: Endpoint[] = [
   // --- chocolates, coupons, orders -----------------------------------------------------------
-  { method: 'GET', route: '/api/chocolates', auth: 'none', body: 'none', writes: [], example: async () => ({}) },
+  plainGet('/api/chocolates', 'none'),
   {
     method: 'POST',
     route: '/api/chocolates',
