@@ -421,42 +421,31 @@ function BookingsPanel() {
             : `Booked sessions${filter.from ? ` from ${formatDay(filter.from)}` : ''}${filter.to ? ` to ${formatDay(filter.to)}` : ''}.`}
         </FilterNote>
       )}
-      <section className="admin-panel" aria-labelledby="booked-heading">
-        <h2 id="booked-heading">Booked Slots</h2>
-        {lists === null ? (
-          <p role="status">Loading…</p>
-        ) : inRange(lists.bookedSlots).length === 0 ? (
-          <p>No booked slots</p>
-        ) : (
-          <BookedTable
-            caption="Booked Slots"
-            sessions={inRange(lists.bookedSlots)}
-            onDelete={(s) => void deleteSession(s)}
-            onPlaced={load}
-            allOpen={ranged}
-            focus={focus}
-            rowProps={rowProps}
-          />
-        )}
-      </section>
-      <section className="admin-panel" aria-labelledby="passed-heading">
-        <h2 id="passed-heading">Passed Sessions</h2>
-        {lists === null ? (
-          <p role="status">Loading…</p>
-        ) : inRange(lists.passedSessions).length === 0 ? (
-          <p>No passed sessions</p>
-        ) : (
-          <BookedTable
-            caption="Passed Sessions"
-            sessions={inRange(lists.passedSessions)}
-            onDelete={(s) => void deleteSession(s)}
-            onPlaced={load}
-            allOpen={ranged}
-            focus={focus}
-            rowProps={rowProps}
-          />
-        )}
-      </section>
+      {(
+        [
+          ['booked', 'Booked Slots', 'bookedSlots', 'No booked slots'],
+          ['passed', 'Passed Sessions', 'passedSessions', 'No passed sessions'],
+        ] as const
+      ).map(([id, title, key, empty]) => (
+        <section className="admin-panel" aria-labelledby={`${id}-heading`} key={id}>
+          <h2 id={`${id}-heading`}>{title}</h2>
+          {lists === null ? (
+            <p role="status">Loading…</p>
+          ) : inRange(lists[key]).length === 0 ? (
+            <p>{empty}</p>
+          ) : (
+            <BookedTable
+              caption={title}
+              sessions={inRange(lists[key])}
+              onDelete={(s) => void deleteSession(s)}
+              onPlaced={load}
+              allOpen={ranged}
+              focus={focus}
+              rowProps={rowProps}
+            />
+          )}
+        </section>
+      ))}
       <Cancellations list={lists?.cancellations ?? null} />
     </>
   );

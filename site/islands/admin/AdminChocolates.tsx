@@ -180,6 +180,38 @@ function ProductFields(props: {
   );
 }
 
+/**
+ * Checks a product's draft as the server will, sends it, and tells her why not in a dialog titled
+ * `errorTitle`; `busy` is told when the request starts and ends. The server's answer, or null.
+ */
+async function sendProduct(
+  method: 'POST' | 'PUT',
+  path: string,
+  draft: Draft,
+  errorTitle: string,
+  busy: (on: boolean) => void,
+): Promise<ProductSavedView | null> {
+  const body = toBody(draft);
+  const checked = check(product, body);
+  if (!checked.ok) {
+    await showAlert({ icon: 'error', title: errorTitle, text: checked.message });
+    return null;
+  }
+  busy(true);
+  let res;
+  try {
+    res = await request<ProductSavedView>(method, path, { body, session: 'admin' });
+  } catch {
+    res = null;
+  }
+  busy(false);
+  if (!res || !res.ok) {
+    await showAlert({ icon: 'error', title: errorTitle, text: res?.data.message ?? 'The server could not be reached.' });
+    return null;
+  }
+  return res.data;
+}
+
 /** One product's editor, opened from its line in the list. */
 function ProductEditor(props: {
   product: ProductView;
@@ -198,30 +230,15 @@ function ProductEditor(props: {
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    const body = toBody(draft);
-    const checked = check(product, body);
-    if (!checked.ok) {
-      await showAlert({ icon: 'error', title: 'Error updating product:', text: checked.message });
-      return;
-    }
-    setSaving(true);
-    setStatus('Saving…');
-    let res;
-    try {
-      res = await request<ProductSavedView>('PUT', `/api/chocolates/${encodeURIComponent(p._id)}`, { body, session: 'admin' });
-    } catch {
-      res = null;
-    }
-    setSaving(false);
-    if (!res || !res.ok) {
-      setStatus('');
-      await showAlert({ icon: 'error', title: 'Error updating product:', text: res?.data.message ?? 'The server could not be reached.' });
-      return;
-    }
-    setDraft(toDraft(res.data.product));
+    const saved = await sendProduct('PUT', `/api/chocolates/${encodeURIComponent(p._id)}`, draft, 'Error updating product:', (busy) => {
+      setSaving(busy);
+      setStatus(busy ? 'Saving…' : '');
+    });
+    if (!saved) return;
+    setDraft(toDraft(saved.product));
     setStatus('Saved.');
     props.onDirty(false);
-    props.onSaved(res.data.product);
+    props.onSaved(saved.product);
   }
 
   async function remove() {
@@ -317,28 +334,12 @@ function AddProduct(props: { pictures: Pictures; onUploaded: (url: string, pictu
 
   async function add(e: FormEvent) {
     e.preventDefault();
-    const body = toBody(draft);
-    const checked = check(product, body);
-    if (!checked.ok) {
-      await showAlert({ icon: 'error', title: 'Error adding product:', text: checked.message });
-      return;
-    }
-    setSending(true);
-    let res;
-    try {
-      res = await request<ProductSavedView>('POST', '/api/chocolates', { body, session: 'admin' });
-    } catch {
-      res = null;
-    }
-    setSending(false);
-    if (!res || !res.ok) {
-      await showAlert({ icon: 'error', title: 'Error adding product:', text: res?.data.message ?? 'The server could not be reached.' });
-      return;
-    }
+    const added = await sendProduct('POST', '/api/chocolates', draft, 'Error adding product:', setSending);
+    if (!added) return;
     setDraft(emptyDraft);
     setStatus('');
-    props.onAdded(res.data.product);
-    await showAlert({ icon: 'success', title: res.data.message || 'Product added successfully.' });
+    props.onAdded(added.product);
+    await showAlert({ icon: 'success', title: added.message || 'Product added successfully.' });
   }
 
   return (
