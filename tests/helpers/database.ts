@@ -2,7 +2,10 @@
  * A fresh, empty database per test file: PGlite in memory, or (TEST_DB=postgres) a new
  * database on the server TEST_DATABASE_URL points at, dropped afterwards.
  */
+import { sql } from 'kysely';
 import { throwawayDatabase } from '../../scripts/lib/throwaway-database.ts';
+import type { DB } from '../../db/client.ts';
+import type { Database } from '../../db/schema.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -20,4 +23,13 @@ export async function freshDatabase(kind: TestDbKind = testDbKind()): Promise<Fr
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const database = await throwawayDatabase(adminUrl, 't');
   return { env: { DATABASE_URL: database.url, PGLITE_DIR: 'memory://' }, drop: database.drop };
+}
+
+/** How many rows `table` holds now: what a test compares before and after a request that must change nothing. */
+export async function rowCount(db: DB, table: keyof Database & string): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return row.n;
 }

@@ -4,8 +4,8 @@
  * PGlite, paying through the PayPal emulator. Every refusal stores no order, leaves the tins on
  * the shelf and keeps no money: a capture that went through but does not match is refunded.
  */
+import { rowCount } from '../helpers/database.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { loadEnv } from '../../api/env.ts';
@@ -59,13 +59,7 @@ const buyer = () => {
 
 const db = () => database.db;
 const inventory = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
-const orderCount = async () =>
-  (
-    await db()
-      .selectFrom('orders')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const orderCount = () => rowCount(db(), 'orders');
 const paypalStatus = async (orderId: string) => (await services.payments.getOrder(orderId)).status;
 const mailsTo = (to: string) => listMailbox(db(), { to });
 

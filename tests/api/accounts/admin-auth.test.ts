@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
-import { testDbKind } from '../../helpers/database.ts';
+import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { sessionIdOf, sessionStore } from '../../../api/middleware/sessions.ts';
 import { ADMIN_DELAY, LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../../../api/limits/limits.ts';
 
@@ -23,13 +22,7 @@ const cookieFrom = (res: Response) => {
   return header?.split(';')[0];
 };
 
-const adminSessions = async () =>
-  (
-    await server.services.db
-      .selectFrom('adminSessions')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const adminSessions = () => rowCount(server.services.db, 'adminSessions');
 
 describe(`admin login on ${testDbKind()}`, () => {
   it('logs in with the right password: an HttpOnly, SameSite=Strict cookie and no token in the body', async () => {

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
-import { testDbKind } from '../../helpers/database.ts';
+import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 
@@ -22,13 +21,7 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
 const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', json: { slots } });
 
 const mailbox = (to: string) => readMailbox(server, to);
-const mailCount = async () =>
-  (
-    await server.services.db
-      .selectFrom('mails')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const mailCount = () => rowCount(server.services.db, 'mails');
 /** The .ics attached to the newest mail to `to` (the mailbox API gives its metadata only). */
 async function icsTo(to: string): Promise<string> {
   const row = await server.services.db
@@ -45,13 +38,7 @@ const icsLines = (ics: string) => ics.replace(/\r\n /g, '').split('\r\n');
 const longDate = (at: Date | string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(at));
 
-const slotCount = async () =>
-  (
-    await server.services.db
-      .selectFrom('slots')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const slotCount = () => rowCount(server.services.db, 'slots');
 
 /** A slot `minutesFromNow` away, inserted directly (past ones can't be added through the API). */
 async function slotAt(minutesFromNow: number) {

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
-import { testDbKind } from '../../helpers/database.ts';
+import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 
 const server = useTestServer();
@@ -18,13 +17,7 @@ const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
 
 const addEvent = (json: Record<string, unknown>) => asAdmin('/api/admin/events', { method: 'POST', json });
 
-const eventCount = async () =>
-  (
-    await server.services.db
-      .selectFrom('events')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const eventCount = () => rowCount(server.services.db, 'events');
 
 const base = { title: 'Gentle Flow', date: '2031-07-01', time: '18:00', location: 'Community Studio', signUpLink: '', isExternal: false };
 

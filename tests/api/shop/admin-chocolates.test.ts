@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
-import { testDbKind } from '../../helpers/database.ts';
+import { testDbKind, rowCount } from '../../helpers/database.ts';
 
 const server = useTestServer();
 let cookie: string;
@@ -13,13 +12,7 @@ beforeAll(async () => {
 const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 
-const productCount = async () =>
-  (
-    await server.services.db
-      .selectFrom('products')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const productCount = () => rowCount(server.services.db, 'products');
 
 const card = {
   name: 'Sea Salt Caramel Tin',

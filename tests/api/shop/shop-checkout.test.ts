@@ -6,9 +6,8 @@
  * never captured.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
-import { testDbKind } from '../../helpers/database.ts';
+import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { LIMITS } from '../../../api/limits/limits.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
@@ -58,13 +57,7 @@ async function paidFor(cart: { cartItems: Line[]; isLocalPickup?: boolean; coupo
 
 const inventory = async (id: string) =>
   (await server.services.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
-const orderCount = async () =>
-  (
-    await server.services.db
-      .selectFrom('orders')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const orderCount = () => rowCount(server.services.db, 'orders');
 const paypalStatus = async (orderID: string) => (await server.services.payments.getOrder(orderID)).status;
 
 describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
