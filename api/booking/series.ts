@@ -5,7 +5,7 @@
  * that could not be booked come back with the free times nearest them; each session is then a
  * booking of its own (moved or cancelled alone), sharing only a series id.
  *
- * One transaction, a savepoint per week (decision 0038): a week lost to a concurrent booking, or
+ * One transaction, a savepoint per week (decision 0040): a week lost to a concurrent booking, or
  * past the last credit, is rolled back alone, its spend with it, so no credit is ever spent
  * without its session; the weeks booked and the one confirmation listing them commit together
  * (commitWithMails). Weeks are claimed in time order under the client's row lock, the order a
