@@ -135,7 +135,7 @@ export interface ClientSessionView extends SlotView {
   /** Far enough ahead (CANCEL_NOTICE_HOURS) to cancel or reschedule online (issue 15). */
   canChange?: boolean;
   /** The weekly series it was booked in (issue 32): "My Bookings" shows a series' sessions together. */
-  seriesId?: string | null;
+  seriesId?: string;
 }
 
 /** GET /api/bookings?userId={the session's user}: the free slots and the client's own sessions. */

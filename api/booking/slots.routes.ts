@@ -149,7 +149,8 @@ export const slots = new Hono<AppEnv>()
             link: s.link ?? '',
             isPast: isPast(s, now),
             canChange: changeableAt(cancelNoticeHours, s.startsAt, now.getTime()),
-            seriesId: s.seriesId,
+            // Only on a session of a weekly series (issue 32): a single session's view is as it was.
+            ...(s.seriesId ? { seriesId: s.seriesId } : {}),
           })),
         tooLateMessage: tooLateToChange(cancelNoticeHours, env.TEACHER_EMAIL),
       } satisfies ClientSlotsView);
