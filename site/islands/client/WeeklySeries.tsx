@@ -123,7 +123,9 @@ export function WeeklySeries({
             </ul>
           </>
         )}
-        <a href={`/user/${encodeURIComponent(user.id)}`}>See My Bookings</a>
+        <a className="link-alone" href={`/user/${encodeURIComponent(user.id)}`}>
+          See My Bookings
+        </a>
       </div>
     );
   }
