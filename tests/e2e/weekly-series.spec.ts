@@ -64,3 +64,62 @@ test('a client with credits books a time weekly for four weeks and sees the four
   await admin.close();
   await context.close();
 });
+
+test('a week with no slot is listed with the nearest free time, which books alone with a credit', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const page = await context.newPage();
+  const userId = await registerAndVerify(page, 'Noor', 'Nearest', uniqueEmail('nearest'));
+  const admin = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const adminPage = await admin.newPage();
+  await loginAdmin(adminPage);
+  const packages = (await (await adminPage.request.get('/api/packages')).json()) as { _id: string; name: string }[];
+  const five = packages.find((p) => p.name === 'Five individual yoga sessions')!;
+  expect(
+    (
+      await adminPage.request.post(`/api/admin/users/${userId}/packages`, {
+        data: { packageId: five._id, amountCents: 45_000, method: 'cash', paidOn: teacherToday() },
+      })
+    ).status(),
+  ).toBe(201);
+  // Weeks one and three at the same time; week two offers only an hour later.
+  const minute = 31 + (Math.floor(Date.now() / 1000) % 28);
+  const time = `05:${minute}`;
+  const later = `06:${minute}`;
+  const [d1, d2, d3] = [10, 17, 24].map((d) => teacherToday(d));
+  const added = await adminPage.request.post('/api/bookings', {
+    data: {
+      slots: [
+        { date: d1, time },
+        { date: d2, time: later },
+        { date: d3, time },
+      ],
+    },
+  });
+  expect(added.status()).toBe(201);
+  const made = ((await added.json()) as { slots: { _id: string; date: string }[] }).slots;
+  const first = made.find((s) => s.date === d1)!;
+
+  await page.goto(`/user/${userId}/book`);
+  await expect(page.locator('.calendar-day.has-events').first()).toBeVisible();
+  const day = page.locator(`[data-date="${d1}"]`);
+  if ((await day.count()) === 0 || (await day.isDisabled())) await page.getByRole('button', { name: 'Next month' }).click();
+  await page.locator(`[data-date="${d1}"]`).click();
+  await page.locator(`[data-slot="${first._id}"]`).click();
+  await page.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
+  await page.getByLabel('Book this time weekly for').fill('3');
+  await page.getByRole('button', { name: 'Book weekly for 3 weeks' }).click();
+  const result = page.locator('[data-series-result]');
+  await expect(result).toContainText('2 of 3 weeks are booked.');
+  const missed = result.locator('[data-series-missed] li');
+  await expect(missed).toHaveCount(1);
+  await expect(missed).toContainText('no session offered then');
+  const nearest = missed.getByRole('button', { name: /^Book / }).first();
+  await expect(nearest).toContainText(/6:\d{2} AM/);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await nearest.click();
+  await expect(missed).toContainText(/Booked .*6:\d{2} AM/);
+  expect((await (await page.request.get(`/api/user/${userId}/balance`)).json()).sessionsRemaining).toBe(2);
+  await admin.close();
+  await context.close();
+});
