@@ -18,6 +18,7 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
             'tests/api/system/two-processes.test.ts',
             'tests/api/pages/pages-replicas.test.ts',
             'tests/api/pages/journal-replicas.test.ts',
+            'tests/api/packages/series-race.test.ts',
           ]
         : [],
     env: { TEST_DB: db },

@@ -1,4 +1,5 @@
 import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
+import { adminSeries, userSeries } from './booking/series.routes.ts';
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
@@ -112,6 +113,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/packages', adminPackages);
   api.route('/admin', adminClients);
   api.route('/user', userBalance);
+  api.route('/user', userSeries);
+  api.route('/admin', adminSeries);
   api.route('/bookings', slots);
   api.route('/bookings', booking);
   api.route('/user', calendarFeedSettings);

@@ -9,6 +9,7 @@
  *           └▶ the 404 page (rendered ahead, else dist/client/404.html) with status 404
  */
 import { expireLapsedCredits } from './packages/ledger.ts';
+import { sendExpiryReminders } from './packages/expiry-reminders.ts';
 import { zonedNow } from './lib/time.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -147,6 +148,10 @@ export async function startServer(
     runner.every('class reminders', env.REMINDER_INTERVAL_MS, () => sendDueClassReminders(services, services.clock.now()));
     // Session credits past their last day give up what is left (issue 32): one ledger row per lot, across replicas.
     runner.every('credit expiry', env.REMINDER_INTERVAL_MS, () => expireLapsedCredits(services.db, zonedNow(env.SITE_TIMEZONE, services.clock.now()).date));
+    // A week before they lapse, one reminder per client (the claim marks the lots: once across replicas).
+    runner.every('credit expiry reminders', env.REMINDER_INTERVAL_MS, () =>
+      sendExpiryReminders(services, zonedNow(env.SITE_TIMEZONE, services.clock.now()).date),
+    );
   }
   if (options.reconciler !== false) {
     // Payment attempts a crash left half way: at start and each interval.

@@ -134,6 +134,8 @@ export interface ClientSessionView extends SlotView {
   isPast: boolean;
   /** Far enough ahead (CANCEL_NOTICE_HOURS) to cancel or reschedule online (issue 15). */
   canChange?: boolean;
+  /** The weekly series it was booked in (issue 32): "My Bookings" shows a series' sessions together. */
+  seriesId?: string;
 }
 
 /** GET /api/bookings?userId={the session's user}: the free slots and the client's own sessions. */

@@ -263,6 +263,8 @@ export interface SlotsTable {
   place: Generated<string>;
   /** The credit lot the session was booked with (0023); null when paid or free. */
   creditLotId: string | null;
+  /** The weekly series it was booked in (0026); null for a single booking. */
+  seriesId: string | null;
 }
 
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */

@@ -25,12 +25,12 @@ import { brandNames } from '../site/brand.ts';
 import { recordBookingOrder } from './booking-orders.repo.ts';
 import type { BookingAttemptDetails } from '../../db/schema.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
-import { bookingMails } from './mails.ts';
+import { bookingMails, type BookedSession } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot } from './booking.repo.ts';
+import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot, type Claim } from './booking.repo.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
@@ -311,21 +311,14 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
       // The coupon's cap, counted under the client's row lock: two coupon bookings at the limit queue here.
       if (!payment && !withCredit && (await lockAndCountCouponBookings(trx, account.id)) >= env.BOOKING_COUPON_LIMIT) throw new BookingRefused('coupon-limit');
       // A credit, taken under the same row lock (issue 32): of bookings racing for the last one,
-      // one finds it; the claim below rolls it back with everything when the slot is lost.
-      let creditLotId: string | null = null;
-      if (withCredit) {
-        const spent = await spendCredit(trx, {
-          userId: account.id,
-          sessionType: input.sessionType,
-          slotId,
-          today: zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date,
-        });
-        if (!spent.ok) throw new BookingRefused(spent.kind === 'no-credit' ? 'no-credit' : 'unknown-account');
-        creditLotId = spent.lotId;
-      }
+      // one finds it; the throw rolls the spend back with everything when the slot is lost.
+      const booked = withCredit
+        ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date)
+        : undefined;
+      if (booked && !booked.ok) throw new BookingRefused(booked.kind);
       // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
       // and taken the other way round two claims of one slot would deadlock on it.
-      const row = await claimSlot(trx, slotId, { ...claim, creditLotId });
+      const row = booked?.ok ? booked.row : await claimSlot(trx, slotId, claim);
       if (!row) throw new BookingRefused('claim-lost');
       let attempt: PaymentAttempt | undefined;
       if (payment) {
@@ -369,33 +362,58 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   return answer(db, claimed.attempt, await captureAndSettle(deps, purchase, claimed.attempt), account.firstName);
 }
 
+/** Who a session booked with a credit is for, and its words (nothing is paid now). */
+export type CreditClaim = Omit<Claim, 'amountCents' | 'couponUsed' | 'paypalOrderId' | 'creditLotId'>;
+
+/** Why claimWithCredit booked nothing. */
+export type CreditClaimRefusal = 'no-credit' | 'unknown-account' | 'claim-lost';
+
+/**
+ * Books `slotId` with one of the client's credits in the caller's transaction (issue 32): the
+ * credit lapsing first is spent under the client's row lock, then the slot is claimed. The one
+ * credit path of a booking: finalizeBooking takes it for one session, a weekly series
+ * (series.ts) once per week. A refusal after the spend ('claim-lost') leaves the spend written:
+ * the caller rolls it back (the whole transaction, or the week's savepoint).
+ */
+export async function claimWithCredit(
+  trx: Transaction<Database>,
+  slotId: string,
+  claim: CreditClaim,
+  today: string,
+): Promise<{ ok: true; row: BookedSlot } | { ok: false; kind: CreditClaimRefusal }> {
+  const spent = await spendCredit(trx, { userId: claim.userId, sessionType: claim.sessionType, slotId, today });
+  if (!spent.ok) return spent;
+  const row = await claimSlot(trx, slotId, { ...claim, amountCents: null, couponUsed: false, paypalOrderId: null, creditLotId: spent.lotId });
+  return row ? { ok: true, row } : { ok: false, kind: 'claim-lost' };
+}
+
 /**
  * The client's and the teacher's mails about a confirmed booking, written to the outbox in the
  * transaction that confirms it (a crash after the commit never loses them; a rollback never sends them).
  */
 async function queueBookingMails(trx: Transaction<Database>, env: BookingDeps['env'], booked: BookedSlot, finalizedByServer = false): Promise<QueuedMails> {
   const brand = (await brandNames(trx)).yoga;
-  return queueMails(
-    trx,
-    'booking-confirmation',
-    bookingMails(env, brand, {
-      slotId: booked.id,
-      startsAt: new Date(booked.startsAt),
-      bookedAt: new Date(booked.bookedAt ?? Date.now()),
-      duration: booked.duration,
-      sessionType: booked.sessionType ?? '',
-      firstName: booked.firstName ?? '',
-      lastName: booked.lastName ?? '',
-      email: booked.email ?? '',
-      message: booked.message ?? '',
-      userId: booked.bookedBy!,
-      amountCents: booked.amountCents,
-      couponUsed: booked.couponUsed,
-      paypalOrderId: booked.paypalOrderId,
-      place: booked.place,
-      finalizedByServer,
-    }),
-  );
+  return queueMails(trx, 'booking-confirmation', bookingMails(env, brand, { ...bookedSession(booked), finalizedByServer }));
+}
+
+/** A booked slot as its mails read it. */
+export function bookedSession(booked: BookedSlot): BookedSession {
+  return {
+    slotId: booked.id,
+    startsAt: new Date(booked.startsAt),
+    bookedAt: new Date(booked.bookedAt ?? Date.now()),
+    duration: booked.duration,
+    sessionType: booked.sessionType ?? '',
+    firstName: booked.firstName ?? '',
+    lastName: booked.lastName ?? '',
+    email: booked.email ?? '',
+    message: booked.message ?? '',
+    userId: booked.bookedBy!,
+    amountCents: booked.amountCents,
+    couponUsed: booked.couponUsed,
+    paypalOrderId: booked.paypalOrderId,
+    place: booked.place,
+  };
 }
 
 /** After the booking's commit, best effort: every open booking page drops the slot; its queued mails leave now. */

@@ -518,3 +518,83 @@ export function releasedBookingMails(env: Env, brand: string, r: ReleasedBooking
     ),
   ];
 }
+
+/**
+ * A weekly series booked with credits (issue 32): one confirmation listing its sessions, each with
+ * its own calendar file (its own UID, so cancelling one later cancels that entry alone), the weeks
+ * not booked with why; and one notification to the teacher.
+ */
+export function seriesMails(
+  env: Env,
+  brand: string,
+  s: {
+    sessions: BookedSession[];
+    missed: { startsAt: Date; why: string }[];
+    bookedByTeacher: boolean;
+  },
+): OutgoingMail[] {
+  const first = s.sessions[0]!;
+  const lines = s.sessions.map((b) => {
+    const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
+    return `${when.date}, ${when.time}`;
+  });
+  const missedLines = s.missed.map((m) => {
+    const when = classWhen(m.startsAt, env.SITE_TIMEZONE);
+    return `${when.date}, ${when.time}: ${m.why}`;
+  });
+  const attachments = s.sessions.map((b, i) =>
+    icsAttachment(
+      `session-${i + 1}.ics`,
+      buildIcs({
+        uid: bookingUid(env, b.slotId, b.bookedAt),
+        start: b.startsAt,
+        durationMinutes: minutesOf(b.duration),
+        timezone: env.SITE_TIMEZONE,
+        summary: b.sessionType,
+        ...icsPlace(env, b.place, b.userId),
+        organizer: icsOrganizer(env, brand),
+      }),
+      'PUBLISH',
+    ),
+  );
+  const name = `${first.firstName} ${first.lastName}`.trim();
+  const count = `${s.sessions.length} ${s.sessions.length === 1 ? 'session' : 'sessions'}`;
+  return [
+    mail(
+      first.email,
+      `Weekly sessions booked: ${oneLine(first.sessionType)}, ${count}`,
+      {
+        heading: 'Your weekly sessions are booked',
+        paragraphs: [
+          greeting(first.firstName),
+          `${s.bookedByTeacher ? 'I have booked' : 'You have booked'} ${count} of ${first.sessionType}, one session credit each:`,
+          lines.join('\n'),
+          ...(first.place ? [`Place: ${first.place}`] : []),
+          ...(missedLines.length ? ['These weeks could not be booked:', missedLines.join('\n')] : []),
+          'Each session can be moved or cancelled on its own from your account. The attached calendar files add them to your calendar.',
+        ],
+        links: placeLinks(first.place),
+        action: { label: 'My bookings', url: `${env.SITE_URL}/user/${first.userId}` },
+        footer: footer(env, brand),
+      },
+      { attachments },
+    ),
+    mail(
+      env.TEACHER_EMAIL,
+      `New weekly series: ${oneLine(name)}, ${oneLine(first.sessionType)}, ${count}`,
+      {
+        heading: 'Weekly sessions booked',
+        paragraphs: [
+          `Session: ${first.sessionType} (${first.duration}), with a credit each`,
+          `Client: ${name}`,
+          `Email: ${first.email}`,
+          lines.join('\n'),
+          ...(missedLines.length ? ['Not booked:', missedLines.join('\n')] : []),
+          ...(first.message ? [`Message:\n${first.message}`] : []),
+        ],
+        action: { label: 'Open the bookings', url: `${env.SITE_URL}/admin/bookings` },
+      },
+      { about: first.email, headers: { 'Reply-To': first.email } },
+    ),
+  ];
+}

@@ -51,7 +51,7 @@ export async function listSlotsForAdmin(db: DB, now: Date) {
 export async function listSlotsForClient(db: DB, userId: string, now: Date, range: { from?: string | undefined; to?: string | undefined } = {}) {
   return db
     .selectFrom('slots')
-    .select(booked)
+    .select([...booked, 'seriesId'])
     .where((w) => {
       const free = [w('bookedAt', 'is', null), w('startsAt', '>', now)];
       if (range.from !== undefined) free.push(w('date', '>=', range.from));

@@ -26,7 +26,7 @@ import {
   type SlotsAddedView,
   type SlotView,
 } from '../../contract/slots.ts';
-import { wallTime } from '../lib/time.ts';
+import { slotTime } from './slot-times.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from './cancel-booking.ts';
 import { listCancellations } from './booking.repo.ts';
@@ -106,17 +106,14 @@ export const slots = new Hono<AppEnv>()
     // A slot given no place gets her default place (her settings; '' when she set none).
     const { defaultPlace } = await readSettings(db);
     for (const { date, time, place } of c.req.valid('json').slots) {
-      const wall = wallTime(date, time, env.SITE_TIMEZONE);
-      if (wall.kind === 'skipped') {
+      const at = slotTime(date, time, env.SITE_TIMEZONE, now);
+      if (!at.ok && at.kind === 'skipped') {
         const message = nonexistentTimeMessage(date, time, env.SITE_TIMEZONE);
         return c.json({ message, issues: [{ path: 'slots', message }] }, 400);
       }
-      if (wall.kind === 'ambiguous' && !wanted.has(`${date} ${time}`)) warnings.push(ambiguousTimeNote(date, time, env.SITE_TIMEZONE));
-      const startsAt = wall.instant;
-      if (startsAt.getTime() <= now.getTime()) {
-        return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
-      }
-      wanted.set(`${date} ${time}`, { date, time, startsAt, place: place ?? defaultPlace });
+      if (!at.ok) return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
+      if (at.ambiguous && !wanted.has(`${date} ${time}`)) warnings.push(ambiguousTimeNote(date, time, env.SITE_TIMEZONE));
+      wanted.set(`${date} ${time}`, { date, time, startsAt: at.startsAt, place: place ?? defaultPlace });
     }
     // A slot at a date and time that already exists is skipped by the unique constraint.
     const added = await insertSlots(db, [...wanted.values()]);
@@ -152,6 +149,8 @@ export const slots = new Hono<AppEnv>()
             link: s.link ?? '',
             isPast: isPast(s, now),
             canChange: changeableAt(cancelNoticeHours, s.startsAt, now.getTime()),
+            // Only on a session of a weekly series (issue 32): a single session's view is as it was.
+            ...(s.seriesId ? { seriesId: s.seriesId } : {}),
           })),
         tooLateMessage: tooLateToChange(cancelNoticeHours, env.TEACHER_EMAIL),
       } satisfies ClientSlotsView);

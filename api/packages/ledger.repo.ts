@@ -140,3 +140,26 @@ export async function lapsedLots(db: DB, today: string) {
     .execute();
   return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
 }
+
+/**
+ * Claims the lots whose last day is `today`..`lastDay` (a week ahead), with sessions left and no
+ * reminder yet, marking them reminded in one conditional UPDATE: under the row locks it takes, a
+ * second replica running the same statement finds them marked and gets none. Takes a transaction
+ * whose reminders' mails commit with the mark. Each with its client's address and name.
+ */
+export async function claimExpiryReminders(trx: Transaction<Database>, today: string, lastDay: string) {
+  const remaining = sql<number>`(select coalesce(sum(e.change), 0)::int from ledger_entries e where e.lot_id = credit_lots.id)`;
+  const rows = await trx
+    .updateTable('creditLots')
+    .from('users')
+    .set({ expiryRemindedAt: sql<Date>`now()` })
+    .whereRef('users.id', '=', 'creditLots.userId')
+    .where('creditLots.expiryRemindedAt', 'is', null)
+    .where('creditLots.unit', '=', 'session')
+    .where('creditLots.expiresOn', '>=', today)
+    .where('creditLots.expiresOn', '<=', lastDay)
+    .where(remaining, '>', 0)
+    .returning(['creditLots.id', 'creditLots.userId', 'creditLots.name', 'creditLots.expiresOn', 'users.email', 'users.firstName', remaining.as('remaining')])
+    .execute();
+  return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
+}

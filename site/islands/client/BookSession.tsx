@@ -4,6 +4,7 @@ import { showAlert } from '../../lib/alert';
 import { publicConfig } from '../../lib/config';
 import { useFreeSlots } from './useFreeSlots';
 import { useCredits } from './useCredits';
+import { WeeklySeries } from './WeeklySeries';
 import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
@@ -51,6 +52,8 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   // Issue 32: a session credit that fits the chosen type, used instead of paying (on by default when there is one).
   const creditFor = useCredits(user.id);
   const [skipCredit, setSkipCredit] = useState(false);
+  // Issue 32: the weekly series booked from this page, kept on screen with its result.
+  const [seriesKey, setSeriesKey] = useState<string | null>(null);
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [payFailed, setPayFailed] = useState(false);
   const [sending, setSending] = useState(false);
@@ -112,6 +115,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
     // Changing the day resets slot, type, message, coupon, amount and payment.
     setDay(key);
     setSlotId(null);
+    setSeriesKey(null);
     setTakenNotice(false);
     setForm(emptyForm);
     setCouponState('none');
@@ -357,6 +361,31 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
               />
               {credit.offer}
             </label>
+          )}
+          {/* Issue 32: the same time every week, a credit each. */}
+          {(seriesKey || (withCredit && slotId && credit)) && (
+            <WeeklySeries
+              key={seriesKey ?? `${slotId} ${form.sessionType}`}
+              user={user}
+              slotId={slotId ?? ''}
+              sessionType={form.sessionType}
+              message={form.message}
+              credits={credit?.remaining ?? 0}
+              zone={zone}
+              onStart={() => {
+                // Its own booking of the chosen slot is no news to this page (as Finalize's is not).
+                finalizingRef.current = true;
+                setSeriesKey(`${slotId} ${form.sessionType}`);
+              }}
+              onDone={(booked) => {
+                finalizingRef.current = false;
+                if (!booked) return setSeriesKey(null);
+                // The chosen time is booked now: the result stays on screen, the free times reload.
+                dropChosenSlot();
+                void load();
+              }}
+              onSingle={() => void load()}
+            />
           )}
           {couponState !== 'valid' && !withCredit && (
             <div className="field">

@@ -9,6 +9,7 @@ import { PHONE_RULE, ZIPCODE_RULE, type ProfileUpdatedView } from '../../../cont
 import { placeLink, type ClientSessionView, type ClientSlotsView } from '../../../contract/slots.ts';
 
 import { CalendarFeed, SessionActions } from './SessionChanges';
+import { groupBySeries } from './sessionGroups';
 import { FormsStatus, IntakeNotice } from './IntakeStatus';
 import MyData from './MyData';
 import type { SlotView } from '../../../contract/slots.ts';
@@ -67,38 +68,50 @@ function BookedSessions({ user, zone }: { user: User; zone: string }) {
         </p>
       ) : (
         <ul className="item-list">
-          {sessions.map((s) => {
-            const past = s.isPast || new Date(s.startsAt).getTime() < now;
-            return (
-              <li key={s._id} className={`item${past ? ' past' : ''}`} data-session={s._id}>
-                <div>
-                  <strong>
-                    {new Date(`${s.date}T12:00:00Z`).toLocaleDateString('en-US', {
-                      weekday: 'short',
-                      month: 'short',
-                      day: 'numeric',
-                      year: 'numeric',
-                      timeZone: 'UTC',
-                    })}
-                  </strong>{' '}
-                  {localTimeWithZone(s.startsAt, zone)} · {s.sessionType} · {s.duration || '60 mins'}
-                  {past && <span className="badge-past"> Past</span>}
-                </div>
-                {s.place && <SessionPlace place={s.place} />}
-                {/* Only a link there is: an in-person session never gets one, and no mail promises it (issue 30). */}
-                {s.link && (
-                  <a href={s.link} target="_blank" rel="noopener noreferrer">
-                    Join link<span className="sr-only"> (opens in a new tab)</span>
-                  </a>
-                )}
-                {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} zone={zone} onChanged={() => setLoads((n) => n + 1)} />}
+          {/* Issue 32: a weekly series' sessions together, each still changed alone. */}
+          {groupBySeries(sessions).map((g) =>
+            g.kind === 'single' ? (
+              sessionItem(g.session)
+            ) : (
+              <li key={g.seriesId} className="item series" data-series={g.seriesId}>
+                <h3 className="series-heading">Weekly series · {g.sessions.length} sessions</h3>
+                <ul className="item-list">{g.sessions.map(sessionItem)}</ul>
               </li>
-            );
-          })}
+            ),
+          )}
         </ul>
       )}
     </section>
   );
+
+  function sessionItem(s: ClientSessionView) {
+    const past = s.isPast || new Date(s.startsAt).getTime() < now;
+    return (
+      <li key={s._id} className={`item${past ? ' past' : ''}`} data-session={s._id}>
+        <div>
+          <strong>
+            {new Date(`${s.date}T12:00:00Z`).toLocaleDateString('en-US', {
+              weekday: 'short',
+              month: 'short',
+              day: 'numeric',
+              year: 'numeric',
+              timeZone: 'UTC',
+            })}
+          </strong>{' '}
+          {localTimeWithZone(s.startsAt, zone)} · {s.sessionType} · {s.duration || '60 mins'}
+          {past && <span className="badge-past"> Past</span>}
+        </div>
+        {s.place && <SessionPlace place={s.place} />}
+        {/* Only a link there is: an in-person session never gets one, and no mail promises it (issue 30). */}
+        {s.link && (
+          <a href={s.link} target="_blank" rel="noopener noreferrer">
+            Join link<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        )}
+        {!past && <SessionActions session={s} freeSlots={freeSlots} tooLateMessage={tooLate} zone={zone} onChanged={() => setLoads((n) => n + 1)} />}
+      </li>
+    );
+  }
 }
 
 const editable = ['phone', 'firstName', 'lastName', 'preferredName', 'pronoun', 'city', 'zipcode'] as const;

@@ -1,5 +1,7 @@
 /** The endpoint table's booking part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, BOOKING_SESSION, text, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, BOOKING_SESSION, text, optionalText, match, type Endpoint, type Fixtures } from './common.ts';
+import { SESSION_TYPES } from '../../../contract/booking.ts';
+import { addDays, zonedInstant } from '../../../api/lib/time.ts';
 
 export const BOOKING_ENDPOINTS: Endpoint[] = [
   // --- slots and booked sessions -------------------------------------------------------------
@@ -125,4 +127,81 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       };
     },
   },
+  // Issue 32: a weekly series, booked with the client's credits (two weeks, two credits).
+  {
+    method: 'POST',
+    route: '/api/user/:id/series',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      slotId: match(),
+      weeks: { kind: 'number', required: true, bad: [1, 13, 2.5] },
+      sessionType: match(),
+      message: optionalText(),
+    },
+    writes: ['slots', 'mails', 'ledgerEntries'],
+    example: async (fx) => {
+      const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
+      await seriesCredits(fx, user.id);
+      const { first } = await weeklySlots(fx);
+      return { cookie: user.cookie, params: { id: user.id }, json: { slotId: first.id, weeks: 2, sessionType: BOOKING_SESSION, message: 'Tuesdays suit me.' } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/series',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      date: match({ bad: ['2031-02-30', '31-01-2031'] }),
+      time: match({ bad: ['25:00', '9am'] }),
+      weeks: { kind: 'number', required: true, bad: [1, 13, 2.5] },
+      sessionType: match(),
+      createSlots: { kind: 'boolean' },
+    },
+    writes: ['slots', 'mails', 'ledgerEntries'],
+    example: async (fx) => {
+      const user = await fx.user();
+      await seriesCredits(fx, user.id);
+      const { first } = await weeklySlots(fx);
+      return {
+        cookie: await fx.adminCookie(),
+        params: { id: user.id },
+        json: { date: first.date, time: first.time, weeks: 2, sessionType: BOOKING_SESSION, createSlots: true },
+      };
+    },
+  },
 ];
+
+/** Two session credits of every type for `userId` (her adjustment, written as the ledger writes it). */
+async function seriesCredits(fx: Fixtures, userId: string) {
+  const lot = await fx.db
+    .insertInto('creditLots')
+    .values({
+      userId,
+      packageId: null,
+      name: 'Sessions given',
+      sessionTypes: JSON.stringify(SESSION_TYPES),
+      quantity: 2,
+      priceCents: 0,
+      method: 'adjustment',
+      paidOn: fx.date(0),
+      expiresOn: null,
+      createdBy: 'admin',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await fx.db.insertInto('ledgerEntries').values({ userId, lotId: lot.id, change: 2, reason: 'adjusted', note: '', createdBy: 'admin' }).execute();
+}
+
+/** A free slot and the one a week after it, at the same time. */
+async function weeklySlots(fx: Fixtures) {
+  const first = await fx.slot();
+  const date = addDays(first.date, 7);
+  await fx.db
+    .insertInto('slots')
+    .values({ date, time: first.time, startsAt: zonedInstant(date, first.time, fx.server.env.SITE_TIMEZONE) })
+    .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
+    .execute();
+  return { first };
+}
