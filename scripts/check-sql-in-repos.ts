@@ -37,17 +37,13 @@ export const NOT_YET_MOVED: Readonly<Record<string, string>> = {
   'api/backups/backup.ts': 'the backup reads every table by its name (sql.raw of the table list)',
   'api/backups/restore.ts': 'the restore tool reads whole tables in order; to move into a backups.repo.ts',
   'api/services/mail/mailbox.ts': 'the development mailbox service stores mails in its own table',
-  'api/system/health.routes.ts': 'the health probe’s `select 1`',
   'api/middleware/sessions.ts': 'the session store (moved here by the api/ floors work); to become sessions.repo.ts',
-  'api/site/brand.ts': 'the brand names read from the settings; to move into settings.repo.ts',
   'api/pages/render-ahead.ts': 'the renderer’s claim of pages to make and its bookkeeping',
   'api/pages/render-context.ts': 'what the renderer reads for a page',
-  'api/pages/seed-pages.ts': 'the built-in pages’ first rows',
   'api/accounts/client-data.ts': 'the GDPR export reads every table about her',
   'api/accounts/client-data.routes.ts': 'the deletion request’s lookup',
   'api/accounts/erase-account.ts': 'the erasure’s statements, one transaction over many tables',
   'api/booking/sessions-of-deleted-account.ts': 'the erasure’s cancelling of her coming sessions',
-  'api/classes/places.ts': 'a place given back and the waitlist, in one transaction',
 };
 
 const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
