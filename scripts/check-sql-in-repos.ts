@@ -40,10 +40,6 @@ export const NOT_YET_MOVED: Readonly<Record<string, string>> = {
   'api/middleware/sessions.ts': 'the session store (moved here by the api/ floors work); to become sessions.repo.ts',
   'api/pages/render-ahead.ts': 'the renderer’s claim of pages to make and its bookkeeping',
   'api/pages/render-context.ts': 'what the renderer reads for a page',
-  'api/accounts/client-data.ts': 'the GDPR export reads every table about her',
-  'api/accounts/client-data.routes.ts': 'the deletion request’s lookup',
-  'api/accounts/erase-account.ts': 'the erasure’s statements, one transaction over many tables',
-  'api/booking/sessions-of-deleted-account.ts': 'the erasure’s cancelling of her coming sessions',
 };
 
 const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
