@@ -37,9 +37,6 @@ export const NOT_YET_MOVED: Readonly<Record<string, string>> = {
   'api/backups/backup.ts': 'the backup reads every table by its name (sql.raw of the table list)',
   'api/backups/restore.ts': 'the restore tool reads whole tables in order; to move into a backups.repo.ts',
   'api/services/mail/mailbox.ts': 'the development mailbox service stores mails in its own table',
-  'api/middleware/sessions.ts': 'the session store (moved here by the api/ floors work); to become sessions.repo.ts',
-  'api/pages/render-ahead.ts': 'the renderer’s claim of pages to make and its bookkeeping',
-  'api/pages/render-context.ts': 'what the renderer reads for a page',
 };
 
 const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
