@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
-import { countRows, seed, seedAdmin } from '../../../api/seed.ts';
+import { seed, seedAdmin } from '../../../api/seed.ts';
 import { verifyPassword } from '../../../api/accounts/password.ts';
 import { zonedNow } from '../../../api/lib/time.ts';
-import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
+import { countRows, freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { startTestServer } from '../../helpers/server.ts';
 
 let fresh: FreshDatabase;
