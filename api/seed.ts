@@ -2,9 +2,14 @@
  * Seed data that makes a first start look alive: chocolates, coupons, some weeks of classes
  * and bookable slots. The administrator is taken from the environment on every start.
  */
-import { sql } from 'kysely';
 import type { DB } from '../db/client.ts';
+import { deleteAdminsOtherThan, findAdminByEmail, insertAdminIfMissing, setAdminPasswordHash } from './accounts/admins.repo.ts';
 import { hashPassword, needsRehash, verifyPassword } from './accounts/password.ts';
+import { insertSlots } from './booking/slots.repo.ts';
+import { insertEvents } from './classes/events.repo.ts';
+import { deleteAllSessions } from './middleware/sessions.repo.ts';
+import { insertCouponsIfMissing } from './shop/coupons.repo.ts';
+import { insertProduct } from './shop/products.repo.ts';
 import { addDays, weekday, zonedInstant, zonedNow } from './lib/time.ts';
 
 export const seedChocolates = [
@@ -90,34 +95,20 @@ export async function seedAdmin(db: DB, email: string, password: string): Promis
   const normalized = email.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
     // Admins under any other e-mail were made by an earlier ADMIN_EMAIL (sessions cascade).
-    const removed = await trx.deleteFrom('admins').where('email', '!=', normalized).executeTakeFirst();
-    const existing = await trx.selectFrom('admins').select(['id', 'passwordHash']).where('email', '=', normalized).executeTakeFirst();
+    const removed = await deleteAdminsOtherThan(trx, normalized);
+    const existing = await findAdminByEmail(trx, normalized);
     if (!existing) {
       // Another replica starting at the same moment may have inserted it: then it is theirs.
-      await trx
-        .insertInto('admins')
-        .values({ email: normalized, passwordHash: await hashPassword(password) })
-        .onConflict((oc) => oc.column('email').doNothing())
-        .execute();
-      return Number(removed.numDeletedRows) > 0 ? 'replaced' : 'created';
+      await insertAdminIfMissing(trx, normalized, await hashPassword(password));
+      return removed > 0 ? 'replaced' : 'created';
     }
     if (await verifyPassword(password, existing.passwordHash)) {
       // Same password, older hash (scrypt, weaker parameters): upgraded, sessions kept.
-      if (needsRehash(existing.passwordHash)) {
-        await trx
-          .updateTable('admins')
-          .set({ passwordHash: await hashPassword(password) })
-          .where('id', '=', existing.id)
-          .execute();
-      }
+      if (needsRehash(existing.passwordHash)) await setAdminPasswordHash(trx, existing.id, await hashPassword(password));
       return 'kept';
     }
-    await trx
-      .updateTable('admins')
-      .set({ passwordHash: await hashPassword(password) })
-      .where('id', '=', existing.id)
-      .execute();
-    await trx.deleteFrom('adminSessions').execute();
+    await setAdminPasswordHash(trx, existing.id, await hashPassword(password));
+    await deleteAllSessions(trx, 'admin');
     return 'updated';
   });
 }
@@ -125,12 +116,8 @@ export async function seedAdmin(db: DB, email: string, password: string): Promis
 export async function seedContent(db: DB, timezone: string, now = new Date()): Promise<void> {
   const today = zonedNow(timezone, now).date;
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('products').values(seedChocolates).execute();
-    await trx
-      .insertInto('coupons')
-      .values(seedCoupons)
-      .onConflict((oc) => oc.column('code').doNothing())
-      .execute();
+    for (const chocolate of seedChocolates) await insertProduct(trx, chocolate);
+    await insertCouponsIfMissing(trx, seedCoupons);
 
     // Six weeks of weekly classes, plus a monthly workshop.
     const events = [];
@@ -161,7 +148,7 @@ export async function seedContent(db: DB, timezone: string, now = new Date()): P
       isExternal: false,
       capacity: 16,
     });
-    await trx.insertInto('events').values(events).execute();
+    await insertEvents(trx, events);
 
     // Three weeks of weekday slots for one-to-one sessions.
     const slots = [];
@@ -170,10 +157,10 @@ export async function seedContent(db: DB, timezone: string, now = new Date()): P
       const dow = weekday(date);
       if (dow === 0 || dow === 6) continue;
       for (const time of ['10:00', '13:00', '16:30']) {
-        slots.push({ date, time, startsAt: zonedInstant(date, time, timezone) });
+        slots.push({ date, time, startsAt: zonedInstant(date, time, timezone), place: '' });
       }
     }
-    await trx.insertInto('slots').values(slots).execute();
+    await insertSlots(trx, slots);
   });
 }
 
@@ -181,13 +168,4 @@ export async function seed(db: DB, options: SeedOptions) {
   const admin = await seedAdmin(db, options.adminEmail, options.adminPassword);
   if (options.content) await seedContent(db, options.timezone, options.now);
   return { admin };
-}
-
-/** Row counts per table, for the start banner and tests. */
-export async function countRows(db: DB, table: 'products' | 'events' | 'slots' | 'coupons' | 'admins') {
-  const row = await db
-    .selectFrom(table)
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow();
-  return row.n;
 }

@@ -3,9 +3,10 @@
  * (`.selectFrom(`, `.insertInto(`, `.updateTable(`, `.deleteFrom(`, `.mergeInto(`, `.replaceInto(`)
  * or a `sql` template or helper (`sql\`…\``, `sql<T>\`…\``, `sql.raw(…)`, `sql.ref(…)`, …) is
  * allowed only in a `*.repo.ts` file, in the sealed records (api/practice/records.ts: it seals,
- * opens and logs every read of a client's private rows in the same statements), and in the files
- * NOT_YET_MOVED names with their reason (the list of what is left; it only shrinks). db/ (the
- * connection and migrations), scripts/ (tools) and tests/ are not api/ and are not read.
+ * opens and logs every read of a client's private rows in the same statements), and nowhere else:
+ * the list of files not yet moved that issue 31 started with is empty and gone, so a new exception
+ * is a change of SEALED that a reviewer reads. db/ (the connection and migrations), scripts/
+ * (tools) and tests/ are not api/ and are not read.
  *
  * TypeScript's parser reads the files, so a comment or a string that merely mentions `selectFrom`
  * is not a query. `node scripts/check-sql-in-repos.ts` prints each place and exits 1;
@@ -27,28 +28,6 @@ export interface SqlPlace {
 
 /** The one exception by design: the sealed private records. */
 export const SEALED = ['api/practice/records.ts'] as const;
-
-/**
- * Files of api/ that still hold SQL outside a repo, each with why it is left (issue 31's
- * "what is left"). A file that holds none any more is reported, so the list stays true.
- */
-export const NOT_YET_MOVED: Readonly<Record<string, string>> = {
-  'api/seed.ts': 'the development seed: an entry, not a request path; to move into the wings’ repos',
-  'api/backups/backup.ts': 'the backup reads every table by its name (sql.raw of the table list)',
-  'api/backups/restore.ts': 'the restore tool reads whole tables in order; to move into a backups.repo.ts',
-  'api/services/mail/mailbox.ts': 'the development mailbox service stores mails in its own table',
-  'api/system/health.routes.ts': 'the health probe’s `select 1`',
-  'api/middleware/sessions.ts': 'the session store (moved here by the api/ floors work); to become sessions.repo.ts',
-  'api/site/brand.ts': 'the brand names read from the settings; to move into settings.repo.ts',
-  'api/pages/render-ahead.ts': 'the renderer’s claim of pages to make and its bookkeeping',
-  'api/pages/render-context.ts': 'what the renderer reads for a page',
-  'api/pages/seed-pages.ts': 'the built-in pages’ first rows',
-  'api/accounts/client-data.ts': 'the GDPR export reads every table about her',
-  'api/accounts/client-data.routes.ts': 'the deletion request’s lookup',
-  'api/accounts/erase-account.ts': 'the erasure’s statements, one transaction over many tables',
-  'api/booking/sessions-of-deleted-account.ts': 'the erasure’s cancelling of her coming sessions',
-  'api/classes/places.ts': 'a place given back and the waitlist, in one transaction',
-};
 
 const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
 
@@ -80,40 +59,27 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-export interface SqlCheck {
-  /** SQL where it may not be. */
-  violations: SqlPlace[];
-  /** NOT_YET_MOVED entries whose file holds no SQL any more (or is gone). */
-  stale: string[];
-}
-
-/** Checks api/ under `root`; `notYetMoved` defaults to NOT_YET_MOVED. */
-export function checkSqlInRepos(root: string, notYetMoved: Readonly<Record<string, string>> = NOT_YET_MOVED): SqlCheck {
-  const apiDir = path.join(root, 'api');
+/** The places of api/ under `root` where SQL is written outside a repo and the sealed records. */
+export function checkSqlInRepos(root: string): SqlPlace[] {
   const violations: SqlPlace[] = [];
-  const withSql = new Set<string>();
-  for (const full of filesUnder(apiDir)) {
+  for (const full of filesUnder(path.join(root, 'api'))) {
     const file = path.relative(root, full).split(path.sep).join('/');
-    const places = sqlPlaces(file, readFileSync(full, 'utf8'));
-    if (places.length === 0) continue;
-    withSql.add(file);
-    if (file.endsWith('.repo.ts') || (SEALED as readonly string[]).includes(file) || Object.hasOwn(notYetMoved, file)) continue;
-    violations.push(...places);
+    if (file.endsWith('.repo.ts') || (SEALED as readonly string[]).includes(file)) continue;
+    violations.push(...sqlPlaces(file, readFileSync(full, 'utf8')));
   }
-  return { violations, stale: Object.keys(notYetMoved).filter((f) => !withSql.has(f)) };
+  return violations;
 }
 
 export const formatPlace = (p: SqlPlace) => `${p.file}:${p.line}: ${p.what} outside a *.repo.ts file`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = path.resolve(process.argv[2] ?? '.');
-  const { violations, stale } = checkSqlInRepos(root);
+  const violations = checkSqlInRepos(root);
   for (const v of violations) console.error(formatPlace(v));
-  for (const f of stale) console.error(`${f}: named in NOT_YET_MOVED (scripts/check-sql-in-repos.ts) but holds no SQL any more: take it off the list`);
-  if (violations.length || stale.length) {
-    console.error(`\nSQL belongs in a wing's *.repo.ts (docs/handler-recipe.md); ${violations.length} place(s) outside, ${stale.length} stale list entr(ies).`);
+  if (violations.length) {
+    console.error(`\nSQL belongs in a wing's *.repo.ts (docs/handler-recipe.md); ${violations.length} place(s) outside.`);
     process.exitCode = 1;
   } else {
-    console.log(`SQL in repos: none outside *.repo.ts but the sealed records and ${Object.keys(NOT_YET_MOVED).length} files not yet moved.`);
+    console.log(`SQL in repos: none outside *.repo.ts but the sealed records (${SEALED.join(', ')}).`);
   }
 }

@@ -24,6 +24,7 @@ import { clearSessionCookie } from '../middleware/session-cookies.ts';
 import { clientData, clientDataHtml } from './client-data.ts';
 import { accountOfDeletionToken, confirmDeletionMail, deletionToken } from './deletion-mails.ts';
 import { eraseAccount, type EraseRefusal } from './erase-account.ts';
+import { findUserById } from './users.repo.ts';
 import type { Context } from 'hono';
 
 /**
@@ -76,7 +77,7 @@ export const clientDataRoutes = new Hono<AppEnv>()
   })
   .post('/:id/delete-request', requireUser(), validateParams(userParams), selfOnly, rateLimit({ ...LIMITS.profile, per: 'account' }), async (c) => {
     const { db, env, limits } = c.var.services;
-    const user = await db.selectFrom('users').select(['id', 'email', 'firstName']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
+    const user = await findUserById(db, c.req.valid('param').id);
     if (!user) return c.json({ message: NOT_LOGGED_IN }, 401);
     // Her own allowance, per account: others asking for login links to her address spend theirs
     // (LIMITS.mailTo), not this one.

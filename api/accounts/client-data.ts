@@ -8,6 +8,7 @@
  */
 import { heldLots, ledgerOf } from '../packages/ledger.repo.ts';
 import type { DB } from '../../db/client.ts';
+import { clientRows } from './client-data.repo.ts';
 import type { Keyring } from '../practice/keys.ts';
 import { readForExport, type Reader } from '../practice/records.ts';
 import { escapeHtml } from '../mail/layout.ts';
@@ -17,28 +18,9 @@ const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOStrin
 const dollars = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : (cents / 100).toFixed(2));
 
 export async function clientData(db: DB, ring: Keyring, userId: string, reader: Reader) {
-  const u = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!u) return undefined;
-  const email = u.email;
-  const slots = await db.selectFrom('slots').selectAll().where('bookedBy', '=', userId).orderBy('startsAt').execute();
-  const cancelled = await db.selectFrom('bookingCancellations').selectAll().where('userId', '=', userId).orderBy('createdAt').execute();
-  const orders = await db.selectFrom('orders').selectAll().where('payerEmail', '=', email).orderBy('createdAt').execute();
-  const items = orders.length
-    ? await db
-        .selectFrom('orderItems')
-        .selectAll()
-        .where(
-          'orderId',
-          'in',
-          orders.map((o) => o.id),
-        )
-        .execute()
-    : [];
-  const signups = await db.selectFrom('classSignups').selectAll().where('email', '=', email).orderBy('createdAt').execute();
-  const waitlist = await db.selectFrom('classWaitlist').selectAll().where('email', '=', email).orderBy('createdAt').execute();
-  const subscriber = await db.selectFrom('subscribers').selectAll().where('email', '=', email).executeTakeFirst();
-  const messages = await db.selectFrom('contactMessages').selectAll().where('email', '=', email).orderBy('createdAt').execute();
-  const requests = await db.selectFrom('bookingRequests').selectAll().where('email', '=', email).orderBy('createdAt').execute();
+  const rows = await clientRows(db, userId);
+  if (!rows) return undefined;
+  const { user: u, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests } = rows;
   const opened = await readForExport(db, ring, userId, reader);
   // What they hold with her (issue 32): every credit and every ledger row.
   const held = await heldLots(db, userId);

@@ -13,7 +13,7 @@
  *   Names, e-mail, message, shipping name and address are cleared.
  * The sums of the finances page and its CSV files are the same before and after.
  */
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { canonicalMailbox } from '../limits/limits.ts';
 import { outboxKey } from '../mail/outbox.repo.ts';
@@ -21,6 +21,16 @@ import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender
 import { commitWithMails } from '../mail/commit.ts';
 import type { Services } from '../services/index.ts';
 import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount } from '../booking/sessions-of-deleted-account.ts';
+import {
+  deleteAccount,
+  deleteMailboxCopies,
+  deleteOutboxMailsOf,
+  deleteSuppression,
+  eraseRowsOfAddress,
+  keepBooksWithoutWho,
+  lockAccount,
+  otherAccountsAtDomains,
+} from './erase-account.repo.ts';
 
 /**
  * Her mails, and nobody else's (issue 29, decision 0029): the outbox rows filed under her
@@ -33,30 +43,12 @@ import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount }
 async function eraseMails(trx: Transaction<Database>, user: { id: string; email: string }, newsletterKeys: readonly string[]): Promise<void> {
   const mailbox = canonicalMailbox(user.email);
   const domain = mailbox.slice(mailbox.lastIndexOf('@') + 1);
-  const sameDomain = await trx
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('id', '!=', user.id)
-    .where(sql<string>`split_part(rtrim(email, '.'), '@', 2)`, 'in', domain === 'gmail.com' ? ['gmail.com', 'googlemail.com'] : [domain])
-    .execute();
+  const sameDomain = await otherAccountsAtDomains(trx, user.id, domain === 'gmail.com' ? ['gmail.com', 'googlemail.com'] : [domain]);
   const shared = sameDomain.some((u) => canonicalMailbox(u.email) === mailbox);
-  const erased = await trx
-    .deleteFrom('mailOutbox')
-    .where((eb) =>
-      eb.or([
-        eb('accountId', '=', user.id),
-        // A mailbox another account also delivers to: only the rows filed under her account.
-        ...(shared ? [] : [eb.and([eb('about', '=', mailbox), eb.or([eb('accountId', 'is', null), eb('accountId', '=', user.id)])])]),
-      ]),
-    )
-    .returning('id')
-    .execute();
+  const erased = await deleteOutboxMailsOf(trx, user.id, mailbox, shared);
   const keys = [...erased.map((r) => outboxKey(r.id)), ...newsletterKeys];
-  await trx
-    .deleteFrom('mails')
-    .where((eb) => eb.or([eb(sql<string>`lower(trim(${sql.ref('to')}))`, '=', user.email), ...(keys.length ? [eb('idempotencyKey', 'in', keys)] : [])]))
-    .execute();
-  if (!shared) await trx.deleteFrom('mailSuppressions').where('email', '=', mailbox).execute();
+  await deleteMailboxCopies(trx, user.email, keys);
+  if (!shared) await deleteSuppression(trx, mailbox);
 }
 
 /** Why an account was not erased: there is none by that id (or it was erased already). */
@@ -73,45 +65,21 @@ export type EraseDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'r
  */
 export async function eraseAccount(deps: EraseDeps, userId: string): Promise<EraseResult> {
   const { result: done } = await commitWithMails(deps, async (trx) => {
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+    const user = await lockAccount(trx, userId);
     if (!user) return { result: undefined, mails: [] };
     const email = user.email;
 
     // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
     const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, deps.clock.now());
 
-    // Kept for the books, without who.
-    await trx.updateTable('slots').set({ firstName: null, lastName: null, email: null, message: null, link: null }).where('bookedBy', '=', userId).execute();
-    await trx.updateTable('bookingCancellations').set({ userId: null, firstName: '', lastName: '', email: '' }).where('userId', '=', userId).execute();
-    await trx
-      .updateTable('paymentAttempts')
-      .set({
-        userId: null,
-        payerFirstName: null,
-        details: sql`${sql.ref('details')} || ${JSON.stringify({ firstName: '', lastName: '', email: '', message: '' })}::jsonb` as never,
-      })
-      .where('userId', '=', userId)
-      .execute();
-    await trx
-      .updateTable('paymentAttempts')
-      .set({ payerFirstName: null, details: sql`${sql.ref('details')} || ${JSON.stringify({ payerName: '', payerEmail: '' })}::jsonb` as never })
-      .where(sql<boolean>`lower(details->>'payerEmail') = ${email}`)
-      .execute();
-    await trx.updateTable('orders').set({ payerName: '', payerEmail: '', shipToName: null, shipToAddress: null }).where('payerEmail', '=', email).execute();
-
-    // Erased.
-    await trx.deleteFrom('classSignups').where('email', '=', email).execute();
-    await trx.deleteFrom('classWaitlist').where('email', '=', email).execute();
-    await trx.deleteFrom('subscribers').where('email', '=', email).execute();
-    const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
-    await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
-    await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
+    await keepBooksWithoutWho(trx, userId, email);
+    const newsletters = await eraseRowsOfAddress(trx, email);
     await eraseMails(
       trx,
       user,
       newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
     );
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
+    await deleteAccount(trx, userId);
     return { result: coming.cancelled, mails: coming.mails };
   });
   if (!done) return { ok: false, kind: 'no-account' };

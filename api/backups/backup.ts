@@ -17,20 +17,15 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createGzip } from 'node:zlib';
 import { delimiter, join, resolve } from 'node:path';
-import { sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Env } from '../env.ts';
-import { openDatabase, pgliteLockPath, pgliteOpenedBy, type DB } from '../../db/client.ts';
+import { openDatabase, pgliteLockPath, pgliteOpenedBy } from '../../db/client.ts';
+import { tableCountsOf, type TableCount } from './backups.repo.ts';
 import { EXTENSION, backupName, writeAtomically } from './files.ts';
 
 /** A refusal or failure said for people; the scripts print its message and exit 1. */
 export class BackupError extends Error {
   override name = 'BackupError';
-}
-
-export interface TableCount {
-  table: string;
-  rows: number;
 }
 
 export interface BackupResult {
@@ -42,23 +37,6 @@ export interface BackupResult {
   ms: number;
   tables: TableCount[];
 }
-
-/** Every table of the app (schema public) with its row count, by name. */
-export async function tableCounts(run: (query: string) => Promise<{ rows: Record<string, unknown>[] }>): Promise<TableCount[]> {
-  const { rows } = await run(
-    "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name",
-  );
-  const out: TableCount[] = [];
-  for (const { name } of rows as { name: string }[]) {
-    const counted = await run(`select count(*)::int as n from public."${name.replaceAll('"', '""')}"`);
-    out.push({ table: name, rows: Number(counted.rows[0]?.n ?? 0) });
-  }
-  return out;
-}
-
-/** tableCounts() through Kysely. */
-export const tableCountsOf = (db: DB): Promise<TableCount[]> =>
-  tableCounts(async (query) => ({ rows: (await sql.raw<Record<string, unknown>>(query).execute(db)).rows }));
 
 /**
  * The data folder of a live PGlite as a tarball, consistent (see the module's comment). The

@@ -1,5 +1,5 @@
 /** What `npm run backup` and `npm run restore` print: the file, its size, the tables and their rows. */
-import type { TableCount } from './backup.ts';
+import type { TableCount } from './backups.repo.ts';
 import { formatBytes } from './files.ts';
 
 export function tablesReport(tables: readonly TableCount[]): string {

@@ -14,21 +14,10 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { sql } from 'kysely';
 import type { Env } from '../env.ts';
 import { openDatabase, pgliteLockPath } from '../../db/client.ts';
-import {
-  BackupError,
-  FORMAT_NAME,
-  assertPgliteFolderFree,
-  backupPostgres,
-  formatOf,
-  isNonEmptyFolder,
-  runPgTool,
-  tableCounts,
-  tableCountsOf,
-  type TableCount,
-} from './backup.ts';
+import { emptyPublicSchema, publicTableNames, tableCounts, tableCountsOf, type TableCount } from './backups.repo.ts';
+import { BackupError, FORMAT_NAME, assertPgliteFolderFree, backupPostgres, formatOf, isNonEmptyFolder, runPgTool } from './backup.ts';
 import { backupName, stampOf } from './files.ts';
 
 /** The database is not empty and `force` was not given. */
@@ -127,9 +116,7 @@ async function restorePglite(dir: string, file: string, force: boolean): Promise
 async function restorePostgres(env: Env, url: string, file: string, force: boolean): Promise<Omit<RestoreResult, 'file' | 'bytes' | 'database' | 'ms'>> {
   const handle = await openDatabase({ url, poolMax: 1 });
   try {
-    const existing = (
-      await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' order by table_name`.execute(handle.db)
-    ).rows.map((r) => r.name);
+    const existing = await publicTableNames(handle.db);
     let keptAt: string | undefined;
     if (existing.length > 0) {
       const safety = resolve(join(env.BACKUP_DIR, backupName('before-restore', 'postgres', new Date())));
@@ -138,8 +125,7 @@ async function restorePostgres(env: Env, url: string, file: string, force: boole
       await backupPostgres(url, safety);
       keptAt = safety;
       // Everything of the app lives in schema public (tables, sequences, types, the migrations' own).
-      await sql`drop schema public cascade`.execute(handle.db);
-      await sql`create schema public`.execute(handle.db);
+      await emptyPublicSchema(handle.db);
     }
     try {
       await runPgTool('pg_restore', ['--no-owner', '--no-acl', '--single-transaction', '--exit-on-error', file], url);

@@ -18,6 +18,7 @@ import { classWhen, mail, money, oneLine } from '../mail/layout.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { lockSlots, releaseBookedSlot, type LockedSlot } from './booking.repo.ts';
 import { changeableAt, recordSessionCancellation, refundCancelled } from './cancel-booking.ts';
+import { comingSessionIdsOf } from './deleted-account.repo.ts';
 
 /** What became of one coming session: refunded in full (after the commit), kept for her to decide, or nothing paid. */
 export type DeletedSessionMoney = 'refund' | 'hers-to-decide' | 'none';
@@ -36,12 +37,9 @@ export async function cancelComingSessionsOfDeletedAccount(
   userId: string,
   now: Date,
 ): Promise<{ cancelled: CancelledOfDeletedAccount[]; mails: QueuedMails }> {
-  const ids = await trx.selectFrom('slots').select('id').where('bookedBy', '=', userId).where('startsAt', '>', now).execute();
+  const ids = await comingSessionIdsOf(trx, userId, now);
   if (ids.length === 0) return { cancelled: [], mails: [] };
-  const locked = await lockSlots(
-    trx,
-    ids.map((r) => r.id),
-  );
+  const locked = await lockSlots(trx, ids);
   const { cancelNoticeHours } = await readSettings(trx);
   const cancelled: CancelledOfDeletedAccount[] = [];
   for (const slot of [...locked.values()].sort((a, b) => new Date(a.startsAt).getTime() - new Date(b.startsAt).getTime())) {

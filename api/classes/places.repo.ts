@@ -34,6 +34,17 @@ export async function insertWaitlistEntry(trx: Transaction<Database>, row: Inser
     .executeTakeFirst();
 }
 
+/** Where the entry of sequence `seq` stands in its class's line (1 = next). */
+export async function waitlistPosition(trx: Transaction<Database>, eventId: string, seq: string): Promise<number> {
+  const position = await trx
+    .selectFrom('classWaitlist')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('eventId', '=', eventId)
+    .where('seq', '<=', seq)
+    .executeTakeFirstOrThrow();
+  return Number(position.n);
+}
+
 /** The first in line for the class, its row held: two freed places take two different people. */
 export async function takeFirstInLine(trx: Transaction<Database>, eventId: string) {
   const first = await trx

@@ -13,7 +13,7 @@ import type { Services } from '../services/index.ts';
 import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_NOT_FOUND, CLASS_PAST } from '../../contract/signups.ts';
 import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
 import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
-import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine } from './places.repo.ts';
+import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine, waitlistPosition } from './places.repo.ts';
 import { waiverNow, type Student, type VisitorCopy } from './enrol.ts';
 import { placeGivenBackMail, promotedMails, signupMails, waitlistMail, type ClassMail } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
@@ -172,13 +172,7 @@ export async function joinWaitlist(deps: PlaceDeps, student: Student, visitorCop
     }
     const entry = await insertWaitlistEntry(trx, { ...fields, eventId: event.id });
     if (!entry) return { ok: false, status: 409, message: WAITLIST_ALREADY };
-    const position = await trx
-      .selectFrom('classWaitlist')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('eventId', '=', event.id)
-      .where('seq', '<=', entry.seq)
-      .executeTakeFirstOrThrow();
-    const waiting = { id: entry.id, name: student.name, email: student.email, position: Number(position.n) };
+    const waiting = { id: entry.id, name: student.name, email: student.email, position: await waitlistPosition(trx, event.id, entry.seq) };
     const mails = await queueMails(trx, 'waitlist-joined', visitorCopy([waitlistMail(env, (await brandNames(trx)).yoga, waiting, classMail(event))]));
     return { ok: true, status: 'waiting', id: entry.id, position: waiting.position, event, mails };
   });

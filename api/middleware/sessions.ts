@@ -12,6 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import type { DB } from '../../db/client.ts';
+import { deleteSession, deleteSessionsOf, extendLiveSession, extendSession, findSessionRow, insertSessionRow, type SessionKind } from './sessions.repo.ts';
 
 /** A token from `bytes` random bytes (20 = 160 bits by default), base32 for cookies and URLs. */
 export function generateToken(bytes = 20): string {
@@ -35,12 +36,12 @@ export function sessionIdOf(token: unknown): string | undefined {
 
 const DAY = 24 * 3600_000;
 
-export type SessionKind = 'user' | 'admin';
+export type { SessionKind };
 
 const kinds = {
-  user: { table: 'userSessions', subject: 'userId', lifetimeMs: 30 * DAY, maxAgeMs: 90 * DAY },
+  user: { lifetimeMs: 30 * DAY, maxAgeMs: 90 * DAY },
   // The administrator's session is shorter on both counts: it can change everything.
-  admin: { table: 'adminSessions', subject: 'adminId', lifetimeMs: 12 * 3600_000, maxAgeMs: 7 * DAY },
+  admin: { lifetimeMs: 12 * 3600_000, maxAgeMs: 7 * DAY },
 } as const;
 
 export interface ValidSession {
@@ -52,17 +53,14 @@ export interface ValidSession {
 }
 
 export function sessionStore(db: DB, kind: SessionKind) {
-  const { table, subject, lifetimeMs, maxAgeMs } = kinds[kind];
-  // The two tables differ only in the subject column's name; typed as the user table.
-  const t = table as 'userSessions';
-  const col = subject as 'userId';
+  const { lifetimeMs, maxAgeMs } = kinds[kind];
 
   /** The live row `token` proves, or undefined; an expired or too old row is deleted on the way. */
   async function find(token: unknown, now: Date) {
     const match = typeof token === 'string' ? TOKEN_SHAPE.exec(token) : null;
     if (!match) return undefined;
     const [, id, secret] = match as unknown as [string, string, string];
-    const row = await db.selectFrom(t).select(['id', 'secretHash', 'expiresAt', 'createdAt', col]).where('id', '=', id).executeTakeFirst();
+    const row = await findSessionRow(db, kind, id);
     if (!row) return undefined;
     const expected = Buffer.from(row.secretHash, 'hex');
     const actual = Buffer.from(hashToken(secret), 'hex');
@@ -71,10 +69,10 @@ export function sessionStore(db: DB, kind: SessionKind) {
     const expiresAt = new Date(row.expiresAt);
     const endsAt = new Date(new Date(row.createdAt).getTime() + maxAgeMs);
     if (Math.min(expiresAt.getTime(), endsAt.getTime()) <= now.getTime()) {
-      await db.deleteFrom(t).where('id', '=', id).execute();
+      await deleteSession(db, kind, id);
       return undefined;
     }
-    return { id, subjectId: row[col], expiresAt, endsAt };
+    return { id, subjectId: row.subjectId, expiresAt, endsAt };
   }
 
   /** A full sliding lifetime from `now`, cut at the absolute end. */
@@ -89,10 +87,7 @@ export function sessionStore(db: DB, kind: SessionKind) {
       const secret = generateToken();
       const expiresAt = new Date(now.getTime() + lifetimeMs);
       // created_at is written from the same clock as expires_at: the absolute lifetime counts from it.
-      await db
-        .insertInto(t)
-        .values({ id, secretHash: hashToken(secret), [col]: subjectId, expiresAt, createdAt: now } as never)
-        .execute();
+      await insertSessionRow(db, kind, { id, secretHash: hashToken(secret), subjectId, expiresAt, createdAt: now });
       return { token: `${id}.${secret}`, expiresAt };
     },
 
@@ -104,7 +99,7 @@ export function sessionStore(db: DB, kind: SessionKind) {
       const next = nextExpiry(endsAt, now);
       // Near the absolute end there is nothing left to extend by.
       if (next.getTime() <= expiresAt.getTime()) return { id, subjectId, expiresAt, renewed: false };
-      await db.updateTable(t).set({ expiresAt: next }).where('id', '=', id).execute();
+      await extendSession(db, kind, id, next);
       return { id, subjectId, expiresAt: next, renewed: true };
     },
 
@@ -116,19 +111,18 @@ export function sessionStore(db: DB, kind: SessionKind) {
       const session = await find(token, now);
       if (!session) return null;
       const next = nextExpiry(session.endsAt, now);
-      const result = await db.updateTable(t).set({ expiresAt: next }).where('id', '=', session.id).where('expiresAt', '>', now).executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return null;
+      if (!(await extendLiveSession(db, kind, session.id, next, now))) return null;
       return { id: session.id, subjectId: session.subjectId, expiresAt: next, renewed: true };
     },
 
     /** Ends the session `token` proves (a right id with a wrong secret ends nothing). */
     async invalidate(token: unknown): Promise<void> {
       const session = await find(token, new Date());
-      if (session) await db.deleteFrom(t).where('id', '=', session.id).execute();
+      if (session) await deleteSession(db, kind, session.id);
     },
 
     async invalidateAll(subjectId: string): Promise<void> {
-      await db.deleteFrom(t).where(col, '=', subjectId).execute();
+      await deleteSessionsOf(db, kind, subjectId);
     },
   };
 }

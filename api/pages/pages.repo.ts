@@ -51,6 +51,11 @@ async function lockPage(trx: Transaction<Database>, slug: string): Promise<PageR
   return row && toRow(row);
 }
 
+/** The slugs of the built-in pages the database holds (seed-pages.ts adds the others). */
+export async function builtinSlugsPresent(db: DB): Promise<string[]> {
+  return (await db.selectFrom('pages').select('slug').where('kind', '=', 'builtin').execute()).map((r) => r.slug);
+}
+
 /**
  * A built-in page from its YAML, published as revision 1, unless the page exists: a database
  * with content is never overwritten by the files. Returns whether it inserted.

@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { sql } from 'kysely';
 import { fillPlaceholders, type BuiltinSlug, type PageClock } from '../../contract/content.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import type { Settings } from '../../contract/settings.ts';
@@ -17,6 +16,7 @@ import { systemClock, type Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
 import { findRedirect, listRedirects } from './pages.repo.ts';
+import { deleteRenders, redirectsTo, rendersNewerThan, restampNotFound, servedJournalRenders, storeRender } from './rendered-pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
 import { isServedSlug } from './served-paths.ts';
 import { NOT_FOUND, SITE_ROUTES, type SiteRoute } from './site-routes.ts';
@@ -74,13 +74,7 @@ export function createPublisher(
   const refresh = (): Promise<void> => (loading = loading.then(load, load));
 
   async function load(): Promise<void> {
-    const rows = await db
-      .selectFrom('renderedPages')
-      .select(['path', 'status', 'contentType', 'body', 'etag', sql<string>`generation::text`.as('gen')])
-      .where('buildId', '=', options.buildId)
-      .where(sql<boolean>`generation > ${seen}::bigint`)
-      .orderBy('generation')
-      .execute();
+    const rows = await rendersNewerThan(db, options.buildId, seen);
     if (rows.length === 0) return;
     for (const row of rows) cache.set(row.path, await cachedOf(row));
     seen = rows.at(-1)!.gen;
@@ -90,20 +84,7 @@ export function createPublisher(
   }
 
   async function store(path: string, status: number, contentType: string, body: string): Promise<void> {
-    await db
-      .insertInto('renderedPages')
-      .values({ buildId: options.buildId, path, status, contentType, body, etag: etagOf(body), generation: sql`nextval('render_generation')` })
-      .onConflict((oc) =>
-        oc.columns(['buildId', 'path']).doUpdateSet({
-          status,
-          contentType,
-          body,
-          etag: etagOf(body),
-          generation: sql`nextval('render_generation')`,
-          renderedAt: new Date(),
-        }),
-      )
-      .execute();
+    await storeRender(db, options.buildId, { path, status, contentType, body, etag: etagOf(body) });
   }
 
   async function renderRoute(source: PublishedSource, route: SiteRoute): Promise<string> {
@@ -131,13 +112,7 @@ export function createPublisher(
 
   /** Addresses that answer 404 (pages gone) show the 404 page as it is now: its navigation too. */
   async function restampGone(body: string): Promise<void> {
-    await db
-      .updateTable('renderedPages')
-      .set({ body, etag: etagOf(body), generation: sql`nextval('render_generation')`, renderedAt: new Date() })
-      .where('buildId', '=', options.buildId)
-      .where('status', '=', 404)
-      .where('path', '!=', NOT_FOUND)
-      .execute();
+    await restampNotFound(db, options.buildId, NOT_FOUND, body, etagOf(body));
   }
 
   /** Every old address of a page answers 301 straight to where it is now (a rename of a rename too). */
@@ -197,13 +172,7 @@ export function createPublisher(
     }
     // Whatever else this build served under /blog is gone now.
     const live = journalPaths(posts);
-    const served = await db
-      .selectFrom('renderedPages')
-      .select(['path', 'status'])
-      .where('buildId', '=', options.buildId)
-      .where('path', 'like', '/blog/%')
-      .where('status', '!=', 404)
-      .execute();
+    const served = await servedJournalRenders(db, options.buildId);
     for (const row of served) if (!live.has(row.path) && !moved.has(row.path)) await store(row.path, 404, 'text/html; charset=utf-8', await notFound());
   }
 
@@ -233,7 +202,7 @@ export function createPublisher(
     const overSite = published.custom.filter((p) => isServedSlug(p.slug)).map((p) => `/${p.slug}`);
     if (change.kind === 'all' && overSite.length > 0) {
       // What an older server rendered there goes (each replica does this as it starts); the site's own page is rendered below or served as built.
-      const stale = await db.deleteFrom('renderedPages').where('buildId', '=', options.buildId).where('path', 'in', overSite).returning('path').execute();
+      const stale = await deleteRenders(db, options.buildId, overSite);
       for (const row of stale) cache.delete(row.path);
     }
     let routes: readonly SiteRoute[] = [];
@@ -262,13 +231,7 @@ export function createPublisher(
         const body = await notFoundBody(source, freshNotFound);
         await store(`/${change.slug}`, 404, 'text/html; charset=utf-8', body);
         // Its old addresses (their redirects went with the page) answer 404 too, not a 301 to a 404.
-        const stale = await db
-          .selectFrom('renderedPages')
-          .select('path')
-          .where('buildId', '=', options.buildId)
-          .where('status', '=', 301)
-          .where('body', '=', `/${change.slug}`)
-          .execute();
+        const stale = await redirectsTo(db, options.buildId, `/${change.slug}`);
         for (const row of stale) if (!(await findRedirect(db, row.path.slice(1)))) await store(row.path, 404, 'text/html; charset=utf-8', body);
       }
       if (change.renamedFrom) await storeRedirects(change.slug);

@@ -4,7 +4,6 @@
  * the navigation, and the facts structured data needs. One query per kind of thing; the
  * chocolates come through the shop's view of them (api/shop/product-views.ts), never its tables.
  */
-import { sql } from 'kysely';
 import {
   BUILTIN_SLUGS,
   customPageContent,
@@ -21,6 +20,7 @@ import { pictureViews } from '../images/images.repo.ts';
 import { listProductViews, productFacts } from '../shop/product-views.ts';
 import { defaultContent } from '../site/defaults.ts';
 import { publishedPages } from './pages.repo.ts';
+import { classesWithPlacesTaken } from './render-context.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 
 export interface PublishedCustomPage {
@@ -79,17 +79,7 @@ export function imageIdsIn(value: unknown): string[] {
 
 /** The classes of the coming eight weeks, with their places left (for schema.org Event). */
 export async function classFacts(db: DB, now = new Date()): Promise<ClassFact[]> {
-  const rows = await db
-    .selectFrom('events')
-    .leftJoin('classSignups', 'classSignups.eventId', 'events.id')
-    .select(['events.id', 'events.title', 'events.location', 'events.startsAt', 'events.capacity', 'events.isExternal'])
-    .select(sql<number>`count(class_signups.id)::int`.as('taken'))
-    .where('events.startsAt', '>', now)
-    .where('events.startsAt', '<', new Date(now.getTime() + 56 * 86_400_000))
-    .groupBy('events.id')
-    .orderBy('events.startsAt')
-    .limit(60)
-    .execute();
+  const rows = await classesWithPlacesTaken(db, now, new Date(now.getTime() + 56 * 86_400_000));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,

@@ -2,11 +2,11 @@
 import { BUILTIN_SLUGS, type BuiltinSlug } from '../../contract/content.ts';
 import type { DB } from '../../db/client.ts';
 import { defaultContent } from '../site/defaults.ts';
-import { insertBuiltinIfMissing } from './pages.repo.ts';
+import { builtinSlugsPresent, insertBuiltinIfMissing } from './pages.repo.ts';
 
 /** Inserts the built-in pages the database lacks; returns the slugs it inserted. */
 export async function seedPages(db: DB): Promise<BuiltinSlug[]> {
-  const have = new Set((await db.selectFrom('pages').select('slug').where('kind', '=', 'builtin').execute()).map((r) => r.slug));
+  const have = new Set(await builtinSlugsPresent(db));
   const missing = BUILTIN_SLUGS.filter((s) => !have.has(s));
   if (missing.length === 0) return [];
   const content = defaultContent();

@@ -5,6 +5,7 @@
  * published content, else the YAML's defaults. One query; a use-case reads it once per batch.
  */
 import type { DB } from '../../db/client.ts';
+import { publishedSiteWords } from './brand.repo.ts';
 import { defaultContent } from './defaults.ts';
 
 export interface BrandNames {
@@ -20,8 +21,8 @@ export async function brandNames(db: DB): Promise<BrandNames> {
   const fallback = defaultContent().site;
   let published: Record<string, unknown> = {};
   try {
-    const row = await db.selectFrom('pages').select('published').where('slug', '=', 'site').executeTakeFirst();
-    if (row?.published) published = JSON.parse(row.published) as Record<string, unknown>;
+    const words = await publishedSiteWords(db);
+    if (words) published = JSON.parse(words) as Record<string, unknown>;
   } catch (err) {
     // A mail is never lost for its signature: the defaults stand in.
     console.error('[mail] could not read the brand names:', err instanceof Error ? err.message : err);

@@ -1,5 +1,6 @@
 import type { DB } from '../../../db/client.ts';
 import { extractLinks, type Mailer } from './index.ts';
+import { storedMails, storeMail } from './mailbox.repo.ts';
 
 /**
  * The development mailbox: "sending" stores the mail; /dev/mailbox shows it. Like Resend, it
@@ -10,19 +11,7 @@ export function createMailboxMailer(db: DB): Mailer {
   return {
     kind: 'mailbox',
     async send(mail) {
-      await db
-        .insertInto('mails')
-        .values({
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html ?? '',
-          headers: JSON.stringify(mail.headers ?? {}),
-          attachments: JSON.stringify(mail.attachments ?? []),
-          idempotencyKey: mail.idempotencyKey ?? null,
-        })
-        .onConflict((oc) => oc.column('idempotencyKey').doNothing())
-        .execute();
+      await storeMail(db, mail);
     },
   };
 }
@@ -41,14 +30,7 @@ export interface MailboxEntry {
 
 /** Stored mails, newest first; `to` filters by recipient (case-insensitive). */
 export async function listMailbox(db: DB, options: { to?: string; limit?: number } = {}): Promise<MailboxEntry[]> {
-  let query = db
-    .selectFrom('mails')
-    .select(['to', 'subject', 'text', 'html', 'headers', 'attachments', 'sentAt'])
-    .orderBy('sentAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(options.limit ?? 200);
-  if (options.to) query = query.where((eb) => eb(eb.fn('lower', ['to']), '=', options.to!.toLowerCase()));
-  const rows = await query.execute();
+  const rows = await storedMails(db, { to: options.to, limit: options.limit ?? 200 });
   return rows.map((r) => ({
     to: r.to,
     subject: r.subject,

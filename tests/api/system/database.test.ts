@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
-import { countRows, seed, seedAdmin } from '../../../api/seed.ts';
+import { seed, seedAdmin } from '../../../api/seed.ts';
 import { verifyPassword } from '../../../api/accounts/password.ts';
 import { zonedNow } from '../../../api/lib/time.ts';
-import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
+import { rowCount, freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { startTestServer } from '../../helpers/server.ts';
 
 let fresh: FreshDatabase;
@@ -205,9 +205,9 @@ describe(`seed on ${testDbKind()}`, () => {
     try {
       await migrateToLatest(h.db);
       await seed(h.db, { adminEmail: 'Teacher@Example.com', adminPassword: 'a-long-password', timezone: 'America/Los_Angeles', content: true });
-      expect(await countRows(h.db, 'products')).toBeGreaterThanOrEqual(6);
-      expect(await countRows(h.db, 'events')).toBeGreaterThanOrEqual(12);
-      expect(await countRows(h.db, 'slots')).toBeGreaterThanOrEqual(30);
+      expect(await rowCount(h.db, 'products')).toBeGreaterThanOrEqual(6);
+      expect(await rowCount(h.db, 'events')).toBeGreaterThanOrEqual(12);
+      expect(await rowCount(h.db, 'slots')).toBeGreaterThanOrEqual(30);
       const today = zonedNow('America/Los_Angeles').date;
       const past = await h.db.selectFrom('slots').select('id').where('date', '<=', today).execute();
       expect(past).toEqual([]);
@@ -223,7 +223,7 @@ describe(`seed on ${testDbKind()}`, () => {
       // A changed ADMIN_PASSWORD takes effect on the next start; an unchanged one is kept.
       expect(await seedAdmin(h.db, 'teacher@example.com', 'a-long-password')).toBe('kept');
       expect(await seedAdmin(h.db, 'teacher@example.com', 'another-password')).toBe('updated');
-      expect(await countRows(h.db, 'admins')).toBe(1);
+      expect(await rowCount(h.db, 'admins')).toBe(1);
     } finally {
       await h.close();
       await other.drop();

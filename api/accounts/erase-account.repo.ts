@@ -1,0 +1,94 @@
+/**
+ * The erasure's statements (api/accounts/erase-account.ts; issue 23, GDPR article 17, decision
+ * 0025), each run in the erasure's one transaction, in the order it gives: her account held,
+ * the books' rows kept without who, what no law requires erased, her mails, then the account.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Trx = Transaction<Database>;
+
+/** Her account, held until the erasure commits (two erasures of one account run one at a time). */
+export async function lockAccount(trx: Trx, userId: string) {
+  return trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+}
+
+/** The other accounts whose address is at one of `domains` (the mailbox compare is the caller's). */
+export async function otherAccountsAtDomains(trx: Trx, userId: string, domains: readonly string[]) {
+  return trx
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', '!=', userId)
+    .where(sql<string>`split_part(rtrim(email, '.'), '@', 2)`, 'in', domains)
+    .execute();
+}
+
+/**
+ * Erases her outbox rows: those filed under her account, and, unless another account delivers
+ * to her mailbox (`shared`), those about her mailbox filed under no account or hers. Their ids.
+ */
+export async function deleteOutboxMailsOf(trx: Trx, userId: string, mailbox: string, shared: boolean) {
+  return trx
+    .deleteFrom('mailOutbox')
+    .where((eb) =>
+      eb.or([
+        eb('accountId', '=', userId),
+        // A mailbox another account also delivers to: only the rows filed under her account.
+        ...(shared ? [] : [eb.and([eb('about', '=', mailbox), eb.or([eb('accountId', 'is', null), eb('accountId', '=', userId)])])]),
+      ]),
+    )
+    .returning('id')
+    .execute();
+}
+
+/** The development mailbox's copies: addressed to `email` exactly, or sent with one of `keys`. */
+export async function deleteMailboxCopies(trx: Trx, email: string, keys: readonly string[]): Promise<void> {
+  await trx
+    .deleteFrom('mails')
+    .where((eb) => eb.or([eb(sql<string>`lower(trim(${sql.ref('to')}))`, '=', email), ...(keys.length ? [eb('idempotencyKey', 'in', keys)] : [])]))
+    .execute();
+}
+
+export async function deleteSuppression(trx: Trx, mailbox: string): Promise<void> {
+  await trx.deleteFrom('mailSuppressions').where('email', '=', mailbox).execute();
+}
+
+/** Kept for the books, without who: her sessions, their cancellations, her payments and orders lose her name and address. */
+export async function keepBooksWithoutWho(trx: Trx, userId: string, email: string): Promise<void> {
+  await trx.updateTable('slots').set({ firstName: null, lastName: null, email: null, message: null, link: null }).where('bookedBy', '=', userId).execute();
+  await trx.updateTable('bookingCancellations').set({ userId: null, firstName: '', lastName: '', email: '' }).where('userId', '=', userId).execute();
+  await trx
+    .updateTable('paymentAttempts')
+    .set({
+      userId: null,
+      payerFirstName: null,
+      details: sql`${sql.ref('details')} || ${JSON.stringify({ firstName: '', lastName: '', email: '', message: '' })}::jsonb` as never,
+    })
+    .where('userId', '=', userId)
+    .execute();
+  await trx
+    .updateTable('paymentAttempts')
+    .set({ payerFirstName: null, details: sql`${sql.ref('details')} || ${JSON.stringify({ payerName: '', payerEmail: '' })}::jsonb` as never })
+    .where(sql<boolean>`lower(details->>'payerEmail') = ${email}`)
+    .execute();
+  await trx.updateTable('orders').set({ payerName: '', payerEmail: '', shipToName: null, shipToAddress: null }).where('payerEmail', '=', email).execute();
+}
+
+/**
+ * Erased by her address: class sign-ups and waitlist places, the newsletter subscription and its
+ * send records, contact messages and meeting requests. The send records erased (their mails' keys).
+ */
+export async function eraseRowsOfAddress(trx: Trx, email: string) {
+  await trx.deleteFrom('classSignups').where('email', '=', email).execute();
+  await trx.deleteFrom('classWaitlist').where('email', '=', email).execute();
+  await trx.deleteFrom('subscribers').where('email', '=', email).execute();
+  const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
+  await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
+  await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
+  return newsletters;
+}
+
+/** The account itself (its sessions, login links and private records go with it: on delete cascade). */
+export async function deleteAccount(trx: Trx, userId: string): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', userId).execute();
+}
