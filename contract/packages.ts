@@ -184,3 +184,26 @@ export function creditOffer(remaining: number, expiresOn: string | null): string
     : '';
   return `Use 1 of your ${remaining} ${remaining === 1 ? 'session' : 'sessions'}${until}`;
 }
+
+/**
+ * What a package saves, in the client's words, against booking its sessions one at a time at the
+ * top of her sliding scale for their type (`perSession`, her settings' range: the booking page's
+ * and /yoga's one source, contract/settings.ts amountRange). At the package's suggested price:
+ * "$45 a session at the suggested $360; saves $280 against 8 single sessions at $80". A package
+ * that saves nothing says only its price per session.
+ */
+export function packageSavingWords(p: Pick<PackageView, 'sessions' | 'suggestedPriceCents'>, perSession: { min: number; max: number }): string {
+  const each = Math.round(p.suggestedPriceCents / p.sessions);
+  const singles = p.sessions * perSession.max * 100;
+  const price = `${usdWords(each)} a session at the suggested ${usdWords(p.suggestedPriceCents)}`;
+  return singles > p.suggestedPriceCents
+    ? `${price}; saves ${usdWords(singles - p.suggestedPriceCents)} against ${p.sessions} single sessions at $${perSession.max}`
+    : price;
+}
+
+/** 36000 → "$360", 4550 → "$45.50". */
+const usdWords = (cents: number) => `$${Math.floor(cents / 100).toLocaleString('en-US')}${cents % 100 ? `.${String(cents % 100).padStart(2, '0')}` : ''}`;
+
+/** A package's price on her scale: "$80–$600", or "$450" when it has one price. */
+export const packagePriceWords = (p: Pick<PackageView, 'minPriceCents' | 'maxPriceCents'>) =>
+  p.minPriceCents === p.maxPriceCents ? usdWords(p.minPriceCents) : `${usdWords(p.minPriceCents)}–${usdWords(p.maxPriceCents)}`;
