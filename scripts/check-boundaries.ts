@@ -230,6 +230,7 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'packages', to: 'payments/settle.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
   { from: 'pages', to: 'backoffice/newsletters.repo.ts', why: 'a journal post can go out as a newsletter (decision 0021)' },
   { from: 'pages', to: 'images/images.repo.ts', why: 'her pages and posts show her photos at their sizes' },
+  { from: 'pages', to: 'packages/packages.repo.ts', why: '/yoga offers her packages as the public API shows them (issue 32, decision 0038)' },
   { from: 'pages', to: 'shop/product-views.ts', why: "/chocolates is rendered from the shop's view of its products, never its tables (issue 31)" },
   { from: 'shop', to: 'images/images.repo.ts', why: "a chocolate's photo is the photo pipeline's" },
   { from: 'shop', to: 'payments/attempts.repo.ts', why: 'an order is paid through a payment attempt (decision 0012)' },

@@ -17,6 +17,7 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireSelfOrAdmin, requireUser } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
+import { regenerateAfter } from '../middleware/regenerate-after.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { id } from '../../contract/common.ts';
 import {
@@ -72,6 +73,8 @@ export const packages = new Hono<AppEnv>().get('/', async (c) => c.json((await l
 
 export const adminPackages = new Hono<AppEnv>()
   .use('*', requireAdmin())
+  // /yoga offers the active packages: made again after she changes one.
+  .use('*', regenerateAfter('packages'))
   .get('/', async (c) => c.json((await listPackages(c.var.services.db, 'all')).map(packageView)))
   .post('/', validateJson(packageFields), async (c) => c.json(packageView(await insertPackage(c.var.services.db, c.req.valid('json'))), 201))
   .put('/:id', validateParams(params), validateJson(packageFields), async (c) => {

@@ -3,8 +3,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { closeAlert, expectAlert, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
- * Issue 32 at 390 × 844 (decision 0038): a client buys "Eight weeks of yoga therapy" on the
- * booking page with the PayPal emulator, after an amount off its scale is refused with its words;
+ * Issue 32 at 390 × 844 (decision 0038): /yoga offers her packages with what they save and leads
+ * to the booking page, where a client buys "Eight weeks of yoga therapy" with the PayPal emulator, after an amount off its scale is refused with its words;
  * her dashboard then shows 8 sessions left and the last day they can book.
  */
 test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'America/Los_Angeles', locale: 'en-US' });
@@ -17,7 +17,15 @@ test('a client buys a package with the PayPal emulator and her dashboard shows 8
   const page = await context.newPage();
   const userId = await registerAndVerify(page, 'Pia', 'Package', uniqueEmail('package'));
 
-  await page.goto(`/user/${userId}/book`);
+  // /yoga offers it among her offerings (rendered ahead), and leads to her own booking page.
+  await page.goto('/yoga');
+  const onYoga = page.locator(`[data-packages] [data-package="${EIGHT}"]`);
+  await expect(onYoga).toContainText('$45 a session at the suggested $360; saves $280 against 8 single sessions at $80');
+  const yogaAxe = await new AxeBuilder({ page }).include('#offerings').analyze();
+  expect(yogaAxe.violations.map((v) => v.id)).toEqual([]);
+  await onYoga.getByRole('link', { name: `Buy on the booking page for ${EIGHT}` }).click();
+  await page.waitForURL(`**/user/${userId}/book`);
+
   const offer = page.locator(`[data-package="${EIGHT}"]`);
   await expect(offer).toContainText('8 sessions (Yoga Therapy Session (60 min)) · $80–$600 · valid 4 months');
   await expect(offer).toContainText('$45 a session at the suggested $360; saves $280 against 8 single sessions at $80');
