@@ -3,7 +3,8 @@
  * the one payment lifecycle, on PGlite and PostgreSQL. Bought through the emulator: the credits
  * granted with the package's terms, paid as PayPal, mailed once through the outbox; an amount off
  * the package's scale refused with its words and nothing changed; a capture whose checkout is
- * overtaken by the reconciler (as after a crash) granted once, whoever records it; a refund of a
+ * overtaken by the reconciler (as after a crash) or by PayPal's webhook granted once, whoever
+ * records it; a refund of a
  * package with unused sessions takes them back (once), used ones stay used, the PayPal capture
  * refunded; a sale recorded by hand refunded the same way, its money hers to return.
  */
@@ -14,6 +15,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addMonths, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { reconcilePayments } from '../../../api/payments/reconcile.ts';
+import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
 
 const server = useTestServer({ resetRateLimits: true });
@@ -200,6 +202,34 @@ describe(`buying a package through PayPal on ${testDbKind()}`, () => {
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(8);
     await until(async () => (await mailsAbout(client.email, orderId)).length === 1);
     expect(await mailsAbout(TEACHER, orderId)).toHaveLength(1);
+  });
+
+  it('is completed once by PayPal’s webhook while the checkout waits for its capture answer', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const client = await createUser(server);
+    const eight = await packageNamed(EIGHT);
+    const orderId = await approvedOrder(client, eight._id, 30_000, 1_500);
+
+    const buying = buy(client, eight._id, orderId);
+    await until(async () => (await attemptOf(orderId))?.state === 'capturing');
+    // PAYMENT.CAPTURE.COMPLETED names the PayPal order: the open attempt is completed from PayPal's record.
+    const event = {
+      id: `WH-PACKAGE-${orderId}`,
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: { id: 'CAPTUREFROMEVENT', status: 'COMPLETED', supplementary_data: { related_ids: { order_id: orderId } } },
+    };
+    const hook = await server.api('/api/paypal/webhook', { method: 'POST', json: event, headers: emulatorWebhookHeaders() });
+    expect(hook.status).toBe(200);
+    expect(await attemptOf(orderId)).toMatchObject({ state: 'completed', settledBy: 'webhook' });
+
+    const res = await buying;
+    expect(res.status).toBe(201);
+    const { lotId } = (await res.json()) as PackageBoughtView;
+    expect((await lotsOf(client.id)).map((l) => [l.id, l.priceCents])).toEqual([[lotId, 30_000]]);
+    // A repeat of the event grants nothing more.
+    await server.api('/api/paypal/webhook', { method: 'POST', json: { ...event, id: `${event.id}-again` }, headers: emulatorWebhookHeaders() });
+    expect((await balanceOf(client.id)).sessionsRemaining).toBe(8);
+    await until(async () => (await mailsAbout(client.email, orderId)).length === 1);
   });
 });
 
