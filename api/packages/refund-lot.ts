@@ -5,7 +5,8 @@
  * A lot bought through PayPal then has its capture refunded in full, after the commit, with no
  * transaction open (as a cancelled session's refund, api/booking/cancel-booking.ts); a refund
  * PayPal refuses is logged and answered for her to make by hand. A lot recorded by hand (cash,
- * Venmo…) only gives its credits back: she returns the money the way it came.
+ * Venmo…) only gives its credits back: she returns the money the way it came. Either way the
+ * books count its price among the refunds (api/books/income.repo.ts).
  */
 import type { Services } from '../services/index.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';

@@ -4,9 +4,9 @@
  * granted with the package's terms, paid as PayPal, mailed once through the outbox; an amount off
  * the package's scale refused with its words and nothing changed; a capture whose checkout is
  * overtaken by the reconciler (as after a crash) or by PayPal's webhook granted once, whoever
- * records it; a refund of a
- * package with unused sessions takes them back (once), used ones stay used, the PayPal capture
- * refunded; a sale recorded by hand refunded the same way, its money hers to return.
+ * records it; a refund of a package with unused sessions takes them back (once), used ones stay
+ * used, the PayPal capture refunded and its price counted among the refunds; a sale recorded by
+ * hand refunded the same way, its money hers to return.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
@@ -17,6 +17,7 @@ import { addMonths, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { reconcilePayments } from '../../../api/payments/reconcile.ts';
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
+import type { FinancesView } from '../../../contract/backoffice.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 beforeAll(async () => {
@@ -264,9 +265,17 @@ describe(`refunding a package on ${testDbKind()}`, () => {
     await bookWithCredit(client);
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(3);
 
+    const month = today().slice(0, 7);
+    const books = async () => {
+      const f = (await (await asAdmin(`/api/admin/finances?from=${month}&to=${month}`)).json()) as FinancesView;
+      return { kept: f.totals.sessionsCents, refunded: f.totals.sessionRefundsCents };
+    };
+    const before = await books();
     const res = await asAdmin(`/api/admin/users/${client.id}/lots/${lotId}/refund`, 'POST');
     expect(res.status).toBe(200);
     const body = (await res.json()) as LotRefundedView;
+    // The books: its price leaves the session payments kept for the refunds line (decision 0031), same month.
+    expect(await books()).toEqual({ kept: before.kept - 45_000, refunded: before.refunded + 45_000 });
     expect(body).toMatchObject({ sessionsTakenBack: 3, paypalRefund: 'refunded' });
     expect(body.message).toMatch(/^3 unused sessions taken back; sessions already used stay used\. The PayPal payment was refunded in full\./);
     expect(body.balance.sessionsRemaining).toBe(0);
