@@ -435,6 +435,7 @@ export const PAGE_MESSAGES = {
 
 import type { PictureView } from './images.ts';
 import type { ProductView } from './chocolates.ts';
+import type { PackageView } from './packages.ts';
 
 export interface NavLinkView {
   label: string;
@@ -535,6 +536,8 @@ export interface RenderContext {
   /** On /chocolates: the grid as the public API shows it, drawn in the page made ahead (issue 25). */
   shop?: ProductView[];
   classes: ClassFact[];
+  /** On /yoga: the packages she offers, as GET /api/packages shows them (issue 32). */
+  packages?: PackageView[];
   /** A preview of a draft: marked, never indexed. */
   preview: boolean;
   /** On a page of her journal (/blog…): the post, or the list of posts, made by the server. */

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { email, isoDate, nameText, optionalText, requiredText } from './common.ts';
-import { SESSION_TYPES, type SessionType } from './booking.ts';
-import { SESSION_TYPE_KEYS, type SessionTypeKey } from './settings.ts';
+import { PAYMENT_UNSUCCESSFUL, SESSION_TYPES, type SessionType } from './booking.ts';
+import { SESSION_TYPE_KEYS, amountOutOfRange, type SessionTypeKey } from './settings.ts';
 
 export const PACKAGE_NOT_FOUND = 'No package with this id.';
 export const PACKAGE_DELETED = 'Package deleted.';
@@ -14,6 +14,13 @@ export const CLIENT_EMAIL_TAKEN = 'A client with this e-mail already exists.';
 export const CLIENT_NOT_FOUND = 'No client with this id.';
 export const NO_CREDIT_FOR_TYPE = (type: string) => `You have no session credit left for a ${type}. Please pay for this session instead.`;
 export const CREDIT_BELOW_ZERO = (held: number) => `That would take more sessions than the client holds (${held}).`;
+export const PACKAGE_NOT_OFFERED = 'This package is not offered any more. Please choose another.';
+export const PACKAGE_PAYMENT_FOR_ANOTHER = 'This payment was made for another package. Please pay for this package.';
+export const LOT_NOT_FOUND = 'This client holds no such package.';
+export const LOT_ALREADY_REFUNDED = 'This package was refunded already.';
+/** The amount a client picks lies on the package's scale: "The amount for Eight weeks of yoga therapy must be between $80 and $600." */
+export const packageAmountOutOfRange = (p: { name: string; minPriceCents: number; maxPriceCents: number }) =>
+  amountOutOfRange({ min: p.minPriceCents / 100, max: p.maxPriceCents / 100 }, p.name);
 
 /** A session type, by the name the booking page shows or by its settings key ('yogaTherapy'). */
 const sessionTypeName = z
@@ -121,6 +128,43 @@ export const creditAdjustment = z.object({
 });
 export type CreditAdjustment = z.input<typeof creditAdjustment>;
 
+/** POST /api/user/{id}/packages/{packageId}/paypal-order: what the client pays, on the package's scale (checked by the server). */
+export const packageOrderRequest = z.object({ amountCents: cents('The amount').refine((n) => n > 0, 'The amount must be more than $0') });
+export type PackageOrderRequest = z.input<typeof packageOrderRequest>;
+
+/** POST /api/user/{id}/packages/{packageId}/buy: the PayPal order she approved. */
+export const packagePurchaseRequest = z.object({
+  paypalOrderId: z
+    .string({ error: PAYMENT_UNSUCCESSFUL })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, PAYMENT_UNSUCCESSFUL),
+});
+export type PackagePurchaseRequest = z.input<typeof packagePurchaseRequest>;
+
+/** The answer of a package bought: its lot, who paid (PayPal's first name) and what she holds now. */
+export interface PackageBoughtView {
+  lotId: string;
+  payerFirstName: string;
+  balance: BalanceView;
+}
+
+/** POST /api/admin/users/{id}/lots/{lotId}/refund: the unused sessions taken back; a PayPal sale's capture refunded. */
+export interface LotRefundedView {
+  message: string;
+  sessionsTakenBack: number;
+  /** 'none': not paid through PayPal (she returns the money herself); 'failed': PayPal refused, refund by hand. */
+  paypalRefund: 'refunded' | 'failed' | 'none';
+  balance: BalanceView;
+}
+export const lotRefunded = (taken: number, paypalRefund: LotRefundedView['paypalRefund']) =>
+  `${taken === 0 ? 'No unused sessions were left to take back' : `${taken} unused ${taken === 1 ? 'session' : 'sessions'} taken back`}; sessions already used stay used. ${
+    paypalRefund === 'refunded'
+      ? 'The PayPal payment was refunded in full.'
+      : paypalRefund === 'failed'
+        ? 'PayPal could not refund the payment: please refund it in PayPal by hand.'
+        : 'Return the money the way it was paid.'
+  }`;
+
 /** Why a ledger row was written. */
 export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
 
@@ -140,3 +184,26 @@ export function creditOffer(remaining: number, expiresOn: string | null): string
     : '';
   return `Use 1 of your ${remaining} ${remaining === 1 ? 'session' : 'sessions'}${until}`;
 }
+
+/**
+ * What a package saves, in the client's words, against booking its sessions one at a time at the
+ * top of her sliding scale for their type (`perSession`, her settings' range: the booking page's
+ * and /yoga's one source, contract/settings.ts amountRange). At the package's suggested price:
+ * "$45 a session at the suggested $360; saves $280 against 8 single sessions at $80". A package
+ * that saves nothing says only its price per session.
+ */
+export function packageSavingWords(p: Pick<PackageView, 'sessions' | 'suggestedPriceCents'>, perSession: { min: number; max: number }): string {
+  const each = Math.round(p.suggestedPriceCents / p.sessions);
+  const singles = p.sessions * perSession.max * 100;
+  const price = `${usdWords(each)} a session at the suggested ${usdWords(p.suggestedPriceCents)}`;
+  return singles > p.suggestedPriceCents
+    ? `${price}; saves ${usdWords(singles - p.suggestedPriceCents)} against ${p.sessions} single sessions at $${perSession.max}`
+    : price;
+}
+
+/** 36000 → "$360", 4550 → "$45.50". */
+const usdWords = (cents: number) => `$${Math.floor(cents / 100).toLocaleString('en-US')}${cents % 100 ? `.${String(cents % 100).padStart(2, '0')}` : ''}`;
+
+/** A package's price on her scale: "$80–$600", or "$450" when it has one price. */
+export const packagePriceWords = (p: Pick<PackageView, 'minPriceCents' | 'maxPriceCents'>) =>
+  p.minPriceCents === p.maxPriceCents ? usdWords(p.minPriceCents) : `${usdWords(p.minPriceCents)}–${usdWords(p.maxPriceCents)}`;

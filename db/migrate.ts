@@ -23,6 +23,7 @@ import * as mailPerson from './migrations/0020_mail_person.ts';
 import * as readyForPickup from './migrations/0021_ready_for_pickup.ts';
 import * as cancelledSessionPaidAt from './migrations/0022_cancelled_session_paid_at.ts';
 import * as packagesAndLedger from './migrations/0023_packages_and_ledger.ts';
+import * as packagePayments from './migrations/0024_package_payments.ts';
 import * as weeklySeries from './migrations/0026_weekly_series.ts';
 
 /**
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0021_ready_for_pickup': readyForPickup,
   '0022_cancelled_session_paid_at': cancelledSessionPaidAt,
   '0023_packages_and_ledger': packagesAndLedger,
+  '0024_package_payments': packagePayments,
   '0026_weekly_series': weeklySeries,
 };
 

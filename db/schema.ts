@@ -329,13 +329,24 @@ export interface BookingAttemptDetails {
   message: string;
 }
 
+/** What a package's payment attempt pays for (issue 32): the package's terms as offered, and her day of the sale. */
+export interface PackageAttemptDetails {
+  packageId: string;
+  name: string;
+  sessionTypes: string[];
+  sessions: number;
+  monthsValid: number;
+  /** Her day the money came in (the claim's day, from the clock): the credits last from it. */
+  paidOn: string;
+}
+
 export type PaymentAttemptState = 'claimed' | 'capturing' | 'completed' | 'released';
 export type PaymentSettler = 'checkout' | 'retry' | 'reconciler' | 'webhook';
 
 /** A PayPal payment from the claim to its outcome: db/migrations/0005_payment_attempts.ts, docs/decisions/0012. */
 export interface PaymentAttemptsTable {
   id: Generated<string>;
-  kind: 'order' | 'booking';
+  kind: 'order' | 'booking' | 'package';
   /** Unique: one attempt per PayPal order. */
   paypalOrderId: string;
   /** The PayPal-Request-Id every capture of this attempt is sent with. */
@@ -344,7 +355,7 @@ export interface PaymentAttemptsTable {
   currency: string;
   slotId: string | null;
   userId: string | null;
-  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails, string, string>;
+  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails | PackageAttemptDetails, string, string>;
   state: Generated<PaymentAttemptState>;
   /** The server process that may release it, since claimedAt. */
   claimedBy: string;

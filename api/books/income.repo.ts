@@ -9,7 +9,8 @@
  *   (booking_cancellations) by the month they were booked too (before 0022 without a payment
  *   attempt: the month they were cancelled), kept unless their refund went through ('refunded'),
  *   so a refund PayPal refused stays hers until she makes it by hand. Coupon sessions are no money.
- * - Packages of sessions (issue 32): in session payments, by the day the money came in (paid_on).
+ * - Packages of sessions (issue 32): in session payments, by the day the money came in (paid_on);
+ *   a package she refunded among the refunded sessions instead (decision 0038).
  * - Gigs: by the day the money came in (paid_on), cash basis.
  */
 import { sql } from 'kysely';
@@ -75,8 +76,10 @@ export async function sessionIncome(db: DB, zone: string, from: string, to: stri
       from booking_cancellations
       union all
       -- Packages sold (issue 32), on the site or by her hand, by the day the money came in; the
-      -- sessions booked with their credits carry no amount, so nothing is counted twice.
-      select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false, false
+      -- sessions booked with their credits carry no amount, so nothing is counted twice. A package
+      -- she refunded (its 'refunded' ledger row, decision 0038) is a refund, in that same month.
+      select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false,
+        exists (select 1 from ledger_entries e where e.lot_id = credit_lots.id and e.reason = 'refunded')
       from credit_lots
       where unit = 'session'
     ) s

@@ -2,12 +2,12 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../types.ts';
 
 /**
- * After an admin's successful change of the chocolates or the classes, the pages that carry
- * them as structured data (/chocolates: schema.org Product, /calendar: Event) are made again.
+ * After an admin's successful change of the chocolates, the classes or the packages, the pages
+ * that carry them (/chocolates: schema.org Product, /calendar: Event, /yoga: her packages) are made again.
  * After the response is decided and outside any transaction; a failed render is logged and
  * leaves the previous page in place (the change itself stands).
  */
-export const regenerateAfter = (facts: 'products' | 'classes') =>
+export const regenerateAfter = (facts: 'products' | 'classes' | 'packages') =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next();
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.res.status >= 300) return;

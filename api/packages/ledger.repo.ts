@@ -163,3 +163,21 @@ export async function claimExpiryReminders(trx: Transaction<Database>, today: st
     .execute();
   return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
 }
+
+/** The client a purchase is recorded for and mailed to (her own address, never one from a request). */
+export async function clientOf(db: DB, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** One lot of the client's, with its balance and how it was paid: what a refund reads. */
+export async function lotOf(db: DB, userId: string, lotId: string) {
+  const lot = (await heldLots(db, userId)).find((l) => l.id === lotId);
+  if (!lot) return undefined;
+  const { paypalOrderId } = await db.selectFrom('creditLots').select('paypalOrderId').where('id', '=', lotId).executeTakeFirstOrThrow();
+  return { ...lot, paypalOrderId };
+}
+
+/** The lot a PayPal order granted (a package bought on the site), if it was recorded. */
+export async function lotOfPaypalOrder(db: DB, paypalOrderId: string) {
+  return db.selectFrom('creditLots').select(['id', 'userId']).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
+}

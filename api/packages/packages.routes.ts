@@ -6,17 +6,33 @@
  *   GET    /api/admin/packages                 every package; POST, PUT /{id}, DELETE /{id}
  *   POST   /api/admin/users/{id}/packages      a package sold outside the site, and how it was paid
  *   POST   /api/admin/users/{id}/credits       her adjustment, with a reason; never below zero
+ *   POST   /api/admin/users/{id}/lots/{lotId}/refund   unused sessions taken back; a PayPal sale refunded
  *   GET    /api/user/{id}/balance              the client (their own) or the admin
+ *   POST   /api/user/{id}/packages/{packageId}/paypal-order  {amountCents} -> {orderID}: the server makes the order
+ *   POST   /api/user/{id}/packages/{packageId}/buy           {paypalOrderId}: capture, then the credits (201)
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
-import { requireAdmin, requireSelfOrAdmin } from '../middleware/auth.ts';
+import { assertSelf, requireAdmin, requireSelfOrAdmin, requireUser } from '../middleware/auth.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
+import { regenerateAfter } from '../middleware/regenerate-after.ts';
+import { LIMITS } from '../limits/limits.ts';
 import { id } from '../../contract/common.ts';
 import {
   CLIENT_NOT_FOUND,
   CREDIT_BELOW_ZERO,
+  LOT_ALREADY_REFUNDED,
+  LOT_NOT_FOUND,
+  PACKAGE_NOT_OFFERED,
+  PACKAGE_PAYMENT_FOR_ANOTHER,
+  lotRefunded,
+  packageAmountOutOfRange,
+  packageOrderRequest,
+  packagePurchaseRequest,
+  type LotRefundedView,
+  type PackageBoughtView,
   PACKAGE_DELETED,
   PACKAGE_NOT_FOUND,
   creditAdjustment,
@@ -27,8 +43,28 @@ import { deletePackage, findPackage, insertPackage, listPackages, packageView, u
 import { adjustCredits, balanceOf, grantPackage } from './ledger.ts';
 import { clientExists } from './ledger.repo.ts';
 import { zonedNow } from '../lib/time.ts';
+import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
+import { NOT_LOGGED_IN } from '../../contract/user.ts';
+import { buyPackage, startPackagePayment, type BuyRefusal } from './buy-package.ts';
+import { refundLot } from './refund-lot.ts';
 
 const params = z.object({ id });
+const lotParams = z.object({ id, lotId: id });
+const packageParams = z.object({ id, packageId: id });
+
+type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
+
+/** The status and message of each refusal of a purchase (the booking's words where they are the same). */
+const buyRefusals: Record<BuyRefusal, Refused> = {
+  'package-not-found': { status: 404, message: PACKAGE_NOT_OFFERED },
+  'unknown-account': { status: 401, message: NOT_LOGGED_IN },
+  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+  'order-for-another-purchase': { status: 400, message: PACKAGE_PAYMENT_FOR_ANOTHER },
+  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+};
 
 /** Her day now. */
 const todayOf = (services: AppEnv['Variables']['services']) => zonedNow(services.env.SITE_TIMEZONE, services.clock.now()).date;
@@ -37,6 +73,8 @@ export const packages = new Hono<AppEnv>().get('/', async (c) => c.json((await l
 
 export const adminPackages = new Hono<AppEnv>()
   .use('*', requireAdmin())
+  // /yoga offers the active packages: made again after she changes one.
+  .use('*', regenerateAfter('packages'))
   .get('/', async (c) => c.json((await listPackages(c.var.services.db, 'all')).map(packageView)))
   .post('/', validateJson(packageFields), async (c) => c.json(packageView(await insertPackage(c.var.services.db, c.req.valid('json'))), 201))
   .put('/:id', validateParams(params), validateJson(packageFields), async (c) => {
@@ -83,11 +121,63 @@ export const adminClients = new Hono<AppEnv>()
       return refusals[result.kind]();
     }
     return c.json(await balanceOf(db, userId, today), 201);
+  })
+  .post('/users/:id/lots/:lotId/refund', requireAdmin(), validateParams(lotParams), async (c) => {
+    const { db } = c.var.services;
+    const { id: userId, lotId } = c.req.valid('param');
+    const result = await refundLot(c.var.services, { userId, lotId });
+    if (!result.ok) return result.kind === 'already-refunded' ? c.json({ message: LOT_ALREADY_REFUNDED }, 409) : c.json({ message: LOT_NOT_FOUND }, 404);
+    return c.json({
+      message: lotRefunded(result.sessionsTakenBack, result.paypalRefund),
+      sessionsTakenBack: result.sessionsTakenBack,
+      paypalRefund: result.paypalRefund,
+      balance: await balanceOf(db, userId, todayOf(c.var.services)),
+    } satisfies LotRefundedView);
   });
 
-export const userBalance = new Hono<AppEnv>().get('/:id/balance', requireSelfOrAdmin(), validateParams(params), async (c) => {
-  const { db } = c.var.services;
-  const userId = c.req.valid('param').id;
-  if (!(await clientExists(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
-  return c.json(await balanceOf(db, userId, todayOf(c.var.services)));
-});
+export const userBalance = new Hono<AppEnv>()
+  .get('/:id/balance', requireSelfOrAdmin(), validateParams(params), async (c) => {
+    const { db } = c.var.services;
+    const userId = c.req.valid('param').id;
+    if (!(await clientExists(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    return c.json(await balanceOf(db, userId, todayOf(c.var.services)));
+  })
+  // The client buys a package (decision 0038), as she pays for a session: the server makes the
+  // order, for an amount on the package's scale, tied to this package and to her.
+  .post(
+    '/:id/packages/:packageId/paypal-order',
+    requireUser(),
+    rateLimit({ ...LIMITS.bookingOrder, per: 'account' }),
+    validateParams(packageParams),
+    validateJson(packageOrderRequest),
+    async (c) => {
+      const { id: userId, packageId } = c.req.valid('param');
+      assertSelf(c, userId);
+      const result = await startPackagePayment(c.var.services, { userId, packageId, amountCents: c.req.valid('json').amountCents });
+      if (!result.ok) {
+        if (result.kind === 'amount-out-of-range') return c.json({ message: packageAmountOutOfRange(result.package) }, 400);
+        const { status, message } = buyRefusals[result.kind];
+        return c.json({ message }, status);
+      }
+      return c.json({ orderID: result.orderId } satisfies BookingOrderView);
+    },
+  )
+  .post(
+    '/:id/packages/:packageId/buy',
+    requireUser(),
+    rateLimit({ ...LIMITS.booking, per: 'account' }),
+    validateParams(packageParams),
+    validateJson(packagePurchaseRequest),
+    async (c) => {
+      const { id: userId, packageId } = c.req.valid('param');
+      assertSelf(c, userId);
+      const result = await buyPackage(c.var.services, { userId, packageId, paypalOrderId: c.req.valid('json').paypalOrderId });
+      if (!result.ok) {
+        if (result.kind === 'amount-out-of-range') return c.json({ message: packageAmountOutOfRange(result.package) }, 400);
+        const { status, message } = buyRefusals[result.kind];
+        return c.json({ message }, status);
+      }
+      const balance = await balanceOf(c.var.services.db, userId, todayOf(c.var.services));
+      return c.json({ lotId: result.lotId, payerFirstName: result.payerFirstName, balance } satisfies PackageBoughtView, 201);
+    },
+  );

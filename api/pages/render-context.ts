@@ -2,7 +2,8 @@
  * What a page rendered ahead of the request is handed (contract/content.ts RenderContext):
  * the published content of every page of the site, her photos it names, her pages' links for
  * the navigation, and the facts structured data needs. One query per kind of thing; the
- * chocolates come through the shop's view of them (api/shop/product-views.ts), never its tables.
+ * chocolates come through the shop's view of them (api/shop/product-views.ts), never its tables;
+ * her packages through the packages' view (api/packages/packages.repo.ts packageView).
  */
 import {
   BUILTIN_SLUGS,
@@ -22,6 +23,7 @@ import { defaultContent } from '../site/defaults.ts';
 import { publishedPages } from './pages.repo.ts';
 import { classesWithPlacesTaken } from './render-context.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
+import { listPackages, packageView } from '../packages/packages.repo.ts';
 
 export interface PublishedCustomPage {
   slug: string;
@@ -95,7 +97,7 @@ export async function classFacts(db: DB, now = new Date()): Promise<ClassFact[]>
 export interface ContextOptions {
   path: string;
   page?: PublishedCustomPage;
-  facts?: 'products' | 'classes';
+  facts?: 'products' | 'classes' | 'packages';
   preview?: boolean;
 }
 
@@ -119,6 +121,8 @@ export async function contextFor(db: DB, source: PublishedSource, options: Conte
     products: options.facts === 'products' ? await productFacts(db) : [],
     ...(options.facts === 'products' ? { shop: await listProductViews(db) } : {}),
     classes: options.facts === 'classes' ? await classFacts(db) : [],
+    // On /yoga: the packages she offers, as the public API shows them (issue 32).
+    ...(options.facts === 'packages' ? { packages: (await listPackages(db, 'active')).map(packageView) } : {}),
     preview: options.preview ?? false,
   };
 }

@@ -10,7 +10,7 @@ export interface SiteRoute {
   route: string;
   /** The pages' content it shows besides `site` (every page shows the navigation and footer). */
   reads: BuiltinSlug[];
-  facts?: 'products' | 'classes';
+  facts?: 'products' | 'classes' | 'packages';
   /** Listed in sitemap.xml (the spec's public, indexable routes). */
   sitemap?: boolean;
 }
@@ -18,7 +18,8 @@ export interface SiteRoute {
 /** Every public page of the site's own. */
 export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: '/', route: 'home', reads: ['home'], sitemap: true },
-  { path: '/yoga', route: 'yoga', reads: ['yoga'], sitemap: true },
+  // Her packages are offered on /yoga (issue 32): made again when she changes one.
+  { path: '/yoga', route: 'yoga', reads: ['yoga'], facts: 'packages', sitemap: true },
   { path: '/about', route: 'about', reads: ['about'], sitemap: true },
   { path: '/calendar', route: 'calendar', reads: ['yoga'], facts: 'classes', sitemap: true },
   { path: '/chocolates', route: 'chocolates', reads: ['chocolates'], facts: 'products', sitemap: true },

@@ -33,7 +33,7 @@ export type Change =
   | { kind: 'builtin'; slug: BuiltinSlug }
   /** One of her pages; `navigation`: its link in a navigation bar or footer came, went or changed. */
   | { kind: 'custom'; slug: string; navigation: boolean; gone?: boolean; renamedFrom?: string }
-  | { kind: 'facts'; facts: 'products' | 'classes' }
+  | { kind: 'facts'; facts: 'products' | 'classes' | 'packages' }
   /** A post of her journal (issue 22): where it was published before the change, and is after (null: not published). */
   | { kind: 'journal'; id: string; before: PostPlace | null; after: PostPlace | null };
 

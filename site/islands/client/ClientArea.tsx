@@ -20,6 +20,9 @@ const BookSession = lazy(() => import('./BookSession'));
 // Issue 23: her intake form, the dashboard's Forms line, the booking page's notice, the client's data.
 const IntakeForm = lazy(() => import('./Intake'));
 const GuidedBooking = lazy(() => import('./GuidedBooking'));
+// Issue 32: the packages she sells, offered where a client books; the sessions a client holds, on her dashboard.
+const BuyPackage = lazy(() => import('./BuyPackage'));
+const MyBalance = lazy(() => import('./MyBalance'));
 
 /** Where a session happens, in one line: an online link opens in a new tab, an address is text (issue 20). */
 function SessionPlace({ place }: { place: string }) {
@@ -280,6 +283,11 @@ export default function ClientArea({
         </a>
       </nav>
       {section === 'home' && <BookedSessions user={user} zone={clock.zone} />}
+      {section === 'home' && (
+        <Suspense fallback={null}>
+          <MyBalance userId={user.id} zone={clock.zone} />
+        </Suspense>
+      )}
       {section === 'home' && <FormsStatus user={user} />}
       {section === 'home' && <ClassPlaces user={user} />}
       {section === 'book' && <IntakeNotice user={user} />}
@@ -291,6 +299,11 @@ export default function ClientArea({
       {section === 'book' && (
         <Suspense fallback={<p role="status">Loading…</p>}>
           <BookSession user={user} clock={clock} />
+        </Suspense>
+      )}
+      {section === 'book' && (
+        <Suspense fallback={null}>
+          <BuyPackage user={user} />
         </Suspense>
       )}
       {section === 'guided' && guided && (

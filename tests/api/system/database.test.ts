@@ -97,6 +97,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0021_ready_for_pickup',
       '0022_cancelled_session_paid_at',
       '0023_packages_and_ledger',
+      '0024_package_payments',
       '0026_weekly_series',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

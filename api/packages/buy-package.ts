@@ -1,0 +1,255 @@
+/**
+ * A client buys a package through PayPal (issue 32, decision 0038): the third purchase kind of
+ * the one payment lifecycle (api/payments/settle.ts), beside the shop's order and the booking.
+ *
+ *   startPackagePayment: the PayPal order, made by the server for this package and this client,
+ *     for an amount on the package's scale;
+ *   buyPackage: checks the approved order, opens the payment attempt (committed before any
+ *     capture), captures with no transaction open, and in the completing transaction grants the
+ *     lot (ledger.ts grantPackage, method 'paypal') and queues the mails (the outbox).
+ *
+ * A crash between the capture and the commit leaves the attempt open: the client's retry, the
+ * reconciler or PayPal's webhook completes it through the adapter registered below. The attempt
+ * completes once (a conditional UPDATE) and the lot names its PayPal order (unique), so the
+ * credits are granted once whoever gets there. Nothing is claimed before the capture (a package
+ * has no stock), so a release gives nothing back.
+ */
+import type { Services } from '../services/index.ts';
+import type { DB } from '../../db/client.ts';
+import type { PackageAttemptDetails } from '../../db/schema.ts';
+import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { brandNames } from '../site/brand.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { followAttempt } from '../payments/capture.ts';
+import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled } from '../payments/settle.ts';
+import { PROCESS_ID } from '../lib/process.ts';
+import { addMonths, zonedNow } from '../lib/time.ts';
+import { findPackage } from './packages.repo.ts';
+import { clientOf, lotOfPaypalOrder } from './ledger.repo.ts';
+import { grantPackage } from './ledger.ts';
+import { packageBoughtMails } from './package-mails.ts';
+
+/** The PayPal order a package is paid with: made by us for this package and this client. */
+export const packageOrderReference = (packageId: string, userId: string) => `package:${packageId}:${userId}`;
+
+type Offered = NonNullable<Awaited<ReturnType<typeof findPackage>>>;
+
+/** An amount off the package's scale: the package, for the refusal's words. */
+export interface PackageAmountRefusal {
+  ok: false;
+  kind: 'amount-out-of-range';
+  package: Offered;
+}
+
+const onScale = (p: Offered, cents: number) => cents >= p.minPriceCents && cents <= p.maxPriceCents;
+
+/** The package offered now (active), or undefined. */
+async function offered(db: DB, packageId: string): Promise<Offered | undefined> {
+  const p = await findPackage(db, packageId);
+  return p?.active ? p : undefined;
+}
+
+export type PackagePaymentResult =
+  { ok: true; orderId: string } | { ok: false; kind: 'package-not-found' | 'unknown-account' | 'payment-unavailable' } | PackageAmountRefusal;
+
+/** Creates the PayPal order for an active package, tied to it and to this client, for an amount on its scale. */
+export async function startPackagePayment(
+  deps: Pick<Services, 'db' | 'payments'>,
+  input: { userId: string; packageId: string; amountCents: number },
+): Promise<PackagePaymentResult> {
+  const pkg = await offered(deps.db, input.packageId);
+  if (!pkg) return { ok: false, kind: 'package-not-found' };
+  if (!onScale(pkg, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
+  if (!(await clientOf(deps.db, input.userId))) return { ok: false, kind: 'unknown-account' };
+  try {
+    const order = await deps.payments.createOrder({
+      amountCents: input.amountCents,
+      referenceId: packageOrderReference(pkg.id, input.userId),
+      description: pkg.name,
+    });
+    return { ok: true, orderId: order.id };
+  } catch (err) {
+    console.error('[paypal] could not create a package order:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+}
+
+/**
+ * Why buyPackage granted nothing. Only 'capture-failed' and 'payment-unavailable' may come after
+ * a capture was tried; 'payment-unavailable' then means PayPal's answer was lost, and the attempt
+ * stays open for the retry, the reconciler or the webhook.
+ */
+export type BuyRefusal =
+  | 'package-not-found'
+  | 'unknown-account'
+  | 'order-unknown'
+  | 'payment-unavailable'
+  | 'order-for-another-purchase'
+  | 'order-already-used'
+  | 'order-not-approved'
+  | 'capture-failed';
+
+export type BuyResult = { ok: true; lotId: string; payerFirstName: string } | { ok: false; kind: BuyRefusal } | PackageAmountRefusal;
+
+type BuyDeps = PaymentDeps & Pick<Services, 'clock'>;
+
+/** What the completing transaction recorded. */
+interface Granted {
+  lotId: string;
+}
+
+/**
+ * Buys the package with the PayPal order the client approved: the order must be ours for this
+ * package and this client, approved, in USD and on the package's scale as it is now. A replay of
+ * the same order answers the lot it granted, waits for it, or after a crash completes it.
+ */
+export async function buyPackage(deps: BuyDeps, input: { userId: string; packageId: string; paypalOrderId: string }): Promise<BuyResult> {
+  const { db, payments } = deps;
+  const client = await clientOf(db, input.userId);
+  if (!client) return { ok: false, kind: 'unknown-account' };
+  const firstName = client.firstName;
+
+  const mine = (a: PaymentAttempt) => a.kind === 'package' && a.userId === client.id && (a.details as PackageAttemptDetails).packageId === input.packageId;
+  const existing = await findAttempt(db, input.paypalOrderId);
+  if (existing && existing.state !== 'released') return mine(existing) ? replay(deps, existing, firstName) : { ok: false, kind: 'order-for-another-purchase' };
+
+  const pkg = await offered(db, input.packageId);
+  if (!pkg) return { ok: false, kind: 'package-not-found' };
+  let order: Awaited<ReturnType<typeof payments.getOrder>>;
+  try {
+    order = await payments.getOrder(input.paypalOrderId);
+  } catch (err) {
+    if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) return { ok: false, kind: 'order-unknown' };
+    console.error('[paypal] could not read a package order:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+  if (order.referenceId !== packageOrderReference(pkg.id, client.id)) return { ok: false, kind: 'order-for-another-purchase' };
+  if (order.status === 'COMPLETED') {
+    // A concurrent request for the same order may have captured since we looked: follow it.
+    const late = await findAttempt(db, input.paypalOrderId);
+    return late && mine(late) ? replay(deps, late, firstName) : { ok: false, kind: 'order-already-used' };
+  }
+  if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
+  // The scale as it is now: a change of hers since the order was made applies.
+  if (order.currency !== 'USD' || !onScale(pkg, order.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
+
+  const details: PackageAttemptDetails = {
+    packageId: pkg.id,
+    name: pkg.name,
+    sessionTypes: pkg.sessionTypes,
+    sessions: pkg.sessions,
+    monthsValid: pkg.monthsValid,
+    // The money comes in now (the capture follows at once); a recovery later still dates it today.
+    paidOn: zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date,
+  };
+  // The attempt, committed before the capture: what a crash leaves for the reconciler to find.
+  const attempt = await db.transaction().execute((trx) =>
+    openAttempt(trx, {
+      kind: 'package',
+      paypalOrderId: order.id,
+      paypalRequestId: captureRequestId(order.id),
+      amountCents: order.amountCents,
+      currency: 'USD',
+      slotId: null,
+      userId: client.id,
+      details,
+      claimedBy: PROCESS_ID,
+    }),
+  );
+  if (!attempt) {
+    // A concurrent request for this same order opened it first (a double click): follow it.
+    const other = await findAttempt(db, order.id);
+    return other && mine(other) ? replay(deps, other, firstName) : { ok: false, kind: 'order-for-another-purchase' };
+  }
+  return answer(db, attempt, await captureAndSettle(deps, packagePurchase(deps.env), attempt), firstName);
+}
+
+async function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promise<BuyResult> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
+  if (followed.kind === 'captured') {
+    const settled = await settlePayment(deps, packagePurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
+    return answer(deps.db, followed.attempt, settled, firstName);
+  }
+  return answerSettled(deps.db, followed.attempt, firstName);
+}
+
+/** The answer for an attempt someone settled: the lot it granted, or the capture's failure. */
+async function answerSettled(db: DB, attempt: PaymentAttempt, firstName: string): Promise<BuyResult> {
+  if (attempt.state === 'completed') {
+    const lot = await lotOfPaypalOrder(db, attempt.paypalOrderId);
+    if (lot) return { ok: true, lotId: lot.id, payerFirstName: attempt.payerFirstName?.trim() || firstName };
+  }
+  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
+  return { ok: false, kind: 'capture-failed' };
+}
+
+async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<Granted>, firstName: string): Promise<BuyResult> {
+  switch (settled.kind) {
+    case 'unknown':
+      return { ok: false, kind: 'payment-unavailable' };
+    case 'released':
+      return { ok: false, kind: 'capture-failed' };
+    case 'nothing-to-record':
+      return { ok: false, kind: 'unknown-account' };
+    case 'lost':
+      return answerSettled(db, settled.attempt ?? attempt, firstName);
+    case 'completed':
+      return { ok: true, lotId: settled.recorded.lotId, payerFirstName: settled.captured.payer.firstName.trim() || firstName };
+  }
+}
+
+/**
+ * The package's adapter of the payment lifecycle: the approved amount in USD, completed (a
+ * PENDING capture is not money yet and is refunded); nothing held to give back on a release; on
+ * completion the lot granted with the package's terms as they were offered, and the mails queued.
+ */
+export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
+  return {
+    kind: 'package',
+    log: '[packages]',
+    accepts(attempt, captured) {
+      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+    },
+    async release() {
+      // Nothing was held for it: a package has no stock and no slot.
+    },
+    async record(trx, attempt) {
+      // The client erased her account meanwhile: nothing to grant (the capture is refunded).
+      const client = attempt.userId ? await clientOf(trx, attempt.userId) : undefined;
+      if (!client) return null;
+      const d = attempt.details as PackageAttemptDetails;
+      const lotId = await grantPackage(trx, {
+        userId: client.id,
+        package: { id: d.packageId, name: d.name, sessionTypes: d.sessionTypes, sessions: d.sessions, monthsValid: d.monthsValid },
+        priceCents: attempt.amountCents,
+        method: 'paypal',
+        paidOn: d.paidOn,
+        createdBy: 'client',
+        paypalOrderId: attempt.paypalOrderId,
+      });
+      const mails = await queueMails(
+        trx,
+        'package-bought',
+        packageBoughtMails(env, (await brandNames(trx)).yoga, {
+          userId: client.id,
+          firstName: client.firstName,
+          lastName: client.lastName,
+          email: client.email,
+          name: d.name,
+          sessions: d.sessions,
+          sessionTypes: d.sessionTypes,
+          amountCents: attempt.amountCents,
+          // As grantPackage dated the lot.
+          expiresOn: addMonths(d.paidOn, d.monthsValid),
+          paypalOrderId: attempt.paypalOrderId,
+        }),
+      );
+      return { recorded: { lotId }, mails };
+    },
+  };
+}
+
+registerPurchase('package', (env) => packagePurchase(env));

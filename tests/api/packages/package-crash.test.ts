@@ -1,0 +1,147 @@
+/**
+ * Issue 32 (decision 0038): the server killed with SIGKILL after PayPal captured a package's
+ * payment and before the credits were committed, as tests/api/payments/payment-crash.test.ts does
+ * for an order and a booking. The PayPal emulator runs in a process of its own and holds back its
+ * capture answer; after a restart the reconciler completes the open attempt: the credits granted
+ * once, the client and the teacher mailed once, no second capture, and the client's retry answers
+ * that lot.
+ *
+ * PostgreSQL only, as the other crash test: PGlite dies with the killed process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
+import { migrateToLatest } from '../../../db/migrate.ts';
+import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
+import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
+import { createUser } from '../../helpers/auth.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { startChild, type Child } from '../../helpers/child.ts';
+
+const TEACHER = 'teacher@example.com';
+const ZONE = 'America/Los_Angeles';
+const EIGHT = 'Eight weeks of yoga therapy';
+const RECONCILE_INTERVAL_MS = 300;
+const STALE_MS = 500;
+
+describe('a server killed between a package’s capture and its credits', () => {
+  let fresh: FreshDatabase;
+  let handle: DatabaseHandle;
+  let emulator: Child;
+  let server: Child | undefined;
+
+  const serverEnv = (reconcile: { interval: number; stale: number }) => ({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    QUIET: '1',
+    DATABASE_URL: fresh.env.DATABASE_URL!,
+    SITE_TIMEZONE: ZONE,
+    TEACHER_EMAIL: TEACHER,
+    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
+    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
+    PAYPAL_API_BASE: emulator.url,
+    RECONCILE_INTERVAL_MS: String(reconcile.interval),
+    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
+  });
+
+  beforeAll(async () => {
+    fresh = await freshDatabase('postgres');
+    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    emulator = await startChild('tests/helpers/emulator-process.ts', {});
+  });
+  afterAll(async () => {
+    await server?.kill();
+    await emulator?.kill('SIGTERM');
+    await handle?.close();
+    await fresh?.drop();
+  });
+
+  const db = () => handle.db;
+  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
+  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+    fetch(`${server!.url}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+  const until = async (what: () => Promise<boolean>, why: () => string, ms = 15_000) => {
+    const deadline = Date.now() + ms;
+    while (!(await what())) {
+      if (Date.now() > deadline) throw new Error(`${why()}\n${server?.output() ?? ''}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('grants the credits once after a restart, and the retry answers that lot', async () => {
+    // The first server never reconciles on its own during the test (a ten-minute interval).
+    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: 600_000, stale: 600_000 }));
+    const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email: 'crash.package@example.com' });
+    const eight = await db().selectFrom('packages').select('id').where('name', '=', EIGHT).executeTakeFirstOrThrow();
+
+    const made = await call(`/api/user/${client.id}/packages/${eight.id}/paypal-order`, {
+      method: 'POST',
+      headers: { cookie: client.cookie },
+      json: { amountCents: 36_000 },
+    });
+    expect(made.status).toBe(200);
+    const { orderID } = (await made.json()) as { orderID: string };
+    const approved = await fetch(`${emulator.url}/v2/checkout/orders/${orderID}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ givenName: 'Pat', captureDelayMs: 60_000 }),
+    });
+    expect(approved.status).toBe(200);
+
+    const before = await captures();
+    const buy = () =>
+      call(`/api/user/${client.id}/packages/${eight.id}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
+    const hanging = buy().catch(() => 'killed');
+    // PayPal has captured; its answer is held back. Now the crash.
+    await until(
+      async () => (await captures()) > before,
+      () => 'no capture',
+    );
+    await server.kill('SIGKILL');
+    expect(await hanging).toBe('killed');
+
+    // What the crash left: charged at PayPal, no credits, the attempt open.
+    expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toEqual([]);
+    expect(await db().selectFrom('paymentAttempts').select(['kind', 'state']).where('paypalOrderId', '=', orderID).execute()).toEqual([
+      { kind: 'package', state: 'capturing' },
+    ]);
+
+    // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
+    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }));
+    await until(
+      async () => (await db().selectFrom('paymentAttempts').select('state').where('paypalOrderId', '=', orderID).executeTakeFirst())?.state === 'completed',
+      () => 'not reconciled',
+    );
+    expect(await db().selectFrom('paymentAttempts').select('settledBy').where('paypalOrderId', '=', orderID).execute()).toEqual([{ settledBy: 'reconciler' }]);
+    const lots = await db()
+      .selectFrom('creditLots')
+      .select(['id', 'method', 'priceCents', 'paypalOrderId', 'quantity'])
+      .where('userId', '=', client.id)
+      .execute();
+    expect(lots).toEqual([{ id: lots[0]!.id, method: 'paypal', priceCents: 36_000, paypalOrderId: orderID, quantity: 8 }]);
+    expect(await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('lotId', '=', lots[0]!.id).execute()).toEqual([
+      { change: 8, reason: 'bought' },
+    ]);
+
+    // Mailed once each, after the completing commit.
+    const mails = () => db().selectFrom('mails').select(['to']).where('text', 'like', `%${orderID}%`).execute();
+    await until(
+      async () => (await mails()).length >= 2,
+      () => 'not mailed',
+    );
+    expect((await mails()).map((m) => m.to).sort()).toEqual([client.email, TEACHER].sort());
+
+    // The client's retry answers the lot recorded; nothing more is captured, granted or mailed.
+    const retry = await buy();
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toMatchObject({ lotId: lots[0]!.id, payerFirstName: 'Pat', balance: { sessionsRemaining: 8 } });
+    expect(await captures()).toBe(before + 1);
+    expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toHaveLength(1);
+    expect(await mails()).toHaveLength(2);
+  }, 60_000);
+});
