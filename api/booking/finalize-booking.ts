@@ -37,7 +37,8 @@ import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
 import { captureAndSettle, registerPurchase, settlePayment, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { spendCredit } from '../packages/ledger.ts';
+import { grantPackage, spendCredit } from '../packages/ledger.ts';
+import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
@@ -158,7 +159,20 @@ export interface BookingInput {
    * The booking coupon, the id of the PayPal order startBookingPayment made and the buyer
    * approved, or one of the client's session credits (issue 32).
    */
-  payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string } | { kind: 'credit' };
+  payment:
+    | { kind: 'coupon'; code: string }
+    | { kind: 'paypal'; orderId: string }
+    | { kind: 'credit' }
+    /**
+     * The teacher was paid by hand (issue 32): the session is sold as a lot of one (its money,
+     * method and day, which the books read) and spent on the booking at once, as a credit is.
+     */
+    | { kind: 'recorded'; method: SaleMethod; amountCents: number; paidOn: string };
+  /**
+   * The teacher books for the client (issue 32): she knows her client, so no intake gate; the
+   * client's confirmation goes only when she asks, and she is not told of her own booking.
+   */
+  byAdmin?: { mailClient: boolean };
   /**
    * The server finalizes an approved payment its client never finalized (api/booking/unfinalized.ts):
    * the mails say so.
@@ -253,7 +267,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     return slot;
   }
   // Issue 23: without the intake she requires, a first session is not booked (nothing captured).
-  if (!input.finalizedByServer && (await intakeMissingForFirstBooking(db, account.id, input.sessionType))) return { ok: false, kind: 'intake-missing' };
+  if (!input.finalizedByServer && !input.byAdmin && (await intakeMissingForFirstBooking(db, account.id, input.sessionType)))
+    return { ok: false, kind: 'intake-missing' };
 
   // The payment: the coupon, or an order that we made for this slot and this client, that
   // the buyer approved, in USD and in range. Nothing is captured yet.
@@ -293,7 +308,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     sessionType: input.sessionType,
     message: input.message,
   };
-  const withCredit = input.payment.kind === 'credit';
+  // A payment she recorded becomes a credit of its own, spent like one (no twin of the credit's path).
+  const recorded = input.payment.kind === 'recorded' ? input.payment : undefined;
+  const withCredit = input.payment.kind === 'credit' || recorded !== undefined;
   const claim = {
     userId: account.id,
     ...details,
@@ -314,11 +331,24 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
       // one finds it; the claim below rolls it back with everything when the slot is lost.
       let creditLotId: string | null = null;
       if (withCredit) {
+        const by = input.byAdmin ? 'admin' : 'client';
+        const sold = recorded
+          ? await grantPackage(trx, {
+              userId: account.id,
+              package: { id: null, name: input.sessionType, sessionTypes: [input.sessionType], sessions: 1, monthsValid: null },
+              priceCents: recorded.method === 'free' ? 0 : recorded.amountCents,
+              method: recorded.method,
+              paidOn: recorded.paidOn,
+              createdBy: by,
+            })
+          : undefined;
         const spent = await spendCredit(trx, {
           userId: account.id,
           sessionType: input.sessionType,
           slotId,
           today: zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date,
+          by,
+          ...(sold ? { lotId: sold } : {}),
         });
         if (!spent.ok) throw new BookingRefused(spent.kind === 'no-credit' ? 'no-credit' : 'unknown-account');
         creditLotId = spent.lotId;
@@ -343,7 +373,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         if (!attempt) throw new AttemptExists();
       }
       // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
-      const mails = attempt ? [] : await queueBookingMails(trx, env, row);
+      const mails = attempt ? [] : await queueBookingMails(trx, env, row, false, input.byAdmin ? (input.byAdmin.mailClient ? 'client' : 'none') : 'both');
       return { row, attempt, mails };
     });
   } catch (err) {
@@ -373,29 +403,33 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
  * The client's and the teacher's mails about a confirmed booking, written to the outbox in the
  * transaction that confirms it (a crash after the commit never loses them; a rollback never sends them).
  */
-async function queueBookingMails(trx: Transaction<Database>, env: BookingDeps['env'], booked: BookedSlot, finalizedByServer = false): Promise<QueuedMails> {
+async function queueBookingMails(
+  trx: Transaction<Database>,
+  env: BookingDeps['env'],
+  booked: BookedSlot,
+  finalizedByServer = false,
+  to: 'both' | 'client' | 'none' = 'both',
+): Promise<QueuedMails> {
+  if (to === 'none') return [];
   const brand = (await brandNames(trx)).yoga;
-  return queueMails(
-    trx,
-    'booking-confirmation',
-    bookingMails(env, brand, {
-      slotId: booked.id,
-      startsAt: new Date(booked.startsAt),
-      bookedAt: new Date(booked.bookedAt ?? Date.now()),
-      duration: booked.duration,
-      sessionType: booked.sessionType ?? '',
-      firstName: booked.firstName ?? '',
-      lastName: booked.lastName ?? '',
-      email: booked.email ?? '',
-      message: booked.message ?? '',
-      userId: booked.bookedBy!,
-      amountCents: booked.amountCents,
-      couponUsed: booked.couponUsed,
-      paypalOrderId: booked.paypalOrderId,
-      place: booked.place,
-      finalizedByServer,
-    }),
-  );
+  const [toClient, toTeacher] = bookingMails(env, brand, {
+    slotId: booked.id,
+    startsAt: new Date(booked.startsAt),
+    bookedAt: new Date(booked.bookedAt ?? Date.now()),
+    duration: booked.duration,
+    sessionType: booked.sessionType ?? '',
+    firstName: booked.firstName ?? '',
+    lastName: booked.lastName ?? '',
+    email: booked.email ?? '',
+    message: booked.message ?? '',
+    userId: booked.bookedBy!,
+    amountCents: booked.amountCents,
+    couponUsed: booked.couponUsed,
+    paypalOrderId: booked.paypalOrderId,
+    place: booked.place,
+    finalizedByServer,
+  });
+  return queueMails(trx, 'booking-confirmation', to === 'client' ? [toClient!] : [toClient!, toTeacher!]);
 }
 
 /** After the booking's commit, best effort: every open booking page drops the slot; its queued mails leave now. */

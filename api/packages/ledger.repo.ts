@@ -8,9 +8,9 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, LedgerReason, LotMethod } from '../../db/schema.ts';
 
-/** Whether the client exists (a sale or a balance for no one is 404). */
-export async function clientExists(db: DB, userId: string): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+/** The client, with what a receipt is addressed to; undefined when there is none (a sale or a balance for no one is 404). */
+export function clientContact(db: DB, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'firstName']).where('id', '=', userId).executeTakeFirst();
 }
 
 /** Takes the client's row lock for the rest of the transaction; false when there is no such client. */
@@ -139,4 +139,22 @@ export async function lapsedLots(db: DB, today: string) {
     .having(sql`sum(e.change)`, '>', 0)
     .execute();
   return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
+}
+
+/**
+ * What she still owes (issue 32): the sessions left on every lot not lapsed by `today` (her day),
+ * over all clients, and their value: each lot's price ÷ its sessions × what is left, rounded to
+ * the cent. A lot's sessions left are the sum of its ledger rows, as everywhere.
+ */
+export async function sessionsOwed(db: DB, today: string): Promise<{ sessions: number; cents: number }> {
+  const { rows } = await sql<{ sessions: string | number; cents: string | number }>`
+    select coalesce(sum(remaining), 0) as sessions, coalesce(sum(round(price_cents::numeric * remaining / quantity)), 0) as cents
+    from (
+      select l.price_cents, l.quantity, sum(e.change) as remaining
+      from credit_lots l join ledger_entries e on e.lot_id = l.id
+      where l.unit = 'session' and (l.expires_on is null or l.expires_on >= ${today})
+      group by l.id
+    ) lots
+    where remaining > 0`.execute(db);
+  return { sessions: Number(rows[0]?.sessions ?? 0), cents: Number(rows[0]?.cents ?? 0) };
 }
