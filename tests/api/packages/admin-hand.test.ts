@@ -8,9 +8,10 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
+import { packageFixtures } from '../../helpers/packages.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import type { BalanceView, PackageView } from '../../../contract/packages.ts';
+import { zonedNow } from '../../../api/lib/time.ts';
+import type { BalanceView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
 
@@ -29,23 +30,7 @@ const owed = async () => ((await (await asAdmin('/api/admin/finances')).json()) 
 const byMethod = async (year: string) => ((await (await asAdmin(`/api/admin/tax-year/${year}`)).json()) as TaxYearView).sessionsByMethod;
 const methodCents = (rows: TaxYearView['sessionsByMethod'], method: string) => rows.find((r) => r.method === method)!.cents;
 
-let minute = 0;
-/** A free slot five days ahead, a minute apart from the others. */
-async function addSlot() {
-  const n = ++minute;
-  const at = new Date(server.services.clock.now().getTime() + 5 * 24 * 3_600_000 + n * 60_000);
-  const wall = zonedNow(server.env.SITE_TIMEZONE, at);
-  return server.services.db
-    .insertInto('slots')
-    .values({ date: wall.date, time: wall.time, startsAt: zonedInstant(wall.date, wall.time, server.env.SITE_TIMEZONE) })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
-
-async function packageNamed(name: string): Promise<PackageView> {
-  const list = (await (await server.api('/api/packages')).json()) as PackageView[];
-  return list.find((p) => p.name === name)!;
-}
+const { addSlot, packageNamed } = packageFixtures(server);
 
 const bookFor = (clientId: string, json: Record<string, unknown>) => asAdmin(`/api/admin/users/${clientId}/sessions`, 'POST', json);
 const slotRow = (id: string) =>
