@@ -25,7 +25,7 @@ import { classFeed } from './classes/feed.routes.ts';
 import { admin } from './accounts/admin.routes.ts';
 import { user } from './accounts/user.routes.ts';
 import { slots } from './booking/slots.routes.ts';
-import { booking } from './booking/booking.routes.ts';
+import { adminClientBookings, booking } from './booking/booking.routes.ts';
 import { calendarFeed, calendarFeedSettings } from './booking/calendar-feed.routes.ts';
 import { chocolates } from './shop/products.routes.ts';
 import { coupons } from './shop/coupons.routes.ts';
@@ -112,6 +112,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/packages', packages);
   api.route('/admin/packages', adminPackages);
   api.route('/admin', adminClients);
+  api.route('/admin', adminClientBookings);
   api.route('/user', userBalance);
   api.route('/user', userSeries);
   api.route('/admin', adminSeries);

@@ -122,6 +122,11 @@ export interface FinancesView {
    * (YYYY-Qn) of the range, for filing (issue 24); refunded orders returned theirs.
    */
   salesTaxByState: (SalesTaxPeriods & { state: string; locations: (SalesTaxPeriods & { locationCode: string | null; jurisdiction: string | null })[] })[];
+  /**
+   * Sessions owed (issue 32): the unused session credits not lapsed on `asOf` (her day, today),
+   * whatever the range, and their value (each lot's price ÷ its sessions × what is left).
+   */
+  sessionsOwed: { sessions: number; cents: number; asOf: string };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -273,4 +273,14 @@ export interface TaxYearView {
   mileageRate: MileageRateView | null;
   /** Classes of the year taught and not paid yet. */
   unpaid: { count: number; cents: number };
+  /**
+   * The year's session payments by how they came in (issue 32), every method listed (zero when
+   * none); the cents add up to the year's session payments. `count`: payments kept, and sales
+   * given free.
+   */
+  sessionsByMethod: { method: SessionPayMethod; count: number; cents: number }[];
 }
+
+/** How a session payment came in: PayPal on the site, or her hand (contract/packages.ts SALE_METHODS). */
+export const SESSION_PAY_METHODS = ['paypal', 'cash', 'check', 'venmo', 'zelle', 'card', 'free'] as const;
+export type SessionPayMethod = (typeof SESSION_PAY_METHODS)[number];

@@ -4,8 +4,8 @@
  * the islands: zod only. Each field has a doc line: the admin's help text comes from here.
  */
 import { z } from 'zod';
-import { email, isoDate, nameText, optionalText, requiredText } from './common.ts';
-import { PAYMENT_UNSUCCESSFUL, SESSION_TYPES, type SessionType } from './booking.ts';
+import { email, id, isoDate, nameText, optionalText, requiredText } from './common.ts';
+import { PAYMENT_UNSUCCESSFUL, SESSION_TYPES, sessionType, type SessionType } from './booking.ts';
 import { SESSION_TYPE_KEYS, amountOutOfRange, type SessionTypeKey } from './settings.ts';
 
 export const PACKAGE_NOT_FOUND = 'No package with this id.';
@@ -13,6 +13,7 @@ export const PACKAGE_DELETED = 'Package deleted.';
 export const CLIENT_EMAIL_TAKEN = 'A client with this e-mail already exists.';
 export const CLIENT_NOT_FOUND = 'No client with this id.';
 export const NO_CREDIT_FOR_TYPE = (type: string) => `You have no session credit left for a ${type}. Please pay for this session instead.`;
+export const CLIENT_HAS_NO_CREDIT = (type: string) => `The client has no session credit left for a ${type}. Record how the session is paid instead.`;
 export const CREDIT_BELOW_ZERO = (held: number) => `That would take more sessions than the client holds (${held}).`;
 export const PACKAGE_NOT_OFFERED = 'This package is not offered any more. Please choose another.';
 export const PACKAGE_PAYMENT_FOR_ANOTHER = 'This payment was made for another package. Please pay for this package.';
@@ -92,18 +93,29 @@ export interface PackageView {
   active: boolean;
 }
 
-/** POST /api/admin/users: a client she adds by hand (no mail is sent). */
+/** POST /api/admin/users: a client she adds by hand (no mail is sent unless she asks for the welcome). */
 export const newClient = z.object({
   firstName: nameText('First name'),
   lastName: nameText('Last name'),
   email,
   phone: optionalText('Phone', 40).default(''),
+  /** A welcome mail with a login link (off unless she ticks it). */
+  sendWelcome: z.boolean({ error: 'sendWelcome must be true or false' }).default(false),
 });
 export type NewClient = z.input<typeof newClient>;
 
 /** How a sale she enters by hand was paid. */
 export const SALE_METHODS = ['cash', 'check', 'venmo', 'zelle', 'card', 'free'] as const;
 export type SaleMethod = (typeof SALE_METHODS)[number];
+/** How each method reads (her forms, the receipt, the tax year). */
+export const SALE_METHOD_WORDS: Readonly<Record<SaleMethod, string>> = {
+  cash: 'cash',
+  check: 'check',
+  venmo: 'Venmo',
+  zelle: 'Zelle',
+  card: 'card (elsewhere)',
+  free: 'given free',
+};
 
 /** POST /api/admin/users/{id}/packages: a package sold outside the site. */
 export const offlineSale = z.object({
@@ -113,8 +125,36 @@ export const offlineSale = z.object({
   method: z.enum(SALE_METHODS, { error: `Method must be one of: ${SALE_METHODS.join(', ')}` }),
   /** The day the money came in (her day). */
   paidOn: isoDate,
+  /** A receipt mailed to the client through the outbox (off unless she ticks it). */
+  sendReceipt: z.boolean({ error: 'sendReceipt must be true or false' }).default(false),
 });
 export type OfflineSale = z.input<typeof offlineSale>;
+
+/** How she was paid for a session she books for a client, when no credit pays it. */
+export const recordedPayment = z.object({
+  method: z.enum(SALE_METHODS, { error: `Method must be one of: ${SALE_METHODS.join(', ')}` }),
+  /** What the client paid, in cents (0 when given free). */
+  amountCents: cents('The amount'),
+  /** The day the money came in (her day). */
+  paidOn: isoDate,
+});
+
+/**
+ * POST /api/admin/users/{id}/sessions: she books a free slot for the client, paid by one of the
+ * client's credits (`{ credit: true }`) or by a payment she records.
+ */
+export const adminBooking = z.object({
+  slotId: id,
+  sessionType,
+  pay: z.union([z.object({ credit: z.literal(true) }).strict(), recordedPayment.strict()], {
+    error: 'Pay must be { credit: true } or { method, amountCents, paidOn }',
+  }),
+  message: optionalText('Message', 2000),
+  /** The client's 'Booking Confirmed!' mail (off unless she ticks it). */
+  sendConfirmation: z.boolean({ error: 'sendConfirmation must be true or false' }).default(false),
+});
+export type AdminBooking = z.input<typeof adminBooking>;
+export const ADMIN_BOOKED = 'Session booked.';
 
 /** POST /api/admin/users/{id}/credits: her adjustment, with its reason; may be negative, never below zero. */
 export const creditAdjustment = z.object({

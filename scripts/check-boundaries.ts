@@ -208,6 +208,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'booking/sessions-of-deleted-account.ts',
     why: 'erasing an account cancels her coming sessions in the same transaction (decisions 0029, 0033): the two-way pair',
   },
+  {
+    from: 'backoffice',
+    to: 'packages/ledger.repo.ts',
+    why: 'the finances page shows the sessions she still owes, summed from the ledger (issue 32, decision 0039)',
+  },
   { from: 'backoffice', to: 'books/gigs.ts', why: 'Today lists her unpaid gigs (issue 30)' },
   { from: 'backoffice', to: 'books/income.repo.ts', why: "the finances page sums income by the books' one definition (decision 0031)" },
   { from: 'backoffice', to: 'books/income.ts', why: "the finances page sums income by the books' one definition (decision 0031)" },

@@ -13,6 +13,11 @@ import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.r
 import { insertUser, listUsers } from './users.repo.ts';
 import { CLIENT_EMAIL_TAKEN, newClient } from '../../contract/packages.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
+import { commitWithMails } from '../mail/commit.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { brandNames } from '../site/brand.ts';
+import { issueLoginToken } from './login-tokens.ts';
+import { welcomeMail } from './mails.ts';
 
 /**
  * The administrator's session (SPEC.md sections 4, 6, 7) and the clients list. The session
@@ -92,9 +97,17 @@ export const admin = new Hono<AppEnv>()
   })
 
   // A client she adds by hand (issue 32): one who books by phone or pays in person. No mail is
-  // sent; the client logs in later by the link like anyone (the address is theirs to prove).
+  // sent unless she ticks the welcome: then a login link, queued with the account (decision 0024).
+  // Otherwise the client logs in later by the link like anyone (the address is theirs to prove).
   .post('/users', requireAdmin(), validateJson(newClient), async (c) => {
-    const created = await insertUser(c.var.services.db, c.req.valid('json'));
+    const { env } = c.var.services;
+    const body = c.req.valid('json');
+    const { result: created } = await commitWithMails(c.var.services, async (trx) => {
+      const user = await insertUser(trx, body);
+      const token = user && body.sendWelcome ? await issueLoginToken(trx, user.id, 'login') : undefined;
+      const mails = user && token ? await queueMails(trx, 'welcome', [welcomeMail(env, (await brandNames(trx)).yoga, user, token)]) : [];
+      return { result: user, mails };
+    });
     if (!created) return c.json({ message: CLIENT_EMAIL_TAKEN }, 409);
     return c.json({ _id: created.id, id: created.id }, 201);
   })

@@ -60,6 +60,24 @@ export function loginLinkMail(env: Env, brand: string, user: { email: string; fi
   });
 }
 
+/**
+ * She added the client by hand and chose to welcome them (issue 32): a login link like the one
+ * the login page mails, and where to ask for another once it has lapsed.
+ */
+export function welcomeMail(env: Env, brand: string, user: { email: string; firstName: string }, token: string): OutgoingMail {
+  return mail(user.email, `Welcome to ${brand}`, {
+    heading: 'Your account is ready',
+    paragraphs: [
+      greeting(user.firstName),
+      `${brand} has made an account for you: your sessions, your balance and your bookings are there. Use the link below to log in.`,
+      VALID_FOR,
+      `After that, ask for a new link at ${env.SITE_URL}/login whenever you want to log in.`,
+    ],
+    action: { label: 'Log in', url: loginLink(env, token) },
+    footer: footer(env, brand),
+  });
+}
+
 /** A login was asked for an address without an account: the page can't say so, this mail does. */
 export function noAccountMail(env: Env, brand: string, email: string): OutgoingMail {
   return mail(email, `Log in to ${brand}`, {

@@ -146,7 +146,7 @@ export const adminExports = new Hono<AppEnv>()
     const range = check(financesQuery, asked.from === undefined && asked.to === undefined ? { from: monthsBefore(now, 11), to: now } : asked);
     if (!range.ok) return c.json({ message: range.message, issues: range.issues }, 400);
     const { from, to } = range.data;
-    const view = await financesOf(db, env.SITE_TIMEZONE, from, to);
+    const view = await financesOf(db, env.SITE_TIMEZONE, from, to, today(c.var.services));
     const body = toCsv(FINANCES_CSV_COLUMNS, [...view.months.map((m) => financeRow(m.month, m)), financeRow('Total', view.totals)]);
     return c.body(body, 200, {
       'content-type': 'text/csv; charset=utf-8',

@@ -25,5 +25,5 @@ const currentYear: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const adminFinances = new Hono<AppEnv>().use('*', requireAdmin()).get('/', currentYear, validateQuery(financesQuery), async (c) => {
   const { db, env } = c.var.services;
   const { from, to } = c.req.valid('query');
-  return c.json(await financesOf(db, env.SITE_TIMEZONE, from, to));
+  return c.json(await financesOf(db, env.SITE_TIMEZONE, from, to, zonedNow(env.SITE_TIMEZONE, c.var.services.clock.now()).date));
 });

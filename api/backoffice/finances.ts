@@ -1,7 +1,8 @@
 /**
  * The finances as the page shows them (decision 0019): her income month by month, as the Tax
  * year counts it (api/books/income.ts: one definition, issue 30, decision 0031), with the counts
- * behind it, the range's totals, best-selling tins and sales tax per state. One function for
+ * behind it, the range's totals, best-selling tins and sales tax per state, and the sessions she
+ * still owes (issue 32: unused credits, today). One function for
  * GET /api/admin/finances and its CSV (GET /api/admin/exports/finances.csv), so the two can never
  * disagree.
  */
@@ -10,6 +11,7 @@ import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/
 import { bestSellers } from './finances.repo.ts';
 import { salesTaxByState } from '../books/sales-tax-report.ts';
 import { incomeByMonth, sumIncome, type IncomeMonth } from '../books/income.ts';
+import { sessionsOwed } from '../packages/ledger.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -18,9 +20,14 @@ const withAverage = (f: IncomeMonth): FinanceFigures => ({
   averageOrderCents: f.ordersPaidCount ? Math.floor(f.shopNetCents / f.ordersPaidCount) : 0,
 });
 
-/** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone. */
-export async function financesOf(db: DB, zone: string, from: string, to: string): Promise<FinancesView> {
-  const [income, tins, salesTax] = await Promise.all([incomeByMonth(db, zone, from, to), bestSellers(db, zone, from, to), salesTaxByState(db, zone, from, to)]);
+/** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone; what she owes as of `today` (her day). */
+export async function financesOf(db: DB, zone: string, from: string, to: string, today: string): Promise<FinancesView> {
+  const [income, tins, salesTax, owed] = await Promise.all([
+    incomeByMonth(db, zone, from, to),
+    bestSellers(db, zone, from, to),
+    salesTaxByState(db, zone, from, to),
+    sessionsOwed(db, today),
+  ]);
   const months: FinanceMonth[] = income.map((m) => ({ ...withAverage(m), month: m.month }));
   return {
     from,
@@ -30,5 +37,6 @@ export async function financesOf(db: DB, zone: string, from: string, to: string)
     months,
     bestSellers: tins.map((t) => ({ name: t.name, quantity: n(t.quantity), cents: n(t.cents) })),
     salesTaxByState: salesTax,
+    sessionsOwed: { ...owed, asOf: today },
   };
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { assertSelf, requireUser } from '../middleware/auth.ts';
+import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { findUserById } from '../accounts/users.repo.ts';
 import { id } from '../../contract/common.ts';
 import {
   BOOKING_CONFIRMED,
@@ -52,6 +53,7 @@ import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
 import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
 import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
 import { LIMITS } from '../limits/limits.ts';
+import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } from '../../contract/packages.ts';
 
 /**
  * A client books a paid one-to-one session (SPEC.md sections 4, 5, 7, 8; issue 5). Mounted on
@@ -63,6 +65,9 @@ import { LIMITS } from '../limits/limits.ts';
  *   PUT  /{slotId}/book           {userId, ..., paypalOrderId | couponCode}: claim, then capture
  *   POST /{slotId}/cancel         the client cancels their session (refunded in full when paid; issue 15)
  *   POST /{slotId}/reschedule     {toSlotId}: the client moves their session, payment and all (issue 15)
+ *
+ * and, mounted on /api/admin, the teacher's booking for a client (issue 32):
+ *   POST /users/{id}/sessions     {slotId, sessionType, pay: {credit: true} | {method, amountCents, paidOn}}
  */
 
 const slotParams = z.object({ slotId: id });
@@ -222,3 +227,42 @@ export const booking = new Hono<AppEnv>()
       } satisfies BookingRescheduledView);
     },
   );
+
+const clientParams = z.object({ id });
+
+/**
+ * The teacher books a free slot for a client (issue 32): the same claim as the client's booking
+ * (finalizeBooking, under the same locks; the slot vanishes from every open page), paid by one of
+ * the client's credits or by a payment she records. Each route guards itself: mounted on /api/admin.
+ */
+export const adminClientBookings = new Hono<AppEnv>().post(
+  '/users/:id/sessions',
+  requireAdmin(),
+  validateParams(clientParams),
+  validateJson(adminBooking),
+  async (c) => {
+    const { db } = c.var.services;
+    const body = c.req.valid('json');
+    const client = await findUserById(db, c.req.valid('param').id);
+    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    const result = await finalizeBooking(c.var.services, {
+      slotId: body.slotId,
+      userId: client.id,
+      firstName: client.firstName,
+      lastName: client.lastName,
+      sessionType: body.sessionType,
+      message: body.message,
+      payment: 'credit' in body.pay ? { kind: 'credit' } : { kind: 'recorded', ...body.pay },
+      byAdmin: { mailClient: body.sendConfirmation },
+    });
+    if (!result.ok) {
+      if (result.kind === 'no-credit') return c.json({ message: CLIENT_HAS_NO_CREDIT(body.sessionType) }, 409);
+      if (result.kind === 'unknown-account') return c.json({ message: CLIENT_NOT_FOUND }, 404);
+      // Only the slot's refusals are left: no PayPal, no coupon, no intake gate on her booking.
+      if (result.kind === 'amount-out-of-range' || result.kind === 'coupon-limit') throw new Error(`unexpected refusal ${result.kind}`);
+      const { status, message } = bookingRefusals[result.kind];
+      return c.json({ message }, status);
+    }
+    return c.json({ success: true, message: ADMIN_BOOKED, slotId: result.booking.id }, 201);
+  },
+);

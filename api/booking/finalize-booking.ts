@@ -37,7 +37,8 @@ import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
 import { captureAndSettle, registerPurchase, settlePayment, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { spendCredit } from '../packages/ledger.ts';
+import { grantPackage, spendCredit } from '../packages/ledger.ts';
+import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
@@ -158,7 +159,20 @@ export interface BookingInput {
    * The booking coupon, the id of the PayPal order startBookingPayment made and the buyer
    * approved, or one of the client's session credits (issue 32).
    */
-  payment: { kind: 'coupon'; code: string } | { kind: 'paypal'; orderId: string } | { kind: 'credit' };
+  payment:
+    | { kind: 'coupon'; code: string }
+    | { kind: 'paypal'; orderId: string }
+    | { kind: 'credit' }
+    /**
+     * The teacher was paid by hand (issue 32): the session is sold as a lot of one (its money,
+     * method and day, which the books read) and spent on the booking at once, as a credit is.
+     */
+    | { kind: 'recorded'; method: SaleMethod; amountCents: number; paidOn: string };
+  /**
+   * The teacher books for the client (issue 32): she knows her client, so no intake gate; the
+   * client's confirmation goes only when she asks, and she is not told of her own booking.
+   */
+  byAdmin?: { mailClient: boolean };
   /**
    * The server finalizes an approved payment its client never finalized (api/booking/unfinalized.ts):
    * the mails say so.
@@ -253,7 +267,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     return slot;
   }
   // Issue 23: without the intake she requires, a first session is not booked (nothing captured).
-  if (!input.finalizedByServer && (await intakeMissingForFirstBooking(db, account.id, input.sessionType))) return { ok: false, kind: 'intake-missing' };
+  if (!input.finalizedByServer && !input.byAdmin && (await intakeMissingForFirstBooking(db, account.id, input.sessionType)))
+    return { ok: false, kind: 'intake-missing' };
 
   // The payment: the coupon, or an order that we made for this slot and this client, that
   // the buyer approved, in USD and in range. Nothing is captured yet.
@@ -293,7 +308,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     sessionType: input.sessionType,
     message: input.message,
   };
-  const withCredit = input.payment.kind === 'credit';
+  // A payment she recorded becomes a credit of its own, spent like one (no twin of the credit's path).
+  const recorded = input.payment.kind === 'recorded' ? input.payment : undefined;
+  const withCredit = input.payment.kind === 'credit' || recorded !== undefined;
   const claim = {
     userId: account.id,
     ...details,
@@ -311,9 +328,25 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
       // The coupon's cap, counted under the client's row lock: two coupon bookings at the limit queue here.
       if (!payment && !withCredit && (await lockAndCountCouponBookings(trx, account.id)) >= env.BOOKING_COUPON_LIMIT) throw new BookingRefused('coupon-limit');
       // A credit, taken under the same row lock (issue 32): of bookings racing for the last one,
-      // one finds it; the throw rolls the spend back with everything when the slot is lost.
+      // one finds it; the throw rolls the spend back with everything when the slot is lost. A
+      // payment she records is a lot of one sold now and spent at once (the books read lots).
+      const by = input.byAdmin ? 'admin' : 'client';
+      const sold =
+        withCredit && recorded
+          ? await grantPackage(trx, {
+              userId: account.id,
+              package: { id: null, name: input.sessionType, sessionTypes: [input.sessionType], sessions: 1, monthsValid: null },
+              priceCents: recorded.method === 'free' ? 0 : recorded.amountCents,
+              method: recorded.method,
+              paidOn: recorded.paidOn,
+              createdBy: by,
+            })
+          : undefined;
       const booked = withCredit
-        ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date)
+        ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date, {
+            by,
+            ...(sold ? { lotId: sold } : {}),
+          })
         : undefined;
       if (booked && !booked.ok) throw new BookingRefused(booked.kind);
       // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
@@ -336,7 +369,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         if (!attempt) throw new AttemptExists();
       }
       // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
-      const mails = attempt ? [] : await queueBookingMails(trx, env, row);
+      const mails = attempt ? [] : await queueBookingMails(trx, env, row, false, input.byAdmin ? (input.byAdmin.mailClient ? 'client' : 'none') : 'both');
       return { row, attempt, mails };
     });
   } catch (err) {
@@ -380,8 +413,10 @@ export async function claimWithCredit(
   slotId: string,
   claim: CreditClaim,
   today: string,
+  /** Who books (her for a client), and the lot to spend when it is a given one (a payment she just recorded). */
+  options: { by?: 'client' | 'admin'; lotId?: string } = {},
 ): Promise<{ ok: true; row: BookedSlot } | { ok: false; kind: CreditClaimRefusal }> {
-  const spent = await spendCredit(trx, { userId: claim.userId, sessionType: claim.sessionType, slotId, today });
+  const spent = await spendCredit(trx, { userId: claim.userId, sessionType: claim.sessionType, slotId, today, ...options });
   if (!spent.ok) return spent;
   const row = await claimSlot(trx, slotId, { ...claim, amountCents: null, couponUsed: false, paypalOrderId: null, creditLotId: spent.lotId });
   return row ? { ok: true, row } : { ok: false, kind: 'claim-lost' };
@@ -391,9 +426,16 @@ export async function claimWithCredit(
  * The client's and the teacher's mails about a confirmed booking, written to the outbox in the
  * transaction that confirms it (a crash after the commit never loses them; a rollback never sends them).
  */
-async function queueBookingMails(trx: Transaction<Database>, env: BookingDeps['env'], booked: BookedSlot, finalizedByServer = false): Promise<QueuedMails> {
+async function queueBookingMails(
+  trx: Transaction<Database>,
+  env: BookingDeps['env'],
+  booked: BookedSlot,
+  finalizedByServer = false,
+  to: 'both' | 'client' | 'none' = 'both',
+): Promise<QueuedMails> {
+  if (to === 'none') return [];
   const brand = (await brandNames(trx)).yoga;
-  return queueMails(trx, 'booking-confirmation', bookingMails(env, brand, { ...bookedSession(booked), finalizedByServer }));
+  return queueMails(trx, 'booking-confirmation', bookingMails(env, brand, { ...bookedSession(booked), finalizedByServer }).slice(0, to === 'client' ? 1 : 2));
 }
 
 /** A booked slot as its mails read it. */

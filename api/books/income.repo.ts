@@ -9,8 +9,9 @@
  *   (booking_cancellations) by the month they were booked too (before 0022 without a payment
  *   attempt: the month they were cancelled), kept unless their refund went through ('refunded'),
  *   so a refund PayPal refused stays hers until she makes it by hand. Coupon sessions are no money.
- * - Packages of sessions (issue 32): in session payments, by the day the money came in (paid_on);
- *   a package she refunded among the refunded sessions instead (decision 0038).
+ * - Packages of sessions (issue 32), and single sessions she was paid for by hand: in session
+ *   payments, by the day the money came in (paid_on); by method too (sessionIncomeByMethod); a
+ *   package she refunded among the refunded sessions instead (decision 0038).
  * - Gigs: by the day the money came in (paid_on), cash basis.
  */
 import { sql } from 'kysely';
@@ -57,6 +58,32 @@ export interface SessionIncomeRow {
   sessionRefundsCents: Num;
 }
 
+/**
+ * Every session payment, one row each, in one place: the month (her zone), the cents, whether it
+ * is money (paid), a coupon booking, still booked, refunded, and how it was paid. Sums by month
+ * (sessionIncome) and by method (sessionIncomeByMethod) both read these rows, so they agree.
+ */
+const sessionPayments = (zone: string) => sql`(
+      select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month, amount_cents as cents,
+        not coupon_used and coalesce(amount_cents, 0) > 0 as paid, coupon_used as coupon, true as booked, false as refunded,
+        'paypal' as method
+      from slots
+      where booked_at is not null
+      union all
+      select to_char(coalesce(booked_at, created_at) at time zone ${zone}, 'YYYY-MM'), amount_cents,
+        not coupon_used and coalesce(amount_cents, 0) > 0, coupon_used, false, refund_state = 'refunded', 'paypal'
+      from booking_cancellations
+      union all
+      -- Packages sold (issue 32), on the site or by her hand, and single sessions she was paid for
+      -- by hand, by the day the money came in; the sessions booked with their credits carry no
+      -- amount, so nothing is counted twice. Her adjustments (credits given) are no sale. A
+      -- package she refunded (its 'refunded' ledger row, decision 0038) is a refund, that month.
+      select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false,
+        exists (select 1 from ledger_entries e where e.lot_id = credit_lots.id and e.reason = 'refunded'), method
+      from credit_lots
+      where unit = 'session' and method <> 'adjustment'
+    )`;
+
 export async function sessionIncome(db: DB, zone: string, from: string, to: string): Promise<SessionIncomeRow[]> {
   const { rows } = await sql<SessionIncomeRow>`
     select month,
@@ -65,24 +92,27 @@ export async function sessionIncome(db: DB, zone: string, from: string, to: stri
       count(*) filter (where coupon and booked)::int as "couponBookingsCount",
       count(*) filter (where paid and refunded)::int as "sessionRefundsCount",
       coalesce(sum(cents) filter (where paid and refunded), 0) as "sessionRefundsCents"
-    from (
-      select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month, amount_cents as cents,
-        not coupon_used and coalesce(amount_cents, 0) > 0 as paid, coupon_used as coupon, true as booked, false as refunded
-      from slots
-      where booked_at is not null
-      union all
-      select to_char(coalesce(booked_at, created_at) at time zone ${zone}, 'YYYY-MM'), amount_cents,
-        not coupon_used and coalesce(amount_cents, 0) > 0, coupon_used, false, refund_state = 'refunded'
-      from booking_cancellations
-      union all
-      -- Packages sold (issue 32), on the site or by her hand, by the day the money came in; the
-      -- sessions booked with their credits carry no amount, so nothing is counted twice. A package
-      -- she refunded (its 'refunded' ledger row, decision 0038) is a refund, in that same month.
-      select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false,
-        exists (select 1 from ledger_entries e where e.lot_id = credit_lots.id and e.reason = 'refunded')
-      from credit_lots
-      where unit = 'session'
-    ) s
+    from ${sessionPayments(zone)} s
+    where month between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+export interface SessionMethodRow {
+  method: string;
+  /** Payments kept, and sales given free (no money, still a sale she made). */
+  count: Num;
+  /** The session payments kept: sessionIncome's sessionsCents, by method. */
+  cents: Num;
+}
+
+/** Session income from `from` to `to` (YYYY-MM) by how it was paid (issue 32): paypal, cash, check, venmo, zelle, card, free. */
+export async function sessionIncomeByMethod(db: DB, zone: string, from: string, to: string): Promise<SessionMethodRow[]> {
+  const { rows } = await sql<SessionMethodRow>`
+    select method,
+      count(*) filter (where (paid or method = 'free') and not refunded)::int as count,
+      coalesce(sum(cents) filter (where paid and not refunded), 0) as cents
+    from ${sessionPayments(zone)} s
     where month between ${from} and ${to}
     group by 1 order by 1`.execute(db);
   return rows;

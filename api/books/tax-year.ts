@@ -2,17 +2,18 @@
  * A tax year in one place (issue 24): her income per month, quarter and year (income.ts, the
  * one definition Finances shows too: issue 30, decision 0031), with the SQL sums of
  * tax-year.repo.ts: the gigs by location, the sales tax by state, the mileage and what is still
- * unpaid. One function for GET /api/admin/tax-year/{year}, its CSV and the printable page,
+ * unpaid, and the session payments by method (issue 32). One function for GET /api/admin/tax-year/{year}, its CSV and the printable page,
  * so they never disagree. Money sums add up exactly (months → quarters → year); the mileage
  * deduction of a period is round(its miles × the year's rate), half a cent up, as the IRS figures
  * it from the miles (so the months' deductions may differ from the year's by a few cents).
  */
 import type { DB } from '../../db/client.ts';
-import { INCOME_ROWS, type MileageFigures, type SalesTaxFigures, type TaxPeriodFigures, type TaxYearView } from '../../contract/books.ts';
+import { INCOME_ROWS, SESSION_PAY_METHODS, type MileageFigures, type SalesTaxFigures, type TaxPeriodFigures, type TaxYearView } from '../../contract/books.ts';
 import { decimal, toCsv, type Cell } from '../lib/csv.ts';
 import { findMileageRate } from './books.repo.ts';
 import { gigsByLocation, mileMonths, num, salesTaxQuarters, unpaidOfYear } from './tax-year.repo.ts';
 import { incomeByMonth, incomeFiguresOf, sumIncome, type IncomeMonth } from './income.ts';
+import { sessionIncomeByMethod } from './income.repo.ts';
 
 /** round(tenth miles × tenth cents / 100): miles × cents a mile, half a cent up. */
 export const deductionCents = (tenthMiles: number, rateTenthCents: number): number => Math.floor((tenthMiles * rateTenthCents + 50) / 100);
@@ -30,14 +31,16 @@ const period = (income: IncomeMonth, tenthMiles: number, rate: number): TaxPerio
 });
 
 export async function taxYearOf(db: DB, zone: string, year: number, today: string): Promise<TaxYearView> {
-  const [income, miles, byLocation, byState, unpaid, rate] = await Promise.all([
+  const [income, miles, byLocation, byState, unpaid, rate, byMethod] = await Promise.all([
     incomeByMonth(db, zone, `${year}-01`, `${year}-12`),
     mileMonths(db, year, today),
     gigsByLocation(db, year),
     salesTaxQuarters(db, zone, year),
     unpaidOfYear(db, year, today),
     findMileageRate(db, year),
+    sessionIncomeByMethod(db, zone, `${year}-01`, `${year}-12`),
   ]);
+  const methodRow = new Map(byMethod.map((r) => [r.method, r]));
   const rateTenthCents = rate?.rateTenthCents ?? 0;
   const tenths = new Map(miles.map((r) => [r.month, num(r.tenthMiles)]));
   const tenthsOf = (ms: { month: string }[]) => ms.reduce((s, m) => s + (tenths.get(m.month) ?? 0), 0);
@@ -76,6 +79,7 @@ export async function taxYearOf(db: DB, zone: string, year: number, today: strin
     salesTaxByState: [...states.values()],
     mileageRate: rate ? { year: rate.year, centsPerMile: rate.rateTenthCents / 10, name: rate.name } : null,
     unpaid: { count: num(unpaid.count), cents: num(unpaid.cents) },
+    sessionsByMethod: SESSION_PAY_METHODS.map((method) => ({ method, count: num(methodRow.get(method)?.count), cents: num(methodRow.get(method)?.cents) })),
   };
 }
 
@@ -119,6 +123,9 @@ export function taxYearCsv(v: TaxYearView): string {
         ...l.quarters.map(decimal),
       ]),
     ),
+    blank,
+    ['Session payments by method', 'Payments', 'Amount'],
+    ...v.sessionsByMethod.map((m) => [m.method, m.count, decimal(m.cents)]),
     blank,
     ['Unpaid classes', v.unpaid.count, decimal(v.unpaid.cents)],
     ['Mileage rate (cents a mile)', v.mileageRate ? v.mileageRate.centsPerMile.toFixed(1) : '', v.mileageRate?.name ?? 'none set for this year'],

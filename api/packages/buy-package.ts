@@ -26,9 +26,9 @@ import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, ty
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
-import { clientOf, lotOfPaypalOrder } from './ledger.repo.ts';
+import { clientContact, lotOfPaypalOrder } from './ledger.repo.ts';
 import { grantPackage } from './ledger.ts';
-import { packageBoughtMails } from './package-mails.ts';
+import { packageBoughtMails } from './mails.ts';
 
 /** The PayPal order a package is paid with: made by us for this package and this client. */
 export const packageOrderReference = (packageId: string, userId: string) => `package:${packageId}:${userId}`;
@@ -61,7 +61,7 @@ export async function startPackagePayment(
   const pkg = await offered(deps.db, input.packageId);
   if (!pkg) return { ok: false, kind: 'package-not-found' };
   if (!onScale(pkg, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
-  if (!(await clientOf(deps.db, input.userId))) return { ok: false, kind: 'unknown-account' };
+  if (!(await clientContact(deps.db, input.userId))) return { ok: false, kind: 'unknown-account' };
   try {
     const order = await deps.payments.createOrder({
       amountCents: input.amountCents,
@@ -106,7 +106,7 @@ interface Granted {
  */
 export async function buyPackage(deps: BuyDeps, input: { userId: string; packageId: string; paypalOrderId: string }): Promise<BuyResult> {
   const { db, payments } = deps;
-  const client = await clientOf(db, input.userId);
+  const client = await clientContact(db, input.userId);
   if (!client) return { ok: false, kind: 'unknown-account' };
   const firstName = client.firstName;
 
@@ -218,7 +218,7 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
     },
     async record(trx, attempt) {
       // The client erased her account meanwhile: nothing to grant (the capture is refunded).
-      const client = attempt.userId ? await clientOf(trx, attempt.userId) : undefined;
+      const client = attempt.userId ? await clientContact(trx, attempt.userId) : undefined;
       if (!client) return null;
       const d = attempt.details as PackageAttemptDetails;
       const lotId = await grantPackage(trx, {

@@ -8,9 +8,9 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, LedgerReason, LotMethod } from '../../db/schema.ts';
 
-/** Whether the client exists (a sale or a balance for no one is 404). */
-export async function clientExists(db: DB, userId: string): Promise<boolean> {
-  return !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+/** The client, with what a receipt or a purchase's mail is addressed to (her own address, never one from a request); undefined when there is none (a sale or a balance for no one is 404). */
+export function clientContact(db: DB, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
 }
 
 /** Takes the client's row lock for the rest of the transaction; false when there is no such client. */
@@ -164,11 +164,6 @@ export async function claimExpiryReminders(trx: Transaction<Database>, today: st
   return rows.map((r) => ({ ...r, remaining: Number(r.remaining) }));
 }
 
-/** The client a purchase is recorded for and mailed to (her own address, never one from a request). */
-export async function clientOf(db: DB, userId: string) {
-  return db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
-}
-
 /** One lot of the client's, with its balance and how it was paid: what a refund reads. */
 export async function lotOf(db: DB, userId: string, lotId: string) {
   const lot = (await heldLots(db, userId)).find((l) => l.id === lotId);
@@ -180,4 +175,22 @@ export async function lotOf(db: DB, userId: string, lotId: string) {
 /** The lot a PayPal order granted (a package bought on the site), if it was recorded. */
 export async function lotOfPaypalOrder(db: DB, paypalOrderId: string) {
   return db.selectFrom('creditLots').select(['id', 'userId']).where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
+}
+
+/**
+ * What she still owes (issue 32): the sessions left on every lot not lapsed by `today` (her day),
+ * over all clients, and their value: each lot's price ÷ its sessions × what is left, rounded to
+ * the cent. A lot's sessions left are the sum of its ledger rows, as everywhere.
+ */
+export async function sessionsOwed(db: DB, today: string): Promise<{ sessions: number; cents: number }> {
+  const { rows } = await sql<{ sessions: string | number; cents: string | number }>`
+    select coalesce(sum(remaining), 0) as sessions, coalesce(sum(round(price_cents::numeric * remaining / quantity)), 0) as cents
+    from (
+      select l.price_cents, l.quantity, sum(e.change) as remaining
+      from credit_lots l join ledger_entries e on e.lot_id = l.id
+      where l.unit = 'session' and (l.expires_on is null or l.expires_on >= ${today})
+      group by l.id
+    ) lots
+    where remaining > 0`.execute(db);
+  return { sessions: Number(rows[0]?.sessions ?? 0), cents: Number(rows[0]?.cents ?? 0) };
 }

@@ -20,7 +20,11 @@ export const usableFor = (lot: HeldLot, sessionType: string, today: string) =>
 
 export interface Sale {
   userId: string;
-  package: { id: string; name: string; sessionTypes: string[]; sessions: number; monthsValid: number };
+  /**
+   * What was sold: a package, or (id null) one session she was paid for by hand when booking it
+   * (issue 32), whose lot never lapses (`monthsValid` null: paid for, it stays the client's).
+   */
+  package: { id: string | null; name: string; sessionTypes: string[]; sessions: number; monthsValid: number | null };
   priceCents: number;
   method: LotMethod;
   /** Her day the money came in; the credits last `monthsValid` months from it. */
@@ -40,7 +44,7 @@ export async function grantPackage(trx: Transaction<Database>, sale: Sale): Prom
     priceCents: sale.priceCents,
     method: sale.method,
     paidOn: sale.paidOn,
-    expiresOn: addMonths(sale.paidOn, sale.package.monthsValid),
+    expiresOn: sale.package.monthsValid === null ? null : addMonths(sale.paidOn, sale.package.monthsValid),
     createdBy: sale.createdBy,
     paypalOrderId: sale.paypalOrderId ?? null,
   });
@@ -52,17 +56,17 @@ export type SpendResult = { ok: true; lotId: string; remaining: number; expiresO
 
 /**
  * Takes one credit for a session of `sessionType` booked into `slotId`: the usable lot lapsing
- * first, under the client's row lock. The caller books the slot in the same transaction and rolls
- * it all back when the slot was lost.
+ * first (or `lotId`, the session she was just paid for by hand), under the client's row lock.
+ * The caller books the slot in the same transaction and rolls it all back when the slot was lost.
  */
 export async function spendCredit(
   trx: Transaction<Database>,
-  input: { userId: string; sessionType: string; slotId: string; today: string },
+  input: { userId: string; sessionType: string; slotId: string; today: string; lotId?: string; by?: 'client' | 'admin' },
 ): Promise<SpendResult> {
   if (!(await lockAccount(trx, input.userId))) return { ok: false, kind: 'unknown-account' };
-  const lot = (await heldLots(trx, input.userId)).find((l) => usableFor(l, input.sessionType, input.today));
+  const lot = (await heldLots(trx, input.userId)).find((l) => usableFor(l, input.sessionType, input.today) && (!input.lotId || l.id === input.lotId));
   if (!lot) return { ok: false, kind: 'no-credit' };
-  await insertEntry(trx, { userId: input.userId, lotId: lot.id, change: -1, reason: 'used', slotId: input.slotId, createdBy: 'client' });
+  await insertEntry(trx, { userId: input.userId, lotId: lot.id, change: -1, reason: 'used', slotId: input.slotId, createdBy: input.by ?? 'client' });
   return { ok: true, lotId: lot.id, remaining: lot.remaining - 1, expiresOn: lot.expiresOn };
 }
 

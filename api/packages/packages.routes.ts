@@ -4,7 +4,7 @@
  *
  *   GET    /api/packages                       the active packages
  *   GET    /api/admin/packages                 every package; POST, PUT /{id}, DELETE /{id}
- *   POST   /api/admin/users/{id}/packages      a package sold outside the site, and how it was paid
+ *   POST   /api/admin/users/{id}/packages      a package sold outside the site, and how it was paid (a receipt if she asks)
  *   POST   /api/admin/users/{id}/credits       her adjustment, with a reason; never below zero
  *   POST   /api/admin/users/{id}/lots/{lotId}/refund   unused sessions taken back; a PayPal sale refunded
  *   GET    /api/user/{id}/balance              the client (their own) or the admin
@@ -41,8 +41,12 @@ import {
 } from '../../contract/packages.ts';
 import { deletePackage, findPackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
 import { adjustCredits, balanceOf, grantPackage } from './ledger.ts';
-import { clientExists } from './ledger.repo.ts';
-import { zonedNow } from '../lib/time.ts';
+import { clientContact } from './ledger.repo.ts';
+import { addMonths, zonedNow } from '../lib/time.ts';
+import { commitWithMails } from '../mail/commit.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { brandNames } from '../site/brand.ts';
+import { receiptMail } from './mails.ts';
 import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { buyPackage, startPackagePayment, type BuyRefusal } from './buy-package.ts';
@@ -92,19 +96,27 @@ export const adminClients = new Hono<AppEnv>()
     const { db } = c.var.services;
     const body = c.req.valid('json');
     const userId = c.req.valid('param').id;
-    const [known, pkg] = await Promise.all([clientExists(db, userId), findPackage(db, body.packageId)]);
-    if (!known) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    const [client, pkg] = await Promise.all([clientContact(db, userId), findPackage(db, body.packageId)]);
+    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
     if (!pkg) return c.json({ message: PACKAGE_NOT_FOUND }, 404);
-    const lotId = await db.transaction().execute((trx) =>
-      grantPackage(trx, {
+    const priceCents = body.method === 'free' ? 0 : body.amountCents;
+    // The lot and, when she asks, its receipt in one transaction (decision 0024): sent after the commit.
+    const { result: lotId } = await commitWithMails(c.var.services, async (trx) => {
+      const lot = await grantPackage(trx, { userId, package: pkg, priceCents, method: body.method, paidOn: body.paidOn, createdBy: 'admin' });
+      if (!body.sendReceipt) return { result: lot, mails: [] };
+      const receipt = receiptMail(c.var.services.env, (await brandNames(trx)).yoga, {
         userId,
-        package: pkg,
-        priceCents: body.method === 'free' ? 0 : body.amountCents,
+        email: client.email,
+        firstName: client.firstName,
+        packageName: pkg.name,
+        sessions: pkg.sessions,
+        amountCents: priceCents,
         method: body.method,
         paidOn: body.paidOn,
-        createdBy: 'admin',
-      }),
-    );
+        expiresOn: addMonths(body.paidOn, pkg.monthsValid),
+      });
+      return { result: lot, mails: await queueMails(trx, 'package-receipt', [receipt]) };
+    });
     return c.json({ _id: lotId, balance: await balanceOf(db, userId, todayOf(c.var.services)) }, 201);
   })
   .post('/users/:id/credits', requireAdmin(), validateParams(params), validateJson(creditAdjustment), async (c) => {
@@ -139,7 +151,7 @@ export const userBalance = new Hono<AppEnv>()
   .get('/:id/balance', requireSelfOrAdmin(), validateParams(params), async (c) => {
     const { db } = c.var.services;
     const userId = c.req.valid('param').id;
-    if (!(await clientExists(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
+    if (!(await clientContact(db, userId))) return c.json({ message: CLIENT_NOT_FOUND }, 404);
     return c.json(await balanceOf(db, userId, todayOf(c.var.services)));
   })
   // The client buys a package (decision 0038), as she pays for a session: the server makes the

@@ -15,3 +15,8 @@ export const toDollars = (cents: number) => cents / 100;
 export const usdFromCents = (cents: number) => usd(toDollars(cents));
 /** Dollars as a number input holds them, without the sign: 18.5 -> 18.50 */
 export const plainDollars = (dollars: number) => dollars.toFixed(2);
+/** Dollars as typed in a form ("450", "450.5") to integer cents; -1, which the server refuses with its reason, when not a number. */
+export const typedCents = (dollars: string) => {
+  const n = Number(dollars.trim());
+  return dollars.trim() !== '' && Number.isFinite(n) ? toCents(n) : -1;
+};

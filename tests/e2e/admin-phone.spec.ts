@@ -334,6 +334,7 @@ test.describe('at 390×844', () => {
         '/admin/signups',
         '/admin/users',
         '/admin/subscribers',
+        '/admin/packages',
       ]),
     );
     for (const path of PAGES) {

@@ -131,6 +131,7 @@ const SECTIONS = [
   ['/admin/signups', 'Classes'],
   ['/admin/users', 'Clients'],
   ['/admin/subscribers', 'Subscribers'],
+  ['/admin/packages', 'Packages'],
 ] as const;
 
 test.describe('admin sections without a session', () => {

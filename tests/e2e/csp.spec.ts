@@ -210,7 +210,16 @@ test.describe('Content-Security-Policy', () => {
   test('the admin area hydrates under the policy', async ({ page }) => {
     const violations = await watchCsp(page);
     await loginAdmin(page);
-    for (const path of ['/admin/dashboard', '/admin/bookings', '/admin/chocolates', '/admin/orders', '/admin/signups', '/admin/subscribers', '/admin/users']) {
+    for (const path of [
+      '/admin/dashboard',
+      '/admin/bookings',
+      '/admin/chocolates',
+      '/admin/orders',
+      '/admin/signups',
+      '/admin/subscribers',
+      '/admin/users',
+      '/admin/packages',
+    ]) {
       await page.goto(path);
       await expect(page.locator('main')).toBeVisible();
       // The panel drawn: its session checked and its data in.

@@ -13,11 +13,13 @@ import {
   type RecordSessionView,
 } from '../../../contract/practice.ts';
 import { TextArea } from '../Field';
+import ClientPackages from './ClientPackages';
 
 /**
  * One client's page (issue 23): contact details, intake answers, sessions past and coming with
  * her private notes (free text, or the SOAP layout; each save a new version, the earlier ones
- * kept), payments, and the access log of every read of this record. Opening the page is a read:
+ * kept), payments, and the access log of every read of this record. What the client holds
+ * (issue 32: balance, sales, adjustments, booking for them) is ClientPackages. Opening the page is a read:
  * it is logged. The client's data can be downloaded or the account deleted for a client who
  * asks by mail.
  */
@@ -234,6 +236,8 @@ function ClientPanel({ clientId }: { clientId: string }) {
           </div>
         </dl>
       </section>
+
+      <ClientPackages clientId={clientId} onBooked={() => setLoads((n) => n + 1)} />
 
       <section className="admin-panel" aria-labelledby="client-intake-heading">
         <h2 id="client-intake-heading">Intake</h2>

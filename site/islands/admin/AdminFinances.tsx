@@ -136,6 +136,12 @@ function FinancesPanel() {
                 </tr>
               ))}
             </AdminTable>
+            {/* Issue 32: what she still owes, today, whatever the range: unused session credits at what they were paid. */}
+            <h3>Sessions owed</h3>
+            <p data-sessions-owed>
+              {view.sessionsOwed.sessions} {view.sessionsOwed.sessions === 1 ? 'session' : 'sessions'} still to give, worth{' '}
+              {formatCents(view.sessionsOwed.cents)} (unused credits not expired, on {view.sessionsOwed.asOf}).
+            </p>
             <h3>Sales tax collected, by state</h3>
             {view.salesTaxByState.length === 0 ? (
               <p>No sales tax in this range.</p>

@@ -1,8 +1,19 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { adminScreen } from './AdminShell';
-import { AdminTable, byMonth, confirmAndDelete, formatDay, herToday, ModalDialog, MonthFolds, openMonths, useFocusRow, type FocusRowProps } from './admin-ui';
+import {
+  AdminTable,
+  byMonth,
+  confirmAndDelete,
+  formatDay,
+  herToday,
+  ModalDialog,
+  MonthFolds,
+  openMonths,
+  send,
+  useFocusRow,
+  type FocusRowProps,
+} from './admin-ui';
 import { request } from '../../lib/http';
-import { showAlert } from '../../lib/alert';
 import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
 import { usdFromCents } from '../../lib/money';
 import {
@@ -32,17 +43,6 @@ const locationChoices = (locations: LocationView[]) => locations.map((l) => [l._
 
 /** Her today: a gig's or trip's default date. */
 const todayHere = herToday;
-
-async function send<T>(method: 'POST' | 'PUT', url: string, body: unknown, failTitle: string): Promise<T | null> {
-  try {
-    const res = await request<T & { message?: string }>(method, url, { session: 'admin', body });
-    if (res.ok) return res.data;
-    await showAlert({ icon: 'error', title: failTitle, text: res.data.message });
-  } catch {
-    await showAlert({ icon: 'error', title: failTitle, text: 'The server could not be reached. Please try again.' });
-  }
-  return null;
-}
 
 function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string) => void }) {
   const id = useId();

@@ -6,10 +6,13 @@ import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
-import { INCOME_ROWS, type TaxPeriodFigures, type TaxYearView } from '../../../contract/books.ts';
+import { INCOME_ROWS, type SessionPayMethod, type TaxPeriodFigures, type TaxYearView } from '../../../contract/books.ts';
+import { SALE_METHOD_WORDS } from '../../../contract/packages.ts';
 import type { TaxRatesView } from '../../../contract/tax.ts';
 import { Checkbox, SelectInput, TextInput } from '../Field';
 
+/** How a session payment came in, as she reads it. */
+const METHOD_WORDS: Readonly<Record<SessionPayMethod, string>> = { paypal: 'PayPal', ...SALE_METHOD_WORDS };
 /**
  * A tax year in one place (issue 24): income by source for the year and per quarter (as Finances
  * counts it, issue 30), each quarter's months folded but the current one's, gigs by location,
@@ -247,6 +250,17 @@ function TaxYearPanel() {
             <FigureTable caption={`The year ${view.year}`} periods={[{ label: String(view.year), figures: view.totals }]} />
             <h3>Quarter by quarter</h3>
             <Quarters key={view.year} view={view} />
+            {/* Issue 32: session payments by how they came in; they add up to the year's session payments. */}
+            <h3>Session payments by method</h3>
+            <AdminTable caption="Session payments by method" columns={['Method', 'Payments', 'Amount']}>
+              {view.sessionsByMethod.map((m) => (
+                <tr key={m.method} data-session-method={m.method}>
+                  <td data-card="title">{METHOD_WORDS[m.method]}</td>
+                  <td>{m.count}</td>
+                  <td>{usdFromCents(m.cents)}</td>
+                </tr>
+              ))}
+            </AdminTable>
             <h3>Gigs by location</h3>
             {view.gigsByLocation.length === 0 ? (
               <p>No gig paid this year.</p>

@@ -347,6 +347,45 @@ export function useAdminList<T>(url: string, failTitle: string, failText?: strin
   return { items, setItems, reload, failed };
 }
 
+/** An admin form: its fields, the submit button and the status line that says what it did. */
+export function AdminForm(props: { label: string; submit: string; onSubmit: () => void; status?: ReactNode; disabled?: boolean; children: ReactNode }) {
+  return (
+    <form
+      className="admin-form"
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {props.children}
+      <div className="card-actions">
+        <button className="button button-small" type="submit" disabled={props.disabled}>
+          {props.submit}
+        </button>
+        <p role="status" className="muted">
+          {props.status}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Sends an admin form's body; the answer's data, or null after telling her why (the server's
+ * message, or that it could not be reached).
+ */
+export async function send<T>(method: 'POST' | 'PUT', url: string, body: unknown, failTitle: string): Promise<T | null> {
+  try {
+    const res = await request<T & { message?: string }>(method, url, { session: 'admin', body });
+    if (res.ok) return res.data;
+    await showAlert({ icon: 'error', title: failTitle, text: res.data.message });
+  } catch {
+    await showAlert({ icon: 'error', title: failTitle, text: 'The server could not be reached. Please try again.' });
+  }
+  return null;
+}
+
 /**
  * SPEC.md section 5: every deletion asks 'Are you sure?' ('Yes, delete it!' / Cancel). Resolves
  * true when deleted; on failure shows `failTitle` with the server's message.

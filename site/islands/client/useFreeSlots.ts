@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request } from '../../lib/http';
 import { publicConfig } from '../../lib/config';
-import type { ClientSlotsView, SlotView } from '../../../contract/slots.ts';
+import type { AdminSlotsView, ClientSlotsView, SlotView } from '../../../contract/slots.ts';
 
 /**
  * The free slots a client can book, kept live (SPEC.md section 4): those of `range` (the query's
  * `&from=…&to=…`, her dates) from now on; a slot booked by someone else vanishes at once (PartyKit
  * room "slots", best effort) and `onTaken` hears of it; a slot freed by a cancel or a move makes
- * the list read again. The booking page and the guided first booking (issue 30) both read it.
+ * the list read again. The booking page and the guided first booking (issue 30) both read it, and
+ * the teacher's client page (issue 32, `as` 'admin': her list of free slots, every date).
  */
-export function useFreeSlots(userId: string, range: string, onTaken: (slotId: string) => void) {
+export function useFreeSlots(userId: string, range: string, onTaken: (slotId: string) => void, as: 'user' | 'admin' = 'user') {
   const [slots, setSlots] = useState<SlotView[] | null>(null);
   // Refs: the realtime handler is set up once and must see the range on screen and the latest handler.
   const rangeRef = useRef(range);
@@ -21,12 +22,15 @@ export function useFreeSlots(userId: string, range: string, onTaken: (slotId: st
   /** The free slots from now on of the range on screen; the list, or null when the call failed. */
   const load = useCallback(async (): Promise<SlotView[] | null> => {
     const asked = rangeRef.current;
-    const res = await request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(userId)}${asked}`, { session: 'user' });
+    const res =
+      as === 'admin'
+        ? await request<AdminSlotsView>('GET', '/api/bookings', { session: 'admin' })
+        : await request<ClientSlotsView>('GET', `/api/bookings?userId=${encodeURIComponent(userId)}${asked}`, { session: 'user' });
     const list = res.ok ? res.data.availableSlots.filter((s) => new Date(s.startsAt).getTime() > Date.now()) : null;
     // An answer for a range no longer on screen is not shown.
     if (asked === rangeRef.current) setSlots(list ?? []);
     return list;
-  }, [userId]);
+  }, [userId, as]);
 
   useEffect(() => {
     rangeRef.current = range;

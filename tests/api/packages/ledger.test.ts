@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
+import { packageFixtures } from '../../helpers/packages.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { expireLapsedCredits } from '../../../api/packages/ledger.ts';
 import type { BalanceView, PackageView } from '../../../contract/packages.ts';
 
@@ -21,23 +22,7 @@ const asAdmin = async (path: string, method = 'GET', json?: unknown) => server.a
 const today = () => zonedNow(server.env.SITE_TIMEZONE, server.services.clock.now()).date;
 const balanceOf = async (id: string): Promise<BalanceView> => (await asAdmin(`/api/user/${id}/balance`)).json();
 
-let minute = 0;
-/** A free slot `hoursAhead` from now (rounded to her clock), a minute apart from the others. */
-async function addSlot(hoursAhead = 24 * 5) {
-  const n = ++minute;
-  const at = new Date(server.services.clock.now().getTime() + hoursAhead * 3_600_000 + n * 60_000);
-  const wall = zonedNow(server.env.SITE_TIMEZONE, at);
-  return server.services.db
-    .insertInto('slots')
-    .values({ date: wall.date, time: wall.time, startsAt: zonedInstant(wall.date, wall.time, server.env.SITE_TIMEZONE) })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
-
-async function packageNamed(name: string): Promise<PackageView> {
-  const list = (await (await server.api('/api/packages')).json()) as PackageView[];
-  return list.find((p) => p.name === name)!;
-}
+const { addSlot, packageNamed } = packageFixtures(server);
 
 /** A client holding the seeded "Five individual yoga sessions", sold by hand for $450 paid in cash today. */
 async function clientWithFive() {

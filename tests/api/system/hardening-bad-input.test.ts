@@ -251,6 +251,7 @@ function wrongTypes(field: Field): [string, unknown][] {
     number: ['a number'],
     boolean: ['a boolean'],
     array: ['an array'],
+    object: ['an object'],
     money: ['a number', 'a string'],
     any: ['a number', 'a string', 'an object', 'an array', 'a boolean'],
   };

@@ -171,6 +171,43 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       };
     },
   },
+  // Issue 32: the teacher books a free slot for a client, with one of their credits or a payment she records.
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/sessions',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      slotId: match(),
+      sessionType: match(),
+      pay: {
+        kind: 'object',
+        required: true,
+        role: 'match',
+        bad: [
+          {},
+          { credit: false },
+          { credit: true, method: 'cash' },
+          { method: 'bitcoin', amountCents: 100, paidOn: '2031-01-01' },
+          { method: 'cash', amountCents: -1, paidOn: '2031-01-01' },
+          { method: 'cash', amountCents: 100, paidOn: '2031-02-30' },
+        ],
+      },
+      message: optionalText(),
+      sendConfirmation: { kind: 'boolean' },
+    },
+    writes: ['slots', 'creditLots', 'ledgerEntries', 'mails'],
+    example: async (fx) => ({
+      cookie: await fx.adminCookie(),
+      params: { id: (await fx.user()).id },
+      json: {
+        slotId: (await fx.slot()).id,
+        sessionType: BOOKING_SESSION,
+        pay: { method: 'cash', amountCents: 9_000, paidOn: fx.date(0) },
+        message: 'By phone.',
+      },
+    }),
+  },
 ];
 
 /** Two session credits of every type for `userId` (her adjustment, written as the ledger writes it). */

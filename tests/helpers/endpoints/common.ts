@@ -20,7 +20,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * A field of the body (or of the query string).
- * - kind: the JSON types it accepts ('money': a number or a decimal string; 'any': accepted and ignored).
+ * - kind: the JSON types it accepts ('money': a number or a decimal string; 'object': a nested
+ *   choice such as how a session is paid; 'any': accepted and ignored).
  * - required: the example without it must be refused.
  * - role: 'text' (default) is stored as typed, so any text a person could type (SQL, HTML, odd
  *   Unicode) may be accepted but must then be found stored exactly; 'match' must equal
@@ -32,7 +33,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - bad: more values of the right JSON type that must be refused (out of range, malformed).
  */
 export interface Field {
-  kind: 'string' | 'number' | 'boolean' | 'array' | 'money' | 'any';
+  kind: 'string' | 'number' | 'boolean' | 'array' | 'object' | 'money' | 'any';
   required?: boolean;
   role?: 'text' | 'match' | 'lookup';
   lenient?: boolean;

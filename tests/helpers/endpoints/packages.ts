@@ -77,7 +77,13 @@ export const PACKAGES_ENDPOINTS: Endpoint[] = [
     route: '/api/admin/users',
     auth: 'admin',
     body: 'json',
-    fields: { firstName: text(), lastName: text(), email: text({ bad: ['not-an-address', 'a@b'] }), phone: { kind: 'string' } },
+    fields: {
+      firstName: text(),
+      lastName: text(),
+      email: text({ bad: ['not-an-address', 'a@b'] }),
+      phone: { kind: 'string' },
+      sendWelcome: { kind: 'boolean' },
+    },
     writes: ['users'],
     example: async (fx) => ({ cookie: await fx.adminCookie(), json: { firstName: 'Pat', lastName: 'Phone', email: fx.email('by-hand'), phone: '555-0100' } }),
   },
@@ -91,6 +97,7 @@ export const PACKAGES_ENDPOINTS: Endpoint[] = [
       amountCents: money(),
       method: match({ bad: ['bitcoin', ''] }),
       paidOn: match({ bad: ['2031-02-30', '31-01-2031', ''] }),
+      sendReceipt: { kind: 'boolean' },
     },
     writes: ['creditLots', 'ledgerEntries'],
     example: async (fx) => ({
