@@ -46,6 +46,7 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   await add.getByRole('button', { name: 'Add client' }).click();
   await add.getByRole('link', { name: 'Open Pia Phone’s page' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Pia Phone' })).toBeVisible();
+  const clientPage = page.url();
   await expect(page.locator('[data-balance]')).toHaveText('0 sessions left to book.');
 
   // Sell a package: Five individual yoga sessions, $450 by Venmo, paid today (her day, the default).
@@ -74,6 +75,17 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   expect(slots.bookedSlots.map((s) => s._id)).toContain(slotId);
   await axeClean(page);
 
+  // A weekly series for her: two weeks at 22:MM three weeks ahead, the slots made in the same step.
+  const series = page.getByRole('form', { name: 'Book a weekly series' });
+  await series.getByLabel('First date').fill(teacherToday(21));
+  await series.getByLabel('Time (your clock)').fill(`22:${String(1 + (Math.floor(Date.now() / 1000) % 58)).padStart(2, '0')}`);
+  await series.getByLabel('Weeks').fill('2');
+  await series.getByLabel('Session type').selectOption('Individual Yoga Session (60 min)');
+  await expect(series.getByRole('checkbox', { name: 'Make the slot of each week that has none' })).toBeChecked();
+  await series.getByRole('button', { name: 'Book 2 weeks with credits' }).click();
+  await expect(page.getByRole('list', { name: 'Booked weeks' }).getByRole('listitem')).toHaveCount(2);
+  await expect(page.locator('[data-balance]')).toHaveText('2 sessions left to book.');
+
   // Her books: the Venmo sale on the Tax year under Venmo.
   await page.goto('/admin/tax-year');
   const venmo = page.locator('tr[data-session-method="venmo"]');
@@ -84,6 +96,22 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   expect(after - venmoBefore).toBe(45_000);
   await page.goto('/admin/finances');
   await expect(page.locator('[data-sessions-owed]')).toContainText(/sessions? still to give, worth \$/);
+
+  await page.goto(clientPage);
+  await expect(page.locator('[data-balance]')).toHaveText('2 sessions left to book.');
+  // Back on the client's page she refunds the package: its two unused sessions are taken back, the three used stay used.
+  await page.getByRole('button', { name: 'Refund Five individual yoga sessions' }).click();
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Package refunded' })).toContainText('2 unused sessions taken back');
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(page.locator('[data-balance]')).toHaveText('0 sessions left to book.');
+
+  // A refunded package is no income kept: the Venmo figure is back where it was.
+  const refunded = (
+    (await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }
+  ).sessionsByMethod.find((m) => m.method === 'venmo')!.cents;
+  expect(refunded).toBe(venmoBefore);
+  await axeClean(page);
 });
 
 test('her packages screen: add one, retire it, bring it back, delete it', async ({ page }) => {

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useId, useState } from 'react';
+import SeriesForClient from './SeriesForClient';
 import { AdminForm, formatDay, formatWhen, herToday, send, useAdminList } from './admin-ui';
 import { Checkbox, SelectInput, TextInput } from '../Field';
 import { request } from '../../lib/http';
 import { typedCents, usdFromCents } from '../../lib/money';
 import { useFreeSlots } from '../client/useFreeSlots';
 import { SESSION_TYPES } from '../../../contract/booking.ts';
-import { SALE_METHOD_WORDS, SALE_METHODS, type BalanceView, type PackageView, type SaleMethod } from '../../../contract/packages.ts';
+import { SALE_METHOD_WORDS, SALE_METHODS, type BalanceView, type LotRefundedView, type PackageView, type SaleMethod } from '../../../contract/packages.ts';
+import { confirmDialog, showAlert } from '../../lib/alert';
 
 /**
  * What a client holds with her, on the client's page (issue 32): the balance, each credit's
@@ -226,6 +228,20 @@ export default function ClientPackages(props: { clientId: string; onBooked: () =
   }, [props.clientId]);
   useEffect(load, [load]);
 
+  /** Her refund of a package (decision 0038): its unused sessions taken back, a PayPal sale's payment refunded. */
+  async function refund(lotId: string, name: string) {
+    const sure = await confirmDialog({
+      title: `Refund ${name}?`,
+      text: 'Its unused sessions are taken back; sessions already used stay used. A package bought through PayPal is refunded in full there.',
+      confirmText: 'Refund',
+    });
+    if (!sure) return;
+    const done = await send<LotRefundedView>('POST', `${base}/lots/${encodeURIComponent(lotId)}/refund`, {}, 'Could not refund the package');
+    if (!done) return;
+    setBalance(done.balance);
+    await showAlert({ icon: done.paypalRefund === 'failed' ? 'warning' : 'success', title: 'Package refunded', text: done.message });
+  }
+
   return (
     <>
       <section className="admin-panel" aria-labelledby={`${id}-balance`}>
@@ -241,7 +257,10 @@ export default function ClientPackages(props: { clientId: string; onBooked: () =
               <ul className="plain-list">
                 {balance.credits.map((c) => (
                   <li key={c.lotId}>
-                    {c.packageName}: {c.remaining} left, {c.expiresOn ? `until ${formatDay(c.expiresOn)}` : 'no expiry'}
+                    {c.packageName}: {c.remaining} left, {c.expiresOn ? `until ${formatDay(c.expiresOn)}` : 'no expiry'}{' '}
+                    <button type="button" className="button button-quiet button-small" onClick={() => void refund(c.lotId, c.packageName)}>
+                      Refund<span className="sr-only"> {c.packageName}</span>
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -268,6 +287,16 @@ export default function ClientPackages(props: { clientId: string; onBooked: () =
           base={base}
           clientId={props.clientId}
           onDone={() => {
+            load();
+            props.onBooked();
+          }}
+        />
+      </section>
+      <section className="admin-panel" aria-labelledby={`${id}-series`}>
+        <h2 id={`${id}-series`}>Book a weekly series</h2>
+        <SeriesForClient
+          userId={props.clientId}
+          onBooked={() => {
             load();
             props.onBooked();
           }}
