@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { loginAdmin, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail } from './helpers';
 
 /**
  * Issue 32, the teacher's side at 390 × 844 (her phone): she adds a client who called, records
@@ -102,8 +102,8 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   // Back on the client's page she refunds the package: its two unused sessions are taken back, the three used stay used.
   await page.getByRole('button', { name: 'Refund Five individual yoga sessions' }).click();
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Package refunded' })).toContainText('2 unused sessions taken back');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await expectAlert(page, 'Package refunded', /^2 unused sessions taken back/);
+  await closeAlert(page, 'Package refunded');
   await expect(page.locator('[data-balance]')).toHaveText('0 sessions left to book.');
 
   // A refunded package is no income kept: the Venmo figure is back where it was.
