@@ -136,6 +136,11 @@ export interface ClientSessionView extends SlotView {
   canChange?: boolean;
   /** The weekly series it was booked in (issue 32): "My Bookings" shows a series' sessions together. */
   seriesId?: string;
+  /**
+   * Booked with a session credit (issue 32): inside her notice period it may still be cancelled
+   * online, the credit then staying used (the client is told before confirming).
+   */
+  withCredit?: true;
 }
 
 /** GET /api/bookings?userId={the session's user}: the free slots and the client's own sessions. */

@@ -151,6 +151,7 @@ export const slots = new Hono<AppEnv>()
             canChange: changeableAt(cancelNoticeHours, s.startsAt, now.getTime()),
             // Only on a session of a weekly series (issue 32): a single session's view is as it was.
             ...(s.seriesId ? { seriesId: s.seriesId } : {}),
+            ...(s.creditLotId ? { withCredit: true as const } : {}),
           })),
         tooLateMessage: tooLateToChange(cancelNoticeHours, env.TEACHER_EMAIL),
       } satisfies ClientSlotsView);

@@ -20,7 +20,10 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  if (!session.canChange) {
+  // Inside her notice period a session booked with a credit may still be cancelled (the credit
+  // stays used, issue 32); any other gives way to the too-late text.
+  const lateWithCredit = !session.canChange && session.withCredit === true;
+  if (!session.canChange && !lateWithCredit) {
     return (
       <p className="muted" data-too-late>
         {props.tooLateMessage}
@@ -29,9 +32,14 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
   }
 
   async function cancel() {
+    const when = `${longDate(session.startsAt, props.zone)}, ${localTimeWithZone(session.startsAt, props.zone)}.`;
     const sure = await confirmDialog({
       title: 'Cancel this session?',
-      text: `${longDate(session.startsAt, props.zone)}, ${localTimeWithZone(session.startsAt, props.zone)}. A paid session is refunded in full.`,
+      text: lateWithCredit
+        ? `${when} It is within the notice period, so the session credit it used will not come back.`
+        : session.withCredit
+          ? `${when} Its session credit comes back to you.`
+          : `${when} A paid session is refunded in full.`,
       confirmText: 'Yes, cancel it',
       cancelText: 'Keep it',
     });
@@ -50,13 +58,20 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
 
   return (
     <div className="session-actions">
+      {lateWithCredit && (
+        <p className="muted" data-too-late>
+          {props.tooLateMessage}
+        </p>
+      )}
       <div className="card-actions">
         <button type="button" className="button button-quiet button-small" disabled={busy} onClick={() => void cancel()}>
           Cancel session
         </button>
-        <button type="button" className="button button-quiet button-small" disabled={busy} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
-          Reschedule
-        </button>
+        {!lateWithCredit && (
+          <button type="button" className="button button-quiet button-small" disabled={busy} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+            Reschedule
+          </button>
+        )}
       </div>
       {picking && (
         <ReschedulePicker

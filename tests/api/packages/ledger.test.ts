@@ -218,6 +218,12 @@ describe(`booking with a credit on ${testDbKind()}`, () => {
     expect((await book(client, early.id)).status).toBe(200);
     expect((await book(client, late.id)).status).toBe(200);
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(3);
+    // My Bookings offers the late one's cancel too (the credit then stays used), the early one's as always.
+    const mine = (await (await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).json()) as {
+      bookedSlots: { _id: string; canChange: boolean; withCredit?: true }[];
+    };
+    expect(mine.bookedSlots.find((b) => b._id === late.id)).toMatchObject({ canChange: false, withCredit: true });
+    expect(mine.bookedSlots.find((b) => b._id === early.id)).toMatchObject({ canChange: true, withCredit: true });
 
     const inTime = await server.api(`/api/bookings/${early.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(inTime.status).toBe(200);
