@@ -9,7 +9,7 @@ import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, mo
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid } from '../MonthGrid';
-import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView, type BookResponse } from '../../../contract/booking.ts';
+import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
 import {
   amountLabel,
   amountRange,
@@ -25,6 +25,7 @@ import {
 import type { PayPalConfigView } from '../../../contract/config.ts';
 import type { SlotView } from '../../../contract/slots.ts';
 import type { User } from '../../stores/user';
+import { bookSlot } from './bookSlot';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 import { useIntake } from './IntakeStatus';
 import { INTAKE_REQUIRED_MESSAGE } from '../../../contract/practice.ts';
@@ -211,18 +212,12 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
     setSending(true);
     finalizingRef.current = true;
     try {
-      const res = await request<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
-        body: {
-          userId: user.id,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          email: user.email,
-          sessionType: form.sessionType,
-          message: form.message,
-          ...(paid.kind === 'coupon' ? { couponCode: form.coupon } : paid.kind === 'credit' ? { useCredit: true } : { paypalOrderId: paid.orderID }),
-        },
-        session: 'user',
-      });
+      const res = await bookSlot(
+        user,
+        slotId,
+        { sessionType: form.sessionType, message: form.message },
+        paid.kind === 'coupon' ? { couponCode: form.coupon } : paid.kind === 'credit' ? { useCredit: true } : { paypalOrderId: paid.orderID },
+      );
       if (!res.ok) {
         await showAlert({
           icon: 'error',

@@ -8,7 +8,7 @@ import { useIntake } from './IntakeStatus';
 import { useCredits } from './useCredits';
 import { loadPayPalConfig, PayPalPayment, type PaymentFailure } from '../PayPalPayment';
 import type { PageClock } from '../../../contract/content.ts';
-import type { BookingOrderView, BookResponse } from '../../../contract/booking.ts';
+import type { BookingOrderView } from '../../../contract/booking.ts';
 import type { PayPalConfigView } from '../../../contract/config.ts';
 import {
   amountLabel,
@@ -22,6 +22,7 @@ import {
   type SessionTypeKey,
 } from '../../../contract/settings.ts';
 import type { User } from '../../stores/user';
+import { bookSlot } from './bookSlot';
 
 const IntakeForm = lazy(() => import('./Intake'));
 
@@ -133,10 +134,7 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
     setBooking(true);
     setProblem('');
     try {
-      const res = await request<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slotId)}/book`, {
-        body: { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, sessionType, message, ...payment },
-        session: 'user',
-      });
+      const res = await bookSlot(user, slotId, { sessionType, message }, payment);
       if (!res.ok) {
         setProblem('We couldn’t confirm your booking. Please try again or contact support if the issue persists.');
         setSlotId(null);

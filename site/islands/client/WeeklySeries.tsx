@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { dayLabel, dayOf, localTimeWithZone } from '../../lib/calendar';
-import type { BookResponse } from '../../../contract/booking.ts';
 import { MISSED_WORDS, SERIES_MAX_WEEKS, SERIES_MIN_WEEKS, type SeriesSlot, type SeriesView } from '../../../contract/series.ts';
 import type { User } from '../../stores/user';
+import { bookSlot } from './bookSlot';
 
 /** "Tuesday, March 2, 10:00 AM PST": a session of a series, on her clocks. */
 export const seriesWhen = (startsAt: string, zone: string) => `${dayLabel(dayOf(startsAt, zone))}, ${localTimeWithZone(startsAt, zone)}`;
@@ -69,10 +69,7 @@ export function WeeklySeries({
   }
 
   async function bookOne(slot: SeriesSlot) {
-    const res = await request<BookResponse>('PUT', `/api/bookings/${encodeURIComponent(slot.slotId)}/book`, {
-      body: { userId: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, sessionType, message, useCredit: true },
-      session: 'user',
-    });
+    const res = await bookSlot(user, slot.slotId, { sessionType, message }, { useCredit: true });
     setSingle((s) => ({ ...s, [slot.slotId]: res.ok ? 'booked' : 'failed' }));
     if (res.ok) onSingle();
   }
