@@ -203,6 +203,14 @@ describe(`a weekly series on ${testDbKind()}`, () => {
       [addDays(start, 21), client.id],
     ]);
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(1);
+    // Her series' spends are hers in the ledger, as her single booking's are.
+    const spends = await server.services.db
+      .selectFrom('ledgerEntries')
+      .select('createdBy')
+      .where('userId', '=', client.id)
+      .where('reason', '=', 'used')
+      .execute();
+    expect(spends.map((e) => e.createdBy)).toEqual(['admin', 'admin', 'admin']);
     const mails = await readMailbox(server, client.email);
     expect(mails).toHaveLength(1);
     // Without createSlots a week with no slot is missed, nothing is made.
