@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../lib/http';
 import { addMonths, dayLabel, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../lib/calendar';
-import { MonthGrid } from './MonthGrid';
+import { MonthGrid, MonthHead } from './MonthGrid';
 import { useToday } from './useToday';
 import { useHydrated } from './useHydrated';
 import type { PageClock } from '../../contract/content.ts';
@@ -148,15 +148,7 @@ export default function Calendar({ clock }: { clock: PageClock }) {
 
   return (
     <div className="calendar">
-      <div className="calendar-head">
-        <button type="button" className="button button-quiet button-small" disabled={!ready} onClick={() => move(-1)} aria-label="Previous month">
-          ‹ Prev
-        </button>
-        <h2 aria-live="polite">{shownMonth}</h2>
-        <button type="button" className="button button-quiet button-small" disabled={!ready} onClick={() => move(1)} aria-label="Next month">
-          Next ›
-        </button>
-      </div>
+      <MonthHead label={shownMonth} onMove={move} level={2} ready={ready} />
       <MonthGrid
         label={shownMonth}
         grid={grid}

@@ -67,3 +67,35 @@ export function MonthGrid(props: {
     </div>
   );
 }
+
+/**
+ * The month's heading between its Prev and Next buttons, above a MonthGrid. `level`: the class
+ * calendar's is an h2, the booking pages' an h3. `ready` false keeps the buttons disabled until
+ * the island is alive (useHydrated).
+ */
+export function MonthHead(props: { label: string; onMove: (delta: number) => void; level?: 2 | 3; ready?: boolean }) {
+  const Heading = props.level === 2 ? 'h2' : 'h3';
+  return (
+    <div className="calendar-head">
+      <button
+        type="button"
+        className="button button-quiet button-small"
+        disabled={props.ready === false}
+        onClick={() => props.onMove(-1)}
+        aria-label="Previous month"
+      >
+        ‹ Prev
+      </button>
+      <Heading aria-live="polite">{props.label}</Heading>
+      <button
+        type="button"
+        className="button button-quiet button-small"
+        disabled={props.ready === false}
+        onClick={() => props.onMove(1)}
+        aria-label="Next month"
+      >
+        Next ›
+      </button>
+    </div>
+  );
+}

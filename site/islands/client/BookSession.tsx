@@ -8,7 +8,7 @@ import { WeeklySeries } from './WeeklySeries';
 import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
-import { MonthGrid } from '../MonthGrid';
+import { MonthGrid, MonthHead } from '../MonthGrid';
 import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
 import {
   amountLabel,
@@ -255,15 +255,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
     <div className="book grid grid-2">
       <section aria-labelledby="pick-heading">
         <h2 id="pick-heading">Pick a day and time</h2>
-        <div className="calendar-head">
-          <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
-            ‹ Prev
-          </button>
-          <h3 aria-live="polite">{monthLabel(cursor.year, cursor.month)}</h3>
-          <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
-            Next ›
-          </button>
-        </div>
+        <MonthHead label={monthLabel(cursor.year, cursor.month)} onMove={move} />
         <MonthGrid
           label={monthLabel(cursor.year, cursor.month)}
           grid={grid}

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
-import { request } from '../../lib/http';
-import type { BalanceView, LedgerReason } from '../../../contract/packages.ts';
+import { useBalance } from './useCredits';
+import type { LedgerReason } from '../../../contract/packages.ts';
 
 /** Each ledger row's reason, in the client's words. */
 const REASONS: Record<LedgerReason, string> = {
@@ -24,12 +23,7 @@ const dayInWords = (day: string) =>
  * or held a credit. GET /api/user/{id}/balance.
  */
 export default function MyBalance({ userId, zone }: { userId: string; zone: string }) {
-  const [balance, setBalance] = useState<BalanceView | null>(null);
-  useEffect(() => {
-    request<BalanceView>('GET', `/api/user/${encodeURIComponent(userId)}/balance`, { session: 'user' })
-      .then((r) => r.ok && setBalance(r.data))
-      .catch(() => {});
-  }, [userId]);
+  const balance = useBalance(userId);
   if (!balance || balance.history.length === 0) return null;
   const at = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: zone });
   return (

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { addMonths, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay, todayIn } from '../../lib/calendar';
-import { MonthGrid } from '../MonthGrid';
+import { MonthGrid, MonthHead } from '../MonthGrid';
 import type { ClientSessionView, SlotView } from '../../../contract/slots.ts';
 import type { BookingCancelledView, BookingRescheduledView, CalendarFeedView } from '../../../contract/booking-changes.ts';
 
@@ -133,15 +133,7 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
   const daySlots = day ? (byDay.get(day) ?? []) : [];
   return (
     <div className="reschedule" data-reschedule={props.session._id}>
-      <div className="calendar-head">
-        <button type="button" className="button button-quiet button-small" onClick={() => move(-1)} aria-label="Previous month">
-          ‹ Prev
-        </button>
-        <h3 aria-live="polite">{monthLabel(cursor.year, cursor.month)}</h3>
-        <button type="button" className="button button-quiet button-small" onClick={() => move(1)} aria-label="Next month">
-          Next ›
-        </button>
-      </div>
+      <MonthHead label={monthLabel(cursor.year, cursor.month)} onMove={move} />
       <MonthGrid
         label={`Move to: ${monthLabel(cursor.year, cursor.month)}`}
         grid={monthGrid(cursor.year, cursor.month)}
