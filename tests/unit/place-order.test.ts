@@ -18,6 +18,7 @@ import { placeOrder, type PlaceOrderInput } from '../../api/shop/place-order.ts'
 import { quoteCart, type Cart } from '../../api/shop/quote.ts';
 import { claimStock } from '../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
+import { UNTAXED_OREGON } from '../helpers/orders.ts';
 
 const TEACHER = 'teacher@example.com';
 
@@ -108,18 +109,8 @@ describe('startCheckout', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
-        // Issue 24: Oregon has no sales tax.
-        tax: 0,
-        taxCents: 0,
-        taxState: 'OR',
-        taxRatePercent: 0,
-        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-        taxLabel: '',
-        taxOnShipping: false,
-        taxZip: null,
-        taxLocationCode: null,
-        taxJurisdiction: null,
-        taxRateSource: null,
+        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
+        ...UNTAXED_OREGON,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
@@ -208,18 +199,8 @@ describe('placeOrder', () => {
         couponCode: 'WELCOME10',
         // The payer PayPal reports wins over the one the browser sent.
         payerName: 'Ana Lima',
-        // Issue 24: Oregon has no sales tax.
-        tax: 0,
-        taxCents: 0,
-        taxState: 'OR',
-        taxRatePercent: 0,
-        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-        taxLabel: '',
-        taxOnShipping: false,
-        taxZip: null,
-        taxLocationCode: null,
-        taxJurisdiction: null,
-        taxRateSource: null,
+        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
+        ...UNTAXED_OREGON,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { PayPalError, type Payments } from '../../../api/services/payments/paypal.ts';
-import type { Realtime } from '../../../api/services/realtime.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -21,16 +21,7 @@ beforeAll(async () => {
   // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
   await requireNoIntake(server);
   // The realtime room is not running in tests: record what the API tells it instead.
-  const realtime: Realtime = {
-    kind: 'partykit-dev',
-    host: 'test',
-    notifySlotFreed: async () => true,
-    notifySlotBooked: async (slotId) => {
-      notified.push(slotId);
-      return true;
-    },
-  };
-  server.services.realtime = realtime;
+  server.services.realtime = recordingRealtime(notified);
 });
 
 const CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
