@@ -6,10 +6,8 @@
  * mails the confirmation to the account's own address.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import { recordingRealtime } from '../helpers/realtime.ts';
@@ -26,12 +24,10 @@ let services: Services;
 const notified: string[] = [];
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
   // The realtime room is not running here: record what the use-case tells it instead.
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database, {
+  ({ database, services } = await openMemoryServices({
     realtime: recordingRealtime(notified),
-  });
+  }));
 });
 afterAll(async () => {
   await database?.close();

@@ -6,10 +6,8 @@
  */
 import { rowCount } from '../helpers/database.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
@@ -26,9 +24,7 @@ let database: DatabaseHandle;
 let services: Services;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database);
+  ({ database, services } = await openMemoryServices());
   await database.db
     .insertInto('coupons')
     .values([
