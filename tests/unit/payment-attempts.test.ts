@@ -11,6 +11,7 @@ import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import { recordingRealtime } from '../helpers/realtime.ts';
+import { addTin } from '../helpers/orders.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
 import { startCheckout } from '../../api/shop/start-checkout.ts';
 import { placeOrder } from '../../api/shop/place-order.ts';
@@ -43,14 +44,7 @@ beforeEach(() => {
 let counter = 0;
 const db = () => database.db;
 
-async function addProduct(inventory: number) {
-  const row = await db()
-    .insertInto('products')
-    .values({ name: `Tin ${++counter}`, priceCents: 1800, inventory })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const addProduct = (inventory: number) => addTin(db(), inventory);
 const inventory = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const ordersOf = (paypalOrderId: string) => db().selectFrom('orders').selectAll().where('paypalOrderId', '=', paypalOrderId).execute();
 const cartOf = (id: string, quantity: number): Cart => ({ cartItems: [{ _id: id, quantity }], isLocalPickup: true, couponCode: null });
