@@ -4,6 +4,7 @@
  */
 import { sessionStore } from '../../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../../api/middleware/session-cookies.ts';
+import { expect } from 'vitest';
 import type { TestServer } from './server.ts';
 
 export async function adminCookie(server: TestServer): Promise<string> {
@@ -24,4 +25,30 @@ export async function createUser(
     .executeTakeFirstOrThrow();
   const { token } = await sessionStore(server.services.db, 'user').create(user.id);
   return { id: user.id, email, token, cookie: `${SESSION_COOKIES.user}=${token}` };
+}
+
+/** An admin route to try without the admin's session. */
+export interface AdminRoute {
+  method: string;
+  path: string;
+  json?: unknown;
+}
+
+/**
+ * Sends each route without a session, then with `clientCookie` (a client's session): every answer
+ * is 401, and `check` reads each answer's body (`where` names the request, for the failure message).
+ */
+export async function expectAdminOnly(server: TestServer, routes: AdminRoute[], clientCookie: string, check: (body: string, where: string) => void) {
+  for (const who of [undefined, clientCookie]) {
+    for (const route of routes) {
+      const res = await server.api(route.path, {
+        method: route.method,
+        ...(route.json !== undefined ? { json: route.json } : {}),
+        headers: who ? { cookie: who } : {},
+      });
+      const where = `${route.method} ${route.path} ${who ? 'as a client' : 'without a session'}`;
+      expect(res.status, where).toBe(401);
+      check(await res.text(), where);
+    }
+  }
 }

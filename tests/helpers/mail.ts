@@ -28,3 +28,15 @@ export async function withMailerDown(server: TestServer, fn: (logged: ReturnType
 export async function readMailbox(server: TestServer, to?: string): Promise<MailboxEntry[]> {
   return (await server.api(`/api/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json();
 }
+
+/** The .ics attached to the newest mail to `to`, read from the stored mail (the mailbox API gives metadata only). */
+export async function icsTo(server: TestServer, to: string): Promise<string> {
+  const row = await server.services.db
+    .selectFrom('mails')
+    .select('attachments')
+    .where('to', '=', to)
+    .orderBy('sentAt', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
+}

@@ -6,13 +6,11 @@
  * mails the confirmation to the account's own address.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
-import type { Realtime } from '../../api/services/realtime.ts';
+import { recordingRealtime } from '../helpers/realtime.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
 import { bookingOrderReference, finalizeBooking, startBookingPayment, type BookingInput } from '../../api/booking/finalize-booking.ts';
 import { claimSlot } from '../../api/booking/booking.repo.ts';
@@ -26,19 +24,10 @@ let services: Services;
 const notified: string[] = [];
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
   // The realtime room is not running here: record what the use-case tells it instead.
-  const realtime: Realtime = {
-    kind: 'partykit-dev',
-    host: 'test',
-    notifySlotFreed: async () => true,
-    notifySlotBooked: async (slotId) => {
-      notified.push(slotId);
-      return true;
-    },
-  };
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database, { realtime });
+  ({ database, services } = await openMemoryServices({
+    realtime: recordingRealtime(notified),
+  }));
 });
 afterAll(async () => {
   await database?.close();

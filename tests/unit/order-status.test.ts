@@ -4,10 +4,8 @@
  * are placed through placeOrder and the PayPal emulator, as the shop places them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { startCheckout } from '../../api/shop/start-checkout.ts';
 import { placeOrder } from '../../api/shop/place-order.ts';
@@ -42,9 +40,7 @@ let database: DatabaseHandle;
 let services: Services;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database);
+  ({ database, services } = await openMemoryServices());
 });
 afterAll(async () => {
   await database?.close();

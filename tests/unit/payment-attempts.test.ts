@@ -6,13 +6,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
-import type { Realtime } from '../../api/services/realtime.ts';
+import { recordingRealtime } from '../helpers/realtime.ts';
+import { addTin } from '../helpers/orders.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
 import { startCheckout } from '../../api/shop/start-checkout.ts';
 import { placeOrder } from '../../api/shop/place-order.ts';
@@ -30,10 +29,7 @@ let database: DatabaseHandle;
 let services: Services;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
-  const realtime: Realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database, { realtime });
+  ({ database, services } = await openMemoryServices({ realtime: recordingRealtime() }));
 });
 afterAll(async () => {
   await database?.close();
@@ -48,14 +44,7 @@ beforeEach(() => {
 let counter = 0;
 const db = () => database.db;
 
-async function addProduct(inventory: number) {
-  const row = await db()
-    .insertInto('products')
-    .values({ name: `Tin ${++counter}`, priceCents: 1800, inventory })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const addProduct = (inventory: number) => addTin(db(), inventory);
 const inventory = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const ordersOf = (paypalOrderId: string) => db().selectFrom('orders').selectAll().where('paypalOrderId', '=', paypalOrderId).execute();
 const cartOf = (id: string, quantity: number): Cart => ({ cartItems: [{ _id: id, quantity }], isLocalPickup: true, couponCode: null });

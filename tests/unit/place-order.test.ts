@@ -6,10 +6,8 @@
  */
 import { rowCount } from '../helpers/database.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { loadEnv } from '../../api/env.ts';
-import { createServices } from '../../api/boot.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { openMemoryServices } from '../helpers/services.ts';
 import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
@@ -18,6 +16,7 @@ import { placeOrder, type PlaceOrderInput } from '../../api/shop/place-order.ts'
 import { quoteCart, type Cart } from '../../api/shop/quote.ts';
 import { claimStock } from '../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
+import { UNTAXED_OREGON } from '../helpers/orders.ts';
 
 const TEACHER = 'teacher@example.com';
 
@@ -25,9 +24,7 @@ let database: DatabaseHandle;
 let services: Services;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
-  services = createServices(loadEnv({ NODE_ENV: 'test', QUIET: '1', PGLITE_DIR: 'memory://' }), database);
+  ({ database, services } = await openMemoryServices());
   await database.db
     .insertInto('coupons')
     .values([
@@ -108,18 +105,8 @@ describe('startCheckout', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
-        // Issue 24: Oregon has no sales tax.
-        tax: 0,
-        taxCents: 0,
-        taxState: 'OR',
-        taxRatePercent: 0,
-        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-        taxLabel: '',
-        taxOnShipping: false,
-        taxZip: null,
-        taxLocationCode: null,
-        taxJurisdiction: null,
-        taxRateSource: null,
+        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
+        ...UNTAXED_OREGON,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
@@ -208,18 +195,8 @@ describe('placeOrder', () => {
         couponCode: 'WELCOME10',
         // The payer PayPal reports wins over the one the browser sent.
         payerName: 'Ana Lima',
-        // Issue 24: Oregon has no sales tax.
-        tax: 0,
-        taxCents: 0,
-        taxState: 'OR',
-        taxRatePercent: 0,
-        // A fresh site collects no sales tax (issue 29): Oregon has none, and no tax line is named.
-        taxLabel: '',
-        taxOnShipping: false,
-        taxZip: null,
-        taxLocationCode: null,
-        taxJurisdiction: null,
-        taxRateSource: null,
+        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
+        ...UNTAXED_OREGON,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },

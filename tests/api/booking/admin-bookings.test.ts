@@ -3,7 +3,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind, rowCount } from '../../helpers/database.ts';
-import { MAIL_DOWN, withMailerDown, readMailbox } from '../../helpers/mail.ts';
+import { MAIL_DOWN, withMailerDown, readMailbox, icsTo } from '../../helpers/mail.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 
 const server = useTestServer();
@@ -22,17 +22,6 @@ const addSlots = (slots: unknown) => asAdmin('/api/bookings', { method: 'POST', 
 
 const mailbox = (to: string) => readMailbox(server, to);
 const mailCount = () => rowCount(server.services.db, 'mails');
-/** The .ics attached to the newest mail to `to` (the mailbox API gives its metadata only). */
-async function icsTo(to: string): Promise<string> {
-  const row = await server.services.db
-    .selectFrom('mails')
-    .select('attachments')
-    .where('to', '=', to)
-    .orderBy('sentAt', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
-}
 /** Content lines of an .ics, folded lines joined (RFC 5545 3.1). */
 const icsLines = (ics: string) => ics.replace(/\r\n /g, '').split('\r\n');
 const longDate = (at: Date | string) =>
@@ -292,7 +281,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
     });
     server.services.realtime = realtime;
     expect(booked.status).toBe(200);
-    const confirmation = icsLines(await icsTo(client.email));
+    const confirmation = icsLines(await icsTo(server, client.email));
     const uid = confirmation.find((l) => l.startsWith('UID:'));
     expect(uid).toMatch(new RegExp(`^UID:booking-${slot.id}-\\d+@`));
     // Calendars act on a CANCEL only from the organizer of the entry they hold: her yoga brand (issue 20).
@@ -331,7 +320,7 @@ describe(`telling the client about a deleted session on ${testDbKind()}`, () => 
       },
     ]);
 
-    const cancel = icsLines(await icsTo(client.email));
+    const cancel = icsLines(await icsTo(server, client.email));
     expect(cancel).toContain('METHOD:CANCEL');
     expect(cancel).toContain('STATUS:CANCELLED');
     expect(cancel).toContain('SEQUENCE:1');

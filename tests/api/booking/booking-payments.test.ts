@@ -7,12 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { PayPalError, type Payments } from '../../../api/services/payments/paypal.ts';
-import type { Realtime } from '../../../api/services/realtime.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { BOOKING_CONFIRMED as CONFIRMED, BOOKING_FAILED as FAILED, COUPON_INVALID, COUPON_VALID, PAYMENT_UNSUCCESSFUL } from '../../../contract/booking.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -21,23 +22,9 @@ beforeAll(async () => {
   // A suite about payments and mails: the intake gate is practice-intake's (issue 30 requires it for therapy).
   await requireNoIntake(server);
   // The realtime room is not running in tests: record what the API tells it instead.
-  const realtime: Realtime = {
-    kind: 'partykit-dev',
-    host: 'test',
-    notifySlotFreed: async () => true,
-    notifySlotBooked: async (slotId) => {
-      notified.push(slotId);
-      return true;
-    },
-  };
-  server.services.realtime = realtime;
+  server.services.realtime = recordingRealtime(notified);
 });
 
-const CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
-const FAILED = 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.';
-const COUPON_INVALID = 'Invalid code. Double-check or continue without one.';
-const COUPON_VALID = 'Coupon valid. Click Continue to apply.';
-const PAYMENT_UNSUCCESSFUL = 'Your payment could not be processed. Please check your payment details and try again.';
 const YOGA = 'Individual Yoga Session (60 min)';
 const THERAPY = 'Yoga Therapy Session (60 min)';
 const TEACHER = 'teacher@example.com';

@@ -213,6 +213,19 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
 });
 
 describe(`the tax year on ${testDbKind()}`, () => {
+  /** A period's money figures before anything is added to them. */
+  const NO_MONEY = {
+    shopNetCents: 0,
+    salesTaxCents: 0,
+    refundsCents: 0,
+    orderRefundsCents: 0,
+    sessionRefundsCents: 0,
+    refundedTaxCents: 0,
+    sessionsCents: 0,
+    gigsCents: 0,
+    gigsWithheldCents: 0,
+    incomeCents: 0,
+  };
   /** The year's figures, computed here from the seed and the gigs as stored. */
   async function expectedYear(): Promise<{
     months: Map<string, TaxPeriodFigures>;
@@ -220,19 +233,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
   }> {
     const months = new Map<string, TaxPeriodFigures>();
     for (let m = 1; m <= 12; m++) {
-      months.set(`2025-${String(m).padStart(2, '0')}`, {
-        shopNetCents: 0,
-        salesTaxCents: 0,
-        refundsCents: 0,
-        orderRefundsCents: 0,
-        sessionRefundsCents: 0,
-        refundedTaxCents: 0,
-        sessionsCents: 0,
-        gigsCents: 0,
-        gigsWithheldCents: 0,
-        incomeCents: 0,
-        mileage: { miles: 0, tenthMiles: 0, deductionCents: 0 },
-      });
+      months.set(`2025-${String(m).padStart(2, '0')}`, { ...NO_MONEY, mileage: { miles: 0, tenthMiles: 0, deductionCents: 0 } });
     }
     for (const [date, , status, items, discount, shipping, tax] of ORDERS) {
       const f = months.get(monthKey(date));
@@ -280,19 +281,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
   }
 
   const sumOf = (parts: TaxPeriodFigures[]) => {
-    const out = {
-      shopNetCents: 0,
-      salesTaxCents: 0,
-      refundsCents: 0,
-      orderRefundsCents: 0,
-      sessionRefundsCents: 0,
-      refundedTaxCents: 0,
-      sessionsCents: 0,
-      gigsCents: 0,
-      gigsWithheldCents: 0,
-      incomeCents: 0,
-      tenthMiles: 0,
-    };
+    const out = { ...NO_MONEY, tenthMiles: 0 };
     for (const p of parts) {
       for (const k of Object.keys(out) as (keyof typeof out)[]) if (k !== 'tenthMiles') out[k] += p[k];
       out.tenthMiles += p.mileage.tenthMiles;

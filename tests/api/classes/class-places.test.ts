@@ -12,12 +12,12 @@ import { sendDueClassReminders } from '../../../api/classes/reminders.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
+import { classForm } from '../../helpers/classes.ts';
 import { createUser } from '../../helpers/auth.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
 const TEACHER = 'teacher@example.com';
-const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const HOUR = 3_600_000;
 const zone = () => server.env.SITE_TIMEZONE;
 let counter = 0;
@@ -38,16 +38,7 @@ async function addClass(fields: { inDays?: number; date?: string; time?: string;
 async function signUp(cls: { title: string; date: string }, email: string) {
   const res = await server.api('/api/signup', {
     method: 'POST',
-    json: {
-      name: 'Ana Lima',
-      email,
-      phone: '123-456-7890',
-      classTitle: cls.title,
-      date: cls.date,
-      waiver: true,
-      signature: SIGNATURE,
-      recaptchaToken: 'dev:signup_form_submit',
-    },
+    json: classForm(cls, { email }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { _id: string })._id;

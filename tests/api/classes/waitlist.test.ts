@@ -11,12 +11,12 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
+import { classForm } from '../../helpers/classes.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client: the tests stay under the per-client limits.
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 
-const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";
 const zone = () => server.env.SITE_TIMEZONE;
 let counter = 0;
@@ -32,16 +32,8 @@ async function addClass(capacity: number) {
   return { id: row.id, title, date };
 }
 
-const form = (cls: { title: string; date: string }, email: string, name = 'Wai Ting') => ({
-  name,
-  email,
-  phone: '123-456-7890',
-  classTitle: cls.title,
-  date: cls.date,
-  waiver: true,
-  signature: SIGNATURE,
-  recaptchaToken: 'dev:waitlist_form_submit',
-});
+const form = (cls: { title: string; date: string }, email: string, name = 'Wai Ting') =>
+  classForm(cls, { name, email, recaptchaToken: 'dev:waitlist_form_submit' });
 let ip = 0;
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
   server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `10.9.0.${++ip % 250}`, ...headers } });

@@ -8,7 +8,10 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
-import { readMailbox } from '../../helpers/mail.ts';
+import { icsTo, readMailbox } from '../../helpers/mail.ts';
+import { classForm } from '../../helpers/classes.ts';
+// A real 1 by 1 PNG, as a canvas's toDataURL('image/png') gives (only smaller).
+import { PNG as PNG_BYTES, PNG_BASE64 as PNG_B64 } from '../../helpers/endpoints/common.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { LIMITS } from '../../../api/limits/limits.ts';
 
@@ -20,11 +23,6 @@ const HUMAN = "Verification failed: we couldn't verify that you're human. Please
 const EMAIL_NOT_FOUND = "This email doesn't exist in our records. Please sign up as a new student.";
 /** Without the word 'already', which the island reads as "Already Signed Up". */
 const PAST = 'This class has taken place. Please pick an upcoming class from the calendar.';
-
-/** A real 1 by 1 PNG, as a canvas's toDataURL('image/png') gives (only smaller). */
-const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const SIGNATURE = `data:image/png;base64,${PNG_B64}`;
-const PNG_BYTES = Buffer.from(PNG_B64, 'base64');
 
 const zone = () => server.env.SITE_TIMEZONE;
 const today = () => zonedNow(zone()).date;
@@ -50,17 +48,7 @@ async function addClass(fields: { title?: string; inDays?: number; time?: string
   return { title, date, time };
 }
 
-const form = (cls: { title: string; date: string }, fields: Record<string, unknown> = {}) => ({
-  name: 'Ana Lima',
-  email: 'ana@example.com',
-  phone: '123-456-7890',
-  classTitle: cls.title,
-  date: cls.date,
-  waiver: true,
-  signature: SIGNATURE,
-  recaptchaToken: 'dev:signup_form_submit',
-  ...fields,
-});
+const form = classForm;
 const signUp = (json: unknown, headers: Record<string, string> = {}) => server.api('/api/signup', { method: 'POST', json, headers });
 const checkStudent = (json: unknown) => server.api('/api/check-student', { method: 'POST', json });
 const mailbox = (to: string) => readMailbox(server, to);
@@ -83,18 +71,6 @@ const mailCount = async () =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-
-/** The .ics of the newest mail to `to`, read from the stored mail (the mailbox API gives metadata only). */
-async function icsTo(to: string): Promise<string> {
-  const row = await server.services.db
-    .selectFrom('mails')
-    .select('attachments')
-    .where('to', '=', to)
-    .orderBy('sentAt', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
-}
 
 /** Sends each body and expects the status and message; nothing stored or mailed. */
 async function expectRefused(send: (body: unknown) => Promise<Response>, cases: [unknown, number, string | RegExp][]) {
@@ -151,7 +127,7 @@ describe(`new student sign-up on ${testDbKind()}`, () => {
       { filename: 'class.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', size: expect.any(Number) },
     ]);
 
-    const ics = await icsTo('ana@example.com');
+    const ics = await icsTo(server, 'ana@example.com');
     const compact = cls.date.replaceAll('-', '');
     expect(ics.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
     expect(ics).toContain(`\r\nUID:${answer._id}@`);
@@ -305,7 +281,7 @@ describe(`returning student on ${testDbKind()}`, () => {
     const [student] = await mailbox('rae@example.com');
     expect(student!.subject).toContain(`You're signed up: ${second.title}`);
     expect(student!.attachments.map((a) => a.filename)).toEqual(['class.ics']);
-    expect(await icsTo('rae@example.com')).toContain(`DTSTART;TZID=America/Los_Angeles:${second.date.replaceAll('-', '')}T100000`);
+    expect(await icsTo(server, 'rae@example.com')).toContain(`DTSTART;TZID=America/Los_Angeles:${second.date.replaceAll('-', '')}T100000`);
     const [teacher] = await mailbox(TEACHER);
     expect(teacher!.subject).toBe(`Class sign-up: Rae New for ${second.title} on ${second.date}`);
   });

@@ -13,7 +13,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseFeed } from 'feedsmith';
 import { useTestServer } from '../../helpers/server.ts';
-import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { adminCookie, createUser, expectAdminOnly, type AdminRoute } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
 import { readMailbox } from '../../helpers/mail.ts';
@@ -92,7 +92,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     const { id } = await create(postBody({ title: 'Guarded post' }));
     await publish(id);
     const client = await createUser(server);
-    const routes: { method: string; path: string; json?: unknown }[] = [
+    const routes: AdminRoute[] = [
       { method: 'GET', path: '/api/admin/posts' },
       { method: 'POST', path: '/api/admin/posts', json: postBody({ title: 'Intruder' }) },
       { method: 'GET', path: `/api/admin/posts/${id}` },
@@ -108,18 +108,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     ];
     const snapshot = async () => JSON.stringify(await server.services.db.selectFrom('pages').selectAll().where('kind', '=', 'post').orderBy('slug').execute());
     const before = await snapshot();
-    for (const who of [undefined, client.cookie]) {
-      for (const route of routes) {
-        const res = await server.api(route.path, {
-          method: route.method,
-          ...(route.json !== undefined ? { json: route.json } : {}),
-          headers: who ? { cookie: who } : {},
-        });
-        const where = `${route.method} ${route.path} ${who ? 'as a client' : 'without a session'}`;
-        expect(res.status, where).toBe(401);
-        expect(await res.text(), where).not.toContain('Guarded');
-      }
-    }
+    await expectAdminOnly(server, routes, client.cookie, (body, where) => expect(body, where).not.toContain('Guarded'));
     expect(await snapshot()).toBe(before);
   });
 

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
+import { classForm } from '../../helpers/classes.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 let admin: string;
@@ -16,7 +17,6 @@ beforeAll(async () => {
   admin = await adminCookie(server);
 });
 
-const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 let ip = 0;
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
   server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `198.51.100.${++ip}`, ...headers } });
@@ -32,16 +32,8 @@ async function addClass(capacity: number) {
     .executeTakeFirstOrThrow();
   return { id: row.id, title, date };
 }
-const form = (cls: { title: string; date: string }, email: string, action: 'signup' | 'waitlist' = 'signup') => ({
-  name: 'Ana Lima',
-  email,
-  phone: '123-456-7890',
-  classTitle: cls.title,
-  date: cls.date,
-  waiver: true,
-  signature: SIGNATURE,
-  recaptchaToken: `dev:${action}_form_submit`,
-});
+const form = (cls: { title: string; date: string }, email: string, action: 'signup' | 'waitlist' = 'signup') =>
+  classForm(cls, { email, recaptchaToken: `dev:${action}_form_submit` });
 const signupOf = (email: string, title: string) =>
   server.services.db
     .selectFrom('classSignups')

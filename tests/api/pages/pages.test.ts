@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type TestServer, useTestServer } from '../../helpers/server.ts';
-import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { adminCookie, createUser, expectAdminOnly, type AdminRoute } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { PAGE_MESSAGES, type PageDetail, type PageListItem, type PageRevision } from '../../../contract/content.ts';
@@ -104,7 +104,7 @@ describe(`pages in the admin on ${testDbKind()}`, () => {
     await admin.publish('guarded-page');
     const client = await createUser(server);
     const yoga = await admin.page('yoga');
-    const routes: { method: string; path: string; json?: unknown }[] = [
+    const routes: AdminRoute[] = [
       { method: 'GET', path: '/api/admin/pages' },
       { method: 'POST', path: '/api/admin/pages', json: customBody({ slug: 'intruder-page' }) },
       { method: 'GET', path: '/api/admin/pages/yoga' },
@@ -122,20 +122,10 @@ describe(`pages in the admin on ${testDbKind()}`, () => {
       { method: 'GET', path: '/api/admin/pages/yoga/preview' },
     ];
     const before = await snapshot(server);
-    for (const who of [undefined, client.cookie]) {
-      for (const route of routes) {
-        const res = await server.api(route.path, {
-          method: route.method,
-          ...(route.json !== undefined ? { json: route.json } : {}),
-          headers: who ? { cookie: who } : {},
-        });
-        const where = `${route.method} ${route.path} ${who ? 'as a client' : 'without a session'}`;
-        expect(res.status, where).toBe(401);
-        const body = await res.text();
-        expect(body, where).not.toContain('Maya');
-        expect(body, where).not.toContain('guarded-page');
-      }
-    }
+    await expectAdminOnly(server, routes, client.cookie, (body, where) => {
+      expect(body, where).not.toContain('Maya');
+      expect(body, where).not.toContain('guarded-page');
+    });
     expect(await snapshot(server)).toBe(before);
   });
 

@@ -10,6 +10,8 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import { couponLimitReached } from '../../../contract/booking.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
+import { addTin } from '../../helpers/orders.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
@@ -21,20 +23,13 @@ const TEACHER = 'teacher@example.com';
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrent bookings).
 const server = useTestServer({ env: { TRUST_PROXY: '1', BOOKING_COUPON_LIMIT: String(LIMIT) }, resetRateLimits: true });
 beforeAll(async () => {
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
 });
 
 const db = () => server.services.db;
 let counter = 0;
 
-async function addProduct(inventory: number) {
-  const row = await db()
-    .insertInto('products')
-    .values({ name: `Tin ${++counter}`, priceCents: 1800, inventory })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const addProduct = (inventory: number) => addTin(db(), inventory);
 const inventory = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const attemptOf = (paypalOrderId: string) => db().selectFrom('paymentAttempts').selectAll().where('paypalOrderId', '=', paypalOrderId).executeTakeFirst();
 

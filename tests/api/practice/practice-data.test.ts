@@ -8,10 +8,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { insertOrder } from '../../../api/shop/orders.repo.ts';
 import { insertSignup } from '../../../api/classes/signups.repo.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
+import { addFreeSlot } from '../../helpers/slots.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { readMailbox } from '../../helpers/mail.ts';
@@ -20,22 +22,12 @@ import { PNG, SIGNATURE } from '../../helpers/endpoints.ts';
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 beforeAll(async () => {
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
   admin = await adminCookie(server);
 });
 
 const YOGA = 'Individual Yoga Session (60 min)';
-let minute = 0;
-async function addSlot(days = 6) {
-  const n = ++minute;
-  const date = addDays(zonedNow(server.env.SITE_TIMEZONE).date, days);
-  const time = `${String(8 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
-  return server.services.db
-    .insertInto('slots')
-    .values({ date, time, startsAt: zonedInstant(date, time, server.env.SITE_TIMEZONE) })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
+const addSlot = (days = 6) => addFreeSlot(server, days);
 
 type Client = Awaited<ReturnType<typeof createUser>> & { first: string; last: string; phone: string; city: string; marker: string };
 

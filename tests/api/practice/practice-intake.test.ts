@@ -6,8 +6,9 @@
  * message naming the intake, nothing asked of PayPal and the slot left free, and allowed after.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
+import { addFreeSlot } from '../../helpers/slots.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { SIGNATURE } from '../../helpers/endpoints.ts';
@@ -16,7 +17,7 @@ const server = useTestServer({ resetRateLimits: true });
 let admin: string;
 let ordersMade = 0;
 beforeAll(async () => {
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
   // Count what is asked of PayPal: a refused booking must ask nothing.
   const payments = server.services.payments;
   const createOrder = payments.createOrder.bind(payments);
@@ -28,17 +29,7 @@ beforeAll(async () => {
 });
 
 const YOGA = 'Individual Yoga Session (60 min)';
-let minute = 0;
-async function addSlot() {
-  const n = ++minute;
-  const date = addDays(zonedNow(server.env.SITE_TIMEZONE).date, 5);
-  const time = `${String(8 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
-  return server.services.db
-    .insertInto('slots')
-    .values({ date, time, startsAt: zonedInstant(date, time, server.env.SITE_TIMEZONE) })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
+const addSlot = () => addFreeSlot(server, 5);
 
 const getForm = async () => (await server.api('/api/admin/intake', { headers: { cookie: admin } })).json();
 const putForm = (json: unknown) => server.api('/api/admin/intake', { method: 'PUT', json, headers: { cookie: admin } });

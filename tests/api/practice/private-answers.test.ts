@@ -5,13 +5,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { ENDPOINTS, Fixtures, cookieFor, nameOf, pathOf } from '../../helpers/endpoints.ts';
 
 const server = useTestServer();
 let fx: Fixtures;
 
 beforeAll(async () => {
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
   fx = new Fixtures(server);
 });
 

@@ -6,8 +6,8 @@
  * the chosen type's range; a value stored in issue 20's shape still reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { startTestServer, type TestServer, useTestServer } from '../../helpers/server.ts';
+import { addFreeSlot } from '../../helpers/slots.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -51,17 +51,7 @@ const getSettings = async () => (await (await server.api('/api/admin/settings', 
 const putSettings = (json: unknown, cookie: string | null = admin) =>
   server.api('/api/admin/settings', { method: 'PUT', json, headers: cookie ? { cookie } : {} });
 
-let minute = 0;
-async function addSlot() {
-  const zone = server.env.SITE_TIMEZONE;
-  const date = addDays(zonedNow(zone).date, 4);
-  const time = `${String(8 + Math.floor(++minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
-  return server.services.db
-    .insertInto('slots')
-    .values({ date, time, startsAt: zonedInstant(date, time, zone) })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-}
+const addSlot = () => addFreeSlot(server, 4);
 const order = (cookie: string, slotId: string, amount: unknown, sessionType = YOGA) =>
   server.api(`/api/bookings/${slotId}/paypal-order`, { method: 'POST', json: { amount, sessionType }, headers: { cookie } });
 

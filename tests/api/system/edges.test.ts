@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { ENDPOINTS, Fixtures, cookieFor, nameOf, pathOf, type Endpoint } from '../../helpers/endpoints.ts';
 import { DATE_OUT_OF_RANGE, ambiguousTimeNote, invisibleCharactersMessage, nonexistentTimeMessage } from '../../../contract/common.ts';
 import type { SlotsAddedView } from '../../../contract/slots.ts';
@@ -16,7 +17,7 @@ let admin: string;
 const LA = 'America/Los_Angeles';
 
 beforeAll(async () => {
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
   fx = new Fixtures(server);
   admin = await fx.adminCookie();
 });

@@ -27,6 +27,7 @@ import { sql } from 'kysely';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { createApp } from '../../../api/app.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import type { MailboxEntry } from '../../../api/services/mail/mailbox.ts';
 import { readMailbox } from '../../helpers/mail.ts';
@@ -52,7 +53,7 @@ let tables: string[] = [];
 
 beforeAll(async () => {
   // The realtime room is not running in tests; a booking tells this stand-in instead.
-  server.services.realtime = { kind: 'partykit-dev', host: 'test', notifySlotBooked: async () => true, notifySlotFreed: async () => true };
+  server.services.realtime = recordingRealtime();
   fx = new Fixtures(server);
   // The admin's session exists before any snapshot is taken.
   await fx.adminCookie();

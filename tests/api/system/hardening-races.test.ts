@@ -22,6 +22,7 @@ import { sql } from 'kysely';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { recordingRealtime } from '../../helpers/realtime.ts';
 import { BOOKING_SESSION, Fixtures } from '../../helpers/endpoints.ts';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
@@ -39,15 +40,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
   const notified: string[] = [];
 
   beforeAll(async () => {
-    server.services.realtime = {
-      kind: 'partykit-dev',
-      host: 'test',
-      notifySlotFreed: async () => true,
-      notifySlotBooked: async (slotId) => {
-        notified.push(slotId);
-        return true;
-      },
-    };
+    server.services.realtime = recordingRealtime(notified);
     fx = new Fixtures(server);
   });
 
