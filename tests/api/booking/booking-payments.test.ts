@@ -13,7 +13,6 @@ import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
-import { BOOKING_CONFIRMED as CONFIRMED, BOOKING_FAILED as FAILED, COUPON_INVALID, COUPON_VALID, PAYMENT_UNSUCCESSFUL } from '../../../contract/booking.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -25,6 +24,12 @@ beforeAll(async () => {
   server.services.realtime = recordingRealtime(notified);
 });
 
+// SPEC.md's words, restated here so that a change to them fails this test.
+const CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
+const FAILED = 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.';
+const COUPON_INVALID = 'Invalid code. Double-check or continue without one.';
+const COUPON_VALID = 'Coupon valid. Click Continue to apply.';
+const PAYMENT_UNSUCCESSFUL = 'Your payment could not be processed. Please check your payment details and try again.';
 const YOGA = 'Individual Yoga Session (60 min)';
 const THERAPY = 'Yoga Therapy Session (60 min)';
 const TEACHER = 'teacher@example.com';
