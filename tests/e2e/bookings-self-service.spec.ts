@@ -98,6 +98,16 @@ test.describe('clients change their own sessions', () => {
     const to = await adminSlot(browser, 8);
     await bookWithCoupon(a.page, a.id, a.email, from.id);
 
+    // The teacher, on her phone, writes a note on the session before it moves (issue 30).
+    const teacherContext = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: visitorHeaders() });
+    const teacher = await teacherContext.newPage();
+    await loginAdmin(teacher);
+    await teacher.goto(`/admin/client?id=${a.id}`);
+    const before = teacher.locator(`[data-session="${from.id}"]`);
+    await before.getByLabel('Write a note').fill('Shoulders first; go slow on the twist.');
+    await before.getByRole('button', { name: /^Save note/ }).click();
+    await expect(before.getByText('Note saved.')).toBeVisible();
+
     await a.page.goto(`/user/${a.id}`);
     const row = a.page.locator(`[data-session="${from.id}"]`);
     await row.getByRole('button', { name: 'Reschedule' }).click();
@@ -110,6 +120,14 @@ test.describe('clients change their own sessions', () => {
     await expect(a.page.locator(`[data-session="${from.id}"]`)).toHaveCount(0);
     const [moved] = await mailsTo(a.page.request, a.email, 3);
     expect(moved!.subject).toMatch(/^Session moved/);
+
+    // Her record shows the note on the new time, and no phantom session holds it on the old one.
+    await teacher.reload();
+    const after = teacher.locator(`[data-session="${to.id}"]`);
+    await expect(after).toContainText('Shoulders first; go slow on the twist.');
+    await expect(after).toContainText('coming');
+    await expect(teacher.locator(`[data-session="${from.id}"]`)).toHaveCount(0);
+    await teacherContext.close();
     await a.context.close();
   });
 
