@@ -1,5 +1,6 @@
 import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
 import { adminSeries, userSeries } from './booking/series.routes.ts';
+import { adminGiftCards, giftCards } from './gift-cards/gift-cards.routes.ts';
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
@@ -111,6 +112,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   // Packages and what clients hold (issue 32).
   api.route('/packages', packages);
   api.route('/admin/packages', adminPackages);
+  api.route('/gift-cards', giftCards);
+  api.route('/admin/gift-cards', adminGiftCards);
   api.route('/admin', adminClients);
   api.route('/admin', adminClientBookings);
   api.route('/user', userBalance);

@@ -10,6 +10,7 @@
  */
 import { expireLapsedCredits } from './packages/ledger.ts';
 import { sendExpiryReminders } from './packages/expiry-reminders.ts';
+import { deliverDueCards } from './gift-cards/gift-cards.ts';
 import { zonedNow } from './lib/time.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -152,6 +153,8 @@ export async function startServer(
     runner.every('credit expiry reminders', env.REMINDER_INTERVAL_MS, () =>
       sendExpiryReminders(services, zonedNow(env.SITE_TIMEZONE, services.clock.now()).date),
     );
+    // Gift cards whose day has come (issue 33): each delivered once across replicas (the claim marks it).
+    runner.every('gift card delivery', env.REMINDER_INTERVAL_MS, () => deliverDueCards(services, zonedNow(env.SITE_TIMEZONE, services.clock.now()).date));
   }
   if (options.reconciler !== false) {
     // Payment attempts a crash left half way: at start and each interval.

@@ -25,6 +25,7 @@ import * as cancelledSessionPaidAt from './migrations/0022_cancelled_session_pai
 import * as packagesAndLedger from './migrations/0023_packages_and_ledger.ts';
 import * as packagePayments from './migrations/0024_package_payments.ts';
 import * as weeklySeries from './migrations/0026_weekly_series.ts';
+import * as giftCards from './migrations/0027_gift_cards.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0023_packages_and_ledger': packagesAndLedger,
   '0024_package_payments': packagePayments,
   '0026_weekly_series': weeklySeries,
+  '0027_gift_cards': giftCards,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

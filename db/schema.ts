@@ -340,13 +340,26 @@ export interface PackageAttemptDetails {
   paidOn: string;
 }
 
+/** What a gift card bought through PayPal will be (issue 33): the card is made when the capture completes. */
+export interface GiftCardAttemptDetails {
+  design: GiftCardDesign;
+  buyerName: string;
+  buyerEmail: string;
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  sendOn: string;
+  /** Her day the money came in. */
+  paidOn: string;
+}
+
 export type PaymentAttemptState = 'claimed' | 'capturing' | 'completed' | 'released';
 export type PaymentSettler = 'checkout' | 'retry' | 'reconciler' | 'webhook';
 
 /** A PayPal payment from the claim to its outcome: db/migrations/0005_payment_attempts.ts, docs/decisions/0012. */
 export interface PaymentAttemptsTable {
   id: Generated<string>;
-  kind: 'order' | 'booking' | 'package';
+  kind: 'order' | 'booking' | 'package' | 'gift_card';
   /** Unique: one attempt per PayPal order. */
   paypalOrderId: string;
   /** The PayPal-Request-Id every capture of this attempt is sent with. */
@@ -355,7 +368,7 @@ export interface PaymentAttemptsTable {
   currency: string;
   slotId: string | null;
   userId: string | null;
-  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails | PackageAttemptDetails, string, string>;
+  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails | PackageAttemptDetails | GiftCardAttemptDetails, string, string>;
   state: Generated<PaymentAttemptState>;
   /** The server process that may release it, since claimedAt. */
   claimedBy: string;
@@ -748,10 +761,37 @@ export interface LedgerEntriesTable {
   change: number;
   reason: LedgerReason;
   slotId: string | null;
+  /** The order a gift card paid for (0027). */
+  orderId: Generated<string | null>;
   note: Generated<string>;
   createdBy: 'client' | 'admin' | 'system';
   createdAt: CreatedAt;
 }
+
+/** A gift card (0027, decision 0041): its money is its lot's ledger; the code only as a hash. */
+export interface GiftCardsTable {
+  id: Generated<string>;
+  lotId: string;
+  /** SHA-256 (hex) of the code's 16 characters, as api/gift-cards/codes.ts normalises them. */
+  codeHash: string;
+  /** What the teacher and the buyer see of the code. */
+  codeLast4: string;
+  design: GiftCardDesign;
+  buyerName: string;
+  /** Null for a card she issued herself. */
+  buyerEmail: string | null;
+  recipientName: string;
+  recipientEmail: string;
+  message: Generated<string>;
+  /** Her day the recipient's mail leaves (YYYY-MM-DD). */
+  sendOn: string;
+  deliveredAt: Timestamp | null;
+  voidedAt: Timestamp | null;
+  createdBy: 'buyer' | 'admin';
+  createdAt: CreatedAt;
+}
+
+export type GiftCardDesign = 'yoga' | 'chocolates';
 
 export interface Database {
   users: UsersTable;
@@ -802,6 +842,7 @@ export interface Database {
   packages: PackagesTable;
   creditLots: CreditLotsTable;
   ledgerEntries: LedgerEntriesTable;
+  giftCards: GiftCardsTable;
 }
 
 export type User = Selectable<UsersTable>;

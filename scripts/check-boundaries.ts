@@ -228,6 +228,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'booking', to: 'practice/records.ts', why: 'a moved session takes its notes along (decision 0033)' },
   { from: 'classes', to: 'accounts/users.repo.ts', why: 'a client takes a class place in her own name (findUserById)' },
   { from: 'classes', to: 'pages/pages.repo.ts', why: 'a sign-up records the waiver as she published it' },
+  {
+    from: 'gift-cards',
+    to: 'packages/ledger.ts',
+    why: "a gift card's money is a lot of the one ledger, counted in cents (issue 33, decision 0041)",
+  },
   { from: 'galleries', to: 'images/images.repo.ts', why: "a gallery's photos are the photo pipeline's" },
   { from: 'galleries', to: 'images/upload.ts', why: "a gallery's photos are uploaded through the photo pipeline" },
   { from: 'packages', to: 'payments/attempts.repo.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },

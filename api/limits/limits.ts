@@ -56,6 +56,16 @@ export const LIMITS = {
   oneClick: { bucket: 'one-click', max: 120, windowMs: minutes(1) },
   shopCoupon: { bucket: 'coupon', max: 10, windowMs: minutes(10), message: 'Too many coupon attempts. Please wait a few minutes and try again.' },
   checkout: { bucket: 'checkout', max: 60, windowMs: minutes(10) },
+  /**
+   * A gift card's code tried (a balance asked, a card spent; issue 33): 20 tries per address in 15
+   * minutes. Against 2^80 codes that is no hope for a guesser, and plenty for a family of cards.
+   */
+  giftCardCode: {
+    bucket: 'gift-card-code',
+    max: 20,
+    windowMs: minutes(15),
+    message: 'Too many gift card codes were tried. Please wait a few minutes and try again.',
+  },
   placeOrder: { bucket: 'orders', max: 60, windowMs: minutes(10) },
   paypalWebhook: { bucket: 'paypal-webhook', max: 600, windowMs: minutes(1) },
   /** Resend's delivery events (bounces, complaints), verified by signature. */

@@ -61,7 +61,10 @@ export async function heldLots(db: DB, userId: string): Promise<HeldLot[]> {
 }
 
 export interface NewLot {
-  userId: string;
+  /** Null for a gift card's lot: the card, not an account, holds it (issue 33). */
+  userId: string | null;
+  /** Sessions (the default) or a gift card's cents. */
+  unit?: 'session' | 'cents';
   packageId: string | null;
   name: string;
   sessionTypes: string[];
@@ -84,11 +87,13 @@ export async function insertLot(trx: Transaction<Database>, lot: NewLot): Promis
 }
 
 export interface NewEntry {
-  userId: string;
+  userId: string | null;
   lotId: string;
   change: number;
   reason: LedgerReason;
   slotId?: string | null;
+  /** The order a gift card paid for (issue 33). */
+  orderId?: string | null;
   note?: string;
   createdBy: 'client' | 'admin' | 'system';
 }
@@ -97,7 +102,7 @@ export interface NewEntry {
 export async function insertEntry(trx: Transaction<Database> | DB, entry: NewEntry): Promise<boolean> {
   const done = await trx
     .insertInto('ledgerEntries')
-    .values({ ...entry, slotId: entry.slotId ?? null, note: entry.note ?? '' })
+    .values({ ...entry, slotId: entry.slotId ?? null, orderId: entry.orderId ?? null, note: entry.note ?? '' })
     .onConflict((oc) => oc.columns(['lotId', 'reason']).where('reason', 'in', ['bought', 'expired', 'refunded']).doNothing())
     .returning('id')
     .executeTakeFirst();

@@ -147,3 +147,30 @@ export async function expireLapsedCredits(db: DB, today: string): Promise<number
   }
   return written;
 }
+
+/**
+ * A gift card's value (issue 33, decision 0041): a lot counted in cents that no account holds (the
+ * card's code does) and that never lapses, and its one 'bought' row. What the buyer paid is its
+ * price (0 for a card she gives); the books count it as income only when it is spent.
+ */
+export async function grantCardValue(
+  trx: Transaction<Database>,
+  input: { amountCents: number; priceCents: number; method: LotMethod; paidOn: string; createdBy: 'client' | 'admin'; paypalOrderId?: string | null },
+): Promise<string> {
+  const lotId = await insertLot(trx, {
+    userId: null,
+    unit: 'cents',
+    packageId: null,
+    name: 'Gift card',
+    sessionTypes: [],
+    quantity: input.amountCents,
+    priceCents: input.priceCents,
+    method: input.method,
+    paidOn: input.paidOn,
+    expiresOn: null,
+    createdBy: input.createdBy,
+    paypalOrderId: input.paypalOrderId ?? null,
+  });
+  await insertEntry(trx, { userId: null, lotId, change: input.amountCents, reason: 'bought', createdBy: input.createdBy === 'client' ? 'client' : 'admin' });
+  return lotId;
+}

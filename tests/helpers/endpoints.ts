@@ -29,6 +29,7 @@ import { BOOKS_ENDPOINTS } from './endpoints/books.ts';
 import { BACKUPS_ENDPOINTS } from './endpoints/backups.ts';
 import { PRACTICE_ENDPOINTS } from './endpoints/practice.ts';
 import { PACKAGES_ENDPOINTS } from './endpoints/packages.ts';
+import { GIFT_CARDS_ENDPOINTS } from './endpoints/gift-cards.ts';
 import type { Endpoint, Example, Fixtures } from './endpoints/common.ts';
 
 export { BOOKING_SESSION, CART_COUPON, Fixtures, PNG, PNG_BASE64, SIGNATURE, pngForm } from './endpoints/common.ts';
@@ -54,6 +55,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...BACKUPS_ENDPOINTS,
   ...PRACTICE_ENDPOINTS,
   ...PACKAGES_ENDPOINTS,
+  ...GIFT_CARDS_ENDPOINTS,
 ];
 
 /** `route` with the example's params and query filled in (values percent-encoded unless `raw`). */

@@ -33,6 +33,7 @@ const tables = [
   'credit_lots',
   'events',
   'gallery_photos',
+  'gift_cards',
   'gigs',
   'image_variants',
   'images',
@@ -99,6 +100,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0023_packages_and_ledger',
       '0024_package_payments',
       '0026_weekly_series',
+      '0027_gift_cards',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

@@ -1,0 +1,51 @@
+/**
+ * A gift card's code (issue 33, decision 0041): 16 characters from 32 that can't be mistaken for
+ * one another read aloud or typed (no 0/O, no 1/I), 5 bits each: 80 bits. Shown in four groups of
+ * four (`K7QM-2XWD-9PHN-4RTA`); typed in any case, with or without the dashes and spaces.
+ *
+ * The code is never stored. It is the first 80 bits of an HMAC-SHA256, keyed with APP_SECRET,
+ * of the card's id (itself a random UUID): to anyone without the secret as unpredictable as 80
+ * random bits, and any replica can write it into the recipient's mail on the delivery day without
+ * a copy kept anywhere (a copy of the database holds no code that works). What is stored is its
+ * SHA-256 (80 unpredictable bits need no salt for the hash to be hopeless to reverse; a look-up is
+ * one index probe) and its last four, for the teacher.
+ */
+import { createHash, createHmac } from 'node:crypto';
+
+/** The alphabet: digits 2–9 and the letters without I and O. */
+export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const CODE_LENGTH = 16;
+
+/** The card's code, normalised (16 characters, no dashes): the same for its id wherever it is asked. */
+export function codeOf(secret: string, cardId: string): string {
+  if (!secret) throw new Error('a gift card code needs APP_SECRET');
+  const mac = createHmac('sha256', secret).update(`gift-card-code\0${cardId}`).digest();
+  // 16 × 5 bits from the first 10 bytes.
+  let bits = 0n;
+  for (const byte of mac.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
+  let code = '';
+  for (let i = CODE_LENGTH - 1; i >= 0; i--) code += CODE_ALPHABET[Number((bits >> BigInt(i * 5)) & 31n)];
+  return code;
+}
+
+/** `K7QM2XWD9PHN4RTA` → `K7QM-2XWD-9PHN-4RTA`. */
+export const groupCode = (code: string) => code.match(/.{1,4}/g)!.join('-');
+
+/**
+ * The 16 characters a person typed, upper-cased, without spaces or dashes; null when it can't be a
+ * code (a wrong length or a character outside the alphabet), which is answered as any unknown code.
+ */
+export function normalizeCode(typed: string): string | null {
+  // Spaces and dashes as people type them (a phone's no-break space, an en dash); nothing
+  // invisible: a code with a zero-width character or a byte order mark in it is no code.
+  const code = typed.toUpperCase().replace(/[ \t\u00a0\u2010-\u2015-]/g, '');
+  if (code.length !== CODE_LENGTH) return null;
+  for (const ch of code) if (!CODE_ALPHABET.includes(ch)) return null;
+  return code;
+}
+
+/** What is stored and looked up: the SHA-256 of the normalised code, in hex. */
+export const hashCode = (normalized: string) => createHash('sha256').update(normalized).digest('hex');
+
+/** The last four characters, for the teacher's list and the buyer's mails. */
+export const lastFour = (normalized: string) => normalized.slice(-4);

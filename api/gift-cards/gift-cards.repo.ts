@@ -1,0 +1,105 @@
+/**
+ * Gift cards' SQL (issue 33, decision 0041). A card's money is its lot's ledger rows (the one
+ * ledger, api/packages/ledger.repo.ts); this table keeps what a card is besides: the code's hash
+ * and last four, who gave it to whom, its day and whether it was delivered or voided.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database, GiftCardDesign } from '../../db/schema.ts';
+
+type Handle = DB | Transaction<Database>;
+
+export interface NewGiftCard {
+  id: string;
+  lotId: string;
+  codeHash: string;
+  codeLast4: string;
+  design: GiftCardDesign;
+  buyerName: string;
+  buyerEmail: string | null;
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  sendOn: string;
+  createdBy: 'buyer' | 'admin';
+}
+
+export async function insertGiftCard(trx: Transaction<Database>, card: NewGiftCard): Promise<void> {
+  await trx.insertInto('giftCards').values(card).execute();
+}
+
+/** The card's balance: its lot's rows summed. */
+const balance = sql<number>`(select coalesce(sum(e.change), 0)::int from ledger_entries e where e.lot_id = g.lot_id)`;
+
+/** The card a code's hash names, with its balance; undefined for every other hash. */
+export async function cardByHash(db: Handle, codeHash: string) {
+  const row = await db
+    .selectFrom('giftCards as g')
+    .select(['g.id', 'g.lotId', 'g.voidedAt', 'g.deliveredAt', balance.as('balanceCents')])
+    .where('g.codeHash', '=', codeHash)
+    .executeTakeFirst();
+  return row && { ...row, balanceCents: Number(row.balanceCents) };
+}
+
+/** Every card, newest first, with what it was worth and what is left: her Gift cards page. */
+export async function listGiftCards(db: DB) {
+  const rows = await db
+    .selectFrom('giftCards as g')
+    .innerJoin('creditLots as l', 'l.id', 'g.lotId')
+    .select([
+      'g.id',
+      'g.codeLast4',
+      'g.design',
+      'g.buyerName',
+      'g.recipientName',
+      'g.recipientEmail',
+      'g.message',
+      'g.sendOn',
+      'g.deliveredAt',
+      'g.voidedAt',
+      'g.createdBy',
+      'g.createdAt',
+      'l.quantity as amountCents',
+      balance.as('balanceCents'),
+    ])
+    .orderBy('g.createdAt', 'desc')
+    .orderBy('g.id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, balanceCents: Number(r.balanceCents) }));
+}
+
+/** A card as its mails need it (the code is derived from the id, never read from here). */
+export type CardToDeliver = Awaited<ReturnType<typeof claimDueCards>>[number];
+
+/**
+ * Claims the cards due by `today` (her day), not delivered and not voided, marking them delivered
+ * in one conditional UPDATE: a second replica running it at once waits on the rows, finds them
+ * marked and gets none. Takes the transaction the delivery mails are queued in, so the mark and
+ * the mails commit together. With `ids`, only those cards (one just made for today).
+ */
+export async function claimDueCards(trx: Transaction<Database>, today: string, ids?: readonly string[]) {
+  let query = trx
+    .updateTable('giftCards as g')
+    .from('creditLots as l')
+    .set({ deliveredAt: sql<Date>`now()` })
+    .whereRef('l.id', '=', 'g.lotId')
+    .where('g.deliveredAt', 'is', null)
+    .where('g.voidedAt', 'is', null)
+    .where('g.sendOn', '<=', today);
+  if (ids) query = query.where('g.id', 'in', ids.length ? ids : ['']);
+  return query
+    .returning([
+      'g.id',
+      'g.design',
+      'g.buyerName',
+      'g.buyerEmail',
+      'g.recipientName',
+      'g.recipientEmail',
+      'g.message',
+      'g.sendOn',
+      'g.codeLast4',
+      'g.createdBy',
+      'l.quantity as amountCents',
+    ])
+    .execute();
+}

@@ -1,0 +1,131 @@
+/**
+ * Gift cards' use-cases (issue 33, decision 0041): a card issued (by her now; bought through
+ * PayPal next), delivered on its day, and its balance read by its code. A card's money is a lot
+ * in the one ledger counted in cents (packages/ledger.ts grantCardValue); its code is derived
+ * from its id and APP_SECRET (codes.ts) and stored only as a hash. Refusals are returned kinds.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Services } from '../services/index.ts';
+import type { Database, GiftCardDesign, LotMethod } from '../../db/schema.ts';
+import type { QueuedMails } from '../mail/outbox.repo.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { commitWithMails } from '../mail/commit.ts';
+import { brandNames } from '../site/brand.ts';
+import { grantCardValue } from '../packages/ledger.ts';
+import { codeOf, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
+import { cardByHash, claimDueCards, insertGiftCard } from './gift-cards.repo.ts';
+import { deliveryMails } from './mails.ts';
+
+type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
+
+export interface NewCard {
+  amountCents: number;
+  /** What the buyer paid (0 for a card she gives), and how. */
+  priceCents: number;
+  method: LotMethod;
+  /** Her day the money came in, and today. */
+  paidOn: string;
+  design: GiftCardDesign;
+  buyerName: string;
+  buyerEmail: string | null;
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  /** Her day the recipient's mail leaves: today or later. */
+  sendOn: string;
+  createdBy: 'buyer' | 'admin';
+  paypalOrderId?: string | null;
+}
+
+/**
+ * Makes the card in the caller's transaction: its lot and 'bought' row, its row with the code's
+ * hash, and, when its day is today, its delivery (the mails queued in the same transaction).
+ * Answers the card's id and its code (grouped), which only the caller sees now.
+ */
+export async function createCard(trx: Transaction<Database>, env: Deps['env'], card: NewCard): Promise<{ id: string; code: string; mails: QueuedMails }> {
+  const id = randomUUID();
+  const code = codeOf(env.APP_SECRET, id);
+  const lotId = await grantCardValue(trx, {
+    amountCents: card.amountCents,
+    priceCents: card.priceCents,
+    method: card.method,
+    paidOn: card.paidOn,
+    createdBy: card.createdBy === 'admin' ? 'admin' : 'client',
+    paypalOrderId: card.paypalOrderId ?? null,
+  });
+  await insertGiftCard(trx, {
+    id,
+    lotId,
+    codeHash: hashCode(code),
+    codeLast4: lastFour(code),
+    design: card.design,
+    buyerName: card.buyerName,
+    buyerEmail: card.buyerEmail,
+    recipientName: card.recipientName,
+    recipientEmail: card.recipientEmail,
+    message: card.message,
+    sendOn: card.sendOn,
+    createdBy: card.createdBy,
+  });
+  const mails = card.sendOn <= card.paidOn ? await deliver(trx, env, card.paidOn, [id]) : [];
+  return { id, code: groupCode(code), mails };
+}
+
+/** Claims the cards due (or only `ids`) and queues their mails, in the claim's transaction. */
+async function deliver(trx: Transaction<Database>, env: Deps['env'], today: string, ids?: readonly string[]): Promise<QueuedMails> {
+  const due = await claimDueCards(trx, today, ids);
+  if (due.length === 0) return [];
+  const brands = await brandNames(trx);
+  const mails = due.flatMap((card) => deliveryMails(env, brands[card.design], card, codeOf(env.APP_SECRET, card.id)));
+  return queueMails(trx, 'gift-card', mails);
+}
+
+/** She issues a card herself (a raffle prize, a make-good): free, from her, mailed on its day. */
+export async function issueGiftCard(
+  services: Deps,
+  input: { amountCents: number; recipientName: string; recipientEmail: string; message: string; sendOn: string; design: GiftCardDesign; today: string },
+): Promise<{ id: string; code: string }> {
+  const brand = await brandNames(services.db);
+  const done = await commitWithMails(services, async (trx) => {
+    const card = await createCard(trx, services.env, {
+      amountCents: input.amountCents,
+      priceCents: 0,
+      method: 'free',
+      paidOn: input.today,
+      design: input.design,
+      buyerName: brand[input.design],
+      buyerEmail: null,
+      recipientName: input.recipientName,
+      recipientEmail: input.recipientEmail,
+      message: input.message,
+      sendOn: input.sendOn,
+      createdBy: 'admin',
+    });
+    return { result: { id: card.id, code: card.code }, mails: card.mails };
+  });
+  return done.result;
+}
+
+/**
+ * The periodic delivery (every process, each minute): the cards whose day has come, each
+ * delivered once however many replicas run (the claim marks them), its mails committed with the
+ * mark and sent after it; a crash after the commit leaves them to the outbox's sender.
+ */
+export async function deliverDueCards(services: Deps, today: string): Promise<number> {
+  const done = await commitWithMails(services, async (trx) => {
+    const mails = await deliver(trx, services.env, today);
+    return { result: mails.length, mails };
+  });
+  return done.result;
+}
+
+export type BalanceResult = { ok: true; balanceCents: number } | { ok: false; kind: 'not-found' };
+
+/** A card's balance by its code as typed; every code that is not a card's answers alike. */
+export async function balanceByCode(db: Services['db'], typed: string): Promise<BalanceResult> {
+  const code = normalizeCode(typed);
+  const card = code ? await cardByHash(db, hashCode(code)) : undefined;
+  if (!card) return { ok: false, kind: 'not-found' };
+  return { ok: true, balanceCents: card.voidedAt ? 0 : card.balanceCents };
+}

@@ -1,0 +1,49 @@
+/**
+ * The gift cards' mails (issue 33, decision 0041), written to the outbox in the transaction that
+ * delivers the card: the recipient's card (the code, the amount, the message)
+ * and, when someone bought it, the buyer's note that it went. Signed with the brand of the card's
+ * design. Every value goes to renderMail as text, which escapes it. The code is in the recipient's
+ * mail only; the buyer's mails name its last four characters.
+ */
+import type { Env } from '../env.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+import { greeting, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
+import { groupCode } from './codes.ts';
+import type { CardToDeliver } from './gift-cards.repo.ts';
+
+/** The recipient's card and, for a bought card, the buyer's note that it was delivered. */
+export function deliveryMails(env: Env, brand: string, card: CardToDeliver, code: string): OutgoingMail[] {
+  const amount = money(card.amountCents);
+  const from = card.createdBy === 'admin' ? brand : card.buyerName;
+  const mails: OutgoingMail[] = [
+    mail(card.recipientEmail, `A ${amount} gift card from ${oneLine(from)}`, {
+      heading: `A gift card for you: ${amount}`,
+      paragraphs: [
+        greeting(card.recipientName),
+        `${from} sent you a ${brand} gift card worth ${amount}.`,
+        ...(card.message ? [`“${card.message}”`] : []),
+        `Your code: ${groupCode(code)}`,
+        'Use it for chocolates in the cart, or for a yoga session or package when you book: it pays what it can, and what is left stays on the card for next time. It never expires.',
+      ],
+      footer: siteFooter(env, brand),
+    }),
+  ];
+  if (card.buyerEmail) {
+    mails.push(
+      mail(
+        card.buyerEmail,
+        `Your gift card to ${oneLine(card.recipientName)} was delivered`,
+        {
+          heading: 'Your gift card was delivered',
+          paragraphs: [
+            greeting(card.buyerName),
+            `Your ${amount} gift card (ending ${card.codeLast4}) was sent to ${card.recipientName} at ${card.recipientEmail} today.`,
+          ],
+          footer: siteFooter(env, brand),
+        },
+        { about: card.buyerEmail },
+      ),
+    );
+  }
+  return mails;
+}

@@ -1,0 +1,75 @@
+/**
+ * Gift cards (issue 33, decision 0041): one card for both brands, held in the one ledger in cents.
+ * Shared with the islands: zod only. Each field has a doc line.
+ */
+import { z } from 'zod';
+import { email, isoDate, nameText, optionalText } from './common.ts';
+
+/** One answer for every code that is not a card's, so a wrong code says nothing about other cards. */
+export const GIFT_CARD_NOT_FOUND = 'We couldn’t find a gift card with that code. Please check it and try again.';
+export const GIFT_CARD_TOO_MANY = 'Too many gift card codes were tried. Please wait a few minutes and try again.';
+export const GIFT_CARD_SEND_ON_PAST = 'The delivery day must be today or later.';
+export const GIFT_CARD_SEND_ON_TOO_LATE = 'The delivery day must be within a year.';
+
+/** What a card may be worth when she issues one herself: any amount up to $500. */
+export const ISSUED_MIN_CENTS = 1_00;
+export const GIFT_CARD_MAX_CENTS = 500_00;
+/** What a buyer may pay for one: a whole number of dollars from $10 to $500. */
+export const BOUGHT_MIN_CENTS = 10_00;
+
+export const GIFT_CARD_DESIGNS = ['yoga', 'chocolates'] as const;
+export type GiftCardDesignKey = (typeof GIFT_CARD_DESIGNS)[number];
+
+/** The code as a person types it: checked for its form by the server, which answers every wrong one alike. */
+export const giftCardCode = z.string({ error: 'Enter the gift card code' }).trim().min(1, 'Enter the gift card code').max(40, GIFT_CARD_NOT_FOUND);
+
+/** A card she issues herself (a raffle prize, a make-good): `POST /api/admin/gift-cards`. */
+export const issueGiftCardRequest = z.object({
+  /** Its value in cents, $1 to $500. */
+  amountCents: z
+    .number({ error: 'Amount must be a whole number of cents' })
+    .int('Amount must be a whole number of cents')
+    .min(ISSUED_MIN_CENTS, 'Amount must be at least $1')
+    .max(GIFT_CARD_MAX_CENTS, 'Amount must be at most $500'),
+  /** Who receives it: the mail is addressed to them. */
+  recipientName: nameText('Recipient name'),
+  recipientEmail: email,
+  /** Her words on the card. */
+  message: optionalText('Message', 500).optional(),
+  /** Her day the recipient's mail leaves; today when left out. */
+  sendOn: isoDate.optional(),
+  /** Which brand's card it looks like; yoga when left out. */
+  design: z.enum(GIFT_CARD_DESIGNS, { error: 'Design must be yoga or chocolates' }).optional(),
+});
+export type IssueGiftCardRequest = z.infer<typeof issueGiftCardRequest>;
+
+/** `POST /api/admin/gift-cards` → 201: the only answer that carries the whole code after its mail. */
+export interface GiftCardIssuedView {
+  _id: string;
+  code: string;
+}
+
+/** `GET /api/gift-cards/balance?code=…`. */
+export interface GiftCardBalanceView {
+  balanceCents: number;
+}
+
+/** A card on her Gift cards page: what she sees of it (never the whole code). */
+export interface AdminGiftCardView {
+  _id: string;
+  /** The code's last four characters. */
+  last4: string;
+  amountCents: number;
+  balanceCents: number;
+  design: GiftCardDesignKey;
+  buyerName: string;
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  /** Her day the mail leaves (YYYY-MM-DD). */
+  sendOn: string;
+  deliveredAt: string | null;
+  voidedAt: string | null;
+  createdBy: 'buyer' | 'admin';
+  createdAt: string;
+}

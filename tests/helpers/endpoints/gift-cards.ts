@@ -1,0 +1,45 @@
+/** The endpoint table's gift cards part (issue 33; tests/helpers/endpoints.ts holds the whole table, in order). */
+import { match, text, type Endpoint, type Fixtures } from './common.ts';
+
+/** A card she issues, delivered today: its code is what the balance look-up is asked with. */
+const issuedCard = async (fx: Fixtures) => {
+  const res = await fx.server.api('/api/admin/gift-cards', {
+    method: 'POST',
+    json: { amountCents: 2_500, recipientName: 'Rae Gift', recipientEmail: fx.email('gift') },
+    headers: { cookie: await fx.adminCookie() },
+  });
+  if (res.status !== 201) throw new Error(`gift card: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { _id: string; code: string };
+};
+
+export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'GET',
+    route: '/api/gift-cards/balance',
+    auth: 'none',
+    body: 'none',
+    fields: { code: match({ in: 'query', bad: ['0000-0000-0000-0000', 'K7QM-2XWD-9PHN'] }) },
+    writes: [],
+    example: async (fx) => ({ query: { code: (await issuedCard(fx)).code } }),
+  },
+  { method: 'GET', route: '/api/admin/gift-cards', auth: 'admin', body: 'none', writes: [], example: async (fx) => ({ cookie: await fx.adminCookie() }) },
+  {
+    method: 'POST',
+    route: '/api/admin/gift-cards',
+    auth: 'admin',
+    body: 'json',
+    fields: {
+      amountCents: { kind: 'number', required: true, bad: [0, 99, 1.5, 50_001, -100] },
+      recipientName: text(),
+      recipientEmail: text({ bad: ['not-an-address', 'a@b'] }),
+      message: { kind: 'string' },
+      sendOn: match({ required: false, bad: ['2031-02-30', '31-01-2031', '', '2001-01-01'] }),
+      design: match({ required: false, bad: ['roses', ''] }),
+    },
+    writes: ['giftCards', 'creditLots', 'ledgerEntries', 'mails', 'mailOutbox'],
+    example: async (fx) => ({
+      cookie: await fx.adminCookie(),
+      json: { amountCents: 5_000, recipientName: 'Rae Gift', recipientEmail: fx.email('gift'), message: 'Thank you for the raffle', design: 'chocolates' },
+    }),
+  },
+];
