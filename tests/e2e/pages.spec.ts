@@ -78,6 +78,9 @@ test.beforeAll(async ({ playwright }) => {
 });
 
 test('she edits a FAQ answer, previews, publishes, sees it on /yoga, and restores the earlier revision', async ({ page, browser }) => {
+  // A long walk (two publishes, each drawn again and read by a visitor, a preview, a restore):
+  // each step waits for what she sees; 30 s for all of it ran out on a loaded two-core machine.
+  test.setTimeout(90_000);
   await logIn(page);
   // On a phone the admin's sections are behind its Menu button (issue 20).
   const adminNav = page.getByRole('navigation', { name: 'Admin' });
