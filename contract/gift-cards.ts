@@ -73,3 +73,43 @@ export interface AdminGiftCardView {
   createdBy: 'buyer' | 'admin';
   createdAt: string;
 }
+
+export const GIFT_CARD_ID_UNKNOWN = 'No gift card with this id.';
+export const GIFT_CARD_ALREADY_DELIVERED = 'This card was delivered already, so it can’t be voided: adjust its balance instead.';
+export const GIFT_CARD_VOIDED = 'This card was voided.';
+export const GIFT_CARD_NOT_YET_DELIVERED = 'This card has not been delivered yet: it goes on its day.';
+export const giftCardBelowZero = (balanceCents: number) => `That would take more than the card holds ($${(balanceCents / 100).toFixed(2)}).`;
+
+/** Her adjustment of a card: `POST /api/admin/gift-cards/{id}/adjust`. */
+export const giftCardAdjustment = z.object({
+  /** Cents to add (more than 0) or take (less than 0). */
+  cents: z
+    .number({ error: 'Cents must be a whole number' })
+    .int('Cents must be a whole number')
+    .refine((n) => n !== 0, 'Cents must not be 0')
+    .refine((n) => Math.abs(n) <= GIFT_CARD_MAX_CENTS, 'Cents must be at most $500 either way'),
+  /** Why, for the card's history. */
+  reason: nameText('Reason', 200),
+});
+
+/** A line of a card's history: her page. */
+export interface GiftCardEntryView {
+  at: string;
+  change: number;
+  reason: string;
+  note: string;
+  orderId: string | null;
+  slotId: string | null;
+}
+
+/** `GET /api/admin/gift-cards/{id}`: the card and its history. */
+export interface AdminGiftCardDetailView extends AdminGiftCardView {
+  history: GiftCardEntryView[];
+}
+
+/** `POST /api/admin/gift-cards/{id}/void`: what was taken back, and the buyer's refund through PayPal if it was bought there. */
+export interface GiftCardVoidedView {
+  message: string;
+  takenCents: number;
+  paypalRefund: 'refunded' | 'failed' | 'none';
+}

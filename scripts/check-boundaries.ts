@@ -233,6 +233,8 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'packages/ledger.ts',
     why: "a gift card's money is a lot of the one ledger, counted in cents (issue 33, decision 0041)",
   },
+  { from: 'gift-cards', to: 'packages/ledger.repo.ts', why: "her page reads a gift card's history, its lot's rows (decision 0041)" },
+  { from: 'gift-cards', to: 'payments/attempts.repo.ts', why: 'a card bought through PayPal and voided is refunded from its capture (decision 0041)' },
   { from: 'galleries', to: 'images/images.repo.ts', why: "a gallery's photos are the photo pipeline's" },
   { from: 'galleries', to: 'images/upload.ts', why: "a gallery's photos are uploaded through the photo pipeline" },
   { from: 'packages', to: 'payments/attempts.repo.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },

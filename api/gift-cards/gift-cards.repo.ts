@@ -103,3 +103,27 @@ export async function claimDueCards(trx: Transaction<Database>, today: string, i
     ])
     .execute();
 }
+
+/** One card as her page shows it, with its lot's sale (how it was paid) for a refund. */
+export async function cardById(db: Handle, id: string) {
+  const row = await db
+    .selectFrom('giftCards as g')
+    .innerJoin('creditLots as l', 'l.id', 'g.lotId')
+    .selectAll('g')
+    .select(['l.quantity as amountCents', 'l.method', 'l.paypalOrderId', 'l.priceCents', balance.as('balanceCents')])
+    .where('g.id', '=', id)
+    .executeTakeFirst();
+  return row && { ...row, balanceCents: Number(row.balanceCents) };
+}
+
+/** Marks a card voided if it was neither delivered nor voided (the delivery's claim waits on the same row). */
+export async function markVoided(trx: Transaction<Database>, id: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('giftCards')
+    .set({ voidedAt: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('deliveredAt', 'is', null)
+    .where('voidedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

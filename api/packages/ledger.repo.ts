@@ -199,3 +199,30 @@ export async function sessionsOwed(db: DB, today: string): Promise<{ sessions: n
     where remaining > 0`.execute(db);
   return { sessions: Number(rows[0]?.sessions ?? 0), cents: Number(rows[0]?.cents ?? 0) };
 }
+
+/**
+ * Takes a lot's row lock for the rest of the transaction and answers its balance (the sum of its
+ * rows); undefined when there is no such lot. A gift card's spends lock its lot (no account holds
+ * it), so of two carts spending one card at once the second sums after the first has written.
+ */
+export async function lockLotBalance(trx: Transaction<Database>, lotId: string): Promise<number | undefined> {
+  const lot = await trx.selectFrom('creditLots').select('id').where('id', '=', lotId).forUpdate().executeTakeFirst();
+  if (!lot) return undefined;
+  const { sum } = await trx
+    .selectFrom('ledgerEntries')
+    .select(sql<number>`coalesce(sum(change), 0)::int`.as('sum'))
+    .where('lotId', '=', lotId)
+    .executeTakeFirstOrThrow();
+  return Number(sum);
+}
+
+/** A lot's rows, oldest first: a gift card's history. */
+export function entriesOfLot(db: DB, lotId: string) {
+  return db
+    .selectFrom('ledgerEntries')
+    .select(['id', 'createdAt', 'change', 'reason', 'note', 'orderId', 'slotId', 'createdBy'])
+    .where('lotId', '=', lotId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}

@@ -12,7 +12,7 @@ import type { Database, LotMethod } from '../../db/schema.ts';
 import { SESSION_TYPES } from '../../contract/booking.ts';
 import type { BalanceView } from '../../contract/packages.ts';
 import { addMonths } from '../lib/time.ts';
-import { heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, lockAccount, type HeldLot } from './ledger.repo.ts';
+import { heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, lockAccount, lockLotBalance, type HeldLot } from './ledger.repo.ts';
 
 /** A lot can book `sessionType` on `today` (her day): it covers the type, has sessions left and has not lapsed. */
 export const usableFor = (lot: HeldLot, sessionType: string, today: string) =>
@@ -173,4 +173,50 @@ export async function grantCardValue(
   });
   await insertEntry(trx, { userId: null, lotId, change: input.amountCents, reason: 'bought', createdBy: input.createdBy === 'client' ? 'client' : 'admin' });
   return lotId;
+}
+
+export type CardSpend = { ok: true; balanceCents: number } | { ok: false; kind: 'not-enough'; balanceCents: number } | { ok: false; kind: 'no-such-card' };
+
+/**
+ * Takes `cents` from a gift card's lot for an order or a session, in the caller's transaction
+ * (the order's or the booking's), under the lot's row lock: never more than its balance, however
+ * many carts spend it at once. The caller decided how much the card pays (all it holds, up to the
+ * total); a balance that fell meanwhile is 'not-enough' and the caller takes nothing.
+ */
+export async function spendCard(
+  trx: Transaction<Database>,
+  input: { lotId: string; cents: number; orderId?: string | null; slotId?: string | null; by: 'client' | 'admin' },
+): Promise<CardSpend> {
+  const balance = await lockLotBalance(trx, input.lotId);
+  if (balance === undefined) return { ok: false, kind: 'no-such-card' };
+  if (input.cents > balance) return { ok: false, kind: 'not-enough', balanceCents: balance };
+  await insertEntry(trx, {
+    userId: null,
+    lotId: input.lotId,
+    change: -input.cents,
+    reason: 'used',
+    orderId: input.orderId ?? null,
+    slotId: input.slotId ?? null,
+    createdBy: input.by,
+  });
+  return { ok: true, balanceCents: balance - input.cents };
+}
+
+export type CardAdjustment = { ok: true; balanceCents: number } | { ok: false; kind: 'below-zero'; balanceCents: number } | { ok: false; kind: 'no-such-card' };
+
+/** Her adjustment of a gift card with its reason, under the lot's lock; never below zero. */
+export async function adjustCard(trx: Transaction<Database>, input: { lotId: string; cents: number; reason: string }): Promise<CardAdjustment> {
+  const balance = await lockLotBalance(trx, input.lotId);
+  if (balance === undefined) return { ok: false, kind: 'no-such-card' };
+  if (balance + input.cents < 0) return { ok: false, kind: 'below-zero', balanceCents: balance };
+  await insertEntry(trx, { userId: null, lotId: input.lotId, change: input.cents, reason: 'adjusted', note: input.reason, createdBy: 'admin' });
+  return { ok: true, balanceCents: balance + input.cents };
+}
+
+/** A card voided: what it holds is taken back in its one 'refunded' row; false when it was taken back already. */
+export async function emptyCard(trx: Transaction<Database>, input: { lotId: string; note: string }): Promise<{ takenCents: number } | undefined> {
+  const balance = await lockLotBalance(trx, input.lotId);
+  if (balance === undefined) return undefined;
+  const written = await insertEntry(trx, { userId: null, lotId: input.lotId, change: -balance, reason: 'refunded', note: input.note, createdBy: 'admin' });
+  return written ? { takenCents: balance } : undefined;
 }

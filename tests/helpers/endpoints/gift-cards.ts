@@ -1,11 +1,11 @@
 /** The endpoint table's gift cards part (issue 33; tests/helpers/endpoints.ts holds the whole table, in order). */
 import { match, text, type Endpoint, type Fixtures } from './common.ts';
 
-/** A card she issues, delivered today: its code is what the balance look-up is asked with. */
-const issuedCard = async (fx: Fixtures) => {
+/** A card she issues, delivered today (or on `sendOn`): its code is what the balance look-up is asked with. */
+const issuedCard = async (fx: Fixtures, sendOn?: string) => {
   const res = await fx.server.api('/api/admin/gift-cards', {
     method: 'POST',
-    json: { amountCents: 2_500, recipientName: 'Rae Gift', recipientEmail: fx.email('gift') },
+    json: { amountCents: 2_500, recipientName: 'Rae Gift', recipientEmail: fx.email('gift'), ...(sendOn ? { sendOn } : {}) },
     headers: { cookie: await fx.adminCookie() },
   });
   if (res.status !== 201) throw new Error(`gift card: ${res.status} ${await res.text()}`);
@@ -41,5 +41,38 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
       cookie: await fx.adminCookie(),
       json: { amountCents: 5_000, recipientName: 'Rae Gift', recipientEmail: fx.email('gift'), message: 'Thank you for the raffle', design: 'chocolates' },
     }),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/gift-cards/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await issuedCard(fx))._id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/gift-cards/:id/void',
+    auth: 'admin',
+    body: 'none',
+    writes: ['giftCards', 'ledgerEntries'],
+    example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await issuedCard(fx, fx.date(5)))._id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/gift-cards/:id/resend',
+    auth: 'admin',
+    body: 'none',
+    writes: ['mails', 'mailOutbox'],
+    example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await issuedCard(fx))._id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/gift-cards/:id/adjust',
+    auth: 'admin',
+    body: 'json',
+    fields: { cents: { kind: 'number', required: true, bad: [0, 1.5, 50_001, -50_001] }, reason: text() },
+    writes: ['ledgerEntries'],
+    example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await issuedCard(fx))._id }, json: { cents: 500, reason: 'A make-good' } }),
   },
 ];
