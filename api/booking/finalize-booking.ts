@@ -35,16 +35,8 @@ import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
-import {
-  answerAttempt,
-  answerSettled,
-  captureAndSettle,
-  registerPurchase,
-  settlePayment,
-  type PaidAnswers,
-  type Purchase,
-  type Settler,
-} from '../payments/settle.ts';
+import { answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 import { grantPackage, spendCredit } from '../packages/ledger.ts';
 import type { SaleMethod } from '../../contract/packages.ts';

@@ -22,16 +22,8 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { followAttempt } from '../payments/capture.ts';
-import {
-  answerAttempt,
-  answerSettled,
-  captureAndSettle,
-  registerPurchase,
-  settlePayment,
-  type PaidAnswers,
-  type PaymentDeps,
-  type Purchase,
-} from '../payments/settle.ts';
+import { answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';

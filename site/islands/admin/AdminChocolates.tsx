@@ -9,7 +9,7 @@ import { plainDollars, usd } from '../../lib/money';
 import { check } from '../../../contract/check.ts';
 import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, IMAGE_URL_PREFIX, photoRefusal, type PictureView } from '../../../contract/images.ts';
-import { TextArea, TextInput } from '../Field';
+import { CountInput, MoneyInput, TextArea, TextInput } from '../Field';
 
 interface Draft {
   name: string;
@@ -153,28 +153,8 @@ function ProductFields(props: {
       <TextArea id={`${id}-description`} label="Description" value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
       <TextArea id={`${id}-details`} label="Details" value={draft.details} onChange={set('details')} rows={3} maxLength={5000} />
       <div className="form-row">
-        <TextInput
-          id={`${id}-price`}
-          label="Price ($ per tin)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          value={draft.price}
-          onChange={set('price')}
-          required
-        />
-        <TextInput
-          id={`${id}-inventory`}
-          label="Inventory"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={draft.inventory}
-          onChange={set('inventory')}
-          required
-        />
+        <MoneyInput id={`${id}-price`} label="Price ($ per tin)" type="number" min={0} step={0.01} value={draft.price} onChange={set('price')} required />
+        <CountInput id={`${id}-inventory`} label="Inventory" min={0} step={1} value={draft.inventory} onChange={set('inventory')} required />
       </div>
     </>
   );

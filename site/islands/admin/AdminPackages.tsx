@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { adminScreen } from './AdminShell';
 import { AdminForm, confirmAndDelete, ModalDialog, send, useAdminList } from './admin-ui';
-import { Checkbox, TextInput } from '../Field';
+import { Checkbox, CountInput, MoneyInput, TextInput } from '../Field';
 import { typedCents, usdFromCents } from '../../lib/money';
 import { SESSION_TYPES } from '../../../contract/booking.ts';
 import type { PackageFields, PackageView } from '../../../contract/packages.ts';
@@ -73,23 +73,11 @@ function PackageForm(props: { start?: PackageView; submit: string; onDone: (save
         ))}
       </fieldset>
       <div className="form-row">
-        <TextInput
-          id={`${id}-sessions`}
-          label="Sessions"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={100}
-          required
-          value={sessions}
-          onChange={(e) => setSessions(e.target.value)}
-        />
-        <TextInput
+        <CountInput id={`${id}-sessions`} label="Sessions" min={1} max={100} required value={sessions} onChange={(e) => setSessions(e.target.value)} />
+        <CountInput
           id={`${id}-months`}
           label="Months valid"
           hint="After purchase"
-          type="number"
-          inputMode="numeric"
           min={1}
           max={60}
           required
@@ -98,13 +86,12 @@ function PackageForm(props: { start?: PackageView; submit: string; onDone: (save
         />
       </div>
       <div className="form-row">
-        <TextInput id={`${id}-min`} label="Lowest price ($)" inputMode="decimal" required value={min} onChange={(e) => setMin(e.target.value)} />
-        <TextInput id={`${id}-suggested`} label="Suggested price ($)" inputMode="decimal" value={suggested} onChange={(e) => setSuggested(e.target.value)} />
-        <TextInput
+        <MoneyInput id={`${id}-min`} label="Lowest price ($)" required value={min} onChange={(e) => setMin(e.target.value)} />
+        <MoneyInput id={`${id}-suggested`} label="Suggested price ($)" value={suggested} onChange={(e) => setSuggested(e.target.value)} />
+        <MoneyInput
           id={`${id}-max`}
           label="Highest price ($)"
           hint="Equal to the lowest: a single price"
-          inputMode="decimal"
           value={max}
           onChange={(e) => setMax(e.target.value)}
         />
