@@ -35,7 +35,7 @@ import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
-import { answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 import { grantPackage, spendCredit } from '../packages/ledger.ts';
@@ -499,10 +499,7 @@ export function bookingPurchase(env: BookingDeps['env'], finalizedByServer = fal
   return {
     kind: 'booking',
     log: '[paypal]',
-    accepts(attempt, captured) {
-      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
-      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
-    },
+    accepts: acceptsApprovedUsd,
     async release(trx, attempt) {
       if (attempt.slotId) await freeSlot(trx, attempt.slotId, attempt.paypalOrderId);
     },

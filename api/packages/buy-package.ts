@@ -22,7 +22,7 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { followAttempt } from '../payments/capture.ts';
-import { answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
@@ -197,10 +197,7 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
   return {
     kind: 'package',
     log: '[packages]',
-    accepts(attempt, captured) {
-      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
-      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
-    },
+    accepts: acceptsApprovedUsd,
     async release() {
       // Nothing was held for it: a package has no stock and no slot.
     },

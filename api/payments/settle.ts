@@ -53,6 +53,15 @@ export interface Purchase<Recorded> {
   announce?(deps: PaymentDeps, recorded: Recorded): Promise<void>;
 }
 
+/**
+ * The money the booking and the package accept: the approved amount in USD, completed (a PENDING
+ * capture such as an eCheck is not money yet, and is refunded like any other).
+ */
+export const acceptsApprovedUsd: Purchase<unknown>['accepts'] = (attempt, captured) => {
+  if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+  return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+};
+
 /** How settling ended, for the kind to answer in its own words. */
 export type Settled<Recorded> =
   | { kind: 'unknown' }
