@@ -35,7 +35,8 @@ import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
-import { captureAndSettle, registerPurchase, settlePayment, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 import { grantPackage, spendCredit } from '../packages/ledger.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
@@ -392,7 +393,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   }
   // Capture after the claim, with no transaction open: the client is charged only once the slot is theirs.
   const purchase = bookingPurchase(env, input.finalizedByServer === true);
-  return answer(db, claimed.attempt, await captureAndSettle(deps, purchase, claimed.attempt), account.firstName);
+  return answerSettled(bookingAnswers(db), claimed.attempt, await captureAndSettle(deps, purchase, claimed.attempt), account.firstName);
 }
 
 /** Who a session booked with a credit is for, and its words (nothing is paid now). */
@@ -472,17 +473,19 @@ async function replay(deps: BookingDeps, first: PaymentAttempt, accountFirstName
   if (followed.kind === 'captured') {
     return settleBookingAttempt(deps, followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder }, accountFirstName);
   }
-  return answerSettled(deps.db, followed.attempt, accountFirstName);
+  return answerAttempt(bookingAnswers(deps.db), followed.attempt, accountFirstName);
 }
 
-/** The answer for an attempt someone settled: its booking, or the capture's failure. */
-async function answerSettled(db: DB, attempt: PaymentAttempt, accountFirstName: string): Promise<BookingResult> {
-  if (attempt.state === 'completed' && attempt.slotId) {
-    const booked = await findBookedSlot(db, attempt.slotId, attempt.paypalOrderId);
-    if (booked) return { ok: true, booking: booked, payerFirstName: attempt.payerFirstName?.trim() || accountFirstName };
-  }
-  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
-  return { ok: false, kind: 'capture-failed' };
+/** The booking's words for how settling ended (api/payments/settle.ts answerSettled). */
+function bookingAnswers(db: DB): PaidAnswers<BookedSlot, BookingResult, 'claim-lost'> {
+  return {
+    nothingToRecord: 'claim-lost',
+    recorded: (booking, payerFirstName) => ({ ok: true, booking, payerFirstName }),
+    async recordedBefore(attempt, payerFirstName) {
+      const booked = attempt.slotId ? await findBookedSlot(db, attempt.slotId, attempt.paypalOrderId) : undefined;
+      return booked ? { ok: true, booking: booked, payerFirstName } : undefined;
+    },
+  };
 }
 
 /**
@@ -496,10 +499,7 @@ export function bookingPurchase(env: BookingDeps['env'], finalizedByServer = fal
   return {
     kind: 'booking',
     log: '[paypal]',
-    accepts(attempt, captured) {
-      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
-      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
-    },
+    accepts: acceptsApprovedUsd,
     async release(trx, attempt) {
       if (attempt.slotId) await freeSlot(trx, attempt.slotId, attempt.paypalOrderId);
     },
@@ -528,24 +528,8 @@ export async function settleBookingAttempt(
   accountFirstName = '',
   finalizedByServer = false,
 ): Promise<BookingResult> {
-  return answer(deps.db, attempt, await settlePayment(deps, bookingPurchase(deps.env, finalizedByServer), attempt, outcome, by), accountFirstName);
-}
-
-/** The booking's words for how settling ended. */
-async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<BookedSlot>, accountFirstName: string): Promise<BookingResult> {
-  switch (settled.kind) {
-    case 'unknown':
-      return { ok: false, kind: 'payment-unavailable' };
-    case 'released':
-      return { ok: false, kind: 'capture-failed' };
-    case 'nothing-to-record':
-      return { ok: false, kind: 'claim-lost' };
-    case 'lost':
-      return answerSettled(db, settled.attempt ?? attempt, accountFirstName);
-    case 'completed':
-      // The capture names who paid; PayPal may leave the name out, then the account's first name stands in.
-      return { ok: true, booking: settled.recorded, payerFirstName: settled.captured.payer.firstName.trim() || accountFirstName };
-  }
+  const settled = await settlePayment(deps, bookingPurchase(deps.env, finalizedByServer), attempt, outcome, by);
+  return answerSettled(bookingAnswers(deps.db), attempt, settled, accountFirstName);
 }
 
 registerPurchase('booking', (env) => bookingPurchase(env));

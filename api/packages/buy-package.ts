@@ -22,7 +22,8 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { followAttempt } from '../payments/capture.ts';
-import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled } from '../payments/settle.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
@@ -162,7 +163,7 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
     const other = await findAttempt(db, order.id);
     return other && mine(other) ? replay(deps, other, firstName) : { ok: false, kind: 'order-for-another-purchase' };
   }
-  return answer(db, attempt, await captureAndSettle(deps, packagePurchase(deps.env), attempt), firstName);
+  return answerSettled(packageAnswers(db), attempt, await captureAndSettle(deps, packagePurchase(deps.env), attempt), firstName);
 }
 
 async function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promise<BuyResult> {
@@ -170,34 +171,21 @@ async function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): 
   if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
   if (followed.kind === 'captured') {
     const settled = await settlePayment(deps, packagePurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
-    return answer(deps.db, followed.attempt, settled, firstName);
+    return answerSettled(packageAnswers(deps.db), followed.attempt, settled, firstName);
   }
-  return answerSettled(deps.db, followed.attempt, firstName);
+  return answerAttempt(packageAnswers(deps.db), followed.attempt, firstName);
 }
 
-/** The answer for an attempt someone settled: the lot it granted, or the capture's failure. */
-async function answerSettled(db: DB, attempt: PaymentAttempt, firstName: string): Promise<BuyResult> {
-  if (attempt.state === 'completed') {
-    const lot = await lotOfPaypalOrder(db, attempt.paypalOrderId);
-    if (lot) return { ok: true, lotId: lot.id, payerFirstName: attempt.payerFirstName?.trim() || firstName };
-  }
-  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
-  return { ok: false, kind: 'capture-failed' };
-}
-
-async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<Granted>, firstName: string): Promise<BuyResult> {
-  switch (settled.kind) {
-    case 'unknown':
-      return { ok: false, kind: 'payment-unavailable' };
-    case 'released':
-      return { ok: false, kind: 'capture-failed' };
-    case 'nothing-to-record':
-      return { ok: false, kind: 'unknown-account' };
-    case 'lost':
-      return answerSettled(db, settled.attempt ?? attempt, firstName);
-    case 'completed':
-      return { ok: true, lotId: settled.recorded.lotId, payerFirstName: settled.captured.payer.firstName.trim() || firstName };
-  }
+/** The package's words for how settling ended (api/payments/settle.ts answerSettled). */
+function packageAnswers(db: DB): PaidAnswers<Granted, BuyResult, 'unknown-account'> {
+  return {
+    nothingToRecord: 'unknown-account',
+    recorded: (granted, payerFirstName) => ({ ok: true, lotId: granted.lotId, payerFirstName }),
+    async recordedBefore(attempt, payerFirstName) {
+      const lot = await lotOfPaypalOrder(db, attempt.paypalOrderId);
+      return lot ? { ok: true, lotId: lot.id, payerFirstName } : undefined;
+    },
+  };
 }
 
 /**
@@ -209,10 +197,7 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
   return {
     kind: 'package',
     log: '[packages]',
-    accepts(attempt, captured) {
-      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
-      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
-    },
+    accepts: acceptsApprovedUsd,
     async release() {
       // Nothing was held for it: a package has no stock and no slot.
     },

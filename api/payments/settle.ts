@@ -53,6 +53,15 @@ export interface Purchase<Recorded> {
   announce?(deps: PaymentDeps, recorded: Recorded): Promise<void>;
 }
 
+/**
+ * The money the booking and the package accept: the approved amount in USD, completed (a PENDING
+ * capture such as an eCheck is not money yet, and is refunded like any other).
+ */
+export const acceptsApprovedUsd: Purchase<unknown>['accepts'] = (attempt, captured) => {
+  if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+  return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+};
+
 /** How settling ended, for the kind to answer in its own words. */
 export type Settled<Recorded> =
   | { kind: 'unknown' }
@@ -60,6 +69,59 @@ export type Settled<Recorded> =
   | { kind: 'completed'; recorded: Recorded; captured: CapturedOrder }
   | { kind: 'nothing-to-record' }
   | { kind: 'lost'; attempt: PaymentAttempt | undefined; refunded: boolean };
+
+/** A refusal once the attempt is open, in the words the booking and the package share. */
+export type PaidRefusal<K extends string> = { ok: false; kind: 'payment-unavailable' | 'capture-failed' | K };
+
+/** What a kind that answers in those words says for itself: its success, and its refusal when nothing is left to record. */
+export interface PaidAnswers<R, Ok, K extends string> {
+  /** The refusal for a capture with nothing left to record it on (refunded). */
+  nothingToRecord: K;
+  /** The success for what this settling recorded. */
+  recorded(recorded: R, payerFirstName: string): Ok;
+  /** The success for an attempt completed by someone else, looked up; undefined when nothing is found for it. */
+  recordedBefore(attempt: PaymentAttempt, payerFirstName: string): Promise<Ok | undefined>;
+}
+
+/**
+ * How settling ended, answered as the booking and the package answer it: unknown or still open →
+ * 'payment-unavailable'; released → 'capture-failed'; settled by someone else → what they
+ * recorded. The payer's first name comes from the capture; PayPal may leave it out, then the
+ * account's (`firstName`) stands in.
+ */
+export async function answerSettled<R, Ok, K extends string>(
+  answers: PaidAnswers<R, Ok, K>,
+  attempt: PaymentAttempt,
+  settled: Settled<R>,
+  firstName: string,
+): Promise<Ok | PaidRefusal<K>> {
+  switch (settled.kind) {
+    case 'unknown':
+      return { ok: false, kind: 'payment-unavailable' };
+    case 'released':
+      return { ok: false, kind: 'capture-failed' };
+    case 'nothing-to-record':
+      return { ok: false, kind: answers.nothingToRecord };
+    case 'lost':
+      return answerAttempt(answers, settled.attempt ?? attempt, firstName);
+    case 'completed':
+      return answers.recorded(settled.recorded, settled.captured.payer.firstName.trim() || firstName);
+  }
+}
+
+/** The answer for an attempt someone settled: what it recorded, or the capture's failure (or still open). */
+export async function answerAttempt<R, Ok, K extends string>(
+  answers: PaidAnswers<R, Ok, K>,
+  attempt: PaymentAttempt,
+  firstName: string,
+): Promise<Ok | PaidRefusal<K>> {
+  if (attempt.state === 'completed') {
+    const before = await answers.recordedBefore(attempt, attempt.payerFirstName?.trim() || firstName);
+    if (before) return before;
+  }
+  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
+  return { ok: false, kind: 'capture-failed' };
+}
 
 export async function settlePayment<R>(
   deps: PaymentDeps,

@@ -38,10 +38,23 @@ export function TextInput(props: InputHTMLAttributes<HTMLInputElement> & Labelle
   const { id, label, error, hint, ...input } = props;
   return (
     <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
-      <input id={id} {...input} {...describedBy(id, error, hint)} />
+      {/* The caller's own aria-invalid stands: an error said once for several fields (a range's one line). */}
+      <input id={id} {...describedBy(id, error, hint)} {...input} />
     </Field>
   );
 }
+
+/**
+ * Dollars she types, kept as text until sent (site/lib/money.ts typedCents reads them; the API
+ * keeps cents): the phone's decimal keys, or its digit keys for `whole` dollars.
+ */
+export function MoneyInput(props: Parameters<typeof TextInput>[0] & { whole?: boolean }) {
+  const { whole, ...input } = props;
+  return <TextInput inputMode={whole ? 'numeric' : 'decimal'} {...input} />;
+}
+
+/** A whole number she types (sessions, months, tins): a number field on the phone’s digit keys. */
+export const CountInput = (props: Parameters<typeof TextInput>[0]) => <TextInput type="number" inputMode="numeric" {...props} />;
 
 /** A labelled <textarea>. */
 export function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled) {

@@ -37,6 +37,7 @@ import {
   type SlotView,
 } from '../../../contract/slots.ts';
 import { SelectInput, TextInput } from '../Field';
+import { Listing } from '../Listing';
 
 type Repeat = 'none' | 'daily' | 'weekly';
 const REPEAT_CHOICES = Object.entries({ none: 'Does not repeat', daily: 'Daily', weekly: 'Weekly' } satisfies Record<Repeat, string>);
@@ -463,27 +464,27 @@ function Cancellations({ list }: { list: CancellationView[] | null }) {
   return (
     <section className="admin-panel" aria-labelledby="cancelled-heading">
       <h2 id="cancelled-heading">Cancelled by Clients</h2>
-      {list === null ? (
-        <p role="status">Loading…</p>
-      ) : list.length === 0 ? (
-        <p>No cancellations</p>
-      ) : (
-        <AdminTable caption="Cancelled by Clients" columns={['Session', 'Client', 'Payment', 'Refund', 'Cancelled']}>
-          {list.map((c) => (
-            <tr key={c._id} data-cancellation={c._id} className={c.refundState === 'failed' ? 'attention' : undefined}>
-              <td>
-                {formatWhen(c.startsAt)} · {c.sessionType}
-              </td>
-              <td>
-                {c.firstName} {c.lastName} · {c.email}
-              </td>
-              <td>{c.couponUsed ? 'Coupon' : c.amount !== null ? `$${c.amount.toFixed(2)}${c.paypalOrderId ? ` (PayPal ${c.paypalOrderId})` : ''}` : '—'}</td>
-              <td title={c.refundNote ?? undefined}>{c.refundState === 'failed' ? <strong>{refundText[c.refundState]}</strong> : refundText[c.refundState]}</td>
-              <td>{formatWhen(c.cancelledAt)}</td>
-            </tr>
-          ))}
-        </AdminTable>
-      )}
+      <Listing items={list} empty="No cancellations">
+        {(list) => (
+          <AdminTable caption="Cancelled by Clients" columns={['Session', 'Client', 'Payment', 'Refund', 'Cancelled']}>
+            {list.map((c) => (
+              <tr key={c._id} data-cancellation={c._id} className={c.refundState === 'failed' ? 'attention' : undefined}>
+                <td>
+                  {formatWhen(c.startsAt)} · {c.sessionType}
+                </td>
+                <td>
+                  {c.firstName} {c.lastName} · {c.email}
+                </td>
+                <td>{c.couponUsed ? 'Coupon' : c.amount !== null ? `$${c.amount.toFixed(2)}${c.paypalOrderId ? ` (PayPal ${c.paypalOrderId})` : ''}` : '—'}</td>
+                <td title={c.refundNote ?? undefined}>
+                  {c.refundState === 'failed' ? <strong>{refundText[c.refundState]}</strong> : refundText[c.refundState]}
+                </td>
+                <td>{formatWhen(c.cancelledAt)}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </Listing>
     </section>
   );
 }

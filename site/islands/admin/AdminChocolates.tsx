@@ -9,7 +9,8 @@ import { plainDollars, usd } from '../../lib/money';
 import { check } from '../../../contract/check.ts';
 import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, IMAGE_URL_PREFIX, photoRefusal, type PictureView } from '../../../contract/images.ts';
-import { TextArea, TextInput } from '../Field';
+import { CountInput, MoneyInput, TextArea, TextInput } from '../Field';
+import { Listing } from '../Listing';
 
 interface Draft {
   name: string;
@@ -153,28 +154,8 @@ function ProductFields(props: {
       <TextArea id={`${id}-description`} label="Description" value={draft.description} onChange={set('description')} rows={3} maxLength={5000} />
       <TextArea id={`${id}-details`} label="Details" value={draft.details} onChange={set('details')} rows={3} maxLength={5000} />
       <div className="form-row">
-        <TextInput
-          id={`${id}-price`}
-          label="Price ($ per tin)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          value={draft.price}
-          onChange={set('price')}
-          required
-        />
-        <TextInput
-          id={`${id}-inventory`}
-          label="Inventory"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={draft.inventory}
-          onChange={set('inventory')}
-          required
-        />
+        <MoneyInput id={`${id}-price`} label="Price ($ per tin)" type="number" min={0} step={0.01} value={draft.price} onChange={set('price')} required />
+        <CountInput id={`${id}-inventory`} label="Inventory" min={0} step={1} value={draft.inventory} onChange={set('inventory')} required />
       </div>
     </>
   );
@@ -427,38 +408,36 @@ function ChocolatesPanel() {
       </section>
       <section className="admin-panel" aria-labelledby="products-heading">
         <h2 id="products-heading">Products</h2>
-        {items === null ? (
-          <p role="status">Loading…</p>
-        ) : items.length === 0 ? (
-          <p>No products yet.</p>
-        ) : (
-          <ul className="product-list product-card-list">
-            {items.map((p) => (
-              <ProductCard
-                key={p._id}
-                product={p}
-                pictures={pictures}
-                open={openId === p._id}
-                onToggle={() => void toggle(p._id)}
-                onUploaded={remember}
-                onDirty={(d) => (dirty.current = d)}
-                onSaved={(saved) =>
-                  // PUT answers without the photo's sizes: the ones it had stay while the photo does.
-                  setItems((list) =>
-                    (list ?? []).map((x) =>
-                      x._id !== saved._id ? x : saved.picture || saved.image !== x.image || !x.picture ? saved : { ...saved, picture: x.picture },
-                    ),
-                  )
-                }
-                onDeleted={() => {
-                  dirty.current = false;
-                  setOpenId(null);
-                  setItems((list) => (list ?? []).filter((x) => x._id !== p._id));
-                }}
-              />
-            ))}
-          </ul>
-        )}
+        <Listing items={items} empty="No products yet.">
+          {(items) => (
+            <ul className="product-list product-card-list">
+              {items.map((p) => (
+                <ProductCard
+                  key={p._id}
+                  product={p}
+                  pictures={pictures}
+                  open={openId === p._id}
+                  onToggle={() => void toggle(p._id)}
+                  onUploaded={remember}
+                  onDirty={(d) => (dirty.current = d)}
+                  onSaved={(saved) =>
+                    // PUT answers without the photo's sizes: the ones it had stay while the photo does.
+                    setItems((list) =>
+                      (list ?? []).map((x) =>
+                        x._id !== saved._id ? x : saved.picture || saved.image !== x.image || !x.picture ? saved : { ...saved, picture: x.picture },
+                      ),
+                    )
+                  }
+                  onDeleted={() => {
+                    dirty.current = false;
+                    setOpenId(null);
+                    setItems((list) => (list ?? []).filter((x) => x._id !== p._id));
+                  }}
+                />
+              ))}
+            </ul>
+          )}
+        </Listing>
       </section>
     </>
   );

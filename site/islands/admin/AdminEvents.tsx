@@ -9,6 +9,7 @@ import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventVie
 import type { SignupRowView } from '../../../contract/signups.ts';
 import { check } from '../../../contract/check.ts';
 import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
+import { Listing } from '../Listing';
 
 const emptyForm = { title: '', date: '', time: '', location: '', signUpLink: '', isExternal: false, capacity: '12', repeat: 'none' as Repeat };
 const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' });
@@ -245,37 +246,35 @@ function EventsPanel() {
             Delete selected ({selected.size})
           </button>
         </p>
-        {events === null ? (
-          <p role="status">Loading…</p>
-        ) : events.length === 0 ? (
-          <p>No events added yet.</p>
-        ) : (
-          byMonth(events, (ev) => ev.date.slice(0, 7)).map((g) => (
-            <div key={g.key} data-month={g.key}>
-              <h3 className="month-heading">{g.label}</h3>
-              <ul className="item-list">
-                {g.items.map((ev) => (
-                  <EventRow
-                    key={ev._id}
-                    event={ev}
-                    taken={taken ? (taken.get(takenKey(ev.title, ev.date)) ?? 0) : undefined}
-                    focus={rowProps(ev._id)}
-                    selected={selected.has(ev._id)}
-                    onSelect={(on) =>
-                      setSelected((s) => {
-                        const n = new Set(s);
-                        if (on) n.add(ev._id);
-                        else n.delete(ev._id);
-                        return n;
-                      })
-                    }
-                    onSaved={() => void load()}
-                  />
-                ))}
-              </ul>
-            </div>
-          ))
-        )}
+        <Listing items={events} empty="No events added yet.">
+          {(events) =>
+            byMonth(events, (ev) => ev.date.slice(0, 7)).map((g) => (
+              <div key={g.key} data-month={g.key}>
+                <h3 className="month-heading">{g.label}</h3>
+                <ul className="item-list">
+                  {g.items.map((ev) => (
+                    <EventRow
+                      key={ev._id}
+                      event={ev}
+                      taken={taken ? (taken.get(takenKey(ev.title, ev.date)) ?? 0) : undefined}
+                      focus={rowProps(ev._id)}
+                      selected={selected.has(ev._id)}
+                      onSelect={(on) =>
+                        setSelected((s) => {
+                          const n = new Set(s);
+                          if (on) n.add(ev._id);
+                          else n.delete(ev._id);
+                          return n;
+                        })
+                      }
+                      onSaved={() => void load()}
+                    />
+                  ))}
+                </ul>
+              </div>
+            ))
+          }
+        </Listing>
       </section>
     </>
   );

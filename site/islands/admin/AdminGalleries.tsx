@@ -18,6 +18,7 @@ import {
 } from '../../../contract/galleries.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, photoRefusal } from '../../../contract/images.ts';
 import { TextInput } from '../Field';
+import { Listing } from '../Listing';
 
 const THUMB_SIZES = '10rem';
 
@@ -223,27 +224,25 @@ function GalleryPanel({ gallery }: { gallery: Gallery }) {
   return (
     <section className="admin-panel" aria-labelledby={`${id}-heading`} data-gallery={gallery}>
       <h2 id={`${id}-heading`}>{title}</h2>
-      {photos === null ? (
-        <p role="status">Loading…</p>
-      ) : photos.length === 0 ? (
-        <p>No photos yet: the page shows its illustrations.</p>
-      ) : (
-        <ol className="gallery-photos" aria-label={`${title}, in order`}>
-          {photos.map((p, i) => (
-            <PhotoRow
-              key={p._id}
-              gallery={gallery}
-              photo={p}
-              index={i}
-              count={photos.length}
-              busy={ordering}
-              onMove={(from, to) => void move(from, to)}
-              onSaved={(saved) => setPhotos((list) => (list ?? []).map((x) => (x._id === saved._id ? saved : x)))}
-              onDeleted={(gone) => setPhotos((list) => (list ?? []).filter((x) => x._id !== gone))}
-            />
-          ))}
-        </ol>
-      )}
+      <Listing items={photos} empty="No photos yet: the page shows its illustrations.">
+        {(photos) => (
+          <ol className="gallery-photos" aria-label={`${title}, in order`}>
+            {photos.map((p, i) => (
+              <PhotoRow
+                key={p._id}
+                gallery={gallery}
+                photo={p}
+                index={i}
+                count={photos.length}
+                busy={ordering}
+                onMove={(from, to) => void move(from, to)}
+                onSaved={(saved) => setPhotos((list) => (list ?? []).map((x) => (x._id === saved._id ? saved : x)))}
+                onDeleted={(gone) => setPhotos((list) => (list ?? []).filter((x) => x._id !== gone))}
+              />
+            ))}
+          </ol>
+        )}
+      </Listing>
 
       <form className="gallery-add" onSubmit={(e) => void uploadAll(e)} noValidate>
         <h3>Add photos to the {title.toLowerCase()}</h3>

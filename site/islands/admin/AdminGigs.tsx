@@ -14,7 +14,7 @@ import {
   type FocusRowProps,
 } from './admin-ui';
 import { request } from '../../lib/http';
-import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
+import { Checkbox, choicesOf, MoneyInput, SelectInput, TextInput } from '../Field';
 import { usdFromCents } from '../../lib/money';
 import {
   FREQUENCY_WORDS,
@@ -107,7 +107,7 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
         <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
       </div>
       <div className="form-row">
-        <TextInput id={`${id}-rate`} label="Rate per class ($)" inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+        <MoneyInput id={`${id}-rate`} label="Rate per class ($)" required value={rate} onChange={(e) => setRate(e.target.value)} />
         <SelectInput
           id={`${id}-frequency`}
           label="Repeats"
@@ -180,7 +180,7 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
           />
           <TextInput id={`${id}-date`} label="Date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
           <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
-          <TextInput id={`${id}-rate`} label="Rate ($)" inputMode="decimal" required value={rate} onChange={(e) => setRate(e.target.value)} />
+          <MoneyInput id={`${id}-rate`} label="Rate ($)" required value={rate} onChange={(e) => setRate(e.target.value)} />
           <SelectInput
             id={`${id}-method`}
             label="Paid by"

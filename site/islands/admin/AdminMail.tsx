@@ -5,6 +5,7 @@ import { request } from '../../lib/http';
 import { mailKindLabel, type UnsentMailView } from '../../../contract/mail.ts';
 import { adminLinks } from '../../../contract/admin-links.ts';
 import type { NewsletterView } from '../../../contract/backoffice.ts';
+import { Listing } from '../Listing';
 
 const COLUMNS = ['Mail', 'To', 'When', 'Why', 'Try again'] as const;
 
@@ -38,35 +39,33 @@ function MailPanel() {
         kept failing, and those skipped because the address bounced or was reported as spam.
       </p>
       <p role="status">{status}</p>
-      {items === null ? (
-        <p role="status">Loading…</p>
-      ) : items.length === 0 ? (
-        <p>{failedLetters.length > 0 ? 'Every mail went out but the newsletters’ below.' : 'Every mail went out.'}</p>
-      ) : (
-        <AdminTable caption="Mails that did not leave" columns={COLUMNS}>
-          {items.map((m) => (
-            <tr key={m.id} data-unsent-mail={m.state} {...rowProps(m.id)}>
-              <td>
-                <strong>{mailKindLabel(m.kind)}</strong>
-                <br />
-                <span className="muted">{m.subject}</span>
-              </td>
-              <td>{m.to}</td>
-              <td>{formatWhen(m.createdAt)}</td>
-              <td>{m.state === 'skipped' ? `Skipped: ${m.error.replace(/^not sent: /, '')}` : m.error}</td>
-              <td>
-                {m.state === 'failed' ? (
-                  <button className="button button-small" type="button" onClick={() => void retry(m)}>
-                    Try again<span className="sr-only"> the mail to {m.to}</span>
-                  </button>
-                ) : (
-                  '—'
-                )}
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
-      )}
+      <Listing items={items} empty={<p>{failedLetters.length > 0 ? 'Every mail went out but the newsletters’ below.' : 'Every mail went out.'}</p>}>
+        {(items) => (
+          <AdminTable caption="Mails that did not leave" columns={COLUMNS}>
+            {items.map((m) => (
+              <tr key={m.id} data-unsent-mail={m.state} {...rowProps(m.id)}>
+                <td>
+                  <strong>{mailKindLabel(m.kind)}</strong>
+                  <br />
+                  <span className="muted">{m.subject}</span>
+                </td>
+                <td>{m.to}</td>
+                <td>{formatWhen(m.createdAt)}</td>
+                <td>{m.state === 'skipped' ? `Skipped: ${m.error.replace(/^not sent: /, '')}` : m.error}</td>
+                <td>
+                  {m.state === 'failed' ? (
+                    <button className="button button-small" type="button" onClick={() => void retry(m)}>
+                      Try again<span className="sr-only"> the mail to {m.to}</span>
+                    </button>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </Listing>
       {failedLetters.length > 0 && (
         <>
           <h3>Newsletters</h3>

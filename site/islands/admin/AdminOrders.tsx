@@ -27,6 +27,7 @@ import {
   type OrderStatus,
 } from '../../../contract/orders.ts';
 import { TextInput } from '../Field';
+import { Listing } from '../Listing';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -176,114 +177,112 @@ function OrdersPanel() {
     <section className="admin-panel" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders, newest first</h2>
       <ExportLink name="orders" label="orders" />
-      {orders === null ? (
-        <p role="status">Loading…</p>
-      ) : orders.length === 0 ? (
-        <p>No orders yet.</p>
-      ) : (
-        <>
-          {filter.status && (
-            <FilterNote>
-              {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
-            </FilterNote>
-          )}
-          {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
-          <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-          {shown.length === 0 ? (
-            <p>{query.trim() ? `No order matches “${query.trim()}”.` : 'No orders here.'}</p>
-          ) : (
-            <AdminTable
-              caption="Orders"
-              columns={COLUMNS}
-              groups={byMonth(shown, (o) => monthOfInstant(o.createdAt)).map((g) => ({
-                key: g.key,
-                label: g.label,
-                rows: g.items.map((o) => (
-                  <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)} {...rowProps(o._id)}>
-                    <td>
-                      {formatWhen(o.createdAt)}
-                      <br />
-                      <small className="muted">No. {orderReference(o._id)}</small>
-                    </td>
-                    <td data-card="title">
-                      {o.payerName || <span className="muted">No name</span>}
-                      {o.payerEmail && (
-                        <>
-                          <br />
-                          <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
-                        </>
-                      )}
-                    </td>
-                    <td>
-                      <ul className="plain-list">
-                        {o.items.map((i, n) => (
-                          <li key={n}>
-                            {i.name} × {i.quantity}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>{usd(o.itemsTotal)}</td>
-                    <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
-                    <td>{usd(o.shipping)}</td>
-                    <td>
-                      <strong>{usd(o.total)}</strong>
-                      {/* The sales tax in the total (issue 24). */}
-                      {o.taxCents > 0 && (
-                        <>
-                          <br />
-                          <small data-order-tax>
-                            {o.taxLabel}: {usd(o.tax)}
-                          </small>
-                        </>
-                      )}
-                      {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
-                      {o.paymentNote && (
-                        <>
-                          <br />
-                          <small data-payment-note>{o.paymentNote}</small>
-                        </>
-                      )}
-                    </td>
-                    <td>
-                      {o.isLocalPickup ? (
-                        'Local pickup'
-                      ) : (
-                        <>
-                          Shipping
-                          {o.shipTo ? (
-                            <address className="ship-to">
-                              {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
-                              {o.shipTo.address}
-                            </address>
-                          ) : (
-                            <span className="muted"> (address in PayPal)</span>
-                          )}
-                        </>
-                      )}
-                    </td>
-                    <td>{o.couponCode ?? '—'}</td>
-                    {/* On a phone the status is the card's one action, at its top (admin.css). */}
-                    <td data-card="action">
-                      <StatusSelect
-                        order={o}
-                        onChange={(u) => {
-                          setTouched((s) => new Set(s).add(u._id));
-                          setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
-                        }}
-                        onConfirmed={(message) => setConfirmation({ id: o._id, message })}
-                      />
-                      <p role="status" className="muted" data-order-confirmation>
-                        {confirmation?.id === o._id ? confirmation.message : ''}
-                      </p>
-                    </td>
-                  </tr>
-                )),
-              }))}
-            />
-          )}
-        </>
-      )}
+      <Listing items={orders} empty="No orders yet.">
+        {() => (
+          <>
+            {filter.status && (
+              <FilterNote>
+                {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
+              </FilterNote>
+            )}
+            {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
+            <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+            {shown.length === 0 ? (
+              <p>{query.trim() ? `No order matches “${query.trim()}”.` : 'No orders here.'}</p>
+            ) : (
+              <AdminTable
+                caption="Orders"
+                columns={COLUMNS}
+                groups={byMonth(shown, (o) => monthOfInstant(o.createdAt)).map((g) => ({
+                  key: g.key,
+                  label: g.label,
+                  rows: g.items.map((o) => (
+                    <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)} {...rowProps(o._id)}>
+                      <td>
+                        {formatWhen(o.createdAt)}
+                        <br />
+                        <small className="muted">No. {orderReference(o._id)}</small>
+                      </td>
+                      <td data-card="title">
+                        {o.payerName || <span className="muted">No name</span>}
+                        {o.payerEmail && (
+                          <>
+                            <br />
+                            <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
+                          </>
+                        )}
+                      </td>
+                      <td>
+                        <ul className="plain-list">
+                          {o.items.map((i, n) => (
+                            <li key={n}>
+                              {i.name} × {i.quantity}
+                            </li>
+                          ))}
+                        </ul>
+                      </td>
+                      <td>{usd(o.itemsTotal)}</td>
+                      <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
+                      <td>{usd(o.shipping)}</td>
+                      <td>
+                        <strong>{usd(o.total)}</strong>
+                        {/* The sales tax in the total (issue 24). */}
+                        {o.taxCents > 0 && (
+                          <>
+                            <br />
+                            <small data-order-tax>
+                              {o.taxLabel}: {usd(o.tax)}
+                            </small>
+                          </>
+                        )}
+                        {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
+                        {o.paymentNote && (
+                          <>
+                            <br />
+                            <small data-payment-note>{o.paymentNote}</small>
+                          </>
+                        )}
+                      </td>
+                      <td>
+                        {o.isLocalPickup ? (
+                          'Local pickup'
+                        ) : (
+                          <>
+                            Shipping
+                            {o.shipTo ? (
+                              <address className="ship-to">
+                                {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
+                                {o.shipTo.address}
+                              </address>
+                            ) : (
+                              <span className="muted"> (address in PayPal)</span>
+                            )}
+                          </>
+                        )}
+                      </td>
+                      <td>{o.couponCode ?? '—'}</td>
+                      {/* On a phone the status is the card's one action, at its top (admin.css). */}
+                      <td data-card="action">
+                        <StatusSelect
+                          order={o}
+                          onChange={(u) => {
+                            setTouched((s) => new Set(s).add(u._id));
+                            setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
+                          }}
+                          onConfirmed={(message) => setConfirmation({ id: o._id, message })}
+                        />
+                        <p role="status" className="muted" data-order-confirmation>
+                          {confirmation?.id === o._id ? confirmation.message : ''}
+                        </p>
+                      </td>
+                    </tr>
+                  )),
+                }))}
+              />
+            )}
+          </>
+        )}
+      </Listing>
     </section>
   );
 }

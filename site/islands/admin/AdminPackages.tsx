@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { adminScreen } from './AdminShell';
 import { AdminForm, confirmAndDelete, ModalDialog, send, useAdminList } from './admin-ui';
-import { Checkbox, TextInput } from '../Field';
+import { Checkbox, CountInput, MoneyInput, TextInput } from '../Field';
 import { typedCents, usdFromCents } from '../../lib/money';
 import { SESSION_TYPES } from '../../../contract/booking.ts';
 import type { PackageFields, PackageView } from '../../../contract/packages.ts';
+import { Listing } from '../Listing';
 
 /**
  * Her packages (issue 32): what she sells as a bundle of sessions, on her sliding scale. She
@@ -73,23 +74,11 @@ function PackageForm(props: { start?: PackageView; submit: string; onDone: (save
         ))}
       </fieldset>
       <div className="form-row">
-        <TextInput
-          id={`${id}-sessions`}
-          label="Sessions"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={100}
-          required
-          value={sessions}
-          onChange={(e) => setSessions(e.target.value)}
-        />
-        <TextInput
+        <CountInput id={`${id}-sessions`} label="Sessions" min={1} max={100} required value={sessions} onChange={(e) => setSessions(e.target.value)} />
+        <CountInput
           id={`${id}-months`}
           label="Months valid"
           hint="After purchase"
-          type="number"
-          inputMode="numeric"
           min={1}
           max={60}
           required
@@ -98,13 +87,12 @@ function PackageForm(props: { start?: PackageView; submit: string; onDone: (save
         />
       </div>
       <div className="form-row">
-        <TextInput id={`${id}-min`} label="Lowest price ($)" inputMode="decimal" required value={min} onChange={(e) => setMin(e.target.value)} />
-        <TextInput id={`${id}-suggested`} label="Suggested price ($)" inputMode="decimal" value={suggested} onChange={(e) => setSuggested(e.target.value)} />
-        <TextInput
+        <MoneyInput id={`${id}-min`} label="Lowest price ($)" required value={min} onChange={(e) => setMin(e.target.value)} />
+        <MoneyInput id={`${id}-suggested`} label="Suggested price ($)" value={suggested} onChange={(e) => setSuggested(e.target.value)} />
+        <MoneyInput
           id={`${id}-max`}
           label="Highest price ($)"
           hint="Equal to the lowest: a single price"
-          inputMode="decimal"
           value={max}
           onChange={(e) => setMax(e.target.value)}
         />
@@ -144,36 +132,35 @@ function PackagesPanel() {
         <p role="status" className="muted">
           {status}
         </p>
-        {items === null ? (
-          <p role="status">Loading…</p>
-        ) : items.length === 0 ? (
-          <p>No packages yet.</p>
-        ) : (
-          <ul className="item-list">
-            {items.map((p) => (
-              <li key={p._id} className="item" data-package={p._id}>
-                <h3>{p.name}</h3>
-                <p>
-                  {p.sessions} {p.sessions === 1 ? 'session' : 'sessions'} · {priceWords(p)} · valid {p.monthsValid} {p.monthsValid === 1 ? 'month' : 'months'}
-                  {p.active ? '' : ' · not offered'}
-                </p>
-                <p className="muted">{p.sessionTypes.join(', ')}</p>
-                <div className="row-actions">
-                  <button type="button" className="button button-quiet button-small" onClick={() => setEditing(p)}>
-                    Edit<span className="sr-only"> {p.name}</span>
-                  </button>
-                  <button type="button" className="button button-quiet button-small" onClick={() => void setActive(p, !p.active)}>
-                    {p.active ? 'Deactivate' : 'Activate'}
-                    <span className="sr-only"> {p.name}</span>
-                  </button>
-                  <button type="button" className="button danger button-small" onClick={() => void remove(p)}>
-                    Delete<span className="sr-only"> {p.name}</span>
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Listing items={items} empty="No packages yet.">
+          {(items) => (
+            <ul className="item-list">
+              {items.map((p) => (
+                <li key={p._id} className="item" data-package={p._id}>
+                  <h3>{p.name}</h3>
+                  <p>
+                    {p.sessions} {p.sessions === 1 ? 'session' : 'sessions'} · {priceWords(p)} · valid {p.monthsValid}{' '}
+                    {p.monthsValid === 1 ? 'month' : 'months'}
+                    {p.active ? '' : ' · not offered'}
+                  </p>
+                  <p className="muted">{p.sessionTypes.join(', ')}</p>
+                  <div className="row-actions">
+                    <button type="button" className="button button-quiet button-small" onClick={() => setEditing(p)}>
+                      Edit<span className="sr-only"> {p.name}</span>
+                    </button>
+                    <button type="button" className="button button-quiet button-small" onClick={() => void setActive(p, !p.active)}>
+                      {p.active ? 'Deactivate' : 'Activate'}
+                      <span className="sr-only"> {p.name}</span>
+                    </button>
+                    <button type="button" className="button danger button-small" onClick={() => void remove(p)}>
+                      Delete<span className="sr-only"> {p.name}</span>
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Listing>
       </section>
       <section className="admin-panel" aria-labelledby={`${id}-add`}>
         <h2 id={`${id}-add`}>Add a package</h2>

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { adminScreen } from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
+import { MoneyInput } from '../Field';
 import { fieldErrors, type FieldIssue } from '../../../contract/check.ts';
-import { settingsSchema, slidingScale, type Settings, type SettingsView, type TypeAmounts } from '../../../contract/settings.ts';
+import { settingsSchema, slidingScale, type SessionTypeKey, type Settings, type SettingsView, type TypeAmounts } from '../../../contract/settings.ts';
 
 /**
  * Her settings (issue 20): where her sessions happen unless a slot says otherwise, and the
@@ -15,6 +16,20 @@ import { settingsSchema, slidingScale, type Settings, type SettingsView, type Ty
 type TypeFields = { min: string; max: string; note: string };
 const toFields = (r: TypeAmounts): TypeFields => ({ min: String(r.min), max: String(r.max), note: r.note });
 const fromFields = (r: TypeFields) => ({ min: r.min.trim() === '' ? NaN : Number(r.min), max: r.max.trim() === '' ? NaN : Number(r.max), note: r.note });
+
+/** Each session type's range fields: their id's end, legend and her pages' placeholder. */
+const RANGE_FIELDS = [
+  { key: 'individualYoga', id: 'yoga', legend: 'Individual yoga', placeholder: '{individual yoga amounts}' },
+  { key: 'yogaTherapy', id: 'therapy', legend: 'Yoga therapy', placeholder: '{yoga therapy amounts}' },
+] as const satisfies readonly { key: SessionTypeKey; id: string; legend: string; placeholder: string }[];
+
+type PerType<T> = Record<SessionTypeKey, T>;
+/** `f` of each session type's entry. */
+const eachType = <A, B>(r: PerType<A>, f: (a: A, key: SessionTypeKey) => B): PerType<B> => ({
+  individualYoga: f(r.individualYoga, 'individualYoga'),
+  yogaTherapy: f(r.yogaTherapy, 'yogaTherapy'),
+});
+const NO_FIELDS: TypeFields = { min: '', max: '', note: '' };
 
 /** One session type's amounts: its range (side by side on a phone) and the words after it. */
 function TypeAmountFields(props: {
@@ -30,6 +45,9 @@ function TypeAmountFields(props: {
   const { id, legend, path, placeholder, value, errors, onChange } = props;
   const error = errors[`${path}.min`] ?? errors[`${path}.max`] ?? errors[path];
   const noteError = errors[`${path}.note`];
+  // The range's one error line speaks for both its ends.
+  const invalid = !!error || undefined;
+  const set = (end: 'min' | 'max') => (e: ChangeEvent<HTMLInputElement>) => onChange({ ...value, [end]: e.target.value });
   return (
     <fieldset className="settings-range" aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} data-type-amounts={path}>
       <legend>{legend}</legend>
@@ -38,26 +56,8 @@ function TypeAmountFields(props: {
         pages show it wherever you write {placeholder}.
       </p>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={`${id}-min`}>Lowest ($)</label>
-          <input
-            id={`${id}-min`}
-            inputMode="numeric"
-            value={value.min}
-            aria-invalid={!!error || undefined}
-            onChange={(e) => onChange({ ...value, min: e.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-max`}>Highest ($)</label>
-          <input
-            id={`${id}-max`}
-            inputMode="numeric"
-            value={value.max}
-            aria-invalid={!!error || undefined}
-            onChange={(e) => onChange({ ...value, max: e.target.value })}
-          />
-        </div>
+        <MoneyInput id={`${id}-min`} label="Lowest ($)" whole value={value.min} aria-invalid={invalid} onChange={set('min')} />
+        <MoneyInput id={`${id}-max`} label="Highest ($)" whole value={value.max} aria-invalid={invalid} onChange={set('max')} />
       </div>
       {error && (
         <p className="field-error" id={`${id}-error`}>
@@ -84,8 +84,7 @@ function SettingsPanel() {
   const [loaded, setLoaded] = useState<Settings | null>(null);
   const [place, setPlace] = useState('');
   const [sliding, setSliding] = useState('');
-  const [yoga, setYoga] = useState<TypeFields>({ min: '', max: '', note: '' });
-  const [therapy, setTherapy] = useState<TypeFields>({ min: '', max: '', note: '' });
+  const [ranges, setRanges] = useState<PerType<TypeFields>>({ individualYoga: NO_FIELDS, yogaTherapy: NO_FIELDS });
   const [notice, setNotice] = useState('');
   const [pickupHours, setPickupHours] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -95,8 +94,7 @@ function SettingsPanel() {
     setLoaded(s);
     setPlace(s.defaultPlace);
     setSliding(s.bookingAmounts.slidingScaleNote);
-    setYoga(toFields(s.bookingAmounts.ranges.individualYoga));
-    setTherapy(toFields(s.bookingAmounts.ranges.yogaTherapy));
+    setRanges(eachType(s.bookingAmounts.ranges, toFields));
     setNotice(String(s.cancelNoticeHours));
     setPickupHours(s.pickupHours);
   }
@@ -111,7 +109,7 @@ function SettingsPanel() {
     const settings = {
       defaultPlace: place,
       bookingAmounts: {
-        ranges: { individualYoga: fromFields(yoga), yogaTherapy: fromFields(therapy) },
+        ranges: eachType(ranges, fromFields),
         slidingScaleNote: sliding,
       },
       cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
@@ -147,10 +145,7 @@ function SettingsPanel() {
     return Number.isInteger(r.min) && Number.isInteger(r.max) ? { ...r, note: f.note.trim() } : saved;
   };
   const preview = slidingScale({
-    ranges: {
-      individualYoga: typed(yoga, loaded.bookingAmounts.ranges.individualYoga),
-      yogaTherapy: typed(therapy, loaded.bookingAmounts.ranges.yogaTherapy),
-    },
+    ranges: eachType(ranges, (f, key) => typed(f, loaded.bookingAmounts.ranges[key])),
     slidingScaleNote: sliding.trim(),
   });
   return (
@@ -207,24 +202,18 @@ function SettingsPanel() {
           {e('pickupHours') && <p className="field-error">{e('pickupHours')}</p>}
         </div>
         <h3>Amounts on the booking page</h3>
-        <TypeAmountFields
-          id={`${id}-yoga`}
-          legend="Individual yoga"
-          path="bookingAmounts.ranges.individualYoga"
-          placeholder="{individual yoga amounts}"
-          value={yoga}
-          errors={errors}
-          onChange={setYoga}
-        />
-        <TypeAmountFields
-          id={`${id}-therapy`}
-          legend="Yoga therapy"
-          path="bookingAmounts.ranges.yogaTherapy"
-          placeholder="{yoga therapy amounts}"
-          value={therapy}
-          errors={errors}
-          onChange={setTherapy}
-        />
+        {RANGE_FIELDS.map((t) => (
+          <TypeAmountFields
+            key={t.key}
+            id={`${id}-${t.id}`}
+            legend={t.legend}
+            path={`bookingAmounts.ranges.${t.key}`}
+            placeholder={t.placeholder}
+            value={ranges[t.key]}
+            errors={errors}
+            onChange={(r) => setRanges((all) => ({ ...all, [t.key]: r }))}
+          />
+        ))}
         <div className="field">
           <label htmlFor={`${id}-sliding`}>After the ranges (optional)</label>
           <textarea id={`${id}-sliding`} rows={3} value={sliding} aria-describedby={`${id}-sliding-help`} onChange={(ev) => setSliding(ev.target.value)} />

@@ -19,6 +19,7 @@ import {
 import { isSince } from '../../../contract/admin-links.ts';
 import type { SignupRowView } from '../../../contract/signups.ts';
 import type { WaitlistRowView } from '../../../contract/class-places.ts';
+import { Listing } from '../Listing';
 
 const COLUMNS = ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'] as const;
 
@@ -53,27 +54,25 @@ function WaitlistPanel({ items }: { items: WaitlistRowView[] | null }) {
   return (
     <section className="admin-panel" aria-labelledby="waitlist-heading">
       <h2 id="waitlist-heading">Waitlists</h2>
-      {items === null ? (
-        <p role="status">Loading…</p>
-      ) : items.length === 0 ? (
-        <p>No one is waiting for a place.</p>
-      ) : (
-        <AdminTable caption="Class waitlists" columns={WAITLIST_COLUMNS}>
-          {items.map((w) => (
-            <tr key={w._id} data-waitlist-row={w._id}>
-              <td>{formatDay(w.date)}</td>
-              <td>{formatTime(w.time)}</td>
-              <td>{w.classTitle}</td>
-              <td>{w.position}</td>
-              <td>{w.name}</td>
-              <td>
-                <a href={`mailto:${w.email}`}>{w.email}</a>
-              </td>
-              <td>{w.phone}</td>
-            </tr>
-          ))}
-        </AdminTable>
-      )}
+      <Listing items={items} empty="No one is waiting for a place.">
+        {(items) => (
+          <AdminTable caption="Class waitlists" columns={WAITLIST_COLUMNS}>
+            {items.map((w) => (
+              <tr key={w._id} data-waitlist-row={w._id}>
+                <td>{formatDay(w.date)}</td>
+                <td>{formatTime(w.time)}</td>
+                <td>{w.classTitle}</td>
+                <td>{w.position}</td>
+                <td>{w.name}</td>
+                <td>
+                  <a href={`mailto:${w.email}`}>{w.email}</a>
+                </td>
+                <td>{w.phone}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </Listing>
     </section>
   );
 }
@@ -105,60 +104,58 @@ function SignupsPanel() {
       <h2 id="signups-heading">Class sign-ups</h2>
       <ExportLink name="signups" label="sign-ups" />
       {filter.since && <FilterNote>Sign-ups made since {formatWhen(filter.since)}.</FilterNote>}
-      {items === null ? (
-        <p role="status">Loading…</p>
-      ) : items.length === 0 ? (
-        <p>No signups found.</p>
-      ) : (
-        <>
-          <SearchField label="Search sign-ups by name, e-mail or class" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-          {shown.length === 0 ? (
-            <p>No sign-up matches “{query.trim()}”.</p>
-          ) : (
-            <AdminTable
-              caption="Class sign-ups"
-              columns={COLUMNS}
-              groups={byMonth(shown, (s) => s.date.slice(0, 7)).map((g) => ({
-                key: g.key,
-                label: g.label,
-                rows: g.items.map((s) => (
-                  <tr key={s._id} data-signup-row={s._id} {...rowProps(s._id)}>
-                    <td>{formatDay(s.date)}</td>
-                    <td>{s.classTitle}</td>
-                    <td>{s.name}</td>
-                    <td>
-                      <a href={`mailto:${s.email}`}>{s.email}</a>
-                    </td>
-                    <td>{s.phone}</td>
-                    <td>
-                      <div className="row-actions">
-                        {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
-                        {s.waiverRevision && (
-                          <span
-                            className="waiver-version"
-                            title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
-                            data-waiver-version={s.waiverRevision}
-                          >
-                            Waiver v{s.waiverRevision}
-                          </span>
-                        )}
-                        {s.hasSignature && (
-                          <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
-                            View signature<span className="sr-only"> of {s.name}</span>
+      <Listing items={items} empty="No signups found.">
+        {() => (
+          <>
+            <SearchField label="Search sign-ups by name, e-mail or class" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+            {shown.length === 0 ? (
+              <p>No sign-up matches “{query.trim()}”.</p>
+            ) : (
+              <AdminTable
+                caption="Class sign-ups"
+                columns={COLUMNS}
+                groups={byMonth(shown, (s) => s.date.slice(0, 7)).map((g) => ({
+                  key: g.key,
+                  label: g.label,
+                  rows: g.items.map((s) => (
+                    <tr key={s._id} data-signup-row={s._id} {...rowProps(s._id)}>
+                      <td>{formatDay(s.date)}</td>
+                      <td>{s.classTitle}</td>
+                      <td>{s.name}</td>
+                      <td>
+                        <a href={`mailto:${s.email}`}>{s.email}</a>
+                      </td>
+                      <td>{s.phone}</td>
+                      <td>
+                        <div className="row-actions">
+                          {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
+                          {s.waiverRevision && (
+                            <span
+                              className="waiver-version"
+                              title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
+                              data-waiver-version={s.waiverRevision}
+                            >
+                              Waiver v{s.waiverRevision}
+                            </span>
+                          )}
+                          {s.hasSignature && (
+                            <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
+                              View signature<span className="sr-only"> of {s.name}</span>
+                            </button>
+                          )}
+                          <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
+                            Delete<span className="sr-only"> sign-up of {s.name}</span>
                           </button>
-                        )}
-                        <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
-                          Delete<span className="sr-only"> sign-up of {s.name}</span>
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                )),
-              }))}
-            />
-          )}
-        </>
-      )}
+                        </div>
+                      </td>
+                    </tr>
+                  )),
+                }))}
+              />
+            )}
+          </>
+        )}
+      </Listing>
       {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
       <WaitlistPanel items={waitlist.items} />
     </section>

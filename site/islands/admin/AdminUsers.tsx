@@ -22,6 +22,7 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { Checkbox, EmailInput, PhoneInput, TextInput } from '../Field';
 import type { NewClient } from '../../../contract/packages.ts';
+import { Listing } from '../Listing';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
 
@@ -114,51 +115,49 @@ function UsersPanel() {
         <h2 id="users-heading">Clients</h2>
         <ExportLink name="clients" label="clients" />
         {filter.since && <FilterNote>Clients registered since {formatWhen(filter.since)}.</FilterNote>}
-        {items === null ? (
-          <p role="status">Loading…</p>
-        ) : items.length === 0 ? (
-          <p>No users found.</p>
-        ) : (
-          <>
-            <SearchField label="Search clients by name or e-mail" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-            {shown.length === 0 ? (
-              <p>No client matches “{query.trim()}”.</p>
-            ) : (
-              <AdminTable
-                caption="Clients"
-                columns={COLUMNS}
-                groups={byMonth(shown, (u) => monthOfInstant(u.createdAt)).map((g) => ({
-                  key: g.key,
-                  label: `Joined in ${g.label}`,
-                  rows: g.items.map((u) => (
-                    <tr key={u._id} data-user-row={u._id} {...rowProps(u._id)}>
-                      <td>{number.get(u._id)}</td>
-                      <td>{u.firstName}</td>
-                      <td>{u.lastName}</td>
-                      <td>{u.preferredName}</td>
-                      <td>{u.pronoun}</td>
-                      <td>
-                        <a href={`mailto:${u.email}`}>{u.email}</a>
-                      </td>
-                      <td>{u.phone}</td>
-                      <td>{u.city}</td>
-                      <td>{u.zipcode}</td>
-                      <td>{formatWhen(u.createdAt)}</td>
-                      <td className="row-actions">
-                        <a className="button button-quiet button-small" href={`/admin/client?id=${encodeURIComponent(u._id)}`}>
-                          Record<span className="sr-only"> of {who(u)}</span>
-                        </a>
-                        <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
-                          Delete<span className="sr-only"> {who(u)}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  )),
-                }))}
-              />
-            )}
-          </>
-        )}
+        <Listing items={items} empty="No users found.">
+          {() => (
+            <>
+              <SearchField label="Search clients by name or e-mail" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
+              {shown.length === 0 ? (
+                <p>No client matches “{query.trim()}”.</p>
+              ) : (
+                <AdminTable
+                  caption="Clients"
+                  columns={COLUMNS}
+                  groups={byMonth(shown, (u) => monthOfInstant(u.createdAt)).map((g) => ({
+                    key: g.key,
+                    label: `Joined in ${g.label}`,
+                    rows: g.items.map((u) => (
+                      <tr key={u._id} data-user-row={u._id} {...rowProps(u._id)}>
+                        <td>{number.get(u._id)}</td>
+                        <td>{u.firstName}</td>
+                        <td>{u.lastName}</td>
+                        <td>{u.preferredName}</td>
+                        <td>{u.pronoun}</td>
+                        <td>
+                          <a href={`mailto:${u.email}`}>{u.email}</a>
+                        </td>
+                        <td>{u.phone}</td>
+                        <td>{u.city}</td>
+                        <td>{u.zipcode}</td>
+                        <td>{formatWhen(u.createdAt)}</td>
+                        <td className="row-actions">
+                          <a className="button button-quiet button-small" href={`/admin/client?id=${encodeURIComponent(u._id)}`}>
+                            Record<span className="sr-only"> of {who(u)}</span>
+                          </a>
+                          <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
+                            Delete<span className="sr-only"> {who(u)}</span>
+                          </button>
+                        </td>
+                      </tr>
+                    )),
+                  }))}
+                />
+              )}
+            </>
+          )}
+        </Listing>
       </section>
     </>
   );

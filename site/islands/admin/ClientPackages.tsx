@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import SeriesForClient from './SeriesForClient';
 import { AdminForm, formatDay, formatWhen, herToday, send, useAdminList } from './admin-ui';
-import { Checkbox, SelectInput, TextInput } from '../Field';
+import { Checkbox, CountInput, MoneyInput, SelectInput, TextInput } from '../Field';
 import { request } from '../../lib/http';
 import { typedCents, usdFromCents } from '../../lib/money';
 import { useFreeSlots } from '../client/useFreeSlots';
@@ -53,10 +53,9 @@ function PaidFields<M extends string>(props: {
       {money && (
         <div className="form-row">
           {props.method !== 'free' && (
-            <TextInput
+            <MoneyInput
               id={`${id}-amount`}
               label="Amount ($)"
-              inputMode="decimal"
               required={props.suggestedCents === undefined}
               {...(props.suggestedCents !== undefined
                 ? { placeholder: (props.suggestedCents / 100).toFixed(2), hint: `Suggested ${usdFromCents(props.suggestedCents)}` }
@@ -145,12 +144,10 @@ function AdjustCredits(props: { base: string; onDone: () => void }) {
   return (
     <AdminForm label="Adjust credits" submit="Adjust" onSubmit={() => void adjust()} status={status}>
       <div className="form-row">
-        <TextInput
+        <CountInput
           id={`${id}-sessions`}
           label="Sessions"
           hint="Negative to take away"
-          type="number"
-          inputMode="numeric"
           required
           value={sessions}
           onChange={(e) => setSessions(e.target.value)}

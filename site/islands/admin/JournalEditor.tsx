@@ -21,6 +21,7 @@ import { usePhotoLibrary, type PhotoLibrary } from './pages/photos';
 import { SchemaForm } from './pages/SchemaForm';
 import { SeoPreview } from './pages/SeoPreview';
 import { postPreviewUrl, postsApi } from './journal/api';
+import { Listing } from '../Listing';
 
 /** The fields in the order she writes them. */
 const ORDER = ['title', 'slug', 'body', 'coverImageId', 'coverAlt', 'excerpt', 'brand', 'tags', 'seoTitle', 'seoDescription'] as const;
@@ -77,17 +78,15 @@ function PostList({ go }: { go: Go }) {
           See the journal<span className="sr-only"> (new tab)</span>
         </a>
       </p>
-      {items === null ? (
-        <p role="status">Loading…</p>
-      ) : items.length === 0 ? (
-        <p className="muted">No posts yet: “New post” starts one.</p>
-      ) : (
-        <ul className="page-cards">
-          {items.map((p) => (
-            <PostCard key={p.id} post={p} onOpen={() => void go({ view: 'edit', key: p.id })} />
-          ))}
-        </ul>
-      )}
+      <Listing items={items} empty={<p className="muted">No posts yet: “New post” starts one.</p>}>
+        {(items) => (
+          <ul className="page-cards">
+            {items.map((p) => (
+              <PostCard key={p.id} post={p} onOpen={() => void go({ view: 'edit', key: p.id })} />
+            ))}
+          </ul>
+        )}
+      </Listing>
     </>
   );
 }

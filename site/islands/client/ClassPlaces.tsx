@@ -5,6 +5,7 @@ import { classDateTime } from '../../lib/calendar';
 import { publicConfig } from '../../lib/config';
 import type { User } from '../../stores/user';
 import type { ClassPlaceView } from '../../../contract/class-places.ts';
+import { Listing } from '../Listing';
 
 /**
  * My class places: the upcoming classes signed up for with the account's e-mail, each with
@@ -54,28 +55,31 @@ export default function ClassPlaces({ user }: { user: User }) {
   return (
     <section aria-labelledby="class-places-heading">
       <h2 id="class-places-heading">My Classes</h2>
-      {places === null ? (
-        <p role="status">Loading…</p>
-      ) : places.length === 0 ? (
-        <p>
-          No upcoming classes under {user.email}. <a href="/calendar">See the class calendar</a>.
-        </p>
-      ) : (
-        <ul className="item-list">
-          {places.map((p) => (
-            <li key={p._id} className="item" data-class-place={p._id}>
-              <div>
-                <strong>{p.classTitle}</strong> {classDateTime(p.startsAt, zone)}
-                {p.location && ` · ${p.location}`}
-              </div>
-              <button className="button button-quiet button-small" type="button" disabled={busy !== null} onClick={() => void giveBack(p)}>
-                {busy === p._id ? 'Giving back…' : 'Give back'}
-                <span className="sr-only"> my place in {p.classTitle}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing
+        items={places}
+        empty={
+          <p>
+            No upcoming classes under {user.email}. <a href="/calendar">See the class calendar</a>.
+          </p>
+        }
+      >
+        {(places) => (
+          <ul className="item-list">
+            {places.map((p) => (
+              <li key={p._id} className="item" data-class-place={p._id}>
+                <div>
+                  <strong>{p.classTitle}</strong> {classDateTime(p.startsAt, zone)}
+                  {p.location && ` · ${p.location}`}
+                </div>
+                <button className="button button-quiet button-small" type="button" disabled={busy !== null} onClick={() => void giveBack(p)}>
+                  {busy === p._id ? 'Giving back…' : 'Give back'}
+                  <span className="sr-only"> my place in {p.classTitle}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
     </section>
   );
 }

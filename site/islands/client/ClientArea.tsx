@@ -15,6 +15,7 @@ import MyData from './MyData';
 import type { SlotView } from '../../../contract/slots.ts';
 import type { PageClock } from '../../../contract/content.ts';
 import type { SessionTypeKey } from '../../../contract/settings.ts';
+import { Listing } from '../Listing';
 
 const BookSession = lazy(() => import('./BookSession'));
 // Issue 23: her intake form, the dashboard's Forms line, the booking page's notice, the client's data.
@@ -63,27 +64,30 @@ function BookedSessions({ user, zone }: { user: User; zone: string }) {
   return (
     <section aria-labelledby="booked-heading">
       <h2 id="booked-heading">Booked Sessions</h2>
-      {sessions === null ? (
-        <p role="status">Loading…</p>
-      ) : sessions.length === 0 ? (
-        <p>
-          No sessions booked yet. <a href={`/user/${encodeURIComponent(user.id)}/book`}>Book a new session</a>.
-        </p>
-      ) : (
-        <ul className="item-list">
-          {/* Issue 32: a weekly series' sessions together, each still changed alone. */}
-          {groupBySeries(sessions).map((g) =>
-            g.kind === 'single' ? (
-              sessionItem(g.session)
-            ) : (
-              <li key={g.seriesId} className="item series" data-series={g.seriesId}>
-                <h3 className="series-heading">Weekly series · {g.sessions.length} sessions</h3>
-                <ul className="item-list">{g.sessions.map(sessionItem)}</ul>
-              </li>
-            ),
-          )}
-        </ul>
-      )}
+      <Listing
+        items={sessions}
+        empty={
+          <p>
+            No sessions booked yet. <a href={`/user/${encodeURIComponent(user.id)}/book`}>Book a new session</a>.
+          </p>
+        }
+      >
+        {(sessions) => (
+          <ul className="item-list">
+            {/* Issue 32: a weekly series' sessions together, each still changed alone. */}
+            {groupBySeries(sessions).map((g) =>
+              g.kind === 'single' ? (
+                sessionItem(g.session)
+              ) : (
+                <li key={g.seriesId} className="item series" data-series={g.seriesId}>
+                  <h3 className="series-heading">Weekly series · {g.sessions.length} sessions</h3>
+                  <ul className="item-list">{g.sessions.map(sessionItem)}</ul>
+                </li>
+              ),
+            )}
+          </ul>
+        )}
+      </Listing>
     </section>
   );
 

@@ -11,6 +11,7 @@ import { SchemaForm, useFocusFirstError } from '../pages/SchemaForm';
 import type { DraftDetail, DraftEditor } from './useDraftEditor';
 import type { Go } from './useDraftRoutes';
 import type { NewDraft } from './useNewDraft';
+import { Listing } from '../../Listing';
 
 /** A link that opens in place (this island) unless she asks for a new tab. */
 export const inPlace = (open: () => void) => (e: MouseEvent<HTMLAnchorElement>) => {
@@ -99,29 +100,27 @@ export function History({ editor }: { editor: DraftEditor }) {
     <section className="admin-panel page-history" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>History</h3>
       <p className="field-hint">Every publish is kept. Restoring an earlier revision publishes it again, as a new revision.</p>
-      {revisions === null ? (
-        <p role="status">Loading…</p>
-      ) : revisions.length === 0 ? (
-        <p className="muted">Not published yet.</p>
-      ) : (
-        <ol className="revision-list">
-          {revisions.map((r) => (
-            <li key={r.n} className="revision" data-revision={r.n}>
-              <p className="revision-head">
-                <strong>Revision {r.n}</strong>
-                {r.current && <span className="page-badge"> Live</span>}
-              </p>
-              <p className="muted">{formatLosAngeles(r.publishedAt)}</p>
-              <p className="revision-changed">{changedText(r)}</p>
-              {!r.current && (
-                <button type="button" className="button button-quiet button-small" disabled={editor.busy} onClick={() => void editor.restore(r.n)}>
-                  Restore revision {r.n}
-                </button>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
+      <Listing items={revisions} empty={<p className="muted">Not published yet.</p>}>
+        {(revisions) => (
+          <ol className="revision-list">
+            {revisions.map((r) => (
+              <li key={r.n} className="revision" data-revision={r.n}>
+                <p className="revision-head">
+                  <strong>Revision {r.n}</strong>
+                  {r.current && <span className="page-badge"> Live</span>}
+                </p>
+                <p className="muted">{formatLosAngeles(r.publishedAt)}</p>
+                <p className="revision-changed">{changedText(r)}</p>
+                {!r.current && (
+                  <button type="button" className="button button-quiet button-small" disabled={editor.busy} onClick={() => void editor.restore(r.n)}>
+                    Restore revision {r.n}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Listing>
     </section>
   );
 }
