@@ -14,27 +14,19 @@ import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { grantCardValue } from '../packages/ledger.ts';
 import { codeOf, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
-import { cardByHash, claimDueCards, insertGiftCard } from './gift-cards.repo.ts';
+import { cardByHash, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';
 
 type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
 
-export interface NewCard {
+/** A card to make: what the card's row keeps (the recipient's mail: today or later, her day), and its sale. */
+export interface NewCard extends Omit<NewGiftCard, 'id' | 'lotId' | 'codeHash' | 'codeLast4'> {
   amountCents: number;
   /** What the buyer paid (0 for a card she gives), and how. */
   priceCents: number;
   method: LotMethod;
   /** Her day the money came in, and today. */
   paidOn: string;
-  design: GiftCardDesign;
-  buyerName: string;
-  buyerEmail: string | null;
-  recipientName: string;
-  recipientEmail: string;
-  message: string;
-  /** Her day the recipient's mail leaves: today or later. */
-  sendOn: string;
-  createdBy: 'buyer' | 'admin';
   paypalOrderId?: string | null;
 }
 
@@ -46,28 +38,10 @@ export interface NewCard {
 export async function createCard(trx: Transaction<Database>, env: Deps['env'], card: NewCard): Promise<{ id: string; code: string; mails: QueuedMails }> {
   const id = randomUUID();
   const code = codeOf(env.APP_SECRET, id);
-  const lotId = await grantCardValue(trx, {
-    amountCents: card.amountCents,
-    priceCents: card.priceCents,
-    method: card.method,
-    paidOn: card.paidOn,
-    createdBy: card.createdBy === 'admin' ? 'admin' : 'client',
-    paypalOrderId: card.paypalOrderId ?? null,
-  });
-  await insertGiftCard(trx, {
-    id,
-    lotId,
-    codeHash: hashCode(code),
-    codeLast4: lastFour(code),
-    design: card.design,
-    buyerName: card.buyerName,
-    buyerEmail: card.buyerEmail,
-    recipientName: card.recipientName,
-    recipientEmail: card.recipientEmail,
-    message: card.message,
-    sendOn: card.sendOn,
-    createdBy: card.createdBy,
-  });
+  const { amountCents, priceCents, method, paidOn, paypalOrderId = null, ...row } = card;
+  const createdBy = card.createdBy === 'admin' ? 'admin' : 'client';
+  const lotId = await grantCardValue(trx, { amountCents, priceCents, method, paidOn, createdBy, paypalOrderId });
+  await insertGiftCard(trx, { ...row, id, lotId, codeHash: hashCode(code), codeLast4: lastFour(code) });
   const mails = card.sendOn <= card.paidOn ? await deliver(trx, env, card.paidOn, [id]) : [];
   return { id, code: groupCode(code), mails };
 }
