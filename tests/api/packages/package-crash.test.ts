@@ -11,11 +11,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
+import { callProcess, serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -26,29 +26,17 @@ const STALE_MS = 500;
 describe('a server killed between a package’s capture and its credits', () => {
   let fresh: FreshDatabase;
   let handle: DatabaseHandle;
-  let emulator: Child;
+  let emulator: EmulatorChild;
   let server: Child | undefined;
 
-  const serverEnv = (reconcile: { interval: number; stale: number }) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RECONCILE_INTERVAL_MS: String(reconcile.interval),
-    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
-  });
+  const serverEnv = (reconcile: { interval: number; stale: number }) =>
+    serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, zone: ZONE, teacher: TEACHER, emulator, reconcile });
 
   beforeAll(async () => {
     fresh = await freshDatabase('postgres');
     handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
     await migrateToLatest(handle.db);
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
+    emulator = await startEmulator();
   });
   afterAll(async () => {
     await server?.kill();
@@ -58,13 +46,7 @@ describe('a server killed between a package’s capture and its credits', () => 
   });
 
   const db = () => handle.db;
-  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    fetch(`${server!.url}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
+  const call = (path: string, init?: RequestInit & { json?: unknown }) => callProcess(server!, path, init);
   const until = async (what: () => Promise<boolean>, why: () => string, ms = 15_000) => {
     const deadline = Date.now() + ms;
     while (!(await what())) {
@@ -86,20 +68,15 @@ describe('a server killed between a package’s capture and its credits', () => 
     });
     expect(made.status).toBe(200);
     const { orderID } = (await made.json()) as { orderID: string };
-    const approved = await fetch(`${emulator.url}/v2/checkout/orders/${orderID}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ givenName: 'Pat', captureDelayMs: 60_000 }),
-    });
-    expect(approved.status).toBe(200);
+    await emulator.approve(orderID, { givenName: 'Pat', captureDelayMs: 60_000 });
 
-    const before = await captures();
+    const before = await emulator.captures();
     const buy = () =>
       call(`/api/user/${client.id}/packages/${eight.id}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
     const hanging = buy().catch(() => 'killed');
     // PayPal has captured; its answer is held back. Now the crash.
     await until(
-      async () => (await captures()) > before,
+      async () => (await emulator.captures()) > before,
       () => 'no capture',
     );
     await server.kill('SIGKILL');
@@ -140,7 +117,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     const retry = await buy();
     expect(retry.status).toBe(201);
     expect(await retry.json()).toMatchObject({ lotId: lots[0]!.id, payerFirstName: 'Pat', balance: { sessionsRemaining: 8 } });
-    expect(await captures()).toBe(before + 1);
+    expect(await emulator.captures()).toBe(before + 1);
     expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toHaveLength(1);
     expect(await mails()).toHaveLength(2);
   }, 60_000);

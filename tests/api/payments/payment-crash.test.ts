@@ -16,11 +16,11 @@ import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
+import { callProcess, serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -32,29 +32,17 @@ const STALE_MS = 500;
 describe('a server killed between the capture and the commit', () => {
   let fresh: FreshDatabase;
   let handle: DatabaseHandle;
-  let emulator: Child;
+  let emulator: EmulatorChild;
   let server: Child | undefined;
 
-  const serverEnv = (reconcile: { interval: number; stale: number }) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RECONCILE_INTERVAL_MS: String(reconcile.interval),
-    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
-  });
+  const serverEnv = (reconcile: { interval: number; stale: number }) =>
+    serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, zone: ZONE, teacher: TEACHER, emulator, reconcile });
 
   beforeAll(async () => {
     fresh = await freshDatabase('postgres');
     handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
     await migrateToLatest(handle.db);
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
+    emulator = await startEmulator();
   });
   afterAll(async () => {
     await server?.kill();
@@ -64,25 +52,11 @@ describe('a server killed between the capture and the commit', () => {
   });
 
   const db = () => handle.db;
-  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
   const mailsTo = async (to: string, about: string) =>
     (await db().selectFrom('mails').select(['subject', 'text']).where('to', '=', to).execute()).filter(
       (m) => m.text.includes(about) || m.subject.includes(about),
     );
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    fetch(`${server!.url}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
-  const approve = async (orderId: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${emulator.url}/v2/checkout/orders/${orderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-  };
+  const call = (path: string, init?: RequestInit & { json?: unknown }) => callProcess(server!, path, init);
 
   it('completes the order and the booking once after a restart, and the retries answer them', async () => {
     // The first server: it never reconciles on its own during the test (a minute-long interval).
@@ -101,7 +75,7 @@ describe('a server killed between the capture and the commit', () => {
     // The chocolate order and the booking, each approved with a capture answer PayPal holds back.
     const cart = { cartItems: [{ _id: product.id, quantity: 2 }], isLocalPickup: true };
     const quote = await (await call('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
-    await approve(quote.orderID, { givenName: 'Ana', surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
+    await emulator.approve(quote.orderID, { givenName: 'Ana', surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
     const made = await call(`/api/bookings/${slot.id}/paypal-order`, {
       method: 'POST',
       headers: { cookie: client.cookie },
@@ -109,7 +83,7 @@ describe('a server killed between the capture and the commit', () => {
     });
     expect(made.status).toBe(200);
     const { orderID: bookingOrder } = await made.json();
-    await approve(bookingOrder, { givenName: 'Pat', captureDelayMs: 60_000 });
+    await emulator.approve(bookingOrder, { givenName: 'Pat', captureDelayMs: 60_000 });
     const booking = {
       userId: client.id,
       firstName: 'Ana',
@@ -120,14 +94,14 @@ describe('a server killed between the capture and the commit', () => {
       paypalOrderId: bookingOrder,
     };
 
-    const before = await captures();
+    const before = await emulator.captures();
     const hanging = [
       call('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
       call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking }).catch(() => 'killed'),
     ];
     // PayPal has captured both; its answers are held back. Now the crash.
     const deadline = Date.now() + 10_000;
-    while ((await captures()) < before + 2) {
+    while ((await emulator.captures()) < before + 2) {
       if (Date.now() > deadline) throw new Error(`no captures:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -174,7 +148,7 @@ describe('a server killed between the capture and the commit', () => {
       couponUsed: false,
     });
     expect(await db().selectFrom('paymentAttempts').select(['settledBy']).execute()).toEqual([{ settledBy: 'reconciler' }, { settledBy: 'reconciler' }]);
-    expect(await captures()).toBe(before + 2);
+    expect(await emulator.captures()).toBe(before + 2);
 
     // Mailed once each, after the completing commits: the buyer, the client, and the teacher about each.
     const mailDeadline = Date.now() + 5_000;
@@ -192,7 +166,7 @@ describe('a server killed between the capture and the commit', () => {
     const rebook = await call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking });
     expect(rebook.status).toBe(200);
     expect(await rebook.json()).toMatchObject({ success: true, payerFirstName: 'Pat' });
-    expect(await captures()).toBe(before + 2);
+    expect(await emulator.captures()).toBe(before + 2);
     expect(await db().selectFrom('orders').select('id').execute()).toHaveLength(1);
     expect(
       (
