@@ -2,8 +2,11 @@
  * What the tests that kill a server mid-payment, or run two, start besides it: the PayPal
  * emulator in a process of its own, and the server process's environment pointed at it.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { openDatabase, type DatabaseHandle, type DB } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
 import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../api/services/payments/emulator.ts';
+import { freshDatabase, type FreshDatabase } from './database.ts';
 import { startChild, type Child } from './child.ts';
 
 /** The PayPal emulator in a process of its own (tests/helpers/emulator-process.ts): PayPal outlives our crash. */
@@ -63,4 +66,55 @@ export function callProcess(server: Child, path: string, init: RequestInit & { j
     headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
     ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
   });
+}
+
+/** What usePaymentCrash hands a test: the database, the emulator, and the server process it starts, kills and starts again. */
+export interface PaymentCrash {
+  db(): DB;
+  readonly emulator: EmulatorChild;
+  /** The server last started (killed or not), if any. */
+  readonly server: Child | undefined;
+  /** Starts a server process, reconciling every `interval` ms the payments `stale` ms old. */
+  start(reconcile: { interval: number; stale: number }): Promise<Child>;
+  /** A request to the server last started. */
+  call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+}
+
+/**
+ * The set-up of a test that kills the server mid-payment and starts it again (PostgreSQL only:
+ * PGlite dies with the killed process): a fresh database, migrated, and the emulator before the
+ * file's tests; the server, the emulator and the database gone after them.
+ */
+export function usePaymentCrash(site: { zone: string; teacher: string }): PaymentCrash {
+  let fresh: FreshDatabase;
+  let handle: DatabaseHandle;
+  let emulator: EmulatorChild;
+  let server: Child | undefined;
+  beforeAll(async () => {
+    fresh = await freshDatabase('postgres');
+    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    emulator = await startEmulator();
+  });
+  afterAll(async () => {
+    await server?.kill();
+    await emulator?.kill('SIGTERM');
+    await handle?.close();
+    await fresh?.drop();
+  });
+  return {
+    db: () => handle.db,
+    get emulator() {
+      return emulator;
+    },
+    get server() {
+      return server;
+    },
+    start: async (reconcile) =>
+      (server = await startChild(
+        'tests/helpers/server-process.ts',
+        serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, ...site, emulator, reconcile }),
+      )),
+    call: (path, init) => callProcess(server!, path, init),
+  };
 }

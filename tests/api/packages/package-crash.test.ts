@@ -8,14 +8,10 @@
  *
  * PostgreSQL only, as the other crash test: PGlite dies with the killed process.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
-import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { startChild, type Child } from '../../helpers/child.ts';
-import { callProcess, serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
+import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -24,40 +20,20 @@ const RECONCILE_INTERVAL_MS = 300;
 const STALE_MS = 500;
 
 describe('a server killed between a package’s capture and its credits', () => {
-  let fresh: FreshDatabase;
-  let handle: DatabaseHandle;
-  let emulator: EmulatorChild;
-  let server: Child | undefined;
-
-  const serverEnv = (reconcile: { interval: number; stale: number }) =>
-    serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, zone: ZONE, teacher: TEACHER, emulator, reconcile });
-
-  beforeAll(async () => {
-    fresh = await freshDatabase('postgres');
-    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    await migrateToLatest(handle.db);
-    emulator = await startEmulator();
-  });
-  afterAll(async () => {
-    await server?.kill();
-    await emulator?.kill('SIGTERM');
-    await handle?.close();
-    await fresh?.drop();
-  });
-
-  const db = () => handle.db;
-  const call = (path: string, init?: RequestInit & { json?: unknown }) => callProcess(server!, path, init);
+  const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
+  const { db, call } = crash;
   const until = async (what: () => Promise<boolean>, why: () => string, ms = 15_000) => {
     const deadline = Date.now() + ms;
     while (!(await what())) {
-      if (Date.now() > deadline) throw new Error(`${why()}\n${server?.output() ?? ''}`);
+      if (Date.now() > deadline) throw new Error(`${why()}\n${crash.server?.output() ?? ''}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
 
   it('grants the credits once after a restart, and the retry answers that lot', async () => {
+    const emulator = crash.emulator;
     // The first server never reconciles on its own during the test (a ten-minute interval).
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: 600_000, stale: 600_000 }));
+    let server = await crash.start({ interval: 600_000, stale: 600_000 });
     const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email: 'crash.package@example.com' });
     const eight = await db().selectFrom('packages').select('id').where('name', '=', EIGHT).executeTakeFirstOrThrow();
 
@@ -89,7 +65,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     ]);
 
     // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }));
+    server = await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
     await until(
       async () => (await db().selectFrom('paymentAttempts').select('state').where('paypalOrderId', '=', orderID).executeTakeFirst())?.state === 'completed',
       () => 'not reconciled',

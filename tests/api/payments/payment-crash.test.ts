@@ -11,16 +11,12 @@
  * dies with it, and a folder one is not meant to survive kill -9 mid-write); a deployment that
  * runs replicas, which is where a crash mid-payment matters, runs PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { startChild, type Child } from '../../helpers/child.ts';
-import { callProcess, serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
+import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -30,37 +26,17 @@ const RECONCILE_INTERVAL_MS = 300;
 const STALE_MS = 500;
 
 describe('a server killed between the capture and the commit', () => {
-  let fresh: FreshDatabase;
-  let handle: DatabaseHandle;
-  let emulator: EmulatorChild;
-  let server: Child | undefined;
-
-  const serverEnv = (reconcile: { interval: number; stale: number }) =>
-    serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, zone: ZONE, teacher: TEACHER, emulator, reconcile });
-
-  beforeAll(async () => {
-    fresh = await freshDatabase('postgres');
-    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    await migrateToLatest(handle.db);
-    emulator = await startEmulator();
-  });
-  afterAll(async () => {
-    await server?.kill();
-    await emulator?.kill('SIGTERM');
-    await handle?.close();
-    await fresh?.drop();
-  });
-
-  const db = () => handle.db;
+  const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
+  const { db, call } = crash;
   const mailsTo = async (to: string, about: string) =>
     (await db().selectFrom('mails').select(['subject', 'text']).where('to', '=', to).execute()).filter(
       (m) => m.text.includes(about) || m.subject.includes(about),
     );
-  const call = (path: string, init?: RequestInit & { json?: unknown }) => callProcess(server!, path, init);
 
   it('completes the order and the booking once after a restart, and the retries answer them', async () => {
+    const emulator = crash.emulator;
     // The first server: it never reconciles on its own during the test (a minute-long interval).
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: 600_000, stale: 600_000 }));
+    let server = await crash.start({ interval: 600_000, stale: 600_000 });
 
     const product = await db().insertInto('products').values({ name: 'Crash Tin', priceCents: 1800, inventory: 5 }).returning('id').executeTakeFirstOrThrow();
     const date = addDays(zonedNow(ZONE).date, 3);
@@ -118,7 +94,7 @@ describe('a server killed between the capture and the commit', () => {
     expect((await db().selectFrom('products').select('inventory').where('id', '=', product.id).executeTakeFirstOrThrow()).inventory).toBe(3);
 
     // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }));
+    server = await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
     // Counted from when the restarted server listens (its start-up time depends on the machine).
     const restartedAt = Date.now();
     for (;;) {

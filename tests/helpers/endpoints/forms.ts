@@ -1,5 +1,5 @@
 /** The endpoint table's forms part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint } from './common.ts';
+import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint, byToken } from './common.ts';
 
 export const FORMS_ENDPOINTS: Endpoint[] = [
   // --- visitors' forms ----------------------------------------------------------------------
@@ -113,24 +113,8 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     },
   },
   // issue 15: giving a class place back, the waitlist
-  {
-    method: 'GET',
-    route: '/api/class-places',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query' }) },
-    writes: [],
-    example: async (fx) => ({ query: { token: await fx.giveBackToken() } }),
-  },
-  {
-    method: 'POST',
-    route: '/api/class-places/cancel',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['classSignups', 'classWaitlist', 'mails'],
-    example: async (fx) => ({ json: { token: await fx.giveBackToken() } }),
-  },
+  byToken('GET', '/api/class-places', [], (fx) => fx.giveBackToken()),
+  byToken('POST', '/api/class-places/cancel', ['classSignups', 'classWaitlist', 'mails'], (fx) => fx.giveBackToken()),
   {
     method: 'POST',
     route: '/api/waitlist',
@@ -163,24 +147,8 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
       };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/waitlist/entry',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query' }) },
-    writes: [],
-    example: async (fx) => ({ query: { token: await fx.leaveWaitlistToken() } }),
-  },
-  {
-    method: 'POST',
-    route: '/api/waitlist/leave',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['classWaitlist'],
-    example: async (fx) => ({ json: { token: await fx.leaveWaitlistToken() } }),
-  },
+  byToken('GET', '/api/waitlist/entry', [], (fx) => fx.leaveWaitlistToken()),
+  byToken('POST', '/api/waitlist/leave', ['classWaitlist'], (fx) => fx.leaveWaitlistToken()),
   {
     method: 'GET',
     route: '/api/user/:id/classes',
