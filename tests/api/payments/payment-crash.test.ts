@@ -17,6 +17,7 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
+import { bookingForm } from '../../helpers/slots.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -60,15 +61,7 @@ describe('a server killed between the capture and the commit', () => {
     expect(made.status).toBe(200);
     const { orderID: bookingOrder } = await made.json();
     await emulator.approve(bookingOrder, { givenName: 'Pat', captureDelayMs: 60_000 });
-    const booking = {
-      userId: client.id,
-      firstName: 'Ana',
-      lastName: 'Lima',
-      email: client.email,
-      sessionType: YOGA,
-      message: '',
-      paypalOrderId: bookingOrder,
-    };
+    const booking = bookingForm(client, YOGA, { paypalOrderId: bookingOrder });
 
     const before = await emulator.captures();
     const hanging = [
