@@ -1,9 +1,10 @@
-import { test as base, expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { smallJpeg } from '../helpers/photos';
 import { ADMIN_NAV } from '../../site/lib/nav.ts';
 import type { TodayView } from '../../contract/backoffice.ts';
-import { closeAlert, expectAlert, hydrated, mailsTo, nextPaint, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { adminTest as test, BASE_URL, closeAlert, expectAlert, hydrated, mailsTo, nextPaint, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { TODAY_GROUPS } from '../helpers/today';
 
 /**
  * Issue 20, as the teacher holds it: every admin page at 390×844 with data in it fits the phone
@@ -13,28 +14,6 @@ import { closeAlert, expectAlert, hydrated, mailsTo, nextPaint, teacherToday, un
  * it links to. The data is seeded through the API first: orders, sessions, sign-ups, clients,
  * subscribers, a product with a photo, a gallery photo, a newsletter draft, an announcement.
  */
-
-const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
-type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
-
-// The admin logs in once per worker (the login is rate limited), from her own address.
-const test = base.extend<object, { adminState: StorageState }>({
-  adminState: [
-    async ({ playwright }, use) => {
-      const ctx = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
-      const res = await ctx.post('/api/admin/login', {
-        data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' },
-      });
-      expect(res.status()).toBe(200);
-      const { admin } = await res.json();
-      const state = await ctx.storageState();
-      await ctx.dispose();
-      await use({ cookies: state.cookies, origins: [{ origin: BASE_URL, localStorage: [{ name: 'admin', value: JSON.stringify(admin) }] }] });
-    },
-    { scope: 'worker' },
-  ],
-  storageState: async ({ adminState }, use) => use(adminState),
-});
 
 test.use({ timezoneId: 'America/Los_Angeles', locale: 'en-US' });
 
@@ -513,18 +492,7 @@ test('the Today panel: each count is the number of rows of the list it links to'
   await page.goto('/admin/dashboard');
   await settled(page);
   const panel = page.locator('[data-today]');
-  const groups = [
-    'ordersToDeliver',
-    'comingPickups',
-    'sessionsToday',
-    'sessionsThisWeek',
-    'nextClasses',
-    'failedMails',
-    'unpaidGigs',
-    'newSignups',
-    'newClients',
-  ] as const;
-  for (const key of groups) {
+  for (const key of TODAY_GROUPS) {
     const group = panel.locator(`[data-today-group="${key}"]`);
     await expect(group).toHaveAttribute('data-count', String(today[key].count));
     // The same list and filter; a "since" is the moment of each request, so only its shape is compared.
@@ -534,7 +502,7 @@ test('the Today panel: each count is the number of rows of the list it links to'
   await expect(panel.locator('[data-today-group="sessionsThisWeek"]')).toContainText('Maximiliana');
 
   // Each list, opened by its link, has that many rows.
-  const rowsOn: Record<(typeof groups)[number], string> = {
+  const rowsOn: Record<(typeof TODAY_GROUPS)[number], string> = {
     ordersToDeliver: 'tr[data-order-row]',
     comingPickups: 'tr[data-order-row]',
     sessionsToday: 'tr[data-slot-row]',
@@ -546,7 +514,7 @@ test('the Today panel: each count is the number of rows of the list it links to'
     newSignups: 'tr[data-signup-row]',
     newClients: 'tr[data-user-row]',
   };
-  for (const key of groups) {
+  for (const key of TODAY_GROUPS) {
     await test.step(key, async () => {
       await page.goto('/admin/dashboard');
       await settled(page);
@@ -594,18 +562,7 @@ test.describe('Today leads to the thing, at 390×844', () => {
     test.setTimeout(180_000);
     const today = (await (await page.request.get('/api/admin/today')).json()) as TodayView;
     // Every kind has an item (sessions today only when the hour left one to book).
-    const kinds = [
-      'ordersToDeliver',
-      'comingPickups',
-      'sessionsToday',
-      'sessionsThisWeek',
-      'nextClasses',
-      'failedMails',
-      'unpaidGigs',
-      'newSignups',
-      'newClients',
-    ] as const;
-    for (const key of kinds) if (key !== 'sessionsToday') expect(today[key].items.length, key).toBeGreaterThan(0);
+    for (const key of TODAY_GROUPS) if (key !== 'sessionsToday') expect(today[key].items.length, key).toBeGreaterThan(0);
     expect(today.comingPickups.ready).toBeGreaterThanOrEqual(1);
     expect(today.unpaidGigs.items.some((g) => g.rateCents === 18000 && g.className.startsWith('Phone Flow Gig'))).toBe(true);
 
@@ -625,7 +582,7 @@ test.describe('Today leads to the thing, at 390×844', () => {
     expect(await tooSmall(page)).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
 
-    for (const key of kinds) {
+    for (const key of TODAY_GROUPS) {
       if (today[key].items.length === 0) continue;
       await test.step(key, async () => {
         await page.goto('/admin/dashboard');

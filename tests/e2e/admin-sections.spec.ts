@@ -1,7 +1,7 @@
-import { deflateSync } from 'node:zlib';
-import { test as base, expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { solidPng } from '../helpers/photos';
+import { adminTest as test, BASE_URL, closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * The admin sections of issue 7 beyond events: bookings, chocolates, orders, classes, clients
@@ -9,65 +9,8 @@ import { closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHea
  * starts from that cookie session; the guard test starts from none.
  */
 
-const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
-type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
-
-const test = base.extend<object, { adminState: StorageState }>({
-  adminState: [
-    async ({ playwright }, use) => {
-      const ctx = await playwright.request.newContext({ baseURL: BASE_URL });
-      const res = await ctx.post('/api/admin/login', {
-        data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' },
-      });
-      expect(res.status()).toBe(200);
-      const { admin } = await res.json();
-      const state = await ctx.storageState();
-      await ctx.dispose();
-      // The shell paints the stored profile at once and verifies the cookie in the background.
-      await use({ cookies: state.cookies, origins: [{ origin: BASE_URL, localStorage: [{ name: 'admin', value: JSON.stringify(admin) }] }] });
-    },
-    { scope: 'worker' },
-  ],
-  storageState: async ({ adminState }, use) => use(adminState),
-});
-
 // The teacher's zone: the lists' 12-hour times and the clients' User Since read the same here.
 test.use({ timezoneId: 'America/Los_Angeles', locale: 'en-US' });
-
-/** A valid RGBA PNG of one colour, built by hand (no image library in the test). */
-function tinyPng(width = 8, height = 4, rgba: [number, number, number, number] = [120, 60, 30, 255]): Buffer {
-  const table = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = table[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgba).flat())]);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** How the admin writes an instant (issue 20), in her zone: "Fri, Dec 18 · 7:30 PM", the year only when not this year's. */
 const laTime = (iso: string) => {
@@ -151,6 +94,9 @@ test.describe('admin sections without a session', () => {
 
 test.describe('admin sections', () => {
   test("each section: heading, nav marks the page, tables with the spec's columns, no serious axe violations", async ({ page }) => {
+    // Every admin section in one walk, axe on each: about 30 s on a loaded two-core machine, so
+    // the walk has 90 s; each step still waits for what she sees.
+    test.setTimeout(90_000);
     const columns: Record<string, string[]> = {
       '/admin/signups': ['Date', 'Class Title', 'Name', 'Email', 'Phone', 'Actions'],
       '/admin/users': ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'],
@@ -317,7 +263,7 @@ test.describe('admin sections', () => {
     expect((await listed())?.price).toBe(23.5);
 
     // Upload a PNG: its /api/images/ address goes in the card, and stays after Save.
-    await card.getByLabel('Upload an image').setInputFiles({ name: 'tin.png', mimeType: 'image/png', buffer: tinyPng(40, 30) });
+    await card.getByLabel('Upload an image').setInputFiles({ name: 'tin.png', mimeType: 'image/png', buffer: solidPng(40, 30) });
     await expect(card.getByLabel('Image address')).toHaveValue(/^\/api\/images\/[\w-]+$/);
     const url = await card.getByLabel('Image address').inputValue();
     await expect(card.getByRole('img', { name })).toHaveAttribute('src', url);
@@ -526,7 +472,7 @@ async function signUpForAClass(request: APIRequestContext, name: string, email: 
   const tomorrow = teacherToday(1);
   const event = events.find((e) => !e.isExternal && !e.isPast && e.date > tomorrow)!;
   expect(event).toBeTruthy();
-  const signature = `data:image/png;base64,${tinyPng(50, 20, [20, 20, 20, 255]).toString('base64')}`;
+  const signature = `data:image/png;base64,${solidPng(50, 20, [20, 20, 20, 255]).toString('base64')}`;
   const res = await request.post('/api/signup', {
     data: { name, email, phone: '503-555-0142', classTitle: event.title, date: event.date, waiver: true, signature, recaptchaToken: 'dev:signup_form_submit' },
   });

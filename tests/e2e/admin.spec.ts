@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, logInOnTheForm, loginAdmin, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('admin: login, guard and events', () => {
   test("the dashboard refuses a visitor with the spec's message and sends them to /admin", async ({ page }) => {
@@ -34,11 +34,7 @@ test.describe('admin: login, guard and events', () => {
   });
 
   test('events: weekly repeat makes 12, inline edit saves, bulk delete asks first', async ({ page }) => {
-    await page.goto('/admin');
-    await page.getByLabel('Email').fill('admin@example.com');
-    await page.getByLabel('Password').fill('namaste-cacao-42');
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/admin/dashboard');
+    await logInOnTheForm(page);
 
     // The form opens on demand: the dashboard leads with the Today panel and the events (issue 20).
     await page.getByRole('button', { name: 'New event' }).click();

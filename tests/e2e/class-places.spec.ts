@@ -1,5 +1,16 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, heldResponse, loginAdmin, mailsTo, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import {
+  closeAlert,
+  drawSignature,
+  expectAlert,
+  heldResponse,
+  loginAdmin,
+  mailsTo,
+  registerAndVerify,
+  teacherToday,
+  uniqueEmail,
+  visitorHeaders,
+} from './helpers';
 
 /**
  * Issue 15 (class places): giving a place back by the mail's link and from the dashboard,
@@ -61,17 +72,6 @@ async function linkIn(request: APIRequestContext, email: string, subject: string
   const mail = (await mailsTo(request, email)).find((m) => m.subject.startsWith(subject))!;
   const url = new URL(mail.links.find((l) => l.includes(contains))!);
   return url.pathname + url.search;
-}
-
-async function drawSignature(page: Page) {
-  await page.locator('canvas').scrollIntoViewIfNeeded();
-  const box = (await page.locator('canvas').boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + 120);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 120 - Math.sin(i) * 40);
-  await page.mouse.up();
-  await page.getByRole('button', { name: 'Save Signature' }).click();
-  await expect(page.getByText('Signature saved.')).toBeVisible();
 }
 
 test.describe('class places', () => {

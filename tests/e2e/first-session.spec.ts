@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { mailsTo, smallTargets, uniqueEmail, visitorHeaders } from './helpers';
+import { mailsTo, registerAndOpenLink, smallTargets, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 30: a newcomer on a 390 × 844 phone goes from /yoga to a paid, confirmed first yoga
@@ -136,16 +136,7 @@ test('the guided booking keeps the payment away until the intake is in; the spec
   const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   const email = uniqueEmail('later');
-  await page.goto('/register');
-  await page.getByRole('radio', { name: 'A yoga therapy session' }).check();
-  await page.getByLabel('First name').fill('Lee');
-  await page.getByLabel('Last name').fill('Later');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-  const [mail] = await mailsTo(page.request, email);
-  const link = new URL(mail!.links.find((l) => l.includes('/verify-email?token='))!);
-  await page.goto(link.pathname + link.search);
+  await registerAndOpenLink(page, 'Lee', 'Later', email, 'A yoga therapy session');
   await page.waitForURL(/\/book\/yoga-therapy$/);
   const userId = page.url().split('/user/')[1]!.split('/')[0]!;
   await expect(page.getByRole('heading', { name: 'New Client Form' })).toBeVisible();

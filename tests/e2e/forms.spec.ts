@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, heldResponse, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, drawSignature, expectAlert, heldResponse, loginAdmin, mailsTo, teacherToday, uniqueEmail } from './helpers';
 
 test.describe('home page: free 30-minute meeting request', () => {
   test('sends the request; the teacher and the visitor get mails; the form resets', async ({ page }) => {
@@ -351,13 +351,7 @@ test.describe('calendar and class sign-up', () => {
     const canvas = page.locator('canvas');
     await expect(canvas).toHaveAttribute('width', '500');
     await expect(canvas).toHaveAttribute('height', '200');
-    const box = (await canvas.boundingBox())!;
-    await page.mouse.move(box.x + 30, box.y + 120);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 120 - Math.sin(i) * 40);
-    await page.mouse.up();
-    await page.getByRole('button', { name: 'Save Signature' }).click();
-    await expect(page.getByText('Signature saved.')).toBeVisible();
+    await drawSignature(page);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expectAlert(page, 'Sign up successful');
     await closeAlert(page, 'Sign up successful');

@@ -1,6 +1,6 @@
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { nextPaint, visitorHeaders } from './helpers';
+import { adminTest, BASE_URL, nextPaint } from './helpers';
 
 /**
  * Issue 14: the teacher's photos. A gallery change on the admin page reaches /yoga's slideshow
@@ -9,26 +9,7 @@ import { nextPaint, visitorHeaders } from './helpers';
  * the end: the other specs expect the illustrations and the seeded products.
  */
 
-const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
-type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
-
-const test = base.extend<{ admin: APIRequestContext }, { adminState: StorageState }>({
-  adminState: [
-    async ({ playwright }, use) => {
-      // Its own address: the admin login's rate limit would otherwise count every spec's logins together.
-      const ctx = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
-      const res = await ctx.post('/api/admin/login', {
-        data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' },
-      });
-      expect(res.status()).toBe(200);
-      const { admin } = await res.json();
-      const state = await ctx.storageState();
-      await ctx.dispose();
-      await use({ cookies: state.cookies, origins: [{ origin: BASE_URL, localStorage: [{ name: 'admin', value: JSON.stringify(admin) }] }] });
-    },
-    { scope: 'worker' },
-  ],
-  storageState: async ({ adminState }, use) => use(adminState),
+const test = adminTest.extend<{ admin: APIRequestContext }>({
   admin: async ({ playwright, adminState }, use) => {
     const ctx = await playwright.request.newContext({ baseURL: BASE_URL, storageState: adminState, extraHTTPHeaders: { origin: BASE_URL } });
     await use(ctx);

@@ -1,4 +1,8 @@
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+/** The e2e server (playwright.config.ts), for request contexts and browser contexts made by hand. */
+export const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
 
 export interface MailboxEntry {
   to: string;
@@ -40,12 +44,73 @@ export async function closeAlert(page: Page, title: string) {
   await expect(dialog).toBeHidden();
 }
 
-/** Logs the page's browser context in as the seeded admin (cookie session). */
-export async function loginAdmin(page: Page) {
-  const res = await page.request.post('/api/admin/login', {
+/** The seeded admin's login through the API (the request's cookie session), which must succeed; answers her profile. */
+export async function postAdminLogin(request: APIRequestContext, origin = ''): Promise<unknown> {
+  const res = await request.post(`${origin}/api/admin/login`, {
     data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' },
   });
   expect(res.status()).toBe(200);
+  return ((await res.json()) as { admin: unknown }).admin;
+}
+
+/** Logs the page's browser context in as the seeded admin (cookie session). */
+export async function loginAdmin(page: Page) {
+  await postAdminLogin(page.request);
+}
+
+/** Logs in as the seeded admin on /admin's form, as she does, and lands on the dashboard. */
+export async function logInOnTheForm(page: Page, origin = '') {
+  await page.goto(`${origin}/admin`);
+  await page.getByLabel('Email').fill('admin@example.com');
+  await page.getByLabel('Password').fill('namaste-cacao-42');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+
+/**
+ * Tests that start signed in as the admin. She logs in once per worker (the login is rate
+ * limited), from her own address (else every spec's logins count together); every test starts
+ * from that cookie session and the stored profile, which the shell paints at once while it
+ * verifies the cookie in the background.
+ */
+export const adminTest = base.extend<object, { adminState: StorageState }>({
+  adminState: [
+    async ({ playwright }, use) => {
+      const ctx = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
+      const admin = await postAdminLogin(ctx);
+      const state = await ctx.storageState();
+      await ctx.dispose();
+      await use({ cookies: state.cookies, origins: [{ origin: BASE_URL, localStorage: [{ name: 'admin', value: JSON.stringify(admin) }] }] });
+    },
+    { scope: 'worker' },
+  ],
+  storageState: async ({ adminState }, use) => use(adminState),
+});
+
+/** Nothing wider than the phone's screen (390 px), every control at least 24×24 CSS px, and axe finds nothing. */
+export async function fitsThePhone(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main button, main input, main select, main textarea, main summary, main a')]
+      .filter((el) => el.offsetParent !== null && !el.closest('.sr-only') && getComputedStyle(el).visibility !== 'hidden')
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      // A link inside a sentence may be smaller (WCAG 2.5.8's inline exception).
+      .filter(({ el, box }) => (box.width < 24 || box.height < 24) && !(el.tagName === 'A' && getComputedStyle(el).display === 'inline'))
+      .map(
+        ({ el, box }) =>
+          `${el.tagName} "${el.textContent?.trim() || el.getAttribute('aria-label') || el.id}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+      ),
+  );
+  expect(small).toEqual([]);
+  await axeClean(page);
+}
+
+/** Axe finds nothing on the page as it is now. */
+export async function axeClean(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 }
 
 /** Today in the teacher's zone (the e2e server runs with the default America/Los_Angeles). */
@@ -134,12 +199,10 @@ export async function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
-/**
- * Registers on /register, opens the mailed link and lands signed in: on /user/{id}, or with a
- * `book` chosen on /register, on that guided booking. Returns the user's id.
- */
-export async function registerAndVerify(page: Page, first: string, last: string, email: string): Promise<string> {
+/** Registers on /register (with `book`, that session's radio chosen) and opens the mailed link. */
+export async function registerAndOpenLink(page: Page, first: string, last: string, email: string, book?: string) {
   await page.goto('/register');
+  if (book) await page.getByRole('radio', { name: book }).check();
   await page.getByLabel('First name').fill(first);
   await page.getByLabel('Last name').fill(last);
   await page.getByLabel('Email', { exact: true }).fill(email);
@@ -148,6 +211,11 @@ export async function registerAndVerify(page: Page, first: string, last: string,
   const [mail] = await mailsTo(page.request, email);
   const link = new URL(mail!.links.find((l) => l.includes('/verify-email?token='))!);
   await page.goto(link.pathname + link.search);
+}
+
+/** Registers on /register, opens the mailed link and lands signed in on /user/{id}. Returns the user's id. */
+export async function registerAndVerify(page: Page, first: string, last: string, email: string): Promise<string> {
+  await registerAndOpenLink(page, first, last, email);
   await closeAlert(page, 'Email Verified!');
   await page.waitForURL(/\/user\/[^/]+$/);
   return page.url().split('/user/')[1]!;
@@ -214,4 +282,16 @@ export async function newClient(browser: Browser, name: string) {
   const email = uniqueEmail(name);
   const id = await registerAndVerify(page, name, 'Tester', email);
   return { context, page, email, id };
+}
+
+/** Signs the form's signature pad (a wavy stroke across its canvas) and saves the signature. */
+export async function drawSignature(page: Page) {
+  await page.locator('canvas').scrollIntoViewIfNeeded();
+  const box = (await page.locator('canvas').boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 120);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 120 - Math.sin(i) * 40);
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Save Signature' }).click();
+  await expect(page.getByText('Signature saved.')).toBeVisible();
 }

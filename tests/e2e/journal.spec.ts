@@ -1,7 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser } from '@playwright/test';
 import { smallJpeg } from '../helpers/photos';
-import { mailsTo, uniqueEmail, visitorHeaders } from './helpers';
+import { axeClean, BASE_URL, fitsThePhone, logInOnTheForm, mailsTo, postAdminLogin, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 22, as the teacher does it on her phone (390×844): in the admin's Journal she writes a
@@ -13,42 +12,11 @@ import { mailsTo, uniqueEmail, visitorHeaders } from './helpers';
  * deleted at the end, so the other specs meet the journal as they left it.
  */
 
-const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
 const TITLE = 'Ten slow breaths before coffee';
 const SLUG = 'ten-slow-breaths-before-coffee';
 
 test.use({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: visitorHeaders(), timezoneId: 'America/Los_Angeles', locale: 'en-US' });
 test.describe.configure({ mode: 'serial' });
-
-/** Nothing wider than the phone's screen, every control at least 24×24 CSS px, and axe finds nothing. */
-async function fitsThePhone(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const small = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('main button, main input, main select, main textarea, main summary, main a')]
-      .filter((el) => el.offsetParent !== null && !el.closest('.sr-only') && getComputedStyle(el).visibility !== 'hidden')
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ el, box }) => (box.width < 24 || box.height < 24) && !(el.tagName === 'A' && getComputedStyle(el).display === 'inline'))
-      .map(
-        ({ el, box }) =>
-          `${el.tagName} "${el.textContent?.trim() || el.getAttribute('aria-label') || el.id}" ${Math.round(box.width)}×${Math.round(box.height)}`,
-      ),
-  );
-  expect(small).toEqual([]);
-  await axeClean(page);
-}
-
-async function axeClean(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
-}
-
-async function logIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill('admin@example.com');
-  await page.getByLabel('Password').fill('namaste-cacao-42');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
 
 /** A visitor's page (no session), after the publish has reached it (within 5 s, issue 19). */
 async function visitorPage(browser: Browser, path: string, text: string) {
@@ -69,8 +37,7 @@ async function visitorPage(browser: Browser, path: string, text: string) {
 test.beforeAll(async ({ playwright }) => {
   // A rerun on the same database starts without the post this spec makes.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { ...visitorHeaders(), origin: BASE_URL } });
-  const login = await admin.post('/api/admin/login', { data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' } });
-  expect(login.status()).toBe(200);
+  await postAdminLogin(admin);
   const posts = (await (await admin.get('/api/admin/posts')).json()) as { id: string; slug: string }[];
   for (const p of posts.filter((x) => x.slug === SLUG)) expect((await admin.delete(`/api/admin/posts/${p.id}`)).status()).toBe(200);
   await admin.dispose();
@@ -81,7 +48,7 @@ test('she writes a post with a cover photo from her phone, previews, publishes, 
   const reader = uniqueEmail('journal-reader');
   expect((await page.request.post('/api/subscribers/subscribe', { data: { email: reader } })).status()).toBe(201);
 
-  await logIn(page);
+  await logInOnTheForm(page);
   const adminNav = page.getByRole('navigation', { name: 'Admin' });
   // On a phone the sections are behind the Menu button (a tap before the page is ready does nothing: tap again).
   const menu = adminNav.getByRole('button', { name: 'Menu' });

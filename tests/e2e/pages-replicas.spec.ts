@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { freshDatabase, type FreshDatabase } from '../helpers/database';
-import { startChild, type Child } from '../helpers/child';
-import { visitorHeaders } from './helpers';
+import type { Child } from '../helpers/child';
+import { startSitePair } from '../helpers/replicas';
+import { logInOnTheForm, visitorHeaders } from './helpers';
 
 /**
  * Issue 19 on two replicas, as the teacher does it on her phone: she edits a FAQ answer in
@@ -20,16 +21,7 @@ let b: Child;
 
 test.beforeAll(async () => {
   fresh = await freshDatabase('postgres');
-  const env = {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    SERVE_SITE: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    APP_SECRET: 'two-replicas-in-a-browser-share-this-secret',
-  };
-  [a, b] = await Promise.all([startChild('tests/helpers/server-process.ts', env, 60_000), startChild('tests/helpers/server-process.ts', env, 60_000)]);
+  [a, b] = await startSitePair(fresh.env.DATABASE_URL!);
 });
 test.afterAll(async () => {
   await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
@@ -37,11 +29,7 @@ test.afterAll(async () => {
 });
 
 test('a FAQ answer published on one replica is on the other within 5 s', async ({ page, request }) => {
-  await page.goto(`${a.url}/admin`);
-  await page.getByLabel('Email').fill('admin@example.com');
-  await page.getByLabel('Password').fill('namaste-cacao-42');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL('**/admin/dashboard');
+  await logInOnTheForm(page, a.url);
   await page.goto(`${a.url}/admin/pages?page=yoga`);
   const form = page.getByRole('form', { name: 'Yoga' });
   await form.locator('summary').filter({ hasText: /^FAQ$/ }).click();

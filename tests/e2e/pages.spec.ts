@@ -1,8 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { smallJpeg } from '../helpers/photos';
 import { PAGE_MESSAGES } from '../../contract/content.ts';
-import { closeAlert, expectAlert, visitorHeaders } from './helpers';
+import { BASE_URL, closeAlert, expectAlert, fitsThePhone, logInOnTheForm, postAdminLogin, visitorHeaders } from './helpers';
 
 /**
  * Issue 19, as the teacher does it on her phone (390×844): she edits a FAQ answer on /admin,
@@ -13,7 +12,6 @@ import { closeAlert, expectAlert, visitorHeaders } from './helpers';
  * (through the editor), so the other specs meet the site as seeded.
  */
 
-const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
 const SLUG = 'chronic-pain-support';
 
 // Her own address: the admin login's rate limit would otherwise count every spec's logins together.
@@ -38,40 +36,10 @@ async function visitorSees(browser: Browser, path: string, text: string): Promis
 /** Every publish reaches the public page within 5 seconds (issue 19). */
 const eventually = (check: () => Promise<boolean>) => expect.poll(check, { timeout: 5_000, intervals: [250] }).toBe(true);
 
-async function logIn(page: Page) {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill('admin@example.com');
-  await page.getByLabel('Password').fill('namaste-cacao-42');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
-
-/** Nothing wider than the phone's screen, every control at least 24×24 CSS px, and axe finds nothing. */
-async function fitsThePhone(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const small = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('main button, main input, main select, main textarea, main summary, main a')]
-      .filter((el) => el.offsetParent !== null && !el.closest('.sr-only') && getComputedStyle(el).visibility !== 'hidden')
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      // A link inside a sentence may be smaller (WCAG 2.5.8's inline exception).
-      .filter(({ el, box }) => (box.width < 24 || box.height < 24) && !(el.tagName === 'A' && getComputedStyle(el).display === 'inline'))
-      .map(
-        ({ el, box }) =>
-          `${el.tagName} "${el.textContent?.trim() || el.getAttribute('aria-label') || el.id}" ${Math.round(box.width)}×${Math.round(box.height)}`,
-      ),
-  );
-  expect(small).toEqual([]);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
-}
-
 test.beforeAll(async ({ playwright }) => {
   // A rerun on the same database starts without the page this spec makes.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { ...visitorHeaders(), origin: BASE_URL } });
-  const login = await admin.post('/api/admin/login', {
-    data: { email: 'admin@example.com', password: 'namaste-cacao-42', recaptchaToken: 'dev:admin_login' },
-  });
-  expect(login.status()).toBe(200);
+  await postAdminLogin(admin);
   const existing = await admin.get(`/api/admin/pages/${SLUG}`);
   if (existing.status() === 200) expect((await admin.delete(`/api/admin/pages/${SLUG}`)).status()).toBe(200);
   await admin.dispose();
@@ -81,7 +49,7 @@ test('she edits a FAQ answer, previews, publishes, sees it on /yoga, and restore
   // A long walk (two publishes, each drawn again and read by a visitor, a preview, a restore):
   // each step waits for what she sees; 30 s for all of it ran out on a loaded two-core machine.
   test.setTimeout(90_000);
-  await logIn(page);
+  await logInOnTheForm(page);
   // On a phone the admin's sections are behind its Menu button (issue 20).
   const adminNav = page.getByRole('navigation', { name: 'Admin' });
   await adminNav.getByRole('button', { name: 'Menu' }).click();
@@ -157,7 +125,7 @@ test('she edits a FAQ answer, previews, publishes, sees it on /yoga, and restore
 });
 
 test('the /yoga editor on a phone: one part open at a time, and "Find a field" finds her words (issue 30)', async ({ page }) => {
-  await logIn(page);
+  await logInOnTheForm(page);
   await page.goto('/admin/pages?page=yoga');
   const form = page.getByRole('form', { name: 'Yoga' });
   const folds = form.locator('details.pf-fold');
@@ -185,7 +153,7 @@ test('the /yoga editor on a phone: one part open at a time, and "Find a field" f
 });
 
 test('two tabs on one page: the second save is refused with the reason, and her words stay in its form', async ({ page, context }) => {
-  await logIn(page);
+  await logInOnTheForm(page);
   const second = await context.newPage();
   const answerIn = (p: Page) =>
     p.getByRole('form', { name: 'Yoga' }).getByRole('group', { name: 'FAQ item 1', exact: true }).getByRole('textbox', { name: 'Answer' });
@@ -213,7 +181,7 @@ test('two tabs on one page: the second save is refused with the reason, and her 
 });
 
 test('she creates "Chronic Pain Support" with a photo in the yoga navigation, publishes it, and deletes it', async ({ page, browser }) => {
-  await logIn(page);
+  await logInOnTheForm(page);
   await page.goto('/admin/pages');
   await page.getByRole('link', { name: 'New page' }).click();
   const form = page.getByRole('form', { name: 'New page' });

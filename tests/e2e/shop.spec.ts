@@ -8,6 +8,17 @@ const openShop = async (page: Page) => {
   await expect(page.locator('[data-product]').first()).toBeVisible();
 };
 
+/** The shop opened and one Espresso Crunch Bar put in the cart. */
+const cartWithOneBar = async (page: Page) => {
+  await openShop(page);
+  await page
+    .locator('[data-product="Espresso Crunch Bar"]')
+    .getByRole('button', { name: /Add to Cart/ })
+    .click();
+  // The press is taken once the grid is alive (a moment after the first press).
+  await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
+};
+
 const stock = async (page: Page, name: string) => {
   const products: { name: string; inventory: number; price: number }[] = await (await page.request.get('/api/chocolates')).json();
   return products.find((p) => p.name === name)!;
@@ -105,13 +116,7 @@ test.describe('the chocolate shop', () => {
   });
 
   test('coupons need $15 of items; a declined payment says so and keeps the cart', async ({ page }) => {
-    await openShop(page);
-    await page
-      .locator('[data-product="Espresso Crunch Bar"]')
-      .getByRole('button', { name: /Add to Cart/ })
-      .click();
-    // The press is taken once the grid is alive (a moment after the first press).
-    await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
+    await cartWithOneBar(page);
     await page.goto('/cart');
     await page.getByLabel('Coupon code').fill('TAGGED15');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -128,13 +133,7 @@ test.describe('the chocolate shop', () => {
   });
 
   test("payment failures show SPEC.md's dialogs: no provider script, buttons that fail to render, an order the server refuses", async ({ page, context }) => {
-    await openShop(page);
-    await page
-      .locator('[data-product="Espresso Crunch Bar"]')
-      .getByRole('button', { name: /Add to Cart/ })
-      .click();
-    // The press is taken once the grid is alive (a moment after the first press).
-    await expect(page.locator('[data-cart-button]')).toHaveText('Cart (1)');
+    await cartWithOneBar(page);
     await failPayPalSdk(page);
     await page.goto('/cart');
     await page.getByLabel('Ships to (state)').selectOption('OR');

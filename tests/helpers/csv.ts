@@ -33,3 +33,17 @@ export function parseCsv(text: string): string[][] {
 
 /** A decimal amount as the exports write it ("12.34"), in cents. */
 export const cents = (decimal: string) => Math.round(Number(decimal) * 100);
+
+/** The income figures' columns (issue 30), named alike in Finances' CSV and the Tax year's, after each one's first column. */
+export const INCOME_COLUMNS = [
+  'Shop sales (net of sales tax)',
+  'Session payments kept',
+  'Gigs paid',
+  'Gigs paid with tax withheld',
+  'Income (shop + sessions + gigs)',
+  'Sales tax collected (passes through)',
+  'Refunds (orders + sessions)',
+  'Refunded orders (tax included)',
+  'Refunded sessions',
+  'Sales tax refunded',
+];

@@ -4,7 +4,7 @@
  * 12-MP JPEG takes about half a second.
  */
 import sharp from 'sharp';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
 function noise(width: number, height: number, channels = 3): Buffer {
   const out = Buffer.allocUnsafe(width * height * channels);
@@ -53,8 +53,8 @@ export async function smallJpeg(width = 800, height = 600, colour = '#a0522d'): 
     .toBuffer();
 }
 
-/** A PNG whose header claims `width` × `height` pixels (a decompression bomb's opening), with no real pixels. */
-export function pngBomb(width = 30_000, height = 30_000): Buffer {
+/** A PNG put together by hand (no encoder): its header (8 bits a channel, `colourType` 2 RGB or 6 RGBA) and `idat`. */
+function handMadePng(width: number, height: number, colourType: 2 | 6, idat: Buffer): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
     const len = Buffer.alloc(4);
@@ -66,13 +66,24 @@ export function pngBomb(width = 30_000, height = 30_000): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
+  ihdr.set([8, colourType, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', Buffer.alloc(64)),
+    chunk('IDAT', idat),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A PNG whose header claims `width` × `height` pixels (a decompression bomb's opening), with no real pixels. */
+export function pngBomb(width = 30_000, height = 30_000): Buffer {
+  return handMadePng(width, height, 2, Buffer.alloc(64));
+}
+
+/** A valid RGBA PNG of one colour, built by hand (no image library involved). */
+export function solidPng(width = 8, height = 4, rgba: [number, number, number, number] = [120, 60, 30, 255]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgba).flat())]);
+  return handMadePng(width, height, 6, deflateSync(Buffer.concat(Array.from({ length: height }, () => row))));
 }
 
 /** The opening of an iPhone HEIC file (the `ftyp` box with the `heic` brand). */

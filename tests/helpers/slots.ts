@@ -15,3 +15,8 @@ export async function addFreeSlot(server: TestServer, inDays: number) {
     .returning(['id', 'date', 'time', 'startsAt'])
     .executeTakeFirstOrThrow();
 }
+
+/** What the booking form sends for `client`'s session (PUT /api/bookings/:id/book) as Ana Lima, with no message; `extra`: how it is paid. */
+export function bookingForm<T extends object>(client: { id: string; email: string }, sessionType: string, extra: T) {
+  return { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType, message: '', ...extra };
+}

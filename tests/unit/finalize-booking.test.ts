@@ -14,6 +14,7 @@ import { recordingRealtime } from '../helpers/realtime.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
 import { bookingOrderReference, finalizeBooking, startBookingPayment, type BookingInput } from '../../api/booking/finalize-booking.ts';
 import { claimSlot } from '../../api/booking/booking.repo.ts';
+import { bookingForm } from '../helpers/slots.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -417,17 +418,7 @@ describe('claimSlot', () => {
   it("claims inside the caller's transaction: rolled back, the slot is free again", async () => {
     const client = await addClient();
     const slot = await addSlot();
-    const claim = {
-      userId: client.id,
-      firstName: 'Ana',
-      lastName: 'Lima',
-      email: client.email,
-      sessionType: YOGA,
-      message: '',
-      amountCents: null,
-      couponUsed: true,
-      paypalOrderId: null,
-    };
+    const claim = bookingForm(client, YOGA, { amountCents: null, couponUsed: true, paypalOrderId: null });
     // Only a transaction will do: the row lock must last until the caller has been paid.
     // @ts-expect-error a plain database handle is not a Transaction
     const outside = () => claimSlot(database.db, slot.id, claim);

@@ -51,37 +51,26 @@ describe(`clients on ${testDbKind()}`, () => {
   it('deletes a client with the whole erasure (issue 29): sessions end, past sessions stay booked for the books without their name, coming ones are cancelled (issue 30)', async () => {
     const { db } = server.services;
     const client = await createUser(server, { email: 'leaving@example.com' });
-    const slot = await db
-      .insertInto('slots')
-      .values({
-        date: '2025-04-01',
-        time: '10:00',
-        startsAt: new Date('2025-04-01T17:00:00Z'),
-        bookedBy: client.id,
-        bookedAt: new Date(),
-        firstName: 'Ana',
-        lastName: 'Lima',
-        email: 'leaving@example.com',
-        sessionType: 'Individual Yoga Session (60 min)',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const coming = await db
-      .insertInto('slots')
-      .values({
-        date: '2031-04-01',
-        time: '10:00',
-        startsAt: new Date('2031-04-01T17:00:00Z'),
-        bookedBy: client.id,
-        bookedAt: new Date(),
-        firstName: 'Ana',
-        lastName: 'Lima',
-        email: 'leaving@example.com',
-        sessionType: 'Individual Yoga Session (60 min)',
-        couponUsed: true,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    // Her sessions at 10:00 on `date` (UTC−7), one passed and one coming (paid by the coupon).
+    const booked = (date: string, extra: { couponUsed?: boolean } = {}) =>
+      db
+        .insertInto('slots')
+        .values({
+          date,
+          time: '10:00',
+          startsAt: new Date(`${date}T17:00:00Z`),
+          bookedBy: client.id,
+          bookedAt: new Date(),
+          firstName: 'Ana',
+          lastName: 'Lima',
+          email: 'leaving@example.com',
+          sessionType: 'Individual Yoga Session (60 min)',
+          ...extra,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const slot = await booked('2025-04-01');
+    const coming = await booked('2031-04-01', { couponUsed: true });
     expect((await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).status).toBe(200);
 
     const res = await asAdmin(`/api/admin/users/${client.id}`, { method: 'DELETE' });

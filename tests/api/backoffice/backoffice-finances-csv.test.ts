@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
-import { parseCsv, cents } from '../../helpers/csv.ts';
+import { parseCsv, cents, INCOME_COLUMNS } from '../../helpers/csv.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { FINANCE_COUNT_ROWS, type FinanceFigures, type FinancesView } from '../../../contract/backoffice.ts';
@@ -88,16 +88,7 @@ describe(`the finances CSV on ${testDbKind()}`, () => {
     // Issue 30: the income figures under the Tax year's CSV's names, then the counts behind them.
     expect(header).toEqual([
       'Month',
-      'Shop sales (net of sales tax)',
-      'Session payments kept',
-      'Gigs paid',
-      'Gigs paid with tax withheld',
-      'Income (shop + sessions + gigs)',
-      'Sales tax collected (passes through)',
-      'Refunds (orders + sessions)',
-      'Refunded orders (tax included)',
-      'Refunded sessions',
-      'Sales tax refunded',
+      ...INCOME_COLUMNS,
       'Orders paid',
       'of which shipping',
       'Average order (net of tax)',

@@ -15,6 +15,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import type { TodayView } from '../../../contract/backoffice.ts';
 import { inDateRange, isComingPickup, isSince, readListFilter } from '../../../contract/admin-links.ts';
 import type { GigsView } from '../../../contract/books.ts';
+import { TODAY_GROUPS } from '../../helpers/today.ts';
 
 // The seed's classes (six weeks) and chocolates, and no other process's checks in the way.
 const server = useTestServer({ seedContent: true, env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
@@ -330,18 +331,7 @@ describe(`the Today panel on ${testDbKind()}`, () => {
       '/admin/users': (f) => users.filter((u) => isSince(u.createdAt, f)).map((u) => u._id),
       '/admin/gigs': () => gigs.unpaid.map((g) => g._id),
     };
-    const groups = [
-      'ordersToDeliver',
-      'comingPickups',
-      'sessionsToday',
-      'sessionsThisWeek',
-      'nextClasses',
-      'failedMails',
-      'unpaidGigs',
-      'newSignups',
-      'newClients',
-    ] as const;
-    for (const key of groups) {
+    for (const key of TODAY_GROUPS) {
       const group = view[key];
       expect(group.items.length, key).toBeGreaterThan(0);
       const list = new URL(group.href, 'http://admin.test');

@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
+import { serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -69,33 +69,31 @@ const kind = testDbKind();
 describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
   let fresh: FreshDatabase | undefined;
   let pgliteDir: string | undefined;
-  let emulator: Child;
+  let emulator: EmulatorChild;
   let resend: Awaited<ReturnType<typeof fakeResend>>;
   let server: Child | undefined;
 
   const databaseEnv = (): Record<string, string> => (fresh ? { DATABASE_URL: fresh.env.DATABASE_URL! } : { PGLITE_DIR: pgliteDir! });
-  const serverEnv = (settle: boolean) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    ...databaseEnv(),
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RESEND_API_KEY: 're_crash_test',
-    RESEND_BASE_URL: resend.url,
-    BACKUP_AUTO: '0',
-    // While crashing, the server settles nothing on its own; the last start settles everything quickly.
-    RECONCILE_INTERVAL_MS: settle ? '200' : '3600000',
-    PAYMENT_ATTEMPT_STALE_MS: settle ? '300' : '3600000',
-    UNFINALIZED_BOOKING_MINUTES: settle ? '0' : '1440',
-    OUTBOX_INTERVAL_MS: settle ? '100' : '3600000',
-    OUTBOX_CLAIM_STALE_MS: settle ? '300' : '3600000',
-    OUTBOX_RETRY_BASE_MS: '50',
-  });
+  // While crashing, the server settles nothing on its own; the last start settles everything quickly.
+  const serverEnv = (settle: boolean) =>
+    serverProcessEnv(
+      {
+        database: databaseEnv(),
+        zone: ZONE,
+        teacher: TEACHER,
+        emulator,
+        reconcile: settle ? { interval: 200, stale: 300 } : { interval: 3_600_000, stale: 3_600_000 },
+      },
+      {
+        RESEND_API_KEY: 're_crash_test',
+        RESEND_BASE_URL: resend.url,
+        BACKUP_AUTO: '0',
+        UNFINALIZED_BOOKING_MINUTES: settle ? '0' : '1440',
+        OUTBOX_INTERVAL_MS: settle ? '100' : '3600000',
+        OUTBOX_CLAIM_STALE_MS: settle ? '300' : '3600000',
+        OUTBOX_RETRY_BASE_MS: '50',
+      },
+    );
 
   /** The database, opened by the test only while no server holds it (PGlite is one process's). */
   async function withDb<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -110,7 +108,7 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
   beforeAll(async () => {
     if (kind === 'postgres') fresh = await freshDatabase('postgres');
     else pgliteDir = mkdtempSync(join(tmpdir(), 'mail-crash-'));
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
+    emulator = await startEmulator();
     resend = await fakeResend();
   }, 60_000);
   afterAll(async () => {
@@ -147,14 +145,6 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
         headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) },
         ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
       });
-    const approve = async (orderId: string, body: Record<string, unknown>) => {
-      const res = await fetch(`${emulator.url}/v2/checkout/orders/${orderId}/approve`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(res.status).toBe(200);
-    };
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
     for (let i = 0; i < RUNS; i++) {
@@ -162,7 +152,7 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
       server = await startChild('tests/helpers/server-process.ts', serverEnv(false));
       const cart = { cartItems: [{ _id: fixtures.productId, quantity: 1 }], isLocalPickup: true };
       const quote = await (await call('/api/orders/paypal', { method: 'POST', json: cart })).json();
-      await approve(quote.orderID, {
+      await emulator.approve(quote.orderID, {
         givenName: 'Ana',
         surname: 'Lima',
         email: `crash-buyer-${i}@example.com`,
@@ -179,7 +169,7 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
       const made = await call(`/api/bookings/${slotId}/paypal-order`, { method: 'POST', cookie: client.cookie, json: { amount: 80, sessionType: YOGA } });
       expect(made.status, await made.clone().text()).toBe(200);
       const { orderID } = await made.json();
-      await approve(orderID, { givenName: 'Pat', captureDelayMs: Math.floor(Math.random() * 150) });
+      await emulator.approve(orderID, { givenName: 'Pat', captureDelayMs: Math.floor(Math.random() * 150) });
       const booking = { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, message: '', paypalOrderId: orderID };
       const finalizing = call(`/api/bookings/${slotId}/book`, { method: 'PUT', cookie: client.cookie, json: booking }).catch(() => 'killed');
       await pause(Math.floor(Math.random() * 400));

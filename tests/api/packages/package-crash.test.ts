@@ -8,14 +8,10 @@
  *
  * PostgreSQL only, as the other crash test: PGlite dies with the killed process.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
-import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { startChild, type Child } from '../../helpers/child.ts';
+import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -24,58 +20,20 @@ const RECONCILE_INTERVAL_MS = 300;
 const STALE_MS = 500;
 
 describe('a server killed between a package’s capture and its credits', () => {
-  let fresh: FreshDatabase;
-  let handle: DatabaseHandle;
-  let emulator: Child;
-  let server: Child | undefined;
-
-  const serverEnv = (reconcile: { interval: number; stale: number }) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RECONCILE_INTERVAL_MS: String(reconcile.interval),
-    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
-  });
-
-  beforeAll(async () => {
-    fresh = await freshDatabase('postgres');
-    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    await migrateToLatest(handle.db);
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
-  });
-  afterAll(async () => {
-    await server?.kill();
-    await emulator?.kill('SIGTERM');
-    await handle?.close();
-    await fresh?.drop();
-  });
-
-  const db = () => handle.db;
-  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    fetch(`${server!.url}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
+  const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
+  const { db, call } = crash;
   const until = async (what: () => Promise<boolean>, why: () => string, ms = 15_000) => {
     const deadline = Date.now() + ms;
     while (!(await what())) {
-      if (Date.now() > deadline) throw new Error(`${why()}\n${server?.output() ?? ''}`);
+      if (Date.now() > deadline) throw new Error(`${why()}\n${crash.server?.output() ?? ''}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
 
   it('grants the credits once after a restart, and the retry answers that lot', async () => {
+    const emulator = crash.emulator;
     // The first server never reconciles on its own during the test (a ten-minute interval).
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: 600_000, stale: 600_000 }));
+    let server = await crash.start({ interval: 600_000, stale: 600_000 });
     const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email: 'crash.package@example.com' });
     const eight = await db().selectFrom('packages').select('id').where('name', '=', EIGHT).executeTakeFirstOrThrow();
 
@@ -86,20 +44,15 @@ describe('a server killed between a package’s capture and its credits', () => 
     });
     expect(made.status).toBe(200);
     const { orderID } = (await made.json()) as { orderID: string };
-    const approved = await fetch(`${emulator.url}/v2/checkout/orders/${orderID}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ givenName: 'Pat', captureDelayMs: 60_000 }),
-    });
-    expect(approved.status).toBe(200);
+    await emulator.approve(orderID, { givenName: 'Pat', captureDelayMs: 60_000 });
 
-    const before = await captures();
+    const before = await emulator.captures();
     const buy = () =>
       call(`/api/user/${client.id}/packages/${eight.id}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
     const hanging = buy().catch(() => 'killed');
     // PayPal has captured; its answer is held back. Now the crash.
     await until(
-      async () => (await captures()) > before,
+      async () => (await emulator.captures()) > before,
       () => 'no capture',
     );
     await server.kill('SIGKILL');
@@ -112,7 +65,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     ]);
 
     // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }));
+    server = await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
     await until(
       async () => (await db().selectFrom('paymentAttempts').select('state').where('paypalOrderId', '=', orderID).executeTakeFirst())?.state === 'completed',
       () => 'not reconciled',
@@ -140,7 +93,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     const retry = await buy();
     expect(retry.status).toBe(201);
     expect(await retry.json()).toMatchObject({ lotId: lots[0]!.id, payerFirstName: 'Pat', balance: { sessionsRemaining: 8 } });
-    expect(await captures()).toBe(before + 1);
+    expect(await emulator.captures()).toBe(before + 1);
     expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toHaveLength(1);
     expect(await mails()).toHaveLength(2);
   }, 60_000);

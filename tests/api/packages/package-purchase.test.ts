@@ -18,6 +18,7 @@ import { reconcilePayments } from '../../../api/payments/reconcile.ts';
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import { until } from '../../helpers/until.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 beforeAll(async () => {
@@ -60,16 +61,6 @@ async function approvedOrder(client: Client, packageId: string, amountCents: num
   });
   expect(approved.status).toBe(200);
   return orderID;
-}
-
-async function until<T>(what: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The mails about this PayPal order (the client's confirmation and the teacher's note name it). */

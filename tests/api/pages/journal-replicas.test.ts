@@ -9,39 +9,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import type { Child } from '../../helpers/child.ts';
-import { startReplicas, type Replicas } from '../../helpers/replicas.ts';
+import { servedWithin, startReplicas, type Replicas } from '../../helpers/replicas.ts';
 
 describe('scheduled posts on two replicas', () => {
   let replicas: Replicas;
   let handle: DatabaseHandle;
   let a: Child;
   let b: Child;
-  let cookie: string;
 
   beforeAll(async () => {
     replicas = await startReplicas({ JOURNAL_SCHEDULE_MS: '100' });
-    ({ a, b, handle, cookie } = replicas);
+    ({ a, b, handle } = replicas);
   }, 90_000);
   afterAll(async () => {
     await replicas?.stop();
   });
 
-  const admin = (server: Child, path: string, init: { method?: string; json?: unknown } = {}) =>
-    fetch(`${server.url}/api/admin/posts${path}`, {
-      method: init.method ?? 'GET',
-      headers: { cookie, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
-  /** Milliseconds until `server` serves `path` containing `text` (fails after `within` ms). */
-  async function servedWithin(server: Child, path: string, text: string, within = 5_000): Promise<number> {
-    const started = Date.now();
-    while (Date.now() - started < within) {
-      const res = await fetch(`${server.url}${path}`);
-      if (res.status === 200 && (await res.text()).includes(text)) return Date.now() - started;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${server.url}${path} did not show "${text}" within ${within} ms`);
-  }
+  const admin = (server: Child, path: string, init?: { method?: string; json?: unknown }) => replicas.admin(server, `/api/admin/posts${path}`, init);
 
   it('posts due at one instant are published once each, by whichever replica claims them, and both serve them', async () => {
     const at = new Date(Date.now() + 2_000);

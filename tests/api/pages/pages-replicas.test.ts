@@ -10,38 +10,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import { insertCustomPage, publishRevision } from '../../../api/pages/pages.repo.ts';
 import type { Child } from '../../helpers/child.ts';
-import { startReplicas, type Replicas } from '../../helpers/replicas.ts';
+import { servedWithin, startReplicas, type Replicas } from '../../helpers/replicas.ts';
 
 describe('published pages on two replicas', () => {
   let replicas: Replicas;
   let handle: DatabaseHandle;
   let a: Child;
   let b: Child;
-  let cookie: string;
 
   beforeAll(async () => {
     replicas = await startReplicas();
-    ({ a, b, handle, cookie } = replicas);
+    ({ a, b, handle } = replicas);
   }, 90_000);
   afterAll(async () => {
     await replicas?.stop();
   });
 
-  const admin = (server: Child, path: string, init: { method?: string; json?: unknown } = {}) =>
-    fetch(`${server.url}/api/admin/pages${path}`, {
-      method: init.method ?? 'GET',
-      headers: { cookie, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
-  /** Milliseconds until `server` serves `path` containing `text` (fails after 5 s). */
-  async function servedWithin(server: Child, path: string, text: string): Promise<number> {
-    const started = Date.now();
-    while (Date.now() - started < 5_000) {
-      if ((await (await fetch(`${server.url}${path}`)).text()).includes(text)) return Date.now() - started;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${server.url}${path} did not show "${text}" within 5 s`);
-  }
+  const admin = (server: Child, path: string, init?: { method?: string; json?: unknown }) => replicas.admin(server, `/api/admin/pages${path}`, init);
 
   it('a publish on one is served by the other within 5 s; a restore likewise; drafts by neither', async () => {
     const page = await (await admin(a, '/yoga')).json();

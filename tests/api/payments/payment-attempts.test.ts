@@ -15,6 +15,7 @@ import { addTin } from '../../helpers/orders.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { until } from '../../helpers/until.ts';
 
 const LIMIT = 3;
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -42,16 +43,6 @@ async function paidFor(cart: unknown, email: string, captureDelayMs = 0) {
   });
   expect(approved.status).toBe(200);
   return quote.orderID as string;
-}
-
-async function until<T>(what: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe(`a chocolate payment under way on ${testDbKind()}`, () => {

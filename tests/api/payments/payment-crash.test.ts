@@ -11,16 +11,13 @@
  * dies with it, and a folder one is not meant to survive kill -9 mid-write); a deployment that
  * runs replicas, which is where a crash mid-payment matters, runs PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
-import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { startChild, type Child } from '../../helpers/child.ts';
+import { usePaymentCrash } from '../../helpers/payment-processes.ts';
+import { bookingForm } from '../../helpers/slots.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -30,63 +27,17 @@ const RECONCILE_INTERVAL_MS = 300;
 const STALE_MS = 500;
 
 describe('a server killed between the capture and the commit', () => {
-  let fresh: FreshDatabase;
-  let handle: DatabaseHandle;
-  let emulator: Child;
-  let server: Child | undefined;
-
-  const serverEnv = (reconcile: { interval: number; stale: number }) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RECONCILE_INTERVAL_MS: String(reconcile.interval),
-    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
-  });
-
-  beforeAll(async () => {
-    fresh = await freshDatabase('postgres');
-    handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    await migrateToLatest(handle.db);
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
-  });
-  afterAll(async () => {
-    await server?.kill();
-    await emulator?.kill('SIGTERM');
-    await handle?.close();
-    await fresh?.drop();
-  });
-
-  const db = () => handle.db;
-  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
+  const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
+  const { db, call } = crash;
   const mailsTo = async (to: string, about: string) =>
     (await db().selectFrom('mails').select(['subject', 'text']).where('to', '=', to).execute()).filter(
       (m) => m.text.includes(about) || m.subject.includes(about),
     );
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    fetch(`${server!.url}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
-  const approve = async (orderId: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${emulator.url}/v2/checkout/orders/${orderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-  };
 
   it('completes the order and the booking once after a restart, and the retries answer them', async () => {
+    const emulator = crash.emulator;
     // The first server: it never reconciles on its own during the test (a minute-long interval).
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: 600_000, stale: 600_000 }));
+    let server = await crash.start({ interval: 600_000, stale: 600_000 });
 
     const product = await db().insertInto('products').values({ name: 'Crash Tin', priceCents: 1800, inventory: 5 }).returning('id').executeTakeFirstOrThrow();
     const date = addDays(zonedNow(ZONE).date, 3);
@@ -101,7 +52,7 @@ describe('a server killed between the capture and the commit', () => {
     // The chocolate order and the booking, each approved with a capture answer PayPal holds back.
     const cart = { cartItems: [{ _id: product.id, quantity: 2 }], isLocalPickup: true };
     const quote = await (await call('/api/orders/paypal', { method: 'POST', json: { shipToState: 'OR', ...cart } })).json();
-    await approve(quote.orderID, { givenName: 'Ana', surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
+    await emulator.approve(quote.orderID, { givenName: 'Ana', surname: 'Lima', email: buyer, captureDelayMs: 60_000 });
     const made = await call(`/api/bookings/${slot.id}/paypal-order`, {
       method: 'POST',
       headers: { cookie: client.cookie },
@@ -109,25 +60,17 @@ describe('a server killed between the capture and the commit', () => {
     });
     expect(made.status).toBe(200);
     const { orderID: bookingOrder } = await made.json();
-    await approve(bookingOrder, { givenName: 'Pat', captureDelayMs: 60_000 });
-    const booking = {
-      userId: client.id,
-      firstName: 'Ana',
-      lastName: 'Lima',
-      email: client.email,
-      sessionType: YOGA,
-      message: '',
-      paypalOrderId: bookingOrder,
-    };
+    await emulator.approve(bookingOrder, { givenName: 'Pat', captureDelayMs: 60_000 });
+    const booking = bookingForm(client, YOGA, { paypalOrderId: bookingOrder });
 
-    const before = await captures();
+    const before = await emulator.captures();
     const hanging = [
       call('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
       call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking }).catch(() => 'killed'),
     ];
     // PayPal has captured both; its answers are held back. Now the crash.
     const deadline = Date.now() + 10_000;
-    while ((await captures()) < before + 2) {
+    while ((await emulator.captures()) < before + 2) {
       if (Date.now() > deadline) throw new Error(`no captures:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -144,7 +87,7 @@ describe('a server killed between the capture and the commit', () => {
     expect((await db().selectFrom('products').select('inventory').where('id', '=', product.id).executeTakeFirstOrThrow()).inventory).toBe(3);
 
     // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
-    server = await startChild('tests/helpers/server-process.ts', serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }));
+    server = await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
     // Counted from when the restarted server listens (its start-up time depends on the machine).
     const restartedAt = Date.now();
     for (;;) {
@@ -174,7 +117,7 @@ describe('a server killed between the capture and the commit', () => {
       couponUsed: false,
     });
     expect(await db().selectFrom('paymentAttempts').select(['settledBy']).execute()).toEqual([{ settledBy: 'reconciler' }, { settledBy: 'reconciler' }]);
-    expect(await captures()).toBe(before + 2);
+    expect(await emulator.captures()).toBe(before + 2);
 
     // Mailed once each, after the completing commits: the buyer, the client, and the teacher about each.
     const mailDeadline = Date.now() + 5_000;
@@ -192,7 +135,7 @@ describe('a server killed between the capture and the commit', () => {
     const rebook = await call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking });
     expect(rebook.status).toBe(200);
     expect(await rebook.json()).toMatchObject({ success: true, payerFirstName: 'Pat' });
-    expect(await captures()).toBe(before + 2);
+    expect(await emulator.captures()).toBe(before + 2);
     expect(await db().selectFrom('orders').select('id').execute()).toHaveLength(1);
     expect(
       (

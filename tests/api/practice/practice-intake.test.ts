@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { recordingRealtime } from '../../helpers/realtime.ts';
-import { addFreeSlot } from '../../helpers/slots.ts';
+import { addFreeSlot, bookingForm } from '../../helpers/slots.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { SIGNATURE } from '../../helpers/endpoints.ts';
@@ -280,15 +280,7 @@ describe(`the first-booking gate on ${testDbKind()}`, () => {
     // The coupon's path (finalize) refuses too.
     const coupon = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
-      json: {
-        userId: client.id,
-        firstName: 'Ana',
-        lastName: 'Lima',
-        email: client.email,
-        sessionType: YOGA,
-        message: '',
-        couponCode: server.env.BOOKING_COUPON,
-      },
+      json: bookingForm(client, YOGA, { couponCode: server.env.BOOKING_COUPON }),
       headers: { cookie: client.cookie },
     });
     expect(coupon.status).toBe(409);

@@ -30,6 +30,7 @@ import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
+import { serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
 
 const SERVER = 'tests/helpers/server-process.ts';
@@ -50,36 +51,28 @@ type Init = RequestInit & { json?: unknown; headers?: Record<string, string> };
 describe('two server processes on one PostgreSQL database', () => {
   let fresh: FreshDatabase;
   let handle: DatabaseHandle;
-  let emulator: Child;
+  let emulator: EmulatorChild;
   let a: Child;
   let b: Child;
   let crashing: Child | undefined;
   const connections: Promise<void>[] = [];
 
-  const serverEnv = (reconcile: { interval: number; stale: number }, extra: Record<string, string> = {}) => ({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    DATABASE_URL: fresh.env.DATABASE_URL!,
-    SITE_TIMEZONE: ZONE,
-    TEACHER_EMAIL: TEACHER,
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    APP_SECRET: 'two-processes-share-this-secret-of-32+chars',
-    // Behind one balancer: the client's address is the last X-Forwarded-For entry.
-    TRUST_PROXY: '1',
-    PAYPAL_CLIENT_ID: EMULATOR_CLIENT_ID,
-    PAYPAL_CLIENT_SECRET: EMULATOR_CLIENT_SECRET,
-    PAYPAL_API_BASE: emulator.url,
-    RECONCILE_INTERVAL_MS: String(reconcile.interval),
-    PAYMENT_ATTEMPT_STALE_MS: String(reconcile.stale),
-    ...extra,
-  });
+  const serverEnv = (reconcile: { interval: number; stale: number }, extra: Record<string, string> = {}) =>
+    serverProcessEnv(
+      { database: { DATABASE_URL: fresh.env.DATABASE_URL! }, zone: ZONE, teacher: TEACHER, emulator, reconcile },
+      {
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        APP_SECRET: 'two-processes-share-this-secret-of-32+chars',
+        // Behind one balancer: the client's address is the last X-Forwarded-For entry.
+        TRUST_PROXY: '1',
+        ...extra,
+      },
+    );
 
   beforeAll(async () => {
     fresh = await freshDatabase('postgres');
-    emulator = await startChild('tests/helpers/emulator-process.ts', {});
+    emulator = await startEmulator();
     // Both start at once on the empty database, as two replicas of a first deploy: each migrates and seeds.
     const replica = serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }, { REMINDER_INTERVAL_MS: String(REMINDER_INTERVAL_MS) });
     [a, b] = await Promise.all([startChild(SERVER, replica), startChild(SERVER, replica)]);
@@ -114,7 +107,6 @@ describe('two server processes on one PostgreSQL database', () => {
   };
   const user = (email: string, firstName = 'Ana') => createUser({ services: { db: db() } } as unknown as TestServer, { email, firstName });
   const mailsTo = (to: string) => db().selectFrom('mails').select(['subject', 'text']).where('to', '=', to).orderBy('sentAt').execute();
-  const captures = async () => ((await (await fetch(`${emulator.url}/__stats`)).json()) as { captures: number }).captures;
   const approve = async (orderId: string, body: Record<string, unknown> = {}) => {
     const res = await call(emulator, `/v2/checkout/orders/${orderId}/approve`, { method: 'POST', json: { givenName: 'Pat', ...body } });
     expect(res.status).toBe(200);
@@ -279,7 +271,7 @@ describe('two server processes on one PostgreSQL database', () => {
         return orderID;
       }),
     );
-    const before = await captures();
+    const before = await emulator.captures();
 
     // ... and finalised through the other one, all at once.
     const answers = await Promise.all(
@@ -312,7 +304,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(attempts).toEqual([
       { paypalOrderId: orders[winner], state: 'completed', settledBy: 'checkout', claimedBy: expect.stringContaining(`:${pick(winner + 1).process.pid}:`) },
     ]);
-    expect(await captures()).toBe(before + 1);
+    expect(await emulator.captures()).toBe(before + 1);
     const paypal = await paypalStatuses(orders);
     expect(paypal[winner]).toBe('COMPLETED');
     expect(paypal.filter((s) => s === 'APPROVED')).toHaveLength(N - 1);
@@ -409,7 +401,7 @@ describe('two server processes on one PostgreSQL database', () => {
     const { orderID: bookingOrder } = (await made.json()) as { orderID: string };
     await approve(bookingOrder, { captureDelayMs: 60_000 });
 
-    const before = await captures();
+    const before = await emulator.captures();
     const hanging = [
       call(crashing, '/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } }).catch(() => 'killed'),
       call(crashing, `/api/bookings/${slot.id}/book`, {
@@ -419,7 +411,7 @@ describe('two server processes on one PostgreSQL database', () => {
       }).catch(() => 'killed'),
     ];
     // ... PayPal captures both and holds its answers; the third process dies before it hears them.
-    await until('both captures', async () => (await captures()) >= before + 2);
+    await until('both captures', async () => (await emulator.captures()) >= before + 2);
     await crashing.kill('SIGKILL');
     expect(await Promise.all(hanging)).toEqual(['killed', 'killed']);
 
@@ -460,7 +452,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(await mailsTo(client.email)).toHaveLength(1);
     expect(await teacherAbout(quote.orderID)).toBe(1);
     expect(await teacherAbout(bookingOrder)).toBe(1);
-    expect(await captures()).toBe(before + 2);
+    expect(await emulator.captures()).toBe(before + 2);
     expect(await db().selectFrom('orders').select('id').where('paypalOrderId', '=', quote.orderID).execute()).toHaveLength(1);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 /** The endpoint table's accounts part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, ownRoute, text, ERASE_WRITES, optionalText, match, type Endpoint } from './common.ts';
+import { plainGet, ownRoute, text, ERASE_WRITES, optionalText, match, type Endpoint, byToken } from './common.ts';
 
 export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
   // --- the admin's session, clients and lists ------------------------------------------------
@@ -65,15 +65,7 @@ export const CLIENT_ACCOUNTS_ENDPOINTS: Endpoint[] = [
     writes: ['users', 'loginTokens', 'mails'],
     example: async (fx) => ({ json: { firstName: 'Vera', lastName: 'Link', email: fx.email('register'), recaptchaToken: 'dev:register' } }),
   },
-  {
-    method: 'POST',
-    route: '/api/user/verify-email',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['users', 'userSessions', 'loginTokens'],
-    example: async (fx) => ({ json: { token: await fx.loginToken((await fx.user()).id, 'verify_email') } }),
-  },
+  byToken('POST', '/api/user/verify-email', ['users', 'userSessions', 'loginTokens'], async (fx) => fx.loginToken((await fx.user()).id, 'verify_email')),
   {
     method: 'POST',
     route: '/api/user/login',
@@ -83,15 +75,7 @@ export const CLIENT_ACCOUNTS_ENDPOINTS: Endpoint[] = [
     writes: ['loginTokens', 'mails'],
     example: async (fx) => ({ json: { email: (await fx.user()).email } }),
   },
-  {
-    method: 'POST',
-    route: '/api/user/verify-login',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['users', 'userSessions', 'loginTokens'],
-    example: async (fx) => ({ json: { token: await fx.loginToken((await fx.user()).id, 'login') } }),
-  },
+  byToken('POST', '/api/user/verify-login', ['users', 'userSessions', 'loginTokens'], async (fx) => fx.loginToken((await fx.user()).id, 'login')),
   // SPEC.md section 7 sends {token}; it is ignored, the cookie decides.
   {
     method: 'POST',

@@ -451,6 +451,24 @@ export const aboutClient = (method: Method, route: string, writes: Table[]): End
   example: async (fx) => ({ params: { id: (await fx.user()).id } }),
 });
 
+/**
+ * A route a mailed link's token opens, for anyone: a GET reads the token from its query (what the
+ * link is about), a POST from its JSON body (doing what the link offers). The example's token is
+ * `token`'s, fresh.
+ */
+export const byToken = (method: 'GET' | 'POST', route: string, writes: Table[], token: (fx: Fixtures) => Promise<string> | string): Endpoint =>
+  method === 'GET'
+    ? {
+        method,
+        route,
+        auth: 'none',
+        body: 'none',
+        fields: { token: match({ in: 'query' }) },
+        writes,
+        example: async (fx) => ({ query: { token: await token(fx) } }),
+      }
+    : { method, route, auth: 'none', body: 'json', fields: { token: match() }, writes, example: async (fx) => ({ json: { token: await token(fx) } }) };
+
 /** A GET that needs nothing but its session (or none): no params, no query, no body, writes nothing. */
 export const plainGet = (route: string, auth: Auth): Endpoint => ({ method: 'GET', route, auth, body: 'none', writes: [], example: async () => ({}) });
 

@@ -1,5 +1,47 @@
 /** The endpoint table's forms part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint } from './common.ts';
+import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint, type Fixtures, type Table, byToken } from './common.ts';
+
+/**
+ * A class's form, the sign-up or (for a full class) the waitlist: its fields, waiver and
+ * signature, and an example for the class `event` makes, sent by `student`.
+ */
+const classForm = (
+  route: string,
+  writes: Table[],
+  event: (fx: Fixtures) => Promise<{ title: string; date: string }>,
+  student: { name: string; tag: string; recaptchaToken: string },
+): Endpoint => ({
+  method: 'POST',
+  route,
+  auth: 'none',
+  body: 'json',
+  fields: {
+    name: text(),
+    email: text(),
+    phone: text(),
+    classTitle: match(),
+    date: match({ bad: badDates }),
+    waiver: { kind: 'boolean', required: true, bad: [false] },
+    signature: match({ bad: ['data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', `data:image/png;base64,${'A'.repeat(300_000)}`] }),
+    recaptchaToken: match(),
+  },
+  writes,
+  example: async (fx) => {
+    const { title, date } = await event(fx);
+    return {
+      json: {
+        name: student.name,
+        email: fx.email(student.tag),
+        phone: '123-456-7890',
+        classTitle: title,
+        date,
+        waiver: true,
+        signature: SIGNATURE,
+        recaptchaToken: student.recaptchaToken,
+      },
+    };
+  },
+});
 
 export const FORMS_ENDPOINTS: Endpoint[] = [
   // --- visitors' forms ----------------------------------------------------------------------
@@ -67,38 +109,7 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     writes: ['subscribers'],
     example: async (fx) => ({ query: { token: fx.unsubscribeToken((await fx.subscriber()).email) }, urlencoded: 'List-Unsubscribe=One-Click' }),
   },
-  {
-    method: 'POST',
-    route: '/api/signup',
-    auth: 'none',
-    body: 'json',
-    fields: {
-      name: text(),
-      email: text(),
-      phone: text(),
-      classTitle: match(),
-      date: match({ bad: badDates }),
-      waiver: { kind: 'boolean', required: true, bad: [false] },
-      signature: match({ bad: ['data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', `data:image/png;base64,${'A'.repeat(300_000)}`] }),
-      recaptchaToken: match(),
-    },
-    writes: ['classSignups', 'mails'],
-    example: async (fx) => {
-      const event = await fx.event();
-      return {
-        json: {
-          name: 'Nora Novak',
-          email: fx.email('student'),
-          phone: '123-456-7890',
-          classTitle: event.title,
-          date: event.date,
-          waiver: true,
-          signature: SIGNATURE,
-          recaptchaToken: 'dev:signup_form_submit',
-        },
-      };
-    },
-  },
+  classForm('/api/signup', ['classSignups', 'mails'], (fx) => fx.event(), { name: 'Nora Novak', tag: 'student', recaptchaToken: 'dev:signup_form_submit' }),
   {
     method: 'POST',
     route: '/api/check-student',
@@ -113,74 +124,15 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     },
   },
   // issue 15: giving a class place back, the waitlist
-  {
-    method: 'GET',
-    route: '/api/class-places',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query' }) },
-    writes: [],
-    example: async (fx) => ({ query: { token: await fx.giveBackToken() } }),
-  },
-  {
-    method: 'POST',
-    route: '/api/class-places/cancel',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['classSignups', 'classWaitlist', 'mails'],
-    example: async (fx) => ({ json: { token: await fx.giveBackToken() } }),
-  },
-  {
-    method: 'POST',
-    route: '/api/waitlist',
-    auth: 'none',
-    body: 'json',
-    fields: {
-      name: text(),
-      email: text(),
-      phone: text(),
-      classTitle: match(),
-      date: match({ bad: badDates }),
-      waiver: { kind: 'boolean', required: true, bad: [false] },
-      signature: match({ bad: ['data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQ', `data:image/png;base64,${'A'.repeat(300_000)}`] }),
-      recaptchaToken: match(),
-    },
-    writes: ['classWaitlist', 'classSignups', 'mails'],
-    example: async (fx) => {
-      const event = await fx.fullClass();
-      return {
-        json: {
-          name: 'Wes Waiting',
-          email: fx.email('waiting'),
-          phone: '123-456-7890',
-          classTitle: event.title,
-          date: event.date,
-          waiver: true,
-          signature: SIGNATURE,
-          recaptchaToken: 'dev:waitlist_form_submit',
-        },
-      };
-    },
-  },
-  {
-    method: 'GET',
-    route: '/api/waitlist/entry',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query' }) },
-    writes: [],
-    example: async (fx) => ({ query: { token: await fx.leaveWaitlistToken() } }),
-  },
-  {
-    method: 'POST',
-    route: '/api/waitlist/leave',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ['classWaitlist'],
-    example: async (fx) => ({ json: { token: await fx.leaveWaitlistToken() } }),
-  },
+  byToken('GET', '/api/class-places', [], (fx) => fx.giveBackToken()),
+  byToken('POST', '/api/class-places/cancel', ['classSignups', 'classWaitlist', 'mails'], (fx) => fx.giveBackToken()),
+  classForm('/api/waitlist', ['classWaitlist', 'classSignups', 'mails'], (fx) => fx.fullClass(), {
+    name: 'Wes Waiting',
+    tag: 'waiting',
+    recaptchaToken: 'dev:waitlist_form_submit',
+  }),
+  byToken('GET', '/api/waitlist/entry', [], (fx) => fx.leaveWaitlistToken()),
+  byToken('POST', '/api/waitlist/leave', ['classWaitlist'], (fx) => fx.leaveWaitlistToken()),
   {
     method: 'GET',
     route: '/api/user/:id/classes',

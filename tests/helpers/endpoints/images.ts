@@ -1,5 +1,15 @@
 /** The endpoint table's images part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { PNG, pngForm, type Endpoint } from './common.ts';
+import { PNG, pngForm, type Endpoint, type Fixtures } from './common.ts';
+
+/** An image stored with one 1×1 webp variant (of the cut `crop` when given), named by the example's params. */
+const storedVariant = (crop?: string) => async (fx: Fixtures) => {
+  const id = await fx.image();
+  await fx.db
+    .insertInto('imageVariants')
+    .values({ imageId: id, format: 'webp', width: 1, height: 1, bytes: new Uint8Array(PNG), ...(crop ? { crop } : {}) })
+    .execute();
+  return { params: { id, ...(crop ? { crop } : {}), file: '1.webp' } };
+};
 
 export const IMAGES_ENDPOINTS: Endpoint[] = [
   // --- images --------------------------------------------------------------------------------
@@ -21,14 +31,7 @@ export const IMAGES_ENDPOINTS: Endpoint[] = [
     auth: 'none',
     body: 'none',
     writes: [],
-    example: async (fx) => {
-      const id = await fx.image();
-      await fx.db
-        .insertInto('imageVariants')
-        .values({ imageId: id, format: 'webp', width: 1, height: 1, bytes: new Uint8Array(PNG) })
-        .execute();
-      return { params: { id, file: '1.webp' } };
-    },
+    example: storedVariant(),
   },
 
   // The landscape cut of a portrait photo (issue 25), under its focal point's name.
@@ -38,14 +41,7 @@ export const IMAGES_ENDPOINTS: Endpoint[] = [
     auth: 'none',
     body: 'none',
     writes: [],
-    example: async (fx) => {
-      const id = await fx.image();
-      await fx.db
-        .insertInto('imageVariants')
-        .values({ imageId: id, format: 'webp', width: 1, height: 1, bytes: new Uint8Array(PNG), crop: 'ca' })
-        .execute();
-      return { params: { id, crop: 'ca', file: '1.webp' } };
-    },
+    example: storedVariant('ca'),
   },
   // Her focal point on a photo: the cut is made again around it (issue 25).
   {

@@ -1,6 +1,6 @@
 /** The endpoint table's practice part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { deletionToken } from '../../../api/accounts/deletion-mails.ts';
-import { plainGet, aboutClient, ownRoute, SIGNATURE, ERASE_WRITES, match, type Endpoint } from './common.ts';
+import { plainGet, aboutClient, ownRoute, SIGNATURE, ERASE_WRITES, type Endpoint, byToken } from './common.ts';
 
 /** Answers to the seeded intake form (contract/practice.ts), every required one given. */
 const intakeAnswersExample = () => ({
@@ -67,15 +67,7 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
   ownRoute('GET', '/api/user/:id/export', ['privateAccessLog']),
   ownRoute('GET', '/api/user/:id/export/html', ['privateAccessLog']),
   ownRoute('POST', '/api/user/:id/delete-request', ['mails']),
-  {
-    method: 'POST',
-    route: '/api/user/delete-account',
-    auth: 'none',
-    body: 'json',
-    fields: { token: match() },
-    writes: ERASE_WRITES,
-    example: async (fx) => ({ json: { token: deletionToken(fx.server.env, (await fx.user()).id) } }),
-  },
+  byToken('POST', '/api/user/delete-account', ERASE_WRITES, async (fx) => deletionToken(fx.server.env, (await fx.user()).id)),
   aboutClient('GET', '/api/admin/users/:id/export', ['privateAccessLog']),
   {
     method: 'POST',
