@@ -181,6 +181,9 @@ test('two tabs on one page: the second save is refused with the reason, and her 
 });
 
 test('she creates "Chronic Pain Support" with a photo in the yoga navigation, publishes it, and deletes it', async ({ page, browser }) => {
+  // Create with a photo, publish, find it in the navigation and the sitemap, delete it: each step
+  // waits for what she or a visitor sees; 30 s for the whole walk ran out on a loaded machine.
+  test.setTimeout(90_000);
   await logInOnTheForm(page);
   await page.goto('/admin/pages');
   await page.getByRole('link', { name: 'New page' }).click();

@@ -83,14 +83,21 @@ function FinancesPanel() {
 
   useEffect(() => {
     if (!from || !to) return;
+    // Only the answer for the range she has now: an earlier range's answer arriving late (she
+    // changed both months quickly) must not replace it.
+    let current = true;
     request<FinancesView>('GET', `/api/admin/finances?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { session: 'admin' })
       .then((r) => {
+        if (!current) return;
         if (r.ok) {
           setView(r.data);
           setError('');
         } else setError(r.data.message ?? 'Could not load the figures.');
       })
-      .catch(() => setError('The server could not be reached.'));
+      .catch(() => current && setError('The server could not be reached.'));
+    return () => {
+      current = false;
+    };
   }, [from, to]);
 
   return (
