@@ -3,6 +3,8 @@
  * and map refusals.
  *
  *   GET  /api/gift-cards/balance?code=…   {balanceCents}; one 404 for every wrong code; 20 tries per address in 15 minutes
+ *   POST /api/gift-cards/paypal-order     {amountCents} -> {orderID}: the server makes the PayPal order
+ *   POST /api/gift-cards                  {paypalOrderId, amountCents, design, buyer, recipient, message?, sendOn?}: capture, then the card (201 {_id, last4})
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
  */
@@ -14,18 +16,25 @@ import { requireAdmin } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
+import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
 import {
+  GIFT_CARD_AMOUNT_INVALID,
   GIFT_CARD_NOT_FOUND,
+  GIFT_CARD_PAYMENT_FOR_ANOTHER,
   GIFT_CARD_SEND_ON_PAST,
   GIFT_CARD_SEND_ON_TOO_LATE,
   giftCardCode,
+  giftCardOrderRequest,
+  giftCardPurchaseRequest,
   issueGiftCardRequest,
   type AdminGiftCardView,
   type GiftCardBalanceView,
+  type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
 import { balanceByCode, issueGiftCard } from './gift-cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
+import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
 
 /** Her day now. */
 const todayOf = (services: AppEnv['Variables']['services']) => zonedNow(services.env.SITE_TIMEZONE, services.clock.now()).date;
@@ -37,11 +46,58 @@ export function sendOnRefusal(sendOn: string, today: string): string | null {
   return null;
 }
 
-export const giftCards = new Hono<AppEnv>().get('/balance', rateLimit(LIMITS.giftCardCode), validateQuery(z.object({ code: giftCardCode })), async (c) => {
-  const result = await balanceByCode(c.var.services.db, c.req.valid('query').code);
-  if (!result.ok) return c.json({ message: GIFT_CARD_NOT_FOUND }, 404);
-  return c.json({ balanceCents: result.balanceCents } satisfies GiftCardBalanceView);
-});
+type Refused = { status: 400 | 402 | 409 | 502; message: string };
+
+/** The status and message of each refusal of a purchase (the booking's and the package's words where they are the same). */
+const buyRefusals: Record<BuyGiftCardRefusal, Refused> = {
+  'amount-out-of-range': { status: 400, message: GIFT_CARD_AMOUNT_INVALID },
+  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+  'order-for-another-purchase': { status: 400, message: GIFT_CARD_PAYMENT_FOR_ANOTHER },
+  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+};
+
+export const giftCards = new Hono<AppEnv>()
+  .get('/balance', rateLimit(LIMITS.giftCardCode), validateQuery(z.object({ code: giftCardCode })), async (c) => {
+    const result = await balanceByCode(c.var.services.db, c.req.valid('query').code);
+    if (!result.ok) return c.json({ message: GIFT_CARD_NOT_FOUND }, 404);
+    return c.json({ balanceCents: result.balanceCents } satisfies GiftCardBalanceView);
+  })
+  // Anyone may buy a card, signed in or not: limited per address, as the shop's checkout is.
+  .post('/paypal-order', rateLimit(LIMITS.checkout), validateJson(giftCardOrderRequest), async (c) => {
+    const result = await startGiftCardPayment(c.var.services, { amountCents: c.req.valid('json').amountCents });
+    if (!result.ok) {
+      const { status, message } = buyRefusals[result.kind];
+      return c.json({ message }, status);
+    }
+    return c.json({ orderID: result.orderId } satisfies BookingOrderView);
+  })
+  .post('/', rateLimit(LIMITS.placeOrder), validateJson(giftCardPurchaseRequest), async (c) => {
+    const body = c.req.valid('json');
+    const today = todayOf(c.var.services);
+    const sendOn = body.sendOn ?? today;
+    const refusal = sendOnRefusal(sendOn, today);
+    if (refusal) return c.json({ message: refusal }, 400);
+    const result = await buyGiftCard(c.var.services, {
+      paypalOrderId: body.paypalOrderId,
+      amountCents: body.amountCents,
+      design: body.design,
+      buyerName: body.buyerName,
+      buyerEmail: body.buyerEmail,
+      recipientName: body.recipientName,
+      recipientEmail: body.recipientEmail,
+      message: body.message ?? '',
+      sendOn,
+      userId: null,
+    });
+    if (!result.ok) {
+      const { status, message } = buyRefusals[result.kind];
+      return c.json({ message }, status);
+    }
+    return c.json({ _id: result.id, last4: result.last4 } satisfies GiftCardBoughtView, 201);
+  });
 
 export const adminGiftCards = new Hono<AppEnv>()
   .use('*', requireAdmin())
