@@ -12,7 +12,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateQuery } from '../validation.ts';
+import type { Context } from 'hono';
 import { requireAdmin } from '../middleware/auth.ts';
+import { sessionStore } from '../middleware/sessions.ts';
+import { readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
@@ -44,6 +47,18 @@ export function sendOnRefusal(sendOn: string, today: string): string | null {
   if (sendOn < today) return GIFT_CARD_SEND_ON_PAST;
   if (sendOn > addMonths(today, 12)) return GIFT_CARD_SEND_ON_TOO_LATE;
   return null;
+}
+
+/**
+ * The signed-in client who buys, if any (a card needs no account): her payment attempt names her.
+ * Her session is renewed as any signed-in request renews it.
+ */
+async function signedInClient(c: Context<AppEnv>): Promise<string | null> {
+  const token = readSessionCookie(c, 'user');
+  const session = token ? await sessionStore(c.var.services.db, 'user').validate(token) : null;
+  if (!token || !session) return null;
+  if (session.renewed) setSessionCookie(c, 'user', token, session.expiresAt, c.var.services.env.NODE_ENV === 'production');
+  return session.subjectId;
 }
 
 type Refused = { status: 400 | 402 | 409 | 502; message: string };
@@ -90,7 +105,7 @@ export const giftCards = new Hono<AppEnv>()
       recipientEmail: body.recipientEmail,
       message: body.message ?? '',
       sendOn,
-      userId: null,
+      userId: await signedInClient(c),
     });
     if (!result.ok) {
       const { status, message } = buyRefusals[result.kind];

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
-import { adminCookie } from '../../helpers/auth.ts';
+import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
@@ -165,12 +165,14 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(await cardsOf(twenty)).toEqual([]);
   });
 
-  it('a card for next week is not delivered now; on its day the periodic delivery mails it once', async () => {
+  it('a card for next week, bought signed in: not delivered now; on its day the periodic delivery mails it once', async () => {
+    const client = await createUser(server, { firstName: 'Bea' });
     const orderId = await approvedOrder(2_500);
     const nextWeek = addDays(today(), 7);
     const json = purchase(orderId, 2_500, { sendOn: nextWeek, design: 'yoga', message: undefined });
-    const res = await buy(json);
+    const res = await server.api('/api/gift-cards', { method: 'POST', json, headers: { cookie: client.cookie } });
     expect(res.status).toBe(201);
+    expect(await attemptOf(orderId)).toMatchObject({ kind: 'gift_card', state: 'completed', userId: client.id });
     const { last4 } = (await res.json()) as { last4: string };
     expect(await readMailbox(server, json.recipientEmail as string)).toEqual([]);
     const [receipt, ...more] = await readMailbox(server, json.buyerEmail as string);
