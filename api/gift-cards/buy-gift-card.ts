@@ -16,14 +16,15 @@
  * nothing back. No sales tax: a card is money owed, not goods.
  */
 import type { Services } from '../services/index.ts';
+import type { DB } from '../../db/client.ts';
 import type { GiftCardAttemptDetails } from '../../db/schema.ts';
 import { BOUGHT_MIN_CENTS, GIFT_CARD_MAX_CENTS } from '../../contract/gift-cards.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
+import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { registerPurchase, type PaymentDeps, type Purchase } from '../payments/settle.ts';
-import { acceptsApprovedAmount, captureBought, readOrder, replayBought, type Bought, type RecordedOf } from '../payments/approved-order.ts';
+import { followAttempt } from '../payments/capture.ts';
+import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { zonedNow } from '../lib/time.ts';
 import { createCard } from './gift-cards.ts';
@@ -98,9 +99,14 @@ export async function buyGiftCard(deps: BuyDeps, input: GiftCardPurchase): Promi
   const existing = await findAttempt(db, input.paypalOrderId);
   if (existing && existing.state !== 'released') return mine(existing) ? replay(deps, existing) : { ok: false, kind: 'order-for-another-purchase' };
 
-  const read = await readOrder(payments, input.paypalOrderId, 'gift card');
-  if (!read.ok) return read;
-  const { order } = read;
+  let order: Awaited<ReturnType<typeof payments.getOrder>>;
+  try {
+    order = await payments.getOrder(input.paypalOrderId);
+  } catch (err) {
+    if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) return { ok: false, kind: 'order-unknown' };
+    console.error('[paypal] could not read a gift card order:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
   if (order.referenceId !== giftCardOrderReference(input.amountCents)) return { ok: false, kind: 'order-for-another-purchase' };
   if (order.status === 'COMPLETED') {
     // A concurrent request for the same order may have captured since we looked: follow it.
@@ -140,20 +146,42 @@ export async function buyGiftCard(deps: BuyDeps, input: GiftCardPurchase): Promi
     const other = await findAttempt(db, order.id);
     return other && mine(other) ? replay(deps, other) : { ok: false, kind: 'order-for-another-purchase' };
   }
-  return answer(await captureBought(deps, giftCardPurchase(deps.env), attempt, madeOf));
+  return answer(db, attempt, await captureAndSettle(deps, giftCardPurchase(deps.env), attempt));
 }
 
-/** The card a completed attempt made (its lot names the PayPal order). */
-const madeOf: RecordedOf<Made> = async (db, attempt) => {
-  const card = await cardOfPaypalOrder(db, attempt.paypalOrderId);
-  return card && { id: card.id, last4: card.codeLast4 };
-};
+async function replay(deps: BuyDeps, first: PaymentAttempt): Promise<BuyGiftCardResult> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
+  if (followed.kind === 'captured') {
+    const settled = await settlePayment(deps, giftCardPurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
+    return answer(deps.db, followed.attempt, settled);
+  }
+  return answerSettled(deps.db, followed.attempt);
+}
 
-const replay = async (deps: BuyDeps, first: PaymentAttempt) => answer(await replayBought(deps, giftCardPurchase(deps.env), first, madeOf));
+/** The answer for an attempt someone settled: the card it made, or the capture's failure. */
+async function answerSettled(db: DB, attempt: PaymentAttempt): Promise<BuyGiftCardResult> {
+  if (attempt.state === 'completed') {
+    const card = await cardOfPaypalOrder(db, attempt.paypalOrderId);
+    if (card) return { ok: true, id: card.id, last4: card.codeLast4 };
+  }
+  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
+  return { ok: false, kind: 'capture-failed' };
+}
 
-/** A card is made whoever completes the attempt: nothing-to-record does not happen, and is a failure if it did. */
-const answer = (bought: Bought<Made>): BuyGiftCardResult =>
-  bought.ok ? { ok: true, ...bought.recorded } : { ok: false, kind: bought.kind === 'nothing-to-record' ? 'capture-failed' : bought.kind };
+async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<Made>): Promise<BuyGiftCardResult> {
+  switch (settled.kind) {
+    case 'unknown':
+      return { ok: false, kind: 'payment-unavailable' };
+    case 'released':
+    case 'nothing-to-record':
+      return { ok: false, kind: 'capture-failed' };
+    case 'lost':
+      return answerSettled(db, settled.attempt ?? attempt);
+    case 'completed':
+      return { ok: true, ...settled.recorded };
+  }
+}
 
 /**
  * The card's adapter of the payment lifecycle: the approved amount in USD, completed (a PENDING
@@ -164,7 +192,10 @@ export function giftCardPurchase(env: PaymentDeps['env']): Purchase<Made> {
   return {
     kind: 'gift_card',
     log: '[gift-cards]',
-    accepts: acceptsApprovedAmount,
+    accepts(attempt, captured) {
+      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+    },
     async release() {
       // Nothing was held for it: a card is made only when paid.
     },

@@ -17,12 +17,12 @@
 import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import type { PackageAttemptDetails } from '../../db/schema.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
+import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { registerPurchase, type PaymentDeps, type Purchase } from '../payments/settle.ts';
-import { acceptsApprovedAmount, captureBought, readOrder, replayBought, type Bought, type RecordedOf } from '../payments/approved-order.ts';
+import { followAttempt } from '../payments/capture.ts';
+import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
@@ -116,9 +116,14 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
 
   const pkg = await offered(db, input.packageId);
   if (!pkg) return { ok: false, kind: 'package-not-found' };
-  const read = await readOrder(payments, input.paypalOrderId, 'package');
-  if (!read.ok) return read;
-  const { order } = read;
+  let order: Awaited<ReturnType<typeof payments.getOrder>>;
+  try {
+    order = await payments.getOrder(input.paypalOrderId);
+  } catch (err) {
+    if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) return { ok: false, kind: 'order-unknown' };
+    console.error('[paypal] could not read a package order:', err instanceof Error ? err.message : err);
+    return { ok: false, kind: 'payment-unavailable' };
+  }
   if (order.referenceId !== packageOrderReference(pkg.id, client.id)) return { ok: false, kind: 'order-for-another-purchase' };
   if (order.status === 'COMPLETED') {
     // A concurrent request for the same order may have captured since we looked: follow it.
@@ -157,23 +162,43 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
     const other = await findAttempt(db, order.id);
     return other && mine(other) ? replay(deps, other, firstName) : { ok: false, kind: 'order-for-another-purchase' };
   }
-  return answer(await captureBought(deps, packagePurchase(deps.env), attempt, grantedOf), firstName);
+  return answer(db, attempt, await captureAndSettle(deps, packagePurchase(deps.env), attempt), firstName);
 }
 
-/** The lot a completed attempt granted (it names the PayPal order). */
-const grantedOf: RecordedOf<Granted> = async (db, attempt) => {
-  const lot = await lotOfPaypalOrder(db, attempt.paypalOrderId);
-  return lot && { lotId: lot.id };
-};
+async function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promise<BuyResult> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
+  if (followed.kind === 'captured') {
+    const settled = await settlePayment(deps, packagePurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
+    return answer(deps.db, followed.attempt, settled, firstName);
+  }
+  return answerSettled(deps.db, followed.attempt, firstName);
+}
 
-const replay = async (deps: BuyDeps, first: PaymentAttempt, firstName: string) =>
-  answer(await replayBought(deps, packagePurchase(deps.env), first, grantedOf), firstName);
+/** The answer for an attempt someone settled: the lot it granted, or the capture's failure. */
+async function answerSettled(db: DB, attempt: PaymentAttempt, firstName: string): Promise<BuyResult> {
+  if (attempt.state === 'completed') {
+    const lot = await lotOfPaypalOrder(db, attempt.paypalOrderId);
+    if (lot) return { ok: true, lotId: lot.id, payerFirstName: attempt.payerFirstName?.trim() || firstName };
+  }
+  if (attempt.state === 'claimed' || attempt.state === 'capturing') return { ok: false, kind: 'payment-unavailable' };
+  return { ok: false, kind: 'capture-failed' };
+}
 
-/** Nothing to record: the client erased her account meanwhile (the capture was refunded). */
-const answer = (bought: Bought<Granted>, firstName: string): BuyResult =>
-  bought.ok
-    ? { ok: true, lotId: bought.recorded.lotId, payerFirstName: bought.payerFirstName || firstName }
-    : { ok: false, kind: bought.kind === 'nothing-to-record' ? 'unknown-account' : bought.kind };
+async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<Granted>, firstName: string): Promise<BuyResult> {
+  switch (settled.kind) {
+    case 'unknown':
+      return { ok: false, kind: 'payment-unavailable' };
+    case 'released':
+      return { ok: false, kind: 'capture-failed' };
+    case 'nothing-to-record':
+      return { ok: false, kind: 'unknown-account' };
+    case 'lost':
+      return answerSettled(db, settled.attempt ?? attempt, firstName);
+    case 'completed':
+      return { ok: true, lotId: settled.recorded.lotId, payerFirstName: settled.captured.payer.firstName.trim() || firstName };
+  }
+}
 
 /**
  * The package's adapter of the payment lifecycle: the approved amount in USD, completed (a
@@ -184,7 +209,10 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
   return {
     kind: 'package',
     log: '[packages]',
-    accepts: acceptsApprovedAmount,
+    accepts(attempt, captured) {
+      if (captured.captureStatus === 'COMPLETED' && captured.currency === 'USD' && captured.amountCents === attempt.amountCents) return { ok: true };
+      return { ok: false, why: `capture ${captured.captureId}: ${captured.captureStatus} ${captured.amountCents} ${captured.currency}`, refund: true };
+    },
     async release() {
       // Nothing was held for it: a package has no stock and no slot.
     },
