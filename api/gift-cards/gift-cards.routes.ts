@@ -49,6 +49,13 @@ export function sendOnRefusal(sendOn: string, today: string): string | null {
   return null;
 }
 
+/** The delivery day asked (today when left out) and her today, or why that day cannot be. */
+function deliveryDay(services: AppEnv['Variables']['services'], asked: string | undefined) {
+  const today = todayOf(services);
+  const sendOn = asked ?? today;
+  return { today, sendOn, refusal: sendOnRefusal(sendOn, today) };
+}
+
 /**
  * The signed-in client who buys, if any (a card needs no account): her payment attempt names her.
  * Her session is renewed as any signed-in request renews it.
@@ -83,34 +90,15 @@ export const giftCards = new Hono<AppEnv>()
   // Anyone may buy a card, signed in or not: limited per address, as the shop's checkout is.
   .post('/paypal-order', rateLimit(LIMITS.checkout), validateJson(giftCardOrderRequest), async (c) => {
     const result = await startGiftCardPayment(c.var.services, { amountCents: c.req.valid('json').amountCents });
-    if (!result.ok) {
-      const { status, message } = buyRefusals[result.kind];
-      return c.json({ message }, status);
-    }
+    if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
     return c.json({ orderID: result.orderId } satisfies BookingOrderView);
   })
   .post('/', rateLimit(LIMITS.placeOrder), validateJson(giftCardPurchaseRequest), async (c) => {
     const body = c.req.valid('json');
-    const today = todayOf(c.var.services);
-    const sendOn = body.sendOn ?? today;
-    const refusal = sendOnRefusal(sendOn, today);
+    const { sendOn, refusal } = deliveryDay(c.var.services, body.sendOn);
     if (refusal) return c.json({ message: refusal }, 400);
-    const result = await buyGiftCard(c.var.services, {
-      paypalOrderId: body.paypalOrderId,
-      amountCents: body.amountCents,
-      design: body.design,
-      buyerName: body.buyerName,
-      buyerEmail: body.buyerEmail,
-      recipientName: body.recipientName,
-      recipientEmail: body.recipientEmail,
-      message: body.message ?? '',
-      sendOn,
-      userId: await signedInClient(c),
-    });
-    if (!result.ok) {
-      const { status, message } = buyRefusals[result.kind];
-      return c.json({ message }, status);
-    }
+    const result = await buyGiftCard(c.var.services, { ...body, message: body.message ?? '', sendOn, userId: await signedInClient(c) });
+    if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
     return c.json({ _id: result.id, last4: result.last4 } satisfies GiftCardBoughtView, 201);
   });
 
@@ -139,9 +127,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   })
   .post('/', validateJson(issueGiftCardRequest), async (c) => {
     const body = c.req.valid('json');
-    const today = todayOf(c.var.services);
-    const sendOn = body.sendOn ?? today;
-    const refusal = sendOnRefusal(sendOn, today);
+    const { today, sendOn, refusal } = deliveryDay(c.var.services, body.sendOn);
     if (refusal) return c.json({ message: refusal }, 400);
     const card = await issueGiftCard(c.var.services, {
       amountCents: body.amountCents,
