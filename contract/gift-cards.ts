@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { email, isoDate, nameText, optionalText } from './common.ts';
+import { PAYMENT_UNSUCCESSFUL } from './booking.ts';
 
 /** One answer for every code that is not a card's, so a wrong code says nothing about other cards. */
 export const GIFT_CARD_NOT_FOUND = 'We couldn’t find a gift card with that code. Please check it and try again.';
@@ -112,4 +113,56 @@ export interface GiftCardVoidedView {
   message: string;
   takenCents: number;
   paypalRefund: 'refunded' | 'failed' | 'none';
+}
+
+/** A bought card's amount: whole dollars from $10 to $500 (one message for every amount off). */
+export const GIFT_CARD_AMOUNT_INVALID = 'A gift card can be bought for a whole number of dollars from $10 to $500.';
+/** The PayPal order was made for another card (another amount). */
+export const GIFT_CARD_PAYMENT_FOR_ANOTHER = 'This payment was made for another gift card. Please pay for this card.';
+
+const boughtAmount = z
+  .number({ error: GIFT_CARD_AMOUNT_INVALID })
+  .int(GIFT_CARD_AMOUNT_INVALID)
+  .min(BOUGHT_MIN_CENTS, GIFT_CARD_AMOUNT_INVALID)
+  .max(GIFT_CARD_MAX_CENTS, GIFT_CARD_AMOUNT_INVALID)
+  .refine((cents) => cents % 100 === 0, GIFT_CARD_AMOUNT_INVALID);
+
+/** `POST /api/gift-cards/paypal-order`: the server makes the PayPal order for this amount. */
+export const giftCardOrderRequest = z.object({
+  /** What the card is worth and what the buyer pays (no sales tax on a card), in cents: whole dollars, $10 to $500. */
+  amountCents: boughtAmount,
+});
+export type GiftCardOrderRequest = z.input<typeof giftCardOrderRequest>;
+
+/** `POST /api/gift-cards`: the card bought with the PayPal order the buyer approved. */
+export const giftCardPurchaseRequest = z.object({
+  /** The approved PayPal order, made by `POST /api/gift-cards/paypal-order`. */
+  paypalOrderId: z
+    .string({ error: PAYMENT_UNSUCCESSFUL })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, PAYMENT_UNSUCCESSFUL),
+  /** The amount the order was made for, in cents. */
+  amountCents: boughtAmount,
+  /** Which brand's card it looks like, and whose name its mails are signed with. */
+  design: z.enum(GIFT_CARD_DESIGNS, { error: 'Design must be yoga or chocolates' }),
+  /** Who buys it: named in the recipient's mail. */
+  buyerName: nameText('Your name'),
+  /** Where the receipt and the note that the card was delivered go. */
+  buyerEmail: email,
+  /** Who receives it: the mail is addressed to them. */
+  recipientName: nameText('Recipient name'),
+  /** Where the card (its code) is mailed on its day. */
+  recipientEmail: email,
+  /** The buyer's words on the card. */
+  message: optionalText('Message', 500).optional(),
+  /** Her day the recipient's mail leaves (today to a year ahead); today when left out. */
+  sendOn: isoDate.optional(),
+});
+export type GiftCardPurchaseRequest = z.input<typeof giftCardPurchaseRequest>;
+
+/** `POST /api/gift-cards` → 201: the card made (its code goes to the recipient only). */
+export interface GiftCardBoughtView {
+  _id: string;
+  /** The code's last four characters. */
+  last4: string;
 }

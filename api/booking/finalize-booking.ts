@@ -24,7 +24,7 @@ import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { recordBookingOrder } from './booking-orders.repo.ts';
 import type { BookingAttemptDetails } from '../../db/schema.ts';
-import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
+import { captureRequestId } from '../services/payments/paypal.ts';
 import { bookingMails, type BookedSession } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -34,7 +34,7 @@ import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCo
 import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
-import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
+import { followAttempt, readApprovedOrder, type CaptureOutcome } from '../payments/capture.ts';
 import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
@@ -278,16 +278,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     if (!isBookingCoupon(input.payment.code, env.BOOKING_COUPON)) return { ok: false, kind: 'coupon-invalid' };
   } else if (input.payment.kind === 'paypal') {
     const { orderId } = input.payment;
-    let order: Awaited<ReturnType<typeof payments.getOrder>>;
-    try {
-      order = await payments.getOrder(orderId);
-    } catch (err) {
-      if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) {
-        return { ok: false, kind: 'order-unknown' };
-      }
-      console.error('[paypal] could not read a booking order:', err instanceof Error ? err.message : err);
-      return { ok: false, kind: 'payment-unavailable' };
-    }
+    const read = await readApprovedOrder(payments, orderId, 'a booking order');
+    if (!read.ok) return read;
+    const { order } = read;
     if (order.referenceId !== bookingOrderReference(slotId, account.id)) return { ok: false, kind: 'order-for-another-booking' };
     if (order.status === 'COMPLETED') {
       // A concurrent request for the same order may have captured since we looked: follow it.

@@ -127,3 +127,13 @@ export async function markVoided(trx: Transaction<Database>, id: string): Promis
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The card a PayPal order bought (its lot names the order, unique): what a replay of the purchase answers. */
+export async function cardOfPaypalOrder(db: Handle, paypalOrderId: string) {
+  return db
+    .selectFrom('giftCards as g')
+    .innerJoin('creditLots as l', 'l.id', 'g.lotId')
+    .select(['g.id', 'g.codeLast4'])
+    .where('l.paypalOrderId', '=', paypalOrderId)
+    .executeTakeFirst();
+}

@@ -3,6 +3,8 @@
  * and map refusals.
  *
  *   GET  /api/gift-cards/balance?code=…   {balanceCents}; one 404 for every wrong code; 20 tries per address in 15 minutes
+ *   POST /api/gift-cards/paypal-order     {amountCents} -> {orderID}: the server makes the PayPal order
+ *   POST /api/gift-cards                  {paypalOrderId, amountCents, design, buyer, recipient, message?, sendOn?}: capture, then the card (201 {_id, last4})
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
  *   GET  /api/admin/gift-cards/{id}       the card and its history (her-cards.ts)
@@ -14,7 +16,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
+import type { Context } from 'hono';
 import { requireAdmin } from '../middleware/auth.ts';
+import { sessionStore } from '../middleware/sessions.ts';
+import { readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
@@ -28,18 +33,25 @@ import {
   giftCardBelowZero,
   type AdminGiftCardDetailView,
   type GiftCardVoidedView,
+  GIFT_CARD_AMOUNT_INVALID,
   GIFT_CARD_NOT_FOUND,
+  GIFT_CARD_PAYMENT_FOR_ANOTHER,
   GIFT_CARD_SEND_ON_PAST,
   GIFT_CARD_SEND_ON_TOO_LATE,
   giftCardCode,
+  giftCardOrderRequest,
+  giftCardPurchaseRequest,
   issueGiftCardRequest,
   type AdminGiftCardView,
   type GiftCardBalanceView,
+  type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
 import { balanceByCode, issueGiftCard } from './gift-cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
-import { adjustCardBalance, cardWithHistory, resendCard, voidCard } from './her-cards.ts';
+import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
+import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
+import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
 
 const params = z.object({ id });
 
@@ -75,11 +87,67 @@ function cardView(g: Awaited<ReturnType<typeof listGiftCards>>[number]): AdminGi
   };
 }
 
-export const giftCards = new Hono<AppEnv>().get('/balance', rateLimit(LIMITS.giftCardCode), validateQuery(z.object({ code: giftCardCode })), async (c) => {
-  const result = await balanceByCode(c.var.services.db, c.req.valid('query').code);
-  if (!result.ok) return c.json({ message: GIFT_CARD_NOT_FOUND }, 404);
-  return c.json({ balanceCents: result.balanceCents } satisfies GiftCardBalanceView);
-});
+/** The delivery day asked (today when left out) and her today, or why that day cannot be. */
+function deliveryDay(services: AppEnv['Variables']['services'], asked: string | undefined) {
+  const today = todayOf(services);
+  const sendOn = asked ?? today;
+  return { today, sendOn, refusal: sendOnRefusal(sendOn, today) };
+}
+
+/**
+ * The signed-in client who buys, if any (a card needs no account): her payment attempt names her.
+ * Her session is renewed as any signed-in request renews it.
+ */
+async function signedInClient(c: Context<AppEnv>): Promise<string | null> {
+  const token = readSessionCookie(c, 'user');
+  const session = token ? await sessionStore(c.var.services.db, 'user').validate(token) : null;
+  if (!token || !session) return null;
+  if (session.renewed) setSessionCookie(c, 'user', token, session.expiresAt, c.var.services.env.NODE_ENV === 'production');
+  return session.subjectId;
+}
+
+type Refused = { status: 400 | 402 | 409 | 502; message: string };
+
+/** The status and message of each refusal of a purchase (the booking's and the package's words where they are the same). */
+const buyRefusals: Record<BuyGiftCardRefusal, Refused> = {
+  'amount-out-of-range': { status: 400, message: GIFT_CARD_AMOUNT_INVALID },
+  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+  'order-for-another-purchase': { status: 400, message: GIFT_CARD_PAYMENT_FOR_ANOTHER },
+  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+};
+
+export const giftCards = new Hono<AppEnv>()
+  .get('/balance', rateLimit(LIMITS.giftCardCode), validateQuery(z.object({ code: giftCardCode })), async (c) => {
+    const result = await balanceByCode(c.var.services.db, c.req.valid('query').code);
+    if (!result.ok) return c.json({ message: GIFT_CARD_NOT_FOUND }, 404);
+    return c.json({ balanceCents: result.balanceCents } satisfies GiftCardBalanceView);
+  })
+  // Anyone may buy a card, signed in or not: limited per address, as the shop's checkout is.
+  .post('/paypal-order', rateLimit(LIMITS.checkout), validateJson(giftCardOrderRequest), async (c) => {
+    const result = await startGiftCardPayment(c.var.services, { amountCents: c.req.valid('json').amountCents });
+    if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
+    return c.json({ orderID: result.orderId } satisfies BookingOrderView);
+  })
+  .post('/', rateLimit(LIMITS.placeOrder), validateJson(giftCardPurchaseRequest), async (c) => {
+    const body = c.req.valid('json');
+    const { sendOn, refusal } = deliveryDay(c.var.services, body.sendOn);
+    if (refusal) return c.json({ message: refusal }, 400);
+    const result = await buyGiftCard(c.var.services, { ...body, message: body.message ?? '', sendOn, userId: await signedInClient(c) });
+    if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
+    return c.json({ _id: result.id, last4: result.last4 } satisfies GiftCardBoughtView, 201);
+  });
+
+/** Why her change of a card was refused (her-cards.ts), in words and status. */
+const herCardRefusals: Record<Exclude<VoidResult | ResendResult, { ok: true }>['kind'], { status: 404 | 409; message: string }> = {
+  'not-found': { status: 404, message: GIFT_CARD_ID_UNKNOWN },
+  'already-delivered': { status: 409, message: GIFT_CARD_ALREADY_DELIVERED },
+  'already-voided': { status: 409, message: GIFT_CARD_VOIDED },
+  'not-yet-delivered': { status: 409, message: GIFT_CARD_NOT_YET_DELIVERED },
+  voided: { status: 409, message: GIFT_CARD_VOIDED },
+};
 
 export const adminGiftCards = new Hono<AppEnv>()
   .use('*', requireAdmin())
@@ -89,9 +157,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   })
   .post('/', validateJson(issueGiftCardRequest), async (c) => {
     const body = c.req.valid('json');
-    const today = todayOf(c.var.services);
-    const sendOn = body.sendOn ?? today;
-    const refusal = sendOnRefusal(sendOn, today);
+    const { today, sendOn, refusal } = deliveryDay(c.var.services, body.sendOn);
     if (refusal) return c.json({ message: refusal }, 400);
     const card = await issueGiftCard(c.var.services, {
       amountCents: body.amountCents,
@@ -115,14 +181,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   })
   .post('/:id/void', validateParams(params), async (c) => {
     const result = await voidCard(c.var.services, c.req.valid('param').id);
-    if (!result.ok) {
-      const refusals = {
-        'not-found': () => c.json({ message: GIFT_CARD_ID_UNKNOWN }, 404),
-        'already-delivered': () => c.json({ message: GIFT_CARD_ALREADY_DELIVERED }, 409),
-        'already-voided': () => c.json({ message: GIFT_CARD_VOIDED }, 409),
-      } satisfies Record<typeof result.kind, () => Response>;
-      return refusals[result.kind]();
-    }
+    if (!result.ok) return c.json({ message: herCardRefusals[result.kind].message }, herCardRefusals[result.kind].status);
     const refund = { refunded: ' The buyer was refunded through PayPal.', failed: ' The PayPal refund failed: please refund the buyer by hand.', none: '' };
     return c.json({
       message: `Gift card voided.${refund[result.paypalRefund]}`,
@@ -132,14 +191,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   })
   .post('/:id/resend', validateParams(params), async (c) => {
     const result = await resendCard(c.var.services, c.req.valid('param').id);
-    if (!result.ok) {
-      const refusals = {
-        'not-found': () => c.json({ message: GIFT_CARD_ID_UNKNOWN }, 404),
-        'not-yet-delivered': () => c.json({ message: GIFT_CARD_NOT_YET_DELIVERED }, 409),
-        voided: () => c.json({ message: GIFT_CARD_VOIDED }, 409),
-      } satisfies Record<typeof result.kind, () => Response>;
-      return refusals[result.kind]();
-    }
+    if (!result.ok) return c.json({ message: herCardRefusals[result.kind].message }, herCardRefusals[result.kind].status);
     return c.json({ message: result.sent ? 'The card was sent again.' : 'The card will be sent again shortly.' });
   })
   .post('/:id/adjust', validateParams(params), validateJson(giftCardAdjustment), async (c) => {

@@ -1,8 +1,9 @@
 /**
- * Gift cards' use-cases (issue 33, decision 0041): a card issued (by her now; bought through
- * PayPal next), delivered on its day, and its balance read by its code. A card's money is a lot
- * in the one ledger counted in cents (packages/ledger.ts grantCardValue); its code is derived
- * from its id and APP_SECRET (codes.ts) and stored only as a hash. Refusals are returned kinds.
+ * Gift cards' use-cases (issue 33, decision 0041): a card issued (by her, or bought through
+ * PayPal: buy-gift-card.ts), delivered on its day, and its balance read by its code. A card's
+ * money is a lot in the one ledger counted in cents (packages/ledger.ts grantCardValue); its code
+ * is derived from its id and APP_SECRET (codes.ts) and stored only as a hash. Refusals are
+ * returned kinds.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';

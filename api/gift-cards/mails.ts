@@ -1,7 +1,8 @@
 /**
  * The gift cards' mails (issue 33, decision 0041), written to the outbox in the transaction that
  * delivers the card: the recipient's card (the code, the amount, the message)
- * and, when someone bought it, the buyer's note that it went. Signed with the brand of the card's
+ * and, when someone bought it, the buyer's note that it went; and the buyer's receipt, in the
+ * transaction that makes a card bought through PayPal. Signed with the brand of the card's
  * design. Every value goes to renderMail as text, which escapes it. The code is in the recipient's
  * mail only; the buyer's mails name its last four characters.
  */
@@ -46,4 +47,39 @@ export function deliveryMails(env: Env, brand: string, card: CardToDeliver, code
     );
   }
   return mails;
+}
+
+export interface CardReceipt {
+  buyerName: string;
+  buyerEmail: string;
+  recipientName: string;
+  recipientEmail: string;
+  amountCents: number;
+  /** Her days, YYYY-MM-DD: the money came in, and the recipient's mail leaves. */
+  paidOn: string;
+  sendOn: string;
+  /** The code's last four characters: the buyer never sees the whole code. */
+  last4: string;
+  paypalOrderId: string;
+}
+
+/** The buyer's receipt, queued with the card: what was paid, for whom, when it goes; never the code. */
+export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMail {
+  const amount = money(r.amountCents);
+  const when = r.sendOn <= r.paidOn ? 'today' : `on ${r.sendOn}`;
+  return mail(
+    r.buyerEmail,
+    `Your receipt: a ${amount} gift card for ${oneLine(r.recipientName)}`,
+    {
+      heading: 'Thank you for your gift card!',
+      paragraphs: [
+        greeting(r.buyerName),
+        `Your ${amount} ${brand} gift card (ending ${r.last4}) goes to ${r.recipientName} at ${r.recipientEmail} ${when}. We will let you know when it has been delivered.`,
+        `Payment: ${amount} paid through PayPal (order ${r.paypalOrderId}) on ${r.paidOn}. No sales tax is charged on a gift card.`,
+        'The card never expires: it can be spent on chocolates, a yoga session or a package.',
+      ],
+      footer: siteFooter(env, brand),
+    },
+    { about: r.buyerEmail },
+  );
 }

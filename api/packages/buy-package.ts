@@ -17,13 +17,13 @@
 import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import type { PackageAttemptDetails } from '../../db/schema.ts';
-import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
+import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { followAttempt } from '../payments/capture.ts';
+import { createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
 import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
-import type { PaidAnswers, PaymentDeps, Purchase } from '../payments/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
@@ -63,33 +63,12 @@ export async function startPackagePayment(
   if (!pkg) return { ok: false, kind: 'package-not-found' };
   if (!onScale(pkg, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
   if (!(await clientContact(deps.db, input.userId))) return { ok: false, kind: 'unknown-account' };
-  try {
-    const order = await deps.payments.createOrder({
-      amountCents: input.amountCents,
-      referenceId: packageOrderReference(pkg.id, input.userId),
-      description: pkg.name,
-    });
-    return { ok: true, orderId: order.id };
-  } catch (err) {
-    console.error('[paypal] could not create a package order:', err instanceof Error ? err.message : err);
-    return { ok: false, kind: 'payment-unavailable' };
-  }
+  const order = { amountCents: input.amountCents, referenceId: packageOrderReference(pkg.id, input.userId), description: pkg.name };
+  return createPayPalOrder(deps.payments, order, 'a package order');
 }
 
-/**
- * Why buyPackage granted nothing. Only 'capture-failed' and 'payment-unavailable' may come after
- * a capture was tried; 'payment-unavailable' then means PayPal's answer was lost, and the attempt
- * stays open for the retry, the reconciler or the webhook.
- */
-export type BuyRefusal =
-  | 'package-not-found'
-  | 'unknown-account'
-  | 'order-unknown'
-  | 'payment-unavailable'
-  | 'order-for-another-purchase'
-  | 'order-already-used'
-  | 'order-not-approved'
-  | 'capture-failed';
+/** Why buyPackage granted nothing (PurchaseRefusal: the payment's reasons). */
+export type BuyRefusal = 'package-not-found' | 'unknown-account' | PurchaseRefusal;
 
 export type BuyResult = { ok: true; lotId: string; payerFirstName: string } | { ok: false; kind: BuyRefusal } | PackageAmountRefusal;
 
@@ -117,14 +96,9 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
 
   const pkg = await offered(db, input.packageId);
   if (!pkg) return { ok: false, kind: 'package-not-found' };
-  let order: Awaited<ReturnType<typeof payments.getOrder>>;
-  try {
-    order = await payments.getOrder(input.paypalOrderId);
-  } catch (err) {
-    if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) return { ok: false, kind: 'order-unknown' };
-    console.error('[paypal] could not read a package order:', err instanceof Error ? err.message : err);
-    return { ok: false, kind: 'payment-unavailable' };
-  }
+  const read = await readApprovedOrder(payments, input.paypalOrderId, 'a package order');
+  if (!read.ok) return read;
+  const { order } = read;
   if (order.referenceId !== packageOrderReference(pkg.id, client.id)) return { ok: false, kind: 'order-for-another-purchase' };
   if (order.status === 'COMPLETED') {
     // A concurrent request for the same order may have captured since we looked: follow it.

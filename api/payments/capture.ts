@@ -24,6 +24,45 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 /** Statuses of a PayPal order that will not turn into money without the buyer or us acting again. */
 const UNCAPTURED = new Set(['CREATED', 'SAVED', 'APPROVED', 'VOIDED', 'PAYER_ACTION_REQUIRED']);
 
+/**
+ * Makes the PayPal order a buyer approves (the booking, a package, a gift card): its id, or
+ * 'payment-unavailable' when PayPal could not make it (down, or it refused our request).
+ */
+export async function createPayPalOrder(
+  payments: Payments,
+  order: Parameters<Payments['createOrder']>[0],
+  what: string,
+): Promise<{ ok: true; orderId: string } | { ok: false; kind: 'payment-unavailable' }> {
+  try {
+    return { ok: true, orderId: (await payments.createOrder(order)).id };
+  } catch (err) {
+    console.error(`[paypal] could not create ${what}:`, message(err));
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+}
+
+/** A PayPal order as PayPal reports it. */
+export type PayPalOrder = Awaited<ReturnType<Payments['getOrder']>>;
+
+/**
+ * The PayPal order a buyer says she approved, before anything is opened or captured: PayPal's
+ * answer, or 'order-unknown' (no such order: a 4xx but our own credentials') or
+ * 'payment-unavailable' (PayPal could not be asked). The booking, a package and a gift card read it so.
+ */
+export async function readApprovedOrder(
+  payments: Payments,
+  paypalOrderId: string,
+  what: string,
+): Promise<{ ok: true; order: PayPalOrder } | { ok: false; kind: 'order-unknown' | 'payment-unavailable' }> {
+  try {
+    return { ok: true, order: await payments.getOrder(paypalOrderId) };
+  } catch (err) {
+    if (err instanceof PayPalError && err.status >= 400 && err.status < 500 && err.status !== 401) return { ok: false, kind: 'order-unknown' };
+    console.error(`[paypal] could not read ${what}:`, message(err));
+    return { ok: false, kind: 'payment-unavailable' };
+  }
+}
+
 /** Asks PayPal whether the attempt's order was captured: the reconciler's and the retry's question. */
 export async function lookUpCapture(payments: Payments, paypalOrderId: string): Promise<CaptureOutcome> {
   try {

@@ -54,7 +54,7 @@ export interface Purchase<Recorded> {
 }
 
 /**
- * The money the booking and the package accept: the approved amount in USD, completed (a PENDING
+ * The money the booking, a package and a gift card accept: the approved amount in USD, completed (a PENDING
  * capture such as an eCheck is not money yet, and is refunded like any other).
  */
 export const acceptsApprovedUsd: Purchase<unknown>['accepts'] = (attempt, captured) => {
@@ -69,6 +69,15 @@ export type Settled<Recorded> =
   | { kind: 'completed'; recorded: Recorded; captured: CapturedOrder }
   | { kind: 'nothing-to-record' }
   | { kind: 'lost'; attempt: PaymentAttempt | undefined; refunded: boolean };
+
+/**
+ * Why a purchase paid with a PayPal order the buyer approved (a package, a gift card) made
+ * nothing, besides its own reasons. Only 'capture-failed' and 'payment-unavailable' may come after
+ * a capture was tried; 'payment-unavailable' then means PayPal's answer was lost, and the attempt
+ * stays open for the retry, the reconciler or the webhook.
+ */
+export type PurchaseRefusal =
+  'order-unknown' | 'payment-unavailable' | 'order-for-another-purchase' | 'order-already-used' | 'order-not-approved' | 'capture-failed';
 
 /** A refusal once the attempt is open, in the words the booking and the package share. */
 export type PaidRefusal<K extends string> = { ok: false; kind: 'payment-unavailable' | 'capture-failed' | K };

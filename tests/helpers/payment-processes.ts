@@ -78,6 +78,13 @@ export interface PaymentCrash {
   start(reconcile: { interval: number; stale: number }): Promise<Child>;
   /** A request to the server last started. */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Polls `what` every 20 ms until true; fails after `ms` with `why` and the server's output. */
+  until(what: () => Promise<boolean>, why: () => string, ms?: number): Promise<void>;
+  /**
+   * Sends `request` to a server whose PayPal answer is held back, waits until PayPal has captured,
+   * then kills the server with SIGKILL: the request dies unanswered, the money taken, nothing committed.
+   */
+  killAfterCapture(request: () => Promise<Response>): Promise<void>;
 }
 
 /**
@@ -116,5 +123,24 @@ export function usePaymentCrash(site: { zone: string; teacher: string }): Paymen
         serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, ...site, emulator, reconcile }),
       )),
     call: (path, init) => callProcess(server!, path, init),
+    until,
+    async killAfterCapture(request) {
+      const before = await emulator.captures();
+      const hanging = request().catch(() => 'killed');
+      await until(
+        async () => (await emulator.captures()) > before,
+        () => 'no capture',
+      );
+      await server!.kill('SIGKILL');
+      expect(await hanging).toBe('killed');
+    },
   };
+
+  async function until(what: () => Promise<boolean>, why: () => string, ms = 15_000) {
+    const deadline = Date.now() + ms;
+    while (!(await what())) {
+      if (Date.now() > deadline) throw new Error(`${why()}\n${server?.output() ?? ''}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 }

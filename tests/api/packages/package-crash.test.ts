@@ -21,19 +21,12 @@ const STALE_MS = 500;
 
 describe('a server killed between a package’s capture and its credits', () => {
   const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
-  const { db, call } = crash;
-  const until = async (what: () => Promise<boolean>, why: () => string, ms = 15_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await what())) {
-      if (Date.now() > deadline) throw new Error(`${why()}\n${crash.server?.output() ?? ''}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const { db, call, until } = crash;
 
   it('grants the credits once after a restart, and the retry answers that lot', async () => {
     const emulator = crash.emulator;
     // The first server never reconciles on its own during the test (a ten-minute interval).
-    let server = await crash.start({ interval: 600_000, stale: 600_000 });
+    await crash.start({ interval: 600_000, stale: 600_000 });
     const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email: 'crash.package@example.com' });
     const eight = await db().selectFrom('packages').select('id').where('name', '=', EIGHT).executeTakeFirstOrThrow();
 
@@ -49,14 +42,8 @@ describe('a server killed between a package’s capture and its credits', () => 
     const before = await emulator.captures();
     const buy = () =>
       call(`/api/user/${client.id}/packages/${eight.id}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
-    const hanging = buy().catch(() => 'killed');
-    // PayPal has captured; its answer is held back. Now the crash.
-    await until(
-      async () => (await emulator.captures()) > before,
-      () => 'no capture',
-    );
-    await server.kill('SIGKILL');
-    expect(await hanging).toBe('killed');
+    // PayPal captures and its answer is held back; then the crash.
+    await crash.killAfterCapture(buy);
 
     // What the crash left: charged at PayPal, no credits, the attempt open.
     expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toEqual([]);
@@ -65,7 +52,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     ]);
 
     // The restart: its reconciler runs at start and every RECONCILE_INTERVAL_MS.
-    server = await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
+    await crash.start({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS });
     await until(
       async () => (await db().selectFrom('paymentAttempts').select('state').where('paypalOrderId', '=', orderID).executeTakeFirst())?.state === 'completed',
       () => 'not reconciled',

@@ -12,6 +12,15 @@ const issuedCard = async (fx: Fixtures, sendOn?: string) => {
   return (await res.json()) as { _id: string; code: string };
 };
 
+/** An approved PayPal order for a $50 card, made by the order endpoint. */
+const approvedCardOrder = async (fx: Fixtures) => {
+  const res = await fx.server.api('/api/gift-cards/paypal-order', { method: 'POST', json: { amountCents: 5_000 } });
+  if (res.status !== 200) throw new Error(`gift card paypal-order: ${res.status} ${await res.text()}`);
+  const { orderID } = (await res.json()) as { orderID: string };
+  await fx.approve(orderID);
+  return orderID;
+};
+
 export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
   {
     method: 'GET',
@@ -74,5 +83,46 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
     fields: { cents: { kind: 'number', required: true, bad: [0, 1.5, 50_001, -50_001] }, reason: text() },
     writes: ['ledgerEntries'],
     example: async (fx) => ({ cookie: await fx.adminCookie(), params: { id: (await issuedCard(fx))._id }, json: { cents: 500, reason: 'A make-good' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/gift-cards/paypal-order',
+    auth: 'none',
+    body: 'json',
+    // Whole dollars from $10 to $500.
+    fields: { amountCents: { kind: 'number', required: true, bad: [0, -100, 999, 1_250, 50_100, 10.5] } },
+    writes: [],
+    example: async () => ({ json: { amountCents: 5_000 } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/gift-cards',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      paypalOrderId: match(),
+      // The amount the order was made for: any other is refused.
+      amountCents: { kind: 'number', required: true, role: 'match', bad: [0, 999, 1_250, 50_100, 4_900] },
+      design: match({ bad: ['roses', ''] }),
+      buyerName: text(),
+      buyerEmail: text({ bad: ['not-an-address', 'a@b'] }),
+      recipientName: text(),
+      recipientEmail: text({ bad: ['not-an-address', 'a@b'] }),
+      message: { kind: 'string' },
+      sendOn: match({ required: false, bad: ['2031-02-30', '31-01-2031', '', '2001-01-01'] }),
+    },
+    writes: ['paymentAttempts', 'giftCards', 'creditLots', 'ledgerEntries', 'mails', 'mailOutbox'],
+    example: async (fx) => ({
+      json: {
+        paypalOrderId: await approvedCardOrder(fx),
+        amountCents: 5_000,
+        design: 'chocolates',
+        buyerName: 'Bea Buyer',
+        buyerEmail: fx.email('gift-buyer'),
+        recipientName: 'Rae Gift',
+        recipientEmail: fx.email('gift'),
+        message: 'Merry Christmas',
+      },
+    }),
   },
 ];
