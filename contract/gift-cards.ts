@@ -24,6 +24,20 @@ export type GiftCardDesignKey = (typeof GIFT_CARD_DESIGNS)[number];
 /** The code as a person types it: checked for its form by the server, which answers every wrong one alike. */
 export const giftCardCode = z.string({ error: 'Enter the gift card code' }).trim().min(1, 'Enter the gift card code').max(40, GIFT_CARD_NOT_FOUND);
 
+/** A code to pay with (the cart, the booking): empty or absent is none (null). */
+export const payingGiftCardCode = z
+  .string({ error: 'Enter the gift card code' })
+  .trim()
+  .max(40, GIFT_CARD_NOT_FOUND)
+  .nullish()
+  .transform((s) => (s ? s : null));
+
+/** A card that holds nothing (spent, or voided). */
+export const GIFT_CARD_EMPTY = 'This gift card has nothing left on it.';
+/** The card's balance fell between the quote and the order (another cart spent it). */
+export const GIFT_CARD_CHANGED =
+  'Your gift card’s balance changed while you were paying. Nothing was taken from it and you have not been charged. Please review your cart and pay again.';
+
 /** A card she issues herself (a raffle prize, a make-good): `POST /api/admin/gift-cards`. */
 export const issueGiftCardRequest = z.object({
   /** Its value in cents, $1 to $500. */

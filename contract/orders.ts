@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { id, isCleanText, isVisibleText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
 import { INVALID_ZIP, SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState, zipCode } from './tax.ts';
+import { payingGiftCardCode } from './gift-cards.ts';
 
 /** Messages the cart and the admin page show. */
 export const ORDER_PLACED = 'Order placed successfully';
@@ -27,6 +28,12 @@ export const SHIP_STATE_CHANGED =
   'The shipping address you chose in PayPal is in another state than the one in your cart, so the sales tax would be different. You have not been charged. Please choose that state in your cart and pay again.';
 /** Issue 29: shipped to a state where she collects sales tax, and no ZIP to find the address's rate. */
 export const SHIP_TO_ZIP_REQUIRED = 'Please enter the ZIP code the order ships to (shipToZip): in this state sales tax is figured at the address.';
+/** Issue 33: POST /api/orders without orderId while the gift card leaves something to pay. */
+export const PAYMENT_STILL_DUE = 'Your gift card doesn’t cover the whole order. Please pay the rest with PayPal.';
+/** Issue 33: an order the gift card pays in full names its payer, and for shipping its address. */
+export const PAYER_REQUIRED = 'Please give your name and e-mail address (payerName, payerEmail).';
+export const SHIP_TO_REQUIRED = 'Please give the address the order ships to (shipTo: name, line1, city, state, zip).';
+export const SHIP_TO_STATE_MISMATCH = 'The shipping address is in another state than the one the sales tax was figured for. Please choose that state in your cart.';
 export const soldOut = (name: string) => `${name} is sold out`;
 export const onlyLeft = (name: string, n: number) => `${name}: only ${n} left`;
 
@@ -68,6 +75,8 @@ const checkoutFields = {
    * (the server says so: SHIP_TO_ZIP_REQUIRED); dropped for pickup.
    */
   shipToZip: z.unknown().optional(),
+  /** A gift card to pay with (issue 33): it pays what it can, PayPal the rest. */
+  giftCardCode: payingGiftCardCode,
 };
 
 /**
@@ -79,6 +88,11 @@ const withShipToState = <T extends { isLocalPickup: boolean; shipToState?: unkno
   ctx: z.RefinementCtx,
 ): Omit<T, 'shipToState' | 'shipToZip'> & { shipToState: string | null; shipToZip: string | null } => {
   if (body.isLocalPickup) return { ...body, shipToState: null, shipToZip: null };
+  // An order a gift card paid in full names its address (issue 33): its state and ZIP stand in for the cart's.
+  const shipTo = (body as { shipTo?: { state: string; zip: string } }).shipTo;
+  if (shipTo && (body.shipToState === undefined || body.shipToState === null || body.shipToState === '')) {
+    body = { ...body, shipToState: shipTo.state, shipToZip: body.shipToZip || shipTo.zip };
+  }
   let shipToZip: string | null = null;
   if (body.shipToZip !== undefined && body.shipToZip !== null && body.shipToZip !== '') {
     const zip = zipCode.safeParse(body.shipToZip);
@@ -117,10 +131,34 @@ export const paypalOrderId = z
  * isLocalPickup and couponCode are read; transactionAmount and discount are accepted and
  * ignored, and payerName / payerEmail only stand in when PayPal doesn't give the payer's.
  */
+/** Where an order a gift card paid in full ships (issue 33): what PayPal's window asks otherwise. */
+const line = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(isCleanText, `${label} contains characters that are not allowed`)
+    .refine((v) => !/[\r\n]/.test(v), `${label} must be on one line`);
+export const shipToAddress = z.object(
+  {
+    name: line('The recipient’s name', 200),
+    line1: line('The street address', 200),
+    line2: z.preprocess((v) => (v === '' ? undefined : v), line('The second address line', 200).optional()),
+    city: line('The city', 100),
+    state: usState,
+    zip: zipCode,
+  },
+  { error: SHIP_TO_REQUIRED },
+);
+export type ShipToAddress = z.infer<typeof shipToAddress>;
+
 export const placeOrderRequest = z
   .object({
     ...checkoutFields,
-    orderId: paypalOrderId,
+    /** Absent only when a gift card pays the whole order (issue 33). */
+    orderId: paypalOrderId.optional(),
+    shipTo: shipToAddress.optional(),
     // Dropped (not refused) when unusable, NUL and lone surrogates included: the database can't store those.
     payerName: z.string().trim().max(200).refine(isCleanText).refine(isVisibleText).optional().catch(undefined),
     payerEmail: z.string().trim().max(254).refine(isCleanText).optional().catch(undefined),
@@ -235,6 +273,20 @@ export const PICKUP_NOT_SHIPPED = 'This order is for local pickup: mark it picke
 export const SHIPPED_NOT_PICKED_UP = 'This order is shipped: mark it shipped, not picked up.';
 export const SHIPPED_NOT_READY = 'This order is shipped: it is never ready for pickup. Mark it shipped.';
 export const REFUNDED_FINAL = 'A refunded order keeps its status.';
+/** Issue 33: her refund button. */
+export const ALREADY_REFUNDED = 'This order is refunded already.';
+export const NOTHING_TO_REFUND = 'PayPal denied the payment of this order: no money was taken, so there is nothing to refund.';
+export const REFUND_WHILE_PENDING = 'PayPal still holds the payment of this order. Refund it once the payment completes.';
+export const REFUND_UNAVAILABLE = 'PayPal could not make the refund just now. Nothing was changed. Please try again later.';
+export const orderRefunded = (cardCents: number, paypalCents: number) =>
+  [
+    'Order refunded.',
+    cardCents > 0 ? `$${(cardCents / 100).toFixed(2)} is back on the gift card.` : '',
+    paypalCents > 0 ? `$${(paypalCents / 100).toFixed(2)} is refunded through PayPal.` : '',
+    'The buyer was mailed. Its tins were not put back in stock.',
+  ]
+    .filter(Boolean)
+    .join(' ');
 export const PAYMENT_FAILED_FINAL = 'PayPal denied the payment of this order and its tins are back in stock: it keeps its status.';
 export const PAYMENT_PENDING_NOT_DELIVERED =
   'The payment of this order is still pending at PayPal: do not ship it or hand it over yet. Once PayPal shows the payment completed, mark it paid.';
@@ -277,7 +329,11 @@ export interface TaxView {
 
 /** 200 answer of POST /api/orders/paypal. */
 export interface CheckoutView extends TaxView {
-  orderID: string;
+  /** Null when a gift card pays the whole order: nothing goes to PayPal (issue 33). */
+  orderID: string | null;
+  /** What the gift card pays, and what is left to pay through PayPal (issue 33). */
+  giftCardCents: number;
+  amountDueCents: number;
   itemsTotal: number;
   discount: number;
   shipping: number;
@@ -289,6 +345,9 @@ export interface CheckoutView extends TaxView {
 export interface OrderView extends TaxView {
   _id: string;
   total: number;
+  /** What a gift card paid, and what was paid through PayPal (issue 33). */
+  giftCardCents: number;
+  amountDueCents: number;
   itemsTotal: number;
   discount: number;
   shipping: number;
@@ -315,6 +374,8 @@ export interface AdminOrderView extends TaxView {
   discount: number;
   shipping: number;
   total: number;
+  /** What a gift card paid of the total (issue 33); PayPal took the rest. */
+  giftCardCents: number;
   couponCode: string | null;
   isLocalPickup: boolean;
   /** Where to send a shipped order, as the buyer chose it in PayPal; null for pickup or when PayPal gave none. */

@@ -26,6 +26,7 @@ import * as packagesAndLedger from './migrations/0023_packages_and_ledger.ts';
 import * as packagePayments from './migrations/0024_package_payments.ts';
 import * as weeklySeries from './migrations/0026_weekly_series.ts';
 import * as giftCards from './migrations/0027_gift_cards.ts';
+import * as giftCardSpending from './migrations/0028_gift_card_spending.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0024_package_payments': packagePayments,
   '0026_weekly_series': weeklySeries,
   '0027_gift_cards': giftCards,
+  '0028_gift_card_spending': giftCardSpending,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

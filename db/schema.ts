@@ -183,8 +183,8 @@ export interface CouponsTable {
 
 export interface OrdersTable {
   id: Generated<string>;
-  /** Unique: a replayed capture can never make a second order. */
-  paypalOrderId: string;
+  /** Unique: a replayed capture can never make a second order. Null for an order a gift card paid in full (0028). */
+  paypalOrderId: string | null;
   paypalCaptureId: string | null;
   payerName: Generated<string>;
   payerEmail: Generated<string>;
@@ -220,6 +220,9 @@ export interface OrdersTable {
   taxLocationCode: string | null;
   taxJurisdiction: string | null;
   taxRateSource: 'service' | 'table' | 'fallback' | null;
+  /** What a gift card paid of totalCents, and which card's lot (0028); PayPal captured the rest. */
+  giftCardCents: Generated<number>;
+  giftCardLotId: Generated<string | null>;
 }
 
 export interface OrderItemsTable {
@@ -318,6 +321,9 @@ export interface OrderAttemptDetails extends OrderMoney {
   /** Stand-ins the buyer's browser sent, used only when PayPal reports no payer. */
   payerName: string;
   payerEmail: string;
+  /** The gift card that pays part (issue 33), debited with the claim; PayPal is owed totalCents less it. */
+  giftCardLotId?: string | null;
+  giftCardCents?: number;
 }
 
 /** What a booking's payment attempt pays for: the slot claim (also written on the slot). */
@@ -763,6 +769,8 @@ export interface LedgerEntriesTable {
   slotId: string | null;
   /** The order a gift card paid for (0027). */
   orderId: Generated<string | null>;
+  /** The payment attempt a card's debit waits on while PayPal takes the rest (0028). */
+  attemptId: Generated<string | null>;
   note: Generated<string>;
   createdBy: 'client' | 'admin' | 'system';
   createdAt: CreatedAt;

@@ -241,6 +241,12 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   },
   { from: 'gift-cards', to: 'payments/capture.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
   { from: 'gift-cards', to: 'payments/settle.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
+  { from: 'shop', to: 'gift-cards/gift-cards.ts', why: 'a cart names a gift card by its code, which pays what it can (issue 33, decision 0042)' },
+  {
+    from: 'shop',
+    to: 'packages/ledger.ts',
+    why: "a gift card's part of an order is debited with the claim and given back on a release or a refund (decision 0042)",
+  },
   { from: 'galleries', to: 'images/images.repo.ts', why: "a gallery's photos are the photo pipeline's" },
   { from: 'galleries', to: 'images/upload.ts', why: "a gallery's photos are uploaded through the photo pipeline" },
   { from: 'packages', to: 'payments/attempts.repo.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },

@@ -104,3 +104,23 @@ export async function balanceByCode(db: Services['db'], typed: string): Promise<
   if (!card) return { ok: false, kind: 'not-found' };
   return { ok: true, balanceCents: card.voidedAt ? 0 : card.balanceCents };
 }
+
+/**
+ * Why a code can't pay (the cart, the booking): 'unknown-gift-card' for every code that is no
+ * card's, answered in the balance's one message; 'gift-card-empty' for a card spent or voided.
+ */
+export type CardRefusal = 'unknown-gift-card' | 'gift-card-empty';
+
+export type CardToSpend = { ok: true; lotId: string; balanceCents: number } | { ok: false; kind: CardRefusal };
+
+/**
+ * The card a buyer typed, to pay with (issue 33): its lot and what it holds now. Reads only; the
+ * debit is ledger.ts's spendCard, under the lot's lock, in the order's or the booking's transaction.
+ */
+export async function cardToSpend(db: Services['db'], typed: string): Promise<CardToSpend> {
+  const code = normalizeCode(typed);
+  const card = code ? await cardByHash(db, hashCode(code)) : undefined;
+  if (!card) return { ok: false, kind: 'unknown-gift-card' };
+  if (card.voidedAt || card.balanceCents <= 0) return { ok: false, kind: 'gift-card-empty' };
+  return { ok: true, lotId: card.lotId, balanceCents: card.balanceCents };
+}

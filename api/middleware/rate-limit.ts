@@ -22,13 +22,22 @@ export function tooMany(c: Context<AppEnv>, taken: Extract<Taken, { ok: false }>
   return c.json({ message }, 429);
 }
 
+/**
+ * Counts one request against `options` as a call, for a limit that only some requests of a route
+ * count against (a checkout that names a gift card's code): the 429 answer once it is spent, else undefined.
+ */
+export async function takeLimit(c: Context<AppEnv>, options: RateLimitOptions): Promise<Response | undefined> {
+  const { env, limits } = c.var.services;
+  const account = options.per === 'account' ? (c.var.userId ?? c.var.adminId) : undefined;
+  const key = account ? `account:${account}` : `address:${clientAddress(c, env)}`;
+  const taken = await limits.take(options, key);
+  return taken.ok ? undefined : tooMany(c, taken, options.message);
+}
+
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { env, limits } = c.var.services;
-    const account = options.per === 'account' ? (c.var.userId ?? c.var.adminId) : undefined;
-    const key = account ? `account:${account}` : `address:${clientAddress(c, env)}`;
-    const taken = await limits.take(options, key);
-    if (!taken.ok) return tooMany(c, taken, options.message);
+    const refused = await takeLimit(c, options);
+    if (refused) return refused;
     await next();
   };
 }

@@ -94,16 +94,21 @@ export interface NewEntry {
   slotId?: string | null;
   /** The order a gift card paid for (issue 33). */
   orderId?: string | null;
+  /** The payment attempt a card's debit waits on while PayPal takes the rest (issue 33). */
+  attemptId?: string | null;
   note?: string;
   createdBy: 'client' | 'admin' | 'system';
 }
 
-/** Writes one ledger row; false when a row that may exist once per lot (bought, expired, refunded) exists already. */
+/**
+ * Writes one ledger row; false when a row that may exist once exists already: a lot's 'bought',
+ * 'expired' or 'refunded', an attempt's or an order's 'returned' (the unique indexes of 0023, 0028).
+ */
 export async function insertEntry(trx: Transaction<Database> | DB, entry: NewEntry): Promise<boolean> {
   const done = await trx
     .insertInto('ledgerEntries')
-    .values({ ...entry, slotId: entry.slotId ?? null, orderId: entry.orderId ?? null, note: entry.note ?? '' })
-    .onConflict((oc) => oc.columns(['lotId', 'reason']).where('reason', 'in', ['bought', 'expired', 'refunded']).doNothing())
+    .values({ ...entry, slotId: entry.slotId ?? null, orderId: entry.orderId ?? null, attemptId: entry.attemptId ?? null, note: entry.note ?? '' })
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
   return done !== undefined;
@@ -214,6 +219,20 @@ export async function lockLotBalance(trx: Transaction<Database>, lotId: string):
     .where('lotId', '=', lotId)
     .executeTakeFirstOrThrow();
   return Number(sum);
+}
+
+/** A card's debit waiting on a payment attempt (one at most: a release lets go of it, releaseSpend). */
+export async function cardSpendOfAttempt(trx: Transaction<Database>, attemptId: string) {
+  return trx.selectFrom('ledgerEntries').select(['id', 'lotId', 'change']).where('attemptId', '=', attemptId).where('reason', '=', 'used').executeTakeFirst();
+}
+
+/** The attempt lets go of its debit (given back): a claim of it again makes a debit of its own. */
+export async function releaseSpend(trx: Transaction<Database>, entryId: string): Promise<void> {
+  await trx.updateTable('ledgerEntries').set({ attemptId: null }).where('id', '=', entryId).execute();
+}
+
+export async function linkSpendToOrder(trx: Transaction<Database>, attemptId: string, orderId: string): Promise<void> {
+  await trx.updateTable('ledgerEntries').set({ orderId }).where('attemptId', '=', attemptId).where('reason', '=', 'used').execute();
 }
 
 /** A lot's rows, oldest first: a gift card's history. */

@@ -12,7 +12,7 @@ import type { Database, LotMethod } from '../../db/schema.ts';
 import { SESSION_TYPES } from '../../contract/booking.ts';
 import type { BalanceView } from '../../contract/packages.ts';
 import { addMonths } from '../lib/time.ts';
-import { heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, lockAccount, lockLotBalance, type HeldLot } from './ledger.repo.ts';
+import { cardSpendOfAttempt, releaseSpend, heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, linkSpendToOrder, lockAccount, lockLotBalance, type HeldLot } from './ledger.repo.ts';
 
 /** A lot can book `sessionType` on `today` (her day): it covers the type, has sessions left and has not lapsed. */
 export const usableFor = (lot: HeldLot, sessionType: string, today: string) =>
@@ -185,7 +185,7 @@ export type CardSpend = { ok: true; balanceCents: number } | { ok: false; kind: 
  */
 export async function spendCard(
   trx: Transaction<Database>,
-  input: { lotId: string; cents: number; orderId?: string | null; slotId?: string | null; by: 'client' | 'admin' },
+  input: { lotId: string; cents: number; orderId?: string | null; slotId?: string | null; attemptId?: string | null; by: 'client' | 'admin' },
 ): Promise<CardSpend> {
   const balance = await lockLotBalance(trx, input.lotId);
   if (balance === undefined) return { ok: false, kind: 'no-such-card' };
@@ -197,9 +197,49 @@ export async function spendCard(
     reason: 'used',
     orderId: input.orderId ?? null,
     slotId: input.slotId ?? null,
+    attemptId: input.attemptId ?? null,
     createdBy: input.by,
   });
   return { ok: true, balanceCents: balance - input.cents };
+}
+
+/**
+ * The card's debit of a payment attempt whose order is now recorded: the row names the order
+ * (the card's history and a later refund find it there).
+ */
+export async function cardSpendBecameOrder(trx: Transaction<Database>, attemptId: string, orderId: string): Promise<void> {
+  await linkSpendToOrder(trx, attemptId, orderId);
+}
+
+/**
+ * Gives a card's part back in a 'returned' row: of an attempt released (PayPal declined the rest;
+ * the lifecycle releases a claim once, and the attempt lets go of the debit, so a later claim of
+ * it has its own), or of an order refunded (one 'returned' row per order: a refund seen by her
+ * button and by PayPal's webhook gives it back once). Answers the cents given back, 0 when
+ * there was nothing or it was given back already.
+ */
+export async function giveBackCardPart(
+  trx: Transaction<Database>,
+  input: { attemptId: string; note: string } | { orderId: string; lotId: string; cents: number; note: string },
+): Promise<number> {
+  if ('attemptId' in input) {
+    const spend = await cardSpendOfAttempt(trx, input.attemptId);
+    if (!spend) return 0;
+    await releaseSpend(trx, spend.id);
+    await insertEntry(trx, { userId: null, lotId: spend.lotId, change: -spend.change, reason: 'returned', note: input.note, createdBy: 'system' });
+    return -spend.change;
+  }
+  if (input.cents <= 0) return 0;
+  const written = await insertEntry(trx, {
+    userId: null,
+    lotId: input.lotId,
+    change: input.cents,
+    reason: 'returned',
+    orderId: input.orderId,
+    note: input.note,
+    createdBy: 'system',
+  });
+  return written ? input.cents : 0;
 }
 
 export type CardAdjustment = { ok: true; balanceCents: number } | { ok: false; kind: 'below-zero'; balanceCents: number } | { ok: false; kind: 'no-such-card' };

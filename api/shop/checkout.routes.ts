@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
+import { GIFT_CARD_CHANGED, GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
 import { validateJson } from '../validation.ts';
 import { COUPON_MINIMUM, INVALID_COUPON } from '../../contract/coupons.ts';
 import {
@@ -16,7 +17,10 @@ import {
   PAYMENT_NOT_FOUND,
   PAYMENT_REFUNDED,
   PAYMENT_UNAVAILABLE,
+  PAYER_REQUIRED,
+  PAYMENT_STILL_DUE,
   placeOrderRequest,
+  SHIP_TO_REQUIRED,
   SHIP_STATE_CHANGED,
   SHIP_TO_ZIP_REQUIRED,
   SOLD_OUT_DURING_PAYMENT,
@@ -32,8 +36,12 @@ import { LIMITS } from '../limits/limits.ts';
 /**
  * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:
  *
- *   POST /paypal   {cartItems, isLocalPickup, couponCode, shipToState, shipToZip} -> the priced cart (sales tax included) and PayPal's orderID (startCheckout)
+ *   POST /paypal   {cartItems, isLocalPickup, couponCode, shipToState, shipToZip, giftCardCode?} -> the priced cart (sales tax included),
+ *                  giftCardCents and amountDueCents, and PayPal's orderID for what is due (null when the card pays it all) (startCheckout)
  *   POST /         {orderId, cartItems, …} -> the placed order, 201; 200 for a replay (placeOrder)
+ *                  {cartItems, giftCardCode, payerName, payerEmail, shipTo?} without orderId: an order the card pays in full (issue 33)
+ *
+ * A request that names a gift card's code counts against LIMITS.giftCardCode as the balance look-up does.
  *
  * The browser names products and quantities, nothing more; the use-cases decide, and these
  * handlers only validate, call, and answer a refusal with its status and words.
@@ -48,6 +56,9 @@ const quoteAnswers: Record<QuoteRefusal, Answer> = {
   'nothing-to-pay': { status: 400, message: NOTHING_TO_PAY },
   'too-large': { status: 400, message: ORDER_TOO_LARGE },
   'zip-required': { status: 400, message: SHIP_TO_ZIP_REQUIRED },
+  // One message for every code that is no card's, the balance look-up's.
+  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
+  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
 };
 
 function checkoutAnswer(r: CheckoutRefusal): Answer {
@@ -74,11 +85,18 @@ const placeOrderAnswers: Record<PlaceOrderRefusal, Answer> = {
   'payment-refunded': { status: 409, message: PAYMENT_REFUNDED },
   'payment-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
   'ship-state-changed': { status: 409, message: SHIP_STATE_CHANGED },
+  'gift-card-changed': { status: 409, message: GIFT_CARD_CHANGED },
+  'payment-still-due': { status: 402, message: PAYMENT_STILL_DUE },
+  'payer-required': { status: 400, message: PAYER_REQUIRED },
+  'ship-to-required': { status: 400, message: SHIP_TO_REQUIRED },
 };
 
 export const checkout = new Hono<AppEnv>()
   .post('/paypal', rateLimit(LIMITS.checkout), validateJson(checkoutRequest), async (c) => {
-    const result = await startCheckout(c.var.services, c.req.valid('json'));
+    const body = c.req.valid('json');
+    const limited = body.giftCardCode ? await takeLimit(c, LIMITS.giftCardCode) : undefined;
+    if (limited) return limited;
+    const result = await startCheckout(c.var.services, body);
     if (!result.ok) {
       const { status, message } = checkoutAnswer(result);
       return c.json({ message }, status);
@@ -88,6 +106,8 @@ export const checkout = new Hono<AppEnv>()
 
   .post('/', rateLimit(LIMITS.placeOrder), validateJson(placeOrderRequest), async (c) => {
     const body = c.req.valid('json');
+    const limited = body.giftCardCode ? await takeLimit(c, LIMITS.giftCardCode) : undefined;
+    if (limited) return limited;
     // transactionAmount and discount are accepted and never read: the server prices the cart.
     const result = await placeOrder(c.var.services, {
       paypalOrderId: body.orderId,
@@ -96,6 +116,8 @@ export const checkout = new Hono<AppEnv>()
       couponCode: body.couponCode,
       shipToState: body.shipToState,
       shipToZip: body.shipToZip,
+      giftCardCode: body.giftCardCode,
+      shipTo: body.shipTo,
       payerName: body.payerName,
       payerEmail: body.payerEmail,
     });

@@ -18,8 +18,11 @@ import { greeting, mail, money, oneLine, siteFooter, trustedName, type MailConte
 export interface OrderMail extends Totals {
   /** Our order id. */
   id: string;
-  paypalOrderId: string;
-  paypalCaptureId: string;
+  /** Null for an order a gift card paid in full (issue 33): PayPal never saw it. */
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  /** What a gift card paid of the total (issue 33); absent or 0: none. */
+  giftCardCents?: number;
   payerName: string;
   /** Empty when neither PayPal nor the buyer gave one: then only the teacher is told. */
   payerEmail: string;
@@ -44,13 +47,25 @@ export { orderReference };
 const itemLines = (o: OrderMail) =>
   o.items.map((i) => `${i.quantity} × ${i.name} at ${money(i.unitPriceCents)} = ${money(i.unitPriceCents * i.quantity)}`).join('\n');
 
+/** The total and how it was paid: by the gift card, through PayPal, or both (issue 33). */
+function paidLines(o: OrderMail): string[] {
+  const card = o.giftCardCents ?? 0;
+  if (card === 0) return [o.paymentPending ? `Total: ${money(o.totalCents)} USD, payment pending at PayPal` : `Total paid: ${money(o.totalCents)} USD`];
+  const rest = o.totalCents - card;
+  return [
+    `Total: ${money(o.totalCents)} USD`,
+    `Paid with a gift card: ${money(card)}`,
+    ...(rest > 0 ? [o.paymentPending ? `Through PayPal: ${money(rest)}, payment pending` : `Paid through PayPal: ${money(rest)}`] : []),
+  ];
+}
+
 const totalLines = (o: OrderMail) =>
   [
     `Items: ${money(o.itemsTotalCents)}`,
     ...(o.discountCents > 0 ? [`Discount${o.couponCode ? ` (${o.couponCode})` : ''}: −${money(o.discountCents)}`] : []),
     o.isLocalPickup ? 'Shipping: $0.00 (local pickup)' : `Shipping: ${money(o.shippingCents)}`,
     ...(o.taxState && o.taxCents ? [`${taxLabel(o.taxState, o.taxRatePpm ?? 0)}: ${money(o.taxCents)}`] : []),
-    o.paymentPending ? `Total: ${money(o.totalCents)} USD, payment pending at PayPal` : `Total paid: ${money(o.totalCents)} USD`,
+    ...paidLines(o),
   ].join('\n');
 
 export const SHIPPING_NOTE = 'Your chocolates ship within 2-5 days, Monday to Wednesday, by priority mail (1-3 days).';
@@ -69,7 +84,7 @@ export const paymentPendingNote = (isLocalPickup: boolean) =>
 
 const firstNameOf = (o: OrderMail) => o.payerName.split(/\s+/)[0] ?? '';
 const buyerLines = (o: OrderMail) => `Buyer: ${o.payerName || '(no name given)'}\nEmail: ${o.payerEmail || '(no e-mail given)'}`;
-const paypalLine = (o: OrderMail) => `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.`;
+const paypalLine = (o: OrderMail) => (o.paypalOrderId ? `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.` : 'Paid in full with a gift card: nothing went through PayPal.');
 
 /** The buyer's mail, signed with the order's references; none when no address is known. */
 const toBuyer = (env: Env, brand: string, o: OrderMail, subject: string, content: Omit<MailContent, 'footer'>): OutgoingMail[] =>
@@ -77,7 +92,7 @@ const toBuyer = (env: Env, brand: string, o: OrderMail, subject: string, content
     ? [
         mail(o.payerEmail, subject, {
           ...content,
-          footer: [`Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}`, ...siteFooter(env, brand)],
+          footer: [o.paypalCaptureId ? `Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}` : `Order ${orderReference(o.id)}`, ...siteFooter(env, brand)],
         }),
       ]
     : [];
@@ -279,5 +294,23 @@ export function deliveryMail(
       'Priority mail usually takes 1-3 days.',
     ],
     ...(url ? { links: [url] } : {}),
+  });
+}
+
+/**
+ * She refunded the order from her orders page (issue 33): the buyer learns what went where, the
+ * gift card's part back on the card (its code unchanged) and the rest through PayPal.
+ */
+export function orderRefundedMail(env: Env, brand: string, o: OrderMail, back: { cardCents: number; paypalCents: number }): OutgoingMail[] {
+  const ref = orderReference(o.id);
+  const firstName = buyerFirstName(o);
+  return toBuyer(env, brand, o, `Your chocolate order ${ref} is refunded`, {
+    heading: firstName ? `Your refund, ${firstName}` : 'Your refund',
+    paragraphs: [
+      'Your order of handmade chocolates is cancelled and refunded in full.',
+      itemLines(o),
+      ...(back.cardCents > 0 ? [`${money(back.cardCents)} is back on your gift card: the same code spends it.`] : []),
+      ...(back.paypalCents > 0 ? [`${money(back.paypalCents)} is refunded through PayPal to the account you paid with.`] : []),
+    ],
   });
 }

@@ -22,6 +22,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SETTABLE_STATUSES } from '../../contract/orders.ts';
+import { giveBackCardPart } from '../packages/ledger.ts';
 import { findOrderByCaptureId, findOrderById, moveOrderStatus, putBackStock, setOrderTracking, type OrderRow, type OrderStatus } from './orders.repo.ts';
 
 /**
@@ -149,10 +150,36 @@ export async function failPendingPayment(trx: Transaction<Database>, paypalCaptu
  * amount paid marks it refunded. No restock: the tins may have shipped or been handed over
  * already, so the teacher is told and puts back by hand what is still on her shelf.
  */
-export async function markRefunded(db: DB, paypalCaptureId: string, refundedCents: number | undefined) {
+export async function markRefunded(trx: Transaction<Database>, paypalCaptureId: string, refundedCents: number | undefined) {
   if (refundedCents !== undefined) {
-    const order = await findOrderByCaptureId(db, paypalCaptureId);
-    if (!order || refundedCents < order.totalCents) return undefined;
+    const order = await findOrderByCaptureId(trx, paypalCaptureId);
+    // PayPal took the total less a gift card's part (issue 33): refunding that is refunding in full.
+    if (!order || refundedCents < order.totalCents - order.giftCardCents) return undefined;
   }
-  return moveOrderStatus(db, { paypalCaptureId }, NOT_FINAL, 'refunded');
+  const order = await moveOrderStatus(trx, { paypalCaptureId }, NOT_FINAL, 'refunded');
+  if (order) await giveBackCardOfOrder(trx, order);
+  return order;
+}
+
+/**
+ * She refunds an order from her orders page (issue 33: an order a gift card paid has no PayPal
+ * page to refund it from): any status but the final ones and a payment PayPal still holds ->
+ * refunded, and the card's part back on the card, in the caller's transaction. The order when
+ * this call made the change; undefined when something else (PayPal's webhook) did first.
+ */
+export async function refundByAdmin(trx: Transaction<Database>, orderId: string) {
+  const order = await moveOrderStatus(
+    trx,
+    { id: orderId },
+    NOT_FINAL.filter((s) => s !== 'payment_pending'),
+    'refunded',
+  );
+  if (order) await giveBackCardOfOrder(trx, order);
+  return order;
+}
+
+/** A refunded order's gift card part, back on the card once (ledger.ts giveBackCardPart). */
+async function giveBackCardOfOrder(trx: Transaction<Database>, order: OrderRow): Promise<number> {
+  if (!order.giftCardLotId || order.giftCardCents <= 0) return 0;
+  return giveBackCardPart(trx, { orderId: order.id, lotId: order.giftCardLotId, cents: order.giftCardCents, note: 'The order was refunded' });
 }

@@ -52,11 +52,13 @@ export const lineView = (l: { productId: string | null; name: string; unitPriceC
 
 /** The buyer's order, as POST /api/orders answers it. */
 export const orderView = (
-  o: Pick<OrderRow, 'id' | 'isLocalPickup' | 'couponCode' | 'payerName'> & Totals & Parameters<typeof taxView>[0],
+  o: Pick<OrderRow, 'id' | 'isLocalPickup' | 'couponCode' | 'payerName'> & Totals & Parameters<typeof taxView>[0] & { giftCardCents?: number },
   items: Pick<OrderItemRow, 'productId' | 'name' | 'unitPriceCents' | 'quantity'>[],
 ): OrderView => ({
   _id: o.id,
   ...moneyView(o),
+  giftCardCents: o.giftCardCents ?? 0,
+  amountDueCents: o.totalCents - (o.giftCardCents ?? 0),
   ...taxView(o),
   isLocalPickup: o.isLocalPickup,
   couponCode: o.couponCode,
@@ -73,6 +75,7 @@ export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: 
   items: items.map((i) => ({ name: i.name, price: centsToDollars(i.unitPriceCents), quantity: i.quantity })),
   ...moneyView(o),
   ...taxView(o),
+  giftCardCents: o.giftCardCents,
   couponCode: o.couponCode,
   isLocalPickup: o.isLocalPickup,
   shipTo: shipToOfOrder(o),
@@ -87,7 +90,8 @@ export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: 
 export const orderMailView = (o: OrderRow, items: Pick<OrderItemRow, 'name' | 'unitPriceCents' | 'quantity'>[]): OrderMail => ({
   id: o.id,
   paypalOrderId: o.paypalOrderId,
-  paypalCaptureId: o.paypalCaptureId ?? '',
+  paypalCaptureId: o.paypalCaptureId,
+  giftCardCents: o.giftCardCents,
   payerName: o.payerName,
   payerEmail: o.payerEmail,
   items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity })),

@@ -76,9 +76,12 @@ export async function restock(trx: Transaction<Database>, lines: readonly { prod
 }
 
 export interface NewOrder extends OrderMoney {
-  paypalOrderId: string;
+  /** Null for an order a gift card paid in full (issue 33). */
+  paypalOrderId: string | null;
   payerName: string;
   payerEmail: string;
+  giftCardCents?: number;
+  giftCardLotId?: string | null;
 }
 
 /**
@@ -104,7 +107,8 @@ export async function recordCapture(
   trx: Transaction<Database>,
   orderId: string,
   capture: {
-    paypalCaptureId: string;
+    /** Null for an order a gift card paid in full (issue 33): the payment is the card's debit. */
+    paypalCaptureId: string | null;
     payerName: string;
     payerEmail: string;
     shipToName: string | null;
@@ -142,6 +146,8 @@ const orderColumns = [
   'taxLocationCode',
   'taxJurisdiction',
   'taxRateSource',
+  'giftCardCents',
+  'giftCardLotId',
 ] as const;
 
 const itemColumns = ['orderId', 'productId', 'name', 'unitPriceCents', 'quantity'] as const;

@@ -14,10 +14,16 @@ import {
   PAYMENT_PENDING_NOT_DELIVERED,
   PICKUP_NOT_SHIPPED,
   REFUNDED_FINAL,
+  ALREADY_REFUNDED,
+  NOTHING_TO_REFUND,
+  REFUND_WHILE_PENDING,
+  REFUND_UNAVAILABLE,
+  orderRefunded,
   SHIPPED_NOT_PICKED_UP,
   SHIPPED_NOT_READY,
 } from '../../contract/orders.ts';
 import type { SetStatusRefusal } from './order-status.ts';
+import { refundOrder, type RefundRefusal } from './refund-order.ts';
 import { changeOrderStatus } from './change-order-status.ts';
 import { adminOrderView } from './order-views.ts';
 import { itemsOfOrders, listOrderItems, listOrders, type OrderItemRow } from './orders.repo.ts';
@@ -32,6 +38,8 @@ import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
  *                       carrier?}; what may move where is order-status.ts's; ready for pickup
  *                       (where and when to collect), shipped and picked up mail the buyer once
  *                       (change-order-status.ts) and the answer carries the screen's confirmation
+ *   POST /{id}/refund   the order refunded: PayPal's part through PayPal, a gift card's part back on
+ *                       the card, the buyer mailed (refund-order.ts; issue 33)
  */
 
 const orderParams = z.object({ id });
@@ -45,6 +53,14 @@ const statusAnswers: Record<SetStatusRefusal, { status: 400 | 404 | 409; message
   'shipped-not-picked-up': { status: 400, message: SHIPPED_NOT_PICKED_UP },
   'shipped-not-ready': { status: 400, message: SHIPPED_NOT_READY },
   'status-changed': { status: 409, message: ORDER_STATUS_CHANGED },
+};
+
+const refundAnswers: Record<RefundRefusal, { status: 404 | 409 | 502; message: string }> = {
+  'order-not-found': { status: 404, message: ORDER_NOT_FOUND },
+  'refunded-final': { status: 409, message: ALREADY_REFUNDED },
+  'payment-failed-final': { status: 409, message: NOTHING_TO_REFUND },
+  'payment-pending': { status: 409, message: REFUND_WHILE_PENDING },
+  'payment-unavailable': { status: 502, message: REFUND_UNAVAILABLE },
 };
 
 export const adminOrders = new Hono<AppEnv>()
@@ -79,4 +95,15 @@ export const adminOrders = new Hono<AppEnv>()
     }
     const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);
     return c.json({ ...view, message: result.message, buyerMailed: result.buyerMailed } satisfies AdminOrderStatusView);
+  })
+  .post('/:id/refund', requireAdmin(), validateParams(orderParams), async (c) => {
+    const { db } = c.var.services;
+    const orderId = c.req.valid('param').id;
+    const result = await refundOrder(c.var.services, orderId);
+    if (!result.ok) {
+      const { status, message } = refundAnswers[result.kind];
+      return c.json({ message }, status);
+    }
+    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);
+    return c.json({ ...view, message: orderRefunded(result.cardCents, result.paypalCents) });
   });

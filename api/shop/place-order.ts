@@ -21,7 +21,12 @@ import type { OrderAttemptDetails } from '../../db/schema.ts';
 import type { OrderView } from '../../contract/orders.ts';
 import { CURRENCY } from '../../contract/pricing.ts';
 import { captureRequestId, PayPalError } from '../services/payments/paypal.ts';
-import { queueMails } from '../mail/outbox.repo.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { commitWithMails } from '../mail/commit.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ShipToAddress } from '../../contract/orders.ts';
+import { cardSpendBecameOrder, giveBackCardPart, spendCard } from '../packages/ledger.ts';
 import { findAttempt, isOpen, linkOrder, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
@@ -31,16 +36,21 @@ import { brandNames } from '../site/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
 import { orderView } from './order-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
-import { quoteCart, type Cart, type QuoteRefusal } from './quote.ts';
+import { quoteCart, type Cart, type Quote, type QuoteRefusal } from './quote.ts';
 import { shipStateChanged } from './sales-tax.ts';
 import type { TaxDeps } from './tax-lookup.ts';
 
 export interface PlaceOrderInput extends Cart {
-  /** The PayPal order startCheckout made for this cart and the buyer approved. */
-  paypalOrderId: string;
-  /** Stand in only when PayPal reports no payer name or e-mail. */
+  /**
+   * The PayPal order startCheckout made for this cart and the buyer approved; absent when a gift
+   * card pays the whole order (issue 33).
+   */
+  paypalOrderId?: string | undefined;
+  /** Stand in only when PayPal reports no payer name or e-mail; required when no PayPal order is. */
   payerName?: string | undefined;
   payerEmail?: string | undefined;
+  /** Where an order a gift card paid in full ships (PayPal's window asks it otherwise). */
+  shipTo?: ShipToAddress | undefined;
 }
 
 /**
@@ -55,8 +65,12 @@ export interface PlaceOrderInput extends Cart {
  * - 'payment-refunded': PayPal captured another amount than the order's, and it was refunded;
  * - 'payment-already-used': PayPal says the order was captured, and no order of ours has it;
  * - 'ship-state-changed': the buyer chose a shipping address in PayPal in another state than the
- *   one the tax was figured for (issue 24): refused before the capture, nothing charged.
- * In every case no order is stored, no tin is taken and no money is kept.
+ *   one the tax was figured for (issue 24): refused before the capture, nothing charged;
+ * with a gift card (issue 33):
+ * - 'gift-card-changed': the card holds less than the quote took from it (another cart spent it);
+ * - 'payment-still-due': no PayPal order, and the card does not pay the whole order;
+ * - 'payer-required', 'ship-to-required': a card-paid order without its payer or its address.
+ * In every case no order is stored, no tin is taken, nothing is taken from the card and no money is kept.
  */
 export type PlaceOrderRefusal =
   | QuoteRefusal
@@ -68,7 +82,11 @@ export type PlaceOrderRefusal =
   | 'payment-failed'
   | 'payment-refunded'
   | 'payment-already-used'
-  | 'ship-state-changed';
+  | 'ship-state-changed'
+  | 'gift-card-changed'
+  | 'payment-still-due'
+  | 'payer-required'
+  | 'ship-to-required';
 
 /**
  * The answer of placeOrder: the order as the buyer sees it, `replayed` when it was placed by an
@@ -116,6 +134,7 @@ async function placedBefore(db: DB, paypalOrderId: string): Promise<PlaceOrderRe
 export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const { db, payments } = deps;
   const { paypalOrderId } = input;
+  if (!paypalOrderId) return placeCardOrder(deps, input);
 
   // A replay of a placed order answers that order: never a second order, never a second capture.
   const replayed = await placedBefore(db, paypalOrderId);
@@ -137,7 +156,7 @@ export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, 
     paypalTrouble(err);
     return refused('payment-unavailable');
   }
-  if (paypal.referenceId !== quote.reference || paypal.amountCents !== totals.totalCents || paypal.currency !== CURRENCY) {
+  if (paypal.referenceId !== quote.reference || paypal.amountCents !== quote.amountDueCents || paypal.currency !== CURRENCY) {
     return refused('cart-changed');
   }
   if (paypal.status === 'COMPLETED') {
@@ -158,9 +177,11 @@ export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, 
     isLocalPickup: quote.isLocalPickup,
     payerName: input.payerName ?? '',
     payerEmail: validEmail(input.payerEmail),
+    giftCardLotId: quote.giftCard?.lotId ?? null,
+    giftCardCents: quote.giftCard?.cents ?? 0,
   };
 
-  // The claim: the attempt and the tins, in one short transaction. No PayPal call in here.
+  // The claim: the attempt, the tins and the card's part, in one short transaction. No PayPal call in here.
   let attempt: PaymentAttempt;
   try {
     attempt = await db.transaction().execute(async (trx) => {
@@ -178,6 +199,8 @@ export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, 
       });
       if (!opened) throw new AttemptExists();
       if (!(await claimStock(trx, quote.lines))) throw new OrderRefused('sold-out-during-payment', 'sold out during payment');
+      // The card pays its part before PayPal is asked for the rest; a release gives it back (orderPurchase).
+      if (quote.giftCard) await takeCardPart(trx, quote.giftCard, { attemptId: opened.id });
       return opened;
     });
   } catch (err) {
@@ -222,69 +245,141 @@ export function orderPurchase(env: PaymentDeps['env']): Purchase<PlacedOrder> {
       const details = attempt.details as OrderAttemptDetails;
       // A capture that took nothing (declined, failed): no money to give back.
       if (!statusAfterCapture(captured.captureStatus)) return { ok: false, why: `capture ${captured.captureStatus}`, refund: false };
-      if (captured.amountCents !== details.totalCents || captured.currency !== attempt.currency) {
-        return {
-          ok: false,
-          why: `captured ${captured.amountCents} ${captured.currency} for an order of ${details.totalCents} ${attempt.currency}`,
-          refund: true,
-        };
+      // PayPal is owed the total less the gift card's part (issue 33).
+      const due = details.totalCents - (details.giftCardCents ?? 0);
+      if (captured.amountCents !== due || captured.currency !== attempt.currency) {
+        return { ok: false, why: `captured ${captured.amountCents} ${captured.currency} for ${due} ${attempt.currency} due`, refund: true };
       }
       return { ok: true };
     },
     async release(trx, attempt) {
       await restock(trx, (attempt.details as OrderAttemptDetails).lines);
+      await giveBackCardPart(trx, { attemptId: attempt.id, note: 'The payment of the rest did not go through' });
     },
     async record(trx, attempt, captured) {
       const details = attempt.details as OrderAttemptDetails;
-      const { paypalOrderId } = attempt;
-      const status = statusAfterCapture(captured.captureStatus)!;
       const payer = {
         payerName: captured.payer.name || details.payerName,
         payerEmail: validEmail(captured.payer.email) || details.payerEmail,
       };
-      const shipTo = details.isLocalPickup ? null : captured.shipTo;
-      // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
-      const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
-      // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
-      const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
-      // Where the rate is of and where it came from (issue 29); an attempt from before it has none.
-      const { taxZip = null, taxLocationCode = null, taxJurisdiction = null, taxRateSource = null } = details;
-      const place = { taxZip, taxLocationCode, taxJurisdiction, taxRateSource };
-      const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
-      const order = await insertOrder(trx, { paypalOrderId, ...payer, ...priced, ...place });
-      await insertOrderItems(
-        trx,
-        details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
-      );
-      // payment_pending: the order waits for PayPal's webhook (paypal-webhooks.routes.ts) to say
-      // completed or denied; the teacher ships nothing before.
-      await recordCapture(trx, order.id, {
+      const status = statusAfterCapture(captured.captureStatus)!;
+      const stored = await storeOrder(trx, env, details, {
+        paypalOrderId: attempt.paypalOrderId,
         paypalCaptureId: captured.captureId,
         ...payer,
-        shipToName: shipTo?.name ?? null,
-        shipToAddress: shipTo?.address ?? null,
+        shipTo: details.isLocalPickup ? null : captured.shipTo,
+        // payment_pending: the order waits for PayPal's webhook (paypal-webhooks.routes.ts) to say
+        // completed or denied; the teacher ships nothing before.
         status,
       });
-      await linkOrder(trx, attempt.id, order.id);
-      // The buyer's and the teacher's mails, written with the order: a crash after the commit
-      // never loses them, a rollback never sends them.
-      const mails = await queueMails(
-        trx,
-        'order-confirmation',
-        orderMails(env, (await brandNames(trx)).chocolates, {
-          id: order.id,
-          paypalOrderId,
-          paypalCaptureId: captured.captureId,
-          ...payer,
-          items: details.lines,
-          ...priced,
-          shipTo,
-          paymentPending: status === 'payment_pending',
-        }),
-      );
-      return { recorded: { id: order.id, payerName: payer.payerName }, mails };
+      await linkOrder(trx, attempt.id, stored.id);
+      // The card's debit, written with the claim, now names the order (issue 33).
+      if (details.giftCardCents) await cardSpendBecameOrder(trx, attempt.id, stored.id);
+      return { recorded: { id: stored.id, payerName: payer.payerName }, mails: stored.mails };
     },
   };
+}
+
+/** How an order was paid and who paid: PayPal's ids (none when a gift card paid it all), the payer, the address. */
+interface Payment {
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  payerName: string;
+  payerEmail: string;
+  shipTo: { name: string; address: string } | null;
+  status: 'paid' | 'payment_pending';
+}
+
+/**
+ * Stores the order as `details` priced it, its lines, its payment and the buyer's and the
+ * teacher's mails, in the caller's transaction: a crash after the commit never loses the mails,
+ * a rollback never sends them.
+ */
+async function storeOrder(trx: Transaction<Database>, env: PaymentDeps['env'], details: OrderAttemptDetails, paid: Payment): Promise<{ id: string; mails: QueuedMails }> {
+  const { paypalOrderId, paypalCaptureId, payerName, payerEmail, shipTo, status } = paid;
+  // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
+  const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
+  // The sales tax as the attempt recorded it (issue 24); an attempt from before it has none.
+  const { taxCents = 0, taxRatePpm = 0, taxState = null, taxOnShipping = false } = details;
+  // Where the rate is of and where it came from (issue 29); an attempt from before it has none.
+  const { taxZip = null, taxLocationCode = null, taxJurisdiction = null, taxRateSource = null } = details;
+  // The gift card's part (issue 33); an attempt from before it has none.
+  const { giftCardCents = 0, giftCardLotId = null } = details;
+  const place = { taxZip, taxLocationCode, taxJurisdiction, taxRateSource };
+  const priced = { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup, taxCents, taxRatePpm, taxState, taxOnShipping };
+  const order = await insertOrder(trx, { paypalOrderId, payerName, payerEmail, ...priced, ...place, giftCardCents, giftCardLotId });
+  await insertOrderItems(
+    trx,
+    details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
+  );
+  await recordCapture(trx, order.id, { paypalCaptureId, payerName, payerEmail, shipToName: shipTo?.name ?? null, shipToAddress: shipTo?.address ?? null, status });
+  const mails = await queueMails(
+    trx,
+    'order-confirmation',
+    orderMails(env, (await brandNames(trx)).chocolates, {
+      id: order.id,
+      paypalOrderId,
+      paypalCaptureId,
+      payerName,
+      payerEmail,
+      items: details.lines,
+      ...priced,
+      giftCardCents,
+      shipTo,
+      paymentPending: status === 'payment_pending',
+    }),
+  );
+  return { id: order.id, mails };
+}
+
+/** Takes the card's part of the order in the claim's transaction; a balance that fell since the quote refuses it all. */
+async function takeCardPart(trx: Transaction<Database>, card: NonNullable<Quote['giftCard']>, of: { attemptId?: string; orderId?: string }) {
+  const spent = await spendCard(trx, { lotId: card.lotId, cents: card.cents, ...of, by: 'client' });
+  if (!spent.ok) throw new OrderRefused('gift-card-changed', 'the gift card holds less than quoted');
+}
+
+/** The lines of a shipping address as PayPal's are kept (shipToOf of services/payments/paypal.ts). */
+const addressLines = (a: ShipToAddress) => [a.line1, a.line2, `${a.city}, ${a.state} ${a.zip}`, 'US'].filter(Boolean).join('\n');
+
+/**
+ * An order a gift card pays in full (issue 33): no PayPal order, so in one transaction the tins
+ * are claimed, the order stored paid, the card debited under its lock (two carts spending one
+ * card never take more than it holds) and the mails queued; sent after the commit.
+ */
+async function placeCardOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  const quoted = await quoteCart(deps, input, deps.env.SITE_TIMEZONE);
+  if (!quoted.ok) return quoted;
+  const { quote } = quoted;
+  if (!quote.giftCard || quote.amountDueCents > 0) return refused('payment-still-due');
+  const payerName = (input.payerName ?? '').trim();
+  const payerEmail = validEmail(input.payerEmail);
+  if (!payerName || !payerEmail) return refused('payer-required');
+  if (!quote.isLocalPickup && !input.shipTo) return refused('ship-to-required');
+  if (input.shipTo && !quote.isLocalPickup && input.shipTo.state !== quote.totals.taxState) return refused('ship-state-changed');
+  const card = quote.giftCard;
+  const details: OrderAttemptDetails = {
+    lines: quote.lines.map((l) => ({ productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
+    ...quote.totals,
+    couponCode: quote.couponCode,
+    isLocalPickup: quote.isLocalPickup,
+    payerName,
+    payerEmail,
+    giftCardLotId: card.lotId,
+    giftCardCents: card.cents,
+  };
+  const shipTo = input.shipTo && !quote.isLocalPickup ? { name: input.shipTo.name, address: addressLines(input.shipTo) } : null;
+  try {
+    const done = await commitWithMails(deps, async (trx) => {
+      if (!(await claimStock(trx, quote.lines))) throw new OrderRefused('sold-out-during-payment', 'sold out');
+      const stored = await storeOrder(trx, deps.env, details, { paypalOrderId: null, paypalCaptureId: null, payerName, payerEmail, shipTo, status: 'paid' });
+      await takeCardPart(trx, card, { orderId: stored.id });
+      return { result: stored.id, mails: stored.mails };
+    });
+    return { ok: true, order: orderView({ id: done.result, ...details }, details.lines), replayed: false };
+  } catch (err) {
+    if (err instanceof OrderRefused) return refused(err.kind);
+    throw err;
+  }
 }
 
 /**

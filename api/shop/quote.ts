@@ -12,6 +12,7 @@ import { findActiveCoupon } from './coupons.repo.ts';
 import { productsForCart } from './orders.repo.ts';
 import { salesTaxFor } from './sales-tax.ts';
 import type { TaxDeps } from './tax-lookup.ts';
+import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 
 /** What the buyer asks for: checkoutRequest of contract/orders.ts, parsed. */
 export interface Cart {
@@ -29,6 +30,8 @@ export interface Cart {
    * where she collects sales tax (the rate is the address's); null or absent otherwise.
    */
   shipToZip?: string | null;
+  /** A gift card's code as typed (issue 33): it pays what it can of the total; null for none. */
+  giftCardCode?: string | null;
 }
 
 export interface QuotedLine {
@@ -47,6 +50,13 @@ export interface Quote {
   totals: TaxedTotals;
   couponCode: string | null;
   isLocalPickup: boolean;
+  /**
+   * The gift card that pays (issue 33): its lot and what it pays, all it holds up to the total;
+   * null without one. The tax is figured on the goods, as without a card.
+   */
+  giftCard: { lotId: string; cents: number } | null;
+  /** What is left to pay through PayPal: totals.totalCents less the card's part; 0 when the card pays it all. */
+  amountDueCents: number;
   /** PayPal's reference_id: ties the PayPal order to exactly this priced cart. */
   reference: string;
 }
@@ -59,9 +69,10 @@ export interface Quote {
  * - 'below-coupon-minimum': a coupon on less than $15 of items;
  * - 'nothing-to-pay': a total of $0 or less (PayPal takes no such order);
  * - 'too-large': above MAX_ORDER_CENTS, more than is paid online;
- * - 'zip-required': shipped to a state where she collects sales tax, without a ZIP (issue 29).
+ * - 'zip-required': shipped to a state where she collects sales tax, without a ZIP (issue 29);
+ * - 'unknown-gift-card', 'gift-card-empty': a code that is no card's, a card that holds nothing (issue 33).
  */
-export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large' | 'zip-required';
+export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large' | 'zip-required' | CardRefusal;
 
 export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteRefusal };
 
@@ -70,7 +81,13 @@ export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteR
  * order), pickup, coupon and totals. A cart, price or coupon that changes after the PayPal
  * order was created changes it, so that order can no longer be captured.
  */
-export function cartReference(lines: QuotedLine[], totals: TaxedTotals, couponCode: string | null, isLocalPickup: boolean): string {
+export function cartReference(
+  lines: QuotedLine[],
+  totals: TaxedTotals,
+  couponCode: string | null,
+  isLocalPickup: boolean,
+  giftCard: Quote['giftCard'] = null,
+): string {
   const canonical = JSON.stringify({
     lines: [...lines].sort((a, b) => (a.productId < b.productId ? -1 : 1)).map((l) => [l.productId, l.quantity, l.unitPriceCents]),
     isLocalPickup,
@@ -80,6 +97,8 @@ export function cartReference(lines: QuotedLine[], totals: TaxedTotals, couponCo
     tax: [totals.taxState, totals.taxRatePpm, totals.taxCents, totals.taxOnShipping],
     // The place of the rate and its source (issue 29): a lookup that fell back since the first quote changes it.
     place: [totals.taxZip, totals.taxLocationCode, totals.taxRateSource],
+    // The card and its part (issue 33): a card spent elsewhere since the first quote changes what PayPal is owed.
+    ...(giftCard ? { card: [giftCard.lotId, giftCard.cents] } : {}),
   });
   return `cart-${createHash('sha256').update(canonical).digest('base64url').slice(0, 22)}`;
 }
@@ -119,6 +138,13 @@ export async function quoteCart(deps: TaxDeps, cart: Cart, zone: string): Promis
   if (totals.totalCents <= 0) return { ok: false, kind: 'nothing-to-pay' };
   if (totals.totalCents > MAX_ORDER_CENTS) return { ok: false, kind: 'too-large' };
 
+  let giftCard: Quote['giftCard'] = null;
+  if (cart.giftCardCode) {
+    const card = await cardToSpend(db, cart.giftCardCode);
+    if (!card.ok) return card;
+    giftCard = { lotId: card.lotId, cents: Math.min(card.balanceCents, totals.totalCents) };
+  }
+
   return {
     ok: true,
     quote: {
@@ -126,7 +152,9 @@ export async function quoteCart(deps: TaxDeps, cart: Cart, zone: string): Promis
       totals,
       couponCode: cart.couponCode,
       isLocalPickup: cart.isLocalPickup,
-      reference: cartReference(lines, totals, cart.couponCode, cart.isLocalPickup),
+      giftCard,
+      amountDueCents: totals.totalCents - (giftCard?.cents ?? 0),
+      reference: cartReference(lines, totals, cart.couponCode, cart.isLocalPickup, giftCard),
     },
   };
 }

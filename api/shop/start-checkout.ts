@@ -34,17 +34,24 @@ export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'en
     if (l.inventory < l.quantity) return { ok: false, kind: 'not-enough-left', product: l.name, left: l.inventory };
   }
 
+  const view = { ...moneyView(quote.totals), ...taxView(quote.totals), items: quote.lines.map(lineView) };
+  const card = { giftCardCents: quote.giftCard?.cents ?? 0, amountDueCents: quote.amountDueCents };
+  // The card pays it all (issue 33): nothing goes to PayPal; POST /api/orders places it without an orderId.
+  if (quote.amountDueCents === 0) return { ok: true, checkout: { orderID: null, ...card, ...view } };
+
   let created;
   try {
     const { itemsTotalCents, discountCents, shippingCents, taxCents, taxState } = quote.totals;
+    const what = taxState && !quote.isLocalPickup ? `Handmade chocolates, shipped to ${taxState}` : 'Handmade chocolates';
     created = await deps.payments.createOrder({
-      amountCents: quote.totals.totalCents,
+      amountCents: quote.amountDueCents,
       currency: CURRENCY,
       referenceId: quote.reference,
-      // The state the tax was figured for, in the buyer's view in PayPal (issue 24).
-      description: taxState && !quote.isLocalPickup ? `Handmade chocolates, shipped to ${taxState}` : 'Handmade chocolates',
+      // The state the tax was figured for, in the buyer's view in PayPal (issue 24); the card's part when one pays (issue 33).
+      description: quote.giftCard ? `${what}, less a gift card of $${(quote.giftCard.cents / 100).toFixed(2)}` : what,
       // PayPal shows the buyer the items, discount, shipping and tax (tax_total) the total is made of.
-      breakdown: { itemsCents: itemsTotalCents, discountCents, shippingCents, taxCents },
+      // With a card the amount is the rest, which no breakdown of PayPal's adds up to: none is sent.
+      ...(quote.giftCard ? {} : { breakdown: { itemsCents: itemsTotalCents, discountCents, shippingCents, taxCents } }),
       // The buyer picks the address in PayPal's window; pickup orders are never asked for one.
       shipping: quote.isLocalPickup ? 'none' : 'collect',
     });
@@ -53,5 +60,5 @@ export async function startCheckout(deps: Pick<Services, 'db' | 'payments' | 'en
     return { ok: false, kind: 'payment-unavailable' };
   }
 
-  return { ok: true, checkout: { orderID: created.id, ...moneyView(quote.totals), ...taxView(quote.totals), items: quote.lines.map(lineView) } };
+  return { ok: true, checkout: { orderID: created.id, ...card, ...view } };
 }

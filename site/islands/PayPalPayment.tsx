@@ -99,7 +99,7 @@ export interface PayPalPaymentProps {
   config: PayPalConfigView;
   buttonsFailedTitle: ButtonsFailedTitle;
   /** Asks our server for the PayPal order of this payment ({orderID}, or a refusal). */
-  createOrder: () => Promise<JsonResult<{ orderID: string }>>;
+  createOrder: () => Promise<JsonResult<{ orderID: string | null }>>;
   onApprove: (orderID: string) => Promise<void>;
   onFailed: (failure: PaymentFailure) => void;
 }
@@ -120,7 +120,7 @@ export function PayPalPayment(props: PayPalPaymentProps) {
    */
   async function createOrder(): Promise<string> {
     orderFailed.current = false;
-    let res: JsonResult<{ orderID: string }> | null = null;
+    let res: JsonResult<{ orderID: string | null }> | null = null;
     try {
       res = await props.createOrder();
     } catch {

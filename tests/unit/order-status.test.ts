@@ -22,6 +22,8 @@ import type { OrderStatus } from '../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
 
 /** What a PayPal webhook does between the admin's read of an order and her write, when set. */
+/** markRefunded in its own transaction, as the webhook runs it. */
+const refunded = (captureId: string, cents: number | undefined) => db().transaction().execute((trx) => markRefunded(trx, captureId, cents));
 const meanwhile = vi.hoisted(() => ({ afterRead: undefined as undefined | ((order: { id: string; status: string }) => Promise<void>) }));
 
 vi.mock('../../api/shop/orders.repo.ts', async (importOriginal) => {
@@ -70,7 +72,7 @@ async function placed(options: { pickup?: boolean; pending?: boolean; quantity?:
   const cart = { cartItems: [{ _id: product.id, quantity: options.quantity ?? 2 }], isLocalPickup: options.pickup ?? false, couponCode: null };
   const started = await startCheckout(services, cart);
   if (!started.ok) throw new Error(`no PayPal order: ${started.kind}`);
-  const paypalOrderId = started.checkout.orderID;
+  const paypalOrderId = started.checkout.orderID!;
   await approveInEmulator(services, paypalOrderId, {
     givenName: 'Ana',
     email: `buyer-${counter}@example.com`,
@@ -137,7 +139,7 @@ describe('the admin’s changes', () => {
     // Read as paid; PayPal's refund lands before the write.
     meanwhile.afterRead = async () => {
       meanwhile.afterRead = undefined;
-      await markRefunded(db(), captureId, undefined);
+      await refunded(captureId, undefined);
     };
     expect(await setStatusByAdmin(db(), orderId, 'shipped')).toEqual({ ok: false, kind: 'refunded-final' });
     expect(await statusOf(orderId)).toBe('refunded');
@@ -186,7 +188,7 @@ describe('PayPal’s webhooks', () => {
 
     // Final: neither PayPal nor the admin moves it again.
     expect(await settlePendingPayment(db(), captureId)).toBeUndefined();
-    expect(await markRefunded(db(), captureId, undefined)).toBeUndefined();
+    expect(await refunded(captureId, undefined)).toBeUndefined();
     expect(await setStatusByAdmin(db(), orderId, 'paid')).toEqual({ ok: false, kind: 'payment-failed-final' });
     expect(await statusOf(orderId)).toBe('payment_failed');
   });
@@ -205,15 +207,15 @@ describe('PayPal’s webhooks', () => {
   it('refunded: only a refund reaching the total marks the order refunded, once, from any status but the final ones, without restocking', async () => {
     const { orderId, captureId, productId } = await placed(); // 2 × $15 + $5 shipping = $35
     await setStatus(orderId, 'shipped');
-    expect(await markRefunded(db(), captureId, 500)).toBeUndefined();
+    expect(await refunded(captureId, 500)).toBeUndefined();
     expect(await statusOf(orderId)).toBe('shipped');
-    expect(await markRefunded(db(), captureId, 3500)).toMatchObject({ id: orderId, status: 'refunded' });
-    expect(await markRefunded(db(), captureId, 3500)).toBeUndefined();
+    expect(await refunded(captureId, 3500)).toMatchObject({ id: orderId, status: 'refunded' });
+    expect(await refunded(captureId, 3500)).toBeUndefined();
     expect(await inventory(productId)).toBe(8);
 
     // PayPal may not say how much: a reversal takes it all.
     const pending = await placed({ pending: true });
-    expect(await markRefunded(db(), pending.captureId, undefined)).toMatchObject({ status: 'refunded' });
-    expect(await markRefunded(db(), 'NOSUCHCAPTURE', 3500)).toBeUndefined();
+    expect(await refunded(pending.captureId, undefined)).toMatchObject({ status: 'refunded' });
+    expect(await refunded('NOSUCHCAPTURE', 3500)).toBeUndefined();
   });
 });

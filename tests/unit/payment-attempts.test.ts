@@ -52,8 +52,8 @@ const cartOf = (id: string, quantity: number): Cart => ({ cartItems: [{ _id: id,
 async function paidFor(cart: Cart, email: string): Promise<string> {
   const started = await startCheckout(services, cart);
   if (!started.ok) throw new Error(started.kind);
-  await approveInEmulator(services, started.checkout.orderID, { givenName: 'Ana', surname: 'Lima', email });
-  return started.checkout.orderID;
+  await approveInEmulator(services, started.checkout.orderID!, { givenName: 'Ana', surname: 'Lima', email });
+  return started.checkout.orderID!;
 }
 
 /**

@@ -76,8 +76,8 @@ const withPayments = (changes: Partial<Payments>): Services => ({ ...services, p
 async function paidFor(cart: Cart, approval: Record<string, unknown> | false = buyer().approval): Promise<string> {
   const started = await startCheckout(services, cart);
   if (!started.ok) throw new Error(`no PayPal order: ${started.kind}`);
-  if (approval) await approveInEmulator(services, started.checkout.orderID, approval);
-  return started.checkout.orderID;
+  if (approval) await approveInEmulator(services, started.checkout.orderID!, approval);
+  return started.checkout.orderID!;
 }
 
 const placing = (paypalOrderId: string, cart: Cart, more: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({ paypalOrderId, ...cart, ...more });

@@ -101,6 +101,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0024_package_payments',
       '0026_weekly_series',
       '0027_gift_cards',
+      '0028_gift_card_spending',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

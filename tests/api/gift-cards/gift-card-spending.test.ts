@@ -1,0 +1,265 @@
+/**
+ * Issue 33 (decision 0042): a gift card spent in the cart, on PGlite and PostgreSQL. A card pays
+ * all of one order (nothing goes to PayPal) and part of another (PayPal is asked for the rest, at
+ * the emulator with that amount); while anything is due an order without a PayPal order is
+ * refused and takes nothing; twenty orders spending one $50 card at once never take more than
+ * $50; a declined payment of the rest gives the card's part back, and so does a refund, made by
+ * her button or reported by PayPal's webhook, once; wrong codes all answer alike.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { PayPalError } from '../../../api/services/payments/paypal.ts';
+import { useTestServer } from '../../helpers/server.ts';
+import { adminCookie } from '../../helpers/auth.ts';
+import { testDbKind } from '../../helpers/database.ts';
+import { readMailbox } from '../../helpers/mail.ts';
+import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
+
+const kind = testDbKind();
+// Every buyer from their own address, as real buyers are: the code limit counts per address.
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
+const db = () => server.services.db;
+
+let n = 0;
+const unique = (who: string) => `${who}-${Date.now().toString(36)}-${++n}@example.com`;
+const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${(i % 250) + 1}` });
+const asAdmin = async (path: string, method = 'GET', json?: unknown) => server.api(path, { method, json, headers: { cookie: await adminCookie(server) } });
+
+async function issue(amountCents: number): Promise<{ _id: string; code: string }> {
+  const res = await asAdmin('/api/admin/gift-cards', 'POST', { amountCents, recipientName: 'Rae Card', recipientEmail: unique('rae') });
+  expect(res.status).toBe(201);
+  return res.json();
+}
+const balanceOf = async (code: string) => ((await (await server.api(`/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
+
+async function tin(priceCents: number, inventory = 100): Promise<string> {
+  const row = await db().insertInto('products').values({ name: `Gift Tin ${++n}`, priceCents, inventory }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+const inventoryOf = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+
+const pickupCart = (productId: string, quantity = 1) => ({ cartItems: [{ _id: productId, quantity }], isLocalPickup: true });
+const quote = (json: Record<string, unknown>, headers = from(0)) => server.api('/api/orders/paypal', { method: 'POST', json, headers });
+const place = (json: Record<string, unknown>, headers = from(0)) => server.api('/api/orders', { method: 'POST', json, headers });
+
+const approve = (orderID: string, json: Record<string, unknown> = {}) =>
+  server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Ana', surname: 'Lima', email: unique('ana'), ...json } });
+
+const orderRow = (id: string) =>
+  db().selectFrom('orders').select(['paypalOrderId', 'paypalCaptureId', 'totalCents', 'giftCardCents', 'status', 'shipToName', 'shipToAddress']).where('id', '=', id).executeTakeFirstOrThrow();
+const cardRowsOfOrder = (orderId: string) =>
+  db().selectFrom('ledgerEntries').select(['change', 'reason']).where('orderId', '=', orderId).orderBy('createdAt').execute();
+
+describe(`a gift card spent in the cart on ${kind}`, () => {
+  it('pays all of one order with no PayPal at all, and part of another with PayPal asked for the rest', async () => {
+    const card = await issue(5_000);
+    const truffles = await tin(3_000);
+    const capturesBefore = emulatorCaptureCount();
+
+    // The first order: $30 of $50, all of it on the card.
+    const first = await quote({ ...pickupCart(truffles), giftCardCode: card.code.toLowerCase() });
+    expect(first.status, await first.clone().text()).toBe(200);
+    expect(await first.json()).toMatchObject({ orderID: null, total: 30, giftCardCents: 3_000, amountDueCents: 0 });
+    const buyer = unique('ana');
+    const placed = await place({ ...pickupCart(truffles), giftCardCode: card.code, payerName: 'Ana Lima', payerEmail: buyer });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const { order } = (await placed.json()) as { order: { _id: string; giftCardCents: number; amountDueCents: number } };
+    expect(order).toMatchObject({ giftCardCents: 3_000, amountDueCents: 0 });
+    expect(await orderRow(order._id)).toMatchObject({ paypalOrderId: null, paypalCaptureId: null, totalCents: 3_000, giftCardCents: 3_000, status: 'paid' });
+    expect(await cardRowsOfOrder(order._id)).toEqual([{ change: -3_000, reason: 'used' }]);
+    expect(await balanceOf(card.code)).toBe(2_000);
+    expect(emulatorCaptureCount()).toBe(capturesBefore);
+    const [confirmation] = await readMailbox(server, buyer);
+    expect(confirmation?.text).toContain('Paid with a gift card: $30.00');
+    expect(confirmation?.text).not.toContain('PayPal');
+
+    // The second order: $30 again, $20 left on the card, $10 through PayPal.
+    const second = await quote({ ...pickupCart(truffles), giftCardCode: card.code });
+    const checkout = (await second.json()) as { orderID: string; giftCardCents: number; amountDueCents: number };
+    expect(checkout).toMatchObject({ giftCardCents: 2_000, amountDueCents: 1_000 });
+    const atPayPal = await server.services.payments.getOrder(checkout.orderID);
+    expect(atPayPal.amountCents).toBe(1_000);
+    expect((await approve(checkout.orderID)).status).toBe(200);
+    const paid = await place({ ...pickupCart(truffles), giftCardCode: card.code, orderId: checkout.orderID });
+    expect(paid.status, await paid.clone().text()).toBe(201);
+    const secondOrder = ((await paid.json()) as { order: { _id: string } }).order;
+    expect(await orderRow(secondOrder._id)).toMatchObject({ paypalOrderId: checkout.orderID, totalCents: 3_000, giftCardCents: 2_000, status: 'paid' });
+    expect(emulatorCaptureCount()).toBe(capturesBefore + 1);
+    expect((await server.services.payments.getOrder(checkout.orderID)).captured?.amountCents).toBe(1_000);
+    expect(await cardRowsOfOrder(secondOrder._id)).toEqual([{ change: -2_000, reason: 'used' }]);
+    expect(await balanceOf(card.code)).toBe(0);
+
+    // Spent: the card says so, and the balance look-up shows the order in the card's history.
+    const empty = await quote({ ...pickupCart(truffles), giftCardCode: card.code });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ message: 'This gift card has nothing left on it.' });
+    const history = (await (await asAdmin(`/api/admin/gift-cards/${card._id}`)).json()) as { history: { change: number; reason: string }[] };
+    expect(history.history.map((h) => [h.change, h.reason])).toEqual([
+      [5_000, 'bought'],
+      [-3_000, 'used'],
+      [-2_000, 'used'],
+    ]);
+  });
+
+  it('a shipped order the card pays in full goes to the address given; the tax is still figured on the goods', async () => {
+    const card = await issue(20_000);
+    const bar = await tin(2_400);
+    const shipTo = { name: 'Rae Card', line1: '12 Elm St', line2: 'Apt 3', city: 'Portland', state: 'OR', zip: '97201' };
+    const q = await quote({ cartItems: [{ _id: bar, quantity: 2 }], shipToState: 'OR', giftCardCode: card.code });
+    const priced = (await q.json()) as { total: number; shipping: number; giftCardCents: number; amountDueCents: number; orderID: string | null };
+    expect(priced.orderID).toBeNull();
+    expect(priced.giftCardCents).toBe(Math.round(priced.total * 100));
+    const placed = await place({ cartItems: [{ _id: bar, quantity: 2 }], giftCardCode: card.code, payerName: 'Ana Lima', payerEmail: unique('ana'), shipTo });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const row = await orderRow(((await placed.json()) as { order: { _id: string } }).order._id);
+    expect(row).toMatchObject({ shipToName: 'Rae Card', shipToAddress: '12 Elm St\nApt 3\nPortland, OR 97201\nUS', giftCardCents: row.totalCents });
+
+    // Without the address, or without the payer: refused, nothing taken.
+    const before = await balanceOf(card.code);
+    const noAddress = await place({ cartItems: [{ _id: bar, quantity: 1 }], shipToState: 'OR', giftCardCode: card.code, payerName: 'Ana', payerEmail: unique('ana') });
+    expect(noAddress.status).toBe(400);
+    expect((await noAddress.json()).message).toMatch(/address the order ships to/);
+    const noPayer = await place({ ...pickupCart(bar), giftCardCode: card.code });
+    expect(noPayer.status).toBe(400);
+    expect(await balanceOf(card.code)).toBe(before);
+  });
+
+  it('while anything is due, an order without a PayPal order is refused with 402 and takes nothing', async () => {
+    const card = await issue(1_000);
+    const box = await tin(3_600, 5);
+    const q = await quote({ ...pickupCart(box), giftCardCode: card.code });
+    expect(await q.json()).toMatchObject({ giftCardCents: 1_000, amountDueCents: 2_600 });
+    const res = await place({ ...pickupCart(box), giftCardCode: card.code, payerName: 'Ana Lima', payerEmail: unique('ana') });
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ message: 'Your gift card doesn’t cover the whole order. Please pay the rest with PayPal.' });
+    const noCard = await place({ ...pickupCart(box), payerName: 'Ana Lima', payerEmail: unique('ana') });
+    expect(noCard.status).toBe(402);
+    expect(await balanceOf(card.code)).toBe(1_000);
+    expect(await inventoryOf(box)).toBe(5);
+  });
+
+  it(`twenty orders spending one $50 card at once never take more than $50 (${kind})`, async () => {
+    const card = await issue(5_000);
+    const bar = await tin(2_400);
+    const buyers = Array.from({ length: 20 }, (_, i) => i);
+    const answers = await Promise.all(
+      buyers.map((i) => place({ ...pickupCart(bar), giftCardCode: card.code, payerName: `Buyer ${i}`, payerEmail: unique(`b${i}`) }, from(i))),
+    );
+    const statuses = answers.map((r) => r.status);
+    // Two $24 orders fit on $50; the rest find $2 left and must pay through PayPal (402), or lost the race (409).
+    expect(statuses.filter((s) => s === 201)).toHaveLength(2);
+    expect(statuses.every((s) => s === 201 || s === 402 || s === 409)).toBe(true);
+    const debits = await db()
+      .selectFrom('ledgerEntries as e')
+      .innerJoin('giftCards as g', 'g.lotId', 'e.lotId')
+      .select(['e.change'])
+      .where('g.id', '=', card._id)
+      .where('e.reason', '=', 'used')
+      .execute();
+    expect(debits.reduce((sum, d) => sum - d.change, 0)).toBe(4_800);
+    expect(await balanceOf(card.code)).toBe(200);
+    expect(await inventoryOf(bar)).toBe(98);
+  });
+
+  it('a declined payment of the rest gives the card its part back; a refund does too, once, by her button or by PayPal', async () => {
+    const card = await issue(2_000);
+    const tinId = await tin(3_000, 10);
+
+    // PayPal declines the rest: the card's part, taken with the claim, comes back, and so do the tins.
+    const q1 = (await (await quote({ ...pickupCart(tinId), giftCardCode: card.code })).json()) as { orderID: string };
+    await approve(q1.orderID);
+    vi.spyOn(server.services.payments, 'captureOrder').mockRejectedValueOnce(
+      new PayPalError('PayPal POST capture failed (422 INSTRUMENT_DECLINED)', 422, 'INSTRUMENT_DECLINED'),
+    );
+    const declined = await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q1.orderID });
+    expect(declined.status).toBe(402);
+    expect(await balanceOf(card.code)).toBe(2_000);
+    expect(await inventoryOf(tinId)).toBe(10);
+    // The same approval, tried again once PayPal takes it: the card pays its part once more, once.
+    const retried = await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q1.orderID });
+    expect(retried.status).toBe(201);
+    const retriedId = ((await retried.json()) as { order: { _id: string } }).order._id;
+    expect(await cardRowsOfOrder(retriedId)).toEqual([{ change: -2_000, reason: 'used' }]);
+    expect(await balanceOf(card.code)).toBe(0);
+    await asAdmin(`/api/admin/gift-cards/${card._id}/adjust`, 'POST', { cents: 2_000, reason: 'Test: filled again' });
+
+    // Paid: $20 on the card, $10 through PayPal; she refunds it from her orders page.
+    const q2 = (await (await quote({ ...pickupCart(tinId), giftCardCode: card.code })).json()) as { orderID: string };
+    await approve(q2.orderID, { email: 'refund-me@example.com' });
+    const paid = await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q2.orderID });
+    expect(paid.status).toBe(201);
+    const orderId = ((await paid.json()) as { order: { _id: string } }).order._id;
+    expect(await balanceOf(card.code)).toBe(0);
+
+    const refunded = await asAdmin(`/api/admin/orders/${orderId}/refund`, 'POST');
+    expect(refunded.status, await refunded.clone().text()).toBe(200);
+    expect(await refunded.json()).toMatchObject({
+      status: 'refunded',
+      giftCardCents: 2_000,
+      message: 'Order refunded. $20.00 is back on the gift card. $10.00 is refunded through PayPal. The buyer was mailed. Its tins were not put back in stock.',
+    });
+    expect(await balanceOf(card.code)).toBe(2_000);
+    const mail = (await readMailbox(server, 'refund-me@example.com')).find((m) => m.subject.endsWith('is refunded'));
+    expect(mail?.text).toContain('$20.00 is back on your gift card');
+    expect(mail?.text).toContain('$10.00 is refunded through PayPal');
+
+    // PayPal's webhook for the same refund, and her button again: nothing comes back twice.
+    const capture = (await orderRow(orderId)).paypalCaptureId!;
+    const event = {
+      id: `WH-${Date.now()}`,
+      event_type: 'PAYMENT.CAPTURE.REFUNDED',
+      resource: { id: `RF-${Date.now()}`, status: 'COMPLETED', amount: { value: '10.00', currency_code: 'USD' }, links: [{ rel: 'up', href: `https://api.paypal.test/v2/payments/captures/${capture}` }] },
+    };
+    expect((await server.api('/api/paypal/webhook', { method: 'POST', json: event, headers: emulatorWebhookHeaders() })).status).toBe(200);
+    expect((await asAdmin(`/api/admin/orders/${orderId}/refund`, 'POST')).status).toBe(409);
+    expect(await balanceOf(card.code)).toBe(2_000);
+    expect(await cardRowsOfOrder(orderId)).toEqual([
+      { change: -2_000, reason: 'used' },
+      { change: 2_000, reason: 'returned' },
+    ]);
+  });
+
+  it("a refund PayPal reports of an order's whole PayPal part gives the card's part back", async () => {
+    const card = await issue(1_500);
+    const tinId = await tin(2_500, 10);
+    const q = (await (await quote({ ...pickupCart(tinId), giftCardCode: card.code })).json()) as { orderID: string };
+    await approve(q.orderID);
+    const orderId = ((await (await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q.orderID })).json()) as { order: { _id: string } }).order._id;
+    const capture = (await orderRow(orderId)).paypalCaptureId!;
+    const refund = (value: string) => ({
+      id: `WH-${Date.now()}-${value}`,
+      event_type: 'PAYMENT.CAPTURE.REFUNDED',
+      resource: {
+        id: `RF-${Date.now()}-${value}`,
+        status: 'COMPLETED',
+        amount: { value, currency_code: 'USD' },
+        seller_payable_breakdown: { total_refunded_amount: { value, currency_code: 'USD' } },
+        links: [{ rel: 'up', href: `https://api.paypal.test/v2/payments/captures/${capture}` }],
+      },
+    });
+    // $5 of the $10 PayPal took: a partial refund leaves the order and the card as they are.
+    await server.api('/api/paypal/webhook', { method: 'POST', json: refund('5.00'), headers: emulatorWebhookHeaders() });
+    expect((await orderRow(orderId)).status).toBe('paid');
+    expect(await balanceOf(card.code)).toBe(0);
+    await server.api('/api/paypal/webhook', { method: 'POST', json: refund('10.00'), headers: emulatorWebhookHeaders() });
+    expect((await orderRow(orderId)).status).toBe('refunded');
+    expect(await balanceOf(card.code)).toBe(1_500);
+  });
+
+  it('every wrong code answers alike, in the cart as at the balance, and the tries are limited per address', async () => {
+    const bar = await tin(1_000);
+    const wrong = ['ABCD-EFGH-JKLM-NPQR', '0000', 'x'.repeat(39)];
+    for (const code of wrong) {
+      const res = await quote({ ...pickupCart(bar), giftCardCode: code }, from(200));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ message: 'We couldn’t find a gift card with that code. Please check it and try again.' });
+    }
+    let refused = 0;
+    for (let i = 0; i < 25; i++) {
+      const res = await quote({ ...pickupCart(bar), giftCardCode: `ZZZZ-ZZZZ-ZZZZ-ZZ${i.toString().padStart(2, '2')}` }, from(201));
+      if (res.status === 429) refused++;
+    }
+    expect(refused).toBeGreaterThan(0);
+    // Another address is not slowed by that one.
+    expect((await quote({ ...pickupCart(bar) }, from(202))).status).toBe(200);
+  });
+});
