@@ -105,6 +105,9 @@ describe('startCheckout', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
+        // Issue 33: no gift card, all of it through PayPal.
+        giftCardCents: 0,
+        amountDueCents: 5_540,
         // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
         ...UNTAXED_OREGON,
         items: [
@@ -191,6 +194,8 @@ describe('placeOrder', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
+        giftCardCents: 0,
+        amountDueCents: 5_540,
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         // The payer PayPal reports wins over the one the browser sent.

@@ -78,6 +78,7 @@ describe(`admin orders on ${testDbKind()}`, () => {
       discount: 5.4,
       shipping: 5,
       total: 35.6,
+      giftCardCents: 0,
       couponCode: 'TAGGED15',
       isLocalPickup: false,
       // Oregon, untaxed (issues 24 and 29).

@@ -81,6 +81,9 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       discount: 5.6,
       shipping: 5,
       total: 55.4,
+      // Issue 33: no gift card, all of it through PayPal.
+      giftCardCents: 0,
+      amountDueCents: 5_540,
       // Oregon, untaxed (issues 24 and 29).
       ...UNTAXED_OREGON,
       items: [
@@ -206,6 +209,8 @@ describe(`placing an order on ${testDbKind()}`, () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
+        giftCardCents: 0,
+        amountDueCents: 5_540,
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         payerName: 'Ana Lima',

@@ -155,6 +155,8 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
     expect(Object.keys(bought.answer.order).sort()).toEqual(
       [
         ...['_id', 'couponCode', 'discount', 'isLocalPickup', 'items', 'itemsTotal', 'payerName', 'shipping', 'total'],
+        // Issue 33: what a gift card paid (none here) and what PayPal took.
+        ...['giftCardCents', 'amountDueCents'],
         // Issue 24: the sales tax (none to Oregon).
         ...['tax', 'taxCents', 'taxState', 'taxRatePercent', 'taxLabel', 'taxOnShipping'],
         // Issue 29: the place of the rate and its source (none: she does not collect there).
