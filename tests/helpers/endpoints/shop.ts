@@ -86,6 +86,8 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
       couponCode: optionalText({ role: 'match' }),
       // Issue 24: required for a shipped cart, one of the US states.
       shipToState: match({ bad: ['XX', 'Washington', 'W', 'W A'] }),
+      // Issue 33: a code that is no card's is refused, in the balance look-up's words.
+      giftCardCode: optionalText({ role: 'match' }),
     },
     writes: [],
     example: async (fx) => ({
@@ -98,7 +100,11 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
     auth: 'none',
     body: 'json',
     fields: {
+      // Required unless a gift card pays the whole order (issue 33): without it this cart is 402, still due.
       orderId: match(),
+      // Issue 33: a code that is no card's is refused; shipTo only for an order a card pays in full.
+      giftCardCode: optionalText({ role: 'match' }),
+      shipTo: { kind: 'object', bad: [{ name: 'Rae' }, { name: 'Rae', line1: '1 Elm', city: 'X', state: 'ZZ', zip: '97201' }] },
       cartItems: { kind: 'array', required: true, bad: [[], [{}], [{ _id: 'no-such-tin', quantity: 1 }], [{ _id: 'x', quantity: 0 }]] },
       isLocalPickup: { kind: 'boolean' },
       couponCode: optionalText({ role: 'match' }),
@@ -161,5 +167,14 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
     },
     writes: ['orders', 'mails'],
     example: async (fx) => ({ params: { id: await fx.order(false) }, json: { status: 'shipped', trackingNumber: '1Z999AA10123456784', carrier: 'UPS' } }),
+  },
+  {
+    // Issue 33: her refund; PayPal's part through PayPal, a gift card's part back on the card.
+    method: 'POST',
+    route: '/api/admin/orders/:id/refund',
+    auth: 'admin',
+    body: 'none',
+    writes: ['orders', 'ledgerEntries', 'mails'],
+    example: async (fx) => ({ params: { id: await fx.order(false) } }),
   },
 ];
