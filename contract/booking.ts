@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { email, nameText, optionalText } from './common.ts';
+import { payingGiftCardCode } from './gift-card-code.ts';
 
 /** SPEC.md section 3: the booking page's session types. */
 export const SESSION_TYPES = ['Individual Yoga Session (60 min)', 'Yoga Therapy Session (60 min)'] as const;
@@ -24,6 +25,11 @@ export const PAYMENT_UNSUCCESSFUL = 'Your payment could not be processed. Please
 export const PAYMENT_SERVICE_UNAVAILABLE = 'We couldn’t load the payment provider. Please try again later.';
 export const MISSING_PAYMENT = 'Please choose time, session type and/or complete payment before finalizing your appointment.';
 export const PAYMENT_AND_COUPON = 'Use either a payment or the coupon, not both.';
+/** Issue 33: a session paid with a gift card. */
+export const GIFT_CARD_CHANGED_BOOKING = 'Your gift card’s balance changed while you were booking. Nothing was taken from it. Please check it and try again.';
+export const GIFT_CARD_AMOUNT_REQUIRED = 'Please enter the amount the gift card pays for the session.';
+export const giftCardShort = (balanceCents: number, amountCents: number) =>
+  `Your gift card holds $${(balanceCents / 100).toFixed(2)}, less than the $${(amountCents / 100).toFixed(2)} you chose. Choose an amount it covers, or pay with PayPal.`;
 /** PUT /book with useCredit and no credit that fits (issue 32): names the session type. */
 export const noCreditFor = (sessionType: string) => `You have no session credit for a ${sessionType}. Please pay for it or use a coupon instead.`;
 export const SESSION_TYPE_REQUIRED = 'Please choose a session type.';
@@ -103,11 +109,15 @@ export const bookRequest = z
     couponCode: z.preprocess(blankToUndefined, z.string({ error: COUPON_INVALID }).max(64, COUPON_INVALID).optional()),
     /** Issue 32: one of the client's session credits pays for it (no PayPal, no coupon). */
     useCredit: z.literal(true, { error: 'useCredit must be true when given' }).optional(),
+    /** Issue 33: a gift card pays `amount` (dollars, in her range for the session type). */
+    giftCardCode: payingGiftCardCode.transform((s) => s ?? undefined),
+    amount: bookingAmount.optional(),
   })
   .superRefine((b, ctx) => {
-    const ways = [b.paypalOrderId, b.couponCode, b.useCredit].filter((w) => w !== undefined).length;
+    const ways = [b.paypalOrderId, b.couponCode, b.useCredit, b.giftCardCode].filter((w) => w !== undefined).length;
     if (ways === 0) ctx.addIssue({ code: 'custom', message: MISSING_PAYMENT });
     if (ways > 1) ctx.addIssue({ code: 'custom', message: PAYMENT_AND_COUPON });
+    if (b.giftCardCode !== undefined && b.amount === undefined) ctx.addIssue({ code: 'custom', message: GIFT_CARD_AMOUNT_REQUIRED, path: ['amount'] });
   });
 export type BookRequest = z.input<typeof bookRequest>;
 

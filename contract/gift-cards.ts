@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { email, isoDate, nameText, optionalText } from './common.ts';
 import { PAYMENT_UNSUCCESSFUL } from './booking.ts';
+import { GIFT_CARD_NOT_FOUND } from './gift-card-code.ts';
 
-/** One answer for every code that is not a card's, so a wrong code says nothing about other cards. */
-export const GIFT_CARD_NOT_FOUND = 'We couldn’t find a gift card with that code. Please check it and try again.';
+export { GIFT_CARD_NOT_FOUND, payingGiftCardCode } from './gift-card-code.ts';
+
 export const GIFT_CARD_TOO_MANY = 'Too many gift card codes were tried. Please wait a few minutes and try again.';
 export const GIFT_CARD_SEND_ON_PAST = 'The delivery day must be today or later.';
 export const GIFT_CARD_SEND_ON_TOO_LATE = 'The delivery day must be within a year.';
@@ -23,14 +24,6 @@ export type GiftCardDesignKey = (typeof GIFT_CARD_DESIGNS)[number];
 
 /** The code as a person types it: checked for its form by the server, which answers every wrong one alike. */
 export const giftCardCode = z.string({ error: 'Enter the gift card code' }).trim().min(1, 'Enter the gift card code').max(40, GIFT_CARD_NOT_FOUND);
-
-/** A code to pay with (the cart, the booking): empty or absent is none (null). */
-export const payingGiftCardCode = z
-  .string({ error: 'Enter the gift card code' })
-  .trim()
-  .max(40, GIFT_CARD_NOT_FOUND)
-  .nullish()
-  .transform((s) => (s ? s : null));
 
 /** A card that holds nothing (spent, or voided). */
 export const GIFT_CARD_EMPTY = 'This gift card has nothing left on it.';

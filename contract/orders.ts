@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { id, isCleanText, isVisibleText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
 import { INVALID_ZIP, SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState, zipCode } from './tax.ts';
-import { payingGiftCardCode } from './gift-cards.ts';
+import { payingGiftCardCode } from './gift-card-code.ts';
 
 /** Messages the cart and the admin page show. */
 export const ORDER_PLACED = 'Order placed successfully';
@@ -33,7 +33,8 @@ export const PAYMENT_STILL_DUE = 'Your gift card doesn’t cover the whole order
 /** Issue 33: an order the gift card pays in full names its payer, and for shipping its address. */
 export const PAYER_REQUIRED = 'Please give your name and e-mail address (payerName, payerEmail).';
 export const SHIP_TO_REQUIRED = 'Please give the address the order ships to (shipTo: name, line1, city, state, zip).';
-export const SHIP_TO_STATE_MISMATCH = 'The shipping address is in another state than the one the sales tax was figured for. Please choose that state in your cart.';
+export const SHIP_TO_STATE_MISMATCH =
+  'The shipping address is in another state than the one the sales tax was figured for. Please choose that state in your cart.';
 export const soldOut = (name: string) => `${name} is sold out`;
 export const onlyLeft = (name: string, n: number) => `${name}: only ${n} left`;
 

@@ -734,7 +734,7 @@ export interface PackagesTable {
   updatedAt: Timestamp;
 }
 
-export type LotMethod = 'paypal' | 'cash' | 'check' | 'venmo' | 'zelle' | 'card' | 'free' | 'adjustment';
+export type LotMethod = 'paypal' | 'cash' | 'check' | 'venmo' | 'zelle' | 'card' | 'free' | 'adjustment' | 'gift_card';
 export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
 
 /** One purchase or grant a client holds (0023): its terms copied at the sale, its money. */

@@ -242,6 +242,7 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'gift-cards', to: 'payments/capture.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
   { from: 'gift-cards', to: 'payments/settle.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
   { from: 'shop', to: 'gift-cards/gift-cards.ts', why: 'a cart names a gift card by its code, which pays what it can (issue 33, decision 0042)' },
+  { from: 'booking', to: 'gift-cards/gift-cards.ts', why: 'a session is paid with a gift card by its code (issue 33, decision 0042)' },
   {
     from: 'shop',
     to: 'packages/ledger.ts',

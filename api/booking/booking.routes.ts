@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
+import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { id } from '../../contract/common.ts';
@@ -19,6 +20,8 @@ import {
   SLOT_PAST,
   SLOT_TAKEN,
   bookRequest,
+  GIFT_CARD_CHANGED_BOOKING,
+  giftCardShort,
   noCreditFor,
   couponRequest,
   couponLimitReached,
@@ -90,6 +93,10 @@ const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-o
   'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
   // Issue 23: the intake she requires comes before a first session.
   'intake-missing': { status: 409, message: INTAKE_REQUIRED_MESSAGE },
+  // Issue 33: one message for every code that is no card's, the balance look-up's.
+  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
+  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
+  'gift-card-changed': { status: 409, message: GIFT_CARD_CHANGED_BOOKING },
 };
 
 /** Before an order exists a taken slot says so; at the booking it is the generic failure above. */
@@ -153,6 +160,9 @@ export const booking = new Hono<AppEnv>()
   .put('/:slotId/book', requireUser(), rateLimit({ ...LIMITS.booking, per: 'account' }), validateParams(slotParams), validateJson(bookRequest), async (c) => {
     const body = c.req.valid('json');
     assertSelf(c, body.userId);
+    // A gift card's code tried counts per account, as the balance look-up counts per address (issue 33).
+    const limited = body.giftCardCode ? await takeLimit(c, { ...LIMITS.giftCardCode, per: 'account' }) : undefined;
+    if (limited) return limited;
     const result = await finalizeBooking(c.var.services, {
       slotId: c.req.valid('param').slotId,
       userId: body.userId,
@@ -160,12 +170,14 @@ export const booking = new Hono<AppEnv>()
       lastName: body.lastName,
       sessionType: body.sessionType,
       message: body.message,
-      // The schema lets exactly one of the three through.
+      // The schema lets exactly one of the four through.
       payment: body.useCredit
         ? { kind: 'credit' }
-        : body.couponCode !== undefined
-          ? { kind: 'coupon', code: body.couponCode }
-          : { kind: 'paypal', orderId: body.paypalOrderId! },
+        : body.giftCardCode !== undefined
+          ? { kind: 'gift-card', code: body.giftCardCode, amountCents: toCents(body.amount!) }
+          : body.couponCode !== undefined
+            ? { kind: 'coupon', code: body.couponCode }
+            : { kind: 'paypal', orderId: body.paypalOrderId! },
     });
     if (!result.ok) {
       // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
@@ -173,6 +185,8 @@ export const booking = new Hono<AppEnv>()
       if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
       // Issue 32: no credit fits; the words name the session type. Nothing was booked.
       if (result.kind === 'no-credit') return c.json({ message: noCreditFor(body.sessionType) }, 409);
+      // Issue 33: the card holds less than the amount chosen; 402, as any payment still due.
+      if (result.kind === 'gift-card-short') return c.json({ message: giftCardShort(result.balanceCents, result.amountCents) }, 402);
       const { status, message } = bookingRefusals[result.kind];
       return c.json({ message }, status);
     }
@@ -259,7 +273,8 @@ export const adminClientBookings = new Hono<AppEnv>().post(
       if (result.kind === 'no-credit') return c.json({ message: CLIENT_HAS_NO_CREDIT(body.sessionType) }, 409);
       if (result.kind === 'unknown-account') return c.json({ message: CLIENT_NOT_FOUND }, 404);
       // Only the slot's refusals are left: no PayPal, no coupon, no intake gate on her booking.
-      if (result.kind === 'amount-out-of-range' || result.kind === 'coupon-limit') throw new Error(`unexpected refusal ${result.kind}`);
+      if (result.kind === 'amount-out-of-range' || result.kind === 'coupon-limit' || result.kind === 'gift-card-short')
+        throw new Error(`unexpected refusal ${result.kind}`);
       const { status, message } = bookingRefusals[result.kind];
       return c.json({ message }, status);
     }

@@ -29,7 +29,7 @@ import { bookingMails, type BookedSession } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, LotMethod } from '../../db/schema.ts';
 import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot, type Claim } from './booking.repo.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
@@ -38,7 +38,8 @@ import { followAttempt, readApprovedOrder, type CaptureOutcome } from '../paymen
 import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { grantPackage, spendCredit } from '../packages/ledger.ts';
+import { grantPackage, spendCard, spendCredit } from '../packages/ledger.ts';
+import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 
@@ -168,7 +169,12 @@ export interface BookingInput {
      * The teacher was paid by hand (issue 32): the session is sold as a lot of one (its money,
      * method and day, which the books read) and spent on the booking at once, as a credit is.
      */
-    | { kind: 'recorded'; method: SaleMethod; amountCents: number; paidOn: string };
+    | { kind: 'recorded'; method: SaleMethod; amountCents: number; paidOn: string }
+    /**
+     * A gift card pays `amountCents` in full (issue 33, decision 0042): the session is sold as a lot
+     * of one (method 'gift_card') and spent at once, and the card debited, in the claim's transaction.
+     */
+    | { kind: 'gift-card'; code: string; amountCents: number };
   /**
    * The teacher books for the client (issue 32): she knows her client, so no intake gate; the
    * client's confirmation goes only when she asks, and she is not told of her own booking.
@@ -214,14 +220,27 @@ export type BookingRefusal =
   | 'claim-lost'
   | 'capture-failed'
   | 'intake-missing'
-  | 'no-credit';
+  | 'no-credit'
+  | CardRefusal
+  | 'gift-card-changed';
+
+/** A gift card that holds less than the amount chosen (issue 33): what it holds, for the refusal's words. */
+export interface CardShortRefusal {
+  ok: false;
+  kind: 'gift-card-short';
+  balanceCents: number;
+  amountCents: number;
+}
 
 /**
  * The answer of finalizeBooking: the booked slot, with (paid bookings only) the first name of
  * who paid, which SPEC.md section 7 puts in the success message; or a refusal.
  */
 export type BookingResult =
-  { ok: true; booking: BookedSlot; payerFirstName?: string } | { ok: false; kind: Exclude<BookingRefusal, 'amount-out-of-range'> } | AmountRefusal;
+  | { ok: true; booking: BookedSlot; payerFirstName?: string }
+  | { ok: false; kind: Exclude<BookingRefusal, 'amount-out-of-range'> }
+  | AmountRefusal
+  | CardShortRefusal;
 
 /** A refusal met inside the claim's transaction: thrown to roll it back, answered after. */
 class BookingRefused extends Error {
@@ -294,6 +313,17 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     if (order.currency !== 'USD' || !centsInRange(accepted.range, order.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
     payment = { orderId, amountCents: order.amountCents };
   }
+  // A gift card (issue 33): the amount in her range, and a card that holds it all. Debited with the claim.
+  let card: { lotId: string; cents: number } | undefined;
+  if (input.payment.kind === 'gift-card') {
+    const { amountCents } = input.payment;
+    const accepted = await acceptedAmounts(db, input.sessionType);
+    if (!centsInRange(accepted.range, amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
+    const found = await cardToSpend(db, input.payment.code);
+    if (!found.ok) return found;
+    if (found.balanceCents < amountCents) return { ok: false, kind: 'gift-card-short', balanceCents: found.balanceCents, amountCents };
+    card = { lotId: found.lotId, cents: amountCents };
+  }
 
   const details: BookingAttemptDetails = {
     firstName: input.firstName,
@@ -303,7 +333,10 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     message: input.message,
   };
   // A payment she recorded becomes a credit of its own, spent like one (no twin of the credit's path).
-  const recorded = input.payment.kind === 'recorded' ? input.payment : undefined;
+  // A session a gift card pays is sold the same way: a lot of one, its money the card's (income when spent).
+  const today = zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date;
+  const recorded: { method: LotMethod; amountCents: number; paidOn: string } | undefined =
+    input.payment.kind === 'recorded' ? input.payment : card ? { method: 'gift_card', amountCents: card.cents, paidOn: today } : undefined;
   const withCredit = input.payment.kind === 'credit' || recorded !== undefined;
   const claim = {
     userId: account.id,
@@ -337,12 +370,14 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
             })
           : undefined;
       const booked = withCredit
-        ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date, {
+        ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, today, {
             by,
             ...(sold ? { lotId: sold } : {}),
           })
         : undefined;
       if (booked && !booked.ok) throw new BookingRefused(booked.kind);
+      // The card's debit under its lot's lock: of two bookings spending one card, one finds it enough.
+      if (card && !(await spendCard(trx, { lotId: card.lotId, cents: card.cents, slotId, by })).ok) throw new BookingRefused('gift-card-changed');
       // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
       // and taken the other way round two claims of one slot would deadlock on it.
       const row = booked?.ok ? booked.row : await claimSlot(trx, slotId, claim);

@@ -12,7 +12,19 @@ import type { Database, LotMethod } from '../../db/schema.ts';
 import { SESSION_TYPES } from '../../contract/booking.ts';
 import type { BalanceView } from '../../contract/packages.ts';
 import { addMonths } from '../lib/time.ts';
-import { cardSpendOfAttempt, releaseSpend, heldLots, insertEntry, insertLot, lapsedLots, ledgerOf, linkSpendToOrder, lockAccount, lockLotBalance, type HeldLot } from './ledger.repo.ts';
+import {
+  cardSpendOfAttempt,
+  releaseSpend,
+  heldLots,
+  insertEntry,
+  insertLot,
+  lapsedLots,
+  ledgerOf,
+  linkSpendToOrder,
+  lockAccount,
+  lockLotBalance,
+  type HeldLot,
+} from './ledger.repo.ts';
 
 /** A lot can book `sessionType` on `today` (her day): it covers the type, has sessions left and has not lapsed. */
 export const usableFor = (lot: HeldLot, sessionType: string, today: string) =>

@@ -84,7 +84,8 @@ export const paymentPendingNote = (isLocalPickup: boolean) =>
 
 const firstNameOf = (o: OrderMail) => o.payerName.split(/\s+/)[0] ?? '';
 const buyerLines = (o: OrderMail) => `Buyer: ${o.payerName || '(no name given)'}\nEmail: ${o.payerEmail || '(no e-mail given)'}`;
-const paypalLine = (o: OrderMail) => (o.paypalOrderId ? `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.` : 'Paid in full with a gift card: nothing went through PayPal.');
+const paypalLine = (o: OrderMail) =>
+  o.paypalOrderId ? `PayPal order ${o.paypalOrderId}, capture ${o.paypalCaptureId}.` : 'Paid in full with a gift card: nothing went through PayPal.';
 
 /** The buyer's mail, signed with the order's references; none when no address is known. */
 const toBuyer = (env: Env, brand: string, o: OrderMail, subject: string, content: Omit<MailContent, 'footer'>): OutgoingMail[] =>
@@ -92,7 +93,10 @@ const toBuyer = (env: Env, brand: string, o: OrderMail, subject: string, content
     ? [
         mail(o.payerEmail, subject, {
           ...content,
-          footer: [o.paypalCaptureId ? `Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}` : `Order ${orderReference(o.id)}`, ...siteFooter(env, brand)],
+          footer: [
+            o.paypalCaptureId ? `Order ${orderReference(o.id)} · PayPal transaction ${o.paypalCaptureId}` : `Order ${orderReference(o.id)}`,
+            ...siteFooter(env, brand),
+          ],
         }),
       ]
     : [];

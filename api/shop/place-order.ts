@@ -295,7 +295,12 @@ interface Payment {
  * teacher's mails, in the caller's transaction: a crash after the commit never loses the mails,
  * a rollback never sends them.
  */
-async function storeOrder(trx: Transaction<Database>, env: PaymentDeps['env'], details: OrderAttemptDetails, paid: Payment): Promise<{ id: string; mails: QueuedMails }> {
+async function storeOrder(
+  trx: Transaction<Database>,
+  env: PaymentDeps['env'],
+  details: OrderAttemptDetails,
+  paid: Payment,
+): Promise<{ id: string; mails: QueuedMails }> {
   const { paypalOrderId, paypalCaptureId, payerName, payerEmail, shipTo, status } = paid;
   // What the buyer pays, as the attempt recorded it: the order row and the mails say the same.
   const { itemsTotalCents, discountCents, shippingCents, totalCents, couponCode, isLocalPickup } = details;
@@ -312,7 +317,14 @@ async function storeOrder(trx: Transaction<Database>, env: PaymentDeps['env'], d
     trx,
     details.lines.map((l) => ({ orderId: order.id, productId: l.productId, name: l.name, unitPriceCents: l.unitPriceCents, quantity: l.quantity })),
   );
-  await recordCapture(trx, order.id, { paypalCaptureId, payerName, payerEmail, shipToName: shipTo?.name ?? null, shipToAddress: shipTo?.address ?? null, status });
+  await recordCapture(trx, order.id, {
+    paypalCaptureId,
+    payerName,
+    payerEmail,
+    shipToName: shipTo?.name ?? null,
+    shipToAddress: shipTo?.address ?? null,
+    status,
+  });
   const mails = await queueMails(
     trx,
     'order-confirmation',

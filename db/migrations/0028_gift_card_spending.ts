@@ -11,6 +11,8 @@ import { sql, type Kysely } from 'kysely';
  *   written with the claim of the tins; the order's id is set on it when the order is recorded.
  *   A released attempt gives it back in a 'returned' row and lets go of it (the attempt may be
  *   claimed again, with a new debit).
+ * - credit_lots.method 'gift_card': a session a gift card paid in full, sold as a lot of one and
+ *   spent on its booking at once (the books read the lot: the card's money is income when spent).
  * - One 'returned' row per order at most: a refund seen by her button and by PayPal's webhook
  *   gives the card's part back once.
  */
@@ -18,7 +20,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table orders alter column paypal_order_id drop not null`.execute(db);
   await db.schema
     .alterTable('orders')
-    .addColumn('gift_card_cents', 'integer', (c) => c.notNull().defaultTo(0).check(sql`gift_card_cents >= 0`))
+    .addColumn('gift_card_cents', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`gift_card_cents >= 0`),
+    )
     .addColumn('gift_card_lot_id', 'text', (c) => c.references('credit_lots.id').onDelete('set null'))
     .execute();
   await db.schema
@@ -27,9 +34,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`create unique index ledger_entries_returned_order on ledger_entries (order_id) where reason = 'returned' and order_id is not null`.execute(db);
   await sql`create index ledger_entries_attempt on ledger_entries (attempt_id) where attempt_id is not null`.execute(db);
+  // A session a gift card paid is sold as a lot of one and spent at once, as one she was paid for by hand.
+  await sql`alter table credit_lots drop constraint credit_lots_method_check`.execute(db);
+  await sql`alter table credit_lots add constraint credit_lots_method_check check (method in ('paypal', 'cash', 'check', 'venmo', 'zelle', 'card', 'free', 'adjustment', 'gift_card'))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`alter table credit_lots drop constraint credit_lots_method_check`.execute(db);
+  await sql`alter table credit_lots add constraint credit_lots_method_check check (method in ('paypal', 'cash', 'check', 'venmo', 'zelle', 'card', 'free', 'adjustment')) not valid`.execute(
+    db,
+  );
   await sql`drop index ledger_entries_attempt`.execute(db);
   await sql`drop index ledger_entries_returned_order`.execute(db);
   await db.schema.alterTable('ledger_entries').dropColumn('attempt_id').execute();

@@ -23,7 +23,10 @@ import { approveInEmulator } from '../helpers/paypal-emulator.ts';
 
 /** What a PayPal webhook does between the admin's read of an order and her write, when set. */
 /** markRefunded in its own transaction, as the webhook runs it. */
-const refunded = (captureId: string, cents: number | undefined) => db().transaction().execute((trx) => markRefunded(trx, captureId, cents));
+const refunded = (captureId: string, cents: number | undefined) =>
+  db()
+    .transaction()
+    .execute((trx) => markRefunded(trx, captureId, cents));
 const meanwhile = vi.hoisted(() => ({ afterRead: undefined as undefined | ((order: { id: string; status: string }) => Promise<void>) }));
 
 vi.mock('../../api/shop/orders.repo.ts', async (importOriginal) => {

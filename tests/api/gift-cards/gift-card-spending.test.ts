@@ -9,7 +9,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PayPalError } from '../../../api/services/payments/paypal.ts';
 import { useTestServer } from '../../helpers/server.ts';
-import { adminCookie } from '../../helpers/auth.ts';
+import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { packageFixtures } from '../../helpers/packages.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
@@ -29,10 +30,15 @@ async function issue(amountCents: number): Promise<{ _id: string; code: string }
   expect(res.status).toBe(201);
   return res.json();
 }
-const balanceOf = async (code: string) => ((await (await server.api(`/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
+const balanceOf = async (code: string) =>
+  ((await (await server.api(`/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
 
 async function tin(priceCents: number, inventory = 100): Promise<string> {
-  const row = await db().insertInto('products').values({ name: `Gift Tin ${++n}`, priceCents, inventory }).returning('id').executeTakeFirstOrThrow();
+  const row = await db()
+    .insertInto('products')
+    .values({ name: `Gift Tin ${++n}`, priceCents, inventory })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 const inventoryOf = async (id: string) => (await db().selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
@@ -42,10 +48,17 @@ const quote = (json: Record<string, unknown>, headers = from(0)) => server.api('
 const place = (json: Record<string, unknown>, headers = from(0)) => server.api('/api/orders', { method: 'POST', json, headers });
 
 const approve = (orderID: string, json: Record<string, unknown> = {}) =>
-  server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Ana', surname: 'Lima', email: unique('ana'), ...json } });
+  server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, {
+    method: 'POST',
+    json: { givenName: 'Ana', surname: 'Lima', email: unique('ana'), ...json },
+  });
 
 const orderRow = (id: string) =>
-  db().selectFrom('orders').select(['paypalOrderId', 'paypalCaptureId', 'totalCents', 'giftCardCents', 'status', 'shipToName', 'shipToAddress']).where('id', '=', id).executeTakeFirstOrThrow();
+  db()
+    .selectFrom('orders')
+    .select(['paypalOrderId', 'paypalCaptureId', 'totalCents', 'giftCardCents', 'status', 'shipToName', 'shipToAddress'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 const cardRowsOfOrder = (orderId: string) =>
   db().selectFrom('ledgerEntries').select(['change', 'reason']).where('orderId', '=', orderId).orderBy('createdAt').execute();
 
@@ -115,7 +128,13 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
 
     // Without the address, or without the payer: refused, nothing taken.
     const before = await balanceOf(card.code);
-    const noAddress = await place({ cartItems: [{ _id: bar, quantity: 1 }], shipToState: 'OR', giftCardCode: card.code, payerName: 'Ana', payerEmail: unique('ana') });
+    const noAddress = await place({
+      cartItems: [{ _id: bar, quantity: 1 }],
+      shipToState: 'OR',
+      giftCardCode: card.code,
+      payerName: 'Ana',
+      payerEmail: unique('ana'),
+    });
     expect(noAddress.status).toBe(400);
     expect((await noAddress.json()).message).toMatch(/address the order ships to/);
     const noPayer = await place({ ...pickupCart(bar), giftCardCode: card.code });
@@ -207,7 +226,12 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     const event = {
       id: `WH-${Date.now()}`,
       event_type: 'PAYMENT.CAPTURE.REFUNDED',
-      resource: { id: `RF-${Date.now()}`, status: 'COMPLETED', amount: { value: '10.00', currency_code: 'USD' }, links: [{ rel: 'up', href: `https://api.paypal.test/v2/payments/captures/${capture}` }] },
+      resource: {
+        id: `RF-${Date.now()}`,
+        status: 'COMPLETED',
+        amount: { value: '10.00', currency_code: 'USD' },
+        links: [{ rel: 'up', href: `https://api.paypal.test/v2/payments/captures/${capture}` }],
+      },
     };
     expect((await server.api('/api/paypal/webhook', { method: 'POST', json: event, headers: emulatorWebhookHeaders() })).status).toBe(200);
     expect((await asAdmin(`/api/admin/orders/${orderId}/refund`, 'POST')).status).toBe(409);
@@ -223,7 +247,8 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     const tinId = await tin(2_500, 10);
     const q = (await (await quote({ ...pickupCart(tinId), giftCardCode: card.code })).json()) as { orderID: string };
     await approve(q.orderID);
-    const orderId = ((await (await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q.orderID })).json()) as { order: { _id: string } }).order._id;
+    const orderId = ((await (await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q.orderID })).json()) as { order: { _id: string } }).order
+      ._id;
     const capture = (await orderRow(orderId)).paypalCaptureId!;
     const refund = (value: string) => ({
       id: `WH-${Date.now()}-${value}`,
@@ -261,5 +286,56 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     expect(refused).toBeGreaterThan(0);
     // Another address is not slowed by that one.
     expect((await quote({ ...pickupCart(bar) }, from(202))).status).toBe(200);
+  });
+});
+
+describe(`a gift card spent on a session on ${kind}`, () => {
+  const YOGA = 'Individual Yoga Session (60 min)';
+  const { addSlot } = packageFixtures(server);
+  const book = (client: { id: string; cookie: string }, slotId: string, extra: Record<string, unknown>) =>
+    server.api(`/api/bookings/${slotId}/book`, {
+      method: 'PUT',
+      headers: { cookie: client.cookie },
+      json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: 'ignored@example.com', sessionType: YOGA, message: '', ...extra },
+    });
+
+  it('pays a session in full with no PayPal order: the card debited, the session sold as a lot of one that the books read', async () => {
+    const card = await issue(10_000);
+    const client = await createUser(server);
+    const slot = await addSlot();
+
+    const res = await book(client, slot.id, { giftCardCode: card.code, amount: 90 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true });
+    expect(await balanceOf(card.code)).toBe(1_000);
+    const row = await db().selectFrom('slots').select(['bookedBy', 'paypalOrderId', 'creditLotId']).where('id', '=', slot.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ bookedBy: client.id, paypalOrderId: null });
+    const lot = await db()
+      .selectFrom('creditLots')
+      .select(['method', 'priceCents', 'quantity', 'userId'])
+      .where('id', '=', row.creditLotId!)
+      .executeTakeFirstOrThrow();
+    expect(lot).toEqual({ method: 'gift_card', priceCents: 9_000, quantity: 1, userId: client.id });
+    const debit = await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('slotId', '=', slot.id).where('userId', 'is', null).execute();
+    expect(debit).toEqual([{ change: -9_000, reason: 'used' }]);
+  });
+
+  it('a card that holds less than the amount is refused with what it holds; a wrong code and an amount outside her range too; nothing booked or taken', async () => {
+    const card = await issue(5_000);
+    const client = await createUser(server);
+    const slot = await addSlot();
+    const short = await book(client, slot.id, { giftCardCode: card.code, amount: 90 });
+    expect(short.status).toBe(402);
+    expect(await short.json()).toEqual({
+      message: 'Your gift card holds $50.00, less than the $90.00 you chose. Choose an amount it covers, or pay with PayPal.',
+    });
+    const wrong = await book(client, slot.id, { giftCardCode: 'ABCD-EFGH-JKLM-NPQR', amount: 90 });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).message).toBe('We couldn’t find a gift card with that code. Please check it and try again.');
+    expect((await book(client, slot.id, { giftCardCode: card.code, amount: 20 })).status).toBe(400);
+    expect((await book(client, slot.id, { giftCardCode: card.code })).status).toBe(400);
+    expect((await book(client, slot.id, { giftCardCode: card.code, amount: 90, useCredit: true })).status).toBe(400);
+    expect(await balanceOf(card.code)).toBe(5_000);
+    expect((await db().selectFrom('slots').select('bookedAt').where('id', '=', slot.id).executeTakeFirstOrThrow()).bookedAt).toBeNull();
   });
 });

@@ -106,8 +106,11 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       couponCode: optionalText({ role: 'match' }),
       // Issue 32: a session credit instead of a payment; with the example's PayPal order any value is one way too many.
       useCredit: { kind: 'boolean', role: 'match', bad: [false] },
+      // Issue 33: a gift card instead; with the example's PayPal order any code is one way too many.
+      giftCardCode: optionalText({ role: 'match' }),
+      amount: { kind: 'money', bad: [0, -5, 1e7, '12.345'] },
     },
-    writes: ['slots', 'paymentAttempts', 'mails', 'ledgerEntries'],
+    writes: ['slots', 'paymentAttempts', 'mails', 'ledgerEntries', 'creditLots'],
     example: async (fx) => {
       const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
       const slot = await fx.slot();
