@@ -55,13 +55,16 @@ const statusAnswers: Record<SetStatusRefusal, { status: 400 | 404 | 409; message
   'status-changed': { status: 409, message: ORDER_STATUS_CHANGED },
 };
 
-const refundAnswers: Record<RefundRefusal, { status: 404 | 409 | 502; message: string }> = {
-  'order-not-found': { status: 404, message: ORDER_NOT_FOUND },
-  'refunded-final': { status: 409, message: ALREADY_REFUNDED },
-  'payment-failed-final': { status: 409, message: NOTHING_TO_REFUND },
-  'payment-pending': { status: 409, message: REFUND_WHILE_PENDING },
-  'payment-unavailable': { status: 502, message: REFUND_UNAVAILABLE },
-};
+/** Her refund's refusals (issue 33): 409 with its words but PayPal's outage (502) and an unknown order. */
+const refundAnswers = (kind: RefundRefusal): { status: 400 | 404 | 409 | 502; message: string } =>
+  kind === 'order-not-found'
+    ? statusAnswers[kind]
+    : kind === 'payment-unavailable'
+      ? { status: 502, message: REFUND_UNAVAILABLE }
+      : {
+          status: 409,
+          message: { 'refunded-final': ALREADY_REFUNDED, 'payment-failed-final': NOTHING_TO_REFUND, 'payment-pending': REFUND_WHILE_PENDING }[kind],
+        };
 
 export const adminOrders = new Hono<AppEnv>()
   .get('/', requireAdmin(), validateQuery(adminOrdersQuery), async (c) => {
@@ -101,7 +104,7 @@ export const adminOrders = new Hono<AppEnv>()
     const orderId = c.req.valid('param').id;
     const result = await refundOrder(c.var.services, orderId);
     if (!result.ok) {
-      const { status, message } = refundAnswers[result.kind];
+      const { status, message } = refundAnswers(result.kind);
       return c.json({ message }, status);
     }
     const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);

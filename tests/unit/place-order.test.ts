@@ -18,6 +18,9 @@ import { claimStock } from '../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
 import { UNTAXED_OREGON } from '../helpers/orders.ts';
 
+/** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
+const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
+
 const TEACHER = 'teacher@example.com';
 
 let database: DatabaseHandle;
@@ -105,9 +108,7 @@ describe('startCheckout', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
-        // Issue 33: no gift card, all of it through PayPal.
-        giftCardCents: 0,
-        amountDueCents: 5_540,
+        ...PAID_BY_PAYPAL,
         // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
         ...UNTAXED_OREGON,
         items: [
@@ -194,8 +195,7 @@ describe('placeOrder', () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
-        giftCardCents: 0,
-        amountDueCents: 5_540,
+        ...PAID_BY_PAYPAL,
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         // The payer PayPal reports wins over the one the browser sent.

@@ -12,6 +12,9 @@ import { readMailbox } from '../../helpers/mail.ts';
 import { LIMITS } from '../../../api/limits/limits.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
 
+/** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
+const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
+
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', string> = {
   caramel: '',
@@ -81,9 +84,7 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       discount: 5.6,
       shipping: 5,
       total: 55.4,
-      // Issue 33: no gift card, all of it through PayPal.
-      giftCardCents: 0,
-      amountDueCents: 5_540,
+      ...PAID_BY_PAYPAL,
       // Oregon, untaxed (issues 24 and 29).
       ...UNTAXED_OREGON,
       items: [
@@ -209,8 +210,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
         discount: 5.6,
         shipping: 5,
         total: 55.4,
-        giftCardCents: 0,
-        amountDueCents: 5_540,
+        ...PAID_BY_PAYPAL,
         isLocalPickup: false,
         couponCode: 'WELCOME10',
         payerName: 'Ana Lima',
