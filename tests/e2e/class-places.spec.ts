@@ -147,6 +147,8 @@ test.describe('class places', () => {
 
     // The admin's Classes page shows the line; deleting the seated student's sign-up frees the place.
     await closeAlert(page, "You're on the waitlist");
+    // The form takes the student back to the calendar: that navigation ends before ours begins.
+    await page.waitForURL('**/calendar');
     await loginAdmin(page);
     await page.goto('/admin/signups');
     const waiting = page.locator('tr[data-waitlist-row]').filter({ hasText: email });
