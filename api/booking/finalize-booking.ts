@@ -398,7 +398,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         if (!attempt) throw new AttemptExists();
       }
       // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
-      const mails = attempt ? [] : await queueBookingMails(trx, env, row, false, input.byAdmin ? (input.byAdmin.mailClient ? 'client' : 'none') : 'both');
+      const mails = attempt
+        ? []
+        : await queueBookingMails(trx, env, row, false, input.byAdmin ? (input.byAdmin.mailClient ? 'client' : 'none') : 'both', card?.cents);
       return { row, attempt, mails };
     });
   } catch (err) {
@@ -461,10 +463,12 @@ async function queueBookingMails(
   booked: BookedSlot,
   finalizedByServer = false,
   to: 'both' | 'client' | 'none' = 'both',
+  giftCardCents?: number,
 ): Promise<QueuedMails> {
   if (to === 'none') return [];
   const brand = (await brandNames(trx)).yoga;
-  return queueMails(trx, 'booking-confirmation', bookingMails(env, brand, { ...bookedSession(booked), finalizedByServer }).slice(0, to === 'client' ? 1 : 2));
+  const session = { ...bookedSession(booked), finalizedByServer, ...(giftCardCents ? { giftCardCents } : {}) };
+  return queueMails(trx, 'booking-confirmation', bookingMails(env, brand, session).slice(0, to === 'client' ? 1 : 2));
 }
 
 /** A booked slot as its mails read it. */

@@ -39,6 +39,8 @@ export interface BookedSession {
    * server finalized it (api/booking/unfinalized.ts), and both mails say so.
    */
   finalizedByServer?: boolean;
+  /** What a gift card paid for the session (issue 33), named in both mails. */
+  giftCardCents?: number;
 }
 
 const minutesOf = (duration: string) => {
@@ -91,7 +93,13 @@ export const FINALIZED_BY_SERVER_TEACHER = 'Finalized by the server: the client 
 export function bookingMails(env: Env, brand: string, b: BookedSession): OutgoingMail[] {
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const minutes = minutesOf(b.duration);
-  const payment = b.couponUsed ? 'Coupon applied (no charge)' : b.amountCents !== null ? `${money(b.amountCents)} paid through PayPal` : '';
+  const payment = b.giftCardCents
+    ? `${money(b.giftCardCents)} paid with a gift card`
+    : b.couponUsed
+      ? 'Coupon applied (no charge)'
+      : b.amountCents !== null
+        ? `${money(b.amountCents)} paid through PayPal`
+        : '';
   const ics = buildIcs({
     uid: bookingUid(env, b.slotId, b.bookedAt),
     start: b.startsAt,

@@ -25,6 +25,8 @@ import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type Paym
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
 import { publicConfig } from '../lib/config';
+import { cardPart, GiftCardCode, lookUpGiftCard, type AppliedGiftCard } from './GiftCardCode';
+import { CardOnlyOrder, type CardOnlyBuyer } from './CardOnlyOrder';
 
 /** The thumbnail's box (site/pages/cart.astro): the photo covers it, its landscape cut at this width. */
 const THUMB_SIZES = '80px';
@@ -41,6 +43,8 @@ export default function CartPage() {
   const [couponError, setCouponError] = useState('');
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [failed, setFailed] = useState(false);
+  // Issue 33: a gift card pays what it holds, up to the total; PayPal the rest, if any.
+  const [card, setCard] = useState<AppliedGiftCard | null>(null);
   // Issue 24: where a shipped order goes decides its sales tax. Issue 29: only the states where she
   // collects are taxed (`taxing`), at the rate of the address: the ZIP is asked for there, and the
   // server tells the rate at that ZIP (and a pickup's, at her shop).
@@ -121,6 +125,8 @@ export default function CartPage() {
     const rate = asksZip && placeRate && placeRate.state === shipToState ? placeTaxRate(placeRate) : null;
     return addTax(plain.totals, rate ? shipToState : null, rate);
   }, [items, coupon, pickup, shipToState, asksZip, placeRate, rates]);
+  const cardCents = cardPart(card, totals.totalCents);
+  const dueCents = totals.totalCents - cardCents;
   const needsState = !pickup && !shipToState;
   const needsZip = asksZip && !zipReady;
 
@@ -173,10 +179,24 @@ export default function CartPage() {
   const cartItems = () => $cart.get().map((i) => ({ _id: i._id, quantity: i.quantity }));
   /** Where it ships: the state, and the ZIP where she collects (issue 29); nothing for pickup. */
   const shipTo = () => (pickup ? {} : { shipToState, ...(asksZip ? { shipToZip: zipReady } : {}) });
+  const paying = () => ({
+    cartItems: cartItems(),
+    isLocalPickup: pickup,
+    couponCode: coupon?.code ?? '',
+    ...shipTo(),
+    ...(card ? { giftCardCode: card.code } : {}),
+  });
+  /** After a refusal: what the card holds now (another cart may have spent it), and the stock. */
+  const refreshAfterRefusal = async () => {
+    void refreshStock();
+    if (!card) return;
+    const found = await lookUpGiftCard(card.code);
+    setCard('card' in found ? found.card : null);
+  };
 
   const createOrder = () =>
     request<CheckoutView>('POST', '/api/orders/paypal', {
-      body: { cartItems: cartItems(), isLocalPickup: pickup, couponCode: coupon?.code ?? '', ...shipTo() },
+      body: paying(),
     });
 
   /** PayPalPayment has opened the failure's dialog; this sets the cart's state. */
@@ -188,7 +208,7 @@ export default function CartPage() {
     // Back to Continue to Payment. A refused order (sold out, only n left, prices changed) shows
     // its reason on the cart's lines once the stock is reloaded.
     setPaypal(null);
-    if (failure === 'order') void refreshStock();
+    if (failure === 'order') void refreshAfterRefusal();
   }
 
   async function onApprove(orderID: string) {
@@ -199,11 +219,8 @@ export default function CartPage() {
           payerName: '',
           payerEmail: '',
           transactionAmount: toDollars(totals.totalCents),
-          cartItems: cartItems(),
-          isLocalPickup: pickup,
-          couponCode: coupon?.code ?? '',
           discount: coupon?.discount ?? 0,
-          ...shipTo(),
+          ...paying(),
         },
       });
       // A 5xx leaves open whether the money was taken (the capture's outcome unknown, or a refund
@@ -215,12 +232,13 @@ export default function CartPage() {
       if (!res.ok) {
         setFailed(true);
         setPaypal(null);
-        void refreshStock();
+        void refreshAfterRefusal();
         await paymentDialogs.unsuccessful();
         return;
       }
       clearCart();
       setCoupon(null);
+      setCard(null);
       setPaypal(null);
       // Also when PayPal holds the payment (pending): SPEC.md has no dialog for that, the order is
       // placed all the same, and the mail tells the buyer it ships once PayPal confirms the payment.
@@ -233,6 +251,35 @@ export default function CartPage() {
         icon: 'error',
         title: 'Order Submission Failed',
         text: 'We couldn’t confirm your order. If you were charged, please contact us and we will sort it out.',
+      });
+    }
+  }
+
+  /** The whole order on the gift card (issue 33): placed at once, nothing sent to PayPal. */
+  async function placeOnCard(buyer: CardOnlyBuyer) {
+    try {
+      const res = await request<OrderPlacedView>('POST', '/api/orders', {
+        body: { ...paying(), discount: coupon?.discount ?? 0, transactionAmount: toDollars(totals.totalCents), ...buyer },
+      });
+      if (res.status >= 500) throw new Error(res.data.message || `order not placed (${res.status})`);
+      if (!res.ok) {
+        void refreshAfterRefusal();
+        await showAlert({ icon: 'error', title: 'Order Not Placed', text: res.data.message || 'Your order could not be placed. Please try again.' });
+        return;
+      }
+      clearCart();
+      setCoupon(null);
+      setCard(null);
+      await showAlert({
+        icon: 'success',
+        title: 'Order Placed',
+        text: `Thank you, ${firstNameOf(buyer.payerName)}: your gift card paid for it all. Check your email for the confirmation.`,
+      });
+    } catch {
+      await showAlert({
+        icon: 'error',
+        title: 'Order Submission Failed',
+        text: 'We couldn’t confirm your order. If your gift card was used, please contact us and we will sort it out.',
       });
     }
   }
@@ -394,6 +441,13 @@ export default function CartPage() {
             </span>
           )}
         </div>
+        <GiftCardCode
+          applied={card}
+          onChange={(next) => {
+            setCard(next);
+            setPaypal(null);
+          }}
+        />
         <dl className="totals">
           <div>
             <dt>Items</dt>
@@ -417,6 +471,18 @@ export default function CartPage() {
             <dt>Total</dt>
             <dd data-total="total">{usdFromCents(totals.totalCents)}</dd>
           </div>
+          {card && (
+            <>
+              <div>
+                <dt>Gift card</dt>
+                <dd data-total="gift-card">−{usdFromCents(cardCents)}</dd>
+              </div>
+              <div className="grand">
+                <dt>To pay</dt>
+                <dd data-total="due">{usdFromCents(dueCents)}</dd>
+              </div>
+            </>
+          )}
         </dl>
         {/* The words follow the way chosen (issue 30): a pickup never "ships". */}
         <p className="muted" data-delivery-note>
@@ -430,7 +496,15 @@ export default function CartPage() {
             The payment did not go through.
           </p>
         )}
-        {!paypal ? (
+        {card && dueCents === 0 ? (
+          <CardOnlyOrder
+            pickup={pickup}
+            state={shipToState}
+            taxZip={asksZip ? zipReady : ''}
+            disabled={blocked || needsState || needsZip}
+            onPlace={placeOnCard}
+          />
+        ) : !paypal ? (
           <button type="button" className="button" disabled={blocked || needsState || needsZip} onClick={() => void continueToPayment()}>
             Continue to Payment
           </button>

@@ -9,7 +9,7 @@ import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, mo
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid, MonthHead } from '../MonthGrid';
-import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
+import { giftCardShort, ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
 import {
   amountLabel,
   amountRange,
@@ -29,6 +29,8 @@ import { bookSlot } from './bookSlot';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from '../PayPalPayment';
 import { useIntake } from './IntakeStatus';
 import { INTAKE_REQUIRED_MESSAGE } from '../../../contract/practice.ts';
+import { GiftCardCode, lookUpGiftCard, type AppliedGiftCard } from '../GiftCardCode';
+import { toCents, usd } from '../../lib/money';
 
 /**
  * The amount (issue 30, decision 0032): one range per session type, hers (contract/settings.ts,
@@ -49,7 +51,11 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   const [slotId, setSlotId] = useState<string | null>(null);
   const [form, setForm] = useState(emptyForm);
   const [couponState, setCouponState] = useState<'none' | 'valid' | 'invalid'>('none');
-  const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'credit' } | { kind: 'paypal'; orderID: string } | null>(null);
+  const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'credit' } | { kind: 'gift-card'; code: string } | { kind: 'paypal'; orderID: string } | null>(
+    null,
+  );
+  // Issue 33: a gift card that pays the chosen amount in full (a card that holds less says so).
+  const [card, setCard] = useState<AppliedGiftCard | null>(null);
   // Issue 32: a session credit that fits the chosen type, used instead of paying (on by default when there is one).
   const creditFor = useCredits(user.id);
   const [skipCredit, setSkipCredit] = useState(false);
@@ -170,6 +176,14 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
       await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text: invalidPaymentAmount(amountRangeNow, amount) });
       return;
     }
+    if (card) {
+      if (card.balanceCents < toCents(amount)) {
+        await showAlert({ icon: 'warning', title: 'Gift Card Too Small', text: giftCardShort(card.balanceCents, toCents(amount)) });
+        return;
+      }
+      setPaid({ kind: 'gift-card', code: card.code });
+      return;
+    }
     const config = await loadPayPalConfig();
     setPayFailed(!config);
     setPaypal(config);
@@ -216,14 +230,26 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
         user,
         slotId,
         { sessionType: form.sessionType, message: form.message },
-        paid.kind === 'coupon' ? { couponCode: form.coupon } : paid.kind === 'credit' ? { useCredit: true } : { paypalOrderId: paid.orderID },
+        paid.kind === 'coupon'
+          ? { couponCode: form.coupon }
+          : paid.kind === 'credit'
+            ? { useCredit: true }
+            : paid.kind === 'gift-card'
+              ? { giftCardCode: paid.code, amount }
+              : { paypalOrderId: paid.orderID },
       );
       if (!res.ok) {
+        // A gift card's refusal says what happened to the card (its balance changed, it holds less); the rest, the spec's words.
+        const cardRefused = paid.kind === 'gift-card' && res.status !== 409 ? res.data.message : '';
         await showAlert({
           icon: 'error',
           title: 'Booking Failed',
-          text: 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.',
+          text: cardRefused || 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.',
         });
+        if (card) {
+          const found = await lookUpGiftCard(card.code);
+          setCard('card' in found ? found.card : null);
+        }
         await load();
         chooseDay(day ?? '');
         return;
@@ -375,6 +401,16 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
             />
           )}
           {couponState !== 'valid' && !withCredit && (
+            <GiftCardCode
+              applied={card}
+              onChange={(next) => {
+                setCard(next);
+                setPaid(null);
+                setPaypal(null);
+              }}
+            />
+          )}
+          {couponState !== 'valid' && !withCredit && (
             <div className="field">
               <label htmlFor="bk-amount">{amountLabel(amounts, form.sessionType)}</label>
               <input
@@ -436,6 +472,11 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
               {paid.kind === 'paypal' && (
                 <p role="status" data-one-step>
                   {ONE_STEP_REMAINS}
+                </p>
+              )}
+              {paid.kind === 'gift-card' && (
+                <p role="status" data-one-step>
+                  Your gift card pays {usd(amount)} for this session. Press Finalize Booking to book it.
                 </p>
               )}
               <button type="button" className="button" disabled={sending} onClick={() => void finalize()}>

@@ -299,7 +299,7 @@ describe(`a gift card spent on a session on ${kind}`, () => {
       json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: 'ignored@example.com', sessionType: YOGA, message: '', ...extra },
     });
 
-  it('pays a session in full with no PayPal order: the card debited, the session sold as a lot of one that the books read', async () => {
+  it('pays a session in full with no PayPal order: the card debited, the session sold as a lot of one that the books read, the mail naming the card', async () => {
     const card = await issue(10_000);
     const client = await createUser(server);
     const slot = await addSlot();
@@ -318,6 +318,9 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     expect(lot).toEqual({ method: 'gift_card', priceCents: 9_000, quantity: 1, userId: client.id });
     const debit = await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('slotId', '=', slot.id).where('userId', 'is', null).execute();
     expect(debit).toEqual([{ change: -9_000, reason: 'used' }]);
+    // Her confirmation says what paid for it.
+    const [confirmation] = await readMailbox(server, client.email);
+    expect(confirmation!.text).toContain('Payment: $90.00 paid with a gift card');
   });
 
   it('a card that holds less than the amount is refused with what it holds; a wrong code and an amount outside her range too; nothing booked or taken', async () => {
