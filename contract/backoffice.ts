@@ -127,6 +127,11 @@ export interface FinancesView {
    * whatever the range, and their value (each lot's price ÷ its sessions × what is left).
    */
   sessionsOwed: { sessions: number; cents: number; asOf: string };
+  /**
+   * Gift cards owed (issue 33): what the cards still hold now, whatever the range, and how many
+   * hold something. A liability, not income: a card's money is income when it buys something.
+   */
+  giftCardsOwed: { cards: number; cents: number };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -173,3 +173,36 @@ export interface GiftCardBoughtView {
   /** The code's last four characters. */
   last4: string;
 }
+
+/** The receipt's link is not this card's (or no card's): one message for every wrong link. */
+export const GIFT_CARD_LINK_INVALID = 'This link is not valid. Please use the link in your gift card receipt.';
+/** The buyer's change came after the card's mail left. */
+export const GIFT_CARD_ALREADY_SENT = 'This gift card was delivered already, so its recipient and day can no longer change.';
+
+/** `?token=` of the buyer's link (in the receipt): whoever holds the receipt may change where and when the card goes. */
+export const giftCardChangeToken = z.string({ error: GIFT_CARD_LINK_INVALID }).trim().min(1, GIFT_CARD_LINK_INVALID).max(100, GIFT_CARD_LINK_INVALID);
+
+/** The buyer's change of a card not yet sent: `PUT /api/gift-cards/{id}/delivery`. */
+export const giftCardDeliveryChange = z.object({
+  /** The receipt link's token. */
+  token: giftCardChangeToken,
+  /** Who receives it. */
+  recipientName: nameText('Recipient name'),
+  /** Where the card (its code) is mailed on its day. */
+  recipientEmail: email,
+  /** Her day the mail leaves: today (it leaves now) to a year ahead. */
+  sendOn: isoDate,
+});
+export type GiftCardDeliveryChange = z.input<typeof giftCardDeliveryChange>;
+
+/** `GET /api/gift-cards/{id}/delivery?token=…`: what the buyer may still change, and whether it went. */
+export interface GiftCardDeliveryView {
+  last4: string;
+  amountCents: number;
+  recipientName: string;
+  recipientEmail: string;
+  /** Her day the mail leaves (YYYY-MM-DD). */
+  sendOn: string;
+  /** Sent already (or voided): nothing can change any more. */
+  delivered: boolean;
+}

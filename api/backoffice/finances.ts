@@ -11,7 +11,7 @@ import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/
 import { bestSellers } from './finances.repo.ts';
 import { salesTaxByState } from '../books/sales-tax-report.ts';
 import { incomeByMonth, sumIncome, type IncomeMonth } from '../books/income.ts';
-import { sessionsOwed } from '../packages/ledger.repo.ts';
+import { giftCardsOwed, sessionsOwed } from '../packages/ledger.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -22,11 +22,12 @@ const withAverage = (f: IncomeMonth): FinanceFigures => ({
 
 /** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone; what she owes as of `today` (her day). */
 export async function financesOf(db: DB, zone: string, from: string, to: string, today: string): Promise<FinancesView> {
-  const [income, tins, salesTax, owed] = await Promise.all([
+  const [income, tins, salesTax, owed, cards] = await Promise.all([
     incomeByMonth(db, zone, from, to),
     bestSellers(db, zone, from, to),
     salesTaxByState(db, zone, from, to),
     sessionsOwed(db, today),
+    giftCardsOwed(db),
   ]);
   const months: FinanceMonth[] = income.map((m) => ({ ...withAverage(m), month: m.month }));
   return {
@@ -38,5 +39,6 @@ export async function financesOf(db: DB, zone: string, from: string, to: string,
     bestSellers: tins.map((t) => ({ name: t.name, quantity: n(t.quantity), cents: n(t.cents) })),
     salesTaxByState: salesTax,
     sessionsOwed: { ...owed, asOf: today },
+    giftCardsOwed: cards,
   };
 }

@@ -194,6 +194,7 @@ export function giftCardPurchase(env: PaymentDeps['env']): Purchase<Made> {
         amountCents: attempt.amountCents,
         last4,
         paypalOrderId: attempt.paypalOrderId,
+        cardId: card.id,
       });
       // The receipt first, then the card's delivery when its day is today.
       const mails = [...(await queueMails(trx, 'gift-card-receipt', [receipt])), ...card.mails];

@@ -10,7 +10,7 @@
  * SHA-256 (80 unpredictable bits need no salt for the hash to be hopeless to reverse; a look-up is
  * one index probe) and its last four, for the teacher.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The alphabet: digits 2–9 and the letters without I and O. */
 export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -49,3 +49,20 @@ export const hashCode = (normalized: string) => createHash('sha256').update(norm
 
 /** The last four characters, for the teacher's list and the buyer's mails. */
 export const lastFour = (normalized: string) => normalized.slice(-4);
+
+/**
+ * The token of the buyer's link to change a card's recipient or day (in the receipt): the first
+ * 128 bits of an HMAC of the card's id, keyed like the code but with its own label, so the link
+ * reveals nothing of the code and no one without the receipt can make one.
+ */
+export function changeTokenOf(secret: string, cardId: string): string {
+  if (!secret) throw new Error('a gift card link needs APP_SECRET');
+  return createHmac('sha256', secret).update(`gift-card-change\0${cardId}`).digest().subarray(0, 16).toString('base64url');
+}
+
+/** Whether a token is the card's, compared in constant time. */
+export function changeTokenMatches(secret: string, cardId: string, token: string): boolean {
+  const expected = Buffer.from(changeTokenOf(secret, cardId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

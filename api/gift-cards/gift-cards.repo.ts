@@ -137,3 +137,16 @@ export async function cardOfPaypalOrder(db: Handle, paypalOrderId: string) {
     .where('l.paypalOrderId', '=', paypalOrderId)
     .executeTakeFirst();
 }
+
+/**
+ * The buyer's change of where and when a card goes, if it was neither delivered nor voided: one
+ * conditional UPDATE, so a change and the delivery's claim (which marks the row) never both win.
+ */
+export async function changeDeliveryOf(
+  trx: Transaction<Database>,
+  id: string,
+  to: { recipientName: string; recipientEmail: string; sendOn: string },
+): Promise<boolean> {
+  const r = await trx.updateTable('giftCards').set(to).where('id', '=', id).where('deliveredAt', 'is', null).where('voidedAt', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

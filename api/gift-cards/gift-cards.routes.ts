@@ -5,6 +5,8 @@
  *   GET  /api/gift-cards/balance?code=…   {balanceCents}; one 404 for every wrong code; 20 tries per address in 15 minutes
  *   POST /api/gift-cards/paypal-order     {amountCents} -> {orderID}: the server makes the PayPal order
  *   POST /api/gift-cards                  {paypalOrderId, amountCents, design, buyer, recipient, message?, sendOn?}: capture, then the card (201 {_id, last4})
+ *   GET  /api/gift-cards/{id}/delivery?token=   the buyer's link (in the receipt): recipient, day, sent or not
+ *   PUT  /api/gift-cards/{id}/delivery    {token, recipientName, recipientEmail, sendOn}: changed while not sent; today sends it now
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
  *   GET  /api/admin/gift-cards/{id}       the card and its history (her-cards.ts)
@@ -26,6 +28,11 @@ import { addMonths, zonedNow } from '../lib/time.ts';
 import { id } from '../../contract/common.ts';
 import {
   GIFT_CARD_ALREADY_DELIVERED,
+  GIFT_CARD_ALREADY_SENT,
+  GIFT_CARD_LINK_INVALID,
+  giftCardChangeToken,
+  giftCardDeliveryChange,
+  type GiftCardDeliveryView,
   GIFT_CARD_ID_UNKNOWN,
   GIFT_CARD_NOT_YET_DELIVERED,
   GIFT_CARD_VOIDED,
@@ -47,7 +54,7 @@ import {
   type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
-import { balanceByCode, issueGiftCard } from './gift-cards.ts';
+import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard } from './gift-cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
@@ -138,6 +145,32 @@ export const giftCards = new Hono<AppEnv>()
     const result = await buyGiftCard(c.var.services, { ...body, message: body.message ?? '', sendOn, userId: await signedInClient(c) });
     if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
     return c.json({ _id: result.id, last4: result.last4 } satisfies GiftCardBoughtView, 201);
+  })
+  // The buyer's link: limited per address as the code is, and every wrong link answers alike.
+  .get('/:id/delivery', rateLimit(LIMITS.giftCardCode), validateParams(params), validateQuery(z.object({ token: giftCardChangeToken })), async (c) => {
+    const card = await deliveryByLink(c.var.services, c.req.valid('param').id, c.req.valid('query').token);
+    if (!card) return c.json({ message: GIFT_CARD_LINK_INVALID }, 404);
+    const { codeLast4: last4, amountCents, recipientName, recipientEmail, sendOn } = card;
+    return c.json({
+      last4,
+      amountCents,
+      recipientName,
+      recipientEmail,
+      sendOn,
+      delivered: !!(card.deliveredAt || card.voidedAt),
+    } satisfies GiftCardDeliveryView);
+  })
+  .put('/:id/delivery', rateLimit(LIMITS.giftCardCode), validateParams(params), validateJson(giftCardDeliveryChange), async (c) => {
+    const { token, ...to } = c.req.valid('json');
+    const today = todayOf(c.var.services);
+    const refusal = sendOnRefusal(to.sendOn, today);
+    if (refusal) return c.json({ message: refusal }, 400);
+    const result = await changeDelivery(c.var.services, { id: c.req.valid('param').id, token, ...to, today });
+    if (!result.ok) return result.kind === 'not-found' ? c.json({ message: GIFT_CARD_LINK_INVALID }, 404) : c.json({ message: GIFT_CARD_ALREADY_SENT }, 409);
+    return c.json({
+      message: result.delivered ? `Sent to ${to.recipientEmail} now.` : `It goes to ${to.recipientEmail} on ${to.sendOn}.`,
+      delivered: result.delivered,
+    });
   });
 
 /** Why her change of a card was refused (her-cards.ts), in words and status. */

@@ -14,8 +14,8 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { grantCardValue } from '../packages/ledger.ts';
-import { codeOf, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
-import { cardByHash, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
+import { changeTokenMatches, codeOf, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
+import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';
 
 type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
@@ -123,4 +123,32 @@ export async function cardToSpend(db: Services['db'], typed: string): Promise<Ca
   if (!card) return { ok: false, kind: 'unknown-gift-card' };
   if (card.voidedAt || card.balanceCents <= 0) return { ok: false, kind: 'gift-card-empty' };
   return { ok: true, lotId: card.lotId, balanceCents: card.balanceCents };
+}
+
+/** A card as the buyer's link shows it, or no card for a link that is not one's. */
+export async function deliveryByLink(services: Pick<Deps, 'db' | 'env'>, id: string, token: string) {
+  const card = await cardById(services.db, id);
+  if (!card || !card.buyerEmail || !changeTokenMatches(services.env.APP_SECRET, id, token)) return undefined;
+  return card;
+}
+
+export type DeliveryChange = { ok: true; delivered: boolean } | { ok: false; kind: 'not-found' | 'already-sent' };
+
+/**
+ * The buyer changes the recipient or the day of a card not sent yet (the link in the receipt). A
+ * day of today delivers it now, in the same transaction; a card already sent (or voided) is
+ * refused, decided by the row's conditional UPDATE so a change never races the delivery's claim.
+ */
+export async function changeDelivery(
+  services: Deps,
+  input: { id: string; token: string; recipientName: string; recipientEmail: string; sendOn: string; today: string },
+): Promise<DeliveryChange> {
+  if (!(await deliveryByLink(services, input.id, input.token))) return { ok: false, kind: 'not-found' };
+  const { id, today, recipientName, recipientEmail, sendOn } = input;
+  const done = await commitWithMails(services, async (trx) => {
+    if (!(await changeDeliveryOf(trx, id, { recipientName, recipientEmail, sendOn }))) return { result: false, mails: [] };
+    const mails = sendOn <= today ? await deliver(trx, services.env, today, [id]) : [];
+    return { result: true, mails };
+  });
+  return done.result ? { ok: true, delivered: sendOn <= today } : { ok: false, kind: 'already-sent' };
 }

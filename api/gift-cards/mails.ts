@@ -9,7 +9,7 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { greeting, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
-import { groupCode } from './codes.ts';
+import { changeTokenOf, groupCode } from './codes.ts';
 import type { CardToDeliver } from './gift-cards.repo.ts';
 
 /** The recipient's card and, for a bought card, the buyer's note that it was delivered. */
@@ -61,7 +61,13 @@ export interface CardReceipt {
   /** The code's last four characters: the buyer never sees the whole code. */
   last4: string;
   paypalOrderId: string;
+  /** The card's id: its link to change the recipient or the day while it waits. */
+  cardId: string;
 }
+
+/** The buyer's page to change where and when a card goes (site/pages/gift-cards/change.astro). */
+export const changeLinkOf = (env: Pick<Env, 'SITE_URL' | 'APP_SECRET'>, cardId: string) =>
+  `${env.SITE_URL}/gift-cards/change?card=${encodeURIComponent(cardId)}&token=${changeTokenOf(env.APP_SECRET, cardId)}`;
 
 /** The buyer's receipt, queued with the card: what was paid, for whom, when it goes; never the code. */
 export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMail {
@@ -77,6 +83,7 @@ export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMa
         `Your ${amount} ${brand} gift card (ending ${r.last4}) goes to ${r.recipientName} at ${r.recipientEmail} ${when}. We will let you know when it has been delivered.`,
         `Payment: ${amount} paid through PayPal (order ${r.paypalOrderId}) on ${r.paidOn}. No sales tax is charged on a gift card.`,
         'The card never expires: it can be spent on chocolates, a yoga session or a package.',
+        ...(r.sendOn > r.paidOn ? [`Until it is sent you can change the recipient’s e-mail or the day: ${changeLinkOf(env, r.cardId)}`] : []),
       ],
       footer: siteFooter(env, brand),
     },

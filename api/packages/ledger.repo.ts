@@ -206,6 +206,24 @@ export async function sessionsOwed(db: DB, today: string): Promise<{ sessions: n
 }
 
 /**
+ * Gift cards owed (issue 33): what the cards still hold, over every card, and how many hold
+ * something. A card's money is a liability until it buys something (then it is income where it
+ * was spent); a voided card was emptied, so it holds nothing.
+ */
+export async function giftCardsOwed(db: DB): Promise<{ cards: number; cents: number }> {
+  const { rows } = await sql<{ cards: string | number; cents: string | number }>`
+    select count(*) as cards, coalesce(sum(remaining), 0) as cents
+    from (
+      select sum(e.change) as remaining
+      from credit_lots l join ledger_entries e on e.lot_id = l.id
+      where l.unit = 'cents'
+      group by l.id
+    ) lots
+    where remaining > 0`.execute(db);
+  return { cards: Number(rows[0]?.cards ?? 0), cents: Number(rows[0]?.cents ?? 0) };
+}
+
+/**
  * Takes a lot's row lock for the rest of the transaction and answers its balance (the sum of its
  * rows); undefined when there is no such lot. A gift card's spends lock its lot (no account holds
  * it), so of two carts spending one card at once the second sums after the first has written.

@@ -149,6 +149,10 @@ function FinancesPanel() {
               {view.sessionsOwed.sessions} {view.sessionsOwed.sessions === 1 ? 'session' : 'sessions'} still to give, worth{' '}
               {formatCents(view.sessionsOwed.cents)} (unused credits not expired, on {view.sessionsOwed.asOf}).
             </p>
+            <p data-gift-cards-owed>
+              Gift cards owed: {formatCents(view.giftCardsOwed.cents)} on {view.giftCardsOwed.cards} {view.giftCardsOwed.cards === 1 ? 'card' : 'cards'} (a
+              liability, not income, until spent).
+            </p>
             <h3>Sales tax collected, by state</h3>
             {view.salesTaxByState.length === 0 ? (
               <p>No sales tax in this range.</p>

@@ -70,7 +70,7 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
   it('a $50 chocolates card for today: the recipient gets the code, the buyer a receipt with the last four and the note it went; once for a replay; not income', async () => {
     const finances = async () => {
       const f = (await (await asAdmin('/api/admin/finances')).json()) as FinancesView;
-      return { totals: f.totals, sessionsOwed: f.sessionsOwed };
+      return { totals: f.totals, sessionsOwed: f.sessionsOwed, giftCardsOwedCents: f.giftCardsOwed.cents };
     };
     const before = await finances();
     const orderId = await approvedOrder(5_000);
@@ -118,8 +118,8 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(await readMailbox(server, json.recipientEmail as string)).toHaveLength(1);
     expect(await readMailbox(server, json.buyerEmail as string)).toHaveLength(2);
 
-    // A card is owed, not earned: neither income nor sessions owed move at its sale.
-    expect(await finances()).toEqual(before);
+    // A card is owed, not earned: neither income nor sessions owed move at its sale; the cards owed do.
+    expect(await finances()).toEqual({ ...before, giftCardsOwedCents: before.giftCardsOwedCents + 5_000 });
   });
 
   it('refuses an amount off ($5, $501, $12.50, $49.99) before PayPal, and an order for another amount', async () => {
@@ -179,6 +179,52 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(again).toEqual([]);
     expect(CODE.exec(card!.text)![1]!.slice(-4)).toBe(last4);
     expect((await readMailbox(server, json.buyerEmail as string)).map((m) => m.subject)).toContain('Your gift card to Rae Gift was delivered');
+  });
+
+  it("the receipt's link lets the buyer change the recipient and the day until it is sent; today sends it at once; a wrong link says nothing", async () => {
+    const orderId = await approvedOrder(3_000);
+    const nextWeek = addDays(today(), 7);
+    const json = purchase(orderId, 3_000, { sendOn: nextWeek });
+    expect((await buy(json)).status).toBe(201);
+    const [receipt] = await readMailbox(server, json.buyerEmail as string);
+    const link = /(https?:\/\/\S+\/gift-cards\/change\?card=(\S+)&token=(\S+))/.exec(receipt!.text);
+    expect(link, receipt!.text).not.toBeNull();
+    const [, , id, token] = link! as unknown as [string, string, string, string];
+    const delivery = (t: string) => server.api(`/api/gift-cards/${id}/delivery?token=${encodeURIComponent(t)}`);
+    const change = (body: Record<string, unknown>) =>
+      server.api(`/api/gift-cards/${id}/delivery`, { method: 'PUT', json: { token, recipientName: 'Rae Gift', ...body } });
+
+    const shown = await delivery(token);
+    expect(shown.status).toBe(200);
+    expect(await shown.json()).toMatchObject({ recipientEmail: json.recipientEmail, sendOn: nextWeek, delivered: false, amountCents: 3_000 });
+    // A link that is not the card's (another token, another card's) is refused alike, and nothing changes.
+    const wrong = await delivery(`${token.slice(0, -2)}AA`);
+    expect(wrong.status).toBe(404);
+    const other = address('other');
+    const forged = await server.api(`/api/gift-cards/${id}/delivery`, {
+      method: 'PUT',
+      json: { token: 'AAAAAAAAAAAAAAAAAAAAAA', recipientName: 'Mallory', recipientEmail: other, sendOn: today() },
+    });
+    expect(forged.status).toBe(404);
+    expect(await forged.json()).toEqual(await wrong.json());
+    expect(await readMailbox(server, other)).toEqual([]);
+
+    // The right link: a new address for the day after; then today, which sends it now, once.
+    const later = addDays(today(), 8);
+    expect((await change({ recipientEmail: other, sendOn: later })).status).toBe(200);
+    expect(await (await delivery(token)).json()).toMatchObject({ recipientEmail: other, sendOn: later });
+    expect((await change({ recipientEmail: other, sendOn: addDays(today(), -1) })).status).toBe(400);
+    const now = await change({ recipientEmail: other, sendOn: today() });
+    expect(now.status).toBe(200);
+    expect(await now.json()).toMatchObject({ delivered: true });
+    const [card, ...again] = await readMailbox(server, other);
+    expect(again).toEqual([]);
+    expect(card!.text).toMatch(CODE);
+    expect(await readMailbox(server, json.recipientEmail as string)).toEqual([]);
+    // Sent: nothing changes any more.
+    const late = await change({ recipientEmail: json.recipientEmail, sendOn: later });
+    expect(late.status).toBe(409);
+    expect(await (await delivery(token)).json()).toMatchObject({ recipientEmail: other, delivered: true });
   });
 
   it('is made once when the reconciler overtakes a checkout whose capture answer is late, as after a crash', async () => {

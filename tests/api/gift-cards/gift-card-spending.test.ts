@@ -13,6 +13,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { packageFixtures } from '../../helpers/packages.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
+import type { FinancesView } from '../../../contract/backoffice.ts';
 import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 
 const kind = testDbKind();
@@ -67,6 +68,8 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     const card = await issue(5_000);
     const truffles = await tin(3_000);
     const capturesBefore = emulatorCaptureCount();
+    const finances = async () => (await (await asAdmin('/api/admin/finances')).json()) as FinancesView;
+    const booksBefore = await finances();
 
     // The first order: $30 of $50, all of it on the card.
     const first = await quote({ ...pickupCart(truffles), giftCardCode: card.code.toLowerCase() });
@@ -78,6 +81,11 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     const { order } = (await placed.json()) as { order: { _id: string; giftCardCents: number; amountDueCents: number } };
     expect(order).toMatchObject({ giftCardCents: 3_000, amountDueCents: 0 });
     expect(await orderRow(order._id)).toMatchObject({ paypalOrderId: null, paypalCaptureId: null, totalCents: 3_000, giftCardCents: 3_000, status: 'paid' });
+    // Spent, the card's money is income (the order's), and what the cards owe falls by as much.
+    const booksAfter = await finances();
+    expect(booksAfter.totals.ordersPaidCount).toBe(booksBefore.totals.ordersPaidCount + 1);
+    expect(booksAfter.totals.shopNetCents).toBe(booksBefore.totals.shopNetCents + 3_000);
+    expect(booksAfter.giftCardsOwed.cents).toBe(booksBefore.giftCardsOwed.cents - 3_000);
     expect(await cardRowsOfOrder(order._id)).toEqual([{ change: -3_000, reason: 'used' }]);
     expect(await balanceOf(card.code)).toBe(2_000);
     expect(emulatorCaptureCount()).toBe(capturesBefore);

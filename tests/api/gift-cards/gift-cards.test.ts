@@ -119,11 +119,14 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
-  it('a card she gives is no income: the finances of this month do not move', async () => {
+  it('a card she gives is no income: the finances of this month do not move, and the cards owed grow by its worth', async () => {
     const month = today().slice(0, 7);
-    const read = async () => (await (await asAdmin(`/api/admin/finances?from=${month}&to=${month}`)).json()) as unknown;
-    const before = JSON.stringify(await read());
+    const read = async () =>
+      (await (await asAdmin(`/api/admin/finances?from=${month}&to=${month}`)).json()) as { giftCardsOwed: { cards: number; cents: number } };
+    const { giftCardsOwed: owedBefore, ...before } = await read();
     await issue({ amountCents: 20_000, recipientName: 'Rae Prize', recipientEmail: recipient() });
-    expect(JSON.stringify(await read())).toBe(before);
+    const { giftCardsOwed: owedAfter, ...after } = await read();
+    expect(after).toEqual(before);
+    expect(owedAfter).toEqual({ cards: owedBefore.cards + 1, cents: owedBefore.cents + 20_000 });
   });
 });

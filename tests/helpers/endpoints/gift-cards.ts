@@ -1,5 +1,6 @@
 /** The endpoint table's gift cards part (issue 33; tests/helpers/endpoints.ts holds the whole table, in order). */
 import { match, text, type Endpoint, type Fixtures } from './common.ts';
+import { changeTokenOf } from '../../../api/gift-cards/codes.ts';
 
 /** A card she issues, delivered today (or on `sendOn`): its code is what the balance look-up is asked with. */
 const issuedCard = async (fx: Fixtures, sendOn?: string) => {
@@ -19,6 +20,26 @@ const approvedCardOrder = async (fx: Fixtures) => {
   const { orderID } = (await res.json()) as { orderID: string };
   await fx.approve(orderID);
   return orderID;
+};
+
+/** A card bought for a later day, and its buyer's link's token (as the receipt carries it). */
+const boughtLaterCard = async (fx: Fixtures) => {
+  const res = await fx.server.api('/api/gift-cards', {
+    method: 'POST',
+    json: {
+      paypalOrderId: await approvedCardOrder(fx),
+      amountCents: 5_000,
+      design: 'yoga',
+      buyerName: 'Bea Buyer',
+      buyerEmail: fx.email('gift-buyer'),
+      recipientName: 'Rae Gift',
+      recipientEmail: fx.email('gift'),
+      sendOn: fx.date(5),
+    },
+  });
+  if (res.status !== 201) throw new Error(`gift card purchase: ${res.status} ${await res.text()}`);
+  const { _id } = (await res.json()) as { _id: string };
+  return { id: _id, token: changeTokenOf(fx.server.services.env.APP_SECRET, _id) };
 };
 
 export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
@@ -124,5 +145,34 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
         message: 'Merry Christmas',
       },
     }),
+  },
+  {
+    method: 'GET',
+    route: '/api/gift-cards/:id/delivery',
+    auth: 'none',
+    body: 'none',
+    fields: { token: match({ in: 'query', bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }) },
+    writes: [],
+    example: async (fx) => {
+      const card = await boughtLaterCard(fx);
+      return { params: { id: card.id }, query: { token: card.token } };
+    },
+  },
+  {
+    method: 'PUT',
+    route: '/api/gift-cards/:id/delivery',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      token: match({ bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }),
+      recipientName: text(),
+      recipientEmail: text({ bad: ['not-an-address', 'a@b'] }),
+      sendOn: match({ bad: ['2031-02-30', '31-01-2031', '', '2001-01-01'] }),
+    },
+    writes: ['giftCards'],
+    example: async (fx) => {
+      const card = await boughtLaterCard(fx);
+      return { params: { id: card.id }, json: { token: card.token, recipientName: 'Rae Other', recipientEmail: fx.email('gift-other'), sendOn: fx.date(7) } };
+    },
   },
 ];
