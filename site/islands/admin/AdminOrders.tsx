@@ -16,7 +16,7 @@ import {
 } from './admin-ui';
 import { isComingPickup } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
-import { usd } from '../../lib/money';
+import { usd, usdFromCents } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import {
   KNOWN_CARRIERS,
@@ -156,6 +156,48 @@ function StatusSelect(props: { order: AdminOrderView; onChange: (o: AdminOrderVi
   );
 }
 
+/** The statuses an order can be refunded from: money kept (a pending payment is PayPal's to settle first). */
+const REFUNDABLE: readonly AdminOrderView['status'][] = ['paid', 'ready_for_pickup', 'shipped', 'picked_up'];
+
+/**
+ * Her refund of a whole order (issue 33): PayPal's part back through PayPal, a gift card's part
+ * back on the card, the buyer mailed; asked once more before, since it cannot be undone.
+ */
+function RefundButton(props: { order: AdminOrderView; onRefunded: (o: AdminOrderView, message: string) => void }) {
+  const { order } = props;
+  const [busy, setBusy] = useState(false);
+  if (!REFUNDABLE.includes(order.status)) return null;
+  async function refund() {
+    const parts = order.giftCardCents > 0 ? ` (${usdFromCents(order.giftCardCents)} back on the gift card, the rest through PayPal)` : ' through PayPal';
+    if (
+      !(await confirmDialog({
+        title: 'Refund this order?',
+        text: `${usd(order.total)} goes back to ${order.payerName || 'the buyer'}${parts}. This cannot be undone.`,
+        confirmText: 'Refund',
+      }))
+    )
+      return;
+    setBusy(true);
+    try {
+      const res = await request<AdminOrderView & { message: string }>('POST', `/api/admin/orders/${encodeURIComponent(order._id)}/refund`, {
+        session: 'admin',
+      });
+      if (!res.ok) {
+        await showAlert({ icon: 'error', title: 'Refund Failed', text: res.data.message });
+        return;
+      }
+      props.onRefunded(res.data, res.data.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <button type="button" className="button button-quiet button-small" disabled={busy} onClick={() => void refund()}>
+      Refund<span className="sr-only"> order {order._id}</span>
+    </button>
+  );
+}
+
 function OrdersPanel() {
   const { items, setItems } = useAdminList<AdminOrderView>('/api/admin/orders', 'Failed to fetch orders.');
   const orders = items && [...items].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
@@ -236,6 +278,13 @@ function OrdersPanel() {
                           </>
                         )}
                         {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
+                        {/* Paid partly or wholly with a gift card (issue 33). */}
+                        {o.giftCardCents > 0 && (
+                          <>
+                            <br />
+                            <small data-order-gift-card>Gift card: {usdFromCents(o.giftCardCents)}</small>
+                          </>
+                        )}
                         {o.paymentNote && (
                           <>
                             <br />
@@ -270,6 +319,14 @@ function OrdersPanel() {
                             setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
                           }}
                           onConfirmed={(message) => setConfirmation({ id: o._id, message })}
+                        />
+                        <RefundButton
+                          order={o}
+                          onRefunded={(u, message) => {
+                            setTouched((s) => new Set(s).add(u._id));
+                            setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
+                            setConfirmation({ id: o._id, message });
+                          }}
                         />
                         <p role="status" className="muted" data-order-confirmation>
                           {confirmation?.id === o._id ? confirmation.message : ''}
