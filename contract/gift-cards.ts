@@ -175,7 +175,7 @@ export interface GiftCardBoughtView {
 }
 
 /** The receipt's link is not this card's (or no card's): one message for every wrong link. */
-export const GIFT_CARD_LINK_INVALID = 'This link is not valid. Please use the link in your gift card receipt.';
+export const GIFT_CARD_LINK_INVALID = 'This link is not valid. Please use the link from your gift card e-mail.';
 /** The buyer's change came after the card's mail left. */
 export const GIFT_CARD_ALREADY_SENT = 'This gift card was delivered already, so its recipient and day can no longer change.';
 
@@ -194,6 +194,20 @@ export const giftCardDeliveryChange = z.object({
   sendOn: isoDate,
 });
 export type GiftCardDeliveryChange = z.input<typeof giftCardDeliveryChange>;
+
+/** `GET /api/gift-cards/{id}/printable?token=…` (the link in the recipient's mail): the card to print and give by hand. */
+export interface GiftCardPrintView {
+  /** The whole code, grouped: the link came with it in the recipient's mail. */
+  code: string;
+  amountCents: number;
+  design: GiftCardDesignKey;
+  /** The brand the card is signed with. */
+  brand: string;
+  /** Who gives it: the buyer, or her brand for a card she issued. */
+  from: string;
+  recipientName: string;
+  message: string;
+}
 
 /** `GET /api/gift-cards/{id}/delivery?token=…`: what the buyer may still change, and whether it went. */
 export interface GiftCardDeliveryView {

@@ -50,19 +50,23 @@ export const hashCode = (normalized: string) => createHash('sha256').update(norm
 /** The last four characters, for the teacher's list and the buyer's mails. */
 export const lastFour = (normalized: string) => normalized.slice(-4);
 
+/** What a card's link is for: the buyer's change of its delivery, or the recipient's printable card. */
+export type CardLink = 'change' | 'print';
+
 /**
- * The token of the buyer's link to change a card's recipient or day (in the receipt): the first
- * 128 bits of an HMAC of the card's id, keyed like the code but with its own label, so the link
- * reveals nothing of the code and no one without the receipt can make one.
+ * The token of a card's link (the buyer's change in the receipt, the printable card in the
+ * recipient's mail): the first 128 bits of an HMAC of the card's id, keyed like the code but with
+ * its own label per link, so a link reveals nothing of the code or of the other link, and no one
+ * without the mail can make one.
  */
-export function changeTokenOf(secret: string, cardId: string): string {
+export function linkTokenOf(secret: string, link: CardLink, cardId: string): string {
   if (!secret) throw new Error('a gift card link needs APP_SECRET');
-  return createHmac('sha256', secret).update(`gift-card-change\0${cardId}`).digest().subarray(0, 16).toString('base64url');
+  return createHmac('sha256', secret).update(`gift-card-${link}\0${cardId}`).digest().subarray(0, 16).toString('base64url');
 }
 
-/** Whether a token is the card's, compared in constant time. */
-export function changeTokenMatches(secret: string, cardId: string, token: string): boolean {
-  const expected = Buffer.from(changeTokenOf(secret, cardId));
+/** Whether a token is the card's for that link, compared in constant time. */
+export function linkTokenMatches(secret: string, link: CardLink, cardId: string, token: string): boolean {
+  const expected = Buffer.from(linkTokenOf(secret, link, cardId));
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

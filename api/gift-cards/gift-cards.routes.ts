@@ -6,6 +6,7 @@
  *   POST /api/gift-cards/paypal-order     {amountCents} -> {orderID}: the server makes the PayPal order
  *   POST /api/gift-cards                  {paypalOrderId, amountCents, design, buyer, recipient, message?, sendOn?}: capture, then the card (201 {_id, last4})
  *   GET  /api/gift-cards/{id}/delivery?token=   the buyer's link (in the receipt): recipient, day, sent or not
+ *   GET  /api/gift-cards/{id}/printable?token=  the recipient's link (in the card's mail): the card to print, with its code
  *   PUT  /api/gift-cards/{id}/delivery    {token, recipientName, recipientEmail, sendOn}: changed while not sent; today sends it now
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
@@ -33,6 +34,7 @@ import {
   giftCardChangeToken,
   giftCardDeliveryChange,
   type GiftCardDeliveryView,
+  type GiftCardPrintView,
   GIFT_CARD_ID_UNKNOWN,
   GIFT_CARD_NOT_YET_DELIVERED,
   GIFT_CARD_VOIDED,
@@ -54,7 +56,7 @@ import {
   type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
-import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard } from './gift-cards.ts';
+import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard, printableByLink } from './gift-cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
@@ -159,6 +161,11 @@ export const giftCards = new Hono<AppEnv>()
       sendOn,
       delivered: !!(card.deliveredAt || card.voidedAt),
     } satisfies GiftCardDeliveryView);
+  })
+  .get('/:id/printable', rateLimit(LIMITS.giftCardCode), validateParams(params), validateQuery(z.object({ token: giftCardChangeToken })), async (c) => {
+    const card = await printableByLink(c.var.services, c.req.valid('param').id, c.req.valid('query').token);
+    if (!card) return c.json({ message: GIFT_CARD_LINK_INVALID }, 404);
+    return c.json(card satisfies GiftCardPrintView);
   })
   .put('/:id/delivery', rateLimit(LIMITS.giftCardCode), validateParams(params), validateJson(giftCardDeliveryChange), async (c) => {
     const { token, ...to } = c.req.valid('json');

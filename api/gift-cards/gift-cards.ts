@@ -14,9 +14,10 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { grantCardValue } from '../packages/ledger.ts';
-import { changeTokenMatches, codeOf, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
+import { codeOf, linkTokenMatches, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
 import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';
+import type { GiftCardPrintView } from '../../contract/gift-cards.ts';
 
 type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
 
@@ -128,7 +129,7 @@ export async function cardToSpend(db: Services['db'], typed: string): Promise<Ca
 /** A card as the buyer's link shows it, or no card for a link that is not one's. */
 export async function deliveryByLink(services: Pick<Deps, 'db' | 'env'>, id: string, token: string) {
   const card = await cardById(services.db, id);
-  if (!card || !card.buyerEmail || !changeTokenMatches(services.env.APP_SECRET, id, token)) return undefined;
+  if (!card || !card.buyerEmail || !linkTokenMatches(services.env.APP_SECRET, 'change', id, token)) return undefined;
   return card;
 }
 
@@ -151,4 +152,24 @@ export async function changeDelivery(
     return { result: true, mails };
   });
   return done.result ? { ok: true, delivered: sendOn <= today } : { ok: false, kind: 'already-sent' };
+}
+
+/**
+ * The recipient's printable card (the link in their mail, made on delivery): the card and its
+ * code, for a card delivered and not voided; nothing for a link that is not the card's.
+ */
+export async function printableByLink(services: Pick<Deps, 'db' | 'env'>, id: string, token: string): Promise<GiftCardPrintView | undefined> {
+  if (!linkTokenMatches(services.env.APP_SECRET, 'print', id, token)) return undefined;
+  const card = await cardById(services.db, id);
+  if (!card || !card.deliveredAt || card.voidedAt) return undefined;
+  const brand = (await brandNames(services.db))[card.design];
+  return {
+    code: groupCode(codeOf(services.env.APP_SECRET, id)),
+    amountCents: card.amountCents,
+    design: card.design,
+    brand,
+    from: card.createdBy === 'admin' ? brand : card.buyerName,
+    recipientName: card.recipientName,
+    message: card.message,
+  };
 }

@@ -9,7 +9,7 @@
 import type { Env } from '../env.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { greeting, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
-import { changeTokenOf, groupCode } from './codes.ts';
+import { groupCode, linkTokenOf } from './codes.ts';
 import type { CardToDeliver } from './gift-cards.repo.ts';
 
 /** The recipient's card and, for a bought card, the buyer's note that it was delivered. */
@@ -25,6 +25,7 @@ export function deliveryMails(env: Env, brand: string, card: CardToDeliver, code
         ...(card.message ? [`“${card.message}”`] : []),
         `Your code: ${groupCode(code)}`,
         'Use it for chocolates in the cart, or for a yoga session or package when you book: it pays what it can, and what is left stays on the card for next time. It never expires.',
+        `To give it by hand, print the card: ${env.SITE_URL}/gift-cards/print?card=${encodeURIComponent(card.id)}&token=${linkTokenOf(env.APP_SECRET, 'print', card.id)}`,
       ],
       footer: siteFooter(env, brand),
     }),
@@ -67,7 +68,7 @@ export interface CardReceipt {
 
 /** The buyer's page to change where and when a card goes (site/pages/gift-cards/change.astro). */
 export const changeLinkOf = (env: Pick<Env, 'SITE_URL' | 'APP_SECRET'>, cardId: string) =>
-  `${env.SITE_URL}/gift-cards/change?card=${encodeURIComponent(cardId)}&token=${changeTokenOf(env.APP_SECRET, cardId)}`;
+  `${env.SITE_URL}/gift-cards/change?card=${encodeURIComponent(cardId)}&token=${linkTokenOf(env.APP_SECRET, 'change', cardId)}`;
 
 /** The buyer's receipt, queued with the card: what was paid, for whom, when it goes; never the code. */
 export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMail {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
+import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
@@ -36,6 +37,23 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
     expect(mail!.subject).toMatch(/^A \$25\.00 gift card from /);
     expect(mail!.text).toContain(`Your code: ${card.code}`);
     expect(mail!.text).toContain('“Thank you for the raffle!”');
+
+    // The mail's printable card shows the code, the amount and her words; a link that is not its own shows nothing.
+    const link = /\/gift-cards\/print\?card=([^&\s]+)&token=(\S+)/.exec(mail!.text);
+    expect(link, mail!.text).not.toBeNull();
+    const printable = (id: string, token: string) => server.api(`/api/gift-cards/${id}/printable?token=${encodeURIComponent(token)}`);
+    const printed = await printable(link![1]!, link![2]!);
+    expect(printed.status).toBe(200);
+    expect(await printed.json()).toMatchObject({
+      code: card.code,
+      amountCents: 2_500,
+      design: 'chocolates',
+      recipientName: 'Rae Gift',
+      message: 'Thank you for the raffle!',
+    });
+    const otherLink = await printable(link![1]!, linkTokenOf(server.env.APP_SECRET, 'change', card._id));
+    expect(otherLink.status).toBe(404);
+    expect(JSON.stringify(await otherLink.json())).not.toContain(card.code);
 
     // Read aloud and typed in lower case, without dashes, with spaces: the same card.
     const typed = card.code.toLowerCase().replaceAll('-', ' ');

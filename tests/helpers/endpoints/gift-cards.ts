@@ -1,6 +1,6 @@
 /** The endpoint table's gift cards part (issue 33; tests/helpers/endpoints.ts holds the whole table, in order). */
 import { match, text, type Endpoint, type Fixtures } from './common.ts';
-import { changeTokenOf } from '../../../api/gift-cards/codes.ts';
+import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
 
 /** A card she issues, delivered today (or on `sendOn`): its code is what the balance look-up is asked with. */
 const issuedCard = async (fx: Fixtures, sendOn?: string) => {
@@ -39,7 +39,7 @@ const boughtLaterCard = async (fx: Fixtures) => {
   });
   if (res.status !== 201) throw new Error(`gift card purchase: ${res.status} ${await res.text()}`);
   const { _id } = (await res.json()) as { _id: string };
-  return { id: _id, token: changeTokenOf(fx.server.services.env.APP_SECRET, _id) };
+  return { id: _id, token: linkTokenOf(fx.server.services.env.APP_SECRET, 'change', _id) };
 };
 
 export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
@@ -156,6 +156,18 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
     example: async (fx) => {
       const card = await boughtLaterCard(fx);
       return { params: { id: card.id }, query: { token: card.token } };
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/gift-cards/:id/printable',
+    auth: 'none',
+    body: 'none',
+    fields: { token: match({ in: 'query', bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }) },
+    writes: [],
+    example: async (fx) => {
+      const { _id } = await issuedCard(fx);
+      return { params: { id: _id }, query: { token: linkTokenOf(fx.server.services.env.APP_SECRET, 'print', _id) } };
     },
   },
   {
