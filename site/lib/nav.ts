@@ -38,10 +38,16 @@ export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
       link('/admin/journal', 'Journal'),
     ],
   },
-  // issue 24: her teaching gigs and mileage, and the tax year in one place; issue 32: the packages she sells
+  // issue 24: her teaching gigs and mileage, and the tax year in one place; issue 32: the packages she sells; issue 33: gift cards
   {
     label: 'Money',
-    links: [link('/admin/finances', 'Finances'), link('/admin/gigs', 'Gigs'), link('/admin/tax-year', 'Tax year'), link('/admin/packages', 'Packages')],
+    links: [
+      link('/admin/finances', 'Finances'),
+      link('/admin/gigs', 'Gigs'),
+      link('/admin/tax-year', 'Tax year'),
+      link('/admin/packages', 'Packages'),
+      link('/admin/gift-cards', 'Gift cards'),
+    ],
   },
   // Her numbers and defaults (issue 20), and the last backup's time and size (issue 21).
   { label: 'Settings', links: [link('/admin/settings', 'Settings'), link('/admin/backups', 'Backups'), link('/admin/mail', 'Mail')] },

@@ -207,6 +207,16 @@ test.beforeAll(async ({ playwright, adminState }) => {
     (await admin.post('/api/admin/newsletters', { data: { subject: `Solstice classes ${stamp}`, body: '## Solstice\n\nClasses on **December 21**.' } })).ok(),
   ).toBe(true);
   expect((await admin.put('/api/admin/announcement', { data: { message: 'Studio closed on Thanksgiving.', link: '' } })).ok()).toBe(true);
+  // Issue 33: a gift card for next week with a long name, so her Gift cards page shows a card and its actions.
+  const card = await admin.post('/api/admin/gift-cards', {
+    data: {
+      amountCents: 75_00,
+      recipientName: `${LONG} ${stamp}`,
+      recipientEmail: uniqueEmail('phone-gift-with-a-rather-long-address'),
+      sendOn: teacherToday(7),
+    },
+  });
+  expect(card.status(), await card.text()).toBe(201);
   await admin.dispose();
 });
 
@@ -314,6 +324,7 @@ test.describe('at 390×844', () => {
         '/admin/users',
         '/admin/subscribers',
         '/admin/packages',
+        '/admin/gift-cards',
       ]),
     );
     for (const path of PAGES) {

@@ -75,6 +75,7 @@ const SECTIONS = [
   ['/admin/users', 'Clients'],
   ['/admin/subscribers', 'Subscribers'],
   ['/admin/packages', 'Packages'],
+  ['/admin/gift-cards', 'Gift cards'],
 ] as const;
 
 test.describe('admin sections without a session', () => {
@@ -86,7 +87,7 @@ test.describe('admin sections without a session', () => {
       await page.waitForURL('**/admin');
       await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
     }
-    for (const url of ['/api/admin/users', '/api/admin/subscribers', '/api/admin/signups', '/api/admin/orders', '/api/bookings']) {
+    for (const url of ['/api/admin/users', '/api/admin/subscribers', '/api/admin/signups', '/api/admin/orders', '/api/bookings', '/api/admin/gift-cards']) {
       expect((await page.request.get(url)).status(), url).toBe(401);
     }
   });

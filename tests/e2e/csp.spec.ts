@@ -219,6 +219,7 @@ test.describe('Content-Security-Policy', () => {
       '/admin/subscribers',
       '/admin/users',
       '/admin/packages',
+      '/admin/gift-cards',
     ]) {
       await page.goto(path);
       await expect(page.locator('main')).toBeVisible();
