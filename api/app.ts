@@ -1,6 +1,6 @@
 import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
 import { adminSeries, userSeries } from './booking/series.routes.ts';
-import { adminGiftCards, giftCards } from './gift-cards/gift-cards.routes.ts';
+import { adminGiftCards, giftCards, userGiftCards } from './gift-cards/gift-cards.routes.ts';
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
 import { Hono } from 'hono';
@@ -114,6 +114,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/packages', adminPackages);
   api.route('/gift-cards', giftCards);
   api.route('/admin/gift-cards', adminGiftCards);
+  api.route('/user', userGiftCards);
   api.route('/admin', adminClients);
   api.route('/admin', adminClientBookings);
   api.route('/user', userBalance);

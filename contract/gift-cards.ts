@@ -220,3 +220,15 @@ export interface GiftCardDeliveryView {
   /** Sent already (or voided): nothing can change any more. */
   delivered: boolean;
 }
+
+/** `POST /api/user/{id}/packages/{packageId}/gift-card`: a package bought with a gift card that pays it all. */
+export const packageByCardRequest = z.object({
+  /** The card's code as typed. */
+  giftCardCode: giftCardCode,
+  /** What the client pays for the package on its scale, in cents: the card must hold it all. */
+  amountCents: z
+    .number({ error: 'The amount must be a whole number of cents' })
+    .int('The amount must be a whole number of cents')
+    .positive('The amount must be more than $0'),
+});
+export type PackageByCardRequest = z.input<typeof packageByCardRequest>;

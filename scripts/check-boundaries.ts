@@ -234,6 +234,8 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: "a gift card's money is a lot of the one ledger, counted in cents (issue 33, decision 0041)",
   },
   { from: 'gift-cards', to: 'packages/ledger.repo.ts', why: "her page reads a gift card's history, its lot's rows (decision 0041)" },
+  { from: 'gift-cards', to: 'packages/buy-package.ts', why: "a package bought with a card is offered and priced on the package's own scale (decision 0042)" },
+  { from: 'gift-cards', to: 'packages/mails.ts', why: 'a package bought with a card is mailed as any package bought (decision 0042)' },
   {
     from: 'gift-cards',
     to: 'payments/attempts.repo.ts',

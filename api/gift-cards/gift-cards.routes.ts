@@ -8,6 +8,7 @@
  *   GET  /api/gift-cards/{id}/delivery?token=   the buyer's link (in the receipt): recipient, day, sent or not
  *   GET  /api/gift-cards/{id}/printable?token=  the recipient's link (in the card's mail): the card to print, with its code
  *   PUT  /api/gift-cards/{id}/delivery    {token, recipientName, recipientEmail, sendOn}: changed while not sent; today sends it now
+ *   POST /api/user/{id}/packages/{packageId}/gift-card   {giftCardCode, amountCents}: a package the card pays in full (201)
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
  *   GET  /api/admin/gift-cards/{id}       the card and its history (her-cards.ts)
@@ -20,7 +21,6 @@ import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import type { Context } from 'hono';
-import { requireAdmin } from '../middleware/auth.ts';
 import { sessionStore } from '../middleware/sessions.ts';
 import { readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
@@ -49,6 +49,8 @@ import {
   GIFT_CARD_SEND_ON_TOO_LATE,
   giftCardCode,
   giftCardOrderRequest,
+  packageByCardRequest,
+  GIFT_CARD_EMPTY,
   giftCardPurchaseRequest,
   issueGiftCardRequest,
   type AdminGiftCardView,
@@ -60,6 +62,12 @@ import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard, printable
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
+import { buyPackageWithCard, type CardBuyResult } from './spend-on-package.ts';
+import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { balanceOf } from '../packages/ledger.ts';
+import { NOT_LOGGED_IN } from '../../contract/user.ts';
+import { PACKAGE_NOT_OFFERED, packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
+import { GIFT_CARD_CHANGED_BOOKING, giftCardShort } from '../../contract/booking.ts';
 import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
 
 const params = z.object({ id });
@@ -246,3 +254,44 @@ export const adminGiftCards = new Hono<AppEnv>()
     }
     return c.json({ balanceCents: result.balanceCents }, 201);
   });
+
+/** Why a package was not bought with a card, in words and status (the booking's words where they are the same). */
+function packageByCardRefusal(result: Exclude<CardBuyResult, { ok: true }>): { status: 400 | 401 | 402 | 404 | 409; message: string } {
+  switch (result.kind) {
+    case 'unknown-account':
+      return { status: 401, message: NOT_LOGGED_IN };
+    case 'package-not-found':
+      return { status: 404, message: PACKAGE_NOT_OFFERED };
+    case 'amount-out-of-range':
+      return { status: 400, message: packageAmountOutOfRange(result.package) };
+    case 'unknown-gift-card':
+      return { status: 400, message: GIFT_CARD_NOT_FOUND };
+    case 'gift-card-empty':
+      return { status: 400, message: GIFT_CARD_EMPTY };
+    case 'gift-card-short':
+      return { status: 402, message: giftCardShort(result.balanceCents, result.amountCents) };
+    case 'gift-card-changed':
+      return { status: 409, message: GIFT_CARD_CHANGED_BOOKING };
+  }
+}
+
+/** A client's package paid with a gift card: limited per account as every spend by code is. */
+export const userGiftCards = new Hono<AppEnv>().post(
+  '/:id/packages/:packageId/gift-card',
+  requireUser(),
+  rateLimit({ ...LIMITS.giftCardCode, per: 'account' }),
+  validateParams(z.object({ id, packageId: id })),
+  validateJson(packageByCardRequest),
+  async (c) => {
+    const { id: userId, packageId } = c.req.valid('param');
+    assertSelf(c, userId);
+    const { giftCardCode: code, amountCents } = c.req.valid('json');
+    const result = await buyPackageWithCard(c.var.services, { userId, packageId, code, amountCents });
+    if (!result.ok) {
+      const { status, message } = packageByCardRefusal(result);
+      return c.json({ message }, status);
+    }
+    const balance = await balanceOf(c.var.services.db, userId, todayOf(c.var.services));
+    return c.json({ lotId: result.lotId, payerFirstName: result.payerFirstName, balance } satisfies PackageBoughtView, 201);
+  },
+);

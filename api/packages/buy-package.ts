@@ -34,7 +34,7 @@ import { packageBoughtMails } from './mails.ts';
 /** The PayPal order a package is paid with: made by us for this package and this client. */
 export const packageOrderReference = (packageId: string, userId: string) => `package:${packageId}:${userId}`;
 
-type Offered = NonNullable<Awaited<ReturnType<typeof findPackage>>>;
+export type Offered = NonNullable<Awaited<ReturnType<typeof findPackage>>>;
 
 /** An amount off the package's scale: the package, for the refusal's words. */
 export interface PackageAmountRefusal {
@@ -43,10 +43,10 @@ export interface PackageAmountRefusal {
   package: Offered;
 }
 
-const onScale = (p: Offered, cents: number) => cents >= p.minPriceCents && cents <= p.maxPriceCents;
+export const onScale = (p: Offered, cents: number) => cents >= p.minPriceCents && cents <= p.maxPriceCents;
 
 /** The package offered now (active), or undefined. */
-async function offered(db: DB, packageId: string): Promise<Offered | undefined> {
+export async function offered(db: DB, packageId: string): Promise<Offered | undefined> {
   const p = await findPackage(db, packageId);
   return p?.active ? p : undefined;
 }

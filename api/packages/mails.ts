@@ -21,12 +21,17 @@ export interface BoughtPackage {
   amountCents: number;
   /** Her day, YYYY-MM-DD: the last day the credits can book. */
   expiresOn: string | null;
-  paypalOrderId: string;
+  /** Null when a gift card paid it all (issue 33). */
+  paypalOrderId: string | null;
 }
 
 /** "15 February 2027": her day in words (a calendar date, no time, so no zone to convert). */
 const dayInWords = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** How it was paid: through PayPal (its order), or with a gift card (issue 33). */
+const paidWith = (p: BoughtPackage) =>
+  p.paypalOrderId ? `${money(p.amountCents)} paid through PayPal (order ${p.paypalOrderId})` : `${money(p.amountCents)} paid with a gift card`;
 
 export function packageBoughtMails(env: Env, brand: string, p: BoughtPackage): OutgoingMail[] {
   const until = p.expiresOn ? ` until ${dayInWords(p.expiresOn)}` : '';
@@ -38,7 +43,7 @@ export function packageBoughtMails(env: Env, brand: string, p: BoughtPackage): O
       paragraphs: [
         greeting(p.firstName),
         `${p.name}: ${what}, to book${until}.`,
-        `Payment: ${money(p.amountCents)} paid through PayPal (order ${p.paypalOrderId}).`,
+        `Payment: ${paidWith(p)}.`,
         'When you book a session of this type, the booking page offers to use one of your sessions instead of paying. Your balance is shown in your account.',
       ],
       action: { label: 'My account', url: `${env.SITE_URL}/user/${p.userId}` },
@@ -51,7 +56,7 @@ export function packageBoughtMails(env: Env, brand: string, p: BoughtPackage): O
         heading: 'A package was bought',
         paragraphs: [
           `${name || p.email} (${p.email}) bought ${p.name}: ${what}${until}.`,
-          `${money(p.amountCents)} paid through PayPal (order ${p.paypalOrderId}).`,
+          `${paidWith(p)}.`,
         ],
         footer: siteFooter(env, brand),
       },

@@ -350,3 +350,49 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     expect((await db().selectFrom('slots').select('bookedAt').where('id', '=', slot.id).executeTakeFirstOrThrow()).bookedAt).toBeNull();
   });
 });
+
+describe(`a package bought with a gift card on ${kind}`, () => {
+  const { packageNamed } = packageFixtures(server);
+  const buyWithCard = (client: { id: string; cookie: string }, packageId: string, json: Record<string, unknown>) =>
+    server.api(`/api/user/${client.id}/packages/${packageId}/gift-card`, { method: 'POST', headers: { cookie: client.cookie }, json });
+
+  it('a card that holds it all buys the package: the credits granted, the card debited in the same transaction, the mail naming the card', async () => {
+    const five = await packageNamed('Five individual yoga sessions');
+    const card = await issue(50_000);
+    const client = await createUser(server);
+    const res = await buyWithCard(client, five._id, { giftCardCode: card.code, amountCents: five.suggestedPriceCents });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { lotId, balance } = (await res.json()) as { lotId: string; balance: { credits: { lotId: string; remaining: number }[] } };
+    expect(balance.credits.find((c) => c.lotId === lotId)?.remaining).toBe(five.sessions);
+    expect(await balanceOf(card.code)).toBe(50_000 - five.suggestedPriceCents);
+    const lot = await db().selectFrom('creditLots').select(['method', 'priceCents', 'userId']).where('id', '=', lotId).executeTakeFirstOrThrow();
+    expect(lot).toEqual({ method: 'gift_card', priceCents: five.suggestedPriceCents, userId: client.id });
+    const [mail] = await readMailbox(server, client.email);
+    expect(mail!.text).toContain(`paid with a gift card`);
+  });
+
+  it('a card that holds less, a wrong code, an amount off the scale, or another client: refused, nothing granted or taken', async () => {
+    const five = await packageNamed('Five individual yoga sessions');
+    const card = await issue(five.minPriceCents - 100);
+    const client = await createUser(server);
+    const lots = async () => (await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).length;
+
+    const short = await buyWithCard(client, five._id, { giftCardCode: card.code, amountCents: five.minPriceCents });
+    expect(short.status).toBe(402);
+    expect((await short.json()).message).toMatch(/^Your gift card holds \$/);
+    expect((await buyWithCard(client, five._id, { giftCardCode: 'ABCD-EFGH-JKLM-NPQR', amountCents: five.minPriceCents })).status).toBe(400);
+    expect((await buyWithCard(client, five._id, { giftCardCode: card.code, amountCents: five.minPriceCents - 100 })).status).toBe(400);
+    const other = await createUser(server);
+    expect(
+      (
+        await server.api(`/api/user/${client.id}/packages/${five._id}/gift-card`, {
+          method: 'POST',
+          headers: { cookie: other.cookie },
+          json: { giftCardCode: card.code, amountCents: five.minPriceCents },
+        })
+      ).status,
+    ).toBe(403);
+    expect(await lots()).toBe(0);
+    expect(await balanceOf(card.code)).toBe(five.minPriceCents - 100);
+  });
+});
