@@ -107,3 +107,14 @@ export const EmailInput = (props: InputProps) => <TextInput label="Email" name="
 export const PhoneInput = (props: InputProps) => (
   <TextInput label="Phone" name="phone" type="tel" autoComplete="tel" required placeholder="123-456-7890" {...props} />
 );
+
+/** A form's submit button, in its own row, busy (and saying so) while the form sends. */
+export function SubmitButton(props: { busy: boolean; busyLabel: string; disabled?: boolean; children: ReactNode }) {
+  return (
+    <div>
+      <button className="button" type="submit" disabled={props.busy || props.disabled}>
+        {props.busy ? props.busyLabel : props.children}
+      </button>
+    </div>
+  );
+}

@@ -13,6 +13,8 @@ export function useDomValues<T extends Record<string, string>>(form: RefObject<H
     if (!el) return;
     const typed: Partial<T> = {};
     for (const control of Array.from(el.elements) as HTMLInputElement[]) {
+      // A radio or checkbox holds its value whether ticked or not: only the ticked one was chosen.
+      if ((control.type === 'radio' || control.type === 'checkbox') && !control.checked) continue;
       if (control.name && typeof control.value === 'string' && control.value !== '') (typed as Record<string, string>)[control.name] = control.value;
     }
     if (Object.keys(typed).length) setValues((v) => ({ ...v, ...typed }));

@@ -36,6 +36,21 @@ export function monthGrid(year: number, month: number): string[] {
 /** The day of the month of a YYYY-MM-DD day. */
 export const dayNumber = (day: string) => Number(day.slice(8, 10));
 
+/**
+ * `day` `n` months on, its day of the month kept where that month has it, else the month's last
+ * day: the server's reckoning of "a year ahead" (api/lib/time.ts addMonths).
+ */
+export function addMonthsToDay(day: string, n: number): string {
+  const { year, month } = addMonths(monthOfDay(day), n);
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return ymd(new Date(Date.UTC(year, month, Math.min(dayNumber(day), last), 12)));
+}
+
+/** A zone as people name it: "Pacific Time" for America/Los_Angeles (its IANA name where the browser has no words). */
+export const zoneWords = (zone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ??
+  zone;
+
 /** "Monday, November 30". */
 export const dayLabel = (day: string) => noonUtc(day).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 
 /** The public, indexable routes of SPEC.md section 2. */
-export const publicRoutes = ['/', '/yoga', '/about', '/calendar', '/chocolates', '/contact', '/aboutwebsite'];
+export const publicRoutes = ['/', '/yoga', '/about', '/calendar', '/chocolates', '/contact', '/aboutwebsite', '/gift-cards'];
 
 export const GET: APIRoute = ({ site }) => {
   const base = site ?? new URL('http://localhost:4321');

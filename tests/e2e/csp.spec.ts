@@ -15,6 +15,7 @@ const publicPages = [
   '/aboutwebsite',
   '/chocolates',
   '/contact',
+  '/gift-cards',
   '/calendar',
   '/cart',
   '/register',

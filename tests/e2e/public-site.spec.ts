@@ -9,6 +9,7 @@ const pages: Record<string, string[]> = {
   '/aboutwebsite': ['What it is built with', 'Planned features'],
   '/chocolates': ['The tins', 'The culture of cacao', 'Shipping and discounts', 'Tasting events', "How it's made", 'Kind words'],
   '/contact': ['Send a message'],
+  '/gift-cards': ['Give a gift card', 'Check a card’s balance'],
 };
 
 /**
@@ -166,7 +167,7 @@ test('the footer has its links, the outside links and the newsletter form', asyn
   await page.goto('/about');
   const footer = page.getByRole('contentinfo');
   const nav = footer.getByRole('navigation', { name: 'Footer' });
-  for (const href of ['/', '/about', '/calendar', '/contact', '/chocolates', '/aboutwebsite']) {
+  for (const href of ['/', '/about', '/calendar', '/contact', '/chocolates', '/gift-cards', '/aboutwebsite']) {
     await expect(nav.locator(`a[href="${href}"]`)).toHaveCount(1);
   }
   const outside = footer.getByRole('navigation', { name: 'Elsewhere' }).getByRole('link');

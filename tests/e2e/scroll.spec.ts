@@ -14,8 +14,8 @@ import { hydrated, loginAdmin, nextPaint } from './helpers.ts';
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The public pages of the site (api/pages/render-ahead.ts SITE_ROUTES with a sitemap entry), then the cart and sign-up. */
 const CONTENT_PAGES = ['/', '/yoga', '/about', '/chocolates', '/contact', '/aboutwebsite'];
-/** Pages that are an island themselves (hydrated at load by decision 0007): scrolled and measured too. */
-const APP_PAGES = ['/calendar', '/cart', '/signup'];
+/** Pages that are an island themselves (hydrated at load by decision 0007, or on sight as /gift-cards' purchase form): scrolled and measured too. */
+const APP_PAGES = ['/calendar', '/cart', '/signup', '/gift-cards'];
 const THUMB_MAX_BYTES = 20 * 1024;
 
 declare global {
