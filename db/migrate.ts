@@ -27,6 +27,7 @@ import * as packagePayments from './migrations/0024_package_payments.ts';
 import * as weeklySeries from './migrations/0026_weekly_series.ts';
 import * as giftCards from './migrations/0027_gift_cards.ts';
 import * as giftCardSpending from './migrations/0028_gift_card_spending.ts';
+import * as giftCardLinks from './migrations/0029_gift_card_links.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0026_weekly_series': weeklySeries,
   '0027_gift_cards': giftCards,
   '0028_gift_card_spending': giftCardSpending,
+  '0029_gift_card_links': giftCardLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -28,6 +28,10 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: '/signup', route: 'signup', reads: ['waiver'] },
   { path: '/signup-selection', route: 'signup-selection', reads: [] },
   { path: '/cart', route: 'cart', reads: [] },
+  // Issue 33: buying a gift card, and the links its mails carry (the buyer's change, the printable card).
+  { path: '/gift-cards', route: 'gift-cards', reads: [], sitemap: true },
+  { path: '/gift-cards/change', route: 'gift-cards-change', reads: [] },
+  { path: '/gift-cards/print', route: 'gift-cards-print', reads: [] },
   { path: '/login', route: 'login', reads: [] },
   { path: '/register', route: 'register', reads: [] },
   { path: '/dashboard', route: 'dashboard', reads: [] },

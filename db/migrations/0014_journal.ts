@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { appendNavLink } from './nav-links.ts';
 
 /**
  * Her journal (issue 22, decision 0021): posts are rows of `pages` with kind 'post', so they
@@ -38,55 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
  * the camelCase plugin, as migrations do.
  */
 export async function addJournalLinks(db: Kysely<any>): Promise<void> {
-  const site = await db.selectFrom('pages').select(['draft', 'published', 'published_revision']).where('slug', '=', 'site').executeTakeFirst();
-  if (!site) return;
-  type Nav = { label: string; href: string }[];
-  const withJournal = (json: string): { json: string; changed: string[] } => {
-    const content = JSON.parse(json) as Record<string, unknown>;
-    const changed: string[] = [];
-    for (const key of ['mainNav', 'shopNav']) {
-      const nav = content[key] as Nav | undefined;
-      if (!Array.isArray(nav) || nav.some((l) => typeof l?.href === 'string' && (l.href === '/blog' || l.href.startsWith('/blog/')))) continue;
-      content[key] = [...nav, { label: 'Journal', href: '/blog' }];
-      changed.push(`${key}.${nav.length}`);
-    }
-    return { json: JSON.stringify(content), changed };
-  };
-  const draft = withJournal(site.draft as string);
-  if (draft.changed.length) {
-    await db
-      .updateTable('pages')
-      .set({ draft: draft.json, draft_version: sql`draft_version + 1`, updated_at: sql`now()` })
-      .where('slug', '=', 'site')
-      .execute();
-  }
-  if (site.published === null) return;
-  const published = withJournal(site.published as string);
-  if (!published.changed.length) return;
-  const last = await db
-    .selectFrom('page_revisions')
-    .select(sql<number>`coalesce(max(n), 0)::int`.as('n'))
-    .where('slug', '=', 'site')
-    .executeTakeFirst();
-  const n = (last?.n ?? 0) + 1;
-  // As a publish does: a revision (never changed after), and the published copy is that revision.
-  await db
-    .insertInto('page_revisions')
-    .values({
-      slug: 'site',
-      n,
-      content: published.json,
-      changed: JSON.stringify(published.changed),
-      text_hash: createHash('sha256')
-        .update(JSON.stringify(JSON.parse(published.json)))
-        .digest('hex'),
-    })
-    .execute();
-  await db
-    .updateTable('pages')
-    .set({ published: published.json, published_revision: n, published_at: sql`now()`, updated_at: sql`now()` })
-    .where('slug', '=', 'site')
-    .execute();
+  await appendNavLink(db, ['mainNav', 'shopNav'], { label: 'Journal', href: '/blog' }, (href) => href === '/blog' || href.startsWith('/blog/'));
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -9,6 +9,8 @@ import type { BookingOrderView } from '../../../contract/booking.ts';
 import { amountRange, DEFAULT_SETTINGS, type BookingAmounts } from '../../../contract/settings.ts';
 import { packageAmountOutOfRange, packagePriceWords, packageSavingWords, type PackageBoughtView, type PackageView } from '../../../contract/packages.ts';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs } from '../PayPalPayment';
+import { GiftCardCode, type AppliedGiftCard } from '../GiftCardCode';
+import { giftCardShort } from '../../../contract/booking.ts';
 
 /**
  * The packages she sells, offered on the booking page (issue 32, decision 0038): each active one
@@ -25,6 +27,8 @@ export default function BuyPackage({ user }: { user: User }) {
   const [error, setError] = useState('');
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
   const [buying, setBuying] = useState(false);
+  // Issue 33: a gift card that pays the whole package (one that holds less says so; PayPal pays otherwise).
+  const [card, setCard] = useState<AppliedGiftCard | null>(null);
 
   useEffect(() => {
     request<PackageView[]>('GET', '/api/packages')
@@ -53,22 +57,32 @@ export default function BuyPackage({ user }: { user: User }) {
       return;
     }
     setError('');
+    if (card) {
+      const body = { giftCardCode: card.code, amountCents: cents };
+      if (card.balanceCents < cents) setError(giftCardShort(card.balanceCents, cents));
+      else await record(() => request<PackageBoughtView>('POST', `${base(chosen)}/gift-card`, { body, session: 'user' }));
+      return;
+    }
     setPaypal(await loadPayPalConfig());
   }
 
   const base = (p: PackageView) => `/api/user/${encodeURIComponent(user.id)}/packages/${encodeURIComponent(p._id)}`;
 
-  async function bought(orderID: string) {
+  const bought = (orderID: string) =>
+    record(() => request<PackageBoughtView>('POST', `${base(chosen!)}/buy`, { body: { paypalOrderId: orderID }, session: 'user' }), true);
+
+  /** Records the purchase (after PayPal's approval, or at once with a gift card) and says what was bought. */
+  async function record(buy: () => ReturnType<typeof request<PackageBoughtView>>, throughPayPal = false) {
     if (!chosen) return;
     setBuying(true);
     try {
-      const res = await request<PackageBoughtView>('POST', `${base(chosen)}/buy`, { body: { paypalOrderId: orderID }, session: 'user' });
+      const res = await buy();
       if (!res.ok) {
         await showAlert({ icon: 'error', title: 'Payment Unsuccessful', text: res.data.message || 'Your package could not be bought. Please try again.' });
         setPaypal(null);
         return;
       }
-      await paymentDialogs.successful(res.data.payerFirstName || user.firstName);
+      if (throughPayPal) await paymentDialogs.successful(res.data.payerFirstName || user.firstName);
       const n = res.data.balance.credits.find((c) => c.lotId === res.data.lotId)?.remaining ?? chosen.sessions;
       await showAlert({
         icon: 'success',
@@ -119,9 +133,17 @@ export default function BuyPackage({ user }: { user: User }) {
                     </span>
                   )}
                 </div>
+                <GiftCardCode
+                  applied={card}
+                  onChange={(next) => {
+                    setCard(next);
+                    setPaypal(null);
+                    setError('');
+                  }}
+                />
                 {!paypal && (
                   <button type="submit" className="button">
-                    Continue to payment
+                    {card ? 'Pay with the gift card' : 'Continue to payment'}
                   </button>
                 )}
               </form>

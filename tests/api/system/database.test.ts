@@ -102,6 +102,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0026_weekly_series',
       '0027_gift_cards',
       '0028_gift_card_spending',
+      '0029_gift_card_links',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

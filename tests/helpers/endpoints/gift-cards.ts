@@ -1,6 +1,7 @@
 /** The endpoint table's gift cards part (issue 33; tests/helpers/endpoints.ts holds the whole table, in order). */
 import { match, text, type Endpoint, type Fixtures } from './common.ts';
 import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
+import { newPackage } from './packages.ts';
 
 /** A card she issues, delivered today (or on `sendOn`): its code is what the balance look-up is asked with. */
 const issuedCard = async (fx: Fixtures, sendOn?: string) => {
@@ -185,6 +186,29 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
     example: async (fx) => {
       const card = await boughtLaterCard(fx);
       return { params: { id: card.id }, json: { token: card.token, recipientName: 'Rae Other', recipientEmail: fx.email('gift-other'), sendOn: fx.date(7) } };
+    },
+  },
+  {
+    method: 'POST',
+    route: '/api/user/:id/packages/:packageId/gift-card',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      giftCardCode: match({ bad: ['0000-0000-0000-0000', 'K7QM-2XWD-9PHN'] }),
+      // On the package's $200–$300 scale, and no more than the card holds.
+      amountCents: { kind: 'number', required: true, role: 'match', bad: [0, -100, 1.5, 19_900, 30_100] },
+    },
+    writes: ['creditLots', 'ledgerEntries', 'mails', 'mailOutbox'],
+    example: async (fx) => {
+      const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
+      const { id: packageId } = await newPackage(fx);
+      const res = await fx.server.api('/api/admin/gift-cards', {
+        method: 'POST',
+        json: { amountCents: 30_000, recipientName: 'Ana Lima', recipientEmail: fx.email('gift') },
+        headers: { cookie: await fx.adminCookie() },
+      });
+      const { code } = (await res.json()) as { code: string };
+      return { cookie: user.cookie, params: { id: user.id, packageId }, json: { giftCardCode: code, amountCents: 24_000 } };
     },
   },
 ];

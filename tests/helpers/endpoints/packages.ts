@@ -21,7 +21,7 @@ const packageExample = (fx: Fixtures) => ({
   maxPriceCents: 30_000,
   monthsValid: 3,
 });
-const newPackage = async (fx: Fixtures) =>
+export const newPackage = async (fx: Fixtures) =>
   fx.db
     .insertInto('packages')
     .values({ ...packageExample(fx), sessionTypes: JSON.stringify(['Individual Yoga Session (60 min)']) })
