@@ -54,10 +54,7 @@ export function packageBoughtMails(env: Env, brand: string, p: BoughtPackage): O
       `Package sold: ${oneLine(p.name)} to ${oneLine(name || p.email)}`,
       {
         heading: 'A package was bought',
-        paragraphs: [
-          `${name || p.email} (${p.email}) bought ${p.name}: ${what}${until}.`,
-          `${paidWith(p)}.`,
-        ],
+        paragraphs: [`${name || p.email} (${p.email}) bought ${p.name}: ${what}${until}.`, `${paidWith(p)}.`],
         footer: siteFooter(env, brand),
       },
       { about: p.email },
