@@ -90,7 +90,7 @@ export default function GiftCardChange({ clock }: { clock: PageClock }) {
     />
   );
   return (
-    <form className="form" onSubmit={(e) => void save(e)} noValidate aria-label="Change the gift card's delivery">
+    <form className="form" onSubmit={(e) => void save(e)} noValidate aria-label="Change the gift card’s delivery">
       <p data-card-waiting>
         {summary} goes to {card.recipientName} on {card.sendOn}.
       </p>

@@ -77,14 +77,14 @@ test.describe('the chocolate shop', () => {
 
     // Coupons: unknown, then valid (upper-cased), then the same again.
     await page.getByLabel('Coupon code').fill('nope');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Invalid coupon code' })).toBeVisible();
     await page.getByLabel('Coupon code').fill('welcome10');
     await expect(page.getByLabel('Coupon code')).toHaveValue('WELCOME10');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page.getByText('Coupon WELCOME10 applied: 10% off.')).toBeVisible();
     await expect(page.locator('[data-total="discount"]')).toHaveText('−$3.60');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expectAlert(page, 'Coupon already applied');
     await closeAlert(page, 'Coupon already applied');
 
@@ -119,7 +119,7 @@ test.describe('the chocolate shop', () => {
     await cartWithOneBar(page);
     await page.goto('/cart');
     await page.getByLabel('Coupon code').fill('TAGGED15');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Coupons valid only on orders $15 or more' })).toBeVisible();
     await expect(page.locator('[data-total="discount"]')).toHaveText('−$0.00');
 
