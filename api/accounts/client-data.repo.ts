@@ -2,6 +2,7 @@
  * The rows the client's data export reads (api/accounts/client-data.ts; issue 23, GDPR articles
  * 15 and 20): her account, and every row tied to it or to her address. Nothing about anyone else.
  */
+import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 
 /** Her account and every row tied to it or to her address, in the export's order; undefined without an account. */
@@ -28,5 +29,32 @@ export async function clientRows(db: DB, userId: string) {
   const subscriber = await db.selectFrom('subscribers').selectAll().where('email', '=', email).executeTakeFirst();
   const messages = await db.selectFrom('contactMessages').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const requests = await db.selectFrom('bookingRequests').selectAll().where('email', '=', email).orderBy('createdAt').execute();
-  return { user, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests };
+  // Gift cards (issue 33) she bought or was given, by her address (a card needs no account), and
+  // their rows; never the code (only its hash is kept), and a card given to her only once it went.
+  const giftCards = await db
+    .selectFrom('giftCards as g')
+    .innerJoin('creditLots as l', 'l.id', 'g.lotId')
+    .select(['g.id', 'g.lotId', 'g.codeLast4', 'g.design', 'g.buyerName', 'g.buyerEmail', 'g.recipientName', 'g.recipientEmail', 'g.message', 'g.sendOn'])
+    .select(['g.deliveredAt', 'g.voidedAt', 'g.createdAt', 'l.quantity as amountCents'])
+    .where((w) =>
+      w.or([
+        w(sql`lower(${sql.ref('g.buyerEmail')})`, '=', email.toLowerCase()),
+        w.and([w(sql`lower(${sql.ref('g.recipientEmail')})`, '=', email.toLowerCase()), w('g.deliveredAt', 'is not', null)]),
+      ]),
+    )
+    .orderBy('g.createdAt')
+    .execute();
+  const giftCardRows = giftCards.length
+    ? await db
+        .selectFrom('ledgerEntries')
+        .select(['lotId', 'change', 'reason', 'orderId', 'slotId', 'createdAt'])
+        .where(
+          'lotId',
+          'in',
+          giftCards.map((g) => g.lotId),
+        )
+        .orderBy('createdAt')
+        .execute()
+    : [];
+  return { user, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests, giftCards, giftCardRows };
 }

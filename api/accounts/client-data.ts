@@ -20,7 +20,7 @@ const dollars = (cents: number | null | undefined) => (cents === null || cents =
 export async function clientData(db: DB, ring: Keyring, userId: string, reader: Reader) {
   const rows = await clientRows(db, userId);
   if (!rows) return undefined;
-  const { user: u, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests } = rows;
+  const { user: u, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests, giftCards, giftCardRows } = rows;
   const opened = await readForExport(db, ring, userId, reader);
   // What they hold with her (issue 32): every credit and every ledger row.
   const held = await heldLots(db, userId);
@@ -132,6 +132,26 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
       remaining: l.remaining,
     })),
     creditHistory: ledger.map((e) => ({ at: iso(e.createdAt), package: e.name, change: e.change, reason: e.reason, note: e.note })),
+    // Issue 33: the cards she bought or was given (by her address), each with its history.
+    giftCards: giftCards.map((g) => {
+      const history = giftCardRows.filter((r) => r.lotId === g.lotId);
+      return {
+        endingIn: g.codeLast4,
+        bought: g.buyerEmail?.toLowerCase() === u.email.toLowerCase(),
+        received: g.recipientEmail.toLowerCase() === u.email.toLowerCase() && g.deliveredAt !== null,
+        amount: dollars(g.amountCents),
+        balance: dollars(g.voidedAt ? 0 : history.reduce((sum, r) => sum + r.change, 0)),
+        design: g.design,
+        from: g.buyerName,
+        to: g.recipientName,
+        toEmail: g.recipientEmail,
+        message: g.message,
+        sendOn: g.sendOn,
+        deliveredAt: iso(g.deliveredAt),
+        voidedAt: iso(g.voidedAt),
+        history: history.map((r) => ({ at: iso(r.createdAt), change: dollars(r.change), reason: r.reason, order: r.orderId, session: r.slotId })),
+      };
+    }),
     intakeAnswers: intake.map((a) => ({
       formVersion: a.version,
       answeredAt: a.answeredAt,
@@ -167,6 +187,7 @@ const HEADINGS: Record<string, string> = {
   meetingRequests: 'Meeting requests',
   sessionCredits: 'Session credits',
   creditHistory: 'Credit history',
+  giftCards: 'Gift cards',
   intakeAnswers: 'Intake answers',
   sessionNotes: 'Session notes',
 };

@@ -72,6 +72,20 @@ export async function keepBooksWithoutWho(trx: Trx, userId: string, email: strin
     .where(sql<boolean>`lower(details->>'payerEmail') = ${email}`)
     .execute();
   await trx.updateTable('orders').set({ payerName: '', payerEmail: '', shipToName: null, shipToAddress: null }).where('payerEmail', '=', email).execute();
+  // Gift cards (issue 33): the cards she bought keep their money and lose her name and address; a
+  // card given to her and delivered loses her name, address and the words to her (its code, held
+  // by whoever has it, still spends). A card on its way to her is the buyer's, left as it is.
+  await trx
+    .updateTable('giftCards')
+    .set({ buyerName: '', buyerEmail: null })
+    .where(sql`lower(buyer_email)`, '=', email)
+    .execute();
+  await trx
+    .updateTable('giftCards')
+    .set({ recipientName: '', recipientEmail: '', message: '' })
+    .where(sql`lower(recipient_email)`, '=', email)
+    .where('deliveredAt', 'is not', null)
+    .execute();
 }
 
 /**

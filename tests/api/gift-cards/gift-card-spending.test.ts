@@ -396,3 +396,63 @@ describe(`a package bought with a gift card on ${kind}`, () => {
     expect(await balanceOf(card.code)).toBe(five.minPriceCents - 100);
   });
 });
+
+describe(`a gift card in a client's data and erasure on ${kind}`, () => {
+  it('her export lists the cards she bought and the cards given to her, with their history; her erasure takes her name and address off them and their money stays', async () => {
+    const client = await createUser(server, { email: unique('holder') });
+    // A card she was given (delivered today), of which she spent $12 on a tin.
+    const given = await asAdmin('/api/admin/gift-cards', 'POST', { amountCents: 4_000, recipientName: 'Ana Lima', recipientEmail: client.email.toUpperCase() });
+    const { code } = (await given.json()) as { code: string };
+    const tinId = await tin(1_200);
+    const spent = await place({ ...pickupCart(tinId), giftCardCode: code, payerName: 'Ana Lima', payerEmail: client.email });
+    expect(spent.status, await spent.clone().text()).toBe(201);
+    // A card she bought for a friend, not yet sent.
+    const made = await server.api('/api/gift-cards/paypal-order', { method: 'POST', json: { amountCents: 2_000 } });
+    const { orderID } = (await made.json()) as { orderID: string };
+    await approve(orderID);
+    const later = new Date(server.services.clock.now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const bought = await server.api('/api/gift-cards', {
+      method: 'POST',
+      json: {
+        paypalOrderId: orderID,
+        amountCents: 2_000,
+        design: 'yoga',
+        buyerName: 'Ana Lima',
+        buyerEmail: client.email,
+        recipientName: 'Fay Friend',
+        recipientEmail: unique('friend'),
+        sendOn: later,
+      },
+    });
+    expect(bought.status, await bought.clone().text()).toBe(201);
+
+    const exported = (await (await server.api(`/api/user/${client.id}/export`, { headers: { cookie: client.cookie } })).json()) as {
+      giftCards: { endingIn: string; bought: boolean; received: boolean; amount: string; balance: string; history: { change: string; reason: string }[] }[];
+    };
+    expect(exported.giftCards).toEqual([
+      expect.objectContaining({
+        endingIn: code.slice(-4),
+        received: true,
+        bought: false,
+        amount: '40.00',
+        balance: '28.00',
+        history: [expect.objectContaining({ change: '40.00', reason: 'bought' }), expect.objectContaining({ change: '-12.00', reason: 'used' })],
+      }),
+      expect.objectContaining({ bought: true, received: false, amount: '20.00', balance: '20.00' }),
+    ]);
+    expect(JSON.stringify(exported)).not.toContain(code);
+    const html = await (await server.api(`/api/user/${client.id}/export/html`, { headers: { cookie: client.cookie } })).text();
+    expect(html).toContain('Gift cards');
+
+    expect((await asAdmin(`/api/admin/users/${client.id}`, 'DELETE')).status).toBe(200);
+    const left = await db()
+      .selectFrom('giftCards')
+      .select(['buyerName', 'buyerEmail', 'recipientName', 'recipientEmail', 'message'])
+      .where((w) => w.or([w('codeLast4', '=', code.slice(-4)), w('buyerName', '=', '')]))
+      .execute();
+    expect(JSON.stringify(left)).not.toContain(client.email);
+    expect(JSON.stringify(left).toLowerCase()).not.toContain(client.email.toLowerCase());
+    // Its money stays on the card: whoever holds the code spends it.
+    expect(await balanceOf(code)).toBe(2_800);
+  });
+});
