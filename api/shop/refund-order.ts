@@ -14,6 +14,7 @@ import { refundByAdmin } from './order-status.ts';
 import { orderMailView } from './order-views.ts';
 import { orderRefundedMail } from './mails.ts';
 import { findOrderById, itemsOfOrders, type OrderRow } from './orders.repo.ts';
+import { PayPalError } from '../services/payments/paypal.ts';
 
 /**
  * Why nothing was refunded: 'order-not-found'; 'refunded-final' (refunded already);
@@ -38,8 +39,12 @@ export async function refundOrder(deps: Pick<Services, 'db' | 'env' | 'mailer' |
     try {
       await payments.refundCapture(order.paypalCaptureId);
     } catch (err) {
-      console.error(`[orders] PayPal refund of order ${order.id} failed:`, err instanceof Error ? err.message : err);
-      return { ok: false, kind: 'payment-unavailable' };
+      // Refunded already (her second tap racing the first, or a refund made in PayPal): the state
+      // she asked for. The transaction below marks the order once and gives the card's part back once.
+      if (!(err instanceof PayPalError && err.issue === 'CAPTURE_FULLY_REFUNDED')) {
+        console.error(`[orders] PayPal refund of order ${order.id} failed:`, err instanceof Error ? err.message : err);
+        return { ok: false, kind: 'payment-unavailable' };
+      }
     }
   }
 

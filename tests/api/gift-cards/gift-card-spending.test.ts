@@ -250,6 +250,43 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     ]);
   });
 
+  it('two taps of her refund at once: both answer the order refunded; PayPal refunds once, the card gets its part back once, the buyer is mailed once', async () => {
+    const card = await issue(1_000);
+    const tinId = await tin(2_500, 10);
+    const buyer = unique('double-tap');
+    const q = (await (await quote({ ...pickupCart(tinId), giftCardCode: card.code })).json()) as { orderID: string };
+    await approve(q.orderID, { email: buyer });
+    const paid = await place({ ...pickupCart(tinId), giftCardCode: card.code, orderId: q.orderID });
+    const orderId = ((await paid.json()) as { order: { _id: string } }).order._id;
+    expect(await balanceOf(card.code)).toBe(0);
+    // Both taps read the order paid before either reaches PayPal: the race of two quick taps, every time.
+    const payments = server.services.payments;
+    const realRefund = payments.refundCapture.bind(payments);
+    let arrived = 0;
+    let bothThere: () => void = () => {};
+    const atPayPal = new Promise<void>((resolve) => (bothThere = resolve));
+    const refundSpy = vi.spyOn(payments, 'refundCapture').mockImplementation(async (captureId) => {
+      if (++arrived === 2) bothThere();
+      await atPayPal;
+      return realRefund(captureId);
+    });
+
+    const taps = await Promise.all([asAdmin(`/api/admin/orders/${orderId}/refund`, 'POST'), asAdmin(`/api/admin/orders/${orderId}/refund`, 'POST')]);
+    // PayPal refunded the first and refused the second as refunded already: both taps answer the order refunded.
+    for (const t of taps) expect(t.status, await t.clone().text()).toBe(200);
+    for (const t of taps) expect(await t.json()).toMatchObject({ status: 'refunded' });
+    expect((await orderRow(orderId)).status).toBe('refunded');
+    expect(await balanceOf(card.code)).toBe(1_000);
+    expect(await cardRowsOfOrder(orderId)).toEqual([
+      { change: -1_000, reason: 'used' },
+      { change: 1_000, reason: 'returned' },
+    ]);
+    const refundedCaptures = await Promise.all(refundSpy.mock.results.map((r) => (r.value as Promise<unknown>).then(() => 'refunded').catch(() => 'refused')));
+    expect(refundedCaptures.filter((r) => r === 'refunded')).toHaveLength(1);
+    expect((await readMailbox(server, buyer)).filter((m) => m.subject.endsWith('is refunded'))).toHaveLength(1);
+    refundSpy.mockRestore();
+  });
+
   it("a refund PayPal reports of an order's whole PayPal part gives the card's part back", async () => {
     const card = await issue(1_500);
     const tinId = await tin(2_500, 10);
