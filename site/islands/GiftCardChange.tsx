@@ -5,7 +5,8 @@ import { usdFromCents } from '../lib/money';
 import { TextInput } from './Field';
 import { useToday } from './useToday';
 import type { PageClock } from '../../contract/content.ts';
-import { GIFT_CARD_LINK_INVALID, giftCardDeliveryChange, type GiftCardDeliveryView } from '../../contract/gift-cards.ts';
+import { giftCardDeliveryChange, type GiftCardDeliveryView } from '../../contract/gift-cards.ts';
+import { linkParams, useCardLink } from './useCardLink';
 
 type Fields = { recipientName: string; recipientEmail: string; sendOn: string };
 
@@ -20,25 +21,17 @@ const aYearFrom = (day: string) => `${Number(day.slice(0, 4)) + 1}${day.slice(4)
  */
 export default function GiftCardChange({ clock }: { clock: PageClock }) {
   const today = useToday(clock);
-  const [card, setCard] = useState<GiftCardDeliveryView | null>(null);
-  const [failure, setFailure] = useState('');
+  const { data: card, setData: setCard, waiting } = useCardLink<GiftCardDeliveryView>('delivery');
   const [fields, setFields] = useState<Fields>({ recipientName: '', recipientEmail: '', sendOn: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
   const [busy, setBusy] = useState(false);
-  const params = typeof location === 'undefined' ? null : new URLSearchParams(location.search);
-  const id = params?.get('card') ?? '';
-  const token = params?.get('token') ?? '';
-
+  const { id, token } = linkParams();
+  // The form starts from the card as it is, once it is here.
   useEffect(() => {
-    if (!id || !token) return setFailure(GIFT_CARD_LINK_INVALID);
-    request<GiftCardDeliveryView>('GET', `/api/gift-cards/${encodeURIComponent(id)}/delivery?token=${encodeURIComponent(token)}`)
-      .then((res) => {
-        if (!res.ok) return setFailure(res.data.message || GIFT_CARD_LINK_INVALID);
-        setCard(res.data);
-        setFields({ recipientName: res.data.recipientName, recipientEmail: res.data.recipientEmail, sendOn: res.data.sendOn });
-      })
-      .catch(() => setFailure('We couldn’t load this gift card. Please try again.'));
-  }, [id, token]);
+    if (card) setFields({ recipientName: card.recipientName, recipientEmail: card.recipientEmail, sendOn: card.sendOn });
+    // Only the card's arrival fills the form: a save keeps what was typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [card === null]);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -58,20 +51,14 @@ export default function GiftCardChange({ clock }: { clock: PageClock }) {
         if (res.status === 409 && card) setCard({ ...card, delivered: true });
         return;
       }
-      setCard((c) => c && { ...c, ...fields, delivered: res.data.delivered });
+      if (card) setCard({ ...card, ...fields, delivered: res.data.delivered });
       await showAlert({ icon: 'success', title: 'Gift Card Changed', text: res.data.message });
     } finally {
       setBusy(false);
     }
   }
 
-  if (failure)
-    return (
-      <p className="field-error" role="alert">
-        {failure}
-      </p>
-    );
-  if (!card) return <p aria-busy="true">Loading your gift card…</p>;
+  if (!card) return waiting;
   const summary = `Your ${usdFromCents(card.amountCents)} gift card ending ${card.last4}`;
   if (card.delivered)
     return (

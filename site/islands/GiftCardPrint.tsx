@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
-import { request } from '../lib/http';
 import { usdFromCents } from '../lib/money';
-import { GIFT_CARD_LINK_INVALID, type GiftCardPrintView } from '../../contract/gift-cards.ts';
+import type { GiftCardPrintView } from '../../contract/gift-cards.ts';
+import { useCardLink } from './useCardLink';
 
 /**
  * /gift-cards/print?card=…&token=… (issue 33): the card from the recipient's mail, to print and
@@ -9,26 +8,8 @@ import { GIFT_CARD_LINK_INVALID, type GiftCardPrintView } from '../../contract/g
  * that the paper leaves out. The code comes from the server on the link the mail carried.
  */
 export default function GiftCardPrint() {
-  const [card, setCard] = useState<GiftCardPrintView | null>(null);
-  const [failure, setFailure] = useState('');
-
-  useEffect(() => {
-    const params = new URLSearchParams(location.search);
-    const id = params.get('card') ?? '';
-    const token = params.get('token') ?? '';
-    if (!id || !token) return setFailure(GIFT_CARD_LINK_INVALID);
-    request<GiftCardPrintView>('GET', `/api/gift-cards/${encodeURIComponent(id)}/printable?token=${encodeURIComponent(token)}`)
-      .then((res) => (res.ok ? setCard(res.data) : setFailure(res.data.message || GIFT_CARD_LINK_INVALID)))
-      .catch(() => setFailure('We couldn’t load this gift card. Please try again.'));
-  }, []);
-
-  if (failure)
-    return (
-      <p className="field-error" role="alert">
-        {failure}
-      </p>
-    );
-  if (!card) return <p aria-busy="true">Loading your gift card…</p>;
+  const { data: card, waiting } = useCardLink<GiftCardPrintView>('printable');
+  if (!card) return waiting;
   return (
     <>
       <article className="gift-card-print" data-design={card.design} aria-label="Gift card">

@@ -1,7 +1,18 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { GIFT_CARD_AMOUNT_INVALID, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
 import { PAYMENT_ALREADY_USED } from '../../contract/booking.ts';
-import { closeAlert, expectAlert, expectAlertText, fitsThePhone, loginAdmin, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import {
+  closeAlert,
+  expectAlert,
+  expectAlertText,
+  fillGiftCard,
+  fitsThePhone,
+  loginAdmin,
+  mailsTo,
+  teacherToday,
+  uniqueEmail,
+  visitorHeaders,
+} from './helpers';
 
 /**
  * Issue 33's buyer at 390 × 844, on a phone in Kiritimati (UTC+14, a day ahead of her most of the
@@ -14,17 +25,15 @@ import { closeAlert, expectAlert, expectAlertText, fitsThePhone, loginAdmin, mai
 test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'Pacific/Kiritimati', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
 
 /** A $50 Linden Cacao Co. card from Gia to Rosa, mailed on `day`, up to the PayPal step. */
-async function fillCard(form: Locator, buyer: string, recipient: string, day: string) {
-  await form.getByRole('radio', { name: '$50' }).check();
-  await form.getByRole('radio', { name: 'Linden Cacao Co.' }).check();
-  await form.getByLabel('Your name').fill('Gia Giver');
-  await form.getByLabel('Your email').fill(buyer);
-  await form.getByLabel('Recipient’s name').fill('Rosa Receiver');
-  await form.getByLabel('Recipient’s email').fill(recipient);
-  await form.getByLabel('Message (optional)').fill('Happy December! A tin or a session, as you like.');
-  await form.getByLabel('Delivery day').fill(day);
-  await form.getByRole('button', { name: 'Continue to payment' }).click();
-}
+const fillCard = (form: Locator, buyer: string, recipient: string, day: string) =>
+  fillGiftCard(form, {
+    amount: '$50',
+    brand: 'Linden Cacao Co.',
+    buyer: { name: 'Gia Giver', email: buyer },
+    recipient: { name: 'Rosa Receiver', email: recipient },
+    message: 'Happy December! A tin or a session, as you like.',
+    day,
+  });
 
 /** "Saturday, November 29" for her day YYYY-MM-DD, as the success dialog says it. */
 const dayWords = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });

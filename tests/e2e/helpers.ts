@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 /** The e2e server (playwright.config.ts), for request contexts and browser contexts made by hand. */
@@ -294,4 +294,28 @@ export async function drawSignature(page: Page) {
   await page.mouse.up();
   await page.getByRole('button', { name: 'Save Signature' }).click();
   await expect(page.getByText('Signature saved.')).toBeVisible();
+}
+
+/** A gift card as the /gift-cards form takes it (issue 33): a preset ('$50') or any whole amount. */
+export interface GiftCardFields {
+  amount: `$${number}` | number;
+  brand: string;
+  buyer: { name: string; email: string };
+  recipient: { name: string; email: string };
+  message: string;
+  day: string;
+}
+
+/** The /gift-cards form filled in, and on to its payment step. */
+export async function fillGiftCard(form: Locator, card: GiftCardFields) {
+  if (typeof card.amount === 'number') await form.getByLabel('Any whole amount from $10 to $500').fill(String(card.amount));
+  else await form.getByRole('radio', { name: card.amount }).check();
+  await form.getByRole('radio', { name: card.brand }).check();
+  await form.getByLabel('Your name').fill(card.buyer.name);
+  await form.getByLabel('Your email').fill(card.buyer.email);
+  await form.getByLabel('Recipient’s name').fill(card.recipient.name);
+  await form.getByLabel('Recipient’s email').fill(card.recipient.email);
+  await form.getByLabel('Message (optional)').fill(card.message);
+  await form.getByLabel('Delivery day').fill(card.day);
+  await form.getByRole('button', { name: 'Continue to payment' }).click();
 }

@@ -66,6 +66,13 @@ export default function BuyPackage({ user }: { user: User }) {
     setPaypal(await loadPayPalConfig());
   }
 
+  /** A card applied or taken off: the payment step starts again. */
+  function changeCard(next: AppliedGiftCard | null) {
+    setCard(next);
+    setPaypal(null);
+    setError('');
+  }
+
   const base = (p: PackageView) => `/api/user/${encodeURIComponent(user.id)}/packages/${encodeURIComponent(p._id)}`;
 
   const bought = (orderID: string) =>
@@ -133,14 +140,7 @@ export default function BuyPackage({ user }: { user: User }) {
                     </span>
                   )}
                 </div>
-                <GiftCardCode
-                  applied={card}
-                  onChange={(next) => {
-                    setCard(next);
-                    setPaypal(null);
-                    setError('');
-                  }}
-                />
+                <GiftCardCode applied={card} onChange={changeCard} />
                 {!paypal && (
                   <button type="submit" className="button">
                     {card ? 'Pay with the gift card' : 'Continue to payment'}

@@ -43,6 +43,20 @@ const boughtLaterCard = async (fx: Fixtures) => {
   return { id: _id, token: linkTokenOf(fx.server.services.env.APP_SECRET, 'change', _id) };
 };
 
+/** A GET behind a card mail's link: the card's id in the path, its token in the query, every wrong token alike. */
+const cardLink = (route: string, card: (fx: Fixtures) => Promise<{ id: string; token: string }>): Endpoint => ({
+  method: 'GET',
+  route,
+  auth: 'none',
+  body: 'none',
+  fields: { token: match({ in: 'query', bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }) },
+  writes: [],
+  example: async (fx) => {
+    const { id, token } = await card(fx);
+    return { params: { id }, query: { token } };
+  },
+});
+
 export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
   {
     method: 'GET',
@@ -147,30 +161,12 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
       },
     }),
   },
-  {
-    method: 'GET',
-    route: '/api/gift-cards/:id/delivery',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query', bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }) },
-    writes: [],
-    example: async (fx) => {
-      const card = await boughtLaterCard(fx);
-      return { params: { id: card.id }, query: { token: card.token } };
-    },
-  },
-  {
-    method: 'GET',
-    route: '/api/gift-cards/:id/printable',
-    auth: 'none',
-    body: 'none',
-    fields: { token: match({ in: 'query', bad: ['nope', 'AAAAAAAAAAAAAAAAAAAAAA'] }) },
-    writes: [],
-    example: async (fx) => {
-      const { _id } = await issuedCard(fx);
-      return { params: { id: _id }, query: { token: linkTokenOf(fx.server.services.env.APP_SECRET, 'print', _id) } };
-    },
-  },
+  // The links of a card's mails: the buyer's change (a card bought for a later day) and the printable card.
+  cardLink('/api/gift-cards/:id/delivery', async (fx) => boughtLaterCard(fx)),
+  cardLink('/api/gift-cards/:id/printable', async (fx) => {
+    const { _id: id } = await issuedCard(fx);
+    return { id, token: linkTokenOf(fx.server.services.env.APP_SECRET, 'print', id) };
+  }),
   {
     method: 'PUT',
     route: '/api/gift-cards/:id/delivery',
