@@ -27,6 +27,8 @@ export const MISSING_PAYMENT = 'Please choose time, session type and/or complete
 export const PAYMENT_AND_COUPON = 'Use either a payment or the coupon, not both.';
 /** Issue 33: a session paid with a gift card. */
 export const GIFT_CARD_CHANGED_BOOKING = 'Your gift card’s balance changed while you were booking. Nothing was taken from it. Please check it and try again.';
+/** POST …/paypal-order with a card that holds the whole amount: nothing to pay through PayPal. */
+export const GIFT_CARD_PAYS_ALL = 'Your gift card pays the whole session, so there is nothing to pay through PayPal: book it with the card.';
 export const GIFT_CARD_AMOUNT_REQUIRED = 'Please enter the amount the gift card pays for the session.';
 export const giftCardShort = (balanceCents: number, amountCents: number) =>
   `Your gift card holds $${(balanceCents / 100).toFixed(2)}, less than the $${(amountCents / 100).toFixed(2)} you chose. Choose an amount it covers, or pay with PayPal.`;
@@ -77,7 +79,12 @@ export const bookingAmount = z
 export const sessionType = z.enum(SESSION_TYPES, { error: SESSION_TYPE_REQUIRED });
 
 /** POST /api/bookings/{slotId}/paypal-order */
-export const paypalOrderRequest = z.object({ amount: bookingAmount, sessionType });
+export const paypalOrderRequest = z.object({
+  amount: bookingAmount,
+  sessionType,
+  /** Issue 33: a gift card pays what it holds of `amount`; the order is made for the rest. */
+  giftCardCode: payingGiftCardCode.transform((s) => s ?? undefined),
+});
 export type PaypalOrderRequest = z.input<typeof paypalOrderRequest>;
 
 /** POST /api/bookings/validate-coupon */
@@ -114,7 +121,8 @@ export const bookRequest = z
     amount: bookingAmount.optional(),
   })
   .superRefine((b, ctx) => {
-    const ways = [b.paypalOrderId, b.couponCode, b.useCredit, b.giftCardCode].filter((w) => w !== undefined).length;
+    // A gift card with a PayPal order is one way: the card pays what it holds, PayPal the rest.
+    const ways = [b.paypalOrderId ?? b.giftCardCode, b.couponCode, b.useCredit].filter((w) => w !== undefined).length;
     if (ways === 0) ctx.addIssue({ code: 'custom', message: MISSING_PAYMENT });
     if (ways > 1) ctx.addIssue({ code: 'custom', message: PAYMENT_AND_COUPON });
     if (b.giftCardCode !== undefined && b.amount === undefined) ctx.addIssue({ code: 'custom', message: GIFT_CARD_AMOUNT_REQUIRED, path: ['amount'] });

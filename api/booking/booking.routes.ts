@@ -21,6 +21,7 @@ import {
   SLOT_TAKEN,
   bookRequest,
   GIFT_CARD_CHANGED_BOOKING,
+  GIFT_CARD_PAYS_ALL,
   giftCardShort,
   noCreditFor,
   couponRequest,
@@ -64,7 +65,7 @@ import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } fr
  * in api/booking/finalize-booking.ts; these handlers validate, call it and answer its refusals.
  *
  *   POST /validate-coupon         {code}: is it the booking coupon? (the code never leaves the server)
- *   POST /{slotId}/paypal-order   {amount, sessionType} -> {orderID}: the server creates the order
+ *   POST /{slotId}/paypal-order   {amount, sessionType, giftCardCode?} -> {orderID}: the server creates the order (for what the card does not pay)
  *   PUT  /{slotId}/book           {userId, ..., paypalOrderId | couponCode}: claim, then capture
  *   POST /{slotId}/cancel         the client cancels their session (refunded in full when paid; issue 15)
  *   POST /{slotId}/reschedule     {toSlotId}: the client moves their session, payment and all (issue 15)
@@ -106,6 +107,9 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'slot-past': bookingRefusals['slot-past'],
   'payment-unavailable': bookingRefusals['payment-unavailable'],
   'intake-missing': bookingRefusals['intake-missing'],
+  'unknown-gift-card': bookingRefusals['unknown-gift-card'],
+  'gift-card-empty': bookingRefusals['gift-card-empty'],
+  'gift-card-pays-all': { status: 400, message: GIFT_CARD_PAYS_ALL },
 };
 
 /** The status and message of each refusal to change a session (issue 15), under her notice period. */
@@ -140,12 +144,16 @@ export const booking = new Hono<AppEnv>()
     validateParams(slotParams),
     validateJson(paypalOrderRequest),
     async (c) => {
-      const { amount, sessionType } = c.req.valid('json');
+      const { amount, sessionType, giftCardCode } = c.req.valid('json');
+      // A gift card's code tried counts per account, as at PUT /book (issue 33).
+      const limited = giftCardCode ? await takeLimit(c, { ...LIMITS.giftCardCode, per: 'account' }) : undefined;
+      if (limited) return limited;
       const result = await startBookingPayment(c.var.services, {
         slotId: c.req.valid('param').slotId,
         userId: c.var.userId!,
         amountCents: toCents(amount),
         sessionType,
+        ...(giftCardCode !== undefined ? { giftCardCode } : {}),
       });
       if (!result.ok) {
         // Her range for this session type (her settings) names the amounts she accepts.
@@ -170,14 +178,18 @@ export const booking = new Hono<AppEnv>()
       lastName: body.lastName,
       sessionType: body.sessionType,
       message: body.message,
-      // The schema lets exactly one of the four through.
+      // The schema lets exactly one way through (a gift card with a PayPal order for the rest is one).
       payment: body.useCredit
         ? { kind: 'credit' }
-        : body.giftCardCode !== undefined
-          ? { kind: 'gift-card', code: body.giftCardCode, amountCents: toCents(body.amount!) }
-          : body.couponCode !== undefined
-            ? { kind: 'coupon', code: body.couponCode }
-            : { kind: 'paypal', orderId: body.paypalOrderId! },
+        : body.paypalOrderId !== undefined
+          ? {
+              kind: 'paypal',
+              orderId: body.paypalOrderId,
+              ...(body.giftCardCode !== undefined ? { card: { code: body.giftCardCode, amountCents: toCents(body.amount!) } } : {}),
+            }
+          : body.giftCardCode !== undefined
+            ? { kind: 'gift-card', code: body.giftCardCode, amountCents: toCents(body.amount!) }
+            : { kind: 'coupon', code: body.couponCode! },
     });
     if (!result.ok) {
       // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.

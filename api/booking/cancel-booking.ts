@@ -21,7 +21,7 @@ import { bookingCalendar, clientCancelledMails, type ChangedSession } from './ma
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { settleCreditOnCancel } from '../packages/ledger.ts';
+import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
 
 /**
  * Why a session can't be changed online:
@@ -103,8 +103,15 @@ async function captureOfOrder(payments: Payments, orderId: string): Promise<stri
 /** How a cancelled session's money went: nothing was paid, refunded through PayPal, or to refund by hand. */
 export type CancelRefund = 'none' | 'refunded' | 'failed';
 
-/** Records a booked session's cancellation, with what happens to its payment ('pending': refunded after the commit). */
-export function recordSessionCancellation(trx: Transaction<Database>, slot: LockedSlot, captureId: string | null, paid: boolean, by: 'client' | 'teacher') {
+/**
+ * Records a booked session's cancellation, with what happens to its payment ('pending': refunded
+ * after the commit). A gift card's part of a paid session (issue 33) goes back on the card here,
+ * in the cancellation's transaction: found by the session's PayPal order's attempt, so a moved
+ * session keeps it, and given back once (the give-back lets go of the attempt).
+ */
+export async function recordSessionCancellation(trx: Transaction<Database>, slot: LockedSlot, captureId: string | null, paid: boolean, by: 'client' | 'teacher') {
+  const attempt = paid && slot.paypalOrderId ? await findAttempt(trx, slot.paypalOrderId) : undefined;
+  if (attempt) await giveBackCardPart(trx, { attemptId: attempt.id, note: 'Session cancelled' });
   return recordCancellation(trx, {
     slotId: slot.id,
     userId: slot.bookedBy,

@@ -38,7 +38,7 @@ import { followAttempt, readApprovedOrder, type CaptureOutcome } from '../paymen
 import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { grantPackage, spendCard, spendCredit } from '../packages/ledger.ts';
+import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard, spendCredit } from '../packages/ledger.ts';
 import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
@@ -81,6 +81,8 @@ export interface BookingPaymentInput {
   /** Money, in cents (the route's schema checks the form; the range she set is checked here). */
   amountCents: number;
   sessionType: string;
+  /** Issue 33: a gift card pays what it holds of the amount; the order is made for the rest. */
+  giftCardCode?: string;
 }
 
 /**
@@ -105,7 +107,7 @@ export interface AmountRefusal {
  * Why startBookingPayment made no order. Besides the slot's: 'payment-unavailable', PayPal could
  * not make the order (down, or it refused our request); 'amount-out-of-range' (AmountRefusal).
  */
-export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable' | 'intake-missing';
+export type BookingPaymentRefusal = SlotRefusal | 'payment-unavailable' | 'intake-missing' | CardRefusal | 'gift-card-pays-all';
 
 /** The answer of startBookingPayment: PayPal's order id, or a refusal. */
 export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; kind: BookingPaymentRefusal } | AmountRefusal;
@@ -123,10 +125,18 @@ export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'
   if (!slot.ok) return slot;
   // Issue 23: her intake comes before a first session; nothing is asked of PayPal without it.
   if (await intakeMissingForFirstBooking(deps.db, input.userId, input.sessionType)) return { ok: false, kind: 'intake-missing' };
+  // Issue 33: a gift card pays what it holds; PayPal is asked for the rest (none: book with the card alone).
+  let chargeCents = input.amountCents;
+  if (input.giftCardCode !== undefined) {
+    const card = await cardToSpend(deps.db, input.giftCardCode);
+    if (!card.ok) return card;
+    if (card.balanceCents >= input.amountCents) return { ok: false, kind: 'gift-card-pays-all' };
+    chargeCents = input.amountCents - card.balanceCents;
+  }
   let orderId: string;
   try {
     const order = await deps.payments.createOrder({
-      amountCents: input.amountCents,
+      amountCents: chargeCents,
       referenceId: bookingOrderReference(input.slotId, input.userId),
       description: `${input.sessionType} on ${slot.date} at ${slot.time}`,
     });
@@ -135,13 +145,17 @@ export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'
     console.error('[paypal] could not create a booking order:', err instanceof Error ? err.message : err);
     return { ok: false, kind: 'payment-unavailable' };
   }
-  await recordBookingOrder(deps.db, {
-    paypalOrderId: orderId,
-    slotId: input.slotId,
-    userId: input.userId,
-    amountCents: input.amountCents,
-    sessionType: input.sessionType,
-  });
+  // Recorded for the server to finish a booking approved and never finalized; not one a card pays
+  // part of: the server could not know the code, so that approval lapses uncharged instead.
+  if (input.giftCardCode === undefined) {
+    await recordBookingOrder(deps.db, {
+      paypalOrderId: orderId,
+      slotId: input.slotId,
+      userId: input.userId,
+      amountCents: input.amountCents,
+      sessionType: input.sessionType,
+    });
+  }
   return { ok: true, orderId };
 }
 
@@ -163,7 +177,8 @@ export interface BookingInput {
    */
   payment:
     | { kind: 'coupon'; code: string }
-    | { kind: 'paypal'; orderId: string }
+    /** `card`: a gift card pays what it holds of `amountCents` (the whole price); the order, the rest (issue 33). */
+    | { kind: 'paypal'; orderId: string; card?: { code: string; amountCents: number } }
     | { kind: 'credit' }
     /**
      * The teacher was paid by hand (issue 32): the session is sold as a lot of one (its money,
@@ -293,6 +308,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
   // The payment: the coupon, or an order that we made for this slot and this client, that
   // the buyer approved, in USD and in range. Nothing is captured yet.
   let payment: { orderId: string; amountCents: number } | undefined;
+  // Issue 33: a gift card's part of a session PayPal pays the rest of; debited with the claim, keyed by its attempt.
+  let cardWithPayPal: { lotId: string; cents: number } | undefined;
   if (input.payment.kind === 'coupon') {
     if (!isBookingCoupon(input.payment.code, env.BOOKING_COUPON)) return { ok: false, kind: 'coupon-invalid' };
   } else if (input.payment.kind === 'paypal') {
@@ -310,7 +327,17 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
     // The range she accepts now for this session type (a change of hers since the order was made applies).
     const accepted = await acceptedAmounts(db, input.sessionType);
-    if (order.currency !== 'USD' || !centsInRange(accepted.range, order.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
+    const price = input.payment.card?.amountCents ?? order.amountCents;
+    if (order.currency !== 'USD' || !centsInRange(accepted.range, price)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
+    if (input.payment.card) {
+      // Issue 33: the card pays what it holds now; the order must be for exactly the rest, or the
+      // card changed since it was made (nothing captured, nothing taken).
+      const found = await cardToSpend(db, input.payment.card.code);
+      if (!found.ok) return found;
+      const part = Math.min(found.balanceCents, price);
+      if (price - part !== order.amountCents) return { ok: false, kind: 'gift-card-changed' };
+      cardWithPayPal = { lotId: found.lotId, cents: part };
+    }
     payment = { orderId, amountCents: order.amountCents };
   }
   // A gift card (issue 33): the amount in her range, and a card that holds it all. Debited with the claim.
@@ -396,6 +423,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
           claimedBy: PROCESS_ID,
         });
         if (!attempt) throw new AttemptExists();
+        // The card's part, under its lot's lock, with the attempt: a release gives it back (bookingPurchase).
+        if (cardWithPayPal && !(await spendCard(trx, { ...cardWithPayPal, slotId, attemptId: attempt.id, by })).ok) throw new BookingRefused('gift-card-changed');
       }
       // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
       const mails = attempt
@@ -534,11 +563,15 @@ export function bookingPurchase(env: BookingDeps['env'], finalizedByServer = fal
     accepts: acceptsApprovedUsd,
     async release(trx, attempt) {
       if (attempt.slotId) await freeSlot(trx, attempt.slotId, attempt.paypalOrderId);
+      // A gift card's part of it goes back on the card (issue 33).
+      await giveBackCardPart(trx, { attemptId: attempt.id, note: 'PayPal did not take the rest of a session' });
     },
     async record(trx, attempt) {
       // The teacher may have deleted the slot while it was being paid for: nothing to book (refunded).
       const booked = attempt.slotId ? await findBookedSlot(trx, attempt.slotId, attempt.paypalOrderId) : undefined;
-      return booked ? { recorded: booked, mails: await queueBookingMails(trx, env, booked, finalizedByServer) } : null;
+      if (!booked) return null;
+      const cardCents = await cardPartOfAttempt(trx, attempt.id);
+      return { recorded: booked, mails: await queueBookingMails(trx, env, booked, finalizedByServer, 'both', cardCents || undefined) };
     },
     async announce(deps, booked) {
       // A room that is down never fails the booking (notifySlotBooked logs and never throws).

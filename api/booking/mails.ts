@@ -39,7 +39,7 @@ export interface BookedSession {
    * server finalized it (api/booking/unfinalized.ts), and both mails say so.
    */
   finalizedByServer?: boolean;
-  /** What a gift card paid for the session (issue 33), named in both mails. */
+  /** What a gift card paid for the session (issue 33), named in both mails; `amountCents` is then PayPal's part, if any. */
   giftCardCents?: number;
 }
 
@@ -94,7 +94,7 @@ export function bookingMails(env: Env, brand: string, b: BookedSession): Outgoin
   const when = classWhen(b.startsAt, env.SITE_TIMEZONE);
   const minutes = minutesOf(b.duration);
   const payment = b.giftCardCents
-    ? `${money(b.giftCardCents)} paid with a gift card`
+    ? `${money(b.giftCardCents)} paid with a gift card${b.amountCents ? ` and ${money(b.amountCents)} through PayPal` : ''}`
     : b.couponUsed
       ? 'Coupon applied (no charge)'
       : b.amountCents !== null

@@ -223,6 +223,12 @@ export async function cardSpendBecameOrder(trx: Transaction<Database>, attemptId
   await linkSpendToOrder(trx, attemptId, orderId);
 }
 
+/** What a gift card paid of a payment attempt (issue 33): its debit keyed by the attempt, in cents; 0 for none. */
+export async function cardPartOfAttempt(trx: Transaction<Database>, attemptId: string): Promise<number> {
+  const spend = await cardSpendOfAttempt(trx, attemptId);
+  return spend ? -spend.change : 0;
+}
+
 /**
  * Gives a card's part back in a 'returned' row: of an attempt released (PayPal declined the rest;
  * the lifecycle releases a claim once, and the attempt lets go of the debit, so a later claim of

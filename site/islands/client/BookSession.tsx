@@ -9,7 +9,7 @@ import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, mo
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid, MonthHead } from '../MonthGrid';
-import { giftCardShort, ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
+import { ONE_STEP_REMAINS, SESSION_TYPES, type BookingCouponView, type BookingOrderView } from '../../../contract/booking.ts';
 import {
   amountLabel,
   amountRange,
@@ -30,7 +30,7 @@ import { loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } 
 import { useIntake } from './IntakeStatus';
 import { INTAKE_REQUIRED_MESSAGE } from '../../../contract/practice.ts';
 import { GiftCardCode, lookUpGiftCard, type AppliedGiftCard } from '../GiftCardCode';
-import { toCents, usd } from '../../lib/money';
+import { toCents, usd, usdFromCents } from '../../lib/money';
 
 /**
  * The amount (issue 30, decision 0032): one range per session type, hers (contract/settings.ts,
@@ -51,10 +51,10 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
   const [slotId, setSlotId] = useState<string | null>(null);
   const [form, setForm] = useState(emptyForm);
   const [couponState, setCouponState] = useState<'none' | 'valid' | 'invalid'>('none');
-  const [paid, setPaid] = useState<{ kind: 'coupon' } | { kind: 'credit' } | { kind: 'gift-card'; code: string } | { kind: 'paypal'; orderID: string } | null>(
-    null,
-  );
-  // Issue 33: a gift card that pays the chosen amount in full (a card that holds less says so).
+  const [paid, setPaid] = useState<
+    { kind: 'coupon' } | { kind: 'credit' } | { kind: 'gift-card'; code: string } | { kind: 'paypal'; orderID: string; card?: string } | null
+  >(null);
+  // Issue 33: a gift card pays the chosen amount, or what it holds of it with PayPal for the rest.
   const [card, setCard] = useState<AppliedGiftCard | null>(null);
   // Issue 32: a session credit that fits the chosen type, used instead of paying (on by default when there is one).
   const creditFor = useCredits(user.id);
@@ -176,11 +176,8 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
       await showAlert({ icon: 'warning', title: 'Invalid Payment Amount', text: invalidPaymentAmount(amountRangeNow, amount) });
       return;
     }
-    if (card) {
-      if (card.balanceCents < toCents(amount)) {
-        await showAlert({ icon: 'warning', title: 'Gift Card Too Small', text: giftCardShort(card.balanceCents, toCents(amount)) });
-        return;
-      }
+    // A card that holds the amount pays it all; one that holds less pays what it holds, PayPal the rest.
+    if (card && card.balanceCents >= toCents(amount)) {
       setPaid({ kind: 'gift-card', code: card.code });
       return;
     }
@@ -191,7 +188,7 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
 
   const createOrder = () =>
     request<BookingOrderView>('POST', `/api/bookings/${encodeURIComponent(slotId!)}/paypal-order`, {
-      body: { amount, sessionType: form.sessionType },
+      body: { amount, sessionType: form.sessionType, ...(card ? { giftCardCode: card.code } : {}) },
       session: 'user',
     });
 
@@ -236,7 +233,9 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
             ? { useCredit: true }
             : paid.kind === 'gift-card'
               ? { giftCardCode: paid.code, amount }
-              : { paypalOrderId: paid.orderID },
+              : paid.card
+                ? { paypalOrderId: paid.orderID, giftCardCode: paid.card, amount }
+                : { paypalOrderId: paid.orderID },
       );
       if (!res.ok) {
         // A gift card's refusal says what happened to the card (its balance changed, it holds less); the rest, the spec's words.
@@ -446,13 +445,18 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
               )}
             </div>
           )}
+          {!paid && paypal && card && (
+            <p role="status" data-card-part>
+              Your gift card pays {usdFromCents(card.balanceCents)}; PayPal the rest, {usdFromCents(toCents(amount) - card.balanceCents)}.
+            </p>
+          )}
           {!paid && paypal && (
             <div className="paypal-container" data-paypal>
               <PayPalPayment
                 config={paypal}
                 buttonsFailedTitle="Payment Button Not Found"
                 createOrder={createOrder}
-                onApprove={async (orderID) => setPaid({ kind: 'paypal', orderID })}
+                onApprove={async (orderID) => setPaid({ kind: 'paypal', orderID, ...(card ? { card: card.code } : {}) })}
                 onFailed={onPaymentFailed}
               />
             </div>

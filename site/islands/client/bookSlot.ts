@@ -3,7 +3,12 @@ import type { BookResponse } from '../../../contract/booking.ts';
 import type { User } from '../../stores/user';
 
 /** One way of paying for a booking, as PUT /book takes it (issue 32 added the credit, issue 33 the gift card and the amount it pays). */
-export type BookPayment = { paypalOrderId: string } | { couponCode: string } | { useCredit: true } | { giftCardCode: string; amount: number };
+export type BookPayment =
+  | { paypalOrderId: string }
+  | { couponCode: string }
+  | { useCredit: true }
+  | { giftCardCode: string; amount: number }
+  | { paypalOrderId: string; giftCardCode: string; amount: number };
 
 /**
  * Books `slotId` for the signed-in client (PUT /api/bookings/{slotId}/book): their name and

@@ -14,6 +14,7 @@ import { packageFixtures } from '../../helpers/packages.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import { GIFT_CARD_PAYS_ALL } from '../../../contract/booking.ts';
 import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 
 const kind = testDbKind();
@@ -366,6 +367,91 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     // Her confirmation says what paid for it.
     const [confirmation] = await readMailbox(server, client.email);
     expect(confirmation!.text).toContain('Payment: $90.00 paid with a gift card');
+  });
+
+  it("a card that holds less pays what it holds and PayPal the rest; the books count the whole; a cancel refunds PayPal's part and gives the card its part back", async () => {
+    const card = await issue(5_000);
+    const client = await createUser(server);
+    const slot = await addSlot();
+    const finances = async () => ((await (await asAdmin('/api/admin/finances')).json()) as FinancesView).totals;
+    const before = await finances();
+
+    const made = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
+      method: 'POST',
+      headers: { cookie: client.cookie },
+      json: { amount: 90, sessionType: YOGA, giftCardCode: card.code },
+    });
+    expect(made.status, await made.clone().text()).toBe(200);
+    const { orderID } = (await made.json()) as { orderID: string };
+    expect((await server.services.payments.getOrder(orderID)).amountCents).toBe(4_000);
+    await approve(orderID);
+
+    const res = await book(client, slot.id, { paypalOrderId: orderID, giftCardCode: card.code, amount: 90 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await balanceOf(card.code)).toBe(0);
+    const row = await db().selectFrom('slots').select(['bookedBy', 'paypalOrderId', 'amountCents']).where('id', '=', slot.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ bookedBy: client.id, paypalOrderId: orderID, amountCents: 4_000 });
+    const [confirmation] = await readMailbox(server, client.email);
+    expect(confirmation!.text).toContain('Payment: $50.00 paid with a gift card and $40.00 through PayPal');
+    // Her books: one session, its whole $90 (the card's money is income when it buys it).
+    const after = await finances();
+    expect(after.sessionsPaidCount).toBe(before.sessionsPaidCount + 1);
+    expect(after.sessionsCents).toBe(before.sessionsCents + 9_000);
+
+    // Cancelled in time: PayPal's $40 refunded, the card's $50 back on the card, once.
+    const cancelled = await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    expect(await balanceOf(card.code)).toBe(5_000);
+    expect(emulatorCaptureCount(orderID)).toBe(1);
+    await expect(
+      server.services.payments.refundCapture(
+        (await db().selectFrom('bookingCancellations').select('paypalCaptureId').where('paypalOrderId', '=', orderID).executeTakeFirstOrThrow())
+          .paypalCaptureId!,
+      ),
+    ).rejects.toMatchObject({ issue: 'CAPTURE_FULLY_REFUNDED' });
+    expect((await finances()).sessionsCents).toBe(before.sessionsCents);
+  });
+
+  it('a card spent elsewhere between the order and the booking is refused before any capture; PayPal declining the rest gives the card its part back', async () => {
+    const card = await issue(3_000);
+    const client = await createUser(server);
+    const order = async (slotId: string) => {
+      const made = await server.api(`/api/bookings/${slotId}/paypal-order`, {
+        method: 'POST',
+        headers: { cookie: client.cookie },
+        json: { amount: 90, sessionType: YOGA, giftCardCode: card.code },
+      });
+      const { orderID } = (await made.json()) as { orderID: string };
+      await approve(orderID);
+      return orderID;
+    };
+    // A card that pays it all: no PayPal order at all (book with the card alone).
+    const big = await issue(10_000);
+    const all = await server.api(`/api/bookings/${(await addSlot()).id}/paypal-order`, {
+      method: 'POST',
+      headers: { cookie: client.cookie },
+      json: { amount: 90, sessionType: YOGA, giftCardCode: big.code },
+    });
+    expect(all.status).toBe(400);
+    expect((await all.json()).message).toBe(GIFT_CARD_PAYS_ALL);
+
+    const first = await addSlot();
+    const firstOrder = await order(first.id);
+    await asAdmin(`/api/admin/gift-cards/${card._id}/adjust`, 'POST', { cents: -1_000, reason: 'Spent at the market' });
+    const changed = await book(client, first.id, { paypalOrderId: firstOrder, giftCardCode: card.code, amount: 90 });
+    expect(changed.status).toBe(409);
+    expect(emulatorCaptureCount(firstOrder)).toBe(0);
+    expect(await balanceOf(card.code)).toBe(2_000);
+
+    const second = await addSlot();
+    const secondOrder = await order(second.id);
+    vi.spyOn(server.services.payments, 'captureOrder').mockRejectedValueOnce(
+      new PayPalError('PayPal POST capture failed (422 INSTRUMENT_DECLINED)', 422, 'INSTRUMENT_DECLINED'),
+    );
+    const declined = await book(client, second.id, { paypalOrderId: secondOrder, giftCardCode: card.code, amount: 90 });
+    expect(declined.status).toBe(402);
+    expect(await balanceOf(card.code)).toBe(2_000);
+    expect((await db().selectFrom('slots').select('bookedAt').where('id', '=', second.id).executeTakeFirstOrThrow()).bookedAt).toBeNull();
   });
 
   it('a card that holds less than the amount is refused with what it holds; a wrong code and an amount outside her range too; nothing booked or taken', async () => {

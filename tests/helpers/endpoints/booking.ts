@@ -84,6 +84,8 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
     fields: {
       amount: { kind: 'money', required: true, bad: [49.99, 200.01, 0, -80, '80.123', '8e1', 'NaN', 'Infinity', '0x50', ' ', 1e308] },
       sessionType: match(),
+      // Issue 33: a gift card pays what it holds, the order the rest.
+      giftCardCode: optionalText({ role: 'match' }),
     },
     // The order is recorded, so an approval never finalized can be found again (issue 20).
     writes: ['bookingOrders'],
@@ -106,7 +108,7 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       couponCode: optionalText({ role: 'match' }),
       // Issue 32: a session credit instead of a payment; with the example's PayPal order any value is one way too many.
       useCredit: { kind: 'boolean', role: 'match', bad: [false] },
-      // Issue 33: a gift card instead; with the example's PayPal order any code is one way too many.
+      // Issue 33: a gift card; beside the example's PayPal order it pays part, and without its amount any code is refused.
       giftCardCode: optionalText({ role: 'match' }),
       amount: { kind: 'money', bad: [0, -5, 1e7, '12.345'] },
     },
