@@ -109,7 +109,13 @@ export type CancelRefund = 'none' | 'refunded' | 'failed';
  * in the cancellation's transaction: found by the session's PayPal order's attempt, so a moved
  * session keeps it, and given back once (the give-back lets go of the attempt).
  */
-export async function recordSessionCancellation(trx: Transaction<Database>, slot: LockedSlot, captureId: string | null, paid: boolean, by: 'client' | 'teacher') {
+export async function recordSessionCancellation(
+  trx: Transaction<Database>,
+  slot: LockedSlot,
+  captureId: string | null,
+  paid: boolean,
+  by: 'client' | 'teacher',
+) {
   const attempt = paid && slot.paypalOrderId ? await findAttempt(trx, slot.paypalOrderId) : undefined;
   if (attempt) await giveBackCardPart(trx, { attemptId: attempt.id, note: 'Session cancelled' });
   return recordCancellation(trx, {

@@ -424,7 +424,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
         });
         if (!attempt) throw new AttemptExists();
         // The card's part, under its lot's lock, with the attempt: a release gives it back (bookingPurchase).
-        if (cardWithPayPal && !(await spendCard(trx, { ...cardWithPayPal, slotId, attemptId: attempt.id, by })).ok) throw new BookingRefused('gift-card-changed');
+        if (cardWithPayPal && !(await spendCard(trx, { ...cardWithPayPal, slotId, attemptId: attempt.id, by })).ok)
+          throw new BookingRefused('gift-card-changed');
       }
       // Booked with the coupon or a credit: the booking is final now, its mails are written with it.
       const mails = attempt
