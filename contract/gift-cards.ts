@@ -221,14 +221,27 @@ export interface GiftCardDeliveryView {
   delivered: boolean;
 }
 
-/** `POST /api/user/{id}/packages/{packageId}/gift-card`: a package bought with a gift card that pays it all. */
-export const packageByCardRequest = z.object({
+/** `POST /api/user/{id}/packages/{packageId}/gift-card/paypal-order`: the PayPal order for what the card does not hold of the price. */
+export const packageByCardOrderRequest = z.object({
   /** The card's code as typed. */
   giftCardCode: giftCardCode,
-  /** What the client pays for the package on its scale, in cents: the card must hold it all. */
+  /** The whole price the client pays for the package, on its scale, in cents. */
   amountCents: z
     .number({ error: 'The amount must be a whole number of cents' })
     .int('The amount must be a whole number of cents')
     .positive('The amount must be more than $0'),
 });
+
+/** `POST /api/user/{id}/packages/{packageId}/gift-card`: a package bought with a gift card, alone or with the approved PayPal order for the rest. */
+export const packageByCardRequest = packageByCardOrderRequest.extend({
+  /** The approved order for the rest, made by `…/gift-card/paypal-order`; absent when the card pays it all. */
+  paypalOrderId: z
+    .string({ error: PAYMENT_UNSUCCESSFUL })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, PAYMENT_UNSUCCESSFUL)
+    .optional(),
+});
+
+/** The card holds the whole price of a package: bought with the card alone, nothing to pay through PayPal. */
+export const GIFT_CARD_PAYS_PACKAGE = 'Your gift card pays the whole package, so there is nothing to pay through PayPal: buy it with the card.';
 export type PackageByCardRequest = z.input<typeof packageByCardRequest>;

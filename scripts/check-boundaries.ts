@@ -238,6 +238,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'gift-cards', to: 'packages/mails.ts', why: 'a package bought with a card is mailed as any package bought (decision 0042)' },
   {
     from: 'gift-cards',
+    to: 'packages/packages.routes.ts',
+    why: "a package paid partly by a card is refused in the package purchase's own words (decision 0042)",
+  },
+  {
+    from: 'gift-cards',
     to: 'payments/attempts.repo.ts',
     why: 'a card bought on the site is paid through a payment attempt, and refunded from its capture when voided (decision 0041)',
   },

@@ -8,7 +8,8 @@
  *   GET  /api/gift-cards/{id}/delivery?token=   the buyer's link (in the receipt): recipient, day, sent or not
  *   GET  /api/gift-cards/{id}/printable?token=  the recipient's link (in the card's mail): the card to print, with its code
  *   PUT  /api/gift-cards/{id}/delivery    {token, recipientName, recipientEmail, sendOn}: changed while not sent; today sends it now
- *   POST /api/user/{id}/packages/{packageId}/gift-card   {giftCardCode, amountCents}: a package the card pays in full (201)
+ *   POST /api/user/{id}/packages/{packageId}/gift-card/paypal-order   {giftCardCode, amountCents}: the order for what the card does not hold
+ *   POST /api/user/{id}/packages/{packageId}/gift-card   {giftCardCode, amountCents, paypalOrderId?}: a package the card pays, all or with that order (201)
  *   GET  /api/admin/gift-cards            her cards: last four, worth, left, delivered, voided
  *   POST /api/admin/gift-cards            {amountCents, recipientName, recipientEmail, message?, sendOn?, design?} -> 201 {_id, code}
  *   GET  /api/admin/gift-cards/{id}       the card and its history (her-cards.ts)
@@ -50,6 +51,8 @@ import {
   giftCardCode,
   giftCardOrderRequest,
   packageByCardRequest,
+  packageByCardOrderRequest,
+  GIFT_CARD_PAYS_PACKAGE,
   GIFT_CARD_EMPTY,
   giftCardPurchaseRequest,
   issueGiftCardRequest,
@@ -62,13 +65,12 @@ import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard, printable
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
-import { buyPackageWithCard, type CardBuyResult } from './spend-on-package.ts';
+import { buyPackageWithCard, buyPackageWithCardAndPayPal, startPackagePaymentWithCard, type CardBuyResult, type PartCardResult } from './spend-on-package.ts';
+import { buyRefusals as packageRefusals } from '../packages/packages.routes.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { balanceOf } from '../packages/ledger.ts';
-import { NOT_LOGGED_IN } from '../../contract/user.ts';
-import { PACKAGE_NOT_OFFERED, packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
-import { GIFT_CARD_CHANGED_BOOKING, giftCardShort } from '../../contract/booking.ts';
-import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
+import { packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
+import { giftCardShort, PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
 
 const params = z.object({ id });
 
@@ -255,13 +257,12 @@ export const adminGiftCards = new Hono<AppEnv>()
     return c.json({ balanceCents: result.balanceCents }, 201);
   });
 
-/** Why a package was not bought with a card, in words and status (the booking's words where they are the same). */
-function packageByCardRefusal(result: Exclude<CardBuyResult, { ok: true }>): { status: 400 | 401 | 402 | 404 | 409; message: string } {
+/** Why a package was not bought with a card, in words and status (the package's and the booking's words where they are the same). */
+function packageByCardRefusal(result: Exclude<CardBuyResult | PartCardResult<never>, { ok: true }>): {
+  status: 400 | 401 | 402 | 404 | 409 | 502;
+  message: string;
+} {
   switch (result.kind) {
-    case 'unknown-account':
-      return { status: 401, message: NOT_LOGGED_IN };
-    case 'package-not-found':
-      return { status: 404, message: PACKAGE_NOT_OFFERED };
     case 'amount-out-of-range':
       return { status: 400, message: packageAmountOutOfRange(result.package) };
     case 'unknown-gift-card':
@@ -270,28 +271,57 @@ function packageByCardRefusal(result: Exclude<CardBuyResult, { ok: true }>): { s
       return { status: 400, message: GIFT_CARD_EMPTY };
     case 'gift-card-short':
       return { status: 402, message: giftCardShort(result.balanceCents, result.amountCents) };
-    case 'gift-card-changed':
-      return { status: 409, message: GIFT_CARD_CHANGED_BOOKING };
+    case 'gift-card-pays-all':
+      return { status: 400, message: GIFT_CARD_PAYS_PACKAGE };
+    default:
+      return packageRefusals[result.kind];
   }
 }
 
-/** A client's package paid with a gift card: limited per account as every spend by code is. */
-export const userGiftCards = new Hono<AppEnv>().post(
-  '/:id/packages/:packageId/gift-card',
-  requireUser(),
-  rateLimit({ ...LIMITS.giftCardCode, per: 'account' }),
-  validateParams(z.object({ id, packageId: id })),
-  validateJson(packageByCardRequest),
-  async (c) => {
-    const { id: userId, packageId } = c.req.valid('param');
-    assertSelf(c, userId);
-    const { giftCardCode: code, amountCents } = c.req.valid('json');
-    const result = await buyPackageWithCard(c.var.services, { userId, packageId, code, amountCents });
-    if (!result.ok) {
-      const { status, message } = packageByCardRefusal(result);
-      return c.json({ message }, status);
-    }
-    const balance = await balanceOf(c.var.services.db, userId, todayOf(c.var.services));
-    return c.json({ lotId: result.lotId, payerFirstName: result.payerFirstName, balance } satisfies PackageBoughtView, 201);
-  },
-);
+const packageParams = z.object({ id, packageId: id });
+
+/**
+ * A client's package paid with a gift card, alone or with PayPal for the rest (issue 33): limited
+ * per account as every spend by code is.
+ */
+export const userGiftCards = new Hono<AppEnv>()
+  .post(
+    '/:id/packages/:packageId/gift-card/paypal-order',
+    requireUser(),
+    rateLimit({ ...LIMITS.giftCardCode, per: 'account' }),
+    validateParams(packageParams),
+    validateJson(packageByCardOrderRequest),
+    async (c) => {
+      const { id: userId, packageId } = c.req.valid('param');
+      assertSelf(c, userId);
+      const { giftCardCode: code, amountCents } = c.req.valid('json');
+      const result = await startPackagePaymentWithCard(c.var.services, { userId, packageId, code, amountCents });
+      if (!result.ok) {
+        const { status, message } = packageByCardRefusal(result);
+        return c.json({ message }, status);
+      }
+      return c.json({ orderID: result.orderId } satisfies BookingOrderView);
+    },
+  )
+  .post(
+    '/:id/packages/:packageId/gift-card',
+    requireUser(),
+    rateLimit({ ...LIMITS.giftCardCode, per: 'account' }),
+    validateParams(packageParams),
+    validateJson(packageByCardRequest),
+    async (c) => {
+      const { id: userId, packageId } = c.req.valid('param');
+      assertSelf(c, userId);
+      const { giftCardCode: code, amountCents, paypalOrderId } = c.req.valid('json');
+      const result =
+        paypalOrderId === undefined
+          ? await buyPackageWithCard(c.var.services, { userId, packageId, code, amountCents })
+          : await buyPackageWithCardAndPayPal(c.var.services, { userId, packageId, code, amountCents, paypalOrderId });
+      if (!result.ok) {
+        const { status, message } = packageByCardRefusal(result);
+        return c.json({ message }, status);
+      }
+      const balance = await balanceOf(c.var.services.db, userId, todayOf(c.var.services));
+      return c.json({ lotId: result.lotId, payerFirstName: result.payerFirstName, balance } satisfies PackageBoughtView, 201);
+    },
+  );

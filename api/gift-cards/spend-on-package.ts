@@ -1,7 +1,8 @@
 /**
- * A package bought with a gift card that pays it all (issue 33, decision 0042): here in the gift
- * cards' folder, which reaches the packages' ledger (never the other way round), and served at
- * `POST /api/user/{id}/packages/{packageId}/gift-card`.
+ * A package bought with a gift card (issue 33, decision 0042): paid all by the card, or the card's
+ * part with PayPal for the rest. Here in the gift cards' folder, which reaches the packages'
+ * ledger and purchase (never the other way round), and served at
+ * `POST /api/user/{id}/packages/{packageId}/gift-card` (and `…/gift-card/paypal-order`).
  */
 import type { Services } from '../services/index.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
@@ -10,7 +11,7 @@ import { brandNames } from '../site/brand.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { grantPackage, spendCard } from '../packages/ledger.ts';
 import { clientContact } from '../packages/ledger.repo.ts';
-import { offered, onScale, type PackageAmountRefusal } from '../packages/buy-package.ts';
+import { buyPackage, offered, onScale, startPackagePayment, type BuyRefusal, type PackageAmountRefusal } from '../packages/buy-package.ts';
 import { packageBoughtMails } from '../packages/mails.ts';
 import { cardToSpend, type CardRefusal } from './gift-cards.ts';
 
@@ -64,4 +65,40 @@ export async function buyPackageWithCard(
     return { result: lotId, mails };
   });
   return done.result ? { ok: true, lotId: done.result, payerFirstName: client.firstName } : { ok: false, kind: 'gift-card-changed' };
+}
+
+/** Why a package paid partly by a card was not started or bought: the card's, and the PayPal purchase's (buy-package.ts). */
+export type PartCardResult<T> = T | { ok: false; kind: CardRefusal | 'gift-card-pays-all' | BuyRefusal } | PackageAmountRefusal;
+
+/**
+ * The PayPal order for what a gift card does not hold of a package's price (issue 33): the card
+ * read now; one that holds it all is bought with the card alone (buyPackageWithCard).
+ */
+export async function startPackagePaymentWithCard(
+  deps: Pick<Services, 'db' | 'payments'>,
+  input: { userId: string; packageId: string; code: string; amountCents: number },
+): Promise<PartCardResult<{ ok: true; orderId: string }>> {
+  const card = await cardToSpend(deps.db, input.code);
+  if (!card.ok) return card;
+  if (card.balanceCents >= input.amountCents) return { ok: false, kind: 'gift-card-pays-all' };
+  return startPackagePayment(deps, { userId: input.userId, packageId: input.packageId, amountCents: input.amountCents, cardCents: card.balanceCents });
+}
+
+/**
+ * Buys the package with the card's part and the approved PayPal order for the rest: the card read
+ * now and handed to the package's purchase, which debits it with the payment attempt (a release
+ * gives it back) and refuses an order that no longer matches what the card holds.
+ */
+export async function buyPackageWithCardAndPayPal(
+  deps: Parameters<typeof buyPackage>[0],
+  input: { userId: string; packageId: string; code: string; amountCents: number; paypalOrderId: string },
+): Promise<PartCardResult<{ ok: true; lotId: string; payerFirstName: string }>> {
+  const card = await cardToSpend(deps.db, input.code);
+  if (!card.ok) return card;
+  return buyPackage(deps, {
+    userId: input.userId,
+    packageId: input.packageId,
+    paypalOrderId: input.paypalOrderId,
+    card: { lotId: card.lotId, balanceCents: card.balanceCents, priceCents: input.amountCents },
+  });
 }

@@ -28,7 +28,7 @@ import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
 import { clientContact, lotOfPaypalOrder } from './ledger.repo.ts';
-import { grantPackage } from './ledger.ts';
+import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard } from './ledger.ts';
 import { packageBoughtMails } from './mails.ts';
 
 /** The PayPal order a package is paid with: made by us for this package and this client. */
@@ -57,22 +57,34 @@ export type PackagePaymentResult =
 /** Creates the PayPal order for an active package, tied to it and to this client, for an amount on its scale. */
 export async function startPackagePayment(
   deps: Pick<Services, 'db' | 'payments'>,
-  input: { userId: string; packageId: string; amountCents: number },
+  /** `cardCents`: what a gift card pays of the amount (issue 33; the gift cards' folder read it); the order is for the rest. */
+  input: { userId: string; packageId: string; amountCents: number; cardCents?: number },
 ): Promise<PackagePaymentResult> {
   const pkg = await offered(deps.db, input.packageId);
   if (!pkg) return { ok: false, kind: 'package-not-found' };
   if (!onScale(pkg, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
   if (!(await clientContact(deps.db, input.userId))) return { ok: false, kind: 'unknown-account' };
-  const order = { amountCents: input.amountCents, referenceId: packageOrderReference(pkg.id, input.userId), description: pkg.name };
+  const charge = input.amountCents - (input.cardCents ?? 0);
+  const order = { amountCents: charge, referenceId: packageOrderReference(pkg.id, input.userId), description: pkg.name };
   return createPayPalOrder(deps.payments, order, 'a package order');
 }
 
 /** Why buyPackage granted nothing (PurchaseRefusal: the payment's reasons). */
-export type BuyRefusal = 'package-not-found' | 'unknown-account' | PurchaseRefusal;
+export type BuyRefusal = 'package-not-found' | 'unknown-account' | PurchaseRefusal | 'gift-card-changed';
+
+/** A gift card paying part of a package (issue 33), read by the gift cards' folder: its lot, what it holds now, the whole price. */
+export interface CardPart {
+  lotId: string;
+  balanceCents: number;
+  priceCents: number;
+}
 
 export type BuyResult = { ok: true; lotId: string; payerFirstName: string } | { ok: false; kind: BuyRefusal } | PackageAmountRefusal;
 
 type BuyDeps = PaymentDeps & Pick<Services, 'clock'>;
+
+/** The card's part could not be taken under its lock: the attempt's transaction rolls back. */
+class CardChanged extends Error {}
 
 /** What the completing transaction recorded. */
 interface Granted {
@@ -84,7 +96,7 @@ interface Granted {
  * package and this client, approved, in USD and on the package's scale as it is now. A replay of
  * the same order answers the lot it granted, waits for it, or after a crash completes it.
  */
-export async function buyPackage(deps: BuyDeps, input: { userId: string; packageId: string; paypalOrderId: string }): Promise<BuyResult> {
+export async function buyPackage(deps: BuyDeps, input: { userId: string; packageId: string; paypalOrderId: string; card?: CardPart }): Promise<BuyResult> {
   const { db, payments } = deps;
   const client = await clientContact(db, input.userId);
   if (!client) return { ok: false, kind: 'unknown-account' };
@@ -106,8 +118,12 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
     return late && mine(late) ? replay(deps, late, firstName) : { ok: false, kind: 'order-already-used' };
   }
   if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
-  // The scale as it is now: a change of hers since the order was made applies.
-  if (order.currency !== 'USD' || !onScale(pkg, order.amountCents)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
+  // The scale as it is now: a change of hers since the order was made applies. With a gift card
+  // the whole price is on the scale and the order is for exactly what the card does not hold now.
+  const price = input.card?.priceCents ?? order.amountCents;
+  if (order.currency !== 'USD' || !onScale(pkg, price)) return { ok: false, kind: 'amount-out-of-range', package: pkg };
+  const cardCents = input.card ? Math.min(input.card.balanceCents, price) : 0;
+  if (input.card && price - cardCents !== order.amountCents) return { ok: false, kind: 'gift-card-changed' };
 
   const details: PackageAttemptDetails = {
     packageId: pkg.id,
@@ -119,19 +135,30 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
     paidOn: zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date,
   };
   // The attempt, committed before the capture: what a crash leaves for the reconciler to find.
-  const attempt = await db.transaction().execute((trx) =>
-    openAttempt(trx, {
-      kind: 'package',
-      paypalOrderId: order.id,
-      paypalRequestId: captureRequestId(order.id),
-      amountCents: order.amountCents,
-      currency: 'USD',
-      slotId: null,
-      userId: client.id,
-      details,
-      claimedBy: PROCESS_ID,
-    }),
-  );
+  // With a gift card, its part is debited with the attempt, under its lot's lock (a release gives it back).
+  let attempt: PaymentAttempt | undefined;
+  try {
+    attempt = await db.transaction().execute(async (trx) => {
+      const attempt = await openAttempt(trx, {
+        kind: 'package',
+        paypalOrderId: order.id,
+        paypalRequestId: captureRequestId(order.id),
+        amountCents: order.amountCents,
+        currency: 'USD',
+        slotId: null,
+        userId: client.id,
+        details,
+        claimedBy: PROCESS_ID,
+      });
+      if (attempt && input.card && !(await spendCard(trx, { lotId: input.card.lotId, cents: cardCents, attemptId: attempt.id, by: 'client' })).ok)
+        throw new CardChanged();
+      return attempt;
+    });
+  } catch (err) {
+    // Another purchase spent the card between the look and the lock: rolled back, nothing captured.
+    if (err instanceof CardChanged) return { ok: false, kind: 'gift-card-changed' };
+    throw err;
+  }
   if (!attempt) {
     // A concurrent request for this same order opened it first (a double click): follow it.
     const other = await findAttempt(db, order.id);
@@ -172,18 +199,21 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
     kind: 'package',
     log: '[packages]',
     accepts: acceptsApprovedUsd,
-    async release() {
-      // Nothing was held for it: a package has no stock and no slot.
+    async release(trx, attempt) {
+      // No stock and no slot; a gift card's part of it goes back on the card (issue 33).
+      await giveBackCardPart(trx, { attemptId: attempt.id, note: 'PayPal did not take the rest of a package' });
     },
     async record(trx, attempt) {
       // The client erased her account meanwhile: nothing to grant (the capture is refunded).
       const client = attempt.userId ? await clientContact(trx, attempt.userId) : undefined;
       if (!client) return null;
       const d = attempt.details as PackageAttemptDetails;
+      // The price is what PayPal took and what a gift card paid with it (issue 33): income now, the card's too.
+      const cardCents = await cardPartOfAttempt(trx, attempt.id);
       const lotId = await grantPackage(trx, {
         userId: client.id,
         package: { id: d.packageId, name: d.name, sessionTypes: d.sessionTypes, sessions: d.sessions, monthsValid: d.monthsValid },
-        priceCents: attempt.amountCents,
+        priceCents: attempt.amountCents + cardCents,
         method: 'paypal',
         paidOn: d.paidOn,
         createdBy: 'client',
@@ -201,6 +231,7 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
           sessions: d.sessions,
           sessionTypes: d.sessionTypes,
           amountCents: attempt.amountCents,
+          ...(cardCents ? { giftCardCents: cardCents } : {}),
           // As grantPackage dated the lot.
           expiresOn: addMonths(d.paidOn, d.monthsValid),
           paypalOrderId: attempt.paypalOrderId,

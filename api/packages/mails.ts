@@ -23,6 +23,8 @@ export interface BoughtPackage {
   expiresOn: string | null;
   /** Null when a gift card paid it all (issue 33). */
   paypalOrderId: string | null;
+  /** What a gift card paid beside PayPal's `amountCents` (issue 33). */
+  giftCardCents?: number;
 }
 
 /** "15 February 2027": her day in words (a calendar date, no time, so no zone to convert). */
@@ -31,7 +33,9 @@ const dayInWords = (day: string) =>
 
 /** How it was paid: through PayPal (its order), or with a gift card (issue 33). */
 const paidWith = (p: BoughtPackage) =>
-  p.paypalOrderId ? `${money(p.amountCents)} paid through PayPal (order ${p.paypalOrderId})` : `${money(p.amountCents)} paid with a gift card`;
+  !p.paypalOrderId
+    ? `${money(p.amountCents)} paid with a gift card`
+    : `${p.giftCardCents ? `${money(p.giftCardCents)} paid with a gift card and ` : ''}${money(p.amountCents)} paid through PayPal (order ${p.paypalOrderId})`;
 
 export function packageBoughtMails(env: Env, brand: string, p: BoughtPackage): OutgoingMail[] {
   const until = p.expiresOn ? ` until ${dayInWords(p.expiresOn)}` : '';

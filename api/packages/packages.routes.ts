@@ -47,7 +47,13 @@ import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { receiptMail } from './mails.ts';
-import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
+import {
+  GIFT_CARD_CHANGED_BOOKING,
+  PAYMENT_ALREADY_USED,
+  PAYMENT_SERVICE_UNAVAILABLE,
+  PAYMENT_UNSUCCESSFUL,
+  type BookingOrderView,
+} from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { buyPackage, startPackagePayment, type BuyRefusal } from './buy-package.ts';
 import { refundLot } from './refund-lot.ts';
@@ -59,7 +65,7 @@ const packageParams = z.object({ id, packageId: id });
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 /** The status and message of each refusal of a purchase (the booking's words where they are the same). */
-const buyRefusals: Record<BuyRefusal, Refused> = {
+export const buyRefusals: Record<BuyRefusal, Refused> = {
   'package-not-found': { status: 404, message: PACKAGE_NOT_OFFERED },
   'unknown-account': { status: 401, message: NOT_LOGGED_IN },
   'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
@@ -68,6 +74,7 @@ const buyRefusals: Record<BuyRefusal, Refused> = {
   'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
   'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
   'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+  'gift-card-changed': { status: 409, message: GIFT_CARD_CHANGED_BOOKING },
 };
 
 /** Her day now. */

@@ -10,7 +10,6 @@ import { amountRange, DEFAULT_SETTINGS, type BookingAmounts } from '../../../con
 import { packageAmountOutOfRange, packagePriceWords, packageSavingWords, type PackageBoughtView, type PackageView } from '../../../contract/packages.ts';
 import { loadPayPalConfig, PayPalPayment, paymentDialogs } from '../PayPalPayment';
 import { GiftCardCode, type AppliedGiftCard } from '../GiftCardCode';
-import { giftCardShort } from '../../../contract/booking.ts';
 
 /**
  * The packages she sells, offered on the booking page (issue 32, decision 0038): each active one
@@ -57,10 +56,10 @@ export default function BuyPackage({ user }: { user: User }) {
       return;
     }
     setError('');
-    if (card) {
+    // A card that holds the price pays it all at once; one that holds less pays its part, PayPal the rest.
+    if (card && card.balanceCents >= cents) {
       const body = { giftCardCode: card.code, amountCents: cents };
-      if (card.balanceCents < cents) setError(giftCardShort(card.balanceCents, cents));
-      else await record(() => request<PackageBoughtView>('POST', `${base(chosen)}/gift-card`, { body, session: 'user' }));
+      await record(() => request<PackageBoughtView>('POST', `${base(chosen)}/gift-card`, { body, session: 'user' }));
       return;
     }
     setPaypal(await loadPayPalConfig());
@@ -75,8 +74,19 @@ export default function BuyPackage({ user }: { user: User }) {
 
   const base = (p: PackageView) => `/api/user/${encodeURIComponent(user.id)}/packages/${encodeURIComponent(p._id)}`;
 
-  const bought = (orderID: string) =>
-    record(() => request<PackageBoughtView>('POST', `${base(chosen!)}/buy`, { body: { paypalOrderId: orderID }, session: 'user' }), true);
+  /** PayPal approved: the package bought with that order (and the card's part, when a card pays part). */
+  const bought = (orderID: string) => {
+    const amountCents = toCents(Number(amount));
+    const [path, body] = card ? ['gift-card', { giftCardCode: card.code, amountCents, paypalOrderId: orderID }] : ['buy', { paypalOrderId: orderID }];
+    return record(() => request<PackageBoughtView>('POST', `${base(chosen!)}/${path}`, { body, session: 'user' }), true);
+  };
+  /** The PayPal order: for the whole price, or for what the card does not hold of it. */
+  const createOrder = (p: PackageView) => {
+    const amountCents = toCents(Number(amount));
+    return card
+      ? request<BookingOrderView>('POST', `${base(p)}/gift-card/paypal-order`, { body: { giftCardCode: card.code, amountCents }, session: 'user' })
+      : request<BookingOrderView>('POST', `${base(p)}/paypal-order`, { body: { amountCents }, session: 'user' });
+  };
 
   /** Records the purchase (after PayPal's approval, or at once with a gift card) and says what was bought. */
   async function record(buy: () => ReturnType<typeof request<PackageBoughtView>>, throughPayPal = false) {
@@ -143,7 +153,7 @@ export default function BuyPackage({ user }: { user: User }) {
                 <GiftCardCode applied={card} onChange={changeCard} />
                 {!paypal && (
                   <button type="submit" className="button">
-                    {card ? 'Pay with the gift card' : 'Continue to payment'}
+                    {card && card.balanceCents >= toCents(Number(amount)) ? 'Pay with the gift card' : 'Continue to payment'}
                   </button>
                 )}
               </form>
@@ -152,9 +162,7 @@ export default function BuyPackage({ user }: { user: User }) {
               <PayPalPayment
                 config={paypal}
                 buttonsFailedTitle="Payment Button Not Found"
-                createOrder={() =>
-                  request<BookingOrderView>('POST', `${base(p)}/paypal-order`, { body: { amountCents: toCents(Number(amount)) }, session: 'user' })
-                }
+                createOrder={() => createOrder(p)}
                 onApprove={bought}
                 onFailed={() => setPaypal(null)}
               />

@@ -494,6 +494,38 @@ describe(`a package bought with a gift card on ${kind}`, () => {
     expect(mail!.text).toContain(`paid with a gift card`);
   });
 
+  it('a card that holds less pays its part and PayPal the rest: the credits at the whole price; PayPal declining the rest gives the card its part back', async () => {
+    const five = await packageNamed('Five individual yoga sessions');
+    const price = five.suggestedPriceCents;
+    const card = await issue(10_000);
+    const client = await createUser(server);
+    const made = await server.api(`/api/user/${client.id}/packages/${five._id}/gift-card/paypal-order`, {
+      method: 'POST',
+      headers: { cookie: client.cookie },
+      json: { giftCardCode: card.code, amountCents: price },
+    });
+    expect(made.status, await made.clone().text()).toBe(200);
+    const { orderID } = (await made.json()) as { orderID: string };
+    expect((await server.services.payments.getOrder(orderID)).amountCents).toBe(price - 10_000);
+    await approve(orderID);
+
+    vi.spyOn(server.services.payments, 'captureOrder').mockRejectedValueOnce(
+      new PayPalError('PayPal POST capture failed (422 INSTRUMENT_DECLINED)', 422, 'INSTRUMENT_DECLINED'),
+    );
+    const declined = await buyWithCard(client, five._id, { giftCardCode: card.code, amountCents: price, paypalOrderId: orderID });
+    expect(declined.status).toBe(402);
+    expect(await balanceOf(card.code)).toBe(10_000);
+
+    const res = await buyWithCard(client, five._id, { giftCardCode: card.code, amountCents: price, paypalOrderId: orderID });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { lotId } = (await res.json()) as { lotId: string };
+    expect(await balanceOf(card.code)).toBe(0);
+    const lot = await db().selectFrom('creditLots').select(['method', 'priceCents', 'paypalOrderId']).where('id', '=', lotId).executeTakeFirstOrThrow();
+    expect(lot).toEqual({ method: 'paypal', priceCents: price, paypalOrderId: orderID });
+    const mail = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Your package'));
+    expect(mail!.text).toContain(`$100.00 paid with a gift card and $${((price - 10_000) / 100).toFixed(2)} paid through PayPal`);
+  });
+
   it('a card that holds less, a wrong code, an amount off the scale, or another client: refused, nothing granted or taken', async () => {
     const five = await packageNamed('Five individual yoga sessions');
     const card = await issue(five.minPriceCents - 100);

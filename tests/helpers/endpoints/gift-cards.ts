@@ -4,10 +4,10 @@ import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
 import { newPackage } from './packages.ts';
 
 /** A card she issues, delivered today (or on `sendOn`): its code is what the balance look-up is asked with. */
-const issuedCard = async (fx: Fixtures, sendOn?: string) => {
+const issuedCard = async (fx: Fixtures, sendOn?: string, amountCents = 2_500) => {
   const res = await fx.server.api('/api/admin/gift-cards', {
     method: 'POST',
-    json: { amountCents: 2_500, recipientName: 'Rae Gift', recipientEmail: fx.email('gift'), ...(sendOn ? { sendOn } : {}) },
+    json: { amountCents, recipientName: 'Rae Gift', recipientEmail: fx.email('gift'), ...(sendOn ? { sendOn } : {}) },
     headers: { cookie: await fx.adminCookie() },
   });
   if (res.status !== 201) throw new Error(`gift card: ${res.status} ${await res.text()}`);
@@ -41,6 +41,14 @@ const boughtLaterCard = async (fx: Fixtures) => {
   if (res.status !== 201) throw new Error(`gift card purchase: ${res.status} ${await res.text()}`);
   const { _id } = (await res.json()) as { _id: string };
   return { id: _id, token: linkTokenOf(fx.server.services.env.APP_SECRET, 'change', _id) };
+};
+
+/** A client, a $240 package and a card of `cardCents` to pay it with (all of it, or part). */
+const packageWithCard = async (fx: Fixtures, cardCents: number) => {
+  const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
+  const { id: packageId } = await newPackage(fx);
+  const { code } = await issuedCard(fx, undefined, cardCents);
+  return { cookie: user.cookie, params: { id: user.id, packageId }, json: { giftCardCode: code, amountCents: 24_000 } };
 };
 
 /** A GET behind a card mail's link: the card's id in the path, its token in the query, every wrong token alike. */
@@ -193,18 +201,23 @@ export const GIFT_CARDS_ENDPOINTS: Endpoint[] = [
       giftCardCode: match({ bad: ['0000-0000-0000-0000', 'K7QM-2XWD-9PHN'] }),
       // On the package's $200–$300 scale, and no more than the card holds.
       amountCents: { kind: 'number', required: true, role: 'match', bad: [0, -100, 1.5, 19_900, 30_100] },
+      // With an approved order for the rest; the example's card pays it all, so any order id is refused.
+      paypalOrderId: { kind: 'string', bad: ['not an id!', 'A'.repeat(65)] },
     },
     writes: ['creditLots', 'ledgerEntries', 'mails', 'mailOutbox'],
-    example: async (fx) => {
-      const user = await fx.user({ firstName: 'Ana', lastName: 'Lima' });
-      const { id: packageId } = await newPackage(fx);
-      const res = await fx.server.api('/api/admin/gift-cards', {
-        method: 'POST',
-        json: { amountCents: 30_000, recipientName: 'Ana Lima', recipientEmail: fx.email('gift') },
-        headers: { cookie: await fx.adminCookie() },
-      });
-      const { code } = (await res.json()) as { code: string };
-      return { cookie: user.cookie, params: { id: user.id, packageId }, json: { giftCardCode: code, amountCents: 24_000 } };
+    example: async (fx) => packageWithCard(fx, 30_000),
+  },
+  {
+    method: 'POST',
+    route: '/api/user/:id/packages/:packageId/gift-card/paypal-order',
+    auth: 'user',
+    body: 'json',
+    fields: {
+      giftCardCode: match({ bad: ['0000-0000-0000-0000', 'K7QM-2XWD-9PHN'] }),
+      // On the package's $200–$300 scale (a card of $50 pays part of it).
+      amountCents: { kind: 'number', required: true, role: 'match', bad: [0, -100, 1.5, 19_900, 30_100] },
     },
+    writes: [],
+    example: async (fx) => packageWithCard(fx, 5_000),
   },
 ];
