@@ -65,11 +65,12 @@ export interface SessionIncomeRow {
  */
 const sessionPayments = (zone: string) => sql`(
       -- A gift card's part of a session PayPal paid the rest of (issue 33) is the session's money
-      -- too: the card's debit keyed by the payment attempt (a cancel gives it back and lets go of
-      -- the attempt, so it drops out).
+      -- too: the card's debit keyed by the session's payment attempt, found by its PayPal order,
+      -- which a moved session takes along (a cancel gives it back and lets go of the attempt, so
+      -- it drops out).
       select to_char(booked_at at time zone ${zone}, 'YYYY-MM') as month,
-        amount_cents + coalesce((select -sum(e.change) from ledger_entries e
-          where e.slot_id = slots.id and e.reason = 'used' and e.attempt_id is not null), 0) as cents,
+        amount_cents + coalesce((select -sum(e.change) from ledger_entries e join payment_attempts a on a.id = e.attempt_id
+          where a.paypal_order_id = slots.paypal_order_id and e.reason = 'used'), 0) as cents,
         not coupon_used and coalesce(amount_cents, 0) > 0 as paid, coupon_used as coupon, true as booked, false as refunded,
         'paypal' as method
       from slots

@@ -398,8 +398,14 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     expect(after.sessionsPaidCount).toBe(before.sessionsPaidCount + 1);
     expect(after.sessionsCents).toBe(before.sessionsCents + 9_000);
 
+    // Moved to another time: the card's part goes along (in the books, and back on a cancel).
+    const later = await addSlot();
+    const moved = await server.api(`/api/bookings/${slot.id}/reschedule`, { method: 'POST', headers: { cookie: client.cookie }, json: { toSlotId: later.id } });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect((await finances()).sessionsCents).toBe(before.sessionsCents + 9_000);
+
     // Cancelled in time: PayPal's $40 refunded, the card's $50 back on the card, once.
-    const cancelled = await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
+    const cancelled = await server.api(`/api/bookings/${later.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
     expect(await balanceOf(card.code)).toBe(5_000);
     expect(emulatorCaptureCount(orderID)).toBe(1);
