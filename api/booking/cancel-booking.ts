@@ -115,10 +115,10 @@ export async function recordSessionCancellation(
   captureId: string | null,
   paid: boolean,
   by: 'client' | 'teacher',
-) {
+): Promise<{ id: string; cardBackCents: number }> {
   const attempt = paid && slot.paypalOrderId ? await findAttempt(trx, slot.paypalOrderId) : undefined;
-  if (attempt) await giveBackCardPart(trx, { attemptId: attempt.id, note: 'Session cancelled' });
-  return recordCancellation(trx, {
+  const cardBackCents = attempt ? await giveBackCardPart(trx, { attemptId: attempt.id, note: 'Session cancelled' }) : 0;
+  const id = await recordCancellation(trx, {
     slotId: slot.id,
     userId: slot.bookedBy,
     startsAt: slot.startsAt,
@@ -135,6 +135,7 @@ export async function recordSessionCancellation(
     // The books count the session's money in the month it was paid, kept or refunded (decision 0031).
     bookedAt: slot.bookedAt,
   });
+  return { id, cardBackCents };
 }
 
 /**
@@ -186,9 +187,11 @@ type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtim
  */
 export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
   const { db, env, realtime } = deps;
+  // A gift card's part given back with the cancellation (issue 33), for the mails written after the refund.
+  let cardBackCents = 0;
   const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund, credit?: 'returned' | 'forfeited') => {
     const calendar = bookingCalendar(env, slot);
-    const session = changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 });
+    const session = { ...changedSession(slot, { uid: calendar.uid, sequence: calendar.sequence + 1 }), giftCardBackCents: cardBackCents };
     return queueMails(trx, 'booking-cancelled', clientCancelledMails(env, (await brandNames(trx)).yoga, session, refund, credit));
   };
   let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails; credit?: 'returned' | 'forfeited' };
@@ -196,7 +199,9 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
     done = await db.transaction().execute(async (trx) => {
       const { slot, captureId, late } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId, [], true);
       const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
-      const cancellationId = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
+      const recorded = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
+      const cancellationId = recorded.id;
+      cardBackCents = recorded.cardBackCents;
       // A credit comes back in time; late, it is forfeited (the client was told before confirming).
       const credit = slot.creditLotId
         ? await settleCreditOnCancel(trx, { userId: input.userId, lotId: slot.creditLotId, slotId: slot.id, late, by: 'client' })

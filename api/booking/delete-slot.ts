@@ -33,6 +33,8 @@ type Deps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
 
 export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new Date()): Promise<DeleteSlotResult> {
   const { db, env, realtime } = deps;
+  // A gift card's part given back with the cancellation (issue 33), for the client's mail.
+  let cardBackCents = 0;
   const mailsFor = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund): Promise<QueuedMails> =>
     queueMails(trx, 'session-cancelled-by-teacher', [
       sessionCancelledMail(env, (await brandNames(trx)).yoga, {
@@ -47,6 +49,7 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
         amountCents: slot.amountCents,
         calendar: bookingCalendar(env, slot),
         refund,
+        giftCardBackCents: cardBackCents,
       }),
     ]);
 
@@ -65,7 +68,9 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
       // Only a session still to come is news to the client; a passed one is just record keeping.
       const upcoming = slot.bookedAt !== null && !!slot.email && new Date(slot.startsAt).getTime() > now.getTime();
       const paid = upcoming && slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
-      const cancellationId = upcoming ? await recordSessionCancellation(trx, slot, captureId, paid, 'teacher') : null;
+      const recorded = upcoming ? await recordSessionCancellation(trx, slot, captureId, paid, 'teacher') : null;
+      const cancellationId = recorded?.id ?? null;
+      cardBackCents = recorded?.cardBackCents ?? 0;
       // She called it off: a session booked with a credit gets it back, whatever the hour (issue 32).
       if (upcoming && slot.creditLotId && slot.bookedBy) {
         await settleCreditOnCancel(trx, { userId: slot.bookedBy, lotId: slot.creditLotId, slotId: slot.id, late: false, by: 'admin' });

@@ -161,7 +161,12 @@ export type CancelledSession = Pick<BookedSession, 'slotId' | 'startsAt' | 'book
   calendar?: { uid: string; sequence: number };
   /** What happened to a paid session's money: refunded through PayPal, or to be refunded by hand ('failed'). */
   refund?: 'none' | 'refunded' | 'failed';
+  /** What a gift card paid of it, back on the card now (issue 33). */
+  giftCardBackCents?: number;
 };
+
+/** The sentence that says a gift card's part of a cancelled session is back on the card (issue 33), or none. */
+const cardBackText = (cents: number | undefined) => (cents ? [`The ${money(cents)} your gift card paid is back on the card.`] : []);
 
 /** The .ics that takes a session off the client's calendar: its entry's UID, a higher SEQUENCE, METHOD:CANCEL. */
 function cancellingIcs(
@@ -208,6 +213,7 @@ export function sessionCancelledMail(env: Env, brand: string, b: CancelledSessio
           : b.refund === 'refunded'
             ? `Your payment of ${money(b.amountCents!)} has been refunded in full through PayPal; it can take a few days to show.`
             : 'I will be in touch about rescheduling it or refunding your payment.',
+        ...cardBackText(b.giftCardBackCents),
         'The attached calendar file removes the session from your calendar.',
       ],
       ...(b.userId ? { action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` } } : {}),
@@ -276,6 +282,8 @@ export interface ChangedSession {
   calendar: { uid: string; sequence: number };
   /** The slot's place ('' for none). */
   place: string;
+  /** What a gift card paid of it, back on the card now (issue 33). */
+  giftCardBackCents?: number;
 }
 
 const paymentLine = (b: Pick<ChangedSession, 'couponUsed' | 'amountCents' | 'paypalOrderId' | 'withCredit'>) =>
@@ -325,6 +333,7 @@ export function clientCancelledMails(
           'As you asked, your session has been cancelled:',
           sessionDetails(b.sessionType, when, b.duration),
           ...(refundText ? [refundText] : []),
+          ...cardBackText(b.giftCardBackCents),
           'The attached calendar file removes the session from your calendar.',
         ],
         action: { label: 'Book another time', url: `${env.SITE_URL}/user/${b.userId}/book` },

@@ -50,7 +50,7 @@ export async function cancelComingSessionsOfDeletedAccount(
     const refundable = paid && (!attempt || attempt.state === 'completed') && changeableAt(cancelNoticeHours, slot.startsAt, now.getTime());
     const money: DeletedSessionMoney = !paid ? 'none' : refundable ? 'refund' : 'hers-to-decide';
     const captureId = attempt?.paypalCaptureId ?? null;
-    const cancellationId = await recordSessionCancellation(trx, slot, captureId, refundable, 'client');
+    const cancellationId = (await recordSessionCancellation(trx, slot, captureId, refundable, 'client')).id;
     await releaseBookedSlot(trx, slot.id);
     cancelled.push({ slot, cancellationId, captureId, money });
   }

@@ -409,6 +409,10 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
     expect(await balanceOf(card.code)).toBe(5_000);
     expect(emulatorCaptureCount(orderID)).toBe(1);
+    const notice = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Booking cancelled') || /cancel/i.test(m.subject));
+    expect(notice?.text, JSON.stringify((await readMailbox(server, client.email)).map((m) => m.subject))).toContain(
+      'The $50.00 your gift card paid is back on the card.',
+    );
     await expect(
       server.services.payments.refundCapture(
         (await db().selectFrom('bookingCancellations').select('paypalCaptureId').where('paypalOrderId', '=', orderID).executeTakeFirstOrThrow())
