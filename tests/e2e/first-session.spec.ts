@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { mailsTo, registerAndOpenLink, smallTargets, uniqueEmail, visitorHeaders } from './helpers';
+import { heldResponse, hydrated, mailsTo, registerAndOpenLink, smallTargets, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 30: a newcomer on a 390 × 844 phone goes from /yoga to a paid, confirmed first yoga
@@ -151,5 +151,29 @@ test('the guided booking keeps the payment away until the intake is in; the spec
   await expect(page.getByRole('heading', { name: 'Choose a time' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'New Client Form' })).toHaveCount(0);
   await expect(page.getByLabel(/Payment amount/)).toHaveValue('80');
+  await context.close();
+});
+
+test('a session ticked on /register before the form comes to life is the one the mailed link books', async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const page = await context.newPage();
+  // The form's script held back: the visitor ticks the session in the page as drawn ahead.
+  const hold = heldResponse();
+  await page.route(/\/_astro\/AuthForms\.[^/]*\.js$/, async (route) => {
+    await hold.until;
+    await route.continue();
+  });
+  await page.goto('/register');
+  await page.getByRole('radio', { name: 'A yoga therapy session' }).check();
+  hold.release();
+  await hydrated(page);
+  const email = uniqueEmail('early');
+  await page.getByLabel('First name').fill('Eli');
+  await page.getByLabel('Last name').fill('Early');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  const [mail] = await mailsTo(page.request, email);
+  expect(mail!.links.find((l) => l.includes('/verify-email?token='))).toContain('book=yoga-therapy');
   await context.close();
 });

@@ -9,6 +9,9 @@ import { SESSION_TYPE_SLUGS, SESSION_TYPE_WORDS, sessionTypeKeyOfSlug, type Sess
 /** The offering the visitor pressed "Book a Session" on (/yoga sets it, issue 30); cleared once used. */
 export const BOOK_HINT_KEY = 'yc-book-type';
 
+/** A session type's slug, or '' for anything else. */
+const asSlug = (v: unknown): SessionTypeSlug | '' => (typeof v === 'string' && sessionTypeKeyOfSlug(v) ? (v as SessionTypeSlug) : '');
+
 const readHint = (): SessionTypeSlug | '' => {
   try {
     const hint = sessionStorage.getItem(BOOK_HINT_KEY);
@@ -30,7 +33,8 @@ export function RegisterForm() {
   const hydrated = useHydrated();
   const [book, setBook] = useState<SessionTypeSlug | ''>('');
   const [sentTo, setSentTo] = useState<{ email: string; message: string } | null>(null);
-  useEffect(() => setBook(readHint()), []);
+  // The card's session from /yoga, unless one was ticked before the page came to life.
+  useEffect(() => setBook(asSlug(document.querySelector<HTMLInputElement>('input[name="book"]:checked')?.value) || readHint()), []);
 
   useEffect(() => {
     if (!sentTo) return;
@@ -52,6 +56,9 @@ export function RegisterForm() {
     const form = e.currentTarget;
     const data = new FormData(form);
     const v = { firstName: String(data.get('firstName') ?? ''), lastName: String(data.get('lastName') ?? ''), email: String(data.get('email') ?? '') };
+    // A session ticked before the page came to life is in the form, not yet in the state: the form's wins.
+    const chosen = asSlug(data.get('book')) || book;
+    if (chosen !== book) setBook(chosen);
     if (!v.firstName.trim() || !v.lastName.trim() || !v.email.trim()) {
       await showAlert({ icon: 'warning', title: 'Registration Failed', text: 'Please fill in your first name, last name and email.' });
       return;
@@ -61,7 +68,7 @@ export function RegisterForm() {
     if (recaptchaToken === undefined) return;
     await send(
       '/api/user/register',
-      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken, ...(book ? { book } : {}) },
+      { firstName: v.firstName.trim(), lastName: v.lastName.trim(), email: v.email.trim(), recaptchaToken, ...(chosen ? { book: chosen } : {}) },
       async (res) => {
         if (!res.ok) {
           await showAlert({ icon: 'error', title: 'Registration Failed', text: res.data.message || 'Registration failed. Please try again.' });
