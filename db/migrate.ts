@@ -28,6 +28,7 @@ import * as weeklySeries from './migrations/0026_weekly_series.ts';
 import * as giftCards from './migrations/0027_gift_cards.ts';
 import * as giftCardSpending from './migrations/0028_gift_card_spending.ts';
 import * as giftCardLinks from './migrations/0029_gift_card_links.ts';
+import * as paidEvents from './migrations/0030_paid_events.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0027_gift_cards': giftCards,
   '0028_gift_card_spending': giftCardSpending,
   '0029_gift_card_links': giftCardLinks,
+  '0030_paid_events': paidEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -77,6 +77,16 @@ export interface EventsTable {
   /** Shared by the events one "repeat" created. */
   seriesId: string | null;
   createdAt: CreatedAt;
+  /** A fixed price (0030, issue 34); null with the three below null: a free event. */
+  priceCents: number | null;
+  /** Her sliding scale: pay what you can from the lowest up to the highest; null: not one. */
+  minPriceCents: number | null;
+  suggestedPriceCents: number | null;
+  maxPriceCents: number | null;
+  /** Held in her agenda (a tasting she sold), never on the public calendar or open to sign-ups. */
+  private: Generated<boolean>;
+  /** She called it off: its paid places are refunded by the refund runner. */
+  cancelledAt: Timestamp | null;
 }
 
 export interface ClassSignupsTable {
@@ -96,6 +106,44 @@ export interface ClassSignupsTable {
   /** The waiver revision accepted (page_revisions of 'waiver'), and a SHA-256 of its text; null before issue 19. */
   waiverRevision: number | null;
   waiverHash: string | null;
+  /** 0030: null for a free place; 'held' while its buyer pays (until heldUntil); 'paid' once paid (paymentId). */
+  payment: 'held' | 'paid' | null;
+  heldUntil: Timestamp | null;
+  /** The PayPal order made for the hold, and what the buyer chose to pay on the scale. */
+  holdOrderId: string | null;
+  holdAmountCents: number | null;
+  paymentId: string | null;
+  /** The roster (issue 34): checked in, or did not come. */
+  attendance: 'present' | 'noShow' | null;
+  attendanceAt: Timestamp | null;
+  /** Added at the door by the teacher. */
+  walkIn: Generated<boolean>;
+}
+
+export type EventPaymentMethod = 'paypal' | 'credit' | 'gift_card' | 'cash' | 'check';
+
+/** The money for a class place (0030, issue 34), kept when the place is given back. */
+export interface EventPaymentsTable {
+  id: Generated<string>;
+  eventId: string | null;
+  eventTitle: string;
+  eventDate: string;
+  name: string;
+  email: string;
+  /** What was paid in money (a credit's place: 0, its money was counted when the package was sold). */
+  amountCents: number;
+  method: EventPaymentMethod;
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  /** The credit or gift card lot that paid. */
+  lotId: string | null;
+  /** Her day the money came in (YYYY-MM-DD). */
+  paidOn: string;
+  /** 'due': a refund is owed and the refund runner will make it; 'done': given back. */
+  refund: 'due' | 'done' | null;
+  refundReason: 'cancelled-in-time' | 'event-cancelled' | 'removed' | null;
+  refundedOn: string | null;
+  createdAt: CreatedAt;
 }
 
 /** A full class's waitlist, first in line = lowest seq (issue 15). */
@@ -359,13 +407,31 @@ export interface GiftCardAttemptDetails {
   paidOn: string;
 }
 
+/** A class place paid through PayPal (issue 34): the held sign-up it pays for, completed when captured. */
+export interface EventAttemptDetails {
+  signupId: string;
+  eventId: string;
+  name: string;
+  email: string;
+  /** Her day the money came in. */
+  paidOn: string;
+}
+
+/** A tasting's deposit or balance paid through PayPal (issue 34). */
+export interface TastingAttemptDetails {
+  quoteId: string;
+  part: 'deposit' | 'balance';
+  /** Her day the money came in. */
+  paidOn: string;
+}
+
 export type PaymentAttemptState = 'claimed' | 'capturing' | 'completed' | 'released';
 export type PaymentSettler = 'checkout' | 'retry' | 'reconciler' | 'webhook';
 
 /** A PayPal payment from the claim to its outcome: db/migrations/0005_payment_attempts.ts, docs/decisions/0012. */
 export interface PaymentAttemptsTable {
   id: Generated<string>;
-  kind: 'order' | 'booking' | 'package' | 'gift_card';
+  kind: 'order' | 'booking' | 'package' | 'gift_card' | 'event' | 'tasting';
   /** Unique: one attempt per PayPal order. */
   paypalOrderId: string;
   /** The PayPal-Request-Id every capture of this attempt is sent with. */
@@ -374,7 +440,11 @@ export interface PaymentAttemptsTable {
   currency: string;
   slotId: string | null;
   userId: string | null;
-  details: ColumnType<OrderAttemptDetails | BookingAttemptDetails | PackageAttemptDetails | GiftCardAttemptDetails, string, string>;
+  details: ColumnType<
+    OrderAttemptDetails | BookingAttemptDetails | PackageAttemptDetails | GiftCardAttemptDetails | EventAttemptDetails | TastingAttemptDetails,
+    string,
+    string
+  >;
   state: Generated<PaymentAttemptState>;
   /** The server process that may release it, since claimedAt. */
   claimedBy: string;
@@ -771,6 +841,8 @@ export interface LedgerEntriesTable {
   orderId: Generated<string | null>;
   /** The payment attempt a card's debit waits on while PayPal takes the rest (0028). */
   attemptId: Generated<string | null>;
+  /** The class place a credit or a gift card paid (0030). */
+  signupId: Generated<string | null>;
   note: Generated<string>;
   createdBy: 'client' | 'admin' | 'system';
   createdAt: CreatedAt;
@@ -809,6 +881,7 @@ export interface Database {
   adminSessions: AdminSessionsTable;
   events: EventsTable;
   classSignups: ClassSignupsTable;
+  eventPayments: EventPaymentsTable;
   classWaitlist: ClassWaitlistTable;
   subscribers: SubscribersTable;
   images: ImagesTable;

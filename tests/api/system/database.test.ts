@@ -31,6 +31,7 @@ const tables = [
   'contact_messages',
   'coupons',
   'credit_lots',
+  'event_payments',
   'events',
   'gallery_photos',
   'gift_cards',
@@ -103,6 +104,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0027_gift_cards',
       '0028_gift_card_spending',
       '0029_gift_card_links',
+      '0030_paid_events',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
