@@ -20,7 +20,7 @@ import { contact } from './forms/contact.routes.ts';
 import { meetingRequests } from './forms/meeting-requests.routes.ts';
 import { adminSubscribers, subscribers } from './forms/subscribers.routes.ts';
 import { adminEvents, classStatusRoute, events } from './classes/events.routes.ts';
-import { adminSignups, checkStudent, signups } from './classes/signups.routes.ts';
+import { adminSignups, checkStudent, eventOrders, signups } from './classes/signups.routes.ts';
 import { adminWaitlist, classPlaces, userClasses, waitlist } from './classes/places.routes.ts';
 import { classFeed } from './classes/feed.routes.ts';
 import { admin } from './accounts/admin.routes.ts';
@@ -95,6 +95,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/subscribers', subscribers);
   api.route('/admin/subscribers', adminSubscribers);
   // classes: the calendar's events and their sign-ups
+  api.route('/events', eventOrders);
   api.route('/events', events);
   api.route('/admin/events', adminEvents);
   api.route('/class-status', classStatusRoute);

@@ -8,6 +8,8 @@
  *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
  *           └▶ the 404 page (rendered ahead, else dist/client/404.html) with status 404
  */
+import { releaseLapsedHolds } from './classes/paid-places.ts';
+import { refundDuePayments } from './classes/refunds.ts';
 import { expireLapsedCredits } from './packages/ledger.ts';
 import { sendExpiryReminders } from './packages/expiry-reminders.ts';
 import { deliverDueCards } from './gift-cards/gift-cards.ts';
@@ -161,6 +163,9 @@ export async function startServer(
     runner.every('payments', env.RECONCILE_INTERVAL_MS, () => reconcilePayments(services), { atStart: true });
     // Bookings approved in PayPal and never finalized (the tab closed): finalized or released, both sides mailed.
     runner.every('unfinalized bookings', env.RECONCILE_INTERVAL_MS, () => resolveUnfinalizedBookings(services));
+    // Paid class places (issue 34): holds whose buyers went away are offered on; refunds a crash left owed are made.
+    runner.every('class holds', env.RECONCILE_INTERVAL_MS, () => releaseLapsedHolds(services));
+    runner.every('event refunds', env.RECONCILE_INTERVAL_MS, () => refundDuePayments(services), { atStart: true });
   }
   // The mail outbox: retries, and mails a crash left between a commit and its send (at start too).
   if (options.outbox !== false) runner.every('mail', env.OUTBOX_INTERVAL_MS, () => sendDueMails(services), { atStart: true });

@@ -35,6 +35,8 @@ export interface ClassPlaceView extends ClassOfPlaceView {
   name: string;
   /** False once the class has started (CLASS_STARTED). */
   canGiveBack: boolean;
+  /** A paid place (issue 34): what giving it back now returns, said before the student confirms. */
+  refundNote?: string;
 }
 
 /** GET /api/waitlist/entry?token=: one's place in line. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { bidiControlsMessage, clockTime, hasNoBidiControls, id, isCleanText, isoDate, requiredText } from './common.ts';
+import { eventPriceFields, priceShapeProblem } from './event-prices.ts';
 
 /** SPEC.md section 5, add event. */
 export const FILL_ALL_FIELDS = 'Please fill out all fields';
@@ -77,32 +78,47 @@ const requireFilled = (keys: readonly string[], mode: 'all' | 'given') =>
     if (!ok) ctx.addIssue({ code: 'custom', message: FILL_ALL_FIELDS });
   });
 
+/**
+ * The price fields sent must make one shape (issue 34): none, a fixed price, or a whole sliding
+ * scale in order. An edit that sends one shape clears the other (the route sets the rest to null).
+ */
+function priceShapeIssue(v: Record<string, unknown>, ctx: z.RefinementCtx) {
+  const problem = priceShapeProblem(v as Parameters<typeof priceShapeProblem>[0]);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['priceCents'] });
+}
+
 /** POST /api/admin/events */
 export const newEvent = requireFilled(['title', 'date', 'time'], 'all').pipe(
-  z.object({
-    title: requiredText('Title', 200),
-    date: isoDate,
-    time: clockTime,
-    location: location.optional().default(''),
-    signUpLink: signUpLink.optional().default(''),
-    isExternal: isExternal.optional().default(false),
-    capacity: capacity.optional().default(12),
-    repeat: z.enum(REPEATS, { error: 'Repeat must be none, weekly or monthly' }).optional().default('none'),
-  }),
+  z
+    .object({
+      title: requiredText('Title', 200),
+      date: isoDate,
+      time: clockTime,
+      location: location.optional().default(''),
+      signUpLink: signUpLink.optional().default(''),
+      isExternal: isExternal.optional().default(false),
+      capacity: capacity.optional().default(12),
+      repeat: z.enum(REPEATS, { error: 'Repeat must be none, weekly or monthly' }).optional().default('none'),
+      ...eventPriceFields,
+    })
+    .superRefine(priceShapeIssue),
 );
 export type NewEvent = z.output<typeof newEvent>;
 
 /** PUT /api/events/{id}: any of the fields; an omitted one stays as it is. */
 export const eventUpdate = requireFilled(['title', 'date', 'time'], 'given').pipe(
-  z.object({
-    title: requiredText('Title', 200).optional(),
-    date: isoDate.optional(),
-    time: clockTime.optional(),
-    location: location.optional(),
-    signUpLink: signUpLink.optional(),
-    isExternal: isExternal.optional(),
-    capacity: capacity.optional(),
-  }),
+  z
+    .object({
+      title: requiredText('Title', 200).optional(),
+      date: isoDate.optional(),
+      time: clockTime.optional(),
+      location: location.optional(),
+      signUpLink: signUpLink.optional(),
+      isExternal: isExternal.optional(),
+      capacity: capacity.optional(),
+      ...eventPriceFields,
+    })
+    .superRefine(priceShapeIssue),
 );
 export type EventUpdate = z.output<typeof eventUpdate>;
 
@@ -130,6 +146,17 @@ export interface EventView {
   isExternal: boolean;
   capacity: number;
   isPast: boolean;
+  /** Issue 34: a fixed price, or a sliding scale; all null: free. */
+  priceCents: number | null;
+  minPriceCents: number | null;
+  suggestedPriceCents: number | null;
+  maxPriceCents: number | null;
+  /** For a paid event: the last moment a cancellation is refunded (her notice period before the start). */
+  refundUntil: string | null;
+  /** Only in the admin's list: held in her agenda, not on the public calendar (a tasting she sold). */
+  private?: boolean;
+  /** Only in the admin's list: she called it off. */
+  cancelled?: boolean;
 }
 
 /** POST /api/admin/events on success; `note` is SHORT_MONTH_NOTE when a monthly series moved a date. */

@@ -65,6 +65,8 @@ export const classSignup = z.object({
   // Format and size are checked with decodeSignature, which can answer 413.
   signature: z.string({ error: SIGNATURE_REQUIRED }).trim().min(1, SIGNATURE_REQUIRED),
   recaptchaToken: humanToken,
+  /** A paid event (issue 34): the PayPal order POST /api/events/{id}/paypal-order made, approved. */
+  paypalOrderId: z.string({ error: 'paypalOrderId must be text' }).trim().min(1).max(64).optional(),
 });
 export type ClassSignup = z.output<typeof classSignup>;
 

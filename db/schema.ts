@@ -413,6 +413,7 @@ export interface EventAttemptDetails {
   eventId: string;
   name: string;
   email: string;
+  phone: string;
   /** Her day the money came in. */
   paidOn: string;
 }

@@ -22,6 +22,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
+import { changeableAt } from '../lib/time.ts';
 
 /**
  * Why a session can't be changed online:
@@ -30,9 +31,6 @@ import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
  * - 'payment-processing': its PayPal capture is still under way (the booking is not confirmed yet).
  */
 export type ChangeRefusal = 'not-found' | 'too-late' | 'payment-processing';
-
-/** Whether a session starting at `startsAt` can still be changed online at `now`, under a notice of `noticeHours`. */
-export const changeableAt = (noticeHours: number, startsAt: Date | string, now: number) => new Date(startsAt).getTime() - now >= noticeHours * 3_600_000;
 
 /** A refusal met inside the transaction: thrown to roll it back, answered after. */
 export class ChangeRefused extends Error {

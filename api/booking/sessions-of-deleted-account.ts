@@ -17,7 +17,8 @@ import { hoursInWords } from '../../contract/settings.ts';
 import { classWhen, mail, money, oneLine } from '../mail/layout.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { lockSlots, releaseBookedSlot, type LockedSlot } from './booking.repo.ts';
-import { changeableAt, recordSessionCancellation, refundCancelled } from './cancel-booking.ts';
+import { recordSessionCancellation, refundCancelled } from './cancel-booking.ts';
+import { changeableAt } from '../lib/time.ts';
 import { comingSessionIdsOf } from './deleted-account.repo.ts';
 
 /** What became of one coming session: refunded in full (after the commit), kept for her to decide, or nothing paid. */

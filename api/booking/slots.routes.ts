@@ -28,7 +28,7 @@ import {
 } from '../../contract/slots.ts';
 import { slotTime } from './slot-times.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
-import { changeableAt } from './cancel-booking.ts';
+import { changeableAt } from '../lib/time.ts';
 import { listCancellations } from './booking.repo.ts';
 import { bookingCalendar, bookingUid, placeChangedMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';

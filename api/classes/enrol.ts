@@ -12,6 +12,7 @@ import { currentWaiver } from '../pages/pages.repo.ts';
 import { signupMails } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
+import { EVENT_CANCELLED, EVENT_PAYMENT_REQUIRED, isPaidEvent } from '../../contract/event-prices.ts';
 
 /**
  * Keeps or leaves out the student's own copy among a change's mails: decided by the route
@@ -45,7 +46,7 @@ export async function waiverNow(db: DB): Promise<AcceptedWaiver> {
   return { waiverRevision: waiver?.revision ?? null, waiverHash: waiver?.hash ?? null };
 }
 
-export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: QueuedMails } | { ok: false; status: 400 | 404 | 409; message: string };
+export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: QueuedMails } | { ok: false; status: 400 | 402 | 404 | 409; message: string };
 
 /**
  * Signs `student` up for the class, all checks and the insert in one transaction that holds the
@@ -66,6 +67,9 @@ export async function enrol(
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
     if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };
     if (new Date(event.startsAt).getTime() <= Date.now()) return { ok: false, status: 400, message: CLASS_PAST };
+    if (event.cancelledAt) return { ok: false, status: 400, message: EVENT_CANCELLED };
+    // A paid place is signed up for with its payment (paid-places.ts): nothing is held here.
+    if (isPaidEvent(event)) return { ok: false, status: 402, message: EVENT_PAYMENT_REQUIRED };
     const seats = await classSeats(trx, event, student.email);
     if (seats.mine) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
     if (seats.taken >= event.capacity) return { ok: false, status: 409, message: CLASS_FULL };

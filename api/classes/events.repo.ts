@@ -3,16 +3,23 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { EventsTable } from '../../db/schema.ts';
+import { classColumns, TAKES_A_PLACE } from './signups.repo.ts';
 
-const columns = ['id', 'title', 'date', 'time', 'startsAt', 'location', 'signUpLink', 'isExternal', 'capacity', 'seriesId'] as const;
+// A class's columns as sign-ups read them, and what only the calendar and her list show.
+const columns = [...classColumns, 'signUpLink', 'seriesId'] as const;
 
-/** Events starting at or after `from` (and before `until`, if given), in calendar order (uses events_starts_at). */
-export async function listEventsFrom(db: DB, from: Date, until?: Date) {
+/**
+ * Events starting at or after `from` (and before `until`, if given), in calendar order (uses
+ * events_starts_at). The public calendar's (`everything` false) leaves out her private and
+ * cancelled events; the admin's list has them all.
+ */
+export async function listEventsFrom(db: DB, from: Date, until?: Date, everything = false) {
   return db
     .selectFrom('events')
     .select(columns)
     .where('startsAt', '>=', from)
     .$if(until !== undefined, (q) => q.where('startsAt', '<', until!))
+    .$if(!everything, (q) => q.where('private', '=', false).where('cancelledAt', 'is', null))
     .orderBy('startsAt')
     .orderBy('title')
     .orderBy('id')
@@ -52,10 +59,12 @@ export async function classStatus(db: DB, title: string, date: string) {
         .selectFrom('classSignups as s')
         .select(sql<number>`count(*)::int`.as('n'))
         .where((w) => w.or([w('s.eventId', '=', w.ref('e.id')), w.and([w('s.classTitle', '=', w.ref('e.title')), w('s.date', '=', w.ref('e.date'))])]))
+        .where(TAKES_A_PLACE)
         .as('taken'),
     ])
     .where('e.title', '=', title)
     .where('e.date', '=', date)
+    .where('e.private', '=', false)
     .orderBy('e.startsAt')
     .limit(1)
     .executeTakeFirst();

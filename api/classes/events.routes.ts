@@ -22,6 +22,16 @@ import {
 import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
 import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
 import type { Event } from '../../db/schema.ts';
+import { isPaidEvent, type EventPrice } from '../../contract/event-prices.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { upcomingWithPaidPlaces } from './event-payments.repo.ts';
+import { cancelEvent, refundDuePayments, type CancelEventRefusal } from './refunds.ts';
+import { EVENT_CANCELLED_DONE, EVENT_DELETE_HAS_PAID, EVENT_NOT_FOUND, EVENT_ALREADY_CANCELLED, type EventCancelledView } from '../../contract/event-prices.ts';
+
+const cancelRefusals: Record<CancelEventRefusal, { status: 404 | 409; message: string }> = {
+  'not-found': { status: 404, message: EVENT_NOT_FOUND },
+  'already-cancelled': { status: 409, message: EVENT_ALREADY_CANCELLED },
+};
 import { fillFreePlaces } from './places.ts';
 import { sendQueued } from '../mail/outbox.ts';
 
@@ -33,10 +43,29 @@ import { sendQueued } from '../mail/outbox.ts';
 /** The calendar shows a month back, so past classes of the month appear (disabled). */
 const PAST_DAYS_SHOWN = 31;
 
-type EventRow = Pick<Event, 'id' | 'title' | 'date' | 'time' | 'startsAt' | 'location' | 'signUpLink' | 'isExternal' | 'capacity'>;
+type EventRow = Pick<
+  Event,
+  | 'id'
+  | 'title'
+  | 'date'
+  | 'time'
+  | 'startsAt'
+  | 'location'
+  | 'signUpLink'
+  | 'isExternal'
+  | 'capacity'
+  | 'priceCents'
+  | 'minPriceCents'
+  | 'suggestedPriceCents'
+  | 'maxPriceCents'
+  | 'private'
+  | 'cancelledAt'
+>;
 
-const view = (e: EventRow, now: Date): EventView => {
+/** An event as the API shows it; `noticeHours` (her notice period) says until when a paid place is refunded. */
+const view = (e: EventRow, now: Date, noticeHours: number, admin = false): EventView => {
   const startsAt = new Date(e.startsAt);
+  const paid = isPaidEvent(e);
   return {
     _id: e.id,
     title: e.title,
@@ -48,8 +77,21 @@ const view = (e: EventRow, now: Date): EventView => {
     isExternal: e.isExternal,
     capacity: e.capacity,
     isPast: startsAt.getTime() <= now.getTime(),
+    priceCents: e.priceCents,
+    minPriceCents: e.minPriceCents,
+    suggestedPriceCents: e.suggestedPriceCents,
+    maxPriceCents: e.maxPriceCents,
+    refundUntil: paid ? new Date(startsAt.getTime() - noticeHours * 3_600_000).toISOString() : null,
+    ...(admin ? { private: e.private, cancelled: e.cancelledAt !== null } : {}),
   };
 };
+
+/** The price fields of an edit: one shape sent replaces the other (a fixed price clears a scale, and back). */
+function priceChanges(changes: Partial<EventPrice>): Partial<EventPrice> {
+  const keys = ['priceCents', 'minPriceCents', 'suggestedPriceCents', 'maxPriceCents'] as const;
+  if (!keys.some((k) => changes[k] !== undefined)) return {};
+  return Object.fromEntries(keys.map((k) => [k, changes[k] ?? null]));
+}
 
 const daysInMonth = (year: number, month0: number) => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
 
@@ -98,16 +140,20 @@ export const events = new Hono<AppEnv>()
     const zone = c.var.services.env.SITE_TIMEZONE;
     const now = c.var.services.clock.now();
     const range = c.req.valid('query');
-    const rows =
+    const [rows, { cancelNoticeHours }] = await Promise.all([
       range.from && range.to
-        ? await listEventsFrom(c.var.services.db, zonedInstant(range.from, '00:00', zone), zonedInstant(addDays(range.to, 1), '00:00', zone))
-        : await listEventsFrom(c.var.services.db, zonedInstant(addDays(zonedNow(zone, now).date, -PAST_DAYS_SHOWN), '00:00', zone));
-    return c.json(rows.map((e) => view(e, now)));
+        ? listEventsFrom(c.var.services.db, zonedInstant(range.from, '00:00', zone), zonedInstant(addDays(range.to, 1), '00:00', zone))
+        : listEventsFrom(c.var.services.db, zonedInstant(addDays(zonedNow(zone, now).date, -PAST_DAYS_SHOWN), '00:00', zone)),
+      readSettings(c.var.services.db),
+    ]);
+    return c.json(rows.map((e) => view(e, now, cancelNoticeHours)));
   })
 
   // Registered before /:id so "bulk" is never taken for an id.
   .delete('/bulk', requireAdmin(), validateJson(bulkDeleteEvents), async (c) => {
     const { eventIds } = c.req.valid('json');
+    // An upcoming event with paid places is cancelled (everyone refunded), never just deleted.
+    if ((await upcomingWithPaidPlaces(c.var.services.db, eventIds)).length) return c.json({ message: EVENT_DELETE_HAS_PAID }, 409);
     const deleted = await deleteEvents(c.var.services.db, [...new Set(eventIds)]);
     return c.json({ deleted });
   })
@@ -122,7 +168,7 @@ export const events = new Hono<AppEnv>()
     const time = changes.time ?? current.time;
     const at = eventInstants([date], time, env.SITE_TIMEZONE);
     if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
-    const updated = await updateEvent(db, eventId, { ...changes, startsAt: at.instants[0]! });
+    const updated = await updateEvent(db, eventId, { ...changes, ...priceChanges(changes), startsAt: at.instants[0]! });
     if (!updated) return c.json({ message: 'Event not found' }, 404);
     if (updated.capacity > current.capacity) {
       // More places: the waitlist's first in line get them (issue 15), their mails written with
@@ -130,35 +176,58 @@ export const events = new Hono<AppEnv>()
       const filled = await fillFreePlaces(c.var.services, eventId);
       await sendQueued(c.var.services, filled.mails);
     }
+    const { cancelNoticeHours } = await readSettings(db);
     return c.json({
       message: 'Event updated successfully',
-      event: view(updated, c.var.services.clock.now()),
+      event: view(updated, c.var.services.clock.now(), cancelNoticeHours, true),
       ...(at.warnings.length ? { warnings: at.warnings } : {}),
     });
   });
 
-export const adminEvents = new Hono<AppEnv>().use('*', regenerateAfter('classes')).post('/', requireAdmin(), validateJson(newEvent), async (c) => {
-  const { db, env } = c.var.services;
-  const { repeat, ...fields } = c.req.valid('json');
-  const { dates, clamped } = seriesDates(fields.date, repeat);
-  const seriesId = dates.length > 1 ? randomUUID() : null;
-  const at = eventInstants(dates, fields.time, env.SITE_TIMEZONE);
-  if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
-  const rows = await insertEvents(
-    db,
-    dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
-  );
-  const now = c.var.services.clock.now();
-  return c.json(
-    {
-      message: 'Event(s) added successfully',
-      events: rows.map((e) => view(e, now)),
-      ...(clamped ? { note: SHORT_MONTH_NOTE } : {}),
-      ...(at.warnings.length ? { warnings: at.warnings } : {}),
-    } satisfies EventsAddedView,
-    201,
-  );
-});
+/**
+ * Her events: POST /api/admin/events adds (SPEC.md), GET lists them all with her private and
+ * cancelled ones (issue 34), POST /{id}/cancel calls one off and refunds every paid place.
+ */
+export const adminEvents = new Hono<AppEnv>()
+  .use('*', requireAdmin(), regenerateAfter('classes'))
+  .get('/', async (c) => {
+    const { db, env } = c.var.services;
+    const now = c.var.services.clock.now();
+    const from = zonedInstant(addDays(zonedNow(env.SITE_TIMEZONE, now).date, -PAST_DAYS_SHOWN), '00:00', env.SITE_TIMEZONE);
+    const [rows, { cancelNoticeHours }] = await Promise.all([listEventsFrom(db, from, undefined, true), readSettings(db)]);
+    return c.json(rows.map((e) => view(e, now, cancelNoticeHours, true)));
+  })
+  .post('/:id/cancel', validateParams(eventParams), async (c) => {
+    const result = await cancelEvent(c.var.services, c.req.valid('param').id);
+    if (!result.ok) return c.json({ message: cancelRefusals[result.kind].message }, cancelRefusals[result.kind].status);
+    // The mails after the commit; then the refunds, each once (the refund runner finishes any a crash left).
+    await sendQueued(c.var.services, result.mails);
+    await refundDuePayments(c.var.services);
+    return c.json({ message: EVENT_CANCELLED_DONE, refunds: result.refunds } satisfies EventCancelledView);
+  })
+  .post('/', validateJson(newEvent), async (c) => {
+    const { db, env } = c.var.services;
+    const { repeat, ...fields } = c.req.valid('json');
+    const { dates, clamped } = seriesDates(fields.date, repeat);
+    const seriesId = dates.length > 1 ? randomUUID() : null;
+    const at = eventInstants(dates, fields.time, env.SITE_TIMEZONE);
+    if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
+    const rows = await insertEvents(
+      db,
+      dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
+    );
+    const now = c.var.services.clock.now();
+    const { cancelNoticeHours } = await readSettings(db);
+    return c.json(
+      {
+        message: 'Event(s) added successfully',
+        events: rows.map((e) => view(e, now, cancelNoticeHours, true)),
+        ...(clamped ? { note: SHORT_MONTH_NOTE } : {}),
+        ...(at.warnings.length ? { warnings: at.warnings } : {}),
+      } satisfies EventsAddedView,
+      201,
+    );
+  });
 
 /** Public: is the class on that date full? Called once per event by the calendar. */
 export const classStatusRoute = new Hono<AppEnv>().get('/', validateQuery(classStatusQuery), async (c) => {

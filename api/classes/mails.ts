@@ -8,6 +8,9 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 import { buildIcs, icsOrganizer } from '../mail/ics.ts';
 import { classWhen, exclaim, icsAttachment, mail, oneLine, siteFooter } from '../mail/layout.ts';
 import { signToken } from '../lib/signed-token.ts';
+import type { ClassEvent } from './signups.repo.ts';
+import { refundPolicyLine, usd } from '../../contract/event-prices.ts';
+import { hoursInWords } from '../../contract/settings.ts';
 
 /** Signed-link purposes: a token for one is worthless for the other. */
 export const GIVE_BACK_PURPOSE = 'class-give-back';
@@ -50,7 +53,29 @@ export interface ClassMail {
   location: string;
 }
 
-export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail): OutgoingMail[] {
+/** The class as its mails show it. */
+export const classMail = (e: Pick<ClassEvent, 'title' | 'date' | 'time' | 'startsAt' | 'location'>): ClassMail => ({
+  title: e.title,
+  date: e.date,
+  time: e.time,
+  startsAt: new Date(e.startsAt),
+  location: e.location,
+});
+
+/** A paid place (issue 34): what was paid, and her notice period for a refunded cancellation. */
+export interface PaidPlace {
+  amountCents: number;
+  noticeHours: number;
+}
+
+/** The paid place's lines: what was paid and until when a cancellation is refunded, on her clocks. */
+function paidLines(env: Env, c: ClassMail, paid: PaidPlace | undefined): string[] {
+  if (!paid) return [];
+  const until = classWhen(new Date(c.startsAt.getTime() - paid.noticeHours * 3_600_000), env.SITE_TIMEZONE);
+  return [`Paid: ${usd(paid.amountCents)}. ${refundPolicyLine(`${until.date}, ${until.time}`, hoursInWords(paid.noticeHours))}`];
+}
+
+export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail, paid?: PaidPlace): OutgoingMail[] {
   const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
   const place = c.location || 'See the class on the calendar for the place.';
   const ics = classIcs(env, brand, s.id, c);
@@ -68,6 +93,7 @@ export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail
           `Email: ${s.email}`,
           `Phone: ${s.phone}`,
           s.returning ? 'Returning student: the waiver and signature of the last sign-up were reused.' : 'Waiver accepted and signed.',
+          ...(paid ? [`Paid: ${usd(paid.amountCents)} through PayPal.`] : []),
         ],
         action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
       },
@@ -81,6 +107,7 @@ export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail
         paragraphs: [
           `You are signed up for ${c.title}.`,
           `Date: ${when.date}\nTime: ${when.time}\nPlace: ${place}`,
+          ...paidLines(env, c, paid),
           'The attached calendar file adds the class to your calendar. Please arrive a few minutes early.',
           `Can't come after all? Give your place back, up to the start of the class, so someone on the waitlist can have it: ${giveBackUrl(env, s.id)}`,
         ],
@@ -164,6 +191,40 @@ export function classReminderMail(env: Env, brand: string, s: { id: string; name
       `A reminder of your place in ${c.title}.`,
       `Date: ${when.date}\nTime: ${when.time}\nPlace: ${place}`,
       `Can't come? Give your place back so someone on the waitlist can have it: ${giveBackUrl(env, s.id)}`,
+    ],
+    footer: siteFooter(env, brand),
+  });
+}
+
+/** The signed-up page of a class: where a waitlisted student offered a paid place pays for it. */
+export const signupPageUrl = (env: Pick<Env, 'SITE_URL'>, c: Pick<ClassMail, 'title' | 'date' | 'location'>) =>
+  `${env.SITE_URL}/signup?${new URLSearchParams({ date: c.date, title: c.title, location: c.location })}`;
+
+/** A paid class's freed place offered to the first in line (issue 34): held for them until `heldUntil`, paid on the sign-up page. */
+export function offeredPlaceMail(env: Env, brand: string, s: { name: string; email: string; heldUntil: Date }, c: ClassMail): OutgoingMail {
+  const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
+  const until = classWhen(s.heldUntil, env.SITE_TIMEZONE);
+  return mail(s.email, `A place is yours if you want it: ${oneLine(c.title)} on ${when.date}`, {
+    heading: exclaim('A place has come free', s.name),
+    paragraphs: [
+      `A place in ${c.title} has come free and you are next on the waitlist. It is held for you until ${until.date}, ${until.time}.`,
+      `Date: ${when.date}\nTime: ${when.time}`,
+      `To take it, sign up and pay for it before then: ${signupPageUrl(env, c)}`,
+      'If you do not, it goes to the next person in line.',
+    ],
+    footer: siteFooter(env, brand),
+  });
+}
+
+/** She called the event off (issue 34): each person signed up is told, and what comes back to them. */
+export function eventCancelledMail(env: Env, brand: string, s: { name: string; email: string; refund: string | null }, c: ClassMail): OutgoingMail {
+  const when = classWhen(c.startsAt, env.SITE_TIMEZONE);
+  return mail(s.email, `Cancelled: ${oneLine(c.title)} on ${when.date}`, {
+    heading: exclaim('A change of plans', s.name),
+    paragraphs: [
+      `I'm sorry: ${c.title} on ${when.date} at ${when.time} is cancelled.`,
+      ...(s.refund ? [s.refund] : []),
+      'I hope to see you at another class soon.',
     ],
     footer: siteFooter(env, brand),
   });

@@ -6,13 +6,11 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { ClassWaitlistTable, Database } from '../../db/schema.ts';
-import { classSeats, type ClassEvent } from './signups.repo.ts';
-
-const eventColumns = ['id', 'title', 'date', 'time', 'startsAt', 'location', 'isExternal', 'capacity'] as const;
+import { classColumns, classSeats, type ClassEvent } from './signups.repo.ts';
 
 /** The event row by id, held until the transaction ends (the same lock enrol() takes). */
 export async function lockEventById(trx: Transaction<Database>, eventId: string): Promise<ClassEvent | undefined> {
-  return trx.selectFrom('events').select(eventColumns).where('id', '=', eventId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('events').select(classColumns).where('id', '=', eventId).forUpdate().executeTakeFirst();
 }
 
 export async function findSignupById(db: DB, id: string) {

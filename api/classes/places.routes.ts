@@ -27,7 +27,11 @@ import { sendQueued } from '../mail/outbox.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from './mails.ts';
 import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack } from './places.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
-import { findClass } from './signups.repo.ts';
+import { findClass, type ClassEvent } from './signups.repo.ts';
+import { paymentOfSignup } from './event-payments.repo.ts';
+import { refundDuePayments, refundSentence } from './refunds.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { changeableAt } from '../lib/time.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 
 /** Maps a give-back (by link or dashboard) to its answer; its queued mails leave after the commit. */
@@ -35,7 +39,18 @@ async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {
   if (!result.ok) return c.json({ message: result.kind === 'started' ? CLASS_STARTED : SIGNUP_NOT_YOURS }, result.kind === 'started' ? 409 : 404);
   if (result.already) return c.json({ message: PLACE_ALREADY_GIVEN_BACK, alreadyGivenBack: true });
   await sendQueued(c.var.services, result.mails);
-  return c.json({ message: PLACE_GIVEN_BACK, alreadyGivenBack: false });
+  // A paid place refunded under her policy: the refund owed with the give-back is made now (issue 34).
+  if (result.refund?.refunded) await refundDuePayments(c.var.services);
+  return c.json({ message: result.refund ? `${PLACE_GIVEN_BACK} ${refundSentence(result.refund)}` : PLACE_GIVEN_BACK, alreadyGivenBack: false });
+}
+
+/** What giving a paid place back now returns, by her policy, said on the page before the student confirms. */
+async function refundNoteOf(services: AppEnv['Variables']['services'], signupId: string, event: ClassEvent | undefined): Promise<{ refundNote?: string }> {
+  const payment = await paymentOfSignup(services.db, signupId);
+  if (!payment || !event) return {};
+  const { cancelNoticeHours } = await readSettings(services.db);
+  const refunded = payment.refund !== null || changeableAt(cancelNoticeHours, event.startsAt, services.clock.now().getTime());
+  return { refundNote: refundSentence({ cents: payment.amountCents, method: payment.method, refunded }) };
 }
 
 const tokenQuery = z.object({ token: z.string().max(1024).optional() });
@@ -62,6 +77,7 @@ export const classPlaces = new Hono<AppEnv>()
       startsAt: startsAt?.toISOString() ?? '',
       location: event?.location ?? '',
       canGiveBack: event ? !hasStarted(event, c.var.services.clock.now()) : true,
+      ...(await refundNoteOf(c.var.services, signup.id, event)),
     } satisfies ClassPlaceView);
   })
   .post('/cancel', rateLimit(LIMITS.classGiveBack), validateJson(linkToken), async (c) => {

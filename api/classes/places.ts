@@ -15,21 +15,27 @@ import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
 import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine, waitlistPosition } from './places.repo.ts';
 import { waiverNow, type Student, type VisitorCopy } from './enrol.ts';
-import { placeGivenBackMail, promotedMails, signupMails, waitlistMail, type ClassMail } from './mails.ts';
+import { classMail, offeredPlaceMail, placeGivenBackMail, promotedMails, signupMails, waitlistMail } from './mails.ts';
+import { EVENT_CANCELLED, isPaidEvent, PLACE_FREE_PAY_INSTEAD, priceRange } from '../../contract/event-prices.ts';
+import { refundOnGiveBack, type PlaceRefund } from './refunds.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 
 type PlaceDeps = Pick<Services, 'db' | 'env'>;
 
-/** The class as its mails show it. */
-export const classMail = (e: ClassEvent): ClassMail => ({ title: e.title, date: e.date, time: e.time, startsAt: new Date(e.startsAt), location: e.location });
-
-/** A waitlisted student who now holds a place: the new sign-up's id and who it is. */
+/**
+ * A waitlisted student who now holds a place: the new sign-up's id and who it is. In a paid
+ * event (issue 34) the place is held for them until `heldUntil`, to pay for it.
+ */
 export interface Promoted {
   id: string;
   name: string;
   email: string;
+  heldUntil?: Date;
 }
+
+/** How long a paid place offered to the first in line is held for them to pay: a day, and never past the start. */
+export const OFFER_HOURS = 24;
 
 /** Whether a class has started at `now`: from then on, no place is given back online or handed on. */
 export const hasStarted = (event: Pick<ClassEvent, 'startsAt'>, now: Date) => new Date(event.startsAt).getTime() <= now.getTime();
@@ -40,11 +46,15 @@ export const hasStarted = (event: Pick<ClassEvent, 'startsAt'>, now: Date) => ne
  */
 export async function promoteFromWaitlist(trx: Transaction<Database>, event: ClassEvent, now: Date): Promise<Promoted[]> {
   const promoted: Promoted[] = [];
-  if (hasStarted(event, now)) return promoted;
+  if (hasStarted(event, now) || event.cancelledAt) return promoted;
+  // A paid event offers the place: held for them with a time to pay, not given.
+  const range = priceRange(event);
+  const heldUntil = range ? new Date(Math.min(now.getTime() + OFFER_HOURS * 3_600_000, new Date(event.startsAt).getTime())) : undefined;
   while ((await placesTaken(trx, event)) < event.capacity) {
     const next = await takeFirstInLine(trx, event.id);
     if (!next) break;
     const row = await insertSignup(trx, {
+      ...(range ? { payment: 'held' as const, heldUntil, holdAmountCents: range.suggested } : {}),
       eventId: event.id,
       classTitle: event.title,
       date: event.date,
@@ -58,19 +68,21 @@ export async function promoteFromWaitlist(trx: Transaction<Database>, event: Cla
       waiverHash: next.waiverHash,
     });
     // Signed up for it meanwhile (a sign-up slipped in before joining the line): the entry just goes.
-    if (row) promoted.push({ id: row.id, name: next.name, email: next.email });
+    if (row) promoted.push({ id: row.id, name: next.name, email: next.email, ...(heldUntil ? { heldUntil } : {}) });
   }
   return promoted;
 }
 
-/** The "you're in" mails of those a freed place went to, written in the transaction that promoted them. */
-async function queuePromotedMails(trx: Transaction<Database>, env: Env, event: ClassEvent | undefined, promoted: Promoted[]): Promise<QueuedMails> {
+/** The "you're in" mails (or a paid place's offer) of those a freed place went to, written in the transaction that promoted them. */
+export async function queuePromotedMails(trx: Transaction<Database>, env: Env, event: ClassEvent | undefined, promoted: Promoted[]): Promise<QueuedMails> {
   if (!event || promoted.length === 0) return [];
   const brand = (await brandNames(trx)).yoga;
   return queueMails(
     trx,
     'waitlist-promotion',
-    promoted.flatMap((p) => promotedMails(env, brand, p, classMail(event))),
+    promoted.flatMap((p) =>
+      p.heldUntil ? [offeredPlaceMail(env, brand, { ...p, heldUntil: p.heldUntil }, classMail(event))] : promotedMails(env, brand, p, classMail(event)),
+    ),
   );
 }
 
@@ -89,6 +101,8 @@ export type GiveBack =
       promoted: Promoted[];
       /** The teacher's notice (not when she removed it herself) and the promoted's mails, queued. */
       mails: QueuedMails;
+      /** A paid place (issue 34): what comes back under her policy; null for a free place. */
+      refund: PlaceRefund | null;
     }
   | { ok: false; kind: 'started' | 'not-yours' };
 
@@ -109,6 +123,8 @@ export async function giveBackPlace(deps: PlaceDeps, signupId: string, options: 
   return db.transaction().execute(async (trx): Promise<GiveBack> => {
     const event = await lockClassOf(trx, signup);
     if (event && !options.byAdmin && hasStarted(event, now)) return { ok: false, kind: 'started' };
+    // Its money's refund decided under the class's lock, before the place goes (issue 34).
+    const refund = await refundOnGiveBack(trx, signup.id, event, { byAdmin: options.byAdmin === true, now });
     // Under the class's lock: of two give-backs of one place, the second deletes nothing.
     if (!(await deleteSignup(trx, signup.id))) return { ok: true, already: true };
     const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
@@ -119,7 +135,7 @@ export async function giveBackPlace(deps: PlaceDeps, signupId: string, options: 
         ? await queueMails(trx, 'place-given-back', [placeGivenBackMail(env, (await brandNames(trx)).yoga, given, classMail(event))])
         : [];
     const mails = [...notice, ...(await queuePromotedMails(trx, env, event, promoted))];
-    return { ok: true, already: false, signup: given, event, promoted, mails };
+    return { ok: true, already: false, signup: given, event, promoted, mails, refund };
   });
 }
 
@@ -141,8 +157,13 @@ export async function joinWaitlist(deps: PlaceDeps, student: Student, visitorCop
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
     if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };
     if (hasStarted(event, now)) return { ok: false, status: 400, message: CLASS_PAST };
+    if (event.cancelledAt) return { ok: false, status: 400, message: EVENT_CANCELLED };
     if ((await classSeats(trx, event, student.email)).mine) return { ok: false, status: 409, message: ALREADY_SIGNED_UP };
-    const promoted = await promoteFromWaitlist(trx, event, now);
+    // A paid place that is free is bought on the sign-up page, never given by joining the line
+    // (a place freed in a paid event is offered to those in line by the give-back or the hold runner).
+    const paid = isPaidEvent(event);
+    if (paid && (await placesTaken(trx, event)) < event.capacity) return { ok: false, status: 409, message: PLACE_FREE_PAY_INSTEAD };
+    const promoted = paid ? [] : await promoteFromWaitlist(trx, event, now);
     const fields = {
       name: student.name,
       email: student.email,

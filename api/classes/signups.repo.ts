@@ -6,10 +6,42 @@ import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { ClassSignupsTable, Database } from '../../db/schema.ts';
 
-const eventColumns = ['id', 'title', 'date', 'time', 'startsAt', 'location', 'isExternal', 'capacity'] as const;
+/** A class as sign-ups, give-backs and payments read it. */
+export const classColumns = [
+  'id',
+  'title',
+  'date',
+  'time',
+  'startsAt',
+  'location',
+  'isExternal',
+  'capacity',
+  'priceCents',
+  'minPriceCents',
+  'suggestedPriceCents',
+  'maxPriceCents',
+  'private',
+  'cancelledAt',
+] as const;
+
+/**
+ * Whether a sign-up row takes a place (issue 34): a free or paid place does; a place held for a
+ * payment only until its hold lapses (the hold runner then deletes it and offers it on). Its
+ * columns unqualified: events has none of these names, so it reads the same in a join.
+ */
+export const TAKES_A_PLACE = sql<boolean>`(payment is null or payment = 'paid' or held_until > now())`;
 
 const classQuery = (db: DB | Transaction<Database>, title: string, date: string) =>
-  db.selectFrom('events').select(eventColumns).where('title', '=', title).where('date', '=', date).orderBy('startsAt').orderBy('id').limit(1);
+  db
+    .selectFrom('events')
+    .select(classColumns)
+    .where('title', '=', title)
+    .where('date', '=', date)
+    // A private event (a tasting she sold) is in her agenda only, never open to sign-ups.
+    .where('private', '=', false)
+    .orderBy('startsAt')
+    .orderBy('id')
+    .limit(1);
 
 /** The class `title` on `date`: the earliest, should two share a day, as class-status picks it. */
 export async function findClass(db: DB, title: string, date: string) {
@@ -29,7 +61,7 @@ export type ClassEvent = NonNullable<Awaited<ReturnType<typeof findClass>>>;
 export async function classSeats(db: DB, event: Pick<ClassEvent, 'id' | 'title' | 'date'>, email: string) {
   const row = await db
     .selectFrom('classSignups')
-    .select([sql<number>`count(*)::int`.as('taken'), sql<boolean>`coalesce(bool_or(email = ${email}), false)`.as('mine')])
+    .select([sql<number>`count(*) filter (where ${TAKES_A_PLACE})::int`.as('taken'), sql<boolean>`coalesce(bool_or(email = ${email}), false)`.as('mine')])
     .where((eb) => eb.or([eb('eventId', '=', event.id), eb.and([eb('classTitle', '=', event.title), eb('date', '=', event.date)])]))
     .executeTakeFirstOrThrow();
   return { taken: row.taken, mine: row.mine };

@@ -1,3 +1,4 @@
+import { purchaseRefusals } from '../payments/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -8,6 +9,10 @@ import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { id } from '../../contract/common.ts';
 import {
+  ALREADY_SIGNED_UP,
+  CLASS_EXTERNAL,
+  CLASS_FULL,
+  CLASS_PAST,
   CLASS_NOT_FOUND,
   EMAIL_NOT_FOUND,
   REGISTRATION_CONFIRMED,
@@ -23,6 +28,55 @@ import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
+import { refundDuePayments } from './refunds.ts';
+import { holdPlace, payForPlace, type HoldRefusal, type PayForPlaceRefusal } from './paid-places.ts';
+import {
+  EVENT_AMOUNT_INVALID,
+  EVENT_CANCELLED,
+  EVENT_HOLD_LAPSED,
+  EVENT_IS_FREE,
+  EVENT_PAYMENT_FOR_ANOTHER,
+  eventOrderRequest,
+} from '../../contract/event-prices.ts';
+import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
+
+type Refused = { status: 400 | 402 | 404 | 409 | 502; message: string };
+
+const payRefusals: Record<PayForPlaceRefusal, Refused> = {
+  'hold-lapsed': { status: 409, message: EVENT_HOLD_LAPSED },
+  cancelled: { status: 400, message: EVENT_CANCELLED },
+  past: { status: 400, message: CLASS_PAST },
+  ...purchaseRefusals(EVENT_PAYMENT_FOR_ANOTHER),
+};
+
+const holdRefusals: Record<HoldRefusal, Refused> = {
+  'not-found': { status: 404, message: CLASS_NOT_FOUND },
+  cancelled: { status: 400, message: EVENT_CANCELLED },
+  external: { status: 400, message: CLASS_EXTERNAL },
+  past: { status: 400, message: CLASS_PAST },
+  free: { status: 400, message: EVENT_IS_FREE },
+  amount: { status: 400, message: EVENT_AMOUNT_INVALID },
+  already: { status: 409, message: ALREADY_SIGNED_UP },
+  full: { status: 409, message: CLASS_FULL },
+  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+};
+
+/**
+ * POST /api/events/{id}/paypal-order {amountCents, name, email, phone} -> {orderID}: a place in
+ * a paid event held while its buyer pays what she chose (issue 34); POST /api/signup with the
+ * order's id then signs her up.
+ */
+export const eventOrders = new Hono<AppEnv>().post(
+  '/:id/paypal-order',
+  rateLimit(LIMITS.checkout),
+  validateParams(z.object({ id })),
+  validateJson(eventOrderRequest),
+  async (c) => {
+    const held = await holdPlace(c.var.services, c.req.valid('param').id, c.req.valid('json'));
+    if (!held.ok) return c.json({ message: holdRefusals[held.kind].message }, holdRefusals[held.kind].status);
+    return c.json({ orderID: held.orderId } satisfies BookingOrderView);
+  },
+);
 
 /**
  * POST /api/signup: a new student signs up with the waiver and a drawn signature.
@@ -36,6 +90,12 @@ export const signups = new Hono<AppEnv>()
     if (!signature.ok) return c.json({ message: signature.message }, signature.status);
     await verifyHuman(c, body.recaptchaToken, 'signup_form_submit');
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
+    if (body.paypalOrderId) {
+      // A paid place (issue 34): the held place signed and paid for; its mails leave after the commit.
+      const paid = await payForPlace(c.var.services, body.paypalOrderId, { ...student, signaturePng: signature.bytes });
+      if (!paid.ok) return c.json({ message: payRefusals[paid.kind].message }, payRefusals[paid.kind].status);
+      return c.json({ message: SIGNED_UP, _id: paid.id }, 201);
+    }
     const visitorCopy = await visitorCopyFor(limits, student.email);
     // The sign-up and its mails in one transaction; the mails leave after its commit.
     const result = await enrol(c.var.services, { ...student, signaturePng: signature.bytes }, { alreadyStatus: 409, returning: false, visitorCopy });
@@ -48,6 +108,8 @@ export const signups = new Hono<AppEnv>()
     const removed = await giveBackPlace(c.var.services, c.req.valid('param').id, { byAdmin: true });
     if (!removed.ok || removed.already) return c.json({ message: 'Sign-up not found.' }, 404);
     await sendQueued(c.var.services, removed.mails);
+    // A paid place she removed is refunded (unless marked a no-show): made after the commit.
+    if (removed.refund?.refunded) await refundDuePayments(c.var.services);
     return c.json({ message: 'Sign-up deleted.' });
   });
 

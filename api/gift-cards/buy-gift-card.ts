@@ -23,14 +23,13 @@ import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
+import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
 import {
   acceptsApprovedUsd,
-  answerAttempt,
   answerSettled,
   captureAndSettle,
   registerPurchase,
-  settlePayment,
+  replayPurchase,
   type PaidAnswers,
   type PaymentDeps,
   type PurchaseRefusal,
@@ -135,14 +134,8 @@ export async function buyGiftCard(deps: BuyDeps, input: GiftCardPurchase): Promi
   return answerSettled(giftCardAnswers(db), attempt, await captureAndSettle(deps, giftCardPurchase(deps.env), attempt), '');
 }
 
-async function replay(deps: BuyDeps, first: PaymentAttempt): Promise<BuyGiftCardResult> {
-  const followed = await followAttempt(deps, first);
-  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
-  if (followed.kind === 'captured') {
-    const settled = await settlePayment(deps, giftCardPurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
-    return answerSettled(giftCardAnswers(deps.db), followed.attempt, settled, '');
-  }
-  return answerAttempt(giftCardAnswers(deps.db), followed.attempt, '');
+function replay(deps: BuyDeps, first: PaymentAttempt): Promise<BuyGiftCardResult> {
+  return replayPurchase(deps, giftCardPurchase(deps.env), giftCardAnswers(deps.db), first, '');
 }
 
 /** The card's words for how settling ended (api/payments/settle.ts answerSettled): the card it made. */

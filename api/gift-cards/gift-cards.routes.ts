@@ -17,6 +17,7 @@
  *   POST /api/admin/gift-cards/{id}/resend   a delivered card's mail again, the same code
  *   POST /api/admin/gift-cards/{id}/adjust   {cents, reason} -> 201 {balanceCents}; never below zero
  */
+import { purchaseRefusals } from '../payments/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -70,7 +71,7 @@ import { buyRefusals as packageRefusals } from '../packages/packages.routes.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { balanceOf } from '../packages/ledger.ts';
 import { packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
-import { giftCardShort, PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';
+import { giftCardShort, type BookingOrderView } from '../../contract/booking.ts';
 
 const params = z.object({ id });
 
@@ -130,12 +131,7 @@ type Refused = { status: 400 | 402 | 409 | 502; message: string };
 /** The status and message of each refusal of a purchase (the booking's and the package's words where they are the same). */
 const buyRefusals: Record<BuyGiftCardRefusal, Refused> = {
   'amount-out-of-range': { status: 400, message: GIFT_CARD_AMOUNT_INVALID },
-  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
-  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
-  'order-for-another-purchase': { status: 400, message: GIFT_CARD_PAYMENT_FOR_ANOTHER },
-  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
-  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
-  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+  ...purchaseRefusals(GIFT_CARD_PAYMENT_FOR_ANOTHER),
 };
 
 export const giftCards = new Hono<AppEnv>()

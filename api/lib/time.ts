@@ -106,3 +106,6 @@ export function addMonths(date: string, months: number): string {
   const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
   return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last))).toISOString().slice(0, 10);
 }
+
+/** Whether a session starting at `startsAt` can still be changed online at `now`, under a notice of `noticeHours`. */
+export const changeableAt = (noticeHours: number, startsAt: Date | string, now: number) => new Date(startsAt).getTime() - now >= noticeHours * 3_600_000;

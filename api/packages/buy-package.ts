@@ -21,8 +21,8 @@ import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
-import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
+import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
@@ -167,14 +167,8 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
   return answerSettled(packageAnswers(db), attempt, await captureAndSettle(deps, packagePurchase(deps.env), attempt), firstName);
 }
 
-async function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promise<BuyResult> {
-  const followed = await followAttempt(deps, first);
-  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
-  if (followed.kind === 'captured') {
-    const settled = await settlePayment(deps, packagePurchase(deps.env), followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
-    return answerSettled(packageAnswers(deps.db), followed.attempt, settled, firstName);
-  }
-  return answerAttempt(packageAnswers(deps.db), followed.attempt, firstName);
+function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promise<BuyResult> {
+  return replayPurchase(deps, packagePurchase(deps.env), packageAnswers(deps.db), first, firstName);
 }
 
 /** The package's words for how settling ended (api/payments/settle.ts answerSettled). */

@@ -11,6 +11,7 @@
  *   POST   /api/user/{id}/packages/{packageId}/paypal-order  {amountCents} -> {orderID}: the server makes the order
  *   POST   /api/user/{id}/packages/{packageId}/buy           {paypalOrderId}: capture, then the credits (201)
  */
+import { purchaseRefusals } from '../payments/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -47,13 +48,7 @@ import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { receiptMail } from './mails.ts';
-import {
-  GIFT_CARD_CHANGED_BOOKING,
-  PAYMENT_ALREADY_USED,
-  PAYMENT_SERVICE_UNAVAILABLE,
-  PAYMENT_UNSUCCESSFUL,
-  type BookingOrderView,
-} from '../../contract/booking.ts';
+import { GIFT_CARD_CHANGED_BOOKING, type BookingOrderView } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
 import { buyPackage, startPackagePayment, type BuyRefusal } from './buy-package.ts';
 import { refundLot } from './refund-lot.ts';
@@ -68,12 +63,7 @@ type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 export const buyRefusals: Record<BuyRefusal, Refused> = {
   'package-not-found': { status: 404, message: PACKAGE_NOT_OFFERED },
   'unknown-account': { status: 401, message: NOT_LOGGED_IN },
-  'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
-  'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
-  'order-for-another-purchase': { status: 400, message: PACKAGE_PAYMENT_FOR_ANOTHER },
-  'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
-  'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
-  'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+  ...purchaseRefusals(PACKAGE_PAYMENT_FOR_ANOTHER),
   'gift-card-changed': { status: 409, message: GIFT_CARD_CHANGED_BOOKING },
 };
 

@@ -24,7 +24,8 @@ import type { QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { completeAttempt, findAttempt, markCapturing, releaseAttempt, type PaymentAttempt } from './attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
-import { captureAttempt, refundQuietly, type CaptureOutcome } from './capture.ts';
+import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL } from '../../contract/booking.ts';
+import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from './capture.ts';
 
 export type PaymentDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
 
@@ -78,6 +79,18 @@ export type Settled<Recorded> =
  */
 export type PurchaseRefusal =
   'order-unknown' | 'payment-unavailable' | 'order-for-another-purchase' | 'order-already-used' | 'order-not-approved' | 'capture-failed';
+
+/** How each of the payment's own refusals is answered; `forAnother`: the kind's words for an order made for another purchase. */
+export function purchaseRefusals(forAnother: string): Record<PurchaseRefusal, { status: 400 | 402 | 409 | 502; message: string }> {
+  return {
+    'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+    'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+    'order-for-another-purchase': { status: 400, message: forAnother },
+    'order-already-used': { status: 409, message: PAYMENT_ALREADY_USED },
+    'order-not-approved': { status: 400, message: PAYMENT_UNSUCCESSFUL },
+    'capture-failed': { status: 402, message: PAYMENT_UNSUCCESSFUL },
+  };
+}
 
 /** A refusal once the attempt is open, in the words the booking and the package share. */
 export type PaidRefusal<K extends string> = { ok: false; kind: 'payment-unavailable' | 'capture-failed' | K };
@@ -221,4 +234,25 @@ export function settleAnyPayment(deps: PaymentDeps, attempt: PaymentAttempt, out
   const settle = registry.get(attempt.kind);
   if (!settle) throw new Error(`no purchase kind registered for payment attempts of kind ${attempt.kind}`);
   return settle(deps, attempt, outcome, by);
+}
+
+/**
+ * A replay of a PayPal order whose attempt someone opened (a double click, a retry, a reload):
+ * waits for the request that holds it, or records its capture if PayPal has it and nobody
+ * settled it, and answers what was recorded in the kind's own words.
+ */
+export async function replayPurchase<R, Ok, K extends string>(
+  deps: PaymentDeps,
+  purchase: Purchase<R>,
+  answers: PaidAnswers<R, Ok, K>,
+  first: PaymentAttempt,
+  firstName: string,
+): Promise<Ok | PaidRefusal<K>> {
+  const followed = await followAttempt(deps, first);
+  if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
+  if (followed.kind === 'captured') {
+    const settled = await settlePayment(deps, purchase, followed.attempt, followed.outcome, { settledBy: 'retry', holder: followed.holder });
+    return answerSettled(answers, followed.attempt, settled, firstName);
+  }
+  return answerAttempt(answers, followed.attempt, firstName);
 }

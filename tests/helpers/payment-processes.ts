@@ -13,6 +13,8 @@ import { startChild, type Child } from './child.ts';
 export interface EmulatorChild extends Child {
   /** How many captures it has made (a capture repeated with its PayPal-Request-Id is not made again). */
   captures(): Promise<number>;
+  /** How many refunds it has made (one refused as made already is not one). */
+  refunds(): Promise<number>;
   /** The buyer approves `orderId` with `body` (the payer's names, captureDelayMs…); the emulator must take it. */
   approve(orderId: string, body: Record<string, unknown>): Promise<void>;
 }
@@ -21,6 +23,7 @@ export async function startEmulator(): Promise<EmulatorChild> {
   const child = await startChild('tests/helpers/emulator-process.ts', {});
   return Object.assign(child, {
     captures: async () => ((await (await fetch(`${child.url}/__stats`)).json()) as { captures: number }).captures,
+    refunds: async () => ((await (await fetch(`${child.url}/__stats`)).json()) as { refunds: number }).refunds,
     approve: async (orderId: string, body: Record<string, unknown>) => {
       const res = await fetch(`${child.url}/v2/checkout/orders/${orderId}/approve`, {
         method: 'POST',

@@ -49,6 +49,8 @@ interface EmulatedOrder {
   capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined };
   /** Tests only (approve body `captureDelayMs`): how long the capture answer waits after the capture is made, as a slow PayPal. */
   captureDelayMs: number;
+  /** Tests only (approve body `refundDelayMs`): how long a refund's answer waits after the refund is made (a crash test kills the server then). */
+  refundDelayMs?: number;
   /** What the capture will report: PENDING when the buyer's approval asked for it. */
   captureStatus: 'COMPLETED' | 'PENDING';
   payer?: { given_name: string; surname: string; email: string };
@@ -100,13 +102,18 @@ function checkBreakdown(
   return { ok: true, breakdown: parts };
 }
 
-type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number };
+type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number; refunds: number };
 const state: EmulatorState = ((globalThis as { __paypalEmulator?: EmulatorState }).__paypalEmulator ??= {
   orders: new Map(),
   tokens: new Set(),
   captures: 0,
+  refunds: 0,
 });
 state.captures ??= 0;
+state.refunds ??= 0;
+
+/** Tests: how many refunds the emulator made in this process (one refused as already made is not one). */
+export const emulatorRefundCount = () => state.refunds;
 
 /** Tests: how many captures the emulator made in this process (a repeat answered from PayPal-Request-Id is not one). */
 export const emulatorCaptureCount = (orderId?: string) => (orderId === undefined ? state.captures : state.orders.get(orderId)?.capture ? 1 : 0);
@@ -125,6 +132,7 @@ interface ApproveBody {
   shipping?: EmulatedOrder['shipping'];
   captureStatus?: unknown;
   captureDelayMs?: unknown;
+  refundDelayMs?: unknown;
 }
 
 const newId = (n = 17) =>
@@ -241,6 +249,7 @@ export function createPayPalEmulator(): Hono {
     if (order.collectsShipping) order.shipping = body?.shipping && typeof body.shipping === 'object' ? body.shipping : sampleShippingFor(order);
     if (body?.captureStatus === 'PENDING') order.captureStatus = 'PENDING';
     if (typeof body?.captureDelayMs === 'number' && body.captureDelayMs > 0) order.captureDelayMs = Math.min(body.captureDelayMs, 120_000);
+    if (typeof body?.refundDelayMs === 'number' && body.refundDelayMs > 0) order.refundDelayMs = Math.min(body.refundDelayMs, 120_000);
     return c.json(orderBody(order));
   });
 
@@ -261,13 +270,16 @@ export function createPayPalEmulator(): Hono {
     return c.json(orderBody(order), 201);
   });
 
-  app.post('/v2/payments/captures/:id/refund', (c) => {
+  app.post('/v2/payments/captures/:id/refund', async (c) => {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
     const order = [...state.orders.values()].find((o) => o.capture?.id === c.req.param('id'));
     if (!order?.capture) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
     if (order.capture.refunded) return issue(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
     order.capture.refunded = true;
     order.capture.status = 'REFUNDED';
+    state.refunds += 1;
+    // The money is back; only the answer is slow (what a crash test needs: refunded, not yet told).
+    if (order.refundDelayMs) await new Promise((resolve) => setTimeout(resolve, order.refundDelayMs));
     return c.json({ id: newId(), status: 'COMPLETED' }, 201);
   });
 

@@ -51,6 +51,14 @@ describe(`adding events on ${testDbKind()}`, () => {
           isExternal: false,
           capacity: 12,
           isPast: false,
+          // Free (issue 34): no price, nothing to refund; her list says it is public and on.
+          priceCents: null,
+          minPriceCents: null,
+          suggestedPriceCents: null,
+          maxPriceCents: null,
+          refundUntil: null,
+          private: false,
+          cancelled: false,
         },
       ],
     });
@@ -144,7 +152,23 @@ describe('the public event list', () => {
     const sorted = [...list].sort((a, b) => a.startsAt.localeCompare(b.startsAt));
     expect(list.map((e) => e._id)).toEqual(sorted.map((e) => e._id));
     expect(Object.keys(list[0]!).sort()).toEqual(
-      ['_id', 'capacity', 'date', 'isExternal', 'isPast', 'location', 'signUpLink', 'startsAt', 'time', 'title'].sort(),
+      [
+        '_id',
+        'capacity',
+        'date',
+        'isExternal',
+        'isPast',
+        'location',
+        'signUpLink',
+        'startsAt',
+        'time',
+        'title',
+        'priceCents',
+        'minPriceCents',
+        'suggestedPriceCents',
+        'maxPriceCents',
+        'refundUntil',
+      ].sort(),
     );
   });
 

@@ -72,6 +72,35 @@ export const CLASSES_ENDPOINTS: Endpoint[] = [
     writes: ['events', 'classSignups'],
     example: async (fx) => ({ json: { eventIds: [(await fx.event()).id] } }),
   },
+  // issue 34: paid workshops, her list with private and cancelled events, calling one off
+  {
+    method: 'POST',
+    route: '/api/events/:id/paypal-order',
+    auth: 'none',
+    body: 'json',
+    fields: {
+      // Exactly the price ($45) of the example's workshop.
+      amountCents: { kind: 'number', required: true, role: 'match', bad: [0, -100, 4_499, 4_501, 45.5, 100_001] },
+      name: text(),
+      email: text({ bad: ['not-an-address', 'a@b'] }),
+      phone: text(),
+    },
+    writes: ['classSignups'],
+    example: async (fx) => ({
+      params: { id: (await fx.event({ priceCents: 4_500 })).id },
+      json: { amountCents: 4_500, name: 'Pia Payer', email: fx.email('payer'), phone: '123-456-7890' },
+    }),
+  },
+  plainGet('/api/admin/events', 'admin'),
+  {
+    method: 'POST',
+    route: '/api/admin/events/:id/cancel',
+    auth: 'admin',
+    body: 'none',
+    fields: {},
+    writes: ['events', 'classSignups', 'classWaitlist', 'eventPayments', 'mails'],
+    example: async (fx) => ({ params: { id: (await fx.event()).id } }),
+  },
   {
     method: 'GET',
     route: '/api/class-status',

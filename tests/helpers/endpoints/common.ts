@@ -127,13 +127,22 @@ export class Fixtures {
     return createUser(this.server, fields);
   }
 
-  async event(fields: { title?: string; days?: number } = {}) {
+  /** A class (free), or with `priceCents` a paid workshop (issue 34). */
+  async event(fields: { title?: string; days?: number; priceCents?: number } = {}) {
     const date = this.date(fields.days ?? 20 + (this.n % 300));
     const time = this.clock();
     const title = fields.title ?? this.unique('Gentle Flow');
     const row = await this.db
       .insertInto('events')
-      .values({ title, date, time, startsAt: zonedInstant(date, time, this.server.env.SITE_TIMEZONE), location: 'Studio', capacity: 12 })
+      .values({
+        title,
+        date,
+        time,
+        startsAt: zonedInstant(date, time, this.server.env.SITE_TIMEZONE),
+        location: 'Studio',
+        capacity: 12,
+        priceCents: fields.priceCents ?? null,
+      })
       .returning(['id', 'title', 'date'])
       .executeTakeFirstOrThrow();
     return row;

@@ -1,0 +1,297 @@
+/**
+ * A paid class place (issue 34, decision 0043): the fifth purchase kind of the one payment
+ * lifecycle (api/payments/settle.ts), built as the gift card's (gift-cards/buy-gift-card.ts).
+ *
+ *   holdPlace: under the class's lock, a place held for the buyer (counted until its hold
+ *     lapses: HOLD_MINUTES), then the PayPal order for the amount she chose on the scale, made
+ *     by the server with no transaction open;
+ *   payForPlace: the sign-up's form with that order: the waiver signed on the held place and the
+ *     payment attempt opened (one transaction, under the class's lock, committed before any
+ *     capture), captured with no transaction open, and in the completing transaction the place
+ *     marked paid, its money recorded (event_payments) and the sign-up's mails queued;
+ *   releaseLapsedHolds: the hold runner: a hold whose buyer went away is deleted under the
+ *     class's lock and the place offered to the first in line, with a time to pay.
+ *
+ * A payment that fails releases its attempt and gives the held place up (the adapter's
+ * release), so the capacity counts a paid place only once paid and a held one only while held.
+ * A crash between the capture and the commit leaves the attempt open: the retry, the reconciler
+ * or the webhook completes it through the adapter registered below.
+ */
+import type { Transaction } from 'kysely';
+import type { Database, EventAttemptDetails } from '../../db/schema.ts';
+import type { Services } from '../services/index.ts';
+import type { Env } from '../env.ts';
+import { acceptsAmount, isPaidEvent, type EventOrderRequest } from '../../contract/event-prices.ts';
+import { captureRequestId } from '../services/payments/paypal.ts';
+import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
+import { PROCESS_ID } from '../lib/process.ts';
+import { zonedNow } from '../lib/time.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { sendQueued } from '../mail/outbox.ts';
+import { brandNames } from '../site/brand.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { classSeats, type ClassEvent } from './signups.repo.ts';
+import { lockEventById } from './places.repo.ts';
+import {
+  deleteHeldPlace,
+  deleteLapsedHold,
+  insertEventPayment,
+  insertHeldPlace,
+  lapsedHolds,
+  lockHoldOfOrder,
+  lockSignupOf,
+  markPlacePaid,
+  paymentOfOrder,
+  renewHold,
+  setHoldOrder,
+  signHeldPlace,
+} from './event-payments.repo.ts';
+import { waiverNow, type Student } from './enrol.ts';
+import { hasStarted, promoteFromWaitlist, queuePromotedMails } from './places.ts';
+import { classMail, signupMails } from './mails.ts';
+
+/** How long a place is held while its buyer is in PayPal's window. */
+export const HOLD_MINUTES = 15;
+/** While PayPal captures, the place is kept at least this long (the attempt keeps it after). */
+const CAPTURE_HOLD_MINUTES = 10;
+
+/** The PayPal order a place is paid with: made by us, for this event and amount. */
+export const eventOrderReference = (eventId: string, amountCents: number) => `event:${eventId}:${amountCents}`;
+
+const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+export type HoldRefusal = 'not-found' | 'cancelled' | 'external' | 'past' | 'free' | 'amount' | 'already' | 'full' | 'payment-unavailable';
+
+/**
+ * Holds a place in the paid event for the buyer and makes the PayPal order for `amountCents`
+ * (exactly the price, or anything on the scale). The same buyer asking again (a new amount, a
+ * second tab, or the waitlist's offer) keeps her one held place.
+ */
+export async function holdPlace(
+  deps: Pick<Services, 'db' | 'payments'>,
+  eventId: string,
+  input: EventOrderRequest,
+): Promise<{ ok: true; orderId: string } | { ok: false; kind: HoldRefusal }> {
+  const { db } = deps;
+  const held = await db.transaction().execute(async (trx): Promise<{ ok: true; signupId: string; event: ClassEvent } | { ok: false; kind: HoldRefusal }> => {
+    const event = await lockEventById(trx, eventId);
+    const refused = event ? paidEventRefusal(event, new Date()) : 'not-found';
+    if (refused) return { ok: false, kind: refused };
+    if (!acceptsAmount(event!, input.amountCents)) return { ok: false, kind: 'amount' };
+    const place = { name: input.name, phone: input.phone, amountCents: input.amountCents, heldUntil: minutesFromNow(HOLD_MINUTES) };
+    const mine = await lockSignupOf(trx, event!.id, event!.title, event!.date, input.email);
+    if (mine && mine.payment !== 'held') return { ok: false, kind: 'already' };
+    const lapsed = mine?.heldUntil && new Date(mine.heldUntil).getTime() <= Date.now();
+    if (mine && !lapsed) {
+      await renewHold(trx, mine.id, place);
+      return { ok: true, signupId: mine.id, event: event! };
+    }
+    // A new place, or one whose hold lapsed (not counted): only if one is free.
+    if ((await classSeats(trx, event!, input.email)).taken >= event!.capacity) return { ok: false, kind: 'full' };
+    if (mine) {
+      await renewHold(trx, mine.id, place);
+      return { ok: true, signupId: mine.id, event: event! };
+    }
+    const row = await insertHeldPlace(trx, { eventId: event!.id, classTitle: event!.title, date: event!.date, email: input.email, ...place });
+    return row ? { ok: true, signupId: row.id, event: event! } : { ok: false, kind: 'already' };
+  });
+  if (!held.ok) return held;
+  const order = await createPayPalOrder(
+    deps.payments,
+    { amountCents: input.amountCents, referenceId: eventOrderReference(eventId, input.amountCents), description: `${held.event.title}, ${held.event.date}` },
+    'an event order',
+  );
+  if (!order.ok) {
+    // PayPal could not make the order: the place goes back at once rather than when the hold lapses.
+    await db.transaction().execute((trx) => deleteHeldPlace(trx, held.signupId));
+    return order;
+  }
+  await setHoldOrder(db, held.signupId, order.orderId);
+  return order;
+}
+
+/** Why a paid event takes no payment now; null when it does. */
+function paidEventRefusal(event: ClassEvent, now: Date): HoldRefusal | null {
+  if (event.private) return 'not-found';
+  if (event.cancelledAt) return 'cancelled';
+  if (event.isExternal) return 'external';
+  if (hasStarted(event, now)) return 'past';
+  if (!isPaidEvent(event)) return 'free';
+  return null;
+}
+
+/** Why payForPlace signed nothing up (PurchaseRefusal: the payment's reasons). */
+export type PayForPlaceRefusal = 'hold-lapsed' | 'cancelled' | 'past' | PurchaseRefusal;
+
+export type PayForPlaceResult = { ok: true; id: string } | { ok: false; kind: PayForPlaceRefusal };
+
+type PayDeps = PaymentDeps & Pick<Services, 'clock'>;
+
+/**
+ * Signs `student` up for the place held for `paypalOrderId`: the order must be ours, for that
+ * event and the amount held, approved and in USD. A replay of the same order answers the place
+ * it paid for, waits for it, or after a crash completes it.
+ */
+export async function payForPlace(deps: PayDeps, paypalOrderId: string, student: Student): Promise<PayForPlaceResult> {
+  const { db, payments } = deps;
+  const mine = (a: PaymentAttempt) => a.kind === 'event' && (a.details as EventAttemptDetails).email === student.email;
+  const existing = await findAttempt(db, paypalOrderId);
+  if (existing && existing.state !== 'released') return mine(existing) ? replay(deps, existing) : { ok: false, kind: 'order-for-another-purchase' };
+
+  const read = await readApprovedOrder(payments, paypalOrderId, 'an event order');
+  if (!read.ok) return read;
+  const { order } = read;
+  if (order.status === 'COMPLETED') {
+    const late = await findAttempt(db, paypalOrderId);
+    return late && mine(late) ? replay(deps, late) : { ok: false, kind: 'order-already-used' };
+  }
+  if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
+
+  const paidOn = zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date;
+  // The waiver signed on the held place and the attempt opened, under the class's lock: committed before the capture.
+  const opened = await db
+    .transaction()
+    .execute(async (trx): Promise<{ ok: true; attempt: PaymentAttempt | undefined } | { ok: false; kind: PayForPlaceRefusal }> => {
+      const hold = await lockHoldOfOrder(trx, order.id);
+      if (!hold || hold.email !== student.email) return { ok: false, kind: hold ? 'order-for-another-purchase' : 'hold-lapsed' };
+      const event = hold.eventId ? await lockEventById(trx, hold.eventId) : undefined;
+      if (!event || event.cancelledAt) return { ok: false, kind: 'cancelled' };
+      if (hasStarted(event, new Date())) return { ok: false, kind: 'past' };
+      if (hold.payment !== 'held') return { ok: false, kind: 'order-already-used' };
+      if (
+        order.referenceId !== eventOrderReference(event.id, hold.holdAmountCents ?? -1) ||
+        order.currency !== 'USD' ||
+        order.amountCents !== hold.holdAmountCents
+      )
+        return { ok: false, kind: 'order-for-another-purchase' };
+      // A hold that lapsed while the buyer was in PayPal's window is still hers if the place is.
+      const seats = await classSeats(trx, event, '');
+      const counted = await lockSignupOf(trx, event.id, event.title, event.date, student.email);
+      const lapsed = counted?.heldUntil && new Date(counted.heldUntil).getTime() <= Date.now();
+      if (lapsed && seats.taken >= event.capacity) {
+        await deleteHeldPlace(trx, hold.id);
+        return { ok: false, kind: 'hold-lapsed' };
+      }
+      await signHeldPlace(trx, hold.id, {
+        name: student.name,
+        phone: student.phone,
+        signaturePng: student.signaturePng,
+        ...(student.waiver ?? (await waiverNow(trx))),
+        heldUntil: minutesFromNow(CAPTURE_HOLD_MINUTES),
+      });
+      const details: EventAttemptDetails = { signupId: hold.id, eventId: event.id, name: student.name, email: student.email, phone: student.phone, paidOn };
+      const attempt = await openAttempt(trx, {
+        kind: 'event',
+        paypalOrderId: order.id,
+        paypalRequestId: captureRequestId(order.id),
+        amountCents: order.amountCents,
+        currency: 'USD',
+        slotId: null,
+        userId: null,
+        details,
+        claimedBy: PROCESS_ID,
+      });
+      return { ok: true, attempt };
+    });
+  if (!opened.ok) return opened;
+  if (!opened.attempt) {
+    // A concurrent request for this same order opened it first (a double click): follow it.
+    const other = await findAttempt(db, order.id);
+    return other && mine(other) ? replay(deps, other) : { ok: false, kind: 'order-for-another-purchase' };
+  }
+  return answerSettled(placeAnswers(deps), opened.attempt, await captureAndSettle(deps, placePurchase(deps.env), opened.attempt), '');
+}
+
+function replay(deps: PayDeps, first: PaymentAttempt): Promise<PayForPlaceResult> {
+  return replayPurchase(deps, placePurchase(deps.env), placeAnswers(deps), first, '');
+}
+
+/** The place's words for how settling ended: the sign-up it paid for. */
+function placeAnswers(deps: Pick<Services, 'db'>): PaidAnswers<{ id: string }, PayForPlaceResult, 'hold-lapsed'> {
+  return {
+    // Nothing recorded: the held place was gone when the money came (refunded).
+    nothingToRecord: 'hold-lapsed',
+    recorded: (paid) => ({ ok: true, id: paid.id }),
+    async recordedBefore(attempt) {
+      return (await paymentOfOrder(deps.db, attempt.paypalOrderId)) ? { ok: true, id: (attempt.details as EventAttemptDetails).signupId } : undefined;
+    },
+  };
+}
+
+/**
+ * The place's adapter of the payment lifecycle: the approved amount in USD, completed; a release
+ * gives the held place up (the next in line may have it); on completion the place is paid, its
+ * money recorded and the sign-up's mails queued. A place no longer held (deleted meanwhile) has
+ * nothing to record on: the capture is refunded.
+ */
+export function placePurchase(env: Env): Purchase<{ id: string }> {
+  return {
+    kind: 'event',
+    log: '[events]',
+    accepts: acceptsApprovedUsd,
+    async release(trx, attempt) {
+      const d = attempt.details as EventAttemptDetails;
+      const event = await lockEventById(trx, d.eventId);
+      if (!(await deleteHeldPlace(trx, d.signupId)) || !event) return;
+      const promoted = await promoteFromWaitlist(trx, event, new Date());
+      // The offers' mails leave with the release's commit (the outbox sender takes them).
+      await queuePromotedMails(trx, env, event, promoted);
+    },
+    async record(trx, attempt, captured) {
+      const d = attempt.details as EventAttemptDetails;
+      const event = await lockEventById(trx, d.eventId);
+      if (!event) return null;
+      const paymentId = await insertEventPayment(trx, {
+        eventId: event.id,
+        eventTitle: event.title,
+        eventDate: event.date,
+        name: d.name,
+        email: d.email,
+        amountCents: attempt.amountCents,
+        method: 'paypal',
+        paypalOrderId: attempt.paypalOrderId,
+        paypalCaptureId: captured.captureId,
+        paidOn: d.paidOn,
+      });
+      if (!(await markPlacePaid(trx, d.signupId, paymentId))) return null;
+      const mails = await queuePaidSignupMails(trx, env, event, { id: d.signupId, name: d.name, email: d.email, phone: d.phone }, attempt.amountCents);
+      return { recorded: { id: d.signupId }, mails };
+    },
+  };
+}
+
+/** The sign-up's mails for a paid place: what she paid, and until when a cancellation is refunded. */
+async function queuePaidSignupMails(
+  trx: Transaction<Database>,
+  env: Env,
+  event: ClassEvent,
+  s: { id: string; name: string; email: string; phone: string },
+  amountCents: number,
+) {
+  const [{ yoga }, { cancelNoticeHours }] = await Promise.all([brandNames(trx), readSettings(trx)]);
+  return queueMails(trx, 'class-signup', signupMails(env, yoga, { ...s, returning: false }, classMail(event), { amountCents, noticeHours: cancelNoticeHours }));
+}
+
+registerPurchase('event', (env) => placePurchase(env));
+
+/**
+ * The hold runner: deletes the held places whose buyers went away (no payment being captured
+ * for them) under their class's lock, and offers each freed place to the first in line.
+ */
+export async function releaseLapsedHolds(deps: Pick<Services, 'db' | 'env' | 'mailer'>): Promise<number> {
+  let released = 0;
+  for (const hold of await lapsedHolds(deps.db)) {
+    const mails: QueuedMails = await deps.db.transaction().execute(async (trx) => {
+      const event = hold.eventId ? await lockEventById(trx, hold.eventId) : undefined;
+      if (!(await deleteLapsedHold(trx, hold.id))) return [];
+      released += 1;
+      if (!event) return [];
+      return queuePromotedMails(trx, deps.env, event, await promoteFromWaitlist(trx, event, new Date()));
+    });
+    await sendQueued(deps, mails);
+  }
+  return released;
+}

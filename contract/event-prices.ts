@@ -1,0 +1,104 @@
+/**
+ * What a paid event costs (issue 34, decision 0043): a fixed price, or her sliding scale with
+ * pay-what-you-can from the lowest to the highest; no price at all is a free event, as the spec
+ * has it. Shared by the admin's event form, the public sign-up page and the API.
+ */
+import { z } from 'zod';
+import { email } from './common.ts';
+import { personName, phone } from './forms.ts';
+
+/** The most an event place may cost, in cents. */
+export const EVENT_PRICE_MAX_CENTS = 100_000;
+
+/** POST /api/signup for a paid event without a payment (402): nothing is held. */
+export const EVENT_PAYMENT_REQUIRED = 'This event has a price: choose what you pay and pay for your place to sign up.';
+/** Below the lowest, above the highest, or not the fixed price: refused before any PayPal order. */
+export const EVENT_AMOUNT_INVALID = 'Please choose an amount within the price range of this event.';
+export const EVENT_IS_FREE = 'This event is free: sign up without paying.';
+export const EVENT_CANCELLED = 'This event has been cancelled.';
+/** Her hold lapsed while she was in PayPal's window and someone took the place: no capture is made. */
+export const EVENT_HOLD_LAPSED = 'The place held for your payment was released and the event is now full. Nothing was charged.';
+export const EVENT_PAYMENT_FOR_ANOTHER = 'This payment was made for another sign-up. Please start again.';
+/** A paid place is bought, never given by the line: the line is for a full event. */
+export const PLACE_FREE_PAY_INSTEAD = 'A place is free in this event: sign up and pay for it instead of joining the waitlist.';
+export const EVENT_NOT_FOUND = 'Event not found';
+export const EVENT_ALREADY_CANCELLED = 'This event is cancelled already.';
+export const EVENT_CANCELLED_DONE = 'Event cancelled. Everyone signed up is mailed, and every paid place is refunded in full.';
+export const EVENT_DELETE_HAS_PAID = 'Some of these events have paid places: cancel them first, so everyone is refunded.';
+export const PRICE_SHAPE = 'Give a fixed price, or the lowest, suggested and highest amounts of a sliding scale, not both.';
+export const PRICE_ORDER = 'The lowest amount must not be above the suggested one, nor the suggested above the highest.';
+
+const cents = (label: string) =>
+  z
+    .number({ error: `${label} must be a whole number of cents` })
+    .int(`${label} must be a whole number of cents`)
+    .min(100, `${label} must be at least $1`)
+    .max(EVENT_PRICE_MAX_CENTS, `${label} must be at most $1,000`);
+
+/** An event's price fields as the admin sends them: all absent (free), one price, or the three of a scale. */
+export const eventPriceFields = {
+  priceCents: cents('Price').nullable().optional(),
+  minPriceCents: cents('Lowest amount').nullable().optional(),
+  suggestedPriceCents: cents('Suggested amount').nullable().optional(),
+  maxPriceCents: cents('Highest amount').nullable().optional(),
+};
+
+export interface EventPrice {
+  priceCents: number | null;
+  minPriceCents: number | null;
+  suggestedPriceCents: number | null;
+  maxPriceCents: number | null;
+}
+
+/** Why a set of price fields is not one shape (free, fixed, or a whole scale in order); null when it is. */
+export function priceShapeProblem(p: Partial<EventPrice>): string | null {
+  const scale = [p.minPriceCents, p.suggestedPriceCents, p.maxPriceCents];
+  const scaleGiven = scale.filter((v) => v != null).length;
+  if (scaleGiven !== 0 && scaleGiven !== 3) return PRICE_SHAPE;
+  if (scaleGiven === 3 && p.priceCents != null) return PRICE_SHAPE;
+  if (scaleGiven === 3 && !(p.minPriceCents! <= p.suggestedPriceCents! && p.suggestedPriceCents! <= p.maxPriceCents!)) return PRICE_ORDER;
+  return null;
+}
+
+/** Whether a place in this event is paid for. */
+export const isPaidEvent = (p: EventPrice) => p.priceCents != null || p.minPriceCents != null;
+
+/** The amounts a buyer may pay: exactly the price, or anything on the scale; null for a free event. */
+export function priceRange(p: EventPrice): { min: number; suggested: number; max: number } | null {
+  if (p.priceCents != null) return { min: p.priceCents, suggested: p.priceCents, max: p.priceCents };
+  if (p.minPriceCents != null) return { min: p.minPriceCents, suggested: p.suggestedPriceCents!, max: p.maxPriceCents! };
+  return null;
+}
+
+/** Whether `amountCents` is what this paid event accepts (whole cents, within its range). */
+export function acceptsAmount(p: EventPrice, amountCents: number): boolean {
+  const range = priceRange(p);
+  return range !== null && Number.isInteger(amountCents) && amountCents >= range.min && amountCents <= range.max;
+}
+
+/** POST /api/events/{id}/paypal-order: the place held while the buyer pays `amountCents`. */
+export const eventOrderRequest = z.object({
+  amountCents: z
+    .number({ error: EVENT_AMOUNT_INVALID })
+    .int(EVENT_AMOUNT_INVALID)
+    .min(1, EVENT_AMOUNT_INVALID)
+    .max(EVENT_PRICE_MAX_CENTS, EVENT_AMOUNT_INVALID),
+  name: personName,
+  email,
+  phone,
+});
+export type EventOrderRequest = z.output<typeof eventOrderRequest>;
+
+/** "$25.00", "$1,000.00". */
+export const usd = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** The line the sign-up page shows for a paid event before paying: its refund policy. */
+export const refundPolicyLine = (refundUntil: string, noticeHoursText: string) =>
+  `Cancel at least ${noticeHoursText} before it starts (by ${refundUntil}) for a full refund; a later cancellation or a missed class is not refunded.`;
+
+/** POST /api/admin/events/{id}/cancel */
+export interface EventCancelledView {
+  message: string;
+  /** How many paid places are refunded. */
+  refunds: number;
+}

@@ -1,0 +1,234 @@
+/**
+ * Issue 34 (decision 0043): paid workshops on PGlite and PostgreSQL. An event with a price or a
+ * sliding scale; signing up without paying is refused (402) and holds nothing; a place is held
+ * while its buyer pays what she chose, then paid through the one payment lifecycle; an abandoned
+ * payment's place goes to the waitlist with a time to pay; a give-back in time is refunded at
+ * PayPal and a late one is not; her cancelling the event refunds every paid place and mails all.
+ */
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../helpers/server.ts';
+import { adminCookie } from '../../helpers/auth.ts';
+import { testDbKind } from '../../helpers/database.ts';
+import { readMailbox } from '../../helpers/mail.ts';
+import { classForm } from '../../helpers/classes.ts';
+import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
+import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { releaseLapsedHolds } from '../../../api/classes/paid-places.ts';
+import { giveBackUrl } from '../../../api/classes/mails.ts';
+import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts';
+import type { EventView } from '../../../contract/events.ts';
+import { EVENT_PAYMENT_REQUIRED } from '../../../contract/event-prices.ts';
+
+const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
+const db = () => server.services.db;
+const zone = () => server.env.SITE_TIMEZONE;
+let counter = 0;
+let ip = 0;
+const address = (who: string) => `${who}-${Date.now().toString(36)}-${++counter}@example.com`;
+const call = (method: string, path: string, json?: unknown, headers: Record<string, string> = {}) =>
+  server.api(path, { method, ...(json === undefined ? {} : { json }), headers: { 'x-forwarded-for': `10.34.0.${++ip % 250}`, ...headers } });
+
+/** A workshop `days` ahead on her calendar: on her sliding scale ($20–$60, $35 suggested) unless `price` says otherwise. */
+async function addWorkshop(
+  capacity: number,
+  price: Record<string, number> = { minPriceCents: 2_000, suggestedPriceCents: 3_500, maxPriceCents: 6_000 },
+  days = 8,
+) {
+  const title = `Hip Opening Workshop ${++counter}`;
+  const date = addDays(zonedNow(zone()).date, days);
+  const row = await db()
+    .insertInto('events')
+    .values({ title, date, time: '10:00', startsAt: zonedInstant(date, '10:00', zone()), location: 'Studio Two', capacity, ...price })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, title, date };
+}
+
+type Workshop = Awaited<ReturnType<typeof addWorkshop>>;
+const buyer = (email: string, name = 'Wai Ting') => ({ name, email, phone: '123-456-7890' });
+
+/** The place held and its PayPal order made for `amountCents`, approved in the emulator's window. */
+async function approvedOrder(w: Workshop, email: string, amountCents: number): Promise<string> {
+  const res = await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents, ...buyer(email) });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const { orderID } = (await res.json()) as { orderID: string };
+  await approveInEmulator(server.services, orderID);
+  return orderID;
+}
+const signUp = (w: Workshop, email: string, more: Record<string, unknown> = {}) => call('POST', '/api/signup', classForm(w, { ...buyer(email), ...more }));
+async function paidPlace(w: Workshop, email: string, amountCents: number) {
+  const res = await signUp(w, email, { paypalOrderId: await approvedOrder(w, email, amountCents) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { _id: string })._id;
+}
+const placesOf = (w: Workshop) =>
+  db().selectFrom('classSignups').select(['id', 'email', 'payment', 'waiverAccepted', 'paymentId']).where('eventId', '=', w.id).orderBy('createdAt').execute();
+const paymentsOf = (w: Workshop) =>
+  db()
+    .selectFrom('eventPayments')
+    .select(['email', 'amountCents', 'method', 'refund', 'refundReason'])
+    .where('eventId', '=', w.id)
+    .orderBy('createdAt')
+    .execute();
+const tokenOf = (signupId: string) => new URL(giveBackUrl(server.env, signupId)).searchParams.get('token')!;
+
+describe(`paid workshops on ${testDbKind()}`, () => {
+  it('her event form takes a fixed price or a whole sliding scale, and the calendar carries them', async () => {
+    const admin = { cookie: await adminCookie(server) };
+    const date = addDays(zonedNow(zone()).date, 10);
+    const scale = { minPriceCents: 2_000, suggestedPriceCents: 3_500, maxPriceCents: 6_000 };
+    const made = await call('POST', '/api/admin/events', { title: `Yin and Chocolate ${++counter}`, date, time: '18:00', ...scale }, admin);
+    expect(made.status, await made.clone().text()).toBe(201);
+    const half = await call('POST', '/api/admin/events', { title: 'Half a scale', date, time: '18:00', minPriceCents: 2_000 }, admin);
+    expect(half.status).toBe(400);
+    expect((await half.json()).message).toMatch(/sliding scale/);
+    const upside = await call(
+      'POST',
+      '/api/admin/events',
+      { title: 'Upside down', date, time: '18:00', minPriceCents: 5_000, suggestedPriceCents: 3_000, maxPriceCents: 6_000 },
+      admin,
+    );
+    expect(upside.status).toBe(400);
+
+    const listed = ((await (await call('GET', `/api/events?from=${date}&to=${date}`)).json()) as EventView[]).find((e) =>
+      e.title.startsWith('Yin and Chocolate'),
+    )!;
+    expect(listed).toMatchObject({ ...scale, priceCents: null });
+    // Her notice period (24 hours) before the start: the last refunded moment.
+    expect(new Date(listed.startsAt).getTime() - new Date(listed.refundUntil!).getTime()).toBe(24 * 3_600_000);
+    // An edit to a fixed price clears the scale.
+    const fixed = await call('PUT', `/api/events/${listed._id}`, { priceCents: 4_000 }, admin);
+    expect(fixed.status).toBe(200);
+    expect((await fixed.json()).event).toMatchObject({ priceCents: 4_000, minPriceCents: null, suggestedPriceCents: null, maxPriceCents: null });
+  });
+
+  it('signing up without paying is refused with 402 and holds nothing; an amount off the scale is refused before PayPal', async () => {
+    const w = await addWorkshop(3);
+    const res = await signUp(w, address('nopay'));
+    expect(res.status).toBe(402);
+    expect((await res.json()).message).toBe(EVENT_PAYMENT_REQUIRED);
+    const returning = await call('POST', '/api/check-student', { email: 'x@example.com', classTitle: w.title, date: w.date });
+    expect([402, 404]).toContain(returning.status);
+    for (const amountCents of [1_999, 6_001, 3_000.5]) {
+      const off = await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents, ...buyer(address('off')) });
+      expect(off.status).toBe(400);
+    }
+    expect(await placesOf(w)).toEqual([]);
+    const free = await db()
+      .insertInto('events')
+      .values({ title: `Free flow ${++counter}`, date: w.date, time: '09:00', startsAt: zonedInstant(w.date, '09:00', zone()), capacity: 5 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await call('POST', `/api/events/${free.id}/paypal-order`, { amountCents: 2_000, ...buyer(address('free')) })).status).toBe(400);
+  });
+
+  it('a visitor pays what she can: the place held, then paid, the money recorded, her receipt saying what she paid and until when it is refunded', async () => {
+    const w = await addWorkshop(3);
+    const email = address('pwyc');
+    const orderID = await approvedOrder(w, email, 2_500);
+    expect(await placesOf(w)).toMatchObject([{ email, payment: 'held', waiverAccepted: false }]);
+    const res = await signUp(w, email, { paypalOrderId: orderID });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await placesOf(w)).toMatchObject([{ email, payment: 'paid', waiverAccepted: true }]);
+    expect(await paymentsOf(w)).toEqual([{ email, amountCents: 2_500, method: 'paypal', refund: null, refundReason: null }]);
+    const mail = (await readMailbox(server, email)).find((m) => m.subject.startsWith("You're signed up"));
+    expect(mail?.text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
+    // The same order again answers the same place; no second payment.
+    const again = await signUp(w, email, { paypalOrderId: orderID });
+    expect(again.status).toBe(201);
+    expect(await paymentsOf(w)).toHaveLength(1);
+    // Someone else's e-mail with this order is refused.
+    expect((await signUp(w, address('thief'), { paypalOrderId: orderID })).status).toBe(400);
+  });
+
+  it('an abandoned payment frees its place: the first in line is offered it with a time to pay, and pays', async () => {
+    const w = await addWorkshop(1);
+    const gone = address('gone');
+    await approvedOrder(w, gone, 3_500);
+    const next = address('next');
+    const full = await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents: 3_500, ...buyer(next) });
+    expect(full.status).toBe(409);
+    const joined = await call('POST', '/api/waitlist', classForm(w, { ...buyer(next), recaptchaToken: 'dev:waitlist_form_submit' }));
+    expect(joined.status, await joined.clone().text()).toBe(201);
+
+    // Her window closed and the hold lapsed: the runner gives the place to the line.
+    await db()
+      .updateTable('classSignups')
+      .set({ heldUntil: new Date(Date.now() - 1_000) })
+      .where('email', '=', gone)
+      .execute();
+    expect(await releaseLapsedHolds(server.services)).toBe(1);
+    expect(await placesOf(w)).toMatchObject([{ email: next, payment: 'held' }]);
+    const offer = (await readMailbox(server, next)).find((m) => m.subject.startsWith('A place is yours'));
+    expect(offer?.text).toMatch(/It is held for you until .+ sign up and pay for it before then: https?:\/\/\S+\/signup\?/s);
+    // Nobody else can take it meanwhile; the one offered pays.
+    expect((await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents: 3_500, ...buyer(address('late')) })).status).toBe(409);
+    await paidPlace(w, next, 2_000);
+    expect(await placesOf(w)).toMatchObject([{ email: next, payment: 'paid' }]);
+    // The abandoned buyer's order, approved late, no longer signs her up: nothing charged.
+    expect(await paymentsOf(w)).toMatchObject([{ email: next, amountCents: 2_000 }]);
+  });
+
+  it('a give-back in time is refunded at PayPal; a late one is not, and the page says which before she confirms', async () => {
+    const w = await addWorkshop(4);
+    const early = address('early');
+    const id = await paidPlace(w, early, 4_000);
+    const page = await call('GET', `/api/class-places?token=${encodeURIComponent(tokenOf(id))}`);
+    expect((await page.json()).refundNote).toBe('Your payment of $40.00 is refunded in full through PayPal.');
+    const refundsBefore = emulatorRefundCount();
+    const back = await call('POST', '/api/class-places/cancel', { token: tokenOf(id) });
+    expect(back.status).toBe(200);
+    expect((await back.json()).message).toMatch(/refunded in full/);
+    expect(emulatorRefundCount()).toBe(refundsBefore + 1);
+    expect(await paymentsOf(w)).toMatchObject([{ email: early, refund: 'done', refundReason: 'cancelled-in-time' }]);
+
+    // Her notice period is two weeks: the workshop eight days away is too close.
+    const admin = { cookie: await adminCookie(server) };
+    expect((await call('PUT', '/api/admin/settings', { cancelNoticeHours: 336 }, admin)).status).toBe(200);
+    try {
+      const late = address('late');
+      const lateId = await paidPlace(w, late, 4_000);
+      const latePage = await call('GET', `/api/class-places?token=${encodeURIComponent(tokenOf(lateId))}`);
+      expect((await latePage.json()).refundNote).toMatch(/not refunded/);
+      const lateBack = await call('POST', '/api/class-places/cancel', { token: tokenOf(lateId) });
+      expect(lateBack.status).toBe(200);
+      expect(emulatorRefundCount()).toBe(refundsBefore + 1);
+      expect((await paymentsOf(w)).find((p) => p.email === late)).toMatchObject({ refund: null });
+      expect((await placesOf(w)).map((p) => p.email)).not.toContain(late);
+    } finally {
+      await call('PUT', '/api/admin/settings', { cancelNoticeHours: 24 }, admin);
+    }
+  });
+
+  it('her cancelling the event refunds every paid place once and mails everyone; it leaves the public calendar and cannot be deleted before', async () => {
+    const admin = { cookie: await adminCookie(server) };
+    const w = await addWorkshop(5, { priceCents: 4_500 });
+    const [a, b] = [address('a'), address('b')];
+    await paidPlace(w, a, 4_500);
+    await paidPlace(w, b, 4_500);
+    const deleting = await call('DELETE', '/api/events/bulk', { eventIds: [w.id] }, admin);
+    expect(deleting.status).toBe(409);
+
+    const refundsBefore = emulatorRefundCount();
+    const cancelled = await call('POST', `/api/admin/events/${w.id}/cancel`, undefined, admin);
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    expect((await cancelled.json()).refunds).toBe(2);
+    expect(emulatorRefundCount()).toBe(refundsBefore + 2);
+    expect((await paymentsOf(w)).map((p) => [p.refund, p.refundReason])).toEqual([
+      ['done', 'event-cancelled'],
+      ['done', 'event-cancelled'],
+    ]);
+    for (const who of [a, b]) {
+      const mails = (await readMailbox(server, who)).filter((m) => m.subject.startsWith('Cancelled:'));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toMatch(/Your payment of \$45\.00 is refunded in full through PayPal\./);
+    }
+    expect((await call('POST', `/api/admin/events/${w.id}/cancel`, undefined, admin)).status).toBe(409);
+    expect(emulatorRefundCount()).toBe(refundsBefore + 2);
+    const publicList = (await (await call('GET', `/api/events?from=${w.date}&to=${w.date}`)).json()) as EventView[];
+    expect(publicList.map((e) => e._id)).not.toContain(w.id);
+    const hers = (await (await call('GET', '/api/admin/events', undefined, admin)).json()) as EventView[];
+    expect(hers.find((e) => e._id === w.id)).toMatchObject({ cancelled: true });
+    expect((await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents: 4_500, ...buyer(address('after')) })).status).toBe(400);
+  });
+});
