@@ -21,6 +21,8 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
             'tests/api/pages/pages-replicas.test.ts',
             'tests/api/pages/journal-replicas.test.ts',
             'tests/api/packages/series-race.test.ts',
+            'tests/api/classes/paid-events-race.test.ts',
+            'tests/api/classes/event-cancel-crash.test.ts',
           ]
         : [],
     env: { TEST_DB: db },

@@ -6,6 +6,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, EventPaymentsTable } from '../../db/schema.ts';
+import { classColumns } from './signups.repo.ts';
 
 type Trx = Transaction<Database>;
 
@@ -70,6 +71,16 @@ export async function setHoldOrder(db: DB, signupId: string, paypalOrderId: stri
     .where('payment', '=', 'held')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** A class by its id, not locked. */
+export async function classById(db: DB | Trx, eventId: string) {
+  return db.selectFrom('events').select(classColumns).where('id', '=', eventId).executeTakeFirst();
+}
+
+/** The class of the place a PayPal order was made for (not locked: the class's lock comes first). */
+export async function holdOfOrder(trx: Trx, paypalOrderId: string) {
+  return trx.selectFrom('classSignups').select(['id', 'eventId', 'email']).where('holdOrderId', '=', paypalOrderId).executeTakeFirst();
 }
 
 /** The held place a PayPal order was made for, locked. */

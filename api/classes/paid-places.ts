@@ -41,6 +41,8 @@ import {
   insertEventPayment,
   insertHeldPlace,
   lapsedHolds,
+  classById,
+  holdOfOrder,
   lockHoldOfOrder,
   lockSignupOf,
   markPlacePaid,
@@ -151,38 +153,15 @@ export async function payForPlace(deps: PayDeps, paypalOrderId: string, student:
   if (order.status !== 'APPROVED') return { ok: false, kind: 'order-not-approved' };
 
   const paidOn = zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date;
-  // The waiver signed on the held place and the attempt opened, under the class's lock: committed before the capture.
-  const opened = await db
-    .transaction()
-    .execute(async (trx): Promise<{ ok: true; attempt: PaymentAttempt | undefined } | { ok: false; kind: PayForPlaceRefusal }> => {
-      const hold = await lockHoldOfOrder(trx, order.id);
-      if (!hold || hold.email !== student.email) return { ok: false, kind: hold ? 'order-for-another-purchase' : 'hold-lapsed' };
-      const event = hold.eventId ? await lockEventById(trx, hold.eventId) : undefined;
-      if (!event || event.cancelledAt) return { ok: false, kind: 'cancelled' };
-      if (hasStarted(event, new Date())) return { ok: false, kind: 'past' };
-      if (hold.payment !== 'held') return { ok: false, kind: 'order-already-used' };
-      if (
-        order.referenceId !== eventOrderReference(event.id, hold.holdAmountCents ?? -1) ||
-        order.currency !== 'USD' ||
-        order.amountCents !== hold.holdAmountCents
-      )
-        return { ok: false, kind: 'order-for-another-purchase' };
-      // A hold that lapsed while the buyer was in PayPal's window is still hers if the place is.
-      const seats = await classSeats(trx, event, '');
-      const counted = await lockSignupOf(trx, event.id, event.title, event.date, student.email);
-      const lapsed = counted?.heldUntil && new Date(counted.heldUntil).getTime() <= Date.now();
-      if (lapsed && seats.taken >= event.capacity) {
-        await deleteHeldPlace(trx, hold.id);
-        return { ok: false, kind: 'hold-lapsed' };
-      }
-      await signHeldPlace(trx, hold.id, {
-        name: student.name,
-        phone: student.phone,
-        signaturePng: student.signaturePng,
-        ...(student.waiver ?? (await waiverNow(trx))),
-        heldUntil: minutesFromNow(CAPTURE_HOLD_MINUTES),
-      });
-      const details: EventAttemptDetails = { signupId: hold.id, eventId: event.id, name: student.name, email: student.email, phone: student.phone, paidOn };
+  let opened: { ok: true; attempt: PaymentAttempt | undefined } | { ok: false; kind: PayForPlaceRefusal };
+  try {
+    // The attempt opened first, then the waiver signed on the held place under the class's lock,
+    // committed before the capture. Locks in the order the settling takes them (the attempt,
+    // then the class, then the place), so a payment being recorded never waits on this in a circle.
+    opened = await db.transaction().execute(async (trx) => {
+      const pre = await holdOfOrder(trx, order.id);
+      if (!pre?.eventId || pre.email !== student.email) return { ok: false, kind: pre ? 'order-for-another-purchase' : 'hold-lapsed' } as const;
+      const details: EventAttemptDetails = { signupId: pre.id, eventId: pre.eventId, name: student.name, email: student.email, phone: student.phone, paidOn };
       const attempt = await openAttempt(trx, {
         kind: 'event',
         paypalOrderId: order.id,
@@ -194,8 +173,30 @@ export async function payForPlace(deps: PayDeps, paypalOrderId: string, student:
         details,
         claimedBy: PROCESS_ID,
       });
-      return { ok: true, attempt };
+      // Opened by a concurrent request for this same order (a double click): nothing written here.
+      if (!attempt) return { ok: true, attempt: undefined } as const;
+      const event = await lockEventById(trx, pre.eventId);
+      const hold = await lockHoldOfOrder(trx, order.id);
+      const refusal = claimRefusal(order, event, hold, student.email);
+      if (refusal) throw new ClaimRefused(refusal);
+      // A hold that lapsed while the buyer was in PayPal's window is still hers if the place is.
+      const counted = await lockSignupOf(trx, event!.id, event!.title, event!.date, student.email);
+      const lapsed = counted?.heldUntil && new Date(counted.heldUntil).getTime() <= Date.now();
+      if (lapsed && (await classSeats(trx, event!, '')).taken >= event!.capacity) throw new ClaimRefused('hold-lapsed');
+      await signHeldPlace(trx, hold!.id, {
+        name: student.name,
+        phone: student.phone,
+        signaturePng: student.signaturePng,
+        ...(student.waiver ?? (await waiverNow(trx))),
+        heldUntil: minutesFromNow(CAPTURE_HOLD_MINUTES),
+      });
+      return { ok: true, attempt } as const;
     });
+  } catch (err) {
+    // Refused after the attempt was opened: thrown to roll it back with the rest.
+    if (!(err instanceof ClaimRefused)) throw err;
+    opened = { ok: false, kind: err.kind };
+  }
   if (!opened.ok) return opened;
   if (!opened.attempt) {
     // A concurrent request for this same order opened it first (a double click): follow it.
@@ -203,6 +204,31 @@ export async function payForPlace(deps: PayDeps, paypalOrderId: string, student:
     return other && mine(other) ? replay(deps, other) : { ok: false, kind: 'order-for-another-purchase' };
   }
   return answerSettled(placeAnswers(deps), opened.attempt, await captureAndSettle(deps, placePurchase(deps.env), opened.attempt), '');
+}
+
+/** A refusal met once the attempt is opened: thrown to roll the claim back, answered after. */
+class ClaimRefused extends Error {
+  readonly kind: PayForPlaceRefusal;
+  constructor(kind: PayForPlaceRefusal) {
+    super(kind);
+    this.kind = kind;
+  }
+}
+
+/** Why the held place cannot be paid for with this order now; null when it can. */
+function claimRefusal(
+  order: { id: string; referenceId: string | undefined; currency: string; amountCents: number },
+  event: ClassEvent | undefined,
+  hold: { id: string; email: string; payment: string | null; holdAmountCents: number | null } | undefined,
+  email: string,
+): PayForPlaceRefusal | null {
+  if (!hold || hold.email !== email) return hold ? 'order-for-another-purchase' : 'hold-lapsed';
+  if (!event || event.cancelledAt) return 'cancelled';
+  if (hasStarted(event, new Date())) return 'past';
+  if (hold.payment !== 'held') return 'order-already-used';
+  const expected = eventOrderReference(event.id, hold.holdAmountCents ?? -1);
+  if (order.referenceId !== expected || order.currency !== 'USD' || order.amountCents !== hold.holdAmountCents) return 'order-for-another-purchase';
+  return null;
 }
 
 function replay(deps: PayDeps, first: PaymentAttempt): Promise<PayForPlaceResult> {
@@ -242,7 +268,9 @@ export function placePurchase(env: Env): Purchase<{ id: string }> {
     },
     async record(trx, attempt, captured) {
       const d = attempt.details as EventAttemptDetails;
-      const event = await lockEventById(trx, d.eventId);
+      // Read, not locked: the attempt's row is held here, and a claim holds the class's lock
+      // while it waits on that row; marking the held place paid is conditional on its own.
+      const event = await classById(trx, d.eventId);
       if (!event) return null;
       const paymentId = await insertEventPayment(trx, {
         eventId: event.id,

@@ -8,9 +8,14 @@ import type { DB } from '../../db/client.ts';
 import type { ClassWaitlistTable, Database } from '../../db/schema.ts';
 import { classColumns, classSeats, type ClassEvent } from './signups.repo.ts';
 
-/** The event row by id, held until the transaction ends (the same lock enrol() takes). */
+/**
+ * The event row by id, held until the transaction ends (the same lock enrol() takes). FOR NO KEY
+ * UPDATE: it serializes every change of the class's places, yet lets a row that merely points at
+ * the event (a payment, a place: their foreign key's KEY SHARE) be written meanwhile, so a payment
+ * recorded while a claim holds the class never waits on it in a circle.
+ */
 export async function lockEventById(trx: Transaction<Database>, eventId: string): Promise<ClassEvent | undefined> {
-  return trx.selectFrom('events').select(classColumns).where('id', '=', eventId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('events').select(classColumns).where('id', '=', eventId).forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function findSignupById(db: DB, id: string) {

@@ -53,7 +53,7 @@ export async function findClass(db: DB, title: string, date: string) {
  * for one class are counted and added one at a time.
  */
 export async function lockClass(trx: Transaction<Database>, title: string, date: string) {
-  return classQuery(trx, title, date).forUpdate().executeTakeFirst();
+  return classQuery(trx, title, date).forNoKeyUpdate().executeTakeFirst();
 }
 export type ClassEvent = NonNullable<Awaited<ReturnType<typeof findClass>>>;
 
