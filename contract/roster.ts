@@ -23,6 +23,9 @@ export const ATTENDANCE_STATUS_INVALID = "Status must be 'present' or 'noShow'."
 export const SIGNUP_ID_REQUIRED = 'Say which sign-up to mark (the id of a sign-up of this event).';
 export const SIGNATURE_MUST_BE_TEXT = 'The signature must be a PNG image. Please sign again.';
 
+/** Her roster page of one event. */
+export const rosterPath = (eventId: string) => `/admin/roster?event=${encodeURIComponent(eventId)}`;
+
 /** The word for each mark, as the roster and the client's page show it. */
 export const ATTENDANCE_WORDS: Record<Attendance, string> = { present: 'Present', noShow: 'No-show' };
 
@@ -80,7 +83,18 @@ export interface SeriesPointView {
 
 /** GET /api/admin/events/{id}/roster */
 export interface RosterView {
-  event: { _id: string; title: string; date: string; time: string; location: string; capacity: number; isPast: boolean; cancelled: boolean };
+  event: {
+    _id: string;
+    title: string;
+    date: string;
+    time: string;
+    location: string;
+    capacity: number;
+    isPast: boolean;
+    cancelled: boolean;
+    /** One of a weekly (or monthly) series: `series` is its history. */
+    inSeries: boolean;
+  };
   /** In sign-up order. */
   people: RosterPersonView[];
   /** The event's weekly series, its past events of the last six months, oldest first; empty for a single event. */

@@ -47,6 +47,7 @@ export async function rosterOf({ db, clock, env }: Deps, eventId: string): Promi
       capacity: event.capacity,
       isPast: new Date(event.startsAt).getTime() <= now.getTime(),
       cancelled: event.cancelledAt !== null,
+      inSeries: event.seriesId !== null,
     },
     people: people.map((p) => ({
       _id: p.id,

@@ -85,7 +85,16 @@ describe(`the roster on ${testDbKind()}`, () => {
     const paying = await addSignup(event, 'Still Paying', { payment: 'held' });
     const paid = await addSignup(event, 'Paid Up', { payment: 'paid' });
     const view = await roster(event.id);
-    expect(view.event).toMatchObject({ _id: event.id, title: event.title, date: event.date, time: '18:00', location: 'Studio', capacity: 8, isPast: false });
+    expect(view.event).toMatchObject({
+      _id: event.id,
+      title: event.title,
+      date: event.date,
+      time: '18:00',
+      location: 'Studio',
+      capacity: 8,
+      isPast: false,
+      inSeries: false,
+    });
     expect(view.people.map((p) => [p._id, p.name, p.payment])).toEqual([
       [first, 'First Comer', null],
       [paying, 'Still Paying', 'held'],
@@ -233,6 +242,7 @@ describe(`the roster on ${testDbKind()}`, () => {
     await asAdmin(`/api/admin/events/${lastWeek.id}/walk-ins`, { method: 'POST', json: { name: 'Door Dan', email: 'dan@example.com' } });
 
     const view = await roster(next.id);
+    expect(view.event.inSeries).toBe(true);
     expect(view.series).toEqual([
       { _id: twoWeeks.id, date: twoWeeks.date, capacity: 12, signedUp: 3, present: 1, noShow: 1 },
       { _id: lastWeek.id, date: lastWeek.date, capacity: 12, signedUp: 2, present: 2, noShow: 0 },
