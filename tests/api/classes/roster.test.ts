@@ -48,6 +48,8 @@ async function addSignup(event: { id: string; title: string; date: string }, nam
     waiverAccepted: true,
     signaturePng: new Uint8Array(PNG),
     payment: fields.payment ?? null,
+    // One second apart: sign-up order is creation order, never a tie broken by random ids.
+    createdAt: new Date(Date.UTC(2026, 0, 1) + ++n * 1000),
   });
   return row!.id;
 }
