@@ -23,6 +23,7 @@ import { adminEvents, classStatusRoute, events } from './classes/events.routes.t
 import { adminSignups, checkStudent, eventOrders, signups } from './classes/signups.routes.ts';
 import { adminWaitlist, classPlaces, userClasses, waitlist } from './classes/places.routes.ts';
 import { classFeed } from './classes/feed.routes.ts';
+import { adminRoster } from './classes/roster.routes.ts';
 import { admin } from './accounts/admin.routes.ts';
 import { user } from './accounts/user.routes.ts';
 import { slots } from './booking/slots.routes.ts';
@@ -97,6 +98,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   // classes: the calendar's events and their sign-ups
   api.route('/events', eventOrders);
   api.route('/events', events);
+  // The roster (issue 34) before /admin/events: its marks regenerate no page (that router's middleware would).
+  api.route('/admin', adminRoster);
   api.route('/admin/events', adminEvents);
   api.route('/class-status', classStatusRoute);
   api.route('/signup', signups);

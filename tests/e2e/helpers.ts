@@ -285,14 +285,17 @@ export async function newClient(browser: Browser, name: string) {
 }
 
 /** Signs the form's signature pad (a wavy stroke across its canvas) and saves the signature. */
-export async function drawSignature(page: Page) {
+export async function drawSignature(page: Page, options: { autoSave?: boolean } = {}) {
   await page.locator('canvas').scrollIntoViewIfNeeded();
   const box = (await page.locator('canvas').boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + 120);
+  // In fractions of the canvas as drawn (500 × 200 on a wide screen, narrower on a phone), so the stroke stays on it.
+  const at = (x: number, y: number) => page.mouse.move(box.x + box.width * x, box.y + box.height * y);
+  await at(0.06, 0.6);
   await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 120 - Math.sin(i) * 40);
+  for (let i = 1; i <= 12; i++) await at(0.06 + i * 0.05, 0.6 - Math.sin(i) * 0.2);
   await page.mouse.up();
-  await page.getByRole('button', { name: 'Save Signature' }).click();
+  // A pad that saves each stroke (the intake's, the roster's walk-in) has no Save button.
+  if (!options.autoSave) await page.getByRole('button', { name: 'Save Signature' }).click();
   await expect(page.getByText('Signature saved.')).toBeVisible();
 }
 

@@ -18,6 +18,7 @@ import { HEALTH_AND_CONFIG_ENDPOINTS } from './endpoints/system.ts';
 import { FORMS_ENDPOINTS } from './endpoints/forms.ts';
 import { ADMIN_SESSION_AND_CLIENTS_ENDPOINTS, CLIENT_ACCOUNTS_ENDPOINTS } from './endpoints/accounts.ts';
 import { CLASSES_ENDPOINTS } from './endpoints/classes.ts';
+import { ROSTER_ENDPOINTS } from './endpoints/roster.ts';
 import { BOOKING_ENDPOINTS } from './endpoints/booking.ts';
 import { SHOP_ENDPOINTS } from './endpoints/shop.ts';
 import { IMAGES_ENDPOINTS } from './endpoints/images.ts';
@@ -41,6 +42,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...FORMS_ENDPOINTS,
   ...ADMIN_SESSION_AND_CLIENTS_ENDPOINTS,
   ...CLASSES_ENDPOINTS,
+  ...ROSTER_ENDPOINTS,
   ...BOOKING_ENDPOINTS,
   ...CLIENT_ACCOUNTS_ENDPOINTS,
   ...SHOP_ENDPOINTS,

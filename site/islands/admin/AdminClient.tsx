@@ -14,6 +14,7 @@ import {
 } from '../../../contract/practice.ts';
 import { TextArea } from '../Field';
 import ClientPackages from './ClientPackages';
+import ClientClasses from './ClientClasses';
 
 /**
  * One client's page (issue 23): contact details, intake answers, sessions past and coming with
@@ -287,6 +288,8 @@ function ClientPanel({ clientId }: { clientId: string }) {
           <p>No past sessions.</p>
         )}
       </section>
+
+      <ClientClasses clientId={clientId} />
 
       <section className="admin-panel" aria-labelledby="client-payments-heading">
         <h2 id="client-payments-heading">Payments</h2>

@@ -7,6 +7,7 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventView, type Repeat } from '../../../contract/events.ts';
 import type { SignupRowView } from '../../../contract/signups.ts';
+import { rosterPath } from '../../../contract/roster.ts';
 import { check } from '../../../contract/check.ts';
 import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
 import { Listing } from '../Listing';
@@ -101,13 +102,23 @@ function EventRow(props: {
           </div>
         </form>
       ) : (
-        <button className="button button-quiet button-small" type="button" onClick={() => setEditing(true)}>
-          Edit
-          <span className="sr-only">
-            {' '}
-            {event.title} on {formatDay(event.date, event.time)}
-          </span>
-        </button>
+        <span className="row-actions">
+          {/* Issue 34: who signed up, checked in at the door. */}
+          <a className="button button-small" href={rosterPath(event._id)} data-roster-link>
+            Roster
+            <span className="sr-only">
+              {' '}
+              of {event.title} on {formatDay(event.date, event.time)}
+            </span>
+          </a>
+          <button className="button button-quiet button-small" type="button" onClick={() => setEditing(true)}>
+            Edit
+            <span className="sr-only">
+              {' '}
+              {event.title} on {formatDay(event.date, event.time)}
+            </span>
+          </button>
+        </span>
       )}
     </li>
   );

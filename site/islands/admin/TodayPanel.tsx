@@ -5,6 +5,7 @@ import { usd, usdFromCents } from '../../lib/money';
 import { placeLink } from '../../../contract/slots.ts';
 import { mailKindLabel } from '../../../contract/mail.ts';
 import type { TodayGroup, TodayItemLink, TodaySession, TodayView } from '../../../contract/backoffice.ts';
+import { rosterPath } from '../../../contract/roster.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -180,6 +181,16 @@ export default function TodayPanel() {
                   </span>
                   {c.waitlist > 0 && <> · {plural(c.waitlist, 'person', 'people')} waiting</>}
                 </>
+              ),
+              // Issue 34: at the door, one tap from Today to the class's roster.
+              extra: (
+                <a className="today-roster" href={rosterPath(c._id)}>
+                  Roster
+                  <span className="sr-only">
+                    {' '}
+                    of {c.title}, {formatDay(c.date, c.time)}
+                  </span>
+                </a>
               ),
             })}
           />

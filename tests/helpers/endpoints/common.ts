@@ -183,7 +183,7 @@ export class Fixtures {
       .executeTakeFirstOrThrow();
   }
 
-  /** A sign-up with an accepted waiver and a signature (a returning student's first one). */
+  /** A sign-up with an accepted waiver and a signature (a returning student's first one), and its event's id. */
   async signup(email = this.email('student')) {
     const event = await this.event();
     const row = await insertSignup(this.db, {
@@ -196,7 +196,7 @@ export class Fixtures {
       waiverAccepted: true,
       signaturePng: new Uint8Array(PNG),
     });
-    return { id: row!.id, email };
+    return { id: row!.id, email, eventId: event.id };
   }
 
   async image() {
