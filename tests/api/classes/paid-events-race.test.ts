@@ -14,7 +14,8 @@ import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 let ip = 0;
-const post = (path: string, json: unknown) => server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `10.35.${Math.floor(++ip / 250)}.${ip % 250}` } });
+const post = (path: string, json: unknown) =>
+  server.api(path, { method: 'POST', json, headers: { 'x-forwarded-for': `10.35.${Math.floor(++ip / 250)}.${ip % 250}` } });
 
 async function workshop(capacity: number, title: string) {
   const date = addDays(zonedNow(server.env.SITE_TIMEZONE).date, 12);
@@ -25,7 +26,8 @@ async function workshop(capacity: number, title: string) {
     .executeTakeFirstOrThrow();
   return { id: row.id, title, date };
 }
-const people = (tag: string) => Array.from({ length: 20 }, (_, i) => ({ name: `Racer ${i}`, email: `${tag}-${i}-${Date.now().toString(36)}@example.com`, phone: '123-456-7890' }));
+const people = (tag: string) =>
+  Array.from({ length: 20 }, (_, i) => ({ name: `Racer ${i}`, email: `${tag}-${i}-${Date.now().toString(36)}@example.com`, phone: '123-456-7890' }));
 
 describe('the last paid place raced on postgres', () => {
   it('twenty holds at once for the last place: one is held, nineteen are told it is full', async () => {
