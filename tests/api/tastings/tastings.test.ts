@@ -14,6 +14,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { until } from '../../helpers/until.ts';
+import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { reconcilePayments } from '../../../api/payments/reconcile.ts';
 import { TASTING_DATE_PAST, TASTING_DATES_COUNT, type AdminTastingView, type TastingQuoteView } from '../../../contract/tastings.ts';
@@ -76,11 +77,7 @@ async function approvedOrder(quoteId: string, token: string, part: 'deposit' | '
   const made = await post(`/api/tastings/quotes/${quoteId}/paypal-order`, { token, part });
   expect(made.status, await made.clone().text()).toBe(200);
   const { orderID } = (await made.json()) as { orderID: string };
-  const approved = await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, {
-    method: 'POST',
-    json: { givenName: 'Tess', surname: 'Taster', captureDelayMs },
-  });
-  expect(approved.status).toBe(200);
+  await approveInEmulator(server.services, orderID, { givenName: 'Tess', surname: 'Taster', captureDelayMs });
   return orderID;
 }
 const pay = (quoteId: string, token: string, part: string, paypalOrderId: string) =>
