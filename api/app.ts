@@ -3,6 +3,7 @@ import { adminSeries, userSeries } from './booking/series.routes.ts';
 import { adminGiftCards, giftCards, userGiftCards } from './gift-cards/gift-cards.routes.ts';
 import { adminPages } from './pages/pages.routes.ts';
 import { adminPosts } from './pages/posts.routes.ts';
+import { adminTastings, tastings } from './tastings/tastings.routes.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
@@ -134,6 +135,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/orders', checkout);
   api.route('/admin/orders', adminOrders);
   api.route('/paypal', paypalWebhooks);
+  // Private tastings on /chocolates: the request, her quote, the client's deposit and balance (issue 34)
+  api.route('/tastings', tastings);
+  api.route('/admin/tastings', adminTastings);
   api.route('/tax-rates', taxRates);
   api.route('/admin/tax-rates', adminTaxRates);
   // her tax registrations and shop address (issue 29): before /admin/settings, which has no /tax

@@ -35,6 +35,8 @@ export const adminLinks = {
   comingPickups: () => '/admin/orders?pickup=coming',
   /** Classes taught and not paid: the Gigs page lists them first, with their age. */
   unpaidGigs: () => '/admin/gigs',
+  /** Tasting requests (issue 34): the Tastings page lists the ones to quote first. */
+  tastingRequests: () => '/admin/tastings',
   /**
    * One item of a list (issue 30): the list's address, its filter kept, with `focus=<id>`; the
    * page scrolls that row into view once its data is drawn, opens its month and marks it. The

@@ -132,6 +132,12 @@ export interface FinancesView {
    * hold something. A liability, not income: a card's money is income when it buys something.
    */
   giftCardsOwed: { cards: number; cents: number };
+  /**
+   * Her private tastings (issue 34): requests that came, quotes she sent and tastings booked (the
+   * deposit paid) in the range; the balances still owed on booked tastings now, whatever the range.
+   * Their deposits and balances are income (the figures' tastingsCents), by the day each was paid.
+   */
+  tastings: { requests: number; quoted: number; booked: number; balanceDueCents: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,6 +329,16 @@ export interface TodayClient {
   email: string;
 }
 
+export interface TodayTastingRequest {
+  _id: string;
+  createdAt: string;
+  name: string;
+  occasion: string;
+  guests: number;
+  /** The days the client offered (YYYY-MM-DD). */
+  dates: string[];
+}
+
 /** GET /api/admin/today: what needs her today, each group a tap from its list. */
 export interface TodayView {
   /** The teacher's date (YYYY-MM-DD in her zone) the panel is for. */
@@ -350,4 +366,6 @@ export interface TodayView {
   newSignups: TodayGroup<TodaySignup>;
   /** Clients registered in the last seven days. */
   newClients: TodayGroup<TodayClient>;
+  /** Tasting requests she has not quoted yet (issue 34), newest first: the Tastings page answers them. */
+  tastingRequests: TodayGroup<TodayTastingRequest>;
 }

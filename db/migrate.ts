@@ -29,6 +29,7 @@ import * as giftCards from './migrations/0027_gift_cards.ts';
 import * as giftCardSpending from './migrations/0028_gift_card_spending.ts';
 import * as giftCardLinks from './migrations/0029_gift_card_links.ts';
 import * as paidEvents from './migrations/0030_paid_events.ts';
+import * as tastings from './migrations/0031_tastings.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0028_gift_card_spending': giftCardSpending,
   '0029_gift_card_links': giftCardLinks,
   '0030_paid_events': paidEvents,
+  '0031_tastings': tastings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

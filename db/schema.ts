@@ -874,6 +874,52 @@ export interface GiftCardsTable {
 
 export type GiftCardDesign = 'yoga' | 'chocolates';
 
+/** A private tasting asked for on /chocolates (0031, issue 34). */
+export interface TastingRequestsTable {
+  id: Generated<string>;
+  name: string;
+  /** Lower-cased, as the form's schema makes it. */
+  email: string;
+  phone: string;
+  occasion: string;
+  guests: number;
+  /** Two or three possible days, her days (YYYY-MM-DD), in the order the visitor gave them. */
+  dates: ColumnType<string[], string, string>;
+  place: string;
+  createdAt: CreatedAt;
+}
+
+/** Her quote for a request (one per request, changed in place until the deposit is paid). */
+export interface TastingQuotesTable {
+  id: Generated<string>;
+  requestId: string;
+  priceCents: number;
+  depositCents: number;
+  /** YYYY-MM-DD and HH:mm in SITE_TIMEZONE. */
+  date: string;
+  time: string;
+  place: string;
+  /** The deposit came in: the day is held in her agenda by `eventId` (a private event). */
+  depositPaidAt: Timestamp | null;
+  eventId: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
+}
+
+/** A tasting's deposit or balance: through PayPal or by her hand; one of each per quote. */
+export interface TastingPaymentsTable {
+  id: Generated<string>;
+  quoteId: string;
+  part: 'deposit' | 'balance';
+  amountCents: number;
+  method: 'paypal' | 'cash' | 'check';
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  /** Her day the money came in (YYYY-MM-DD). */
+  paidOn: string;
+  createdAt: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -925,6 +971,9 @@ export interface Database {
   creditLots: CreditLotsTable;
   ledgerEntries: LedgerEntriesTable;
   giftCards: GiftCardsTable;
+  tastingRequests: TastingRequestsTable;
+  tastingQuotes: TastingQuotesTable;
+  tastingPayments: TastingPaymentsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -272,6 +272,9 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'shop', to: 'payments/capture.ts', why: 'an order is paid through a payment attempt (decision 0012)' },
   { from: 'shop', to: 'payments/reconcile.ts', why: "PayPal's webhook settles an attempt the way the reconciler does" },
   { from: 'shop', to: 'payments/settle.ts', why: 'an order is paid through a payment attempt (decision 0012)' },
+  { from: 'tastings', to: 'payments/attempts.repo.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
+  { from: 'tastings', to: 'payments/capture.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
+  { from: 'tastings', to: 'payments/settle.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
   { from: 'system', to: 'shop/tax-settings.repo.ts', why: 'GET /api/config tells the site whether she charges sales tax (decision 0028)' },
 ];
 

@@ -23,3 +23,21 @@ export async function bestSellers(db: DB, zone: string, from: string, to: string
     group by i.name order by 2 desc, 1 limit ${limit}`.execute(db);
   return rows;
 }
+
+/**
+ * Her tastings (issue 34) beside the money they brought (income.repo.ts counts it): the requests,
+ * quotes sent and tastings booked (deposit paid) in the range, and the balances still owed on the
+ * booked ones now, whatever the range.
+ */
+export async function tastingsOf(db: DB, zone: string, from: string, to: string) {
+  const month = (column: string) => sql`to_char(${sql.ref(column)} at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}`;
+  const { rows } = await sql<{ requests: number; quoted: number; booked: number; balanceDueCents: string | number }>`
+    select
+      (select count(*)::int from tasting_requests where ${month('created_at')}) as requests,
+      (select count(*)::int from tasting_quotes where ${month('created_at')}) as quoted,
+      (select count(*)::int from tasting_quotes where deposit_paid_at is not null and ${month('deposit_paid_at')}) as booked,
+      (select coalesce(sum(q.price_cents - (select coalesce(sum(p.amount_cents), 0) from tasting_payments p where p.quote_id = q.id)), 0)
+        from tasting_quotes q where q.deposit_paid_at is not null) as "balanceDueCents"`.execute(db);
+  const r = rows[0]!;
+  return { requests: r.requests, quoted: r.quoted, booked: r.booked, balanceDueCents: Number(r.balanceDueCents) };
+}

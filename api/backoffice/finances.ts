@@ -8,7 +8,7 @@
  */
 import type { DB } from '../../db/client.ts';
 import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/backoffice.ts';
-import { bestSellers } from './finances.repo.ts';
+import { bestSellers, tastingsOf } from './finances.repo.ts';
 import { salesTaxByState } from '../books/sales-tax-report.ts';
 import { incomeByMonth, sumIncome, type IncomeMonth } from '../books/income.ts';
 import { giftCardsOwed, sessionsOwed } from '../packages/ledger.repo.ts';
@@ -22,12 +22,13 @@ const withAverage = (f: IncomeMonth): FinanceFigures => ({
 
 /** The figures from `from` to `to` (YYYY-MM, both included) in the teacher's zone; what she owes as of `today` (her day). */
 export async function financesOf(db: DB, zone: string, from: string, to: string, today: string): Promise<FinancesView> {
-  const [income, tins, salesTax, owed, cards] = await Promise.all([
+  const [income, tins, salesTax, owed, cards, tastings] = await Promise.all([
     incomeByMonth(db, zone, from, to),
     bestSellers(db, zone, from, to),
     salesTaxByState(db, zone, from, to),
     sessionsOwed(db, today),
     giftCardsOwed(db),
+    tastingsOf(db, zone, from, to),
   ]);
   const months: FinanceMonth[] = income.map((m) => ({ ...withAverage(m), month: m.month }));
   return {
@@ -40,5 +41,6 @@ export async function financesOf(db: DB, zone: string, from: string, to: string,
     salesTaxByState: salesTax,
     sessionsOwed: { ...owed, asOf: today },
     giftCardsOwed: cards,
+    tastings,
   };
 }

@@ -117,3 +117,15 @@ export async function clientsSince(db: DB, since: Date) {
     .orderBy('id')
     .execute();
 }
+
+/** Tasting requests she has not answered with a quote yet (issue 34), newest first. */
+export async function unquotedTastings(db: DB) {
+  return db
+    .selectFrom('tastingRequests as r')
+    .leftJoin('tastingQuotes as q', 'q.requestId', 'r.id')
+    .select(['r.id', 'r.createdAt', 'r.name', 'r.occasion', 'r.guests', 'r.dates'])
+    .where('q.id', 'is', null)
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id')
+    .execute();
+}

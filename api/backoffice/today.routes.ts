@@ -7,7 +7,16 @@ import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, ty
 import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { unpaidOf } from '../books/gigs.ts';
-import { classesAhead, clientsSince, failedNewsletterMails, ordersToDeliver, pickupsComing, sessionsBetween, signupsSince } from './today.repo.ts';
+import {
+  classesAhead,
+  clientsSince,
+  failedNewsletterMails,
+  ordersToDeliver,
+  pickupsComing,
+  sessionsBetween,
+  signupsSince,
+  unquotedTastings,
+} from './today.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -43,7 +52,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, pickups, gigs, week, classes, failed, signups, clients, unsent] = await Promise.all([
+  const [orders, pickups, gigs, week, classes, failed, signups, clients, unsent, tastings] = await Promise.all([
     ordersToDeliver(db),
     pickupsComing(db),
     unpaidOf(db, today),
@@ -53,6 +62,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     signupsSince(db, since),
     clientsSince(db, since),
     listUnsentMails(db, { since }),
+    unquotedTastings(db),
   ]);
   const toHandOver = orders.filter((o) => o.isLocalPickup).length;
   const view: TodayView = {
@@ -142,6 +152,10 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     newClients: group(
       clients.map((u) => ({ _id: u.id, createdAt: iso(u.createdAt), name: `${u.firstName} ${u.lastName}`.trim(), email: u.email })),
       adminLinks.clientsSince(since),
+    ),
+    tastingRequests: group(
+      tastings.map((t) => ({ _id: t.id, createdAt: iso(t.createdAt), name: t.name, occasion: t.occasion, guests: t.guests, dates: t.dates })),
+      adminLinks.tastingRequests(),
     ),
   };
   return c.json(view);

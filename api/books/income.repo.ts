@@ -12,6 +12,8 @@
  * - Packages of sessions (issue 32), and single sessions she was paid for by hand: in session
  *   payments, by the day the money came in (paid_on); by method too (sessionIncomeByMethod); a
  *   package she refunded among the refunded sessions instead (decision 0038).
+ * - Tastings (issue 34): deposits and balances, through PayPal or by her hand, by the day the
+ *   money came in (paid_on), cash basis.
  * - Gigs: by the day the money came in (paid_on), cash basis.
  */
 import { sql } from 'kysely';
@@ -120,6 +122,16 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
       coalesce(sum(cents) filter (where paid and not refunded), 0) as cents
     from ${sessionPayments(zone)} s
     where month between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+/** A tasting's deposit and balance, each by the day it was paid (her day). */
+export async function tastingIncome(db: DB, from: string, to: string): Promise<{ month: string; tastingsCents: Num }[]> {
+  const { rows } = await sql<{ month: string; tastingsCents: Num }>`
+    select substr(paid_on, 1, 7) as month, sum(amount_cents) as "tastingsCents"
+    from tasting_payments
+    where substr(paid_on, 1, 7) between ${from} and ${to}
     group by 1 order by 1`.execute(db);
   return rows;
 }

@@ -10,7 +10,8 @@
  * SHA-256 (80 unpredictable bits need no salt for the hash to be hopeless to reverse; a look-up is
  * one index probe) and its last four, for the teacher.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { linkToken, linkTokenIs } from '../lib/link-token.ts';
 
 /** The alphabet: digits 2–9 and the letters without I and O. */
 export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -55,18 +56,11 @@ export type CardLink = 'change' | 'print';
 
 /**
  * The token of a card's link (the buyer's change in the receipt, the printable card in the
- * recipient's mail): the first 128 bits of an HMAC of the card's id, keyed like the code but with
- * its own label per link, so a link reveals nothing of the code or of the other link, and no one
- * without the mail can make one.
+ * recipient's mail): api/lib/link-token.ts with its own label per link, so a link reveals nothing
+ * of the code or of the other link.
  */
-export function linkTokenOf(secret: string, link: CardLink, cardId: string): string {
-  if (!secret) throw new Error('a gift card link needs APP_SECRET');
-  return createHmac('sha256', secret).update(`gift-card-${link}\0${cardId}`).digest().subarray(0, 16).toString('base64url');
-}
+export const linkTokenOf = (secret: string, link: CardLink, cardId: string): string => linkToken(secret, `gift-card-${link}`, cardId);
 
 /** Whether a token is the card's for that link, compared in constant time. */
-export function linkTokenMatches(secret: string, link: CardLink, cardId: string, token: string): boolean {
-  const expected = Buffer.from(linkTokenOf(secret, link, cardId));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const linkTokenMatches = (secret: string, link: CardLink, cardId: string, token: string): boolean =>
+  linkTokenIs(secret, `gift-card-${link}`, cardId, token);

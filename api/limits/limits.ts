@@ -51,6 +51,8 @@ export const LIMITS = {
   checkStudent: { bucket: 'check-student', max: 90, windowMs: minutes(15) },
   contact: { bucket: 'contact', max: 20, windowMs: minutes(10) },
   meetingRequest: { bucket: 'booking-request', max: 20, windowMs: minutes(10) },
+  /** A private tasting asked for on /chocolates (issue 34). */
+  tastingRequest: { bucket: 'tasting-request', max: 20, windowMs: minutes(10) },
   subscribe: { bucket: 'subscribe', max: 60, windowMs: minutes(15) },
   unsubscribe: { bucket: 'unsubscribe', max: 30, windowMs: minutes(10) },
   oneClick: { bucket: 'one-click', max: 120, windowMs: minutes(1) },

@@ -32,6 +32,8 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: '/gift-cards', route: 'gift-cards', reads: [], sitemap: true },
   { path: '/gift-cards/change', route: 'gift-cards-change', reads: [] },
   { path: '/gift-cards/print', route: 'gift-cards-print', reads: [] },
+  // Issue 34: a tasting's pay page, the link of its quote's mail.
+  { path: '/tastings/pay', route: 'tastings-pay', reads: [] },
   { path: '/login', route: 'login', reads: [] },
   { path: '/register', route: 'register', reads: [] },
   { path: '/dashboard', route: 'dashboard', reads: [] },

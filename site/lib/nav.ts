@@ -24,7 +24,8 @@ export const ADMIN_TODAY: NavLink = link('/admin/dashboard', 'Today');
 
 export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
   { label: 'Calendar', links: [link('/admin/dashboard#events', 'Events'), link('/admin/bookings', 'Bookings'), link('/admin/signups', 'Classes')] },
-  { label: 'Shop', links: [link('/admin/chocolates', 'Chocolates'), link('/admin/orders', 'Orders')] },
+  // issue 34: the private tastings asked for on /chocolates
+  { label: 'Shop', links: [link('/admin/chocolates', 'Chocolates'), link('/admin/orders', 'Orders'), link('/admin/tastings', 'Tastings')] },
   // issue 23: the intake form her new clients answer (a client's page opens from Clients)
   { label: 'People', links: [link('/admin/users', 'Clients'), link('/admin/intake', 'Intake form'), link('/admin/subscribers', 'Subscribers')] },
   {

@@ -19,10 +19,11 @@ function monthLabel(month: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', year: 'numeric' }).format(date);
 }
 
-/** The bars' parts, bottom up: income's three sources (contract/books.ts INCOME_ROWS). */
+/** The bars' parts, bottom up: income's four sources (contract/books.ts INCOME_ROWS). */
 const BARS = [
   ['shopNetCents', '#7a4a2e'],
   ['sessionsCents', '#2f6b55'],
+  ['tastingsCents', '#a0522d'],
   ['gigsCents', '#3b5b8c'],
 ] as const;
 const labelOf = (key: keyof FinanceMonth) => INCOME_ROWS.find(([k]) => k === key)?.[1] ?? key;
@@ -152,6 +153,11 @@ function FinancesPanel() {
             <p data-gift-cards-owed>
               Gift cards owed: {formatCents(view.giftCardsOwed.cents)} on {view.giftCardsOwed.cards} {view.giftCardsOwed.cards === 1 ? 'card' : 'cards'} (a
               liability, not income, until spent).
+            </p>
+            {/* Issue 34: the tastings behind the tastings line, and what their clients still owe. */}
+            <p data-tastings>
+              Tastings: {view.tastings.requests} {view.tastings.requests === 1 ? 'request' : 'requests'}, {view.tastings.quoted} quoted, {view.tastings.booked}{' '}
+              booked in this range; balances still due {formatCents(view.tastings.balanceDueCents)}.
             </p>
             <h3>Sales tax collected, by state</h3>
             {view.salesTaxByState.length === 0 ? (

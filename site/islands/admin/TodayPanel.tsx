@@ -242,6 +242,23 @@ export default function TodayPanel() {
               ),
             })}
           />
+          {/* Issue 34: a private tasting asked for on /chocolates waits for her quote. */}
+          <Group
+            testKey="tastingRequests"
+            name="Tasting requests"
+            group={today.tastingRequests}
+            attention
+            empty="No tasting requests to answer."
+            item={(t) => ({
+              key: t._id,
+              content: (
+                <>
+                  <strong>{t.name}</strong> · {t.occasion} · {plural(t.guests, 'guest')}
+                  <span className="muted"> · {t.dates.map((d) => formatDay(d)).join(', ')}</span>
+                </>
+              ),
+            })}
+          />
           <Group
             testKey="newSignups"
             name="New sign-ups"

@@ -65,6 +65,9 @@ const tables = [
   'settings',
   'slots',
   'subscribers',
+  'tasting_payments',
+  'tasting_quotes',
+  'tasting_requests',
   'tax_rate_lookups',
   'tax_rates',
   'tax_zip_rates',
@@ -105,6 +108,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0028_gift_card_spending',
       '0029_gift_card_links',
       '0030_paid_events',
+      '0031_tastings',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
