@@ -22,12 +22,10 @@ import type { Database, EventAttemptDetails } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { Env } from '../env.ts';
 import { acceptsAmount, isPaidEvent, type EventOrderRequest } from '../../contract/event-prices.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
-import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
-import { PROCESS_ID } from '../lib/process.ts';
 import { zonedNow } from '../lib/time.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -162,17 +160,7 @@ export async function payForPlace(deps: PayDeps, paypalOrderId: string, student:
       const pre = await holdOfOrder(trx, order.id);
       if (!pre?.eventId || pre.email !== student.email) return { ok: false, kind: pre ? 'order-for-another-purchase' : 'hold-lapsed' } as const;
       const details: EventAttemptDetails = { signupId: pre.id, eventId: pre.eventId, name: student.name, email: student.email, phone: student.phone, paidOn };
-      const attempt = await openAttempt(trx, {
-        kind: 'event',
-        paypalOrderId: order.id,
-        paypalRequestId: captureRequestId(order.id),
-        amountCents: order.amountCents,
-        currency: 'USD',
-        slotId: null,
-        userId: null,
-        details,
-        claimedBy: PROCESS_ID,
-      });
+      const attempt = await openAttempt(trx, attemptFor('event', order, details));
       // Opened by a concurrent request for this same order (a double click): nothing written here.
       if (!attempt) return { ok: true, attempt: undefined } as const;
       const event = await lockEventById(trx, pre.eventId);

@@ -19,11 +19,10 @@ import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import type { GiftCardAttemptDetails } from '../../db/schema.ts';
 import { BOUGHT_MIN_CENTS, GIFT_CARD_MAX_CENTS } from '../../contract/gift-cards.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
 import {
   acceptsApprovedUsd,
   answerSettled,
@@ -35,7 +34,6 @@ import {
   type PurchaseRefusal,
   type Purchase,
 } from '../payments/settle.ts';
-import { PROCESS_ID } from '../lib/process.ts';
 import { zonedNow } from '../lib/time.ts';
 import { createCard } from './gift-cards.ts';
 import { cardOfPaypalOrder } from './gift-cards.repo.ts';
@@ -113,19 +111,7 @@ export async function buyGiftCard(deps: BuyDeps, input: GiftCardPurchase): Promi
     paidOn: zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date,
   };
   // The attempt, committed before the capture: what a crash leaves for the reconciler to find.
-  const attempt = await db.transaction().execute((trx) =>
-    openAttempt(trx, {
-      kind: 'gift_card',
-      paypalOrderId: order.id,
-      paypalRequestId: captureRequestId(order.id),
-      amountCents: order.amountCents,
-      currency: 'USD',
-      slotId: null,
-      userId: input.userId,
-      details,
-      claimedBy: PROCESS_ID,
-    }),
-  );
+  const attempt = await db.transaction().execute((trx) => openAttempt(trx, attemptFor('gift_card', order, details, input.userId)));
   if (!attempt) {
     // A concurrent request for this same order opened it first (a double click): follow it.
     const other = await findAttempt(db, order.id);

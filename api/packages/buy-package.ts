@@ -17,14 +17,12 @@
 import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import type { PackageAttemptDetails } from '../../db/schema.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
 import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
-import { PROCESS_ID } from '../lib/process.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
 import { clientContact, lotOfPaypalOrder } from './ledger.repo.ts';
@@ -139,17 +137,7 @@ export async function buyPackage(deps: BuyDeps, input: { userId: string; package
   let attempt: PaymentAttempt | undefined;
   try {
     attempt = await db.transaction().execute(async (trx) => {
-      const attempt = await openAttempt(trx, {
-        kind: 'package',
-        paypalOrderId: order.id,
-        paypalRequestId: captureRequestId(order.id),
-        amountCents: order.amountCents,
-        currency: 'USD',
-        slotId: null,
-        userId: client.id,
-        details,
-        claimedBy: PROCESS_ID,
-      });
+      const attempt = await openAttempt(trx, attemptFor('package', order, details, client.id));
       if (attempt && input.card && !(await spendCard(trx, { lotId: input.card.lotId, cents: cardCents, attemptId: attempt.id, by: 'client' })).ok)
         throw new CardChanged();
       return attempt;

@@ -3,9 +3,9 @@
  * how a capture ended. Called with no transaction open and no row lock held (decision 0012): a
  * slow PayPal holds a buyer's request, never a database connection.
  */
-import { PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
+import { captureRequestId, PayPalError, type CapturedOrder, type Payments } from '../services/payments/paypal.ts';
 import type { Services } from '../services/index.ts';
-import { findAttempt, isOpen, markCapturing, takeStaleAttempt, type PaymentAttempt } from './attempts.repo.ts';
+import { findAttempt, isOpen, markCapturing, takeStaleAttempt, type NewAttempt, type PaymentAttempt } from './attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 
 /**
@@ -165,3 +165,24 @@ export async function followAttempt(deps: Pick<Services, 'db' | 'payments' | 'en
   }
   return { kind: 'timeout' };
 }
+
+/**
+ * The attempt a PayPal order the buyer approved opens (a package, a gift card, a class place, a
+ * tasting): in USD, claimed by this process, captured with its order's stable PayPal-Request-Id.
+ */
+export const attemptFor = (
+  kind: NewAttempt['kind'],
+  order: { id: string; amountCents: number },
+  details: NewAttempt['details'],
+  userId: string | null = null,
+): NewAttempt => ({
+  kind,
+  paypalOrderId: order.id,
+  paypalRequestId: captureRequestId(order.id),
+  amountCents: order.amountCents,
+  currency: 'USD',
+  slotId: null,
+  userId,
+  details,
+  claimedBy: PROCESS_ID,
+});

@@ -19,14 +19,12 @@ import type { Services } from '../services/index.ts';
 import type { DB } from '../../db/client.ts';
 import type { TastingAttemptDetails } from '../../db/schema.ts';
 import type { TastingPart } from '../../contract/tastings.ts';
-import { captureRequestId } from '../services/payments/paypal.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
+import { attemptFor, createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
 import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
-import { PROCESS_ID } from '../lib/process.ts';
 import { wallTime, zonedNow } from '../lib/time.ts';
 import { findQuote, insertPayment, insertPrivateEvent, lockQuote, markDepositPaid, paymentOfOrder, paymentsOf } from './tastings.repo.ts';
 import { dueOf, eventTitleOf, paidCentsOf } from './tastings.ts';
@@ -103,19 +101,7 @@ export async function payTasting(deps: PayDeps, input: { quoteId: string; part: 
   // The money comes in now (the capture follows at once); a recovery later still dates it today.
   const details: TastingAttemptDetails = { quoteId: input.quoteId, part: input.part, paidOn: zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date };
   // The attempt, committed before the capture: what a crash leaves for the reconciler to find.
-  const attempt = await db.transaction().execute((trx) =>
-    openAttempt(trx, {
-      kind: 'tasting',
-      paypalOrderId: order.id,
-      paypalRequestId: captureRequestId(order.id),
-      amountCents: order.amountCents,
-      currency: 'USD',
-      slotId: null,
-      userId: null,
-      details,
-      claimedBy: PROCESS_ID,
-    }),
-  );
+  const attempt = await db.transaction().execute((trx) => openAttempt(trx, attemptFor('tasting', order, details)));
   if (attempt) return answerSettled(tastingAnswers(db), attempt, await captureAndSettle(deps, tastingPurchase(deps.env), attempt), '');
   // A concurrent request for this same order opened it first (a double click): follow it.
   const other = await findAttempt(db, order.id);

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { usd, type EventCancelledView } from '../../../contract/event-prices.ts';
 import AdminShell from './AdminShell';
 import TodayPanel from './TodayPanel';
 import { FilterNote, byMonth, formatDay, useFocusRow, useListFilter, type FocusRowProps } from './admin-ui';
@@ -18,6 +19,26 @@ const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'We
 /** Sign-ups per class: `${classTitle}|${date}` -> how many. */
 type Taken = Map<string, number>;
 const takenKey = (title: string, date: string) => `${title}|${date}`;
+
+/** " · $45.00", " · $20.00 to $60.00, sliding scale": what a place costs (issue 34); free says nothing. */
+function priceText(e: EventView): string {
+  if (e.priceCents !== null) return ` · ${usd(e.priceCents)}`;
+  if (e.minPriceCents !== null && e.maxPriceCents !== null) return ` · ${usd(e.minPriceCents)} to ${usd(e.maxPriceCents)}, sliding scale`;
+  return '';
+}
+
+/** She calls an event off: everyone signed up is mailed, every paid place refunded in full. */
+async function callOff(event: EventView, done: () => void) {
+  const when = formatDay(event.date, event.time);
+  if (!(await confirmDialog({ text: `Call off ${event.title} on ${when}? Everyone signed up is mailed, and every paid place is refunded in full.` }))) return;
+  const res = await request<EventCancelledView>('POST', `/api/admin/events/${encodeURIComponent(event._id)}/cancel`, { session: 'admin' });
+  if (!res.ok) {
+    await showAlert({ icon: 'error', title: 'Could not call the event off.', text: res.data.message });
+    return;
+  }
+  await showAlert({ icon: 'success', title: res.data.message });
+  done();
+}
 
 function EventRow(props: {
   event: EventView;
@@ -71,6 +92,9 @@ function EventRow(props: {
               <span className="event-when">{formatDay(event.date, event.time)}</span>
               {event.location || 'no location'} · {props.taken === undefined ? `${event.capacity} places` : `${props.taken} of ${event.capacity} places taken`}
               {event.isExternal ? ' · external sign-up' : ''}
+              {priceText(event)}
+              {event.private ? ' · private (not on the calendar)' : ''}
+              {event.cancelled ? ' · cancelled' : ''}
               {event.isPast ? ' · past' : ''}
             </span>
           </span>
@@ -111,6 +135,15 @@ function EventRow(props: {
               of {event.title} on {formatDay(event.date, event.time)}
             </span>
           </a>
+          {!event.isPast && !event.cancelled && (
+            <button className="button button-quiet button-small" type="button" onClick={() => void callOff(event, props.onSaved)}>
+              Call off
+              <span className="sr-only">
+                {' '}
+                {event.title} on {formatDay(event.date, event.time)}
+              </span>
+            </button>
+          )}
           <button className="button button-quiet button-small" type="button" onClick={() => setEditing(true)}>
             Edit
             <span className="sr-only">
@@ -138,7 +171,8 @@ function EventsPanel() {
 
   async function load() {
     const [res, signups] = await Promise.all([
-      request<EventView[]>('GET', '/api/events'),
+      // Her list: with her private events (a tasting she sold) and those she called off (issue 34).
+      request<EventView[]>('GET', '/api/admin/events', { session: 'admin' }),
       // How full each class is, so the teacher sees it next to the capacity she set.
       request<SignupRowView[]>('GET', '/api/admin/signups', { session: 'admin' }).catch(() => null),
     ]);

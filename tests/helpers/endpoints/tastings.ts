@@ -62,6 +62,12 @@ const herPost = (route: string, fields: Endpoint['fields'], writes: Table[], exa
 });
 const part = match({ bad: ['everything', ''] });
 
+/** An example on a fresh quote: its id as the path's, and what `more` makes of its link's token. */
+async function onQuote(fx: Fixtures, more: (token: string) => Record<string, unknown>) {
+  const { quoteId, token } = await quotedTasting(fx);
+  return { params: { id: quoteId }, ...more(token) };
+}
+
 export const TASTINGS_ENDPOINTS: Endpoint[] = [
   {
     method: 'POST',
@@ -100,10 +106,7 @@ export const TASTINGS_ENDPOINTS: Endpoint[] = [
     body: 'none',
     fields: { token: match({ in: 'query', bad: badToken }) },
     writes: [],
-    example: async (fx) => {
-      const { quoteId, token } = await quotedTasting(fx);
-      return { params: { id: quoteId }, query: { token } };
-    },
+    example: (fx) => onQuote(fx, (token) => ({ query: { token } })),
   },
   {
     method: 'POST',
@@ -112,10 +115,7 @@ export const TASTINGS_ENDPOINTS: Endpoint[] = [
     body: 'json',
     fields: { token: match({ bad: badToken }), part },
     writes: [],
-    example: async (fx) => {
-      const { quoteId, token } = await quotedTasting(fx);
-      return { params: { id: quoteId }, json: { token, part: 'deposit' } };
-    },
+    example: (fx) => onQuote(fx, (token) => ({ json: { token, part: 'deposit' } })),
   },
   {
     method: 'POST',
