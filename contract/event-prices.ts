@@ -22,6 +22,9 @@ export const EVENT_PAYMENT_FOR_ANOTHER = 'This payment was made for another sign
 /** A paid place is bought, never given by the line: the line is for a full event. */
 export const PLACE_FREE_PAY_INSTEAD = 'A place is free in this event: sign up and pay for it instead of joining the waitlist.';
 export const EVENT_NOT_FOUND = 'Event not found';
+export const CREDIT_LOGIN_NEEDED = 'Please log in to use your class credits.';
+export const CREDIT_EMAIL_MISMATCH = "Sign up with your account's e-mail to use its class credits.";
+export const NO_CLASS_CREDIT = 'You have no class credit left that covers this class. Choose what you pay instead.';
 export const EVENT_ALREADY_CANCELLED = 'This event is cancelled already.';
 export const EVENT_CANCELLED_DONE = 'Event cancelled. Everyone signed up is mailed, and every paid place is refunded in full.';
 export const EVENT_DELETE_HAS_PAID = 'Some of these events have paid places: cancel them first, so everyone is refunded.';

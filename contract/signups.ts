@@ -67,6 +67,8 @@ export const classSignup = z.object({
   recaptchaToken: humanToken,
   /** A paid event (issue 34): the PayPal order POST /api/events/{id}/paypal-order made, approved. */
   paypalOrderId: z.string({ error: 'paypalOrderId must be text' }).trim().min(1).max(64).optional(),
+  /** A paid event taken with one of the signed-in client's class credits (issue 34). */
+  useCredit: z.literal(true, { error: 'useCredit must be true or left out' }).optional(),
 });
 export type ClassSignup = z.output<typeof classSignup>;
 

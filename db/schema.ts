@@ -135,8 +135,9 @@ export interface EventPaymentsTable {
   method: EventPaymentMethod;
   paypalOrderId: string | null;
   paypalCaptureId: string | null;
-  /** The credit or gift card lot that paid. */
+  /** The credit or gift card lot that paid, and the client whose credit it was. */
   lotId: string | null;
+  userId: string | null;
   /** Her day the money came in (YYYY-MM-DD). */
   paidOn: string;
   /** 'due': a refund is owed and the refund runner will make it; 'done': given back. */

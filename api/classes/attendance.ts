@@ -6,6 +6,7 @@
 import type { Services } from '../services/index.ts';
 import type { Attendance } from '../../contract/roster.ts';
 import { findRosterEvent, lockSignupOfEvent, setAttendance } from './roster.repo.ts';
+import { forfeitCreditOfNoShow } from './refunds.ts';
 
 export type AttendanceRefusal = 'event-not-found' | 'event-cancelled' | 'signup-not-found' | 'still-paying';
 
@@ -34,6 +35,8 @@ export async function markAttendance(deps: Pick<Services, 'db' | 'clock'>, event
     // coming back from 'noShow' (a wrong tap) gives it back; write it through the ledger in
     // this transaction, so the mark and the credit commit or roll back together.
 
+    // A no-show's class credit is forfeited under her policy, once (issue 34); a paid place is simply not refunded.
+    if (status === 'noShow') await forfeitCreditOfNoShow(trx, signupId);
     const saved = await setAttendance(trx, signupId, status, deps.clock.now());
     return { ok: true, signupId, attendance: status, attendanceAt: new Date(saved.attendanceAt!), previous };
   });

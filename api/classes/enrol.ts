@@ -46,6 +46,18 @@ export async function waiverNow(db: DB): Promise<AcceptedWaiver> {
   return { waiverRevision: waiver?.revision ?? null, waiverHash: waiver?.hash ?? null };
 }
 
+/** The student's own fields of a place or a waitlist entry: who, and the waiver signed (theirs, or the one published now). */
+export async function studentFields(db: DB, student: Student) {
+  return {
+    name: student.name,
+    email: student.email,
+    phone: student.phone,
+    waiverAccepted: true,
+    signaturePng: student.signaturePng,
+    ...(student.waiver ?? (await waiverNow(db))),
+  };
+}
+
 export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: QueuedMails } | { ok: false; status: 400 | 402 | 404 | 409; message: string };
 
 /**
@@ -73,17 +85,7 @@ export async function enrol(
     const seats = await classSeats(trx, event, student.email);
     if (seats.mine) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
     if (seats.taken >= event.capacity) return { ok: false, status: 409, message: CLASS_FULL };
-    const row = await insertSignup(trx, {
-      eventId: event.id,
-      classTitle: student.classTitle,
-      date: student.date,
-      name: student.name,
-      email: student.email,
-      phone: student.phone,
-      waiverAccepted: true,
-      signaturePng: student.signaturePng,
-      ...(student.waiver ?? (await waiverNow(trx))),
-    });
+    const row = await insertSignup(trx, { eventId: event.id, classTitle: student.classTitle, date: student.date, ...(await studentFields(trx, student)) });
     if (!row) return { ok: false, status: alreadyStatus, message: ALREADY_SIGNED_UP };
     const mailed = { id: row.id, name: student.name, email: student.email, phone: student.phone, returning: options.returning };
     const mails = await queueMails(trx, 'class-signup', options.visitorCopy(signupMails(env, (await brandNames(trx)).yoga, mailed, event)));

@@ -177,7 +177,7 @@ export async function lockPaymentOfSignup(trx: Trx, signupId: string) {
   return trx
     .selectFrom('classSignups as s')
     .innerJoin('eventPayments as p', 'p.id', 's.paymentId')
-    .select(['p.id', 'p.method', 'p.amountCents', 'p.lotId', 'p.refund', 's.attendance'])
+    .select(['p.id', 'p.method', 'p.amountCents', 'p.lotId', 'p.userId', 'p.refund', 's.attendance'])
     .where('s.id', '=', signupId)
     .forUpdate()
     .executeTakeFirst();

@@ -66,13 +66,16 @@ export const classMail = (e: Pick<ClassEvent, 'title' | 'date' | 'time' | 'start
 export interface PaidPlace {
   amountCents: number;
   noticeHours: number;
+  /** Paid with one of the client's class credits (the money was paid for the pass). */
+  credit?: boolean;
 }
 
 /** The paid place's lines: what was paid and until when a cancellation is refunded, on her clocks. */
 function paidLines(env: Env, c: ClassMail, paid: PaidPlace | undefined): string[] {
   if (!paid) return [];
   const until = classWhen(new Date(c.startsAt.getTime() - paid.noticeHours * 3_600_000), env.SITE_TIMEZONE);
-  return [`Paid: ${usd(paid.amountCents)}. ${refundPolicyLine(`${until.date}, ${until.time}`, hoursInWords(paid.noticeHours))}`];
+  const paidWith = paid.credit ? 'Paid with one of your class credits.' : `Paid: ${usd(paid.amountCents)}.`;
+  return [`${paidWith} ${refundPolicyLine(`${until.date}, ${until.time}`, hoursInWords(paid.noticeHours))}`];
 }
 
 export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail, paid?: PaidPlace): OutgoingMail[] {
@@ -93,7 +96,7 @@ export function signupMails(env: Env, brand: string, s: SignupMail, c: ClassMail
           `Email: ${s.email}`,
           `Phone: ${s.phone}`,
           s.returning ? 'Returning student: the waiver and signature of the last sign-up were reused.' : 'Waiver accepted and signed.',
-          ...(paid ? [`Paid: ${usd(paid.amountCents)} through PayPal.`] : []),
+          ...(paid ? [paid.credit ? 'Paid with a class credit.' : `Paid: ${usd(paid.amountCents)} through PayPal.`] : []),
         ],
         action: { label: 'Open the class sign-ups', url: `${env.SITE_URL}/admin/signups` },
       },

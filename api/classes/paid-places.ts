@@ -63,7 +63,9 @@ export const eventOrderReference = (eventId: string, amountCents: number) => `ev
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
-export type HoldRefusal = 'not-found' | 'cancelled' | 'external' | 'past' | 'free' | 'amount' | 'already' | 'full' | 'payment-unavailable';
+/** Why a paid event takes no place now, whoever pays. */
+export type EventRefusal = 'not-found' | 'cancelled' | 'external' | 'past' | 'free';
+export type HoldRefusal = EventRefusal | 'amount' | 'already' | 'full' | 'payment-unavailable';
 
 /**
  * Holds a place in the paid event for the buyer and makes the PayPal order for `amountCents`
@@ -114,7 +116,7 @@ export async function holdPlace(
 }
 
 /** Why a paid event takes no payment now; null when it does. */
-function paidEventRefusal(event: ClassEvent, now: Date): HoldRefusal | null {
+export function paidEventRefusal(event: ClassEvent, now: Date): EventRefusal | null {
   if (event.private) return 'not-found';
   if (event.cancelledAt) return 'cancelled';
   if (event.isExternal) return 'external';
@@ -280,15 +282,17 @@ export function placePurchase(env: Env): Purchase<{ id: string }> {
 }
 
 /** The sign-up's mails for a paid place: what she paid, and until when a cancellation is refunded. */
-async function queuePaidSignupMails(
+export async function queuePaidSignupMails(
   trx: Transaction<Database>,
   env: Env,
   event: ClassEvent,
   s: { id: string; name: string; email: string; phone: string },
   amountCents: number,
+  credit = false,
 ) {
   const [{ yoga }, { cancelNoticeHours }] = await Promise.all([brandNames(trx), readSettings(trx)]);
-  return queueMails(trx, 'class-signup', signupMails(env, yoga, { ...s, returning: false }, classMail(event), { amountCents, noticeHours: cancelNoticeHours }));
+  const paid = { amountCents, noticeHours: cancelNoticeHours, credit };
+  return queueMails(trx, 'class-signup', signupMails(env, yoga, { ...s, returning: false }, classMail(event), paid));
 }
 
 registerPurchase('event', (env) => placePurchase(env));

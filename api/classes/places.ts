@@ -14,12 +14,13 @@ import { ALREADY_SIGNED_UP, CLASS_EXTERNAL, CLASS_NOT_FOUND, CLASS_PAST } from '
 import { WAITLIST_ALREADY } from '../../contract/class-places.ts';
 import { classSeats, deleteSignup, insertSignup, lockClass, type ClassEvent } from './signups.repo.ts';
 import { findSignupById, insertWaitlistEntry, lockEventById, placesTaken, takeFirstInLine, waitlistPosition } from './places.repo.ts';
-import { waiverNow, type Student, type VisitorCopy } from './enrol.ts';
+import { studentFields, type Student, type VisitorCopy } from './enrol.ts';
 import { classMail, offeredPlaceMail, placeGivenBackMail, promotedMails, signupMails, waitlistMail } from './mails.ts';
 import { EVENT_CANCELLED, isPaidEvent, PLACE_FREE_PAY_INSTEAD, priceRange } from '../../contract/event-prices.ts';
 import { refundOnGiveBack, type PlaceRefund } from './refunds.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
+import { zonedNow } from '../lib/time.ts';
 
 type PlaceDeps = Pick<Services, 'db' | 'env'>;
 
@@ -124,7 +125,7 @@ export async function giveBackPlace(deps: PlaceDeps, signupId: string, options: 
     const event = await lockClassOf(trx, signup);
     if (event && !options.byAdmin && hasStarted(event, now)) return { ok: false, kind: 'started' };
     // Its money's refund decided under the class's lock, before the place goes (issue 34).
-    const refund = await refundOnGiveBack(trx, signup.id, event, { byAdmin: options.byAdmin === true, now });
+    const refund = await refundOnGiveBack(trx, signup.id, event, { byAdmin: options.byAdmin === true, now, today: zonedNow(env.SITE_TIMEZONE, now).date });
     // Under the class's lock: of two give-backs of one place, the second deletes nothing.
     if (!(await deleteSignup(trx, signup.id))) return { ok: true, already: true };
     const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
@@ -164,14 +165,7 @@ export async function joinWaitlist(deps: PlaceDeps, student: Student, visitorCop
     const paid = isPaidEvent(event);
     if (paid && (await placesTaken(trx, event)) < event.capacity) return { ok: false, status: 409, message: PLACE_FREE_PAY_INSTEAD };
     const promoted = paid ? [] : await promoteFromWaitlist(trx, event, now);
-    const fields = {
-      name: student.name,
-      email: student.email,
-      phone: student.phone,
-      waiverAccepted: true,
-      signaturePng: student.signaturePng,
-      ...(student.waiver ?? (await waiverNow(trx))),
-    };
+    const fields = await studentFields(trx, student);
     // Signed up (now or by the promotion just made): the sign-up's mails, then the others promoted.
     const signedUp = async (id: string, others: Promoted[]): Promise<WaitlistJoin> => {
       const brand = (await brandNames(trx)).yoga;

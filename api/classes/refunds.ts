@@ -20,6 +20,7 @@ import type { Services } from '../services/index.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { changeableAt, zonedNow } from '../lib/time.ts';
 import { readSettings } from '../settings/settings.repo.ts';
+import { settleCreditOnCancel } from '../packages/ledger.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { usd } from '../../contract/event-prices.ts';
@@ -52,7 +53,7 @@ export async function refundOnGiveBack(
   trx: Transaction<Database>,
   signupId: string,
   event: ClassEvent | undefined,
-  by: { byAdmin: boolean; now: Date },
+  by: { byAdmin: boolean; now: Date; today: string },
 ): Promise<PlaceRefund | null> {
   const payment = await lockPaymentOfSignup(trx, signupId);
   if (!payment) return null;
@@ -61,7 +62,33 @@ export async function refundOnGiveBack(
   const { cancelNoticeHours } = await readSettings(trx);
   const refunded = by.byAdmin ? payment.attendance !== 'noShow' : !event || changeableAt(cancelNoticeHours, event.startsAt, by.now.getTime());
   if (refunded) await owePaymentRefund(trx, payment.id, by.byAdmin ? 'removed' : 'cancelled-in-time');
+  await settleCredit(trx, payment, signupId, refunded, by.byAdmin ? 'admin' : 'client', by.today);
   return { ...place, refunded };
+}
+
+/**
+ * A place paid with a class credit: in time its credit comes back to its lot, at once, and the
+ * refund owed is done; late (or a no-show) it stays used and a 'forfeited' row says why. Each
+ * row once per place (the ledger's unique index), so a repeat writes nothing.
+ */
+async function settleCredit(
+  trx: Transaction<Database>,
+  payment: { id: string; method: EventPaymentMethod; lotId: string | null; userId: string | null },
+  signupId: string,
+  returned: boolean,
+  by: 'client' | 'admin' | 'system',
+  today: string,
+): Promise<void> {
+  if (payment.method !== 'credit' || !payment.lotId) return;
+  await settleCreditOnCancel(trx, { userId: payment.userId, lotId: payment.lotId, signupId, late: !returned, by });
+  if (returned) await markPaymentRefunded(trx, payment.id, today);
+}
+
+/** Her no-show mark on a place paid with a credit (the roster): the credit is forfeited, once. */
+export async function forfeitCreditOfNoShow(trx: Transaction<Database>, signupId: string): Promise<void> {
+  const payment = await lockPaymentOfSignup(trx, signupId);
+  // Forfeited: nothing is refunded, so no day of a refund.
+  if (payment && !payment.refund) await settleCredit(trx, payment, signupId, false, 'admin', '');
 }
 
 /** The sentence a refund gets in a mail or an answer. */
@@ -92,7 +119,10 @@ export async function cancelEvent(
     const brand = (await brandNames(trx)).yoga;
     for (const place of await placesOfEvent(trx, event)) {
       const payment = place.paymentId ? await lockPaymentOfSignup(trx, place.id) : undefined;
-      if (payment && (await owePaymentRefund(trx, payment.id, 'event-cancelled'))) refunds += 1;
+      if (payment && (await owePaymentRefund(trx, payment.id, 'event-cancelled'))) {
+        refunds += 1;
+        await settleCredit(trx, payment, place.id, true, 'admin', zonedNow(env.SITE_TIMEZONE, new Date()).date);
+      }
       const refund = payment ? refundSentence({ cents: payment.amountCents, method: payment.method, refunded: true }) : null;
       mails.push(eventCancelledMail(env, brand, { name: place.name, email: place.email, refund }, classMail(event)));
     }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { requireAdmin } from '../middleware/auth.ts';
+import { requireAdmin, signedInUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
 import { validateJson, validateParams } from '../validation.ts';
@@ -29,9 +29,14 @@ import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
 import { refundDuePayments } from './refunds.ts';
+import { takePlaceWithCredit, type CreditPlaceRefusal } from './credit-places.ts';
+import { findUserById } from '../accounts/users.repo.ts';
 import { holdPlace, payForPlace, type HoldRefusal, type PayForPlaceRefusal } from './paid-places.ts';
 import {
+  CREDIT_EMAIL_MISMATCH,
+  CREDIT_LOGIN_NEEDED,
   EVENT_AMOUNT_INVALID,
+  NO_CLASS_CREDIT,
   EVENT_CANCELLED,
   EVENT_HOLD_LAPSED,
   EVENT_IS_FREE,
@@ -40,7 +45,7 @@ import {
 } from '../../contract/event-prices.ts';
 import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
 
-type Refused = { status: 400 | 402 | 404 | 409 | 502; message: string };
+type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 const payRefusals: Record<PayForPlaceRefusal, Refused> = {
   'hold-lapsed': { status: 409, message: EVENT_HOLD_LAPSED },
@@ -59,6 +64,18 @@ const holdRefusals: Record<HoldRefusal, Refused> = {
   already: { status: 409, message: ALREADY_SIGNED_UP },
   full: { status: 409, message: CLASS_FULL },
   'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
+};
+
+const creditRefusals: Record<CreditPlaceRefusal, Refused> = {
+  'not-found': holdRefusals['not-found'],
+  cancelled: holdRefusals.cancelled,
+  external: holdRefusals.external,
+  past: holdRefusals.past,
+  free: holdRefusals.free,
+  already: holdRefusals.already,
+  full: holdRefusals.full,
+  'no-credit': { status: 402, message: NO_CLASS_CREDIT },
+  'unknown-account': { status: 401, message: CREDIT_LOGIN_NEEDED },
 };
 
 /**
@@ -90,6 +107,16 @@ export const signups = new Hono<AppEnv>()
     if (!signature.ok) return c.json({ message: signature.message }, signature.status);
     await verifyHuman(c, body.recaptchaToken, 'signup_form_submit');
     const student = { classTitle: body.classTitle, date: body.date, name: body.name, email: body.email, phone: body.phone };
+    if (body.useCredit) {
+      // One of her class credits pays (issue 34): only her own, with her account's e-mail.
+      const userId = await signedInUser(c);
+      if (!userId) return c.json({ message: CREDIT_LOGIN_NEEDED }, 401);
+      if ((await findUserById(c.var.services.db, userId))?.email !== student.email) return c.json({ message: CREDIT_EMAIL_MISMATCH }, 400);
+      const taken = await takePlaceWithCredit(c.var.services, userId, { ...student, signaturePng: signature.bytes });
+      if (!taken.ok) return c.json({ message: creditRefusals[taken.kind].message }, creditRefusals[taken.kind].status);
+      await sendQueued(c.var.services, taken.mails);
+      return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
+    }
     if (body.paypalOrderId) {
       // A paid place (issue 34): the held place signed and paid for; its mails leave after the commit.
       const paid = await payForPlace(c.var.services, body.paypalOrderId, { ...student, signaturePng: signature.bytes });

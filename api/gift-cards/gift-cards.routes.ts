@@ -22,9 +22,6 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
-import type { Context } from 'hono';
-import { sessionStore } from '../middleware/sessions.ts';
-import { readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
@@ -68,7 +65,7 @@ import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendRe
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
 import { buyPackageWithCard, buyPackageWithCardAndPayPal, startPackagePaymentWithCard, type CardBuyResult, type PartCardResult } from './spend-on-package.ts';
 import { buyRefusals as packageRefusals } from '../packages/packages.routes.ts';
-import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
+import { assertSelf, requireAdmin, requireUser, signedInUser } from '../middleware/auth.ts';
 import { balanceOf } from '../packages/ledger.ts';
 import { packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
 import { giftCardShort, type BookingOrderView } from '../../contract/booking.ts';
@@ -114,17 +111,6 @@ function deliveryDay(services: AppEnv['Variables']['services'], asked: string | 
   return { today, sendOn, refusal: sendOnRefusal(sendOn, today) };
 }
 
-/**
- * The signed-in client who buys, if any (a card needs no account): her payment attempt names her.
- * Her session is renewed as any signed-in request renews it.
- */
-async function signedInClient(c: Context<AppEnv>): Promise<string | null> {
-  const token = readSessionCookie(c, 'user');
-  const session = token ? await sessionStore(c.var.services.db, 'user').validate(token) : null;
-  if (!token || !session) return null;
-  if (session.renewed) setSessionCookie(c, 'user', token, session.expiresAt, c.var.services.env.NODE_ENV === 'production');
-  return session.subjectId;
-}
 
 type Refused = { status: 400 | 402 | 409 | 502; message: string };
 
@@ -150,7 +136,7 @@ export const giftCards = new Hono<AppEnv>()
     const body = c.req.valid('json');
     const { sendOn, refusal } = deliveryDay(c.var.services, body.sendOn);
     if (refusal) return c.json({ message: refusal }, 400);
-    const result = await buyGiftCard(c.var.services, { ...body, message: body.message ?? '', sendOn, userId: await signedInClient(c) });
+    const result = await buyGiftCard(c.var.services, { ...body, message: body.message ?? '', sendOn, userId: await signedInUser(c) });
     if (!result.ok) return c.json({ message: buyRefusals[result.kind].message }, buyRefusals[result.kind].status);
     return c.json({ _id: result.id, last4: result.last4 } satisfies GiftCardBoughtView, 201);
   })

@@ -26,6 +26,19 @@ function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * The signed-in client of a public route that may also be used signed out (a gift card bought,
+ * a class place paid with a credit): their id, the session renewed as requireUser does; null
+ * without a valid session.
+ */
+export async function signedInUser(c: Context<AppEnv>): Promise<string | null> {
+  const token = readSessionCookie(c, 'user');
+  const session = token ? await sessionStore(c.var.services.db, 'user').validate(token) : null;
+  if (!token || !session) return null;
+  if (session.renewed) setSessionCookie(c, 'user', token, session.expiresAt, c.var.services.env.NODE_ENV === 'production');
+  return session.subjectId;
+}
+
 export const requireAdmin = (): MiddlewareHandler<AppEnv> => requireSession('admin');
 export const requireUser = (): MiddlewareHandler<AppEnv> => requireSession('user');
 

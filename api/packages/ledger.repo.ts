@@ -96,6 +96,8 @@ export interface NewEntry {
   orderId?: string | null;
   /** The payment attempt a card's debit waits on while PayPal takes the rest (issue 33). */
   attemptId?: string | null;
+  /** The class place a credit paid (issue 34). */
+  signupId?: string | null;
   note?: string;
   createdBy: 'client' | 'admin' | 'system';
 }
@@ -107,7 +109,14 @@ export interface NewEntry {
 export async function insertEntry(trx: Transaction<Database> | DB, entry: NewEntry): Promise<boolean> {
   const done = await trx
     .insertInto('ledgerEntries')
-    .values({ ...entry, slotId: entry.slotId ?? null, orderId: entry.orderId ?? null, attemptId: entry.attemptId ?? null, note: entry.note ?? '' })
+    .values({
+      ...entry,
+      slotId: entry.slotId ?? null,
+      orderId: entry.orderId ?? null,
+      attemptId: entry.attemptId ?? null,
+      signupId: entry.signupId ?? null,
+      note: entry.note ?? '',
+    })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();

@@ -67,31 +67,35 @@ export async function grantPackage(trx: Transaction<Database>, sale: Sale): Prom
 export type SpendResult = { ok: true; lotId: string; remaining: number; expiresOn: string | null } | { ok: false; kind: 'no-credit' | 'unknown-account' };
 
 /**
- * Takes one credit for a session of `sessionType` booked into `slotId`: the usable lot lapsing
- * first (or `lotId`, the session she was just paid for by hand), under the client's row lock.
- * The caller books the slot in the same transaction and rolls it all back when the slot was lost.
+ * Takes one credit for a session of `sessionType` booked into `slotId` (or a class place,
+ * `signupId`: issue 34): the usable lot lapsing first (or `lotId`, the session she was just paid
+ * for by hand), under the client's row lock. The caller books the slot in the same transaction
+ * and rolls it all back when the slot was lost.
  */
 export async function spendCredit(
   trx: Transaction<Database>,
-  input: { userId: string; sessionType: string; slotId: string; today: string; lotId?: string; by?: 'client' | 'admin' },
+  input: { userId: string; sessionType: string; slotId?: string; signupId?: string; today: string; lotId?: string; by?: 'client' | 'admin' },
 ): Promise<SpendResult> {
   if (!(await lockAccount(trx, input.userId))) return { ok: false, kind: 'unknown-account' };
   const lot = (await heldLots(trx, input.userId)).find((l) => usableFor(l, input.sessionType, input.today) && (!input.lotId || l.id === input.lotId));
   if (!lot) return { ok: false, kind: 'no-credit' };
-  await insertEntry(trx, { userId: input.userId, lotId: lot.id, change: -1, reason: 'used', slotId: input.slotId, createdBy: input.by ?? 'client' });
+  const used = { userId: input.userId, lotId: lot.id, change: -1, reason: 'used' as const, slotId: input.slotId ?? null, signupId: input.signupId ?? null };
+  await insertEntry(trx, { ...used, createdBy: input.by ?? 'client' });
   return { ok: true, lotId: lot.id, remaining: lot.remaining - 1, expiresOn: lot.expiresOn };
 }
 
 /**
- * A session booked with a credit is cancelled: in time, the credit comes back to its lot ('returned');
- * late, it stays used and a 'forfeited' row (no change) says why.
+ * A session (`slotId`) or a class place (`signupId`, issue 34) paid with a credit is cancelled:
+ * in time, the credit comes back to its lot ('returned'); late, or a no-show, it stays used and a
+ * 'forfeited' row (no change) says why. A class place's rows are written once each.
  */
 export async function settleCreditOnCancel(
   trx: Transaction<Database>,
-  input: { userId: string; lotId: string; slotId: string; late: boolean; by: 'client' | 'admin' },
+  input: { userId: string | null; lotId: string; slotId?: string; signupId?: string; late: boolean; by: 'client' | 'admin' | 'system' },
 ): Promise<'returned' | 'forfeited'> {
   const outcome = input.late ? 'forfeited' : 'returned';
-  await insertEntry(trx, { userId: input.userId, lotId: input.lotId, change: input.late ? 0 : 1, reason: outcome, slotId: input.slotId, createdBy: input.by });
+  const where = { slotId: input.slotId ?? null, signupId: input.signupId ?? null };
+  await insertEntry(trx, { userId: input.userId, lotId: input.lotId, change: input.late ? 0 : 1, reason: outcome, ...where, createdBy: input.by });
   return outcome;
 }
 

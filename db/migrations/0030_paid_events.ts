@@ -16,7 +16,8 @@ import { sql, type Kysely } from 'kysely';
  *   held_until, then released for the next in line; hold_order_id is the PayPal order made for
  *   it, hold_amount_cents what she chose to pay); 'paid' once the money is in (payment_id).
  * - class_signups.attendance ('present' | 'noShow'), walk_in: the roster on her phone.
- * - ledger_entries.signup_id: a class place a credit or a gift card paid, as slot_id names a session.
+ * - ledger_entries.signup_id: a class place a credit paid, as slot_id names a session; one
+ *   'used', one 'returned' and one 'forfeited' row at most per place.
  * - payment_attempts.kind 'event' and 'tasting': two more purchase kinds of the one lifecycle.
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -49,6 +50,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('paypal_order_id', 'text', (c) => c.unique())
     .addColumn('paypal_capture_id', 'text')
     .addColumn('lot_id', 'text', (c) => c.references('credit_lots.id').onDelete('set null'))
+    // The client whose credit paid (a signed-in sign-up); null for PayPal and cash.
+    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     // Her day the money came in (YYYY-MM-DD in SITE_TIMEZONE).
     .addColumn('paid_on', 'text', (c) => c.notNull())
     .addColumn('refund', 'text', (c) => c.check(sql`refund in ('due', 'done')`))
@@ -75,8 +78,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('ledger_entries')
-    .addColumn('signup_id', 'text', (c) => c.references('class_signups.id').onDelete('set null'))
+    // No foreign key: the ledger is append-only history and keeps naming a place given back (deleted).
+    .addColumn('signup_id', 'text')
     .execute();
+
+  // A class place's credit is used, given back or forfeited once each (a double tap writes one row).
+  await sql`create unique index ledger_entries_signup_once on ledger_entries (signup_id, reason) where signup_id is not null`.execute(db);
 
   await sql`alter table payment_attempts drop constraint payment_attempts_kind_check`.execute(db);
   await sql`alter table payment_attempts add constraint payment_attempts_kind_check check (kind in ('order', 'booking', 'package', 'gift_card', 'event', 'tasting'))`.execute(
@@ -88,6 +95,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`delete from payment_attempts where kind in ('event', 'tasting')`.execute(db);
   await sql`alter table payment_attempts drop constraint payment_attempts_kind_check`.execute(db);
   await sql`alter table payment_attempts add constraint payment_attempts_kind_check check (kind in ('order', 'booking', 'package', 'gift_card'))`.execute(db);
+  await sql`drop index ledger_entries_signup_once`.execute(db);
   await db.schema.alterTable('ledger_entries').dropColumn('signup_id').execute();
   await sql`drop index class_signups_held`.execute(db);
   await sql`delete from class_signups where payment = 'held'`.execute(db);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CLASS_FULL, classSignup, type ClassSignup } from '../../contract/signups.ts';
 import { JOIN_WAITLIST, type WaitlistJoinedView } from '../../contract/class-places.ts';
 import { CaptchaError, getCaptchaToken } from '../lib/captcha';
@@ -7,6 +7,12 @@ import { confirmDialog, showAlert } from '../lib/alert';
 import { EmailInput, PhoneInput, TextInput, describedBy } from './Field';
 import SignaturePad from './SignaturePad';
 import { useForm } from './useForm';
+import type { EventView } from '../../contract/events.ts';
+import type { PayPalConfigView } from '../../contract/config.ts';
+import type { PageClock } from '../../contract/content.ts';
+import { acceptsAmount, EVENT_AMOUNT_INVALID } from '../../contract/event-prices.ts';
+import { loadPayPalConfig, paymentDialogs } from './PayPalPayment';
+import { chosenCents, PayForPlace, paidEventOf, PriceChoice } from './PaidPlace';
 
 interface Waiver {
   heading: string;
@@ -33,8 +39,14 @@ async function humanToken(action: string): Promise<string | null> {
  * `waitlist=1` from the calendar's Class Full, or offered when the sign-up answers that the
  * class is full.
  */
-export default function SignupForm({ waiver }: { waiver: Waiver }) {
+export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: PageClock }) {
   const { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues } = useForm(blank);
+  // A paid event (issue 34): its price, the amount she chooses, and the PayPal step once the form is filled.
+  const [paidEvent, setPaidEvent] = useState<EventView | null>(null);
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState<string | undefined>(undefined);
+  const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
+  const filled = useRef<Omit<ClassSignup, 'recaptchaToken'> | null>(null);
   const [waitlist, setWaitlist] = useState(false);
   const [accepted, setAccepted] = useState(false);
   const [signature, setSignature] = useState<string | null>(null);
@@ -45,6 +57,10 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
     const c = classFromQuery();
     setValues((v) => ({ ...v, classTitle: v.classTitle || c.title, date: v.date || c.date }));
     setWaitlist(new URLSearchParams(location.search).get('waitlist') === '1');
+    void paidEventOf(c.title, c.date).then((event) => {
+      setPaidEvent(event);
+      if (event?.suggestedPriceCents) setAmount((event.suggestedPriceCents / 100).toFixed(2));
+    });
     // setValues is useState's setter (through useForm): the same on every render, so this runs once.
   }, [setValues]);
 
@@ -72,15 +88,32 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
       await joinWaitlist(data);
       return;
     }
+    if (paidEvent) {
+      // Paid: the amount checked here as the server will, then the PayPal step; the sign-up follows its approval.
+      if (!acceptsAmount(paidEvent, chosenCents(paidEvent, amount))) {
+        setAmountError(EVENT_AMOUNT_INVALID);
+        return;
+      }
+      setAmountError(undefined);
+      filled.current = data;
+      setPaypal(await loadPayPalConfig());
+      return;
+    }
+    await signUp(data);
+  }
+
+  /** Signs up, with the approved PayPal order of a paid place. */
+  async function signUp(data: Omit<ClassSignup, 'recaptchaToken'>, paypalOrderId?: string) {
     const recaptchaToken = await humanToken('signup_form_submit');
     if (!recaptchaToken) return;
     let full = false;
     await send(
       '/api/signup',
-      { ...data, recaptchaToken },
+      { ...data, recaptchaToken, ...(paypalOrderId ? { paypalOrderId } : {}) },
       async (res) => {
         const message = res.data.message ?? '';
         if (res.ok) {
+          if (paypalOrderId) await paymentDialogs.successful(data.name.split(/\s+/)[0] ?? '');
           await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A confirmation e-mail is on its way. See you on the mat!' });
           window.location.assign('/calendar');
         } else if (serverIssues(res.data)) {
@@ -141,7 +174,7 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
     );
   }
 
-  return (
+  const form = (
     <form ref={formRef} className="form signup-form" onSubmit={submit} noValidate aria-label={waitlist ? 'Join the waitlist' : 'Class sign-up'}>
       {waitlist && (
         <p className="card" data-waitlist-note>
@@ -173,11 +206,35 @@ export default function SignupForm({ waiver }: { waiver: Waiver }) {
         <legend>Signature</legend>
         <SignaturePad key={padKey} saved={signature !== null} onSave={setSignature} />
       </fieldset>
-      <div>
-        <button className="button" type="submit" disabled={!hydrated || sending}>
-          {sending ? 'Submitting...' : waitlist ? JOIN_WAITLIST : 'Sign Up'}
-        </button>
-      </div>
+      {paidEvent && !waitlist && <PriceChoice event={paidEvent} zone={clock?.zone} amount={amount} onAmount={setAmount} error={amountError} />}
+      {!paypal && (
+        <div>
+          <button className="button" type="submit" disabled={!hydrated || sending}>
+            {sending ? 'Submitting...' : waitlist ? JOIN_WAITLIST : paidEvent ? 'Continue to payment' : 'Sign Up'}
+          </button>
+        </div>
+      )}
     </form>
+  );
+  // The PayPal step outside the form: its buttons must never submit it.
+  const payment =
+    paypal && paidEvent && filled.current ? (
+      <PayForPlace
+        event={paidEvent}
+        config={paypal}
+        amountCents={chosenCents(paidEvent, amount)}
+        buyer={{ name: filled.current.name, email: filled.current.email, phone: filled.current.phone }}
+        onApproved={async (orderID) => {
+          setPaypal(null);
+          await submitting(() => signUp(filled.current!, orderID));
+        }}
+        onFailed={() => setPaypal(null)}
+      />
+    ) : null;
+  return (
+    <>
+      {form}
+      {payment}
+    </>
   );
 }

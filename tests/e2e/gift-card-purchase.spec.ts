@@ -12,6 +12,7 @@ import {
   teacherToday,
   uniqueEmail,
   visitorHeaders,
+  visitorPhoneAhead,
 } from './helpers';
 
 /**
@@ -22,7 +23,7 @@ import {
  * receipt is in her mail and the recipient's card waits for its day. The balance check answers a
  * wrong code with the one message for every wrong code, and a real card with what is left on it.
  */
-test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'Pacific/Kiritimati', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+test.use(visitorPhoneAhead());
 
 /** A $50 Linden Cacao Co. card from Gia to Rosa, mailed on `day`, up to the PayPal step. */
 const fillCard = (form: Locator, buyer: string, recipient: string, day: string) =>

@@ -322,3 +322,14 @@ export async function fillGiftCard(form: Locator, card: GiftCardFields) {
   await form.getByLabel('Delivery day').fill(card.day);
   await form.getByRole('button', { name: 'Continue to payment' }).click();
 }
+
+/**
+ * A visitor's phone a day ahead of her most of the day: 390 × 844 in Kiritimati (UTC+14), with
+ * the visitor's own forwarded address, so every date the page shows must come from her clock.
+ */
+export const visitorPhoneAhead = () => ({
+  viewport: { width: 390, height: 844 },
+  timezoneId: 'Pacific/Kiritimati',
+  locale: 'en-US',
+  extraHTTPHeaders: visitorHeaders(),
+});

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { usd, type EventCancelledView } from '../../../contract/event-prices.ts';
+import type { EventCancelledView } from '../../../contract/event-prices.ts';
 import AdminShell from './AdminShell';
 import TodayPanel from './TodayPanel';
 import { FilterNote, byMonth, formatDay, useFocusRow, useListFilter, type FocusRowProps } from './admin-ui';
@@ -10,10 +10,38 @@ import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventVie
 import type { SignupRowView } from '../../../contract/signups.ts';
 import { rosterPath } from '../../../contract/roster.ts';
 import { check } from '../../../contract/check.ts';
-import { Checkbox, choicesOf, SelectInput, TextInput } from '../Field';
+import { Checkbox, choicesOf, MoneyInput, SelectInput, TextInput } from '../Field';
+import { typedCents, usdFromCents } from '../../lib/money';
 import { Listing } from '../Listing';
 
-const emptyForm = { title: '', date: '', time: '', location: '', signUpLink: '', isExternal: false, capacity: '12', repeat: 'none' as Repeat };
+const emptyForm = {
+  title: '',
+  date: '',
+  time: '',
+  location: '',
+  signUpLink: '',
+  isExternal: false,
+  capacity: '12',
+  repeat: 'none' as Repeat,
+  // Issue 34: what a place costs, in dollars as typed.
+  priceMode: 'free' as PriceMode,
+  price: '',
+  minPrice: '',
+  suggestedPrice: '',
+  maxPrice: '',
+};
+
+const PRICE_MODES = ['free', 'fixed', 'scale'] as const;
+type PriceMode = (typeof PRICE_MODES)[number];
+const PRICE_CHOICES = choicesOf(PRICE_MODES, { free: 'Free', fixed: 'A fixed price', scale: 'Sliding scale (pay what you can)' });
+
+/** The price fields the API takes for the form's choice: none (free), one price, or the scale's three. */
+function priceFields(f: typeof emptyForm) {
+  if (f.priceMode === 'fixed') return { priceCents: typedCents(f.price) };
+  if (f.priceMode === 'scale')
+    return { minPriceCents: typedCents(f.minPrice), suggestedPriceCents: typedCents(f.suggestedPrice), maxPriceCents: typedCents(f.maxPrice) };
+  return {};
+}
 const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' });
 
 /** Sign-ups per class: `${classTitle}|${date}` -> how many. */
@@ -22,8 +50,8 @@ const takenKey = (title: string, date: string) => `${title}|${date}`;
 
 /** " · $45.00", " · $20.00 to $60.00, sliding scale": what a place costs (issue 34); free says nothing. */
 function priceText(e: EventView): string {
-  if (e.priceCents !== null) return ` · ${usd(e.priceCents)}`;
-  if (e.minPriceCents !== null && e.maxPriceCents !== null) return ` · ${usd(e.minPriceCents)} to ${usd(e.maxPriceCents)}, sliding scale`;
+  if (e.priceCents !== null) return ` · ${usdFromCents(e.priceCents)}`;
+  if (e.minPriceCents !== null && e.maxPriceCents !== null) return ` · ${usdFromCents(e.minPriceCents)} to ${usdFromCents(e.maxPriceCents)}, sliding scale`;
   return '';
 }
 
@@ -210,7 +238,8 @@ function EventsPanel() {
       await showAlert({ icon: 'warning', title: FILL_ALL_FIELDS });
       return;
     }
-    const body = { ...form, capacity: Number(form.capacity) };
+    const { priceMode: _mode, price: _p, minPrice: _min, suggestedPrice: _s, maxPrice: _max, ...fields } = form;
+    const body = { ...fields, capacity: Number(form.capacity), ...priceFields(form) };
     const checked = check(newEvent, body);
     if (!checked.ok) {
       await showAlert({ icon: 'warning', title: 'Error adding event.', text: checked.message });
@@ -266,6 +295,15 @@ function EventsPanel() {
               <TextInput id="ev-link" label="Sign-up link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
               <TextInput id="ev-capacity" label="Capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />
               <SelectInput id="ev-repeat" label="Repeat" choices={REPEAT_CHOICES} value={form.repeat} onChange={set('repeat')} />
+              <SelectInput id="ev-price-mode" label="Price" choices={PRICE_CHOICES} value={form.priceMode} onChange={set('priceMode')} />
+              {form.priceMode === 'fixed' && <MoneyInput id="ev-price" label="Price of a place ($)" value={form.price} onChange={set('price')} />}
+              {form.priceMode === 'scale' && (
+                <>
+                  <MoneyInput id="ev-min-price" label="Lowest ($)" value={form.minPrice} onChange={set('minPrice')} />
+                  <MoneyInput id="ev-suggested-price" label="Suggested ($)" value={form.suggestedPrice} onChange={set('suggestedPrice')} />
+                  <MoneyInput id="ev-max-price" label="Highest ($)" value={form.maxPrice} onChange={set('maxPrice')} />
+                </>
+              )}
               <Checkbox label="External sign-up" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} />
               <div>
                 <button className="button" type="submit" disabled={sending}>

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
-import { adminCookie } from '../../helpers/auth.ts';
+import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { classForm } from '../../helpers/classes.ts';
@@ -18,6 +18,7 @@ import { giveBackUrl } from '../../../api/classes/mails.ts';
 import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts';
 import type { EventView } from '../../../contract/events.ts';
 import { EVENT_PAYMENT_REQUIRED } from '../../../contract/event-prices.ts';
+import type { BalanceView } from '../../../contract/packages.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const db = () => server.services.db;
@@ -55,7 +56,8 @@ async function approvedOrder(w: Workshop, email: string, amountCents: number): P
   await approveInEmulator(server.services, orderID);
   return orderID;
 }
-const signUp = (w: Workshop, email: string, more: Record<string, unknown> = {}) => call('POST', '/api/signup', classForm(w, { ...buyer(email), ...more }));
+const signUp = (w: Workshop, email: string, more: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  call('POST', '/api/signup', classForm(w, { ...buyer(email), ...more }), headers);
 async function paidPlace(w: Workshop, email: string, amountCents: number) {
   const res = await signUp(w, email, { paypalOrderId: await approvedOrder(w, email, amountCents) });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -230,5 +232,85 @@ describe(`paid workshops on ${testDbKind()}`, () => {
     const hers = (await (await call('GET', '/api/admin/events', undefined, admin)).json()) as EventView[];
     expect(hers.find((e) => e._id === w.id)).toMatchObject({ cancelled: true });
     expect((await call('POST', `/api/events/${w.id}/paypal-order`, { amountCents: 4_500, ...buyer(address('after')) })).status).toBe(400);
+  });
+});
+
+describe(`a paid workshop taken with a class credit on ${testDbKind()}`, () => {
+  /** A client holding a five-class pass (covering 'group yoga'), sold by her by hand. */
+  async function clientWithPass() {
+    const admin = { cookie: await adminCookie(server) };
+    const pass = await db()
+      .insertInto('packages')
+      .values({
+        name: `Five classes ${++counter}`,
+        sessionTypes: JSON.stringify(['group yoga']),
+        sessions: 5,
+        minPriceCents: 10_000,
+        suggestedPriceCents: 12_500,
+        maxPriceCents: 15_000,
+        monthsValid: 6,
+        updatedAt: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const client = await createUser(server, { email: address('pass') });
+    const sold = await call(
+      'POST',
+      `/api/admin/users/${client.id}/packages`,
+      { packageId: pass.id, amountCents: 12_500, method: 'cash', paidOn: zonedNow(zone()).date },
+      admin,
+    );
+    expect(sold.status, await sold.clone().text()).toBe(201);
+    return client;
+  }
+  const credits = async (userId: string) =>
+    ((await (await call('GET', `/api/user/${userId}/balance`, undefined, { cookie: await adminCookie(server) })).json()) as BalanceView).sessionsRemaining;
+  const ledgerOfPlace = (signupId: string) =>
+    db().selectFrom('ledgerEntries').select(['reason', 'change']).where('signupId', '=', signupId).orderBy('createdAt').execute();
+
+  it('a signed-in client takes a place with one credit; signed out, with another e-mail or with no credit left it is refused and nothing is held', async () => {
+    const w = await addWorkshop(3, { priceCents: 3_000 });
+    const client = await clientWithPass();
+    expect((await signUp(w, client.email, { useCredit: true })).status).toBe(401);
+    expect((await signUp(w, address('other'), { useCredit: true }, { cookie: client.cookie })).status).toBe(400);
+    const res = await signUp(w, client.email, { useCredit: true }, { cookie: client.cookie });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await credits(client.id)).toBe(4);
+    expect(await paymentsOf(w)).toEqual([{ email: client.email, amountCents: 0, method: 'credit', refund: null, refundReason: null }]);
+    const mail = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith("You're signed up"));
+    expect(mail?.text).toMatch(/Paid with one of your class credits\. Cancel at least 24 hours/);
+
+    const stranger = await createUser(server, { email: address('nopass') });
+    const none = await signUp(w, stranger.email, { useCredit: true }, { cookie: stranger.cookie });
+    expect(none.status).toBe(402);
+    expect((await placesOf(w)).map((p) => p.email)).toEqual([client.email]);
+  });
+
+  it('a give-back in time returns the credit; a no-show loses it once, however often she taps, and removing the no-show gives nothing back', async () => {
+    const w = await addWorkshop(5, { priceCents: 3_000 });
+    const client = await clientWithPass();
+    const first = await signUp(w, client.email, { useCredit: true }, { cookie: client.cookie });
+    const firstId = ((await first.json()) as { _id: string })._id;
+    expect(await credits(client.id)).toBe(4);
+    expect((await call('POST', '/api/class-places/cancel', { token: tokenOf(firstId) })).status).toBe(200);
+    expect(await credits(client.id)).toBe(5);
+    expect(await ledgerOfPlace(firstId)).toEqual([
+      { reason: 'used', change: -1 },
+      { reason: 'returned', change: 1 },
+    ]);
+
+    const again = await signUp(w, client.email, { useCredit: true }, { cookie: client.cookie });
+    const id = ((await again.json()) as { _id: string })._id;
+    expect(await credits(client.id)).toBe(4);
+    const admin = { cookie: await adminCookie(server) };
+    const marks = await Promise.all([1, 2, 3].map(() => call('PUT', `/api/admin/events/${w.id}/attendance`, { signupId: id, status: 'noShow' }, admin)));
+    expect(marks.map((m) => m.status)).toEqual([200, 200, 200]);
+    expect(await ledgerOfPlace(id)).toEqual([
+      { reason: 'used', change: -1 },
+      { reason: 'forfeited', change: 0 },
+    ]);
+    expect((await call('DELETE', `/api/signup/${id}`, undefined, admin)).status).toBe(200);
+    expect(await credits(client.id)).toBe(4);
+    expect((await ledgerOfPlace(id)).filter((e) => e.reason === 'returned')).toEqual([]);
   });
 });

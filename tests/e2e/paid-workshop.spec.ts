@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { EVENT_AMOUNT_INVALID } from '../../contract/event-prices.ts';
+import {
+  axeClean,
+  closeAlert,
+  drawSignature,
+  expectAlert,
+  expectAlertText,
+  fitsThePhone,
+  loginAdmin,
+  mailsTo,
+  teacherToday,
+  uniqueEmail,
+  visitorPhoneAhead,
+} from './helpers';
+
+/**
+ * Issue 34's visitor at 390 × 844, on a phone in Kiritimati (UTC+14, a day ahead of her most of
+ * the day): a workshop on her sliding scale ($20 to $60, $35 suggested). The sign-up page says
+ * what a place costs and, before paying, until when a cancellation is refunded; an amount below
+ * the scale is refused before PayPal; she pays what she can ($25) with the PayPal emulator and is
+ * signed up, and her confirmation says what she paid.
+ */
+test.use(visitorPhoneAhead());
+
+test('a visitor pays what she can for a workshop on the sliding scale', async ({ page }) => {
+  test.setTimeout(90_000);
+  await loginAdmin(page);
+  const title = `Hips and Hearts Workshop ${Date.now().toString(36)}`;
+  const date = teacherToday(9);
+  const made = await page.request.post('/api/admin/events', {
+    data: { title, date, time: '10:00', location: 'Studio Two', capacity: 8, minPriceCents: 2_000, suggestedPriceCents: 3_500, maxPriceCents: 6_000 },
+  });
+  expect(made.status()).toBe(201);
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  const email = uniqueEmail('pwyc');
+
+  await page.goto(`/signup?title=${encodeURIComponent(title)}&date=${date}&location=${encodeURIComponent('Studio Two')}`);
+  const amount = page.getByLabel('Pay what you can');
+  await expect(amount).toHaveValue('35.00');
+  await expect(page.getByText('From $20.00 to $60.00; $35.00 is suggested.')).toBeVisible();
+  // Her policy, said before paying: 24 hours before the start, on her clocks.
+  await expect(page.getByText(/Cancel at least 24 hours before it starts \(by .+, 10:00 AM (PST|PDT)\) for a full refund/)).toBeVisible();
+  const next = page.getByRole('button', { name: 'Continue to payment' });
+  await expect(next).toBeEnabled();
+
+  await page.getByLabel('Full name', { exact: true }).fill('Ida Okafor');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Phone', { exact: true }).fill('503-555-0142');
+  await page.getByLabel('I have read and accept the liability waiver.').check();
+  await drawSignature(page);
+  await amount.fill('15');
+  await next.click();
+  await expect(page.locator('#su-amount-error')).toHaveText(EVENT_AMOUNT_INVALID);
+  await expect(page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toHaveCount(0);
+
+  await amount.fill('25');
+  await next.click();
+  const pay = page.getByRole('button', { name: 'Pay with PayPal (emulator)' });
+  await expect(pay).toBeVisible();
+  await expect(page.getByText(`Paying $25.00 for your place in ${title}. Your place is held while you pay.`)).toBeFocused();
+  await fitsThePhone(page);
+  await axeClean(page);
+  await pay.click();
+  await expectAlertText(page, 'Payment Successful', 'Transaction completed by Ida');
+  await closeAlert(page, 'Payment Successful');
+  await expectAlert(page, 'Sign up successful');
+  await closeAlert(page, 'Sign up successful');
+  await page.waitForURL('**/calendar');
+
+  const [confirmation] = await mailsTo(page.request, email);
+  expect(confirmation!.subject).toMatch(/^You're signed up: Hips and Hearts Workshop/);
+  expect(confirmation!.text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
+  const status = (await (await page.request.get(`/api/class-status?classTitle=${encodeURIComponent(title)}&date=${date}`)).json()) as { taken: number };
+  expect(status.taken).toBe(1);
+});
