@@ -111,7 +111,6 @@ function deliveryDay(services: AppEnv['Variables']['services'], asked: string | 
   return { today, sendOn, refusal: sendOnRefusal(sendOn, today) };
 }
 
-
 type Refused = { status: 400 | 402 | 409 | 502; message: string };
 
 /** The status and message of each refusal of a purchase (the booking's and the package's words where they are the same). */
