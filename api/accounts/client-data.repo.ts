@@ -25,6 +25,9 @@ export async function clientRows(db: DB, userId: string) {
         .execute()
     : [];
   const signups = await db.selectFrom('classSignups').selectAll().where('email', '=', email).orderBy('createdAt').execute();
+  // Issue 34: what she paid for class places (kept when a place is given back), and her tasting requests.
+  const classPayments = await db.selectFrom('eventPayments').selectAll().where('email', '=', email).orderBy('createdAt').execute();
+  const tastings = await db.selectFrom('tastingRequests').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const waitlist = await db.selectFrom('classWaitlist').selectAll().where('email', '=', email).orderBy('createdAt').execute();
   const subscriber = await db.selectFrom('subscribers').selectAll().where('email', '=', email).executeTakeFirst();
   const messages = await db.selectFrom('contactMessages').selectAll().where('email', '=', email).orderBy('createdAt').execute();
@@ -56,5 +59,5 @@ export async function clientRows(db: DB, userId: string) {
         .orderBy('createdAt')
         .execute()
     : [];
-  return { user, slots, cancelled, orders, items, signups, waitlist, subscriber, messages, requests, giftCards, giftCardRows };
+  return { user, slots, cancelled, orders, items, signups, classPayments, tastings, waitlist, subscriber, messages, requests, giftCards, giftCardRows };
 }

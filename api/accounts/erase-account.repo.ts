@@ -90,7 +90,8 @@ export async function keepBooksWithoutWho(trx: Trx, userId: string, email: strin
 
 /**
  * Erased by her address: class sign-ups and waitlist places, the newsletter subscription and its
- * send records, contact messages and meeting requests. The send records erased (their mails' keys).
+ * send records, contact messages and meeting requests; her name and address taken off the money
+ * of class places and tasting requests (issue 34), which her books keep. The send records erased (their mails' keys).
  */
 export async function eraseRowsOfAddress(trx: Trx, email: string) {
   await trx.deleteFrom('classSignups').where('email', '=', email).execute();
@@ -99,6 +100,9 @@ export async function eraseRowsOfAddress(trx: Trx, email: string) {
   const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
   await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
   await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
+  // Issue 34: the money of a class place and a tasting stays in her books; who paid does not.
+  await trx.updateTable('eventPayments').set({ name: '', email: '' }).where('email', '=', email).execute();
+  await trx.updateTable('tastingRequests').set({ name: '', email: '', phone: '', place: '' }).where('email', '=', email).execute();
   return newsletters;
 }
 

@@ -314,3 +314,21 @@ describe(`a paid workshop taken with a class credit on ${testDbKind()}`, () => {
     expect((await ledgerOfPlace(id)).filter((e) => e.reason === 'returned')).toEqual([]);
   });
 });
+
+describe(`what a paid place leaves of a person on ${testDbKind()}`, () => {
+  it('her data export lists what she paid for class places; erasing her account keeps the money in the books without her name or address', async () => {
+    const w = await addWorkshop(3, { priceCents: 2_800 });
+    const client = await createUser(server, { email: address('erase') });
+    await paidPlace(w, client.email, 2_800);
+    const exported = (await (await call('GET', `/api/user/${client.id}/export`, undefined, { cookie: client.cookie })).json()) as {
+      classPayments: { class: string; paid: string; method: string }[];
+    };
+    expect(exported.classPayments).toEqual([expect.objectContaining({ class: w.title, paid: '28.00', method: 'paypal' })]);
+    const html = await (await call('GET', `/api/user/${client.id}/export/html`, undefined, { cookie: client.cookie })).text();
+    expect(html).toContain('Class payments');
+
+    expect((await call('DELETE', `/api/admin/users/${client.id}`, undefined, { cookie: await adminCookie(server) })).status).toBe(200);
+    const left = await db().selectFrom('eventPayments').select(['name', 'email', 'amountCents']).where('eventId', '=', w.id).execute();
+    expect(left).toEqual([{ name: '', email: '', amountCents: 2_800 }]);
+  });
+});
