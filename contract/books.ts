@@ -211,13 +211,15 @@ export interface IncomeFigures {
   shopNetCents: number;
   /** Session payments kept: paid sessions booked, plus paid sessions cancelled and not refunded (inside her notice period, or a refund still to make by hand). */
   sessionsCents: number;
+  /** Class places kept (issue 34): paid workshop places, through PayPal or a gift card, not refunded, by the day each was paid. */
+  classesCents: number;
   /** Tastings (issue 34): the deposits and balances of her private chocolate tastings, by the day each was paid. */
   tastingsCents: number;
   /** Gigs paid: the money of her teaching gigs, on its own line, by the day it was paid. */
   gigsCents: number;
   /** Of the gigs paid, those paid with tax withheld. */
   gigsWithheldCents: number;
-  /** Income: shop sales kept (net of tax) + session payments kept + tastings + gigs paid. */
+  /** Income: shop sales kept (net of tax) + session payments kept + class places kept + tastings + gigs paid. */
   incomeCents: number;
   /** Sales tax collected on the orders kept: it passes through to the states and is not income. */
   salesTaxCents: number;
@@ -235,10 +237,11 @@ export interface IncomeFigures {
 export const INCOME_ROWS: readonly (readonly [keyof IncomeFigures, string])[] = [
   ['shopNetCents', 'Shop sales (net of sales tax)'],
   ['sessionsCents', 'Session payments kept'],
+  ['classesCents', 'Class places kept (paid workshops)'],
   ['tastingsCents', 'Tastings (deposits and balances)'],
   ['gigsCents', 'Gigs paid'],
   ['gigsWithheldCents', 'Gigs paid with tax withheld'],
-  ['incomeCents', 'Income (shop + sessions + tastings + gigs)'],
+  ['incomeCents', 'Income (shop + sessions + classes + tastings + gigs)'],
   ['salesTaxCents', 'Sales tax collected (passes through)'],
   ['refundsCents', 'Refunds (orders + sessions)'],
   ['orderRefundsCents', 'Refunded orders (tax included)'],

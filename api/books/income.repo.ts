@@ -12,6 +12,7 @@
  * - Packages of sessions (issue 32), and single sessions she was paid for by hand: in session
  *   payments, by the day the money came in (paid_on); by method too (sessionIncomeByMethod); a
  *   package she refunded among the refunded sessions instead (decision 0038).
+ * - Paid class places (issue 34): kept (not refunded), by the day paid (paid_on), cash basis.
  * - Tastings (issue 34): deposits and balances, through PayPal or by her hand, by the day the
  *   money came in (paid_on), cash basis.
  * - Gigs: by the day the money came in (paid_on), cash basis.
@@ -122,6 +123,20 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
       coalesce(sum(cents) filter (where paid and not refunded), 0) as cents
     from ${sessionPayments(zone)} s
     where month between ${from} and ${to}
+    group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+/**
+ * Paid class places kept (issue 34): the money of each place (PayPal's, or a gift card's, which
+ * is income when spent), by the day it was paid; a place refunded (or owed a refund) is not kept.
+ * A place taken with a class credit is no money here: the pass was counted when it was sold.
+ */
+export async function classIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num }[]> {
+  const { rows } = await sql<{ month: string; classesCents: Num }>`
+    select substr(paid_on, 1, 7) as month, sum(amount_cents) as "classesCents"
+    from event_payments
+    where refund is null and substr(paid_on, 1, 7) between ${from} and ${to}
     group by 1 order by 1`.execute(db);
   return rows;
 }

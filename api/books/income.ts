@@ -3,13 +3,13 @@
  * income.repo.ts put together month by month, every month of the range present (zero when
  * nothing happened), for the Finances page (api/backoffice/finances.ts) and the Tax year
  * (tax-year.ts) and so for both their CSVs. Income = shop sales kept net of sales tax + session
- * payments kept + tastings (issue 34) + gigs paid; refunds and sales tax are lines of their own, never in income. A
+ * payments kept + class places kept + tastings (issue 34) + gigs paid; refunds and sales tax are lines of their own, never in income. A
  * period's figures are the sums of its months', so every one of them is recomputed from its rows.
  */
 import type { DB } from '../../db/client.ts';
 import type { IncomeFigures } from '../../contract/books.ts';
 import type { FinanceFigures } from '../../contract/backoffice.ts';
-import { gigIncome, sessionIncome, shopIncome, tastingIncome } from './income.repo.ts';
+import { classIncome, gigIncome, sessionIncome, shopIncome, tastingIncome } from './income.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -20,6 +20,7 @@ export type IncomeMonth = Omit<FinanceFigures, 'averageOrderCents'>;
 const ADDED = [
   'shopNetCents',
   'sessionsCents',
+  'classesCents',
   'tastingsCents',
   'gigsCents',
   'gigsWithheldCents',
@@ -39,6 +40,7 @@ const ADDED = [
 export const emptyIncome = (): IncomeMonth => ({
   shopNetCents: 0,
   sessionsCents: 0,
+  classesCents: 0,
   tastingsCents: 0,
   gigsCents: 0,
   gigsWithheldCents: 0,
@@ -60,7 +62,7 @@ export const emptyIncome = (): IncomeMonth => ({
 /** Income and refunds from their parts. */
 export const finishIncome = <F extends IncomeFigures>(f: F): F => ({
   ...f,
-  incomeCents: f.shopNetCents + f.sessionsCents + f.tastingsCents + f.gigsCents,
+  incomeCents: f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents,
   refundsCents: f.orderRefundsCents + f.sessionRefundsCents,
 });
 
@@ -75,6 +77,7 @@ export function sumIncome(parts: IncomeMonth[]): IncomeMonth {
 export const incomeFiguresOf = (f: IncomeFigures): IncomeFigures => ({
   shopNetCents: f.shopNetCents,
   sessionsCents: f.sessionsCents,
+  classesCents: f.classesCents,
   tastingsCents: f.tastingsCents,
   gigsCents: f.gigsCents,
   gigsWithheldCents: f.gigsWithheldCents,
@@ -102,15 +105,16 @@ export function monthsBetween(from: string, to: string): string[] {
 
 /** The income of every month from `from` to `to` (YYYY-MM, both included) in her zone, in order. */
 export async function incomeByMonth(db: DB, zone: string, from: string, to: string): Promise<({ month: string } & IncomeMonth)[]> {
-  const [shop, sessions, tastings, gigs] = await Promise.all([
+  const [shop, sessions, classes, tastings, gigs] = await Promise.all([
     shopIncome(db, zone, from, to),
     sessionIncome(db, zone, from, to),
+    classIncome(db, from, to),
     tastingIncome(db, from, to),
     gigIncome(db, from, to),
   ]);
   const byMonth = new Map(monthsBetween(from, to).map((m) => [m, emptyIncome()]));
   // Each row's figures are named as IncomeMonth's: copy every one but the month.
-  for (const rows of [shop, sessions, tastings, gigs]) {
+  for (const rows of [shop, sessions, classes, tastings, gigs]) {
     for (const { month, ...figures } of rows) {
       const f = byMonth.get(month);
       if (!f) continue;

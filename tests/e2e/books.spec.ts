@@ -181,7 +181,7 @@ test('the teacher adds a weekly gig, marks a class paid, adds a trip and reads t
   await expect(year.getByRole('region', { name: `Q${other} ${thisYear} by month table` })).toBeVisible();
 
   // One definition of income (issue 30): Finances over January–December says what the Tax year says, gig included, line by line.
-  const income = 'Income (shop + sessions + tastings + gigs)';
+  const income = 'Income (shop + sessions + classes + tastings + gigs)';
   const yearIncome = (
     await year
       .getByRole('region', { name: `The year ${thisYear} table` })

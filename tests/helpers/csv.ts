@@ -38,10 +38,11 @@ export const cents = (decimal: string) => Math.round(Number(decimal) * 100);
 export const INCOME_COLUMNS = [
   'Shop sales (net of sales tax)',
   'Session payments kept',
+  'Class places kept (paid workshops)',
   'Tastings (deposits and balances)',
   'Gigs paid',
   'Gigs paid with tax withheld',
-  'Income (shop + sessions + tastings + gigs)',
+  'Income (shop + sessions + classes + tastings + gigs)',
   'Sales tax collected (passes through)',
   'Refunds (orders + sessions)',
   'Refunded orders (tax included)',

@@ -23,6 +23,7 @@ function monthLabel(month: string): string {
 const BARS = [
   ['shopNetCents', '#7a4a2e'],
   ['sessionsCents', '#2f6b55'],
+  ['classesCents', '#6b8e23'],
   ['tastingsCents', '#a0522d'],
   ['gigsCents', '#3b5b8c'],
 ] as const;

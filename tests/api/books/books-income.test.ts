@@ -174,7 +174,7 @@ beforeAll(async () => {
   at(refundMonth).sessionRefundsCents += 8000;
 
   for (const f of expected.values()) {
-    f.incomeCents = f.shopNetCents + f.sessionsCents + f.tastingsCents + f.gigsCents;
+    f.incomeCents = f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents;
     f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
   }
 });
@@ -200,6 +200,7 @@ describe(`one definition of income on ${testDbKind()}`, () => {
     expect(incomeOf(taxYear.totals)).toEqual({
       shopNetCents: 4500 + 1800,
       sessionsCents: 9000 + 7000,
+      classesCents: 0,
       tastingsCents: 0,
       gigsCents: 6000,
       gigsWithheldCents: 6000,

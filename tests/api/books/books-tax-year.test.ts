@@ -222,6 +222,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
     sessionRefundsCents: 0,
     refundedTaxCents: 0,
     sessionsCents: 0,
+    classesCents: 0,
     tastingsCents: 0,
     gigsCents: 0,
     gigsWithheldCents: 0,
@@ -272,7 +273,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
     }
     for (const f of months.values()) {
       // One definition of income (issue 30): shop net of tax + sessions kept + gigs; refunds apart.
-      f.incomeCents = f.shopNetCents + f.sessionsCents + f.tastingsCents + f.gigsCents;
+      f.incomeCents = f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents;
       f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
       f.mileage.miles = f.mileage.tenthMiles / 10;
       // 70¢ a mile: tenths of a mile × 7 cents, half a cent up.
@@ -365,11 +366,12 @@ describe(`the tax year on ${testDbKind()}`, () => {
     const check = (label: string, f: TaxPeriodFigures) => {
       const r = byLabel.get(label)!;
       expect(
-        [...r.slice(1, 12), r[13]].map((c) => cents(c!)),
+        [...r.slice(1, 13), r[14]].map((c) => cents(c!)),
         label,
       ).toEqual([
         f.shopNetCents,
         f.sessionsCents,
+        f.classesCents,
         f.tastingsCents,
         f.gigsCents,
         f.gigsWithheldCents,
@@ -381,7 +383,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
         f.refundedTaxCents,
         f.mileage.deductionCents,
       ]);
-      expect(Math.round(Number(r[12]) * 10), label).toBe(f.mileage.tenthMiles);
+      expect(Math.round(Number(r[13]) * 10), label).toBe(f.mileage.tenthMiles);
     };
     for (const m of view.months) check(m.month, m);
     for (const q of view.quarters) check(`2025-Q${q.quarter}`, q);

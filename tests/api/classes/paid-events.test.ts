@@ -19,6 +19,7 @@ import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts'
 import type { EventView } from '../../../contract/events.ts';
 import { EVENT_PAYMENT_REQUIRED } from '../../../contract/event-prices.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
+import type { FinancesView } from '../../../contract/backoffice.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const db = () => server.services.db;
@@ -171,10 +172,14 @@ describe(`paid workshops on ${testDbKind()}`, () => {
     expect(await paymentsOf(w)).toMatchObject([{ email: next, amountCents: 2_000 }]);
   });
 
-  it('a give-back in time is refunded at PayPal; a late one is not, and the page says which before she confirms', async () => {
+  it('a give-back in time is refunded at PayPal; a late one is not, and the page says which before she confirms; her books keep only what she kept', async () => {
     const w = await addWorkshop(4);
     const early = address('early');
+    const kept = async () =>
+      ((await (await call('GET', '/api/admin/finances', undefined, { cookie: await adminCookie(server) })).json()) as FinancesView).totals.classesCents;
+    const keptBefore = await kept();
     const id = await paidPlace(w, early, 4_000);
+    expect(await kept()).toBe(keptBefore + 4_000);
     const page = await call('GET', `/api/class-places?token=${encodeURIComponent(tokenOf(id))}`);
     expect((await page.json()).refundNote).toBe('Your payment of $40.00 is refunded in full through PayPal.');
     const refundsBefore = emulatorRefundCount();
@@ -183,6 +188,7 @@ describe(`paid workshops on ${testDbKind()}`, () => {
     expect((await back.json()).message).toMatch(/refunded in full/);
     expect(emulatorRefundCount()).toBe(refundsBefore + 1);
     expect(await paymentsOf(w)).toMatchObject([{ email: early, refund: 'done', refundReason: 'cancelled-in-time' }]);
+    expect(await kept()).toBe(keptBefore);
 
     // Her notice period is two weeks: the workshop eight days away is too close.
     const admin = { cookie: await adminCookie(server) };
@@ -197,6 +203,8 @@ describe(`paid workshops on ${testDbKind()}`, () => {
       expect(emulatorRefundCount()).toBe(refundsBefore + 1);
       expect((await paymentsOf(w)).find((p) => p.email === late)).toMatchObject({ refund: null });
       expect((await placesOf(w)).map((p) => p.email)).not.toContain(late);
+      // Given back too late: the money is hers, in the books.
+      expect(await kept()).toBe(keptBefore + 4_000);
     } finally {
       await call('PUT', '/api/admin/settings', { cancelNoticeHours: 24 }, admin);
     }
