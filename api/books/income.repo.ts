@@ -128,25 +128,20 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
 }
 
 /**
- * Paid class places kept (issue 34): the money of each place (PayPal's, or a gift card's, which
- * is income when spent), by the day it was paid; a place refunded (or owed a refund) is not kept.
- * A place taken with a class credit is no money here: the pass was counted when it was sold.
+ * Her events' money (issue 34), by the day it was paid (her day), in one query: paid class
+ * places kept (PayPal's money, or a gift card's, which is income when spent; a place refunded or
+ * owed a refund is not kept; one taken with a class credit is no money here, the pass was counted
+ * when sold), and a tasting's deposit and balance.
  */
-export async function classIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num }[]> {
-  const { rows } = await sql<{ month: string; classesCents: Num }>`
-    select substr(paid_on, 1, 7) as month, sum(amount_cents) as "classesCents"
-    from event_payments
-    where refund is null and substr(paid_on, 1, 7) between ${from} and ${to}
-    group by 1 order by 1`.execute(db);
-  return rows;
-}
-
-/** A tasting's deposit and balance, each by the day it was paid (her day). */
-export async function tastingIncome(db: DB, from: string, to: string): Promise<{ month: string; tastingsCents: Num }[]> {
-  const { rows } = await sql<{ month: string; tastingsCents: Num }>`
-    select substr(paid_on, 1, 7) as month, sum(amount_cents) as "tastingsCents"
-    from tasting_payments
-    where substr(paid_on, 1, 7) between ${from} and ${to}
+export async function eventIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num; tastingsCents: Num }[]> {
+  const { rows } = await sql<{ month: string; classesCents: Num; tastingsCents: Num }>`
+    select month, sum(classes) as "classesCents", sum(tastings) as "tastingsCents"
+    from (
+      select substr(paid_on, 1, 7) as month, amount_cents as classes, 0 as tastings from event_payments where refund is null
+      union all
+      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments
+    ) money
+    where month between ${from} and ${to}
     group by 1 order by 1`.execute(db);
   return rows;
 }

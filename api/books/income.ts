@@ -9,7 +9,7 @@
 import type { DB } from '../../db/client.ts';
 import type { IncomeFigures } from '../../contract/books.ts';
 import type { FinanceFigures } from '../../contract/backoffice.ts';
-import { classIncome, gigIncome, sessionIncome, shopIncome, tastingIncome } from './income.repo.ts';
+import { eventIncome, gigIncome, sessionIncome, shopIncome } from './income.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -105,16 +105,15 @@ export function monthsBetween(from: string, to: string): string[] {
 
 /** The income of every month from `from` to `to` (YYYY-MM, both included) in her zone, in order. */
 export async function incomeByMonth(db: DB, zone: string, from: string, to: string): Promise<({ month: string } & IncomeMonth)[]> {
-  const [shop, sessions, classes, tastings, gigs] = await Promise.all([
+  const [shop, sessions, events, gigs] = await Promise.all([
     shopIncome(db, zone, from, to),
     sessionIncome(db, zone, from, to),
-    classIncome(db, from, to),
-    tastingIncome(db, from, to),
+    eventIncome(db, from, to),
     gigIncome(db, from, to),
   ]);
   const byMonth = new Map(monthsBetween(from, to).map((m) => [m, emptyIncome()]));
   // Each row's figures are named as IncomeMonth's: copy every one but the month.
-  for (const rows of [shop, sessions, classes, tastings, gigs]) {
+  for (const rows of [shop, sessions, events, gigs]) {
     for (const { month, ...figures } of rows) {
       const f = byMonth.get(month);
       if (!f) continue;

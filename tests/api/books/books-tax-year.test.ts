@@ -215,18 +215,18 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
 describe(`the tax year on ${testDbKind()}`, () => {
   /** A period's money figures before anything is added to them. */
   const NO_MONEY = {
-    shopNetCents: 0,
-    salesTaxCents: 0,
-    refundsCents: 0,
-    orderRefundsCents: 0,
-    sessionRefundsCents: 0,
-    refundedTaxCents: 0,
-    sessionsCents: 0,
     classesCents: 0,
-    tastingsCents: 0,
     gigsCents: 0,
     gigsWithheldCents: 0,
     incomeCents: 0,
+    orderRefundsCents: 0,
+    refundedTaxCents: 0,
+    refundsCents: 0,
+    salesTaxCents: 0,
+    sessionRefundsCents: 0,
+    sessionsCents: 0,
+    shopNetCents: 0,
+    tastingsCents: 0,
   };
   /** The year's figures, computed here from the seed and the gigs as stored. */
   async function expectedYear(): Promise<{
