@@ -24,6 +24,7 @@ export const PLACE_FREE_PAY_INSTEAD = 'A place is free in this event: sign up an
 export const EVENT_NOT_FOUND = 'Event not found';
 export const CREDIT_LOGIN_NEEDED = 'Please log in to use your class credits.';
 export const CREDIT_EMAIL_MISMATCH = "Sign up with your account's e-mail to use its class credits.";
+export const GIFT_CARD_SHORT_FOR_PLACE = 'Your gift card holds less than this place costs. Choose an amount it covers, or pay with PayPal.';
 export const NO_CLASS_CREDIT = 'You have no class credit left that covers this class. Choose what you pay instead.';
 export const EVENT_ALREADY_CANCELLED = 'This event is cancelled already.';
 export const EVENT_CANCELLED_DONE = 'Event cancelled. Everyone signed up is mailed, and every paid place is refunded in full.';

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { email, isoDate, requiredText } from './common.ts';
 import { humanToken, personName, phone } from './forms.ts';
 import { LINK_INVALID } from './class-places.ts';
+import { payingGiftCardCode } from './gift-card-code.ts';
 
 /** Answers the islands read. Those with 'already' / "email doesn't exist" drive SPEC.md section 8's dialogs. */
 export const SIGNED_UP = 'Sign up successful';
@@ -69,6 +70,14 @@ export const classSignup = z.object({
   paypalOrderId: z.string({ error: 'paypalOrderId must be text' }).trim().min(1).max(64).optional(),
   /** A paid event taken with one of the signed-in client's class credits (issue 34). */
   useCredit: z.literal(true, { error: 'useCredit must be true or left out' }).optional(),
+  /** A paid event paid in full with a gift card (issue 34), for `amountCents` on a sliding scale. */
+  giftCardCode: payingGiftCardCode,
+  amountCents: z
+    .number({ error: 'amountCents must be a whole number of cents' })
+    .int('amountCents must be a whole number of cents')
+    .min(0)
+    .max(100_000)
+    .optional(),
 });
 export type ClassSignup = z.output<typeof classSignup>;
 

@@ -246,6 +246,7 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'payments/attempts.repo.ts',
     why: 'a card bought on the site is paid through a payment attempt, and refunded from its capture when voided (decision 0041)',
   },
+  { from: 'classes', to: 'gift-cards/gift-cards.ts', why: 'a paid class place is paid in full with a gift card (cardToSpend; decision 0043)' },
   { from: 'classes', to: 'packages/ledger.ts', why: 'a paid class place is taken with a class credit and given back to it (decision 0043)' },
   { from: 'classes', to: 'payments/capture.ts', why: 'a paid class place is paid through a payment attempt (decision 0043)' },
   { from: 'classes', to: 'payments/attempts.repo.ts', why: 'a paid class place is paid through a payment attempt (decision 0043)' },

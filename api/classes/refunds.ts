@@ -20,7 +20,7 @@ import type { Services } from '../services/index.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { changeableAt, zonedNow } from '../lib/time.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { settleCreditOnCancel } from '../packages/ledger.ts';
+import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { usd } from '../../contract/event-prices.ts';
@@ -67,20 +67,24 @@ export async function refundOnGiveBack(
 }
 
 /**
- * A place paid with a class credit: in time its credit comes back to its lot, at once, and the
- * refund owed is done; late (or a no-show) it stays used and a 'forfeited' row says why. Each
- * row once per place (the ledger's unique index), so a repeat writes nothing.
+ * A place paid from the ledger, given back: a class credit comes back to its lot in time, or
+ * stays used late (or for a no-show) with a 'forfeited' row saying why; a gift card's cents come
+ * back to the card in time. Either way at once, and the refund owed is done. Each row once per
+ * place (the ledger's unique index), so a repeat writes nothing. PayPal's money is the runner's.
  */
 async function settleCredit(
   trx: Transaction<Database>,
-  payment: { id: string; method: EventPaymentMethod; lotId: string | null; userId: string | null },
+  payment: { id: string; method: EventPaymentMethod; amountCents: number; lotId: string | null; userId: string | null },
   signupId: string,
   returned: boolean,
   by: 'client' | 'admin' | 'system',
   today: string,
 ): Promise<void> {
-  if (payment.method !== 'credit' || !payment.lotId) return;
-  await settleCreditOnCancel(trx, { userId: payment.userId, lotId: payment.lotId, signupId, late: !returned, by });
+  if (!payment.lotId) return;
+  if (payment.method === 'credit') await settleCreditOnCancel(trx, { userId: payment.userId, lotId: payment.lotId, signupId, late: !returned, by });
+  else if (payment.method === 'gift_card' && returned)
+    await giveBackCardPart(trx, { signupId, lotId: payment.lotId, cents: payment.amountCents, note: 'class place given back' });
+  else return;
   if (returned) await markPaymentRefunded(trx, payment.id, today);
 }
 
@@ -92,10 +96,14 @@ export async function forfeitCreditOfNoShow(trx: Transaction<Database>, signupId
 }
 
 /** The sentence a refund gets in a mail or an answer. */
-export const refundSentence = (r: PlaceRefund): string =>
-  r.refunded
-    ? `Your payment of ${usd(r.cents)} is refunded in full through PayPal.`
+export const refundSentence = (r: PlaceRefund): string => {
+  if (r.method === 'credit')
+    return r.refunded ? 'Your class credit is back on your account.' : 'Your class credit is not given back: the class is less than the notice period away.';
+  const how = r.method === 'gift_card' ? 'back on your gift card' : 'refunded in full through PayPal';
+  return r.refunded
+    ? `Your payment of ${usd(r.cents)} is ${how}.`
     : `Your payment of ${usd(r.cents)} is not refunded: the class is less than the notice period away.`;
+};
 
 export type CancelEventRefusal = 'not-found' | 'already-cancelled';
 

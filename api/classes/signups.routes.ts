@@ -29,13 +29,14 @@ import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
 import { refundDuePayments } from './refunds.ts';
-import { takePlaceWithCredit, type CreditPlaceRefusal } from './credit-places.ts';
+import { takePlaceWithCard, takePlaceWithCredit, type LedgerPlaceRefusal } from './ledger-places.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { holdPlace, payForPlace, type HoldRefusal, type PayForPlaceRefusal } from './paid-places.ts';
 import {
   CREDIT_EMAIL_MISMATCH,
   CREDIT_LOGIN_NEEDED,
   EVENT_AMOUNT_INVALID,
+  GIFT_CARD_SHORT_FOR_PLACE,
   NO_CLASS_CREDIT,
   EVENT_CANCELLED,
   EVENT_HOLD_LAPSED,
@@ -44,6 +45,7 @@ import {
   eventOrderRequest,
 } from '../../contract/event-prices.ts';
 import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
+import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
 
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
@@ -66,7 +68,7 @@ const holdRefusals: Record<HoldRefusal, Refused> = {
   'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
 };
 
-const creditRefusals: Record<CreditPlaceRefusal, Refused> = {
+const ledgerRefusals: Record<LedgerPlaceRefusal, Refused> = {
   'not-found': holdRefusals['not-found'],
   cancelled: holdRefusals.cancelled,
   external: holdRefusals.external,
@@ -74,8 +76,12 @@ const creditRefusals: Record<CreditPlaceRefusal, Refused> = {
   free: holdRefusals.free,
   already: holdRefusals.already,
   full: holdRefusals.full,
+  amount: holdRefusals.amount,
   'no-credit': { status: 402, message: NO_CLASS_CREDIT },
   'unknown-account': { status: 401, message: CREDIT_LOGIN_NEEDED },
+  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
+  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
+  'gift-card-short': { status: 402, message: GIFT_CARD_SHORT_FOR_PLACE },
 };
 
 /**
@@ -113,7 +119,18 @@ export const signups = new Hono<AppEnv>()
       if (!userId) return c.json({ message: CREDIT_LOGIN_NEEDED }, 401);
       if ((await findUserById(c.var.services.db, userId))?.email !== student.email) return c.json({ message: CREDIT_EMAIL_MISMATCH }, 400);
       const taken = await takePlaceWithCredit(c.var.services, userId, { ...student, signaturePng: signature.bytes });
-      if (!taken.ok) return c.json({ message: creditRefusals[taken.kind].message }, creditRefusals[taken.kind].status);
+      if (!taken.ok) return c.json({ message: ledgerRefusals[taken.kind].message }, ledgerRefusals[taken.kind].status);
+      await sendQueued(c.var.services, taken.mails);
+      return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
+    }
+    if (body.giftCardCode) {
+      // A gift card that holds the whole place pays it (issue 34); less, and PayPal pays instead.
+      const taken = await takePlaceWithCard(
+        c.var.services,
+        { ...student, signaturePng: signature.bytes },
+        { code: body.giftCardCode, amountCents: body.amountCents },
+      );
+      if (!taken.ok) return c.json({ message: ledgerRefusals[taken.kind].message }, ledgerRefusals[taken.kind].status);
       await sendQueued(c.var.services, taken.mails);
       return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
     }

@@ -201,7 +201,15 @@ export type CardSpend = { ok: true; balanceCents: number } | { ok: false; kind: 
  */
 export async function spendCard(
   trx: Transaction<Database>,
-  input: { lotId: string; cents: number; orderId?: string | null; slotId?: string | null; attemptId?: string | null; by: 'client' | 'admin' },
+  input: {
+    lotId: string;
+    cents: number;
+    orderId?: string | null;
+    slotId?: string | null;
+    signupId?: string | null;
+    attemptId?: string | null;
+    by: 'client' | 'admin';
+  },
 ): Promise<CardSpend> {
   const balance = await lockLotBalance(trx, input.lotId);
   if (balance === undefined) return { ok: false, kind: 'no-such-card' };
@@ -213,6 +221,7 @@ export async function spendCard(
     reason: 'used',
     orderId: input.orderId ?? null,
     slotId: input.slotId ?? null,
+    signupId: input.signupId ?? null,
     attemptId: input.attemptId ?? null,
     createdBy: input.by,
   });
@@ -242,7 +251,10 @@ export async function cardPartOfAttempt(trx: Transaction<Database>, attemptId: s
  */
 export async function giveBackCardPart(
   trx: Transaction<Database>,
-  input: { attemptId: string; note: string } | { orderId: string; lotId: string; cents: number; note: string },
+  input:
+    | { attemptId: string; note: string }
+    | { orderId: string; lotId: string; cents: number; note: string }
+    | { signupId: string; lotId: string; cents: number; note: string },
 ): Promise<number> {
   if ('attemptId' in input) {
     const spend = await cardSpendOfAttempt(trx, input.attemptId);
@@ -257,7 +269,8 @@ export async function giveBackCardPart(
     lotId: input.lotId,
     change: input.cents,
     reason: 'returned',
-    orderId: input.orderId,
+    // An order's, or a class place's (issue 34): one 'returned' row each, by their unique indexes.
+    ...('orderId' in input ? { orderId: input.orderId } : { signupId: input.signupId }),
     note: input.note,
     createdBy: 'system',
   });

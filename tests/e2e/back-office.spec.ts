@@ -82,8 +82,9 @@ test('the new admin pages: in the navigation, the finances chart drawn, no CSP c
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: title })).toHaveAttribute('aria-current', 'page');
     if (path === '/admin/finances') {
-      // Three parts a month (issue 30): shop sales net of tax, session payments kept, gigs paid.
-      await expect(page.locator('[data-finance-chart] rect')).toHaveCount(36);
+      // Five parts a month for the twelve months shown: shop sales net of tax, session payments
+      // kept, gigs paid (issue 30), class places kept and tastings (issue 34).
+      await expect(page.locator('[data-finance-chart] rect')).toHaveCount(60);
       await expect(page.locator('[data-finance-row="incomeCents"]')).toBeVisible();
     } else await expect(page.getByRole('form')).toBeVisible();
     await hydrated(page);

@@ -340,3 +340,44 @@ describe(`what a paid place leaves of a person on ${testDbKind()}`, () => {
     expect(left).toEqual([{ name: '', email: '', amountCents: 2_800 }]);
   });
 });
+
+describe(`a paid workshop paid with a gift card on ${testDbKind()}`, () => {
+  async function card(amountCents: number): Promise<string> {
+    const res = await call(
+      'POST',
+      '/api/admin/gift-cards',
+      { amountCents, recipientName: 'Gia Given', recipientEmail: address('given') },
+      { cookie: await adminCookie(server) },
+    );
+    expect(res.status, await res.clone().text()).toBe(201);
+    return ((await res.json()) as { code: string }).code;
+  }
+  const balance = async (code: string) =>
+    ((await (await call('GET', `/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
+
+  it('a card that holds the amount chosen pays the place in full; one that holds less is refused and nothing is held; given back in time, the money is back on the card', async () => {
+    const w = await addWorkshop(3);
+    const small = await card(1_500);
+    const short = await signUp(w, address('short'), { giftCardCode: small, amountCents: 2_500 });
+    expect(short.status).toBe(402);
+    expect(await placesOf(w)).toEqual([]);
+    expect(await balance(small)).toBe(1_500);
+
+    const code = await card(5_000);
+    const email = address('card');
+    const off = await signUp(w, email, { giftCardCode: code, amountCents: 1_000 });
+    expect(off.status).toBe(400);
+    const paid = await signUp(w, email, { giftCardCode: code, amountCents: 2_500 });
+    expect(paid.status, await paid.clone().text()).toBe(201);
+    expect(await balance(code)).toBe(2_500);
+    expect(await paymentsOf(w)).toEqual([{ email, amountCents: 2_500, method: 'gift_card', refund: null, refundReason: null }]);
+
+    const id = ((await paid.json()) as { _id: string })._id;
+    const back = await call('POST', '/api/class-places/cancel', { token: tokenOf(id) });
+    expect((await back.json()).message).toMatch(/Your payment of \$25\.00 is back on your gift card\./);
+    expect(await balance(code)).toBe(5_000);
+    // Given back twice (two taps): once.
+    expect((await call('POST', '/api/class-places/cancel', { token: tokenOf(id) })).status).toBe(200);
+    expect(await balance(code)).toBe(5_000);
+  });
+});
