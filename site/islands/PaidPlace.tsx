@@ -39,9 +39,16 @@ export function PriceChoice(props: { event: EventView; zone: string | undefined;
     <fieldset className="paid-place" data-paid-place>
       <legend>Your place</legend>
       {event.priceCents !== null ? (
-        <p>
-          A place costs <strong>{usdFromCents(event.priceCents)}</strong>.
-        </p>
+        <>
+          <p>
+            A place costs <strong>{usdFromCents(event.priceCents)}</strong>.
+          </p>
+          {props.error && (
+            <p className="field-error" id="su-amount-error" role="alert">
+              {props.error}
+            </p>
+          )}
+        </>
       ) : (
         <MoneyInput
           id="su-amount"

@@ -13,6 +13,8 @@ import type { PageClock } from '../../contract/content.ts';
 import { acceptsAmount, EVENT_AMOUNT_INVALID } from '../../contract/event-prices.ts';
 import { loadPayPalConfig, paymentDialogs } from './PayPalPayment';
 import { chosenCents, PayForPlace, paidEventOf, PriceChoice } from './PaidPlace';
+import { GiftCardCode, type AppliedGiftCard } from './GiftCardCode';
+import { giftCardShort } from '../../contract/booking.ts';
 
 interface Waiver {
   heading: string;
@@ -46,6 +48,7 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | undefined>(undefined);
   const [paypal, setPaypal] = useState<PayPalConfigView | null>(null);
+  const [card, setCard] = useState<AppliedGiftCard | null>(null);
   const filled = useRef<Omit<ClassSignup, 'recaptchaToken'> | null>(null);
   const [waitlist, setWaitlist] = useState(false);
   const [accepted, setAccepted] = useState(false);
@@ -95,6 +98,13 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
         return;
       }
       setAmountError(undefined);
+      const cents = chosenCents(paidEvent, amount);
+      if (card) {
+        // A gift card pays the whole place, or she chooses an amount it covers, or takes it off to pay with PayPal.
+        if (card.balanceCents < cents) return setAmountError(giftCardShort(card.balanceCents, cents));
+        await signUp(data, { giftCardCode: card.code, amountCents: cents });
+        return;
+      }
       filled.current = data;
       setPaypal(await loadPayPalConfig());
       return;
@@ -103,17 +113,21 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
   }
 
   /** Signs up, with the approved PayPal order of a paid place. */
-  async function signUp(data: Omit<ClassSignup, 'recaptchaToken'>, paypalOrderId?: string) {
+  /** Signs up; a paid place with the approved PayPal order, or with the gift card that pays it all. */
+  async function signUp(
+    data: Omit<ClassSignup, 'recaptchaToken'>,
+    paid: { paypalOrderId: string } | { giftCardCode: string; amountCents: number } | null = null,
+  ) {
     const recaptchaToken = await humanToken('signup_form_submit');
     if (!recaptchaToken) return;
     let full = false;
     await send(
       '/api/signup',
-      { ...data, recaptchaToken, ...(paypalOrderId ? { paypalOrderId } : {}) },
+      { ...data, recaptchaToken, ...paid },
       async (res) => {
         const message = res.data.message ?? '';
         if (res.ok) {
-          if (paypalOrderId) await paymentDialogs.successful(data.name.split(/\s+/)[0] ?? '');
+          if (paid && 'paypalOrderId' in paid) await paymentDialogs.successful(data.name.split(/\s+/)[0] ?? '');
           await showAlert({ icon: 'success', title: 'Sign up successful', text: 'A confirmation e-mail is on its way. See you on the mat!' });
           window.location.assign('/calendar');
         } else if (serverIssues(res.data)) {
@@ -206,11 +220,16 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
         <legend>Signature</legend>
         <SignaturePad key={padKey} saved={signature !== null} onSave={setSignature} />
       </fieldset>
-      {paidEvent && !waitlist && <PriceChoice event={paidEvent} zone={clock?.zone} amount={amount} onAmount={setAmount} error={amountError} />}
+      {paidEvent && !waitlist && (
+        <>
+          <PriceChoice event={paidEvent} zone={clock?.zone} amount={amount} onAmount={setAmount} error={amountError} />
+          <GiftCardCode applied={card} onChange={setCard} />
+        </>
+      )}
       {!paypal && (
         <div>
           <button className="button" type="submit" disabled={!hydrated || sending}>
-            {sending ? 'Submitting...' : waitlist ? JOIN_WAITLIST : paidEvent ? 'Continue to payment' : 'Sign Up'}
+            {sending ? 'Submitting...' : waitlist ? JOIN_WAITLIST : paidEvent && !card ? 'Continue to payment' : 'Sign Up'}
           </button>
         </div>
       )}
@@ -226,7 +245,7 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
         buyer={{ name: filled.current.name, email: filled.current.email, phone: filled.current.phone }}
         onApproved={async (orderID) => {
           setPaypal(null);
-          await submitting(() => signUp(filled.current!, orderID));
+          await submitting(() => signUp(filled.current!, { paypalOrderId: orderID }));
         }}
         onFailed={() => setPaypal(null)}
       />

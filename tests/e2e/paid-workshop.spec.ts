@@ -75,3 +75,48 @@ test('a visitor pays what she can for a workshop on the sliding scale', async ({
   const status = (await (await page.request.get(`/api/class-status?classTitle=${encodeURIComponent(title)}&date=${date}`)).json()) as { taken: number };
   expect(status.taken).toBe(1);
 });
+
+test('a gift card that holds the place pays it, without PayPal; one that holds less says so', async ({ page }) => {
+  await loginAdmin(page);
+  const title = `Yin and Cacao ${Date.now().toString(36)}`;
+  const date = teacherToday(6);
+  expect(
+    (await page.request.post('/api/admin/events', { data: { title, date, time: '18:30', location: 'Studio One', capacity: 6, priceCents: 4_000 } })).status(),
+  ).toBe(201);
+  const issue = async (amountCents: number) => {
+    const res = await page.request.post('/api/admin/gift-cards', { data: { amountCents, recipientName: 'Noor Gift', recipientEmail: uniqueEmail('noor') } });
+    expect(res.status()).toBe(201);
+    return ((await res.json()) as { code: string }).code;
+  };
+  const [small, enough] = [await issue(2_500), await issue(5_000)];
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  const email = uniqueEmail('card-place');
+
+  await page.goto(`/signup?title=${encodeURIComponent(title)}&date=${date}&location=${encodeURIComponent('Studio One')}`);
+  await expect(page.getByText('A place costs $40.00.')).toBeVisible();
+  await page.getByLabel('Full name', { exact: true }).fill('Noor Haddad');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Phone', { exact: true }).fill('503-555-0177');
+  await page.getByLabel('I have read and accept the liability waiver.').check();
+  await drawSignature(page);
+  const code = page.getByLabel('Gift card code');
+  await code.fill(small);
+  await page.getByRole('button', { name: 'Apply gift card' }).click();
+  await expect(page.getByText('Gift card applied: $25.00 on it.')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByText('Your gift card holds $25.00, less than the $40.00 you chose.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Remove gift card' }).click();
+  await code.fill(enough);
+  await page.getByRole('button', { name: 'Apply gift card' }).click();
+  await expect(page.getByText('Gift card applied: $50.00 on it.')).toBeVisible();
+  await axeClean(page);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expectAlert(page, 'Sign up successful');
+  await closeAlert(page, 'Sign up successful');
+  await page.waitForURL('**/calendar');
+  const balance = (await (await page.request.get(`/api/gift-cards/balance?code=${encodeURIComponent(enough)}`)).json()) as { balanceCents: number };
+  expect(balance.balanceCents).toBe(1_000);
+});
