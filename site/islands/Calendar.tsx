@@ -7,6 +7,7 @@ import { useHydrated } from './useHydrated';
 import type { PageClock } from '../../contract/content.ts';
 import type { ClassStatusView, EventView } from '../../contract/events.ts';
 import { JOIN_WAITLIST } from '../../contract/class-places.ts';
+import { priceWords } from '../lib/event-price';
 
 /** Where a class's Sign Up leads: its own link, or the sign-up choice with title, date and location. */
 export function signUpHref(e: EventView): string {
@@ -67,6 +68,7 @@ function EventItem({ event, zone }: { event: EventView; zone: string }) {
       <h3>{event.title}</h3>
       <p className="meta">
         {localTimeWithZone(event.startsAt, zone)} · {event.location}
+        {priceWords(event) && ` · ${priceWords(event)}`}
       </p>
       <p className="card-actions">
         {action}

@@ -16,18 +16,6 @@ import { typedCents, usdFromCents } from '../lib/money';
 import { MoneyInput } from './Field';
 import { PayPalPayment } from './PayPalPayment';
 
-/** The paid event of the form's class and date, from the public calendar; null when it is free or not found. */
-export async function paidEventOf(title: string, date: string): Promise<EventView | null> {
-  if (!title || !date) return null;
-  try {
-    const res = await request<EventView[]>('GET', `/api/events?from=${encodeURIComponent(date)}&to=${encodeURIComponent(date)}`);
-    const event = res.ok && Array.isArray(res.data) ? res.data.find((e) => e.title === title) : undefined;
-    return event && priceRange(event) ? event : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The cents typed on the scale, or the fixed price. */
 export const chosenCents = (event: EventView, typed: string) => (event.priceCents !== null ? event.priceCents : typedCents(typed));
 

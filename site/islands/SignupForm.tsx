@@ -12,7 +12,8 @@ import type { PayPalConfigView } from '../../contract/config.ts';
 import type { PageClock } from '../../contract/content.ts';
 import { acceptsAmount, EVENT_AMOUNT_INVALID } from '../../contract/event-prices.ts';
 import { loadPayPalConfig, paymentDialogs } from './PayPalPayment';
-import { chosenCents, PayForPlace, paidEventOf, PriceChoice } from './PaidPlace';
+import { chosenCents, PayForPlace, PriceChoice } from './PaidPlace';
+import { paidEventOf } from '../lib/event-price';
 import { GiftCardCode, type AppliedGiftCard } from './GiftCardCode';
 import { giftCardShort } from '../../contract/booking.ts';
 

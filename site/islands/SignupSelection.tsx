@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { classFromQuery, newStudentHref } from '../lib/query';
+import { paidEventOf, priceWords } from '../lib/event-price';
+import type { EventView } from '../../contract/events.ts';
 import { confirmDialog, showAlert } from '../lib/alert';
 import { JOIN_WAITLIST } from '../../contract/class-places.ts';
 import { useSend } from './useForm';
@@ -10,7 +12,13 @@ export default function SignupSelection() {
   const [cls, setCls] = useState({ title: '', date: '', location: '' });
   const { sending, send } = useSend();
   const hydrated = useHydrated();
-  useEffect(() => setCls(classFromQuery()), []);
+  // A paid event (issue 34) is signed up for and paid on the sign-up form, returning student or not.
+  const [paid, setPaid] = useState<EventView | null>(null);
+  useEffect(() => {
+    const c = classFromQuery();
+    setCls(c);
+    void paidEventOf(c.title, c.date).then(setPaid);
+  }, []);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -67,30 +75,45 @@ export default function SignupSelection() {
         {when && <p>{when}</p>}
         {cls.location && <p>{cls.location}</p>}
       </section>
-      <div className="grid">
-        <form className="card form" onSubmit={submit} noValidate aria-labelledby="returning-heading">
-          <h2 id="returning-heading">Returning student</h2>
-          <p>Signed a waiver with me before? Enter your e-mail and you're in.</p>
-          <div className="field">
-            <label htmlFor="returning-email">Email</label>
-            <input id="returning-email" name="email" type="email" autoComplete="email" />
-          </div>
-          <div>
-            <button className="button" type="submit" disabled={!hydrated || sending}>
-              {sending ? 'Signing up...' : 'Sign Up'}
-            </button>
-          </div>
-        </form>
-        <section className="card" aria-labelledby="new-heading">
-          <h2 id="new-heading">New student</h2>
-          <p>First class with me? Welcome! Fill in a short form and sign the liability waiver.</p>
+      {paid ? (
+        <section className="card" aria-labelledby="paid-heading" data-paid-event>
+          <h2 id="paid-heading">Sign up and pay</h2>
+          <p>
+            A place costs {priceWords(paid)}. Choose what you pay, sign the waiver and pay on the sign-up form, whether or not you have been to a class with me
+            before.
+          </p>
           <p>
             <a className="button" href={newStudentHref(cls)}>
-              I'm a new student
+              Sign up and pay
             </a>
           </p>
         </section>
-      </div>
+      ) : (
+        <div className="grid">
+          <form className="card form" onSubmit={submit} noValidate aria-labelledby="returning-heading">
+            <h2 id="returning-heading">Returning student</h2>
+            <p>Signed a waiver with me before? Enter your e-mail and you're in.</p>
+            <div className="field">
+              <label htmlFor="returning-email">Email</label>
+              <input id="returning-email" name="email" type="email" autoComplete="email" />
+            </div>
+            <div>
+              <button className="button" type="submit" disabled={!hydrated || sending}>
+                {sending ? 'Signing up...' : 'Sign Up'}
+              </button>
+            </div>
+          </form>
+          <section className="card" aria-labelledby="new-heading">
+            <h2 id="new-heading">New student</h2>
+            <p>First class with me? Welcome! Fill in a short form and sign the liability waiver.</p>
+            <p>
+              <a className="button" href={newStudentHref(cls)}>
+                I'm a new student
+              </a>
+            </p>
+          </section>
+        </div>
+      )}
     </div>
   );
 }

@@ -36,7 +36,11 @@ test('a visitor pays what she can for a workshop on the sliding scale', async ({
   await page.context().clearCookies();
   const email = uniqueEmail('pwyc');
 
-  await page.goto(`/signup?title=${encodeURIComponent(title)}&date=${date}&location=${encodeURIComponent('Studio Two')}`);
+  // From the calendar's Sign Up: a paid event is signed up for and paid on the form, returning student or not.
+  await page.goto(`/signup-selection?title=${encodeURIComponent(title)}&date=${date}&location=${encodeURIComponent('Studio Two')}`);
+  await expect(page.getByText('A place costs $20.00 to $60.00, pay what you can.', { exact: false })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign up and pay' }).click();
+  await page.waitForURL('**/signup?**');
   const amount = page.getByLabel('Pay what you can');
   await expect(amount).toHaveValue('35.00');
   await expect(page.getByText('From $20.00 to $60.00; $35.00 is suggested.')).toBeVisible();

@@ -11,7 +11,8 @@ import type { SignupRowView } from '../../../contract/signups.ts';
 import { rosterPath } from '../../../contract/roster.ts';
 import { check } from '../../../contract/check.ts';
 import { Checkbox, choicesOf, MoneyInput, SelectInput, TextInput } from '../Field';
-import { typedCents, usdFromCents } from '../../lib/money';
+import { typedCents } from '../../lib/money';
+import { priceWords } from '../../lib/event-price';
 import { Listing } from '../Listing';
 
 const emptyForm = {
@@ -48,12 +49,8 @@ const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'We
 type Taken = Map<string, number>;
 const takenKey = (title: string, date: string) => `${title}|${date}`;
 
-/** " · $45.00", " · $20.00 to $60.00, sliding scale": what a place costs (issue 34); free says nothing. */
-function priceText(e: EventView): string {
-  if (e.priceCents !== null) return ` · ${usdFromCents(e.priceCents)}`;
-  if (e.minPriceCents !== null && e.maxPriceCents !== null) return ` · ${usdFromCents(e.minPriceCents)} to ${usdFromCents(e.maxPriceCents)}, sliding scale`;
-  return '';
-}
+/** " · $45.00", " · $20.00 to $60.00, pay what you can": what a place costs (issue 34); free says nothing. */
+const priceText = (e: EventView) => (priceWords(e) ? ` · ${priceWords(e)}` : '');
 
 /** She calls an event off: everyone signed up is mailed, every paid place refunded in full. */
 async function callOff(event: EventView, done: () => void) {
