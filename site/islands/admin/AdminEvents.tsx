@@ -36,12 +36,43 @@ const PRICE_MODES = ['free', 'fixed', 'scale'] as const;
 type PriceMode = (typeof PRICE_MODES)[number];
 const PRICE_CHOICES = choicesOf(PRICE_MODES, { free: 'Free', fixed: 'A fixed price', scale: 'Sliding scale (pay what you can)' });
 
+type PriceDraft = Pick<typeof emptyForm, 'priceMode' | 'price' | 'minPrice' | 'suggestedPrice' | 'maxPrice'>;
+
 /** The price fields the API takes for the form's choice: none (free), one price, or the scale's three. */
-function priceFields(f: typeof emptyForm) {
+function priceFields(f: PriceDraft) {
   if (f.priceMode === 'fixed') return { priceCents: typedCents(f.price) };
   if (f.priceMode === 'scale')
     return { minPriceCents: typedCents(f.minPrice), suggestedPriceCents: typedCents(f.suggestedPrice), maxPriceCents: typedCents(f.maxPrice) };
   return {};
+}
+
+const typed = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+
+/** An event's price as the edit form holds it. */
+const priceDraftOf = (e: EventView): PriceDraft => ({
+  priceMode: e.priceCents !== null ? 'fixed' : e.minPriceCents !== null ? 'scale' : 'free',
+  price: typed(e.priceCents),
+  minPrice: typed(e.minPriceCents),
+  suggestedPrice: typed(e.suggestedPriceCents),
+  maxPrice: typed(e.maxPriceCents),
+});
+
+/** The Price choice and its amounts, shared by the add and the edit forms. */
+function PriceInputs(props: { id: string; draft: PriceDraft; set: (k: keyof PriceDraft) => (e: { target: { value: string } }) => void }) {
+  const { id, draft, set } = props;
+  return (
+    <>
+      <SelectInput id={`${id}-price-mode`} label="Price" choices={PRICE_CHOICES} value={draft.priceMode} onChange={set('priceMode')} />
+      {draft.priceMode === 'fixed' && <MoneyInput id={`${id}-price`} label="Price of a place ($)" value={draft.price} onChange={set('price')} />}
+      {draft.priceMode === 'scale' && (
+        <>
+          <MoneyInput id={`${id}-min-price`} label="Lowest ($)" value={draft.minPrice} onChange={set('minPrice')} />
+          <MoneyInput id={`${id}-suggested-price`} label="Suggested ($)" value={draft.suggestedPrice} onChange={set('suggestedPrice')} />
+          <MoneyInput id={`${id}-max-price`} label="Highest ($)" value={draft.maxPrice} onChange={set('maxPrice')} />
+        </>
+      )}
+    </>
+  );
 }
 const REPEAT_CHOICES = choicesOf(REPEATS, { none: 'Does not repeat', weekly: 'Weekly (12 events)', monthly: 'Monthly (6 events)' });
 
@@ -75,7 +106,7 @@ function EventRow(props: {
 }) {
   const { event } = props;
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState({ ...event, capacity: String(event.capacity) });
+  const [draft, setDraft] = useState({ ...event, capacity: String(event.capacity), ...priceDraftOf(event) });
   const set = (k: string) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
 
   async function save(e: FormEvent) {
@@ -89,6 +120,9 @@ function EventRow(props: {
         signUpLink: draft.signUpLink,
         isExternal: draft.isExternal,
         capacity: Number(draft.capacity),
+        // The price as chosen: free sends the four as none, so an edit can make an event free again.
+        ...{ priceCents: null, minPriceCents: null, suggestedPriceCents: null, maxPriceCents: null },
+        ...priceFields(draft),
       },
       session: 'admin',
     });
@@ -133,6 +167,7 @@ function EventRow(props: {
           <TextInput id={`${id}-location`} label="Location" value={draft.location} onChange={set('location')} />
           <TextInput id={`${id}-link`} label="Sign-up link" value={draft.signUpLink} onChange={set('signUpLink')} />
           <TextInput id={`${id}-capacity`} label="Capacity" type="number" min={1} value={draft.capacity} onChange={set('capacity')} />
+          <PriceInputs id={id} draft={draft} set={set} />
           <Checkbox label="External" checked={draft.isExternal} onChange={(e) => setDraft((d) => ({ ...d, isExternal: e.target.checked }))} />
           <div className="card-actions">
             <button className="button button-small" type="submit">
@@ -142,7 +177,7 @@ function EventRow(props: {
               className="button button-quiet button-small"
               type="button"
               onClick={() => {
-                setDraft({ ...event, capacity: String(event.capacity) });
+                setDraft({ ...event, capacity: String(event.capacity), ...priceDraftOf(event) });
                 setEditing(false);
               }}
             >
@@ -292,15 +327,7 @@ function EventsPanel() {
               <TextInput id="ev-link" label="Sign-up link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
               <TextInput id="ev-capacity" label="Capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />
               <SelectInput id="ev-repeat" label="Repeat" choices={REPEAT_CHOICES} value={form.repeat} onChange={set('repeat')} />
-              <SelectInput id="ev-price-mode" label="Price" choices={PRICE_CHOICES} value={form.priceMode} onChange={set('priceMode')} />
-              {form.priceMode === 'fixed' && <MoneyInput id="ev-price" label="Price of a place ($)" value={form.price} onChange={set('price')} />}
-              {form.priceMode === 'scale' && (
-                <>
-                  <MoneyInput id="ev-min-price" label="Lowest ($)" value={form.minPrice} onChange={set('minPrice')} />
-                  <MoneyInput id="ev-suggested-price" label="Suggested ($)" value={form.suggestedPrice} onChange={set('suggestedPrice')} />
-                  <MoneyInput id="ev-max-price" label="Highest ($)" value={form.maxPrice} onChange={set('maxPrice')} />
-                </>
-              )}
+              <PriceInputs id="ev" draft={form} set={set} />
               <Checkbox label="External sign-up" checked={form.isExternal} onChange={(e) => setForm((f) => ({ ...f, isExternal: e.target.checked }))} />
               <div>
                 <button className="button" type="submit" disabled={sending}>
