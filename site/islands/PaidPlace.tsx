@@ -8,7 +8,7 @@ import { useEffect, useRef } from 'react';
 import type { EventView } from '../../contract/events.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { BookingOrderView } from '../../contract/booking.ts';
-import { priceRange, refundPolicyLine } from '../../contract/event-prices.ts';
+import { priceRange, refundPolicyLine } from '../../contract/event-price-rules.ts';
 import { hoursInWords } from '../../contract/settings.ts';
 import { classDateTime } from '../lib/calendar';
 import { request } from '../lib/http';

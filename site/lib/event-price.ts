@@ -4,7 +4,7 @@
  * it without loading PayPal's.
  */
 import type { EventView } from '../../contract/events.ts';
-import { priceRange } from '../../contract/event-prices.ts';
+import { priceRange } from '../../contract/event-price-rules.ts';
 import { request } from './http';
 import { usdFromCents } from './money';
 
