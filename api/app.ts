@@ -1,3 +1,4 @@
+import { adminAgenda } from './agenda/agenda.routes.ts';
 import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
 import { adminSeries, userSeries } from './booking/series.routes.ts';
 import { adminGiftCards, giftCards, userGiftCards } from './gift-cards/gift-cards.routes.ts';
@@ -158,6 +159,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/announcement', announcement);
   api.route('/admin/announcement', adminAnnouncement);
   api.route('/admin/today', adminToday);
+  api.route('/admin', adminAgenda);
   api.route('/admin/settings', adminSettings);
   // pages: her words, pages and their revisions (issue 19)
   api.route('/admin/pages', adminPages);

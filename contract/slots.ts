@@ -56,7 +56,7 @@ export const MAX_SLOTS_PER_REQUEST = 366;
 
 const blank = (x: unknown) => x === undefined || x === null || (typeof x === 'string' && x.trim() === '');
 
-/** POST /api/bookings: {slots: [{date, time, place?}, ...]}; a slot without a place gets her default place (settings). */
+/** POST /api/bookings: {slots: [{date, time, place?, online?}, ...]}; a slot without a place gets her default place (settings); online (issue 35) gets a video link when booked. */
 export const newSlots = z
   .unknown()
   .superRefine((v, ctx) => {
@@ -68,7 +68,9 @@ export const newSlots = z
   .pipe(
     z.object({
       slots: z
-        .array(z.object({ date: isoDate, time: clockTime, place: place.optional() }), { error: 'slots must be a list of {date, time}' })
+        .array(z.object({ date: isoDate, time: clockTime, place: place.optional(), online: z.boolean({ error: 'online must be true or false' }).optional() }), {
+          error: 'slots must be a list of {date, time}',
+        })
         .max(MAX_SLOTS_PER_REQUEST, `At most ${MAX_SLOTS_PER_REQUEST} slots at a time`),
     }),
   );
@@ -101,6 +103,8 @@ export interface SlotView {
   startsAt: string;
   /** Where the session happens: an address or an online link (placeLink); '' for none (issue 20). */
   place: string;
+  /** Given online (issue 35): its video link is made when it is booked and shown only to its client. */
+  online: boolean;
 }
 
 /** A booked slot in the admin's lists. */

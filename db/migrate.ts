@@ -30,6 +30,7 @@ import * as giftCardSpending from './migrations/0028_gift_card_spending.ts';
 import * as giftCardLinks from './migrations/0029_gift_card_links.ts';
 import * as paidEvents from './migrations/0030_paid_events.ts';
 import * as tastings from './migrations/0031_tastings.ts';
+import * as busyTimes from './migrations/0032_busy_times.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0029_gift_card_links': giftCardLinks,
   '0030_paid_events': paidEvents,
   '0031_tastings': tastings,
+  '0032_busy_times': busyTimes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -87,6 +87,8 @@ export interface EventsTable {
   private: Generated<boolean>;
   /** She called it off: its paid places are refunded by the refund runner. */
   cancelledAt: Timestamp | null;
+  /** How long it takes her (0032, issue 35): its interval in her agenda. */
+  minutes: Generated<number>;
 }
 
 export interface ClassSignupsTable {
@@ -317,6 +319,20 @@ export interface SlotsTable {
   creditLotId: string | null;
   /** The weekly series it was booked in (0026); null for a single booking. */
   seriesId: string | null;
+  /** Given online (0032): booking it makes its video link (in `link`). */
+  online: Generated<boolean>;
+}
+
+/** A time she is not to be booked (0032, issue 35): typed by her, or read from her Google Calendar. */
+export interface BusyTimesTable {
+  id: Generated<string>;
+  startsAt: Timestamp;
+  endsAt: Timestamp;
+  title: Generated<string>;
+  source: 'manual' | 'google';
+  /** The Google calendar it was read from; null for hers typed by hand. */
+  calendarId: string | null;
+  createdAt: CreatedAt;
 }
 
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
@@ -746,6 +762,8 @@ export interface LocationsTable {
   name: string;
   roundTripTenthMiles: Generated<number>;
   createdAt: CreatedAt;
+  /** Travel time kept free before and after anything at this place (0032); 0: none. */
+  bufferMinutes: Generated<number>;
 }
 
 /** One class she teaches elsewhere (0017); a recurring gig's entries share seriesId. */
@@ -771,6 +789,8 @@ export interface GigsTable {
   drove: Generated<boolean>;
   createdAt: CreatedAt;
   updatedAt: Generated<Date>;
+  /** How long the gig takes her (0032, issue 35); 60 unless she says. */
+  minutes: Generated<number>;
 }
 
 /** Miles driven for work besides the gigs (0017), in tenths of a mile. */
@@ -958,6 +978,7 @@ export interface Database {
   taxZipRates: TaxZipRatesTable;
   taxRateLookups: TaxRateLookupsTable;
   locations: LocationsTable;
+  busyTimes: BusyTimesTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;

@@ -187,6 +187,11 @@ export const API_FLOORS: readonly string[] = [
 /** Every import from one wing of api/ into another (issue 31: the list is the architecture). */
 export const API_WING_IMPORTS: readonly WingImport[] = [
   {
+    from: 'booking',
+    to: 'agenda/agenda.ts',
+    why: 'a slot is offered, booked or moved to only when her agenda leaves it clear, checked again in the claim under its lock (issue 35, decision 0044)',
+  },
+  {
     from: 'accounts',
     to: 'packages/ledger.repo.ts',
     why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",

@@ -9,7 +9,7 @@ import type { BookingCancellationsTable, Database } from '../../db/schema.ts';
 
 /** What the booking endpoints check before asking PayPal anything. */
 export async function findSlotForBooking(db: DB, id: string) {
-  return db.selectFrom('slots').select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'bookedBy', 'duration', 'place']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('slots').select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'bookedBy', 'duration', 'place', 'online']).where('id', '=', id).executeTakeFirst();
 }
 
 export interface Claim {

@@ -84,6 +84,8 @@ const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-o
   'slot-not-found': { status: 404, message: SLOT_NOT_FOUND },
   'slot-taken': { status: 409, message: BOOKING_FAILED },
   'slot-past': { status: 400, message: SLOT_PAST },
+  // Issue 35: her agenda took the time (a class, a gig, a busy time) since the page showed it.
+  'slot-busy': { status: 409, message: SLOT_TAKEN },
   'coupon-invalid': { status: 400, message: COUPON_INVALID },
   'order-unknown': { status: 400, message: PAYMENT_UNSUCCESSFUL },
   'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
@@ -105,6 +107,7 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'slot-not-found': bookingRefusals['slot-not-found'],
   'slot-taken': { status: 409, message: SLOT_TAKEN },
   'slot-past': bookingRefusals['slot-past'],
+  'slot-busy': bookingRefusals['slot-busy'],
   'payment-unavailable': bookingRefusals['payment-unavailable'],
   'intake-missing': bookingRefusals['intake-missing'],
   'unknown-gift-card': bookingRefusals['unknown-gift-card'],

@@ -42,6 +42,7 @@ import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard, spendCred
 import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
+import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -53,19 +54,30 @@ export const bookingOrderReference = (slotId: string, userId: string) => `slot:$
  * Why a slot can't be booked, found before PayPal is asked anything:
  * - 'slot-not-found': no slot with this id (never was, or the teacher deleted it);
  * - 'slot-taken': someone has booked it;
- * - 'slot-past': its time has come.
+ * - 'slot-past': its time has come;
+ * - 'slot-busy': her agenda took the time (a class, a gig, a busy time; issue 35).
  */
-export type SlotRefusal = 'slot-not-found' | 'slot-taken' | 'slot-past';
+export type SlotRefusal = 'slot-not-found' | 'slot-taken' | 'slot-past' | 'slot-busy';
 
 type SlotCheck = { ok: true; date: string; time: string } | { ok: false; kind: SlotRefusal };
 
-/** The slot exists, is free and has not begun. The claim checks the last two again, atomically. */
-async function checkSlot(db: DB, slotId: string): Promise<SlotCheck> {
+/** The slot exists, is free, has not begun and her agenda leaves it clear. The claim checks all but the first again, atomically. */
+async function checkSlot(db: DB, zone: string, slotId: string): Promise<SlotCheck> {
   const slot = await findSlotForBooking(db, slotId);
   if (!slot) return { ok: false, kind: 'slot-not-found' };
   if (slot.bookedAt !== null) return { ok: false, kind: 'slot-taken' };
   if (new Date(slot.startsAt).getTime() <= Date.now()) return { ok: false, kind: 'slot-past' };
+  if ((await clearSlots(db, zone, [slot])).length === 0) return { ok: false, kind: 'slot-busy' };
   return { ok: true, date: slot.date, time: slot.time };
+}
+
+/**
+ * Claims the slot in the caller's transaction if her agenda still leaves it clear (checked under
+ * the agenda's lock): the row, 'busy', or undefined when someone else got it or its time came.
+ */
+async function claimIfClear(trx: Transaction<Database>, zone: string, slotId: string, claim: Claim): Promise<BookedSlot | 'busy' | undefined> {
+  if (!(await slotIsClear(trx, zone, slotId))) return 'busy';
+  return claimSlot(trx, slotId, claim);
 }
 
 /** This client's open or completed attempt for this slot and PayPal order, made by a concurrent request. */
@@ -118,10 +130,10 @@ export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; 
  * server can finish a booking whose client approved the payment and never finalized it
  * (api/booking/unfinalized.ts).
  */
-export async function startBookingPayment(deps: Pick<Services, 'db' | 'payments'>, input: BookingPaymentInput): Promise<BookingPaymentResult> {
+export async function startBookingPayment(deps: Pick<Services, 'db' | 'env' | 'payments'>, input: BookingPaymentInput): Promise<BookingPaymentResult> {
   const accepted = await acceptedAmounts(deps.db, input.sessionType);
   if (!centsInRange(accepted.range, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
-  const slot = await checkSlot(deps.db, input.slotId);
+  const slot = await checkSlot(deps.db, deps.env.SITE_TIMEZONE, input.slotId);
   if (!slot.ok) return slot;
   // Issue 23: her intake comes before a first session; nothing is asked of PayPal without it.
   if (await intakeMissingForFirstBooking(deps.db, input.userId, input.sessionType)) return { ok: false, kind: 'intake-missing' };
@@ -292,7 +304,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     }
   }
 
-  const slot = await checkSlot(db, slotId);
+  const slot = await checkSlot(db, env.SITE_TIMEZONE, slotId);
   if (!slot.ok) {
     // Taken by a concurrent request for this very order (a double click): answer that booking.
     if (slot.kind === 'slot-taken' && input.payment.kind === 'paypal') {
@@ -398,6 +410,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
           : undefined;
       const booked = withCredit
         ? await claimWithCredit(trx, slotId, { ...details, userId: account.id }, today, {
+            zone: env.SITE_TIMEZONE,
             by,
             ...(sold ? { lotId: sold } : {}),
           })
@@ -407,7 +420,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
       if (card && !(await spendCard(trx, { lotId: card.lotId, cents: card.cents, slotId, by })).ok) throw new BookingRefused('gift-card-changed');
       // The slot first, the attempt after: the attempt's foreign key share-locks the slot row,
       // and taken the other way round two claims of one slot would deadlock on it.
-      const row = booked?.ok ? booked.row : await claimSlot(trx, slotId, claim);
+      const row = booked?.ok ? booked.row : await claimIfClear(trx, env.SITE_TIMEZONE, slotId, claim);
+      if (row === 'busy') throw new BookingRefused('slot-busy');
       if (!row) throw new BookingRefused('claim-lost');
       let attempt: PaymentAttempt | undefined;
       if (payment) {
@@ -460,7 +474,7 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
 export type CreditClaim = Omit<Claim, 'amountCents' | 'couponUsed' | 'paypalOrderId' | 'creditLotId'>;
 
 /** Why claimWithCredit booked nothing. */
-export type CreditClaimRefusal = 'no-credit' | 'unknown-account' | 'claim-lost';
+export type CreditClaimRefusal = 'no-credit' | 'unknown-account' | 'claim-lost' | 'slot-busy';
 
 /**
  * Books `slotId` with one of the client's credits in the caller's transaction (issue 32): the
@@ -474,12 +488,14 @@ export async function claimWithCredit(
   slotId: string,
   claim: CreditClaim,
   today: string,
-  /** Who books (her for a client), and the lot to spend when it is a given one (a payment she just recorded). */
-  options: { by?: 'client' | 'admin'; lotId?: string } = {},
+  /** Her zone (the agenda's days); who books (her for a client), and the lot to spend when it is a given one (a payment she just recorded). */
+  options: { zone: string; by?: 'client' | 'admin'; lotId?: string },
 ): Promise<{ ok: true; row: BookedSlot } | { ok: false; kind: CreditClaimRefusal }> {
-  const spent = await spendCredit(trx, { userId: claim.userId, sessionType: claim.sessionType, slotId, today, ...options });
+  const { zone, ...spend } = options;
+  const spent = await spendCredit(trx, { userId: claim.userId, sessionType: claim.sessionType, slotId, today, ...spend });
   if (!spent.ok) return spent;
-  const row = await claimSlot(trx, slotId, { ...claim, amountCents: null, couponUsed: false, paypalOrderId: null, creditLotId: spent.lotId });
+  const row = await claimIfClear(trx, zone, slotId, { ...claim, amountCents: null, couponUsed: false, paypalOrderId: null, creditLotId: spent.lotId });
+  if (row === 'busy') return { ok: false, kind: 'slot-busy' };
   return row ? { ok: true, row } : { ok: false, kind: 'claim-lost' };
 }
 

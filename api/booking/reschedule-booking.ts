@@ -9,6 +9,7 @@
  * others find it booked and keep their own session. Nothing is charged or refunded: the money
  * stays where it is. Her session notes move with the booking (issue 30).
  */
+import { slotIsClear } from '../agenda/agenda.ts';
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -40,6 +41,8 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
       if (!target) throw new ChangeRefused('target-not-found');
       if (target.bookedAt !== null) throw new ChangeRefused('target-taken');
       if (new Date(target.startsAt).getTime() <= deps.clock.now().getTime()) throw new ChangeRefused('target-past');
+      // Her agenda took the time (issue 35); the session being moved away does not count against it.
+      if (!(await slotIsClear(trx, env.SITE_TIMEZONE, target.id, [from.id]))) throw new ChangeRefused('target-taken');
       const current = bookingCalendar(env, from);
       const calendar = { uid: current.uid, sequence: current.sequence + 1 };
       const to = await moveBooking(trx, from, target.id, calendar);

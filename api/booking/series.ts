@@ -122,7 +122,7 @@ export async function bookSeries(deps: Deps, input: SeriesInput): Promise<Series
       }
       const name = `series_week_${k}`;
       await savepoint(trx, name);
-      const result = await claimWithCredit(trx, slot.id, claim, today, { by: input.by });
+      const result = await claimWithCredit(trx, slot.id, claim, today, { zone: deps.env.SITE_TIMEZONE, by: input.by });
       if (result.ok) {
         await releaseSavepoint(trx, name);
         booked.push(result.row);

@@ -4,7 +4,7 @@
  */
 import type { DB } from '../../db/client.ts';
 
-const free = ['id', 'date', 'time', 'startsAt', 'place'] as const;
+const free = ['id', 'date', 'time', 'startsAt', 'place', 'online'] as const;
 const booked = [
   ...free,
   'bookedBy',
@@ -22,7 +22,7 @@ const booked = [
 ] as const;
 
 /** Inserts the slots whose date and time are new; returns those inserted. */
-export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date; place: string }[]) {
+export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date; place: string; online?: boolean }[]) {
   if (slots.length === 0) return [];
   return db
     .insertInto('slots')

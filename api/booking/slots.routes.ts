@@ -27,6 +27,7 @@ import {
   type SlotView,
 } from '../../contract/slots.ts';
 import { slotTime } from './slot-times.ts';
+import { clearSlots } from '../agenda/agenda.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from '../lib/time.ts';
 import { listCancellations } from './booking.repo.ts';
@@ -64,14 +65,16 @@ type SlotRow = Pick<
   | 'couponUsed'
   | 'amountCents'
   | 'place'
+  | 'online'
 >;
 
-const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt' | 'place'>): SlotView => ({
+const freeView = (s: Pick<Slot, 'id' | 'date' | 'time' | 'startsAt' | 'place' | 'online'>): SlotView => ({
   _id: s.id,
   date: s.date,
   time: s.time,
   startsAt: new Date(s.startsAt).toISOString(),
   place: s.place,
+  online: s.online,
 });
 
 const bookedView = (s: SlotRow, paymentNote: string | null = null): BookedSlotView => ({
@@ -101,11 +104,11 @@ export const slots = new Hono<AppEnv>()
   .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
     const { db, env } = c.var.services;
     const now = c.var.services.clock.now();
-    const wanted = new Map<string, { date: string; time: string; startsAt: Date; place: string }>();
+    const wanted = new Map<string, { date: string; time: string; startsAt: Date; place: string; online: boolean }>();
     const warnings: string[] = [];
     // A slot given no place gets her default place (her settings; '' when she set none).
     const { defaultPlace } = await readSettings(db);
-    for (const { date, time, place } of c.req.valid('json').slots) {
+    for (const { date, time, place, online } of c.req.valid('json').slots) {
       const at = slotTime(date, time, env.SITE_TIMEZONE, now);
       if (!at.ok && at.kind === 'skipped') {
         const message = nonexistentTimeMessage(date, time, env.SITE_TIMEZONE);
@@ -113,7 +116,7 @@ export const slots = new Hono<AppEnv>()
       }
       if (!at.ok) return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
       if (at.ambiguous && !wanted.has(`${date} ${time}`)) warnings.push(ambiguousTimeNote(date, time, env.SITE_TIMEZONE));
-      wanted.set(`${date} ${time}`, { date, time, startsAt: at.startsAt, place: place ?? defaultPlace });
+      wanted.set(`${date} ${time}`, { date, time, startsAt: at.startsAt, place: place ?? defaultPlace, online: online ?? false });
     }
     // A slot at a date and time that already exists is skipped by the unique constraint.
     const added = await insertSlots(db, [...wanted.values()]);
@@ -138,8 +141,14 @@ export const slots = new Hono<AppEnv>()
       assertSelf(c, userId);
       // The days her calendar shows, when it says which (issue 25); her own sessions always come whole.
       const [rows, { cancelNoticeHours }] = await Promise.all([listSlotsForClient(db, userId, now, { from, to }), readSettings(db)]);
+      // Issue 35: a free slot her agenda took (a class, a gig, a busy time, a travel buffer) is not offered.
+      const clear = await clearSlots(
+        db,
+        env.SITE_TIMEZONE,
+        rows.filter((s) => s.bookedAt === null),
+      );
       return c.json({
-        availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
+        availableSlots: clear.map(freeView),
         bookedSlots: rows
           .filter((s) => s.bookedAt !== null)
           .map((s): ClientSessionView => ({

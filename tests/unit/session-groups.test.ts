@@ -9,6 +9,7 @@ const session = (id: string, seriesId?: string): ClientSessionView => ({
   time: '10:00',
   startsAt: '2027-01-05T18:00:00.000Z',
   place: '',
+  online: false,
   sessionType: 'Individual Yoga Session (60 min)',
   duration: '60 mins',
   link: '',

@@ -68,7 +68,7 @@ describe(`adding slots on ${testDbKind()}`, () => {
     const body = await res.json();
     expect(body).toMatchObject({ message: 'Slots added successfully.', added: 3, skipped: 0 });
     // No default place set: none (issue 20).
-    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z', place: '' });
+    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z', place: '', online: false });
     const rows = await server.services.db.selectFrom('slots').selectAll().where('date', 'in', ['2031-05-05', '2031-05-06']).execute();
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.bookedAt === null && r.bookedBy === null)).toBe(true);
@@ -175,6 +175,7 @@ describe('slot lists', () => {
       amount: null,
       paymentNote: null,
       place: '',
+      online: false,
     });
     expect(body.passedSessions[0].sessionType).toBe('Yoga Therapy Session (60 min)');
     for (const list of [body.availableSlots, body.bookedSlots, body.passedSessions] as { startsAt: string }[][]) {
@@ -214,6 +215,7 @@ describe('slot lists', () => {
         isPast: true,
         canChange: false,
         place: '',
+        online: false,
       },
       expect.objectContaining({ _id: mine.id, isPast: false }),
     ]);

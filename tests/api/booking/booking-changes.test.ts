@@ -8,8 +8,9 @@
  * ends the old address).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { freeSlotTime } from '../../helpers/slots.ts';
 import ICAL from 'ical.js';
-import { addDays, wallClock, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { wallClock } from '../../../api/lib/time.ts';
 import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import type { Realtime } from '../../../api/services/realtime.ts';
 import { useTestServer } from '../../helpers/server.ts';
@@ -55,13 +56,9 @@ async function addSlotAt(startsAt: Date) {
   return server.services.db.insertInto('slots').values({ date, time, startsAt }).returning(['id', 'startsAt']).executeTakeFirstOrThrow();
 }
 
-let minuteCounter = 0;
 /** A free slot `inDays` from today, at a unique time of day. */
 async function addSlot(inDays = 3) {
-  const n = ++minuteCounter;
-  const date = addDays(zonedNow(zone()).date, inDays);
-  const time = `${String(8 + (Math.floor(n / 60) % 12)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
-  return addSlotAt(zonedInstant(date, time, zone()));
+  return addSlotAt(freeSlotTime(zone(), inDays).startsAt);
 }
 
 const slotRow = (id: string) => server.services.db.selectFrom('slots').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

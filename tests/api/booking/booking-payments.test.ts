@@ -5,6 +5,7 @@
  * charged), and a failed capture leaving the slot free.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { freeSlotTime } from '../../helpers/slots.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { PayPalError, type Payments } from '../../../api/services/payments/paypal.ts';
 import { recordingRealtime } from '../../helpers/realtime.ts';
@@ -37,13 +38,12 @@ const TEACHER = 'teacher@example.com';
 type Client = Awaited<ReturnType<typeof createUser>>;
 
 const zone = () => server.env.SITE_TIMEZONE;
-let minuteCounter = 0;
 
 /** A free slot `inDays` from today on the teacher's clocks (negative: in the past), at a unique time. */
 async function addSlot(inDays = 3, time?: string) {
-  const n = ++minuteCounter;
-  const date = addDays(zonedNow(zone()).date, inDays);
-  const at = time ?? `${String(8 + (Math.floor(n / 60) % 12)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  const free = freeSlotTime(zone(), inDays);
+  const date = time ? addDays(zonedNow(zone()).date, inDays) : free.date;
+  const at = time ?? free.time;
   const row = await server.services.db
     .insertInto('slots')
     .values({ date, time: at, startsAt: zonedInstant(date, at, zone()) })

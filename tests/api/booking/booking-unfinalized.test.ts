@@ -6,7 +6,8 @@
  * took the slot meanwhile. Nothing silent. Paid through the PayPal emulator.
  */
 import { describe, expect, it } from 'vitest';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { freeSlotTime } from '../../helpers/slots.ts';
+import { zonedInstant } from '../../../api/lib/time.ts';
 import { resolveUnfinalizedBookings } from '../../../api/booking/unfinalized.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import { type TestServer, useTestServer } from '../../helpers/server.ts';
@@ -27,11 +28,9 @@ async function eventually<T>(fn: () => Promise<T>, ms = 15_000): Promise<T> {
   }
 }
 
-let minute = 0;
 async function addSlot(server: TestServer, inDays: number) {
   const zone = server.env.SITE_TIMEZONE;
-  const date = addDays(zonedNow(zone).date, inDays);
-  const time = `${String(9 + Math.floor(++minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+  const { date, time } = freeSlotTime(zone, inDays);
   return server.services.db
     .insertInto('slots')
     .values({ date, time, startsAt: zonedInstant(date, time, zone), place: 'Studio 3' })

@@ -5,8 +5,9 @@
  * what the admin's lists show about coupon bookings and payments.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { freeSlotTime } from '../../helpers/slots.ts';
 import { sql } from 'kysely';
-import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { zonedInstant } from '../../../api/lib/time.ts';
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import { couponLimitReached } from '../../../contract/booking.ts';
 import { useTestServer } from '../../helpers/server.ts';
@@ -92,9 +93,7 @@ describe(`a chocolate payment under way on ${testDbKind()}`, () => {
 describe(`the booking coupon’s cap on ${testDbKind()}`, () => {
   const zone = () => server.env.SITE_TIMEZONE;
   async function addSlot() {
-    const n = ++counter;
-    const date = addDays(zonedNow(zone()).date, 3 + Math.floor(n / 50));
-    const time = `${String(8 + (n % 10)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+    const { date, time } = freeSlotTime(zone(), 3);
     return db()
       .insertInto('slots')
       .values({ date, time, startsAt: zonedInstant(date, time, zone()) })

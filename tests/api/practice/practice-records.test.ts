@@ -10,6 +10,7 @@
  * why; production refuses to start without a key.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { freeSlotTime } from '../../helpers/slots.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,11 +34,8 @@ beforeAll(async () => {
 });
 
 const YOGA = 'Yoga Therapy Session (60 min)';
-let minute = 0;
 async function bookedSlot(s: { services: RunningServer['services']; env: RunningServer['env'] }, userId: string, days = 3, amountCents: number | null = 6000) {
-  const n = ++minute;
-  const date = addDays(zonedNow(s.env.SITE_TIMEZONE).date, days);
-  const time = `${String(7 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  const { date, time } = freeSlotTime(s.env.SITE_TIMEZONE, days);
   return s.services.db
     .insertInto('slots')
     .values({

@@ -26,6 +26,7 @@ const tables = [
   'booking_cancellations',
   'booking_orders',
   'booking_requests',
+  'busy_times',
   'class_signups',
   'class_waitlist',
   'contact_messages',
@@ -109,6 +110,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0029_gift_card_links',
       '0030_paid_events',
       '0031_tastings',
+      '0032_busy_times',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
