@@ -1,4 +1,5 @@
 import { adminAgenda } from './agenda/agenda.routes.ts';
+import { adminCalendar, googlePush } from './agenda/calendar.routes.ts';
 import { adminClients, adminPackages, packages, userBalance } from './packages/packages.routes.ts';
 import { adminSeries, userSeries } from './booking/series.routes.ts';
 import { adminGiftCards, giftCards, userGiftCards } from './gift-cards/gift-cards.routes.ts';
@@ -160,6 +161,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/announcement', adminAnnouncement);
   api.route('/admin/today', adminToday);
   api.route('/admin', adminAgenda);
+  // her Google Calendar (issue 35): the connection on Settings, and Google's push notifications
+  api.route('/admin/calendar', adminCalendar);
+  api.route('/google/calendar', googlePush);
   api.route('/admin/settings', adminSettings);
   // pages: her words, pages and their revisions (issue 19)
   api.route('/admin/pages', adminPages);
@@ -184,6 +188,11 @@ export function createApp(services: Services): Hono<AppEnv> {
     app.route('/dev', devPages);
   }
   if (devOn && services.paypalEmulator) app.route('/dev/paypal', services.paypalEmulator);
+  if (devOn && services.calendarEmulator) {
+    app.route('/dev/google', services.calendarEmulator.app);
+    // The stand-in's push notifications reach this app in process: SITE_URL need not be where it listens.
+    services.calendarEmulator.deliverPushesWith(async (request) => app.fetch(request));
+  }
 
   // The public iCalendar feed of the upcoming classes, at the site root for calendar apps.
   app.route('/calendar.ics', classFeed);

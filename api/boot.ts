@@ -18,6 +18,9 @@ import { createDevHumanCheck, createRecaptcha } from './services/captcha.ts';
 import { createPayPalClient, type Payments } from './services/payments/paypal.ts';
 import { createPayPalEmulator, EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, EMULATOR_WEBHOOK_ID } from './services/payments/emulator.ts';
 import { createRealtime } from './services/realtime.ts';
+import { createGoogleCalendar } from './services/calendar/google.ts';
+import { createGoogleEmulator, EMULATOR_CALENDAR_CLIENT_ID, EMULATOR_CALENDAR_CLIENT_SECRET, type GoogleEmulator } from './services/calendar/emulator.ts';
+import type { CalendarProvider } from './services/calendar/index.ts';
 import { createTaxRateStandIn, createWaDorRates, WA_DOR_RATES_URL } from './services/tax-rates.ts';
 import type { Hono } from 'hono';
 import { createLimits } from './limits/limits.ts';
@@ -107,6 +110,34 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     });
   }
 
+  // Her Google Calendar: Google with the OAuth client; else, outside production, the same client
+  // against the stand-in (the browser's consent page on our origin, the rest in process).
+  let calendar: CalendarProvider | undefined;
+  let calendarEmulator: GoogleEmulator | undefined;
+  if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
+    calendar = createGoogleCalendar({
+      clientId: env.GOOGLE_CLIENT_ID,
+      clientSecret: env.GOOGLE_CLIENT_SECRET,
+      authUrl: env.GOOGLE_AUTH_URL,
+      tokenUrl: env.GOOGLE_TOKEN_URL,
+      apiBase: env.GOOGLE_CALENDAR_API_URL,
+    });
+  } else if (env.standIns.calendar) {
+    const emulator = createGoogleEmulator();
+    calendarEmulator = emulator;
+    calendar = createGoogleCalendar(
+      {
+        clientId: EMULATOR_CALENDAR_CLIENT_ID,
+        clientSecret: EMULATOR_CALENDAR_CLIENT_SECRET,
+        authUrl: `${env.SITE_URL}/dev/google/o/oauth2/v2/auth`,
+        tokenUrl: 'http://google-emulator.local/token',
+        apiBase: 'http://google-emulator.local/calendar/v3',
+        fetch: emulator.fetch,
+      },
+      'emulator',
+    );
+  }
+
   const realtime = createRealtime({
     host: env.PARTYKIT_HOST ?? `127.0.0.1:${env.PARTYKIT_PORT}`,
     secret: env.PARTYKIT_SECRET,
@@ -140,6 +171,8 @@ export function createServices(env: Env, database: DatabaseHandle, overrides: Pa
     limits,
     publisher,
     ...(paypalEmulator ? { paypalEmulator } : {}),
+    ...(calendar ? { calendar } : {}),
+    ...(calendarEmulator ? { calendarEmulator } : {}),
     ...overrides,
   };
 }

@@ -90,6 +90,19 @@ const schema = z.object({
   /** Google's OAuth token endpoint; only tests change it. */
   GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   /**
+   * Google Calendar API v3's origin and path (issue 35); only tests change it. Her calendar uses
+   * the same OAuth client as the sign-in (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET); unset, the
+   * local calendar stand-in at /dev/google answers instead (never in production).
+   */
+  GOOGLE_CALENDAR_API_URL: z.string().url().default('https://www.googleapis.com/calendar/v3'),
+  /**
+   * How old her Google busy times may be before they are read again (issue 35): each server
+   * process also reads them this often, and a booking attempt reads them first when older.
+   */
+  GOOGLE_CALENDAR_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  /** How long a booking attempt waits for that read of her busy times before it goes on with the ones stored. */
+  GOOGLE_CALENDAR_BOOKING_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_500),
+  /**
    * The sales-tax rate service (issue 29, decision 0028): Washington Department of Revenue's
    * address rate lookup, free and keyless. Unset: that service in production, the local stand-in
    * (a few Washington ZIP codes, no network) otherwise; set: that URL (tests point it at a fake).
@@ -281,7 +294,7 @@ export type Env = Omit<Parsed, 'BACKUP_AUTO'> & {
   PARTYKIT_SECRET: string;
   BOOKING_COUPON: string;
   /** Which outside services run on their local stand-in. */
-  standIns: { mail: boolean; captcha: boolean; payments: boolean; realtime: boolean; google: boolean; taxRates: boolean };
+  standIns: { mail: boolean; captcha: boolean; payments: boolean; realtime: boolean; google: boolean; calendar: boolean; taxRates: boolean };
   /** Development defaults that were used because the variable was unset. */
   defaulted: string[];
 };
@@ -347,6 +360,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     payments: !(parsed.PAYPAL_CLIENT_ID && parsed.PAYPAL_CLIENT_SECRET),
     realtime: !parsed.PARTYKIT_HOST,
     google: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET),
+    // Her calendar's stand-in (issue 35): without the OAuth client, and never in production (there: no calendar to connect).
+    calendar: !(parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET) && !production,
     // No key to wait for: production always asks the real service.
     taxRates: !parsed.TAX_RATE_SERVICE_URL && !production,
   };

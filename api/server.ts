@@ -40,6 +40,7 @@ import type { CachedPage, PageRenderer } from './site/publisher.ts';
 import { NOT_FOUND } from './pages/site-routes.ts';
 import { publishDuePosts } from './pages/journal.ts';
 import { createRunner } from './lib/periodic.ts';
+import { calendarTick } from './agenda/calendar.ts';
 import type { RenderContext } from '../contract/content.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -65,6 +66,8 @@ export async function startServer(
     outbox?: boolean;
     backups?: boolean;
     journal?: boolean;
+    /** false: her Google busy times are not read on a timer (still on a push, a save and a booking attempt). */
+    calendar?: boolean;
   } = {},
 ): Promise<RunningServer> {
   const site = options.site !== false;
@@ -167,6 +170,8 @@ export async function startServer(
     runner.every('class holds', env.RECONCILE_INTERVAL_MS, () => releaseLapsedHolds(services));
     runner.every('event refunds', env.RECONCILE_INTERVAL_MS, () => refundDuePayments(services), { atStart: true });
   }
+  // Her Google busy times (issue 35): read again when stale, push channels renewed before they end.
+  if (options.calendar !== false && services.calendar) runner.every('google calendar', env.GOOGLE_CALENDAR_REFRESH_MS, () => calendarTick(services));
   // The mail outbox: retries, and mails a crash left between a commit and its send (at start too).
   if (options.outbox !== false) runner.every('mail', env.OUTBOX_INTERVAL_MS, () => sendDueMails(services), { atStart: true });
   // Newsletter outbox: every process sends at its pace.
@@ -242,6 +247,7 @@ export function banner(running: RunningServer): string {
   if (env.standIns.mail) lines.push(`  Mailbox           ${running.url}/dev/mailbox`);
   if (env.standIns.payments) lines.push('  Payments          PayPal emulator (buttons say "(emulator)")');
   else if (!env.PAYPAL_WEBHOOK_ID) lines.push('  PayPal webhooks   off: PAYPAL_WEBHOOK_ID unset, so refunds made in PayPal are not reflected');
+  if (env.standIns.calendar) lines.push(`  Google Calendar   stand-in at ${running.url}/dev/google (connect it on Settings)`);
   if (env.standIns.realtime) lines.push(`  Realtime          partykit dev on ${services.realtime.host}`);
   const unsafe = unsafeStandIns(env.standIns);
   if (unsafe.length && !isLoopbackHost(env.HOST)) {

@@ -335,6 +335,43 @@ export interface BusyTimesTable {
   createdAt: CreatedAt;
 }
 
+/** One of her Google calendars as listed at the last connect or save (0033). */
+export interface CalendarListEntry {
+  id: string;
+  summary: string;
+  primary: boolean;
+  accessRole: string;
+}
+
+/** A Google push channel on one of her busy calendars (0033). */
+export interface WatchChannelRow {
+  calendarId: string;
+  id: string;
+  resourceId: string;
+  /** ISO instant. */
+  expiresAt: string;
+}
+
+/** Her Google Calendar connection (0033, issue 35): one row, id 'google'. */
+export interface CalendarConnectionsTable {
+  id: Generated<string>;
+  accountEmail: string;
+  /** Her refresh token, sealed (api/practice/keys.ts); never read but to call Google. */
+  refreshTokenSealed: string;
+  keyId: string;
+  calendars: ColumnType<CalendarListEntry[], string | undefined, string>;
+  busyCalendarIds: ColumnType<string[], string | undefined, string>;
+  writeCalendarId: string | null;
+  channelToken: string;
+  watchChannels: ColumnType<WatchChannelRow[], string | undefined, string>;
+  /** The last refresh that succeeded. */
+  fetchedAt: Timestamp | null;
+  lastError: string | null;
+  errorSince: Timestamp | null;
+  connectedAt: CreatedAt;
+  updatedAt: Timestamp;
+}
+
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
 export interface BookingCancellationsTable {
   id: Generated<string>;
@@ -979,6 +1016,7 @@ export interface Database {
   taxRateLookups: TaxRateLookupsTable;
   locations: LocationsTable;
   busyTimes: BusyTimesTable;
+  calendarConnections: CalendarConnectionsTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;

@@ -192,6 +192,16 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: 'a slot is offered, booked or moved to only when her agenda leaves it clear, checked again in the claim under its lock (issue 35, decision 0044)',
   },
   {
+    from: 'booking',
+    to: 'agenda/calendar.ts',
+    why: 'a booking attempt first reads her Google busy times again when they are stale, bounded and outside its transaction (issue 35, decision 0044)',
+  },
+  {
+    from: 'agenda',
+    to: 'practice/keys.ts',
+    why: "her Google Calendar's refresh token is sealed with the private records' key (issue 35, decision 0044)",
+  },
+  {
     from: 'accounts',
     to: 'packages/ledger.repo.ts',
     why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",

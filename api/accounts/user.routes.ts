@@ -1,6 +1,4 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
@@ -8,6 +6,7 @@ import { rateLimit, takeMailTo, tooMany } from '../middleware/rate-limit.ts';
 import { assertSelf, requireUser } from '../middleware/auth.ts';
 import { sessionStore } from '../middleware/sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
+import { keepRoundTrip, takeRoundTrip } from '../middleware/oauth-round-trip.ts';
 import { issueLoginToken, redeemLoginToken } from './login-tokens.ts';
 import { exchangeGoogleCode, googleAuthorization, googleConfig } from './google.ts';
 import { id } from '../../contract/common.ts';
@@ -95,14 +94,7 @@ const selfOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
 const userParams = z.object({ id });
 
 /** Google's round trip keeps state and the PKCE verifier in short-lived cookies of its own path. */
-const GOOGLE_COOKIES = { state: 'yc_google_state', verifier: 'yc_google_verifier' } as const;
-const GOOGLE_COOKIE_PATH = '/api/user/auth/google';
-
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
+const GOOGLE_ROUND_TRIP = { state: 'yc_google_state', verifier: 'yc_google_verifier', path: '/api/user/auth/google' };
 
 const verifyLimit = rateLimit(LIMITS.verifyLink);
 
@@ -219,11 +211,7 @@ export const user = new Hono<AppEnv>()
     const config = googleConfig(c.var.services.env);
     if (!config) return c.json({ message: GOOGLE_UNAVAILABLE }, 404);
     const { url, state, codeVerifier } = googleAuthorization(config);
-    // Lax: Google's redirect back is a top-level GET navigation, which carries Lax cookies.
-    const options = { httpOnly: true, secure: secure(c), sameSite: 'Lax', path: GOOGLE_COOKIE_PATH, maxAge: 10 * 60 } as const;
-    setCookie(c, GOOGLE_COOKIES.state, state, options);
-    setCookie(c, GOOGLE_COOKIES.verifier, codeVerifier, options);
-    c.header('cache-control', 'no-store');
+    keepRoundTrip(c, GOOGLE_ROUND_TRIP, { state, codeVerifier });
     return c.redirect(url.toString(), 302);
   })
 
@@ -231,18 +219,10 @@ export const user = new Hono<AppEnv>()
   // Google account) lands on /login; success on /user/oauth with the id only, never a token.
   .get('/auth/google/callback', rateLimit(LIMITS.google), async (c) => {
     const { db, env } = c.var.services;
-    c.header('cache-control', 'no-store');
-    const expectedState = getCookie(c, GOOGLE_COOKIES.state);
-    const verifier = getCookie(c, GOOGLE_COOKIES.verifier);
-    // One round trip per pair of cookies, whatever happens next.
-    const cookieOptions = { path: GOOGLE_COOKIE_PATH, secure: secure(c), httpOnly: true, sameSite: 'Lax' } as const;
-    deleteCookie(c, GOOGLE_COOKIES.state, cookieOptions);
-    deleteCookie(c, GOOGLE_COOKIES.verifier, cookieOptions);
-
-    const config = googleConfig(env);
     const code = c.req.query('code');
-    const state = c.req.query('state');
-    if (!config || !code || !state || !expectedState || !verifier || code.length > 2048 || !sameText(state, expectedState)) {
+    const verifier = takeRoundTrip(c, GOOGLE_ROUND_TRIP, c.req.query('state'));
+    const config = googleConfig(env);
+    if (!config || !code || !verifier || code.length > 2048) {
       return c.redirect('/login', 302);
     }
     try {

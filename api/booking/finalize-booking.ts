@@ -43,6 +43,7 @@ import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
+import { refreshBusyTimesIfStale } from '../agenda/calendar.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -130,9 +131,14 @@ export type BookingPaymentResult = { ok: true; orderId: string } | { ok: false; 
  * server can finish a booking whose client approved the payment and never finalized it
  * (api/booking/unfinalized.ts).
  */
-export async function startBookingPayment(deps: Pick<Services, 'db' | 'env' | 'payments'>, input: BookingPaymentInput): Promise<BookingPaymentResult> {
+export async function startBookingPayment(
+  deps: Pick<Services, 'db' | 'env' | 'payments'> & Partial<Pick<Services, 'calendar' | 'clock'>>,
+  input: BookingPaymentInput,
+): Promise<BookingPaymentResult> {
   const accepted = await acceptedAmounts(deps.db, input.sessionType);
   if (!centsInRange(accepted.range, input.amountCents)) return { ok: false, kind: 'amount-out-of-range', ...accepted };
+  // Her Google busy times read again first when stale (bounded; no transaction is open), so a busy time added there a minute ago wins.
+  await refreshBusyTimesIfStale(deps);
   const slot = await checkSlot(deps.db, deps.env.SITE_TIMEZONE, input.slotId);
   if (!slot.ok) return slot;
   // Issue 23: her intake comes before a first session; nothing is asked of PayPal without it.
@@ -281,7 +287,7 @@ class BookingRefused extends Error {
 /** The PayPal order has an attempt already (a concurrent or later replay): roll back, follow it. */
 class AttemptExists extends Error {}
 
-type BookingDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
+type BookingDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 /**
  * Books the slot: checks the account, the slot and the payment (nothing is captured yet), claims
@@ -304,6 +310,8 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     }
   }
 
+  // Her Google busy times read again first when stale (bounded; before the claim's transaction).
+  await refreshBusyTimesIfStale(deps);
   const slot = await checkSlot(db, env.SITE_TIMEZONE, slotId);
   if (!slot.ok) {
     // Taken by a concurrent request for this very order (a double click): answer that booking.

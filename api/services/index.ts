@@ -12,6 +12,8 @@ import type { HumanCheck } from './captcha.ts';
 import type { Payments } from './payments/paypal.ts';
 import type { Realtime } from './realtime.ts';
 import type { TaxRateService } from './tax-rates.ts';
+import type { CalendarProvider } from './calendar/index.ts';
+import type { GoogleEmulator } from './calendar/emulator.ts';
 import type { Hono } from 'hono';
 import type { Limits } from '../limits/limits.ts';
 import type { Publisher } from '../site/publisher.ts';
@@ -35,4 +37,11 @@ export interface Services {
   publisher: Publisher;
   /** Present only while the PayPal emulator stands in; mounted at /dev/paypal. */
   paypalEmulator?: Hono;
+  /**
+   * Her Google Calendar (issue 35): Google's REST client, or the same client talking to the
+   * stand-in; absent in production without GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.
+   */
+  calendar?: CalendarProvider;
+  /** Present only while the calendar stand-in is on; mounted at /dev/google. */
+  calendarEmulator?: GoogleEmulator;
 }

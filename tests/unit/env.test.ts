@@ -38,7 +38,7 @@ describe('loadEnv in development (nothing set)', () => {
   const env = loadEnv({});
 
   it('turns every stand-in on', () => {
-    expect(env.standIns).toEqual({ mail: true, captcha: true, payments: true, realtime: true, google: true, taxRates: true });
+    expect(env.standIns).toEqual({ mail: true, captcha: true, payments: true, realtime: true, google: true, calendar: true, taxRates: true });
   });
 
   it('applies the development defaults and lists them in defaulted', () => {
@@ -123,7 +123,7 @@ describe('loadEnv in production', () => {
   it('returns an env with every stand-in off and no defaults when every key is set', () => {
     const env = loadEnv(fullProduction());
     expect(env.NODE_ENV).toBe('production');
-    expect(env.standIns).toEqual({ mail: false, captcha: false, payments: false, realtime: false, google: false, taxRates: false });
+    expect(env.standIns).toEqual({ mail: false, captcha: false, payments: false, realtime: false, google: false, calendar: false, taxRates: false });
     expect(env.defaulted).toEqual([]);
     expect(env.SITE_URL).toBe('https://yoga.example.com');
     expect(env.ADMIN_PASSWORD).toBe('a-long-admin-password');

@@ -27,6 +27,7 @@ const tables = [
   'booking_orders',
   'booking_requests',
   'busy_times',
+  'calendar_connections',
   'class_signups',
   'class_waitlist',
   'contact_messages',
@@ -111,6 +112,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0030_paid_events',
       '0031_tastings',
       '0032_busy_times',
+      '0033_calendar_connections',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
