@@ -9,6 +9,7 @@ async function connected(fx: Fixtures): Promise<void> {
   if (!row) await connectCalendar(fx.server, await fx.adminCookie());
 }
 
+// Far beyond the fixtures' slots and events (tests/helpers/endpoints/common.ts): a busy time here overlaps none of them.
 const inDays = (days: number, hour: number) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
 
 /** One of her routes (admin session): what it reads, writes and a valid example. */
@@ -30,14 +31,14 @@ export const AGENDA_ENDPOINTS: Endpoint[] = [
   hers('POST', '/api/admin/busy', 'json', {
     fields: { start: match({ bad: ['2031-02-30T10:00:00Z', 'tomorrow'] }), end: match({ bad: ['2031-02-30T11:00:00Z', 'later'] }), title: optionalText() },
     writes: ['busyTimes'],
-    example: async () => ({ json: { start: inDays(40, 1), end: inDays(40, 2), title: 'Dentist' } }),
+    example: async () => ({ json: { start: inDays(700, 1), end: inDays(700, 2), title: 'Dentist' } }),
   }),
   hers('DELETE', '/api/admin/busy/:id', 'none', {
     writes: ['busyTimes'],
     example: async (fx) => {
       const row = await fx.db
         .insertInto('busyTimes')
-        .values({ startsAt: inDays(41, 1), endsAt: inDays(41, 2), title: 'Trip', source: 'manual' })
+        .values({ startsAt: inDays(701, 1), endsAt: inDays(701, 2), title: 'Trip', source: 'manual' })
         .returning('id')
         .executeTakeFirstOrThrow();
       return { params: { id: row.id } };
