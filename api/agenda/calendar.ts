@@ -20,7 +20,7 @@ import { generateCodeVerifier, generateState } from 'arctic';
 import type { Services } from '../services/index.ts';
 import { systemClock } from '../lib/clock.ts';
 import { CalendarError, type CalendarInfo } from '../services/calendar/index.ts';
-import { keyringOf, open, seal } from '../practice/keys.ts';
+import { keyringOf, open, seal, SealError } from '../practice/keys.ts';
 import type { CalendarListEntry, WatchChannelRow } from '../../db/schema.ts';
 import { CALENDAR_UNREACHABLE, type CalendarChoice, type CalendarView } from '../../contract/calendar.ts';
 import { lockAgenda, replaceGoogleBusyTimes } from './agenda.repo.ts';
@@ -60,7 +60,15 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 /** What is recorded and shown of a failure: the client's message (an endpoint and a status), never a token. */
-const reasonOf = (err: unknown) => (err instanceof CalendarError ? (err.status === 0 ? CALENDAR_UNREACHABLE : err.message) : 'Google Calendar failed');
+const reasonOf = (err: unknown) =>
+  err instanceof CalendarError
+    ? err.status === 0
+      ? CALENDAR_UNREACHABLE
+      : err.message
+    : // PRIVATE_RECORDS_KEY changed (rotate-keys does not re-seal this token): only a new consent mends it.
+      err instanceof SealError
+      ? 'The stored Google token no longer opens with the private records key: disconnect and connect again'
+      : 'Google Calendar failed';
 
 function refreshTokenOf(env: CalendarDeps['env'], row: ConnectionRow): string {
   return open(keyringOf(env), TOKEN_CONTEXT, row.keyId, row.refreshTokenSealed);
@@ -160,7 +168,13 @@ export async function chooseCalendars(deps: CalendarDeps, choice: CalendarChoice
 export async function watchBusyCalendars(deps: CalendarDeps): Promise<void> {
   const row = await findConnection(deps.db);
   if (!row || !deps.calendar) return;
-  const token = refreshTokenOf(deps.env, row);
+  let token: string;
+  try {
+    token = refreshTokenOf(deps.env, row);
+  } catch (err) {
+    console.warn(`[calendar] no channels: ${reasonOf(err)}`);
+    return;
+  }
   const now = deps.clock.now().getTime();
   const kept: WatchChannelRow[] = [];
   for (const ch of row.watchChannels) {

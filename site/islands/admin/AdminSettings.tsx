@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { adminScreen } from './AdminShell';
+import { GoogleCalendarPanel } from './GoogleCalendarPanel';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { MoneyInput } from '../Field';
@@ -235,4 +236,14 @@ function SettingsPanel() {
   );
 }
 
-export default adminScreen('/admin/settings', 'Settings', SettingsPanel);
+/** Her settings, then her Google Calendar (issue 35). */
+function SettingsPage() {
+  return (
+    <>
+      <SettingsPanel />
+      <GoogleCalendarPanel />
+    </>
+  );
+}
+
+export default adminScreen('/admin/settings', 'Settings', SettingsPage);
