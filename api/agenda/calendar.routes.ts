@@ -89,7 +89,7 @@ export const googlePush = new Hono<AppEnv>().post('/push', async (c) => {
   const channelId = header(c, 'x-goog-channel-id');
   const token = header(c, 'x-goog-channel-token');
   if (!channelId || !token) return c.json({ message: CALENDAR_PUSH_UNKNOWN }, 404);
-  const result = await acceptPush(c.var.services, { channelId, token });
+  const result = await acceptPush(c.var.services, { channelId, token, state: c.req.header('x-goog-resource-state') });
   if (!result.ok) return c.json({ message: CALENDAR_PUSH_UNKNOWN }, 404);
   return c.body(null, 200);
 });

@@ -208,12 +208,14 @@ export async function watchBusyCalendars(deps: CalendarDeps): Promise<void> {
  */
 export async function acceptPush(
   deps: CalendarDeps,
-  push: { channelId: string; token: string },
+  push: { channelId: string; token: string; state?: string },
 ): Promise<{ ok: true } | { ok: false; kind: 'unknown-channel' }> {
   const row = await findConnection(deps.db);
   if (!row || !sameText(push.token, row.channelToken) || !row.watchChannels.some((ch) => ch.id === push.channelId)) {
     return { ok: false, kind: 'unknown-channel' };
   }
+  // 'sync' only says a new channel is in place: the save that made it reads her calendars itself.
+  if (push.state === 'sync') return { ok: true };
   void refreshBusyTimes(deps, { fresh: true }).catch((err: unknown) =>
     console.warn(`[calendar] refresh after a push failed: ${err instanceof Error ? err.message : String(err)}`),
   );
