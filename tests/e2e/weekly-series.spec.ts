@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { loginAdmin, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { loginAdmin, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders, clearSlotTime } from './helpers';
 
 /**
  * Issue 32 at 390 × 844: a client holding five session credits (she records the sale by hand)
@@ -26,9 +26,8 @@ test('a client with credits books a time weekly for four weeks and sees the four
     data: { packageId: five._id, amountCents: 45_000, method: 'cash', paidOn: teacherToday() },
   });
   expect(sold.status()).toBe(201);
-  const minute = 1 + (Math.floor(Date.now() / 1000) % 28);
-  const time = `05:${String(minute).padStart(2, '0')}`;
   const dates = [9, 16, 23, 30].map((d) => teacherToday(d));
+  const time = await clearSlotTime(adminPage.request, dates, 5 * 60);
   const added = await adminPage.request.post('/api/bookings', { data: { slots: dates.map((date) => ({ date, time })) } });
   expect(added.status()).toBe(201);
   const first = ((await added.json()) as { slots: { _id: string; date: string }[] }).slots.find((s) => s.date === dates[0])!;
@@ -83,10 +82,10 @@ test('a week with no slot is listed with the nearest free time, which books alon
     ).status(),
   ).toBe(201);
   // Weeks one and three at the same time; week two offers only an hour later.
-  const minute = 31 + (Math.floor(Date.now() / 1000) % 28);
-  const time = `05:${minute}`;
-  const later = `06:${minute}`;
   const [d1, d2, d3] = [10, 17, 24].map((d) => teacherToday(d));
+  // Clear of her agenda an hour either side on all three days, so an hour later is clear too.
+  const time = await clearSlotTime(adminPage.request, [d1!, d2!, d3!], 5 * 60);
+  const later = `${String(Number(time.slice(0, 2)) + 1).padStart(2, '0')}${time.slice(2)}`;
   const added = await adminPage.request.post('/api/bookings', {
     data: {
       slots: [
