@@ -23,7 +23,11 @@ const link = (href: string, label: string): NavLink => ({ href, label });
 export const ADMIN_TODAY: NavLink = link('/admin/dashboard', 'Today');
 
 export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
-  { label: 'Calendar', links: [link('/admin/dashboard#events', 'Events'), link('/admin/bookings', 'Bookings'), link('/admin/signups', 'Classes')] },
+  // issue 35: her week in one place (classes, sessions, gigs, busy times)
+  {
+    label: 'Calendar',
+    links: [link('/admin/week', 'Week'), link('/admin/dashboard#events', 'Events'), link('/admin/bookings', 'Bookings'), link('/admin/signups', 'Classes')],
+  },
   // issue 34: the private tastings asked for on /chocolates
   { label: 'Shop', links: [link('/admin/chocolates', 'Chocolates'), link('/admin/orders', 'Orders'), link('/admin/tastings', 'Tastings')] },
   // issue 23: the intake form her new clients answer (a client's page opens from Clients)

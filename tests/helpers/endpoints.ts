@@ -32,6 +32,7 @@ import { PRACTICE_ENDPOINTS } from './endpoints/practice.ts';
 import { PACKAGES_ENDPOINTS } from './endpoints/packages.ts';
 import { GIFT_CARDS_ENDPOINTS } from './endpoints/gift-cards.ts';
 import { TASTINGS_ENDPOINTS } from './endpoints/tastings.ts';
+import { AGENDA_ENDPOINTS } from './endpoints/agenda.ts';
 import type { Endpoint, Example, Fixtures } from './endpoints/common.ts';
 
 export { BOOKING_SESSION, CART_COUPON, Fixtures, PNG, PNG_BASE64, SIGNATURE, pngForm } from './endpoints/common.ts';
@@ -55,6 +56,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...MAILBOX_ENDPOINTS,
   ...BACKOFFICE_ENDPOINTS,
   ...BOOKS_ENDPOINTS,
+  ...AGENDA_ENDPOINTS,
   ...BACKUPS_ENDPOINTS,
   ...PRACTICE_ENDPOINTS,
   ...PACKAGES_ENDPOINTS,
