@@ -23,6 +23,7 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
             'tests/api/packages/series-race.test.ts',
             'tests/api/classes/paid-events-race.test.ts',
             'tests/api/classes/event-cancel-crash.test.ts',
+            'tests/api/agenda/availability-race.test.ts',
           ]
         : [],
     env: { TEST_DB: db },

@@ -36,41 +36,18 @@ export const agendaQuery = z.object({ from: z.union([isoDate, instant]), to: z.u
 export const AGENDA_MAX_DAYS = 92;
 export const AGENDA_RANGE_INVALID = `from must not come after to, and the range may span at most ${AGENDA_MAX_DAYS} days`;
 
-export type AgendaKind = 'class' | 'tasting' | 'session' | 'gig' | 'busy';
+export * from './agenda-words.ts';
 
-/** One thing in her agenda. */
-export interface AgendaItem {
-  id: string;
-  kind: AgendaKind;
-  /** ISO instants. */
-  start: string;
-  end: string;
-  title: string;
-  /** Where (an address, a location, 'Online'); absent for a busy time. */
-  place?: string;
-  /** Typed by her ('manual') or read from her Google Calendar ('google'); busy times only. */
-  source?: 'manual' | 'google';
-  /** The ids of the items it overlaps, the travel buffer between places counted. */
-  conflictsWith: string[];
-  /** Miles from the place before it that day (half of each place's round trip from home), when both are her locations and differ. */
-  milesFromPrevious?: number;
-}
+/** How long a class, a tasting or a gig takes her (issue 35): whole minutes, a day at most; 60 unless she says. */
+export const lengthMinutes = z
+  .number({ error: 'Length must be a whole number of minutes' })
+  .int('Length must be a whole number of minutes')
+  .min(1, 'Length must be at least 1 minute')
+  .max(1440, 'Length must be at most 1440 minutes (a day)');
 
-/** What something new overlaps: one line per item, for "it overlaps …; save anyway?". */
-export interface Overlap {
-  id: string;
-  kind: AgendaKind;
-  title: string;
-  start: string;
-  end: string;
-}
-
-export const overlapWords = (o: Overlap, when: string) => `${o.title || KIND_WORDS[o.kind]} (${KIND_WORDS[o.kind].toLowerCase()}, ${when})`;
-
-export const KIND_WORDS: Record<AgendaKind, string> = {
-  class: 'Class',
-  tasting: 'Tasting',
-  session: 'Session',
-  gig: 'Gig',
-  busy: 'Busy',
-};
+/** The travel time she keeps free before and after anything at a place (issue 35): 0 to 240 minutes. */
+export const bufferMinutes = z
+  .number({ error: 'Travel buffer must be a whole number of minutes' })
+  .int('Travel buffer must be a whole number of minutes')
+  .min(0, 'Travel buffer must not be negative')
+  .max(240, 'Travel buffer must be at most 240 minutes');

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { clockTime, isoDate, requiredText } from './common.ts';
+import { bufferMinutes, lengthMinutes, type OverlapWarning } from './agenda.ts';
 
 export const GIG_FREQUENCIES = ['perClass', 'weekly', 'biweekly', 'monthly'] as const;
 export type GigFrequency = (typeof GIG_FREQUENCIES)[number];
@@ -63,6 +64,8 @@ export const locationInput = z.object({
   name: requiredText('Name', 120).refine((s) => !/[\r\n]/.test(s), 'Name must be on one line'),
   /** Round trip from home, in miles (one decimal). */
   roundTripMiles: miles('Round trip'),
+  /** Issue 35: minutes she keeps free before and after anything there; left out, 0 for a new place and unchanged in an edit. */
+  bufferMinutes: bufferMinutes.optional(),
 });
 export type LocationInput = z.input<typeof locationInput>;
 
@@ -77,6 +80,8 @@ const gigFields = {
     .regex(/^[A-Za-z0-9_-]+$/, UNKNOWN_LOCATION),
   /** Per class, in cents. */
   rateCents: cents('Rate'),
+  /** Issue 35: how long a class takes her, in minutes (her agenda's interval). */
+  minutes: lengthMinutes,
   frequency: z.enum(GIG_FREQUENCIES, { error: 'Frequency must be perClass, weekly, biweekly or monthly' }),
   paymentMethod: z.enum(PAYMENT_METHODS, { error: 'Payment method must be cash, check, venmo, paypal, zelle or card' }),
   requestSent: z.boolean({ error: 'requestSent must be true or false' }),
@@ -93,7 +98,13 @@ const gigFields = {
 
 /** POST /api/admin/gigs: one class, or a recurring gig's first class and its rule. */
 export const gigInput = z
-  .object({ ...gigFields, requestSent: gigFields.requestSent.default(false), paid: gigFields.paid.default(false), taxed: gigFields.taxed.default(false) })
+  .object({
+    ...gigFields,
+    minutes: gigFields.minutes.default(60),
+    requestSent: gigFields.requestSent.default(false),
+    paid: gigFields.paid.default(false),
+    taxed: gigFields.taxed.default(false),
+  })
   .refine((g) => !g.repeatUntil || g.repeatUntil >= g.date, { message: 'repeatUntil must not be before the date', path: ['repeatUntil'] });
 export type GigInput = z.input<typeof gigInput>;
 
@@ -143,6 +154,14 @@ export interface LocationView {
   _id: string;
   name: string;
   roundTripMiles: number;
+  /** Issue 35: the travel time kept free before and after anything there, in minutes. */
+  bufferMinutes: number;
+}
+
+/** POST /api/admin/gigs: the classes made, and what they overlap in her agenda (saved all the same; issue 35). */
+export interface GigsAddedView extends OverlapWarning {
+  message: string;
+  ids: string[];
 }
 
 export interface GigView {
@@ -150,6 +169,8 @@ export interface GigView {
   seriesId: string | null;
   date: string;
   time: string;
+  /** Issue 35: how long the class takes her, in minutes. */
+  minutes: number;
   className: string;
   locationId: string;
   location: string;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { bidiControlsMessage, clockTime, hasNoBidiControls, id, isCleanText, isoDate, requiredText } from './common.ts';
 import { eventPriceFields, priceShapeProblem } from './event-prices.ts';
+import { lengthMinutes, type OverlapWarning } from './agenda.ts';
 
 /** SPEC.md section 5, add event. */
 export const FILL_ALL_FIELDS = 'Please fill out all fields';
@@ -98,6 +99,8 @@ export const newEvent = requireFilled(['title', 'date', 'time'], 'all').pipe(
       signUpLink: signUpLink.optional().default(''),
       isExternal: isExternal.optional().default(false),
       capacity: capacity.optional().default(12),
+      /** Issue 35: how long it takes her (her agenda's interval). */
+      minutes: lengthMinutes.optional().default(60),
       repeat: z.enum(REPEATS, { error: 'Repeat must be none, weekly or monthly' }).optional().default('none'),
       ...eventPriceFields,
     })
@@ -116,6 +119,7 @@ export const eventUpdate = requireFilled(['title', 'date', 'time'], 'given').pip
       signUpLink: signUpLink.optional(),
       isExternal: isExternal.optional(),
       capacity: capacity.optional(),
+      minutes: lengthMinutes.optional(),
       ...eventPriceFields,
     })
     .superRefine(priceShapeIssue),
@@ -145,6 +149,8 @@ export interface EventView {
   signUpLink: string;
   isExternal: boolean;
   capacity: number;
+  /** Issue 35: how long it lasts, in minutes (60 unless she said). */
+  minutes: number;
   isPast: boolean;
   /** Issue 34: a fixed price, or a sliding scale; all null: free. */
   priceCents: number | null;
@@ -159,8 +165,11 @@ export interface EventView {
   cancelled?: boolean;
 }
 
-/** POST /api/admin/events on success; `note` is SHORT_MONTH_NOTE when a monthly series moved a date. */
-export interface EventsAddedView {
+/**
+ * POST /api/admin/events on success; `note` is SHORT_MONTH_NOTE when a monthly series moved a
+ * date; `overlaps`: what its occurrences overlap in her agenda (saved all the same; issue 35).
+ */
+export interface EventsAddedView extends OverlapWarning {
   message: string;
   events: EventView[];
   note?: string;

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { clockTime, isCleanText, isoDate } from './common.ts';
+import type { OverlapWarning } from './agenda-words.ts';
 
 /** SPEC.md section 5, add slot. */
 export const FILL_ALL_SLOT_FIELDS = 'Please fill out all the fields!';
@@ -191,7 +192,8 @@ export interface SlotPlaceView {
 }
 
 /** POST /api/bookings on success: a slot that already existed at that date and time is skipped. */
-export interface SlotsAddedView {
+/** POST /api/bookings; `overlaps`: what the new slots overlap in her agenda (added all the same, not offered while it lasts; issue 35). */
+export interface SlotsAddedView extends OverlapWarning {
   message: string;
   added: number;
   skipped: number;

@@ -18,7 +18,9 @@
  *  3. The API on PostgreSQL with a realistic amount of data (a year of events and slots,
  *     hundreds of clients, sign-ups and orders): GET /api/events (whole and one month's grid), /api/chocolates and the
  *     admin's /api/bookings, each as a ratio to GET /api/health in the same run; then a booking
- *     paid through PayPal beside one made with a session credit, p50/p95 of each (issue 32).
+ *     paid through PayPal beside one made with a session credit, p50/p95 of each (issue 32); and the
+ *     client's slot list through the availability rule without and with 200 busy times from her
+ *     calendar (issue 35).
  * Ratios make the numbers comparable across machines; absolute numbers are for this one.
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
  * (a throwaway database is created there and dropped afterwards).
@@ -100,7 +102,8 @@ async function seedRealistic(server: RunningServer) {
     ] as const) {
       events.push({ title, date, time, location: 'Community Studio', startsAt: zonedInstant(date, time, zone), capacity: 12 });
     }
-    for (const time of ['09:00', '10:30', '13:00', '15:00', '16:30']) slots.push({ date, time, startsAt: zonedInstant(date, time, zone) });
+    // 13:30, not 13:00: the 12:15 class runs to 13:15, and a slot it overlaps is never offered (issue 35).
+    for (const time of ['09:00', '10:30', '13:30', '15:00', '16:30']) slots.push({ date, time, startsAt: zonedInstant(date, time, zone) });
   }
   for (let i = 0; i < events.length; i += 500)
     await db
@@ -203,14 +206,22 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function bookingLatency(server: RunningServer, base: string, admin: { cookie: string }): Promise<string[]> {
   const { db } = server.services;
   const PER_KIND = 40;
-  const free = await db
-    .selectFrom('slots')
-    .select('id')
-    .where('bookedBy', 'is', null)
-    .where('startsAt', '>', new Date(Date.now() + 7 * 86_400_000))
-    .orderBy('startsAt')
-    .limit(PER_KIND * 2)
-    .execute();
+  // The slots a client is offered (issue 35: a free slot her agenda took is not), a week ahead and on.
+  const lister = await db
+    .insertInto('users')
+    .values({ email: 'bench-lister@example.com', firstName: 'Bench', lastName: 'Lister' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const listed = await fetch(`${base}/api/bookings?userId=${lister.id}`, {
+    headers: { cookie: `${SESSION_COOKIES.user}=${(await sessionStore(db, 'user').create(lister.id)).token}` },
+  });
+  const weekAhead = Date.now() + 7 * 86_400_000;
+  const free = ((await listed.json()) as { availableSlots: { _id: string; startsAt: string }[] }).availableSlots
+    .filter((s) => Date.parse(s.startsAt) > weekAhead)
+    .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt))
+    .filter((s, i, all) => i === 0 || Date.parse(s.startsAt) - Date.parse(all[i - 1]!.startsAt) >= 3_600_000)
+    .slice(0, PER_KIND * 2)
+    .map((s) => ({ id: s._id }));
   if (free.length < PER_KIND * 2) throw new Error(`bench: ${free.length} free slots, ${PER_KIND * 2} wanted`);
   const type = 'Individual Yoga Session (60 min)';
   const clients = async (kind: string) =>
@@ -276,6 +287,55 @@ async function bookingLatency(server: RunningServer, base: string, admin: { cook
   return lines;
 }
 
+/**
+ * Issue 35: the client's slot list (`GET /api/bookings?userId=`) answered by the one availability
+ * rule over a year of slots, classes and booked sessions, without busy times and then with 200
+ * busy times read from a connected calendar (rows of source 'google', as a refresh stores them):
+ * the whole year and one month, p50/p95 of 40 requests one at a time, in the same run.
+ */
+async function availabilityLatency(server: RunningServer, base: string): Promise<string[]> {
+  const { db } = server.services;
+  const zone = server.env.SITE_TIMEZONE;
+  const user = await db
+    .insertInto('users')
+    .values({ email: 'bench-slots@example.com', firstName: 'Bench', lastName: 'Slots' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { token } = await sessionStore(db, 'user').create(user.id);
+  const cookie = `${SESSION_COOKIES.user}=${token}`;
+  const today = zonedNow(zone).date;
+  const month = `from=${addDays(today, 30)}&to=${addDays(today, 60)}`;
+  const runs = async (query: string) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/bookings?userId=${user.id}${query}`, { headers: { cookie } });
+      if (res.status !== 200) throw new Error(`bench: slot list → ${res.status}`);
+      await res.arrayBuffer();
+      if (i >= 5) ms.push(performance.now() - t);
+    }
+    return [...ms].sort((a, b) => a - b);
+  };
+  const row = (label: string, sorted: number[]) =>
+    `| ${label} | ${sorted.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} |`;
+  const lines = [
+    "The client's slot list through the availability rule (`GET /api/bookings?userId=`), a year of slots, classes and booked sessions (issue 35):",
+    '',
+    '| slot list | n | p50 ms | p95 ms |',
+    '| --- | --- | --- | --- |',
+  ];
+  lines.push(row('a year, no busy times', await runs('')), row('one month, no busy times', await runs(`&${month}`)));
+  // 200 busy times of an hour, spread over the year, as her connected calendar's refresh stores them.
+  const busy = Array.from({ length: 200 }, (_, i) => {
+    const startsAt = zonedInstant(addDays(today, 1 + Math.floor((i * 330) / 200)), i % 2 ? '11:00' : '14:00', zone);
+    return { startsAt, endsAt: new Date(startsAt.getTime() + 3_600_000), source: 'google' as const, calendarId: 'primary', title: 'Busy' };
+  });
+  await db.insertInto('busyTimes').values(busy).execute();
+  lines.push(row('a year, 200 busy times from her calendar', await runs('')), row('one month, 200 busy times from her calendar', await runs(`&${month}`)));
+  for (const line of lines.slice(-4)) console.log(line);
+  return lines;
+}
+
 async function api(): Promise<{ lines: string[]; counts: { t: string; n: number }[] }> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `bench_${Date.now().toString(36)}`;
@@ -303,7 +363,8 @@ async function api(): Promise<{ lines: string[]; counts: { t: string; n: number 
       await measure('`GET /api/bookings` (admin view)', `${base}/api/bookings`, cookie),
     ];
     const bookings = await bookingLatency(server, base, cookie);
-    return { lines: [...table(rows, health), '', ...bookings], counts };
+    const availability = await availabilityLatency(server, base);
+    return { lines: [...table(rows, health), '', ...bookings, '', ...availability], counts };
   } finally {
     // The load generator's last requests (it runs in its own process) finish before the database closes.
     await new Promise((r) => setTimeout(r, 1500));

@@ -202,6 +202,21 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: "her Google Calendar's refresh token is sealed with the private records' key (issue 35, decision 0044)",
   },
   {
+    from: 'booking',
+    to: 'agenda/overlaps.ts',
+    why: 'slots she adds are saved, and the answer names what they overlap in her agenda (issue 35, decision 0044: save, then warn)',
+  },
+  {
+    from: 'classes',
+    to: 'agenda/overlaps.ts',
+    why: 'an event she adds is saved, and the answer names what its occurrences overlap in her agenda (issue 35, decision 0044: save, then warn)',
+  },
+  {
+    from: 'books',
+    to: 'agenda/overlaps.ts',
+    why: 'a gig she adds is saved, and the answer names what its classes overlap in her agenda (issue 35, decision 0044: save, then warn)',
+  },
+  {
     from: 'accounts',
     to: 'packages/ledger.repo.ts',
     why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",

@@ -99,7 +99,11 @@ export async function deleteManualBusyTime(db: DB, id: string): Promise<boolean>
  */
 export async function replaceGoogleBusyTimes(trx: Transaction<Database>, rows: { startsAt: Date; endsAt: Date; calendarId: string }[]): Promise<void> {
   await trx.deleteFrom('busyTimes').where('source', '=', 'google').execute();
-  if (rows.length > 0) await trx.insertInto('busyTimes').values(rows.map((r) => ({ ...r, source: 'google' as const, title: 'Busy' }))).execute();
+  if (rows.length > 0)
+    await trx
+      .insertInto('busyTimes')
+      .values(rows.map((r) => ({ ...r, source: 'google' as const, title: 'Busy' })))
+      .execute();
 }
 
 /** Her books' locations by lower-cased name: the travel buffer of a slot's place. */

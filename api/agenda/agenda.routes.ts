@@ -19,8 +19,7 @@ import { deleteManualBusyTime } from './agenda.repo.ts';
  */
 
 /** A bound of the range as an instant: a day starts at her midnight; `to` as a day ends at the next. */
-const bound = (v: string, zone: string, end: boolean) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(v) ? zonedInstant(end ? addDays(v, 1) : v, '00:00', zone) : new Date(v);
+const bound = (v: string, zone: string, end: boolean) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? zonedInstant(end ? addDays(v, 1) : v, '00:00', zone) : new Date(v));
 
 export const adminAgenda = new Hono<AppEnv>()
   .get('/agenda', requireAdmin(), validateQuery(agendaQuery), async (c) => {

@@ -21,14 +21,14 @@ const booked = [
   'creditLotId',
 ] as const;
 
-/** Inserts the slots whose date and time are new; returns those inserted. */
+/** Inserts the slots whose date and time are new; returns those inserted (with their length, for the agenda's warning). */
 export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date; place: string; online?: boolean }[]) {
   if (slots.length === 0) return [];
   return db
     .insertInto('slots')
     .values(slots)
     .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
-    .returning(free)
+    .returning([...free, 'duration'])
     .execute();
 }
 

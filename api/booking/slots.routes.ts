@@ -27,7 +27,8 @@ import {
   type SlotView,
 } from '../../contract/slots.ts';
 import { slotTime } from './slot-times.ts';
-import { clearSlots } from '../agenda/agenda.ts';
+import { clearSlots, sessionMinutes } from '../agenda/agenda.ts';
+import { overlapsOfNew } from '../agenda/overlaps.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from '../lib/time.ts';
 import { listCancellations } from './booking.repo.ts';
@@ -120,12 +121,29 @@ export const slots = new Hono<AppEnv>()
     }
     // A slot at a date and time that already exists is skipped by the unique constraint.
     const added = await insertSlots(db, [...wanted.values()]);
+    // Saved, then what each new slot overlaps in her agenda (issue 35): such a slot is not offered
+    // while the overlap lasts, and she is told so now rather than finding it missing later.
+    const warning = await overlapsOfNew(
+      db,
+      env.SITE_TIMEZONE,
+      added.map((s) => {
+        const start = new Date(s.startsAt);
+        return {
+          id: s.id,
+          start,
+          end: new Date(start.getTime() + sessionMinutes(s.duration) * 60_000),
+          place: s.online ? 'Online' : s.place,
+          online: s.online,
+        };
+      }),
+    );
     return c.json(
       {
         message: added.length > 0 ? SLOTS_ADDED : NO_SLOTS_ADDED,
         added: added.length,
         skipped: c.req.valid('json').slots.length - added.length,
         slots: added.map(freeView),
+        ...warning,
         ...(warnings.length ? { warnings } : {}),
       } satisfies SlotsAddedView,
       added.length > 0 ? 201 : 200,

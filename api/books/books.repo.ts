@@ -8,18 +8,20 @@ import type { GigsTable } from '../../db/schema.ts';
 
 // --- locations --------------------------------------------------------------------------------
 
-export const listLocations = (db: DB) => db.selectFrom('locations').select(['id', 'name', 'roundTripTenthMiles']).orderBy('name').execute();
+const locationColumns = ['id', 'name', 'roundTripTenthMiles', 'bufferMinutes'] as const;
 
-export const findLocation = (db: DB, id: string) =>
-  db.selectFrom('locations').select(['id', 'name', 'roundTripTenthMiles']).where('id', '=', id).executeTakeFirst();
+export const listLocations = (db: DB) => db.selectFrom('locations').select(locationColumns).orderBy('name').execute();
+
+export const findLocation = (db: DB, id: string) => db.selectFrom('locations').select(locationColumns).where('id', '=', id).executeTakeFirst();
 
 export const findLocationByName = (db: DB, name: string) => db.selectFrom('locations').select('id').where('name', '=', name).executeTakeFirst();
 
-export const insertLocation = (db: DB, row: { name: string; roundTripTenthMiles: number }) =>
-  db.insertInto('locations').values(row).returning(['id', 'name', 'roundTripTenthMiles']).executeTakeFirstOrThrow();
+export const insertLocation = (db: DB, row: { name: string; roundTripTenthMiles: number; bufferMinutes?: number }) =>
+  db.insertInto('locations').values(row).returning(locationColumns).executeTakeFirstOrThrow();
 
-export const updateLocation = (db: DB, id: string, row: { name: string; roundTripTenthMiles: number }) =>
-  db.updateTable('locations').set(row).where('id', '=', id).returning(['id', 'name', 'roundTripTenthMiles']).executeTakeFirst();
+/** Changes a location; a buffer left undefined stays as it is. */
+export const updateLocation = (db: DB, id: string, row: { name: string; roundTripTenthMiles: number; bufferMinutes?: number }) =>
+  db.updateTable('locations').set(row).where('id', '=', id).returning(locationColumns).executeTakeFirst();
 
 export const deleteLocation = (db: DB, id: string) => db.deleteFrom('locations').where('id', '=', id).returning('id').executeTakeFirst();
 
@@ -34,6 +36,7 @@ const gigColumns = [
   'gigs.seriesId',
   'gigs.date',
   'gigs.time',
+  'gigs.minutes',
   'gigs.className',
   'gigs.locationId',
   'gigs.rateCents',
@@ -75,16 +78,16 @@ export const unpaidGigs = (db: DB, today: string) =>
     .orderBy('gigs.time')
     .execute();
 
-/** Inserts entries; a series' date already there is skipped (gigs_series_date). */
-export async function insertGigs(db: DB, rows: Insertable<GigsTable>[]): Promise<string[]> {
+/** Inserts entries; a series' date already there is skipped (gigs_series_date). The entries made, with their dates. */
+export async function insertGigs(db: DB, rows: Insertable<GigsTable>[]): Promise<{ id: string; date: string }[]> {
   if (rows.length === 0) return [];
   const inserted = await db
     .insertInto('gigs')
     .values(rows)
     .onConflict((oc) => oc.columns(['seriesId', 'date']).doNothing())
-    .returning('id')
+    .returning(['id', 'date'])
     .execute();
-  return inserted.map((r) => r.id);
+  return inserted.map((r) => ({ id: r.id, date: r.date }));
 }
 
 export const updateGig = (db: DB, id: string, changes: Updateable<GigsTable>) =>

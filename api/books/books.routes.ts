@@ -23,6 +23,7 @@ import {
   TRIP_NOT_FOUND,
   tripInput,
   UNKNOWN_LOCATION,
+  type GigsAddedView,
   type LocationView,
   type MileageRateView,
   type TripView,
@@ -46,8 +47,8 @@ import { taxYearOf } from './tax-year.ts';
 
 /**
  * Her books (issue 24), admin only:
- *   /api/admin/locations       GET, POST {name, roundTripMiles}; PUT, DELETE /{id}
- *   /api/admin/gigs            GET [?from&to], POST (one class or a recurring gig); PUT, DELETE /{id}; POST /{id}/end
+ *   /api/admin/locations       GET, POST {name, roundTripMiles, bufferMinutes?}; PUT, DELETE /{id}
+ *   /api/admin/gigs            GET [?from&to], POST (one class or a recurring gig; answers what it overlaps); PUT, DELETE /{id}; POST /{id}/end
  *   /api/admin/trips           GET, POST {date, purpose, miles}; DELETE /{id}
  *   /api/admin/mileage-rates   GET; PUT /{year} {centsPerMile, name}
  *   /api/admin/tax-year/{year} GET: the year's report (its CSV: /api/admin/exports/tax-year-{year}.csv)
@@ -56,10 +57,11 @@ import { taxYearOf } from './tax-year.ts';
 const today = (env: Env) => zonedNow(env.SITE_TIMEZONE).date;
 const validId = (s: string) => id.safeParse(s).success;
 
-const locationView = (l: { id: string; name: string; roundTripTenthMiles: number }): LocationView => ({
+const locationView = (l: { id: string; name: string; roundTripTenthMiles: number; bufferMinutes: number }): LocationView => ({
   _id: l.id,
   name: l.name,
   roundTripMiles: fromTenths(l.roundTripTenthMiles),
+  bufferMinutes: l.bufferMinutes,
 });
 const tripView = (t: { id: string; date: string; purpose: string; tenthMiles: number }): TripView => ({
   _id: t.id,
@@ -84,18 +86,18 @@ export const adminLocations = new Hono<AppEnv>()
   .get('/', async (c) => c.json((await listLocations(c.var.services.db)).map(locationView)))
   .post('/', validateJson(locationInput), async (c) => {
     const { db } = c.var.services;
-    const { name, roundTripMiles } = c.req.valid('json');
+    const { name, roundTripMiles, bufferMinutes } = c.req.valid('json');
     if (await findLocationByName(db, name)) return c.json({ message: LOCATION_EXISTS }, 409);
-    return c.json(locationView(await insertLocation(db, { name, roundTripTenthMiles: toTenths(roundTripMiles) })), 201);
+    return c.json(locationView(await insertLocation(db, { name, roundTripTenthMiles: toTenths(roundTripMiles), bufferMinutes: bufferMinutes ?? 0 })), 201);
   })
   .put('/:id', validateJson(locationInput), async (c) => {
     const { db } = c.var.services;
     const locationId = c.req.param('id');
     if (!validId(locationId)) return c.json({ message: LOCATION_NOT_FOUND }, 404);
-    const { name, roundTripMiles } = c.req.valid('json');
+    const { name, roundTripMiles, bufferMinutes } = c.req.valid('json');
     const same = await findLocationByName(db, name);
     if (same && same.id !== locationId) return c.json({ message: LOCATION_EXISTS }, 409);
-    const row = await updateLocation(db, locationId, { name, roundTripTenthMiles: toTenths(roundTripMiles) });
+    const row = await updateLocation(db, locationId, { name, roundTripTenthMiles: toTenths(roundTripMiles), bufferMinutes });
     return row ? c.json(locationView(row)) : c.json({ message: LOCATION_NOT_FOUND }, 404);
   })
   .delete('/:id', async (c) => {
@@ -114,10 +116,12 @@ export const adminGigs = new Hono<AppEnv>()
     return c.json(await gigsOf(db, today(env), from, to));
   })
   .post('/', validateJson(gigInput), async (c) => {
-    const result = await addGig(c.var.services.db, c.req.valid('json'));
+    const { db, env } = c.var.services;
+    const result = await addGig(db, env.SITE_TIMEZONE, c.req.valid('json'));
     if (!result.ok) return c.json({ message: gigAnswers[result.kind].message }, gigAnswers[result.kind].status);
-    const n = result.ids.length;
-    return c.json({ message: n === 1 ? 'Gig added.' : `${n} classes added.`, ids: result.ids }, 201);
+    const { ok: _ok, ...added } = result;
+    const n = added.ids.length;
+    return c.json({ message: n === 1 ? 'Gig added.' : `${n} classes added.`, ...added } satisfies GigsAddedView, 201);
   })
   .put('/:id', validateJson(gigUpdate), async (c) => {
     const { db, env } = c.var.services;

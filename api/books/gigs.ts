@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { GigsTable } from '../../db/schema.ts';
-import { addDays } from '../lib/time.ts';
+import { addDays, zonedInstant } from '../lib/time.ts';
+import { overlapsOfNew } from '../agenda/overlaps.ts';
+import type { OverlapWarning } from '../../contract/agenda.ts';
 import {
   fromTenths,
   MAX_SERIES_ENTRIES,
@@ -50,6 +52,7 @@ export const gigView = (g: GigRow): GigView => ({
   seriesId: g.seriesId,
   date: g.date,
   time: g.time,
+  minutes: g.minutes,
   className: g.className,
   locationId: g.locationId,
   location: g.location,
@@ -85,9 +88,17 @@ export async function gigsOf(db: DB, today: string, from?: string, to?: string):
  */
 export type GigRefusal = 'unknown-location' | 'gig-not-found' | 'date-taken';
 
-/** Makes a gig's entries (one, or a series'); the ids made. */
-export async function addGig(db: DB, input: z.output<typeof gigInput>): Promise<{ ok: true; ids: string[] } | { ok: false; kind: GigRefusal }> {
-  if (!(await findLocation(db, input.locationId))) return { ok: false, kind: 'unknown-location' };
+/**
+ * Makes a gig's entries (one, or a series'): the ids made, and what they overlap in her agenda
+ * (issue 35: saved all the same, she may go ahead), each class weighed on her clocks (`zone`).
+ */
+export async function addGig(
+  db: DB,
+  zone: string,
+  input: z.output<typeof gigInput>,
+): Promise<({ ok: true; ids: string[] } & OverlapWarning) | { ok: false; kind: GigRefusal }> {
+  const location = await findLocation(db, input.locationId);
+  if (!location) return { ok: false, kind: 'unknown-location' };
   const dates = gigDates(input.date, input.frequency, input.repeatUntil);
   const seriesId = input.frequency === 'perClass' ? null : randomUUID();
   const repeatUntil = input.frequency === 'perClass' ? null : (input.repeatUntil ?? dates[dates.length - 1]!);
@@ -95,6 +106,7 @@ export async function addGig(db: DB, input: z.output<typeof gigInput>): Promise<
     seriesId,
     date,
     time: input.time,
+    minutes: input.minutes,
     className: input.className,
     locationId: input.locationId,
     rateCents: input.rateCents,
@@ -109,7 +121,16 @@ export async function addGig(db: DB, input: z.output<typeof gigInput>): Promise<
     cancelled: i === 0 ? (input.cancelled ?? false) : false,
     drove: input.drove ?? true,
   }));
-  return { ok: true, ids: await insertGigs(db, rows) };
+  const made = await insertGigs(db, rows);
+  const warning = await overlapsOfNew(
+    db,
+    zone,
+    made.map((g) => {
+      const start = zonedInstant(g.date, input.time, zone);
+      return { id: g.id, start, end: new Date(start.getTime() + input.minutes * 60_000), place: location.name, online: false };
+    }),
+  );
+  return { ok: true, ids: made.map((g) => g.id), ...warning };
 }
 
 /** Changes one entry; paid without a date means paid today, unpaid clears the date. */

@@ -5,8 +5,9 @@ import type { Insertable, Updateable } from 'kysely';
 import type { EventsTable } from '../../db/schema.ts';
 import { classColumns, TAKES_A_PLACE } from './signups.repo.ts';
 
-// A class's columns as sign-ups read them, and what only the calendar and her list show.
-const columns = [...classColumns, 'signUpLink', 'seriesId'] as const;
+// A class's columns as sign-ups read them, and what only the calendar and her list show (its
+// length: issue 35).
+const columns = [...classColumns, 'signUpLink', 'seriesId', 'minutes'] as const;
 
 /**
  * Events starting at or after `from` (and before `until`, if given), in calendar order (uses

@@ -33,6 +33,7 @@ const cancelRefusals: Record<CancelEventRefusal, { status: 404 | 409; message: s
   'already-cancelled': { status: 409, message: EVENT_ALREADY_CANCELLED },
 };
 import { fillFreePlaces } from './places.ts';
+import { overlapsOfNew } from '../agenda/overlaps.ts';
 import { sendQueued } from '../mail/outbox.ts';
 
 /**
@@ -54,6 +55,7 @@ type EventRow = Pick<
   | 'signUpLink'
   | 'isExternal'
   | 'capacity'
+  | 'minutes'
   | 'priceCents'
   | 'minPriceCents'
   | 'suggestedPriceCents'
@@ -76,6 +78,7 @@ const view = (e: EventRow, now: Date, noticeHours: number, admin = false): Event
     signUpLink: e.signUpLink,
     isExternal: e.isExternal,
     capacity: e.capacity,
+    minutes: e.minutes,
     isPast: startsAt.getTime() <= now.getTime(),
     priceCents: e.priceCents,
     minPriceCents: e.minPriceCents,
@@ -218,10 +221,23 @@ export const adminEvents = new Hono<AppEnv>()
     );
     const now = c.var.services.clock.now();
     const { cancelNoticeHours } = await readSettings(db);
+    // Saved, then what each occurrence overlaps in her agenda (issue 35): she may go ahead.
+    const warning = await overlapsOfNew(
+      db,
+      env.SITE_TIMEZONE,
+      rows.map((e) => ({
+        id: e.id,
+        start: new Date(e.startsAt),
+        end: new Date(new Date(e.startsAt).getTime() + e.minutes * 60_000),
+        place: e.location,
+        online: false,
+      })),
+    );
     return c.json(
       {
         message: 'Event(s) added successfully',
         events: rows.map((e) => view(e, now, cancelNoticeHours, true)),
+        ...warning,
         ...(clamped ? { note: SHORT_MONTH_NOTE } : {}),
         ...(at.warnings.length ? { warnings: at.warnings } : {}),
       } satisfies EventsAddedView,

@@ -12,6 +12,35 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 export const todayIn = (zone: string, now: Date) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
+/** How far `zone`'s clocks are ahead of UTC at `instant`, in milliseconds. */
+function offsetAt(instant: number, zone: string): number {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    })
+      .formatToParts(new Date(instant))
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - Math.floor(instant / 60_000) * 60_000;
+}
+
+/**
+ * The instant of `day` at `time` (HH:mm) on the clocks of `zone`, whatever the browser's zone
+ * (her Week's busy times are typed on her clocks). The offset is read twice, the second time at
+ * the first guess, so a day the clocks change on lands right; a time they skip moves on by the gap.
+ */
+export function instantIn(day: string, time: string, zone: string): Date {
+  const wall = Date.parse(`${day}T${time}:00Z`);
+  const guess = wall - offsetAt(wall, zone);
+  return new Date(wall - offsetAt(guess, zone));
+}
+
 /** The day of `instant` on the clocks of `zone`. */
 export const dayOf = (instant: string | Date, zone: string) => todayIn(zone, new Date(instant));
 

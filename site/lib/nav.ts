@@ -22,6 +22,16 @@ const link = (href: string, label: string): NavLink => ({ href, label });
  */
 export const ADMIN_TODAY: NavLink = link('/admin/dashboard', 'Today');
 
+/**
+ * Issue 35: her week in one place (classes, sessions, gigs, busy times). Beside Today at the top
+ * of the menu, where it takes no row of its own on the phone: a link more in a group would push
+ * the open menu to the screen's foot and leave no room to tap outside it.
+ */
+export const ADMIN_WEEK: NavLink = link('/admin/week', 'Week');
+
+/** The menu's first row: her day and her week. */
+export const ADMIN_DAYS: readonly NavLink[] = [ADMIN_TODAY, ADMIN_WEEK];
+
 export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
   { label: 'Calendar', links: [link('/admin/dashboard#events', 'Events'), link('/admin/bookings', 'Bookings'), link('/admin/signups', 'Classes')] },
   // issue 34: the private tastings asked for on /chocolates
@@ -54,5 +64,5 @@ export const ADMIN_NAV_GROUPS: readonly NavGroup[] = [
   { label: 'Settings', links: [link('/admin/settings', 'Settings'), link('/admin/backups', 'Backups'), link('/admin/mail', 'Mail')] },
 ];
 
-/** Every admin page's link, Today first. */
-export const ADMIN_NAV: readonly NavLink[] = [ADMIN_TODAY, ...ADMIN_NAV_GROUPS.flatMap((g) => g.links)];
+/** Every admin page's link, Today and Week first. */
+export const ADMIN_NAV: readonly NavLink[] = [...ADMIN_DAYS, ...ADMIN_NAV_GROUPS.flatMap((g) => g.links)];

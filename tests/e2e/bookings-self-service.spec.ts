@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, visitorHeaders } from './helpers';
+import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, visitorHeaders, clearSlotTime } from './helpers';
 
 /**
  * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
@@ -9,18 +9,14 @@ import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, 
 
 const YOGA = 'Individual Yoga Session (60 min)';
 
-let counter = 0;
 /** A new free slot `days` ahead at a time no other run uses (or exactly at `at`, on the teacher's clocks); its id and date. */
 async function adminSlot(browser: Browser, days: number, at?: { date: string; time: string }): Promise<{ id: string; date: string }> {
   const context = await browser.newContext({ extraHTTPHeaders: visitorHeaders() });
   const page = await context.newPage();
   await loginAdmin(page);
-  const n = (Date.now() / 1000 + ++counter) % 600;
   const date = at?.date ?? teacherToday(days);
-  // Never on the hour or the half hour: the seed's weekday slots (10:00, 13:00, 16:30) are there,
-  // and the admin's POST adds nothing where a slot exists.
-  const minute = 1 + Math.floor(n % 28) + (Math.floor(n) % 2 === 0 ? 0 : 30);
-  const time = at?.time ?? `${String(6 + Math.floor(n / 60)).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  // Clear of her agenda that day (a slot overlapping a session booked by another test is not offered).
+  const time = at?.time ?? (await clearSlotTime(page.request, [date], 6 * 60));
   const res = await page.request.post('/api/bookings', { data: { slots: [{ date, time }] } });
   expect(res.status()).toBe(201);
   const { slots } = await res.json();

@@ -119,6 +119,48 @@ export function teacherToday(offsetDays = 0): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
 
+/** Minutes since her midnight (America/Los_Angeles) of an instant on her day `date`; -1 / 1440+ before or after that day. */
+function herMinutes(iso: string, date: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Los_Angeles',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
+  return day === date ? minutes : day < date ? -1 : 1440 + minutes;
+}
+
+/**
+ * A time (HH:mm) at which a new hour-long slot is clear on each of her days `dates`: an hour and
+ * more from everything her agenda holds those days (issue 35: a slot overlapping a class, a gig, a
+ * booked session or a busy time is not offered), never on the hour or half hour (the seed's
+ * slots), at a minute that varies between runs. `request` carries her session.
+ */
+export async function clearSlotTime(request: APIRequestContext, dates: string[], earliest = 5 * 60): Promise<string> {
+  const taken: [number, number][] = [];
+  for (const date of dates) {
+    const res = await request.get(`/api/admin/agenda?from=${date}&to=${date}`);
+    expect(res.status(), `her agenda of ${date}`).toBe(200);
+    for (const item of (await res.json()) as { start: string; end: string }[]) taken.push([herMinutes(item.start, date), herMinutes(item.end, date)]);
+  }
+  const offset = 1 + (Math.floor(Date.now() / 1000) % 28);
+  for (let m = earliest + offset; m < 22 * 60; m += 37) {
+    if (m % 30 === 0) continue;
+    if (taken.every(([start, end]) => m + 60 + 60 <= start || m >= end + 60))
+      return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  }
+  throw new Error(`no clear hour on ${dates.join(', ')}`);
+}
+
 /** The PayPal emulator's SDK script (api/services/payments/emulator.ts), whatever its query. */
 const isPayPalSdk = (url: URL) => url.pathname === '/dev/paypal/sdk/js';
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail } from './helpers';
+import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail, clearSlotTime } from './helpers';
 
 /**
  * Issue 32, the teacher's side at 390 × 844 (her phone): she adds a client who called, records
@@ -15,10 +15,10 @@ async function axeClean(page: Page) {
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 }
 
-/** A free slot of hers, nine days ahead at an odd minute (the seed's slots are on the hour or half hour). */
+/** A free slot of hers, nine days ahead, clear of her agenda that day (clearSlotTime). */
 async function freeSlot(page: Page): Promise<string> {
-  const minute = 1 + (Math.floor(Date.now() / 1000) % 28);
-  const res = await page.request.post('/api/bookings', { data: { slots: [{ date: teacherToday(9), time: `07:${String(minute).padStart(2, '0')}` }] } });
+  const date = teacherToday(9);
+  const res = await page.request.post('/api/bookings', { data: { slots: [{ date, time: await clearSlotTime(page.request, [date], 7 * 60) }] } });
   expect(res.status()).toBe(201);
   const { slots } = (await res.json()) as { slots: { _id: string }[] };
   expect(slots).toHaveLength(1);

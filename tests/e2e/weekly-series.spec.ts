@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { loginAdmin, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders } from './helpers';
+import { loginAdmin, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders, clearSlotTime } from './helpers';
 
 /**
  * Issue 32 at 390 × 844: a client holding five session credits (she records the sale by hand)
@@ -26,9 +26,8 @@ test('a client with credits books a time weekly for four weeks and sees the four
     data: { packageId: five._id, amountCents: 45_000, method: 'cash', paidOn: teacherToday() },
   });
   expect(sold.status()).toBe(201);
-  const minute = 1 + (Math.floor(Date.now() / 1000) % 28);
-  const time = `05:${String(minute).padStart(2, '0')}`;
   const dates = [9, 16, 23, 30].map((d) => teacherToday(d));
+  const time = await clearSlotTime(adminPage.request, dates, 5 * 60);
   const added = await adminPage.request.post('/api/bookings', { data: { slots: dates.map((date) => ({ date, time })) } });
   expect(added.status()).toBe(201);
   const first = ((await added.json()) as { slots: { _id: string; date: string }[] }).slots.find((s) => s.date === dates[0])!;
@@ -83,10 +82,13 @@ test('a week with no slot is listed with the nearest free time, which books alon
     ).status(),
   ).toBe(201);
   // Weeks one and three at the same time; week two offers only an hour later.
-  const minute = 31 + (Math.floor(Date.now() / 1000) % 28);
-  const time = `05:${minute}`;
-  const later = `06:${minute}`;
   const [d1, d2, d3] = [10, 17, 24].map((d) => teacherToday(d));
+  // Clear of her agenda an hour either side on all three days, so an hour later is clear too.
+  const time = await clearSlotTime(adminPage.request, [d1!, d2!, d3!], 5 * 60);
+  const laterHour = Number(time.slice(0, 2)) + 1;
+  const later = `${String(laterHour).padStart(2, '0')}${time.slice(2)}`;
+  // How the page says it: 7:25 AM.
+  const laterWords = `${laterHour % 12 || 12}${time.slice(2)} ${laterHour < 12 ? 'AM' : 'PM'}`;
   const added = await adminPage.request.post('/api/bookings', {
     data: {
       slots: [
@@ -115,10 +117,10 @@ test('a week with no slot is listed with the nearest free time, which books alon
   await expect(missed).toHaveCount(1);
   await expect(missed).toContainText('no session offered then');
   const nearest = missed.getByRole('button', { name: /^Book / }).first();
-  await expect(nearest).toContainText(/6:\d{2} AM/);
+  await expect(nearest).toContainText(laterWords);
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await nearest.click();
-  await expect(missed).toContainText(/Booked .*6:\d{2} AM/);
+  await expect(missed).toContainText(new RegExp(`Booked .*${laterWords}`));
   expect((await (await page.request.get(`/api/user/${userId}/balance`)).json()).sessionsRemaining).toBe(2);
   await admin.close();
   await context.close();

@@ -4,12 +4,15 @@ import { zonedInstant, zonedNow } from '../../api/lib/time.ts';
 import type { PackageView } from '../../contract/packages.ts';
 
 export function packageFixtures(server: TestServer) {
-  let minute = 0;
+  // Slots asked for at the same distance follow each other an hour and a minute apart: a booked
+  // one takes her time (issue 35), and a late one (a few hours ahead) stays within her notice period.
+  const taken = new Map<number, number>();
   return {
-    /** A free slot `hoursAhead` from now (rounded to her clock), a minute apart from the others. */
+    /** A free slot `hoursAhead` from now (rounded to her clock), clear of the others made here. */
     async addSlot(hoursAhead = 24 * 5) {
-      const n = ++minute;
-      const at = new Date(server.services.clock.now().getTime() + hoursAhead * 3_600_000 + n * 60_000);
+      const n = (taken.get(hoursAhead) ?? 0) + 1;
+      taken.set(hoursAhead, n);
+      const at = new Date(server.services.clock.now().getTime() + hoursAhead * 3_600_000 + n * 61 * 60_000);
       const wall = zonedNow(server.env.SITE_TIMEZONE, at);
       return server.services.db
         .insertInto('slots')

@@ -38,6 +38,7 @@ import {
 } from '../../../contract/slots.ts';
 import { SelectInput, TextInput } from '../Field';
 import { Listing } from '../Listing';
+import { overlapsNote } from './overlaps';
 
 type Repeat = 'none' | 'daily' | 'weekly';
 const REPEAT_CHOICES = Object.entries({ none: 'Does not repeat', daily: 'Daily', weekly: 'Weekly' } satisfies Record<Repeat, string>);
@@ -100,6 +101,8 @@ function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
         [
           skipped > 0 ? `${skipped} of them already existed at that date and time and ${skipped === 1 ? 'was' : 'were'} skipped.` : '',
           ...(res.data.warnings ?? []),
+          // Issue 35: added all the same, but not offered while what it overlaps stands.
+          overlapsNote(res.data),
         ]
           .filter(Boolean)
           .join(' ') || undefined,

@@ -10,7 +10,8 @@ import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventVie
 import type { SignupRowView } from '../../../contract/signups.ts';
 import { rosterPath } from '../../../contract/roster.ts';
 import { check } from '../../../contract/check.ts';
-import { Checkbox, choicesOf, MoneyInput, SelectInput, TextInput } from '../Field';
+import { Checkbox, choicesOf, CountInput, MoneyInput, SelectInput, TextInput } from '../Field';
+import { overlapsNote } from './overlaps';
 import { typedCents } from '../../lib/money';
 import { priceWords } from '../../lib/event-price';
 import { Listing } from '../Listing';
@@ -23,6 +24,8 @@ const emptyForm = {
   signUpLink: '',
   isExternal: false,
   capacity: '12',
+  // Issue 35: how long it takes her, as typed.
+  minutes: '60',
   repeat: 'none' as Repeat,
   // Issue 34: what a place costs, in dollars as typed.
   priceMode: 'free' as PriceMode,
@@ -106,7 +109,8 @@ function EventRow(props: {
 }) {
   const { event } = props;
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState({ ...event, capacity: String(event.capacity), ...priceDraftOf(event) });
+  const draftOf = (e: EventView) => ({ ...e, capacity: String(e.capacity), minutes: String(e.minutes), ...priceDraftOf(e) });
+  const [draft, setDraft] = useState(draftOf(event));
   const set = (k: string) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
 
   async function save(e: FormEvent) {
@@ -120,6 +124,7 @@ function EventRow(props: {
         signUpLink: draft.signUpLink,
         isExternal: draft.isExternal,
         capacity: Number(draft.capacity),
+        minutes: Number(draft.minutes),
         // The price as chosen: free sends the four as none, so an edit can make an event free again.
         ...{ priceCents: null, minPriceCents: null, suggestedPriceCents: null, maxPriceCents: null },
         ...priceFields(draft),
@@ -164,6 +169,7 @@ function EventRow(props: {
           <TextInput id={`${id}-title`} label="Title" value={draft.title} onChange={set('title')} />
           <TextInput id={`${id}-date`} label="Date" type="date" value={draft.date} onChange={set('date')} />
           <TextInput id={`${id}-time`} label="Time" type="time" value={draft.time} onChange={set('time')} />
+          <CountInput id={`${id}-minutes`} label="Length (minutes)" min={1} max={1440} value={draft.minutes} onChange={set('minutes')} />
           <TextInput id={`${id}-location`} label="Location" value={draft.location} onChange={set('location')} />
           <TextInput id={`${id}-link`} label="Sign-up link" value={draft.signUpLink} onChange={set('signUpLink')} />
           <TextInput id={`${id}-capacity`} label="Capacity" type="number" min={1} value={draft.capacity} onChange={set('capacity')} />
@@ -177,7 +183,7 @@ function EventRow(props: {
               className="button button-quiet button-small"
               type="button"
               onClick={() => {
-                setDraft({ ...event, capacity: String(event.capacity), ...priceDraftOf(event) });
+                setDraft(draftOf(event));
                 setEditing(false);
               }}
             >
@@ -271,7 +277,7 @@ function EventsPanel() {
       return;
     }
     const { priceMode: _mode, price: _p, minPrice: _min, suggestedPrice: _s, maxPrice: _max, ...fields } = form;
-    const body = { ...fields, capacity: Number(form.capacity), ...priceFields(form) };
+    const body = { ...fields, capacity: Number(form.capacity), minutes: Number(form.minutes), ...priceFields(form) };
     const checked = check(newEvent, body);
     if (!checked.ok) {
       await showAlert({ icon: 'warning', title: 'Error adding event.', text: checked.message });
@@ -286,7 +292,8 @@ function EventsPanel() {
     }
     setForm(emptyForm);
     await load();
-    const told = [res.data.note, ...(res.data.warnings ?? [])].filter(Boolean).join(' ');
+    // Saved all the same (issue 35): what it overlaps in her agenda is said with the rest.
+    const told = [res.data.note, ...(res.data.warnings ?? []), overlapsNote(res.data)].filter(Boolean).join(' ');
     await showAlert({ icon: 'success', title: 'Event(s) added successfully', text: told || undefined });
   }
 
@@ -323,6 +330,7 @@ function EventsPanel() {
               <TextInput id="ev-title" label="Title" value={form.title} onChange={set('title')} />
               <TextInput id="ev-date" label="Date" type="date" value={form.date} onChange={set('date')} />
               <TextInput id="ev-time" label="Time" type="time" value={form.time} onChange={set('time')} />
+              <CountInput id="ev-minutes" label="Length (minutes)" min={1} max={1440} value={form.minutes} onChange={set('minutes')} />
               <TextInput id="ev-location" label="Location" value={form.location} onChange={set('location')} />
               <TextInput id="ev-link" label="Sign-up link" type="url" value={form.signUpLink} onChange={set('signUpLink')} />
               <TextInput id="ev-capacity" label="Capacity" type="number" min={1} max={500} value={form.capacity} onChange={set('capacity')} />

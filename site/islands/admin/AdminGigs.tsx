@@ -14,7 +14,8 @@ import {
   type FocusRowProps,
 } from './admin-ui';
 import { request } from '../../lib/http';
-import { Checkbox, choicesOf, MoneyInput, SelectInput, TextInput } from '../Field';
+import { Checkbox, choicesOf, CountInput, MoneyInput, SelectInput, TextInput } from '../Field';
+import { overlapsNote } from './overlaps';
 import { usdFromCents } from '../../lib/money';
 import {
   FREQUENCY_WORDS,
@@ -22,6 +23,7 @@ import {
   PAYMENT_METHOD_WORDS,
   PAYMENT_METHODS,
   type GigFrequency,
+  type GigsAddedView,
   type GigsView,
   type GigView,
   type LocationView,
@@ -48,6 +50,7 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
   const id = useId();
   const [date, setDate] = useState(todayHere());
   const [time, setTime] = useState('18:00');
+  const [minutes, setMinutes] = useState('60');
   const [className, setClassName] = useState('');
   const [locationId, setLocationId] = useState('');
   const [rate, setRate] = useState('');
@@ -59,12 +62,13 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
 
   async function add() {
     const rateCents = Math.round(Number(rate) * 100);
-    const made = await send<{ message: string }>(
+    const made = await send<GigsAddedView>(
       'POST',
       '/api/admin/gigs',
       {
         date,
         time,
+        minutes: Number(minutes),
         className,
         locationId: locationId || props.locations[0]?._id || '',
         rateCents: Number.isFinite(rateCents) ? rateCents : -1,
@@ -76,7 +80,8 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
       'Could not add the gig',
     );
     if (made) {
-      setStatus(made.message);
+      // Saved all the same (issue 35): she is told what it overlaps, and may change it.
+      setStatus([made.message, overlapsNote(made)].filter(Boolean).join(' '));
       setClassName('');
       props.onAdded(date);
     }
@@ -105,6 +110,7 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
       <div className="form-row">
         <TextInput id={`${id}-date`} label="First date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
         <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+        <CountInput id={`${id}-minutes`} label="Length (minutes)" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />
       </div>
       <div className="form-row">
         <MoneyInput id={`${id}-rate`} label="Rate per class ($)" required value={rate} onChange={(e) => setRate(e.target.value)} />
@@ -142,6 +148,7 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
   const [className, setClassName] = useState(g.className);
   const [date, setDate] = useState(g.date);
   const [time, setTime] = useState(g.time);
+  const [minutes, setMinutes] = useState(String(g.minutes));
   const [rate, setRate] = useState((g.rateCents / 100).toFixed(2));
   const [locationId, setLocationId] = useState(g.locationId);
   const [method, setMethod] = useState<PaymentMethod>(g.paymentMethod);
@@ -152,6 +159,7 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
       className,
       date,
       time,
+      minutes: Number(minutes),
       rateCents: Math.round(Number(rate) * 100),
       locationId,
       paymentMethod: method,
@@ -180,6 +188,7 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
           />
           <TextInput id={`${id}-date`} label="Date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
           <TextInput id={`${id}-time`} label="Time" type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+          <CountInput id={`${id}-minutes`} label="Length (minutes)" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />
           <MoneyInput id={`${id}-rate`} label="Rate ($)" required value={rate} onChange={(e) => setRate(e.target.value)} />
           <SelectInput
             id={`${id}-method`}
@@ -291,21 +300,27 @@ function LocationsPanel(props: { locations: LocationView[]; onChanged: () => voi
   const id = useId();
   const [name, setName] = useState('');
   const [miles, setMiles] = useState('');
+  const [buffer, setBuffer] = useState('0');
   async function add() {
-    if (await send('POST', '/api/admin/locations', { name, roundTripMiles: Number(miles) }, 'Could not add the location')) {
+    const body = { name, roundTripMiles: Number(miles), bufferMinutes: Number(buffer) };
+    if (await send('POST', '/api/admin/locations', body, 'Could not add the location')) {
       setName('');
       setMiles('');
+      setBuffer('0');
       props.onChanged();
     }
   }
   return (
     <section className="admin-panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Locations</h2>
-      <p className="muted">Where you teach, with the round trip from home in miles (entered once: each gig adds it).</p>
+      <p className="muted">
+        Where you teach, with the round trip from home in miles (entered once: each gig adds it), and the travel time to keep free before and after anything
+        there (no session is offered inside it).
+      </p>
       <ul className="plain-list">
         {props.locations.map((l) => (
           <li key={l._id} data-location={l.name}>
-            {l.name}: {l.roundTripMiles} mi round trip{' '}
+            {l.name}: {l.roundTripMiles} mi round trip{l.bufferMinutes > 0 ? ` · ${l.bufferMinutes} min travel buffer` : ''}{' '}
             <button
               type="button"
               className="button button-quiet button-small"
@@ -330,6 +345,7 @@ function LocationsPanel(props: { locations: LocationView[]; onChanged: () => voi
       >
         <TextInput id={`${id}-name`} label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <TextInput id={`${id}-miles`} label="Round trip (miles)" inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
+        <CountInput id={`${id}-buffer`} label="Travel buffer (minutes)" min={0} max={240} value={buffer} onChange={(e) => setBuffer(e.target.value)} />
         <div className="field">
           <button className="button button-small" type="submit">
             Add location

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { AdminSessionView, AdminView } from '../../../contract/admin.ts';
 import { leaveSession, request } from '../../lib/http';
 import { publicConfig } from '../../lib/config';
-import { ADMIN_NAV, ADMIN_NAV_GROUPS, ADMIN_TODAY, type NavLink } from '../../lib/nav';
+import { ADMIN_DAYS, ADMIN_NAV, ADMIN_NAV_GROUPS, ADMIN_TODAY, type NavLink } from '../../lib/nav';
 import { forgetAdmin, rememberAdmin, storedAdmin } from '../../lib/profile';
 import { setAdminZone } from './admin-ui';
 import { useHydrated } from '../useHydrated';
@@ -97,7 +97,7 @@ function AdminNav(props: { current: string }) {
         </button>
       </div>
       <div id={menuId} className={open ? 'admin-menu open' : 'admin-menu'}>
-        <ul className="admin-links">{item(ADMIN_TODAY)}</ul>
+        <ul className="admin-links">{ADMIN_DAYS.map(item)}</ul>
         {ADMIN_NAV_GROUPS.map((g) => (
           <div className="admin-group" key={g.label}>
             <p className="admin-group-label" id={`${menuId}-${g.label}`}>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import { Checkbox, SelectInput } from '../Field';
@@ -56,6 +56,11 @@ export function GoogleCalendarPanel() {
     }
   }
 
+  function save(ev: FormEvent) {
+    ev.preventDefault();
+    void send('PUT', { busyCalendarIds: busy, writeCalendarId: write === NO_WRITE ? null : write });
+  }
+
   const heading = (
     <h2 id={`${id}-heading`} tabIndex={-1}>
       Google Calendar
@@ -93,15 +98,7 @@ export function GoogleCalendarPanel() {
           </p>
         </>
       ) : (
-        <form
-          className="product-form settings-form"
-          aria-label="Google Calendar"
-          noValidate
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            void send('PUT', { busyCalendarIds: busy, writeCalendarId: write === NO_WRITE ? null : write });
-          }}
-        >
+        <form className="product-form settings-form" aria-label="Google Calendar" noValidate onSubmit={save}>
           <p>
             Connected as <strong data-calendar-account>{view.account}</strong>
             {view.standIn && ' (local stand-in)'}.

@@ -104,6 +104,12 @@ export default function TodayPanel() {
   return (
     <section className="admin-panel today" aria-labelledby={headingId} data-today>
       <h2 id={headingId}>Today{today && <span className="today-date"> · {formatDay(today.today)}</span>}</h2>
+      {/* Issue 35: the whole week, with her gigs and busy times, a tap away. */}
+      <p className="today-week">
+        <a className="button button-quiet button-small" href="/admin/week">
+          Your week
+        </a>
+      </p>
       {failed ? (
         <p role="alert" className="admin-error">
           Today’s summary could not be loaded. The lists below are up to date; reload the page to try again.

@@ -20,6 +20,9 @@ let zone = documentClock()?.zone ?? ADMIN_TIME_ZONE;
 /** Her today, YYYY-MM-DD on her clocks (a gig's default date, this month, this tax year). */
 export const herToday = (): string => todayIn(zone, new Date());
 
+/** Her zone (SITE_TIMEZONE): what her Week reads days in and makes instants of her times in. */
+export const herZone = (): string => zone;
+
 /** The shell sets her zone from GET /api/config/public; an unknown zone keeps the default. */
 export function setAdminZone(timeZone: string): void {
   try {
@@ -65,6 +68,17 @@ export function formatWhen(iso: string | null | undefined): string {
   const p = partsIn(zone, d);
   return `${dayLabel(p, partsIn(zone, new Date()))} · ${p.hour}:${p.minute}\u00a0${p.dayPeriod}`;
 }
+
+/** An instant's time of day on her clocks: "7:30 PM" (the end of a span formatWhen began). */
+export function formatClock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = partsIn(zone, d);
+  return `${p.hour}:${p.minute}\u00a0${p.dayPeriod}`;
+}
+
+/** A span on her clocks: "Tue, Dec 1 · 6:00 PM–7:00 PM" (an agenda item, what a new thing overlaps). */
+export const formatSpan = (start: string, end: string) => `${formatWhen(start)}–${formatClock(end)}`;
 
 /** The Pages editor's name for formatWhen: one date format across the admin. */
 export const formatLosAngeles = formatWhen;

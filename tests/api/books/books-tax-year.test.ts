@@ -119,8 +119,9 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
     expect((await api('/api/admin/locations', { method: 'POST', json: { name: 'Far', roundTripMiles: 1.25 } })).status).toBe(400);
     const list = await (await api('/api/admin/locations')).json();
     expect(list).toEqual([
-      { _id: hillside, name: 'Hillside Gym', roundTripMiles: 30 },
-      { _id: riverside, name: 'Riverside Studio', roundTripMiles: 12.4 },
+      // Issue 35: no travel buffer unless she sets one.
+      { _id: hillside, name: 'Hillside Gym', roundTripMiles: 30, bufferMinutes: 0 },
+      { _id: riverside, name: 'Riverside Studio', roundTripMiles: 12.4, bufferMinutes: 0 },
     ]);
   });
 

@@ -50,6 +50,8 @@ describe(`adding events on ${testDbKind()}`, () => {
           signUpLink: 'https://example.com/book',
           isExternal: false,
           capacity: 12,
+          // Issue 35: an hour unless she says.
+          minutes: 60,
           isPast: false,
           // Free (issue 34): no price, nothing to refund; her list says it is public and on.
           priceCents: null,
@@ -61,6 +63,8 @@ describe(`adding events on ${testDbKind()}`, () => {
           cancelled: false,
         },
       ],
+      // Issue 35: nothing in her agenda on that evening.
+      overlaps: [],
     });
     const row = await server.services.db.selectFrom('events').selectAll().where('id', '=', body.events[0]._id).executeTakeFirstOrThrow();
     expect(row.seriesId).toBeNull();
@@ -168,6 +172,7 @@ describe('the public event list', () => {
         'suggestedPriceCents',
         'maxPriceCents',
         'refundUntil',
+        'minutes',
       ].sort(),
     );
   });

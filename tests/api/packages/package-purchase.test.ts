@@ -228,7 +228,7 @@ describe(`buying a package through PayPal on ${testDbKind()}`, () => {
 describe(`refunding a package on ${testDbKind()}`, () => {
   let minute = 0;
   async function yogaSlot() {
-    const at = new Date(server.services.clock.now().getTime() + 5 * 86_400_000 + ++minute * 60_000);
+    const at = new Date(server.services.clock.now().getTime() + 5 * 86_400_000 + ++minute * 61 * 60_000);
     const wall = zonedNow(server.env.SITE_TIMEZONE, at);
     return db()
       .insertInto('slots')

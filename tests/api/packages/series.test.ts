@@ -58,7 +58,7 @@ const bookedBy = async (slotId: string) =>
 describe(`a weekly series on ${testDbKind()}`, () => {
   it('books the free weeks of eight, lists the two taken with the nearest free times, spends exactly six credits, mails one confirmation', async () => {
     const start = addDays(today(), 10);
-    const slots = await weekly(start, '10:17', 8);
+    const slots = await weekly(start, '06:17', 8);
     const other = await clientWith(2);
     expect((await book(other, slots[2]!.id)).status).toBe(200);
     expect((await book(other, slots[5]!.id)).status).toBe(200);
@@ -95,7 +95,7 @@ describe(`a weekly series on ${testDbKind()}`, () => {
   });
 
   it('books as many weeks as the credits cover and lists the rest; with none at all it is 409 naming the type', async () => {
-    const slots = await weekly(addDays(today(), 11), '10:23', 5);
+    const slots = await weekly(addDays(today(), 11), '07:23', 5);
     const client = await clientWith(3);
     const body = (await (await series(client, slots[0]!.id, 5)).json()) as SeriesView;
     expect(body.booked).toHaveLength(3);
@@ -110,7 +110,7 @@ describe(`a weekly series on ${testDbKind()}`, () => {
   });
 
   it('refuses another account, a slot that does not exist and weeks out of range, booking nothing', async () => {
-    const slots = await weekly(addDays(today(), 12), '10:29', 2);
+    const slots = await weekly(addDays(today(), 12), '08:29', 2);
     const client = await clientWith(2);
     const stranger = await createUser(server);
     expect(
@@ -129,7 +129,7 @@ describe(`a weekly series on ${testDbKind()}`, () => {
   });
 
   it('a week raced by another client ends booked or missed, and every credit matches a session', async () => {
-    const slots = await weekly(addDays(today(), 13), '10:31', 4);
+    const slots = await weekly(addDays(today(), 13), '15:31', 4);
     const client = await clientWith(4);
     const other = await clientWith(1);
     const [mine, theirs] = await Promise.all([series(client, slots[0]!.id, 4), book(other, slots[2]!.id)]);
@@ -227,8 +227,8 @@ describe(`a weekly series on ${testDbKind()}`, () => {
   });
 
   it('cancels one session of a series in time, returning its credit, and moves another alone', async () => {
-    const slots = await weekly(addDays(today(), 15), '10:53', 3);
-    const spare = await slotAt(addDays(today(), 16), '10:53');
+    const slots = await weekly(addDays(today(), 15), '12:53', 3);
+    const spare = await slotAt(addDays(today(), 16), '12:53');
     const client = await clientWith(3);
     const body = (await (await series(client, slots[0]!.id, 3)).json()) as SeriesView;
     expect(body.booked).toHaveLength(3);

@@ -1,5 +1,5 @@
 /** The endpoint table's books part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, Fixtures, text, optionalText, match, badDates, badTimes, type Endpoint } from './common.ts';
+import { plainGet, Fixtures, text, optionalText, match, badDates, badTimes, type Endpoint, type Field } from './common.ts';
 
 /** A location of her books (issue 24), new each time. */
 async function bookLocation(fx: Fixtures): Promise<string> {
@@ -30,6 +30,13 @@ async function bookGig(fx: Fixtures): Promise<string> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** A location's fields, as added and as edited; bufferMinutes (issue 35): minutes kept free before and after anything there. */
+const locationFields = (): Record<string, Field> => ({
+  name: text({ bad: ['Two\nlines'] }),
+  roundTripMiles: { kind: 'number', required: true, bad: [-1, 10001, 1.25] },
+  bufferMinutes: { kind: 'number', bad: [-1, 241, 1.5] },
+});
 
 export const BOOKS_ENDPOINTS: Endpoint[] = [
   // --- her books (issue 24) -------------------------------------------------------------------
@@ -83,7 +90,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
     route: '/api/admin/locations',
     auth: 'admin',
     body: 'json',
-    fields: { name: text({ bad: ['Two\nlines'] }), roundTripMiles: { kind: 'number', required: true, bad: [-1, 10001, 1.25] } },
+    fields: locationFields(),
     writes: ['locations'],
     example: async (fx) => ({ json: { name: fx.unique('Riverside Studio'), roundTripMiles: 12.4 } }),
   },
@@ -92,7 +99,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
     route: '/api/admin/locations/:id',
     auth: 'admin',
     body: 'json',
-    fields: { name: text({ bad: ['Two\nlines'] }), roundTripMiles: { kind: 'number', required: true, bad: [-1, 10001, 1.25] } },
+    fields: locationFields(),
     writes: ['locations'],
     example: async (fx) => ({ params: { id: await bookLocation(fx) }, json: { name: fx.unique('Hillside Gym'), roundTripMiles: 8 } }),
   },
@@ -127,6 +134,7 @@ export const BOOKS_ENDPOINTS: Endpoint[] = [
       className: text({ bad: ['Two\nlines'] }),
       locationId: match(),
       rateCents: { kind: 'number', required: true, bad: [-1, 1.5, 1_000_001] },
+      minutes: { kind: 'number', bad: [0, 1441, 1.5] },
       frequency: match({ bad: ['daily', 'WEEKLY'] }),
       paymentMethod: match({ bad: ['bitcoin', 'Cash'] }),
       requestSent: { kind: 'boolean' },

@@ -17,6 +17,7 @@ export const CLASSES_ENDPOINTS: Endpoint[] = [
       signUpLink: optionalText({ bad: ['javascript:alert(1)', 'ftp://example.com', 'data:text/html,<script>alert(1)</script>', '//evil.example'] }),
       isExternal: { kind: 'boolean' },
       capacity: { kind: 'number', bad: [0, -1, 1.5, 501, 1e308] },
+      minutes: { kind: 'number', bad: [0, 1441, 1.5] },
       repeat: optionalText({ role: 'match', bad: ['daily', 'yearly'] }),
     },
     writes: ['events'],
@@ -47,6 +48,7 @@ export const CLASSES_ENDPOINTS: Endpoint[] = [
       signUpLink: optionalText({ bad: ['javascript:alert(1)', 'mailto:a@example.com'] }),
       isExternal: { kind: 'boolean' },
       capacity: { kind: 'number', bad: [0, -5, 2.5, 10_000] },
+      minutes: { kind: 'number', bad: [0, 1441, 1.5] },
     },
     // More places go to the class's waitlist, who are mailed (issue 15).
     writes: ['events', 'classSignups', 'classWaitlist', 'mails'],

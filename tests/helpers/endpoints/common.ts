@@ -113,10 +113,19 @@ export class Fixtures {
     return addDays(zonedNow(this.server.env.SITE_TIMEZONE).date, days);
   }
 
-  /** A time of day no other fixture of this run has used. */
-  private clock(): string {
-    const n = ++this.n;
-    return `${String(6 + (Math.floor(n / 60) % 14)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  private readonly usedOnDay = new Map<string, number>();
+
+  /**
+   * A time on `date` no other fixture of this run has used, an hour and a minute from the others
+   * that day (a class or a booked session takes her time, and a slot it overlaps is not offered:
+   * issue 35); past sixteen a day, a minute apart.
+   */
+  private clock(date: string): string {
+    ++this.n;
+    const k = this.usedOnDay.get(date) ?? 0;
+    this.usedOnDay.set(date, k + 1);
+    const minutes = k < 16 ? 5 * 60 + k * 61 : 22 * 60 + (k - 16);
+    return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   }
 
   async adminCookie(): Promise<string> {
@@ -130,7 +139,7 @@ export class Fixtures {
   /** A class (free), or with `priceCents` a paid workshop (issue 34). */
   async event(fields: { title?: string; days?: number; priceCents?: number } = {}) {
     const date = this.date(fields.days ?? 20 + (this.n % 300));
-    const time = this.clock();
+    const time = this.clock(date);
     const title = fields.title ?? this.unique('Gentle Flow');
     const row = await this.db
       .insertInto('events')
@@ -150,7 +159,7 @@ export class Fixtures {
 
   async slot(days = 9) {
     const date = this.date(days + (this.n % 200));
-    const time = this.clock();
+    const time = this.clock(date);
     return this.db
       .insertInto('slots')
       .values({ date, time, startsAt: zonedInstant(date, time, this.server.env.SITE_TIMEZONE) })
