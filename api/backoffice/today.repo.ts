@@ -46,6 +46,19 @@ export async function sessionsBetween(db: DB, fromDate: string, toDate: string) 
     .execute();
 }
 
+/** Free meetings visitors booked (issue 35), not cancelled, starting in [from, to), soonest first. */
+export async function freeMeetingsBetween(db: DB, from: Date, to: Date) {
+  return db
+    .selectFrom('freeMeetings')
+    .select(['id', 'startsAt', 'name', 'minutes'])
+    .where('cancelledAt', 'is', null)
+    .where('startsAt', '>=', from)
+    .where('startsAt', '<', to)
+    .orderBy('startsAt')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * Classes that start after `now` and on or before `lastDate` (her calendar), soonest first, with
  * their places taken (a sign-up belongs to its event by id, or by title and date, as classSeats
