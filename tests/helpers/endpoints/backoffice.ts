@@ -1,5 +1,5 @@
 /** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
+import { match, monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
 
 export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
   // --- the back office (issue 16) -----------------------------------------------------------
@@ -62,6 +62,55 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     },
     writes: ['settings'],
     example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
+  },
+  // Issue 35: her agenda and the busy times she types (decision 0044).
+  {
+    method: 'GET',
+    route: '/api/admin/agenda',
+    auth: 'admin',
+    body: 'none',
+    fields: { from: match({ in: 'query', bad: ['2031-02-30', 'yesterday'] }), to: match({ in: 'query', bad: ['2031-13-01'] }) },
+    writes: [],
+    example: async (fx) => ({ query: { from: fx.date(0), to: fx.date(6) } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/busy',
+    auth: 'admin',
+    body: 'json',
+    fields: { start: match({ bad: ['2031-01-01', 'soon'] }), end: match({ bad: ['2031-01-01', 'later'] }), title: optionalText() },
+    writes: ['busyTimes'],
+    example: async (fx) => {
+      const start = new Date(Date.now() + 300 * 86_400_000 + Math.floor(Math.random() * 1e9));
+      return { json: { start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString(), title: fx.unique('Dentist') } };
+    },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/busy/:id',
+    auth: 'admin',
+    body: 'none',
+    writes: ['busyTimes'],
+    example: async (fx) => {
+      const startsAt = new Date(Date.now() + 300 * 86_400_000);
+      const row = await fx.db
+        .insertInto('busyTimes')
+        .values({ startsAt, endsAt: new Date(startsAt.getTime() + 3_600_000), title: 'Dentist', source: 'manual' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { params: { id: row.id } };
+    },
+  },
+  // Issue 35: her own meeting room link.
+  {
+    method: 'PUT',
+    route: '/api/admin/settings/meeting',
+    auth: 'admin',
+    body: 'json',
+    // '' is hers to clear it with, so it is not probed as a refusal (a body without it is refused).
+    fields: { roomUrl: optionalText({ inJson: true, bad: ['javascript://alert(1)', 'ftp://example.com/room', 'meet.example.com/room'] }) },
+    writes: ['settings'],
+    example: async (fx) => ({ json: { roomUrl: `https://meet.example.com/${fx.unique('room')}` } }),
   },
   plainGet('/api/admin/newsletters', 'admin'),
   {
