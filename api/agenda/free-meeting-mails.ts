@@ -38,6 +38,10 @@ function meetingIcs(env: Env, brand: string, m: FreeMeeting, method: 'PUBLISH' |
   });
 }
 
+/** Her notice of a meeting booked or cancelled: a reply goes to the visitor. */
+const toHer = (env: Env, m: FreeMeeting, subject: string, heading: string, paragraphs: string[]): OutgoingMail =>
+  mail(env.TEACHER_EMAIL, subject, { heading, paragraphs }, { about: m.email, headers: { 'Reply-To': m.email } });
+
 /** The visitor's invitation and her notice, written with the booking. */
 export function freeMeetingMails(env: Env, brand: string, m: FreeMeeting): OutgoingMail[] {
   const when = classWhen(new Date(m.startsAt), env.SITE_TIMEZONE);
@@ -60,25 +64,12 @@ export function freeMeetingMails(env: Env, brand: string, m: FreeMeeting): Outgo
       },
       { attachments: [icsAttachment('meeting.ics', meetingIcs(env, brand, m, 'PUBLISH'), 'PUBLISH')] },
     ),
-    mail(
-      env.TEACHER_EMAIL,
-      `Free meeting booked: ${oneLine(m.name)}, ${when.date} ${when.time}`,
-      {
-        heading: 'A free meeting was booked',
-        paragraphs: [
-          `When: ${when.date}, ${when.time} (${m.minutes} min, online)`,
-          m.link ? `Link: ${m.link}` : 'Link: none yet (set your meeting room link in Settings, then send it to the visitor)',
-          `Name: ${m.name}`,
-          `Email: ${m.email}`,
-          `Phone: ${m.phone}`,
-          `Session type: ${m.sessionType}`,
-          `Message:\n${m.message || '(none)'}`,
-          'Reply to this mail to answer the visitor directly.',
-        ],
-        action: { label: 'Open Today', url: `${env.SITE_URL}/admin/dashboard` },
-      },
-      { about: m.email, headers: { 'Reply-To': m.email } },
-    ),
+    toHer(env, m, `Free meeting booked: ${oneLine(m.name)}, ${when.date} ${when.time}`, 'A free meeting was booked', [
+      `${when.date}, ${when.time}: ${m.minutes} minutes online with ${m.name} (${m.email}, ${m.phone}) about ${m.sessionType}.`,
+      m.link ? `Link: ${m.link}` : 'Link: none yet (set your meeting room link in Settings, then send it to the visitor)',
+      `Message:\n${m.message || '(none)'}`,
+      'It is on your Today panel and in your agenda. Reply to this mail to answer the visitor directly.',
+    ]),
   ];
 }
 
@@ -100,14 +91,9 @@ export function freeMeetingCancelledMails(env: Env, brand: string, m: FreeMeetin
       },
       { attachments: [icsAttachment('meeting.ics', meetingIcs(env, brand, m, 'CANCEL'), 'CANCEL')] },
     ),
-    mail(
-      env.TEACHER_EMAIL,
-      `Free meeting cancelled: ${oneLine(m.name)}, ${when.date} ${when.time}`,
-      {
-        heading: 'A free meeting was cancelled',
-        paragraphs: [`${m.name} (${m.email}) cancelled the free meeting of ${when.date}, ${when.time}.`, 'The time is free again.'],
-      },
-      { about: m.email, headers: { 'Reply-To': m.email } },
-    ),
+    toHer(env, m, `Free meeting cancelled: ${oneLine(m.name)}, ${when.date} ${when.time}`, 'A free meeting was cancelled', [
+      `${m.name} (${m.email}) cancelled the free meeting of ${when.date}, ${when.time}.`,
+      'The time is free again.',
+    ]),
   ];
 }

@@ -48,15 +48,11 @@ export async function sessionsBetween(db: DB, fromDate: string, toDate: string) 
 
 /** Free meetings visitors booked (issue 35), not cancelled, starting in [from, to), soonest first. */
 export async function freeMeetingsBetween(db: DB, from: Date, to: Date) {
-  return db
-    .selectFrom('freeMeetings')
-    .select(['id', 'startsAt', 'name', 'minutes'])
-    .where('cancelledAt', 'is', null)
-    .where('startsAt', '>=', from)
-    .where('startsAt', '<', to)
-    .orderBy('startsAt')
-    .orderBy('id')
-    .execute();
+  const { rows } = await sql<{ id: string; startsAt: Date; name: string }>`
+    select id, starts_at, name from free_meetings
+     where cancelled_at is null and starts_at >= ${from} and starts_at < ${to}
+     order by starts_at, id`.execute(db);
+  return rows;
 }
 
 /**

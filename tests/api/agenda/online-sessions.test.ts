@@ -6,7 +6,7 @@
  * will follow.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freeSlotTime } from '../../helpers/slots.ts';
+import { bookingForm, freeSlotTime } from '../../helpers/slots.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -35,12 +35,10 @@ async function addSlot(inDays: number, online: boolean) {
   return server.services.db.insertInto('slots').values({ date, time, startsAt, online }).returning(['id', 'startsAt']).executeTakeFirstOrThrow();
 }
 
-const bookWithCoupon = (client: Client, slotId: string) =>
-  server.api(`/api/bookings/${slotId}/book`, {
-    method: 'PUT',
-    json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, message: '', couponCode: 'JOURNEY' },
-    headers: { cookie: client.cookie },
-  });
+/** The client books the slot, paid as `pay` says (the coupon, or an approved PayPal order). */
+const book = (client: Client, slotId: string, pay: { couponCode: string } | { paypalOrderId: string }) =>
+  server.api(`/api/bookings/${slotId}/book`, { method: 'PUT', json: bookingForm(client, YOGA, pay), headers: { cookie: client.cookie } });
+const bookWithCoupon = (client: Client, slotId: string) => book(client, slotId, { couponCode: 'JOURNEY' });
 
 const icsOf = (mail: { attachments: { filename: string; content: string }[] }) => mail.attachments.find((a) => a.filename.endsWith('.ics'))!.content;
 
@@ -108,19 +106,15 @@ describe(`booking an online slot on ${testDbKind()}`, () => {
     await setRoom(ROOM);
     const client = await createUser(server);
     const slot = await addSlot(6, true);
-    const created = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
+    // The order as the booking page makes it, approved in PayPal's window (the emulator).
+    const order = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
       method: 'POST',
       json: { amount: 80, sessionType: YOGA },
       headers: { cookie: client.cookie },
     });
-    expect(created.status).toBe(200);
-    const { orderID } = await created.json();
-    expect((await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Pat' } })).status).toBe(200);
-    const res = await server.api(`/api/bookings/${slot.id}/book`, {
-      method: 'PUT',
-      json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, message: '', paypalOrderId: orderID },
-      headers: { cookie: client.cookie },
-    });
+    const { orderID } = (await order.json()) as { orderID: string };
+    await server.api(`/dev/paypal/v2/checkout/orders/${orderID}/approve`, { method: 'POST', json: { givenName: 'Pat' } });
+    const res = await book(client, slot.id, { paypalOrderId: orderID });
     expect(res.status).toBe(200);
     const [mail] = await readMailbox(server, client.email);
     expect(mail!.text).toContain(`Join here: ${ROOM}`);
