@@ -15,6 +15,16 @@ const meetingRequest = (fx: Fixtures) => ({
   captchaToken: 'dev:book_request',
 });
 
+/** The request's fields (SPEC.md section 7), with or without a time. */
+const meetingFields = () => ({
+  name: text(),
+  email: text(),
+  phone: text(),
+  sessionType: match(),
+  message: optionalText(),
+  captchaToken: match(),
+});
+
 /**
  * One of her free meeting times (issue 35), picked at random from many: her hours are widened to
  * every half hour of sixty days first, so the probes' bookings never run out of times.
@@ -90,14 +100,7 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     route: '/api/publicBookings/request',
     auth: 'none',
     body: 'json',
-    fields: {
-      name: text(),
-      email: text(),
-      phone: text(),
-      sessionType: match(),
-      message: optionalText(),
-      captchaToken: match(),
-    },
+    fields: meetingFields(),
     writes: ['bookingRequests', 'mails'],
     example: async (fx) => ({ json: meetingRequest(fx) }),
   },
@@ -108,15 +111,7 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     route: '/api/publicBookings',
     auth: 'none',
     body: 'json',
-    fields: {
-      name: text(),
-      email: text(),
-      phone: text(),
-      sessionType: match(),
-      message: optionalText(),
-      captchaToken: match(),
-      startsAt: optionalText({ role: 'match', bad: ['2031-01-01', 'tomorrow', '2031-01-01T09:10:00Z'] }),
-    },
+    fields: { ...meetingFields(), startsAt: optionalText({ role: 'match', bad: ['2031-01-01', 'tomorrow', '2031-01-01T09:10:00Z'] }) },
     // Without a time it is the request the spec has (bookingRequests).
     writes: ['freeMeetings', 'bookingRequests', 'mails'],
     example: async (fx) => ({ json: { ...meetingRequest(fx), startsAt: await freeMeetingTime(fx) } }),
