@@ -45,6 +45,8 @@ test('a visitor books a free time on the home page and the invitation carries he
   expect(invitation!.text).toContain(`Join here: ${ROOM}`);
   expect(invitation!.links).toContain(ROOM);
   expect(invitation!.attachments.map((a) => a.filename)).toContain('meeting.ics');
+  // Her room is only ever in the invitation: no public page or answer carries it.
+  for (const path of ['/', '/yoga', '/calendar', '/api/publicBookings/times']) expect(await (await page.request.get(path)).text(), path).not.toContain(ROOM);
 
   // The cancel link: the page changes nothing until the press, which frees the time.
   const cancel = new URL(invitation!.links.find((l) => l.includes('/meeting-cancel?token='))!);
