@@ -335,6 +335,23 @@ export interface BusyTimesTable {
   createdAt: CreatedAt;
 }
 
+/** A free 30-minute online meeting a visitor booked from the home page (0034, issue 35). */
+export interface FreeMeetingsTable {
+  id: Generated<string>;
+  startsAt: Timestamp;
+  minutes: Generated<number>;
+  name: string;
+  email: string;
+  phone: Generated<string>;
+  sessionType: Generated<string>;
+  message: Generated<string>;
+  /** Her meeting room at the booking; null: the link will follow. */
+  link: string | null;
+  /** Freed by the visitor's cancel link; null while it stands. */
+  cancelledAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
 export interface BookingCancellationsTable {
   id: Generated<string>;
@@ -979,6 +996,7 @@ export interface Database {
   taxRateLookups: TaxRateLookupsTable;
   locations: LocationsTable;
   busyTimes: BusyTimesTable;
+  freeMeetings: FreeMeetingsTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;

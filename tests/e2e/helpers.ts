@@ -380,3 +380,11 @@ export const visitorPhoneAhead = () => ({
   locale: 'en-US',
   extraHTTPHeaders: visitorHeaders(),
 });
+
+/** Fills the home page's free-meeting form (SPEC.md section 3's fields) as Ana Lima, by phone 503-555-0101. */
+export async function fillMeetingRequest(form: Locator, email: string, sessionType = 'yoga therapy') {
+  await form.getByLabel('Name').fill('Ana Lima');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Phone').fill('503-555-0101');
+  await form.getByLabel('Session type').selectOption(sessionType);
+}

@@ -1,5 +1,5 @@
 /** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
+import { match, monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
 
 export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
   // --- the back office (issue 16) -----------------------------------------------------------
@@ -62,6 +62,17 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     },
     writes: ['settings'],
     example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
+  },
+  // Issue 35: her own meeting room link.
+  {
+    method: 'PUT',
+    route: '/api/admin/settings/meeting',
+    auth: 'admin',
+    body: 'json',
+    // '' is hers to clear it with, so it is not probed as a refusal (a body without it is refused).
+    fields: { roomUrl: optionalText({ inJson: true, bad: ['javascript://alert(1)', 'ftp://example.com/room', 'meet.example.com/room'] }) },
+    writes: ['settings'],
+    example: async (fx) => ({ json: { roomUrl: `https://meet.example.com/${fx.unique('room')}` } }),
   },
   plainGet('/api/admin/newsletters', 'admin'),
   {
