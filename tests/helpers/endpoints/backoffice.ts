@@ -1,5 +1,5 @@
 /** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { match, monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
+import { monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
 
 export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
   // --- the back office (issue 16) -----------------------------------------------------------
