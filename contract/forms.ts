@@ -36,6 +36,11 @@ export const bookingRequest = z.object({
   sessionType: z.enum(SESSION_TYPES, { error: 'Please choose a session type.' }),
   message: optionalText('Message', 2000),
   captchaToken: humanToken,
+  /**
+   * Issue 35: the free time the visitor picked (an instant from GET /api/publicBookings/times);
+   * with it the meeting is booked at once, without it the request is mailed to her as before.
+   */
+  startsAt: z.iso.datetime({ offset: true, error: 'Please choose one of the times listed.' }).optional(),
 });
 export type BookingRequest = z.output<typeof bookingRequest>;
 

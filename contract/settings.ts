@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { isCleanText } from './common.ts';
 import { SESSION_TYPES, type SessionType } from './booking.ts';
-import { place } from './slots.ts';
+import { place, placeLink } from './slots.ts';
 
 /** Saved. */
 export const SETTINGS_SAVED = 'Settings saved.';
@@ -100,6 +100,45 @@ export const bookingAmounts = z.object({
 });
 export type BookingAmounts = z.output<typeof bookingAmounts>;
 
+/** PUT /api/admin/settings/meeting refuses anything but a web address or nothing. */
+export const MEETING_ROOM_INVALID = 'Your meeting room link must be a web address starting with https:// or http:// (or empty to clear it).';
+/** Saved, or cleared. */
+export const MEETING_ROOM_SAVED = 'Meeting room link saved.';
+export const MEETING_ROOM_CLEARED = 'Meeting room link cleared.';
+
+/**
+ * Her own meeting room (issue 35): a web address or '' for none. Only http(s), so every mail and
+ * calendar file links to the web and nothing else.
+ */
+export const roomUrl = z
+  .string({ error: MEETING_ROOM_INVALID })
+  .trim()
+  .max(500, 'Your meeting room link must be at most 500 characters.')
+  .refine(isCleanText, MEETING_ROOM_INVALID)
+  .refine((s) => s === '' || placeLink(s) !== null, MEETING_ROOM_INVALID);
+
+/** PUT /api/admin/settings/meeting: {roomUrl} ('' clears it). */
+export const meetingRoomRequest = z.object({ roomUrl });
+
+const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** When the home page offers her free 30-minute meeting (issue 35), on her clocks. */
+export const meetingHours = z
+  .object({
+    /** The days, 1 (Monday) to 7 (Sunday). */
+    days: z.array(z.number().int().min(1).max(7), { error: 'days must be a list of weekdays, 1 (Monday) to 7 (Sunday)' }).max(7),
+    /** The first time offered, HH:mm. */
+    from: z.string().regex(HOUR_MINUTE, 'must be a time, HH:mm'),
+    /** The end: the last meeting ends by then, HH:mm. */
+    to: z.string().regex(HOUR_MINUTE, 'must be a time, HH:mm'),
+    /** How many days ahead are offered (1 to 60). */
+    daysAhead: z.number().int().min(1).max(60),
+    /** The fewest hours between now and a time offered (0 to 168). */
+    noticeHours: z.number().int().min(0).max(168),
+  })
+  .refine((h) => h.from < h.to, { message: 'the end (to) must be after the start (from)', path: ['to'] });
+export type MeetingHours = z.output<typeof meetingHours>;
+
 /** Every setting, whole. */
 export const settingsSchema = z.object({
   /**
@@ -130,6 +169,13 @@ export const settingsSchema = z.object({
     .max(300, 'must be at most 300 characters')
     .refine((v) => !/[\r\n]/.test(v), 'must be one line')
     .refine(isCleanText, 'contains characters that are not allowed'),
+  /**
+   * Your meeting room link (Zoom, Jitsi, any URL): the link of every online session and free
+   * meeting, sent only to the person who booked it. Empty: their mail says the link will follow.
+   */
+  meetingRoomUrl: roomUrl,
+  /** When the home page offers the free 30-minute online meeting: weekdays, hours, days ahead and notice. */
+  meetingHours,
 });
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsKey = keyof Settings;
@@ -151,6 +197,9 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   cancelNoticeHours: 24,
   pickupHours: '',
+  meetingRoomUrl: '',
+  // Weekdays 09:00-17:00, the next two weeks, at least four hours ahead.
+  meetingHours: { days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00', daysAhead: 14, noticeHours: 4 },
 };
 
 /** "24 hours", "1 hour": the notice period in a sentence. */

@@ -32,6 +32,7 @@ import * as paidEvents from './migrations/0030_paid_events.ts';
 import * as tastings from './migrations/0031_tastings.ts';
 import * as busyTimes from './migrations/0032_busy_times.ts';
 import * as calendarConnections from './migrations/0033_calendar_connections.ts';
+import * as freeMeetings from './migrations/0034_free_meetings.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0031_tastings': tastings,
   '0032_busy_times': busyTimes,
   '0033_calendar_connections': calendarConnections,
+  '0034_free_meetings': freeMeetings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -372,6 +372,23 @@ export interface CalendarConnectionsTable {
   updatedAt: Timestamp;
 }
 
+/** A free 30-minute online meeting a visitor booked from the home page (0034, issue 35). */
+export interface FreeMeetingsTable {
+  id: Generated<string>;
+  startsAt: Timestamp;
+  minutes: Generated<number>;
+  name: string;
+  email: string;
+  phone: Generated<string>;
+  sessionType: Generated<string>;
+  message: Generated<string>;
+  /** Her meeting room at the booking; null: the link will follow. */
+  link: string | null;
+  /** Freed by the visitor's cancel link; null while it stands. */
+  cancelledAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
 export interface BookingCancellationsTable {
   id: Generated<string>;
@@ -1017,6 +1034,7 @@ export interface Database {
   locations: LocationsTable;
   busyTimes: BusyTimesTable;
   calendarConnections: CalendarConnectionsTable;
+  freeMeetings: FreeMeetingsTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;

@@ -217,6 +217,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: 'a gig she adds is saved, and the answer names what its classes overlap in her agenda (issue 35, decision 0044: save, then warn)',
   },
   {
+    from: 'forms',
+    to: 'agenda/free-meetings.ts',
+    why: "the home page's free meeting is booked at a time her agenda leaves clear, checked again under its lock (issue 35, decision 0044)",
+  },
+  {
     from: 'accounts',
     to: 'packages/ledger.repo.ts',
     why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",

@@ -1,7 +1,8 @@
 /**
  * What her time is taken by (issue 35, decision 0044), as rows: her classes and tastings
- * (events), her gigs, booked sessions and her busy times. One query reads them all for a window;
- * the rule that decides what overlaps is api/agenda/agenda.ts.
+ * (events), her gigs, booked sessions (and the free meetings visitors booked) and her busy
+ * times. One query reads them all for a window; the rule that decides what overlaps is
+ * api/agenda/agenda.ts.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
@@ -32,9 +33,9 @@ export const MAX_BUFFER_MINUTES = 240;
 
 /**
  * Everything that may overlap [from, to), widened by the longest buffer: events (not called
- * off), gigs (not cancelled; her days `fromDay`..`toDay` with a day's margin), booked sessions
- * and busy times. A place matches her books' location of the same name (case aside) for its
- * travel buffer and miles.
+ * off), gigs (not cancelled; her days `fromDay`..`toDay` with a day's margin), booked sessions,
+ * free meetings not cancelled (online sessions titled 'Free meeting: <name>') and busy times. A
+ * place matches her books' location of the same name (case aside) for its travel buffer and miles.
  */
 export async function takenRows(db: DB, window: { from: Date; to: Date; fromDay: string; toDay: string }): Promise<TakenRow[]> {
   const lo = new Date(window.from.getTime() - MAX_BUFFER_MINUTES * 60_000);
@@ -58,6 +59,10 @@ export async function takenRows(db: DB, window: { from: Date; to: Date; fromDay:
       from slots s
       left join lateral (select buffer_minutes, round_trip_tenth_miles from locations where lower(name) = lower(trim(s.place)) limit 1) l on true
      where s.booked_at is not null and s.starts_at < ${hi} and s.starts_at > ${new Date(lo.getTime() - 1440 * 60_000)}
+    union all
+    select f.id, 'session', f.starts_at, null, null, f.minutes, 'Free meeting: ' || f.name, 'Online', 0, true, null, null
+      from free_meetings f
+     where f.cancelled_at is null and f.starts_at < ${hi} and f.starts_at + make_interval(mins => f.minutes) > ${lo}
     union all
     select b.id, 'busy', b.starts_at, null, null, greatest(1, ceil(extract(epoch from (b.ends_at - b.starts_at)) / 60))::int, b.title, '', 0, false, null, b.source
       from busy_times b

@@ -10,21 +10,12 @@ import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { addDays, zonedInstant, zonedNow } from '../lib/time.ts';
 import type { AgendaItem, Overlap } from '../../contract/agenda.ts';
-import { locationBuffers, lockAgenda, MAX_BUFFER_MINUTES, slotToWeigh, takenRows, type TakenKind, type TakenRow } from './agenda.repo.ts';
+import { locationBuffers, lockAgenda, MAX_BUFFER_MINUTES, slotToWeigh, takenRows, type TakenRow } from './agenda.repo.ts';
 
-/** Something that takes her time, as an interval. */
-export interface Taken {
-  id: string;
-  kind: TakenKind;
+/** Something that takes her time, as an interval (a stored row with its start and end as instants). */
+export interface Taken extends Omit<TakenRow, 'startsAt' | 'date' | 'time' | 'minutes'> {
   start: Date;
   end: Date;
-  title: string;
-  /** Where: an address, a location's name, 'Online' or '' (a busy time). */
-  place: string;
-  bufferMinutes: number;
-  online: boolean;
-  roundTripTenthMiles: number | null;
-  source: 'manual' | 'google' | null;
 }
 
 /** A time that could be booked, as the rule weighs it. */

@@ -46,6 +46,15 @@ export async function sessionsBetween(db: DB, fromDate: string, toDate: string) 
     .execute();
 }
 
+/** Free meetings visitors booked (issue 35), not cancelled, starting in [from, to), soonest first. */
+export async function freeMeetingsBetween(db: DB, from: Date, to: Date) {
+  const { rows } = await sql<{ id: string; startsAt: Date; name: string }>`
+    select id, starts_at, name from free_meetings
+     where cancelled_at is null and starts_at >= ${from} and starts_at < ${to}
+     order by starts_at, id`.execute(db);
+  return rows;
+}
+
 /**
  * Classes that start after `now` and on or before `lastDate` (her calendar), soonest first, with
  * their places taken (a sign-up belongs to its event by id, or by title and date, as classSeats

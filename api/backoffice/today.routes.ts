@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { addDays, zonedNow } from '../lib/time.ts';
+import { addDays, zonedInstant, zonedNow } from '../lib/time.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, type TodaySession, type TodayView } from '../../contract/backoffice.ts';
 import { adminLinks } from '../../contract/admin-links.ts';
@@ -11,6 +11,7 @@ import {
   classesAhead,
   clientsSince,
   failedNewsletterMails,
+  freeMeetingsBetween,
   ordersToDeliver,
   pickupsComing,
   sessionsBetween,
@@ -40,6 +41,12 @@ const sessionView = (s: Awaited<ReturnType<typeof sessionsBetween>>[number]): To
   place: s.place,
 });
 
+/** A free meeting a visitor booked (issue 35), as a session of hers: online, with the visitor's name. */
+const meetingView = (m: Awaited<ReturnType<typeof freeMeetingsBetween>>[number], zone: string): TodaySession => {
+  const at = zonedNow(zone, new Date(m.startsAt));
+  return { _id: m.id, startsAt: iso(m.startsAt), date: at.date, time: at.time, clientName: m.name, sessionType: 'Free meeting', place: 'Online' };
+};
+
 /**
  * GET /api/admin/today (issue 20): the Today panel at the top of /admin/dashboard, what needs
  * her today, each group with its count and the admin list it is a tap from. Days are her
@@ -52,11 +59,12 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, pickups, gigs, week, classes, failed, signups, clients, unsent, tastings] = await Promise.all([
+  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings] = await Promise.all([
     ordersToDeliver(db),
     pickupsComing(db),
     unpaidOf(db, today),
     sessionsBetween(db, today, weekEnd),
+    freeMeetingsBetween(db, zonedInstant(today, '00:00', env.SITE_TIMEZONE), zonedInstant(addDays(weekEnd, 1), '00:00', env.SITE_TIMEZONE)),
     classesAhead(db, now, weekEnd),
     failedNewsletterMails(db),
     signupsSince(db, since),
@@ -64,6 +72,10 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     listUnsentMails(db, { since }),
     unquotedTastings(db),
   ]);
+  // Her sessions and the free meetings booked from the home page, in one list by their start.
+  const week = [...slotWeek.map(sessionView), ...meetings.map((m) => meetingView(m, env.SITE_TIMEZONE))].sort(
+    (a, b) => a.startsAt.localeCompare(b.startsAt) || a._id.localeCompare(b._id),
+  );
   const toHandOver = orders.filter((o) => o.isLocalPickup).length;
   const view: TodayView = {
     today,
@@ -111,8 +123,11 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       ),
       cents: gigs.reduce((sum, g) => sum + g.rateCents, 0),
     },
-    sessionsToday: group(week.filter((s) => s.date === today).map(sessionView), adminLinks.sessions(today, today)),
-    sessionsThisWeek: group(week.map(sessionView), adminLinks.sessions(today, weekEnd)),
+    sessionsToday: group(
+      week.filter((s) => s.date === today),
+      adminLinks.sessions(today, today),
+    ),
+    sessionsThisWeek: group(week, adminLinks.sessions(today, weekEnd)),
     nextClasses: {
       ...group(
         classes.map((e) => ({

@@ -9,7 +9,11 @@ import type { BookingCancellationsTable, Database } from '../../db/schema.ts';
 
 /** What the booking endpoints check before asking PayPal anything. */
 export async function findSlotForBooking(db: DB, id: string) {
-  return db.selectFrom('slots').select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'bookedBy', 'duration', 'place', 'online']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('slots')
+    .select(['id', 'date', 'time', 'startsAt', 'bookedAt', 'bookedBy', 'duration', 'place', 'online'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export interface Claim {
@@ -31,9 +35,10 @@ export interface Claim {
  * Books the slot for `claim` if it is still free and in the future (the database's clock
  * decides); the booked row, or undefined when someone else got it first or its time has come.
  * Takes a transaction: the row lock it leaves is what keeps concurrent claims queued until the
- * caller has captured the payment (or rolled the claim back).
+ * caller has captured the payment (or rolled the claim back). An online slot takes `onlineLink`
+ * (her meeting room, api/settings/meeting-room.ts; null: it will follow), an in-person one none.
  */
-export async function claimSlot(trx: Transaction<Database>, slotId: string, claim: Claim) {
+export async function claimSlot(trx: Transaction<Database>, slotId: string, claim: Claim, onlineLink: string | null = null) {
   return trx
     .updateTable('slots')
     .set({
@@ -48,6 +53,7 @@ export async function claimSlot(trx: Transaction<Database>, slotId: string, clai
       couponUsed: claim.couponUsed,
       paypalOrderId: claim.paypalOrderId,
       creditLotId: claim.creditLotId ?? null,
+      link: sql<string | null>`case when online then ${onlineLink}::text else null end`,
     })
     .where('id', '=', slotId)
     .where('bookedAt', 'is', null)
@@ -80,6 +86,8 @@ const freed = {
   seriesId: null,
   calendarUid: null,
   calendarSequence: 0,
+  // An online session's link was its booking's (issue 35): the next booking gets its own.
+  link: null,
   // The next booking of this slot gets its own reminders.
   reminderDaySentAt: null,
   reminderSoonSentAt: null,
@@ -132,6 +140,8 @@ const bookingColumns = [
   'calendarUid',
   'calendarSequence',
   'place',
+  'online',
+  'link',
 ] as const;
 
 /**
@@ -162,9 +172,16 @@ export async function releaseBookedSlot(trx: Transaction<Database>, slotId: stri
  * Moves the booking of `from` onto the free slot `to`, payment and all, with the calendar entry's
  * UID and its next SEQUENCE; frees `from`. Both rows must be locked by the caller (lockSlots) and
  * `to` checked free; undefined (the caller must roll back) when `to` was not free after all. The payment attempt follows the booking, so a late replay of its PayPal
- * order finds the booking where it now is.
+ * order finds the booking where it now is. Onto an online slot the session takes `onlineLink`
+ * (issue 35: her room as it is now), onto an in-person one it carries none.
  */
-export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, toId: string, calendar: { uid: string; sequence: number }) {
+export async function moveBooking(
+  trx: Transaction<Database>,
+  from: LockedSlot,
+  toId: string,
+  calendar: { uid: string; sequence: number },
+  onlineLink: string | null = null,
+) {
   // The old slot first: a PayPal order books one slot at most (unique), so it must leave before it lands.
   // When the target turns out taken the caller throws, and the rollback books the old slot again.
   await releaseBookedSlot(trx, from.id);
@@ -188,6 +205,7 @@ export async function moveBooking(trx: Transaction<Database>, from: LockedSlot, 
       calendarSequence: calendar.sequence,
       reminderDaySentAt: null,
       reminderSoonSentAt: null,
+      link: sql<string | null>`case when online then ${onlineLink}::text else null end`,
     })
     .where('id', '=', toId)
     .where('bookedAt', 'is', null)

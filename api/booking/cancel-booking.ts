@@ -86,6 +86,8 @@ export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequen
   paypalOrderId: slot.paypalOrderId,
   withCredit: slot.creditLotId !== null,
   place: slot.place,
+  online: slot.online,
+  link: slot.link,
   calendar,
 });
 

@@ -44,6 +44,7 @@ import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
 import { refreshBusyTimesIfStale } from '../agenda/calendar.ts';
+import { onlineLink } from '../settings/meeting-room.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -78,7 +79,8 @@ async function checkSlot(db: DB, zone: string, slotId: string): Promise<SlotChec
  */
 async function claimIfClear(trx: Transaction<Database>, zone: string, slotId: string, claim: Claim): Promise<BookedSlot | 'busy' | undefined> {
   if (!(await slotIsClear(trx, zone, slotId))) return 'busy';
-  return claimSlot(trx, slotId, claim);
+  // An online slot's video link is set in the claim (issue 35), so every path's mails carry it.
+  return claimSlot(trx, slotId, claim, await onlineLink(trx));
 }
 
 /** This client's open or completed attempt for this slot and PayPal order, made by a concurrent request. */
@@ -542,6 +544,8 @@ export function bookedSession(booked: BookedSlot): BookedSession {
     couponUsed: booked.couponUsed,
     paypalOrderId: booked.paypalOrderId,
     place: booked.place,
+    online: booked.online,
+    link: booked.link,
   };
 }
 

@@ -12,6 +12,7 @@ import { buildIcs, icsOrganizer } from '../mail/ics.ts';
 import { classWhen, greeting, icsAttachment, mail, money, oneLine, siteFooter } from '../mail/layout.ts';
 import { placeLink } from '../../contract/slots.ts';
 import { hoursInWords } from '../../contract/settings.ts';
+import { ONLINE_LINK_TO_FOLLOW } from '../../contract/free-meetings.ts';
 
 const footer = siteFooter;
 
@@ -34,6 +35,9 @@ export interface BookedSession {
   paypalOrderId: string | null;
   /** Where the session happens (an address or an online link); '' for none. */
   place: string;
+  /** Given online (issue 35): `link` is its way in (null: it will follow), `place` is not shown. */
+  online?: boolean;
+  link?: string | null;
   /**
    * The client approved the payment and never pressed Finalize Booking (the tab closed): the
    * server finalized it (api/booking/unfinalized.ts), and both mails say so.
@@ -66,12 +70,32 @@ const placeLinks = (place: string | undefined) => {
   return link ? [link] : [];
 };
 
+/** Where a session happens, as its mails read it: online (issue 35) its link is the way in and its place is not shown. */
+interface Where {
+  place: string | undefined;
+  online?: boolean;
+  link?: string | null;
+}
+
+/** The place a mail's details name: 'Online' for an online session. */
+const shownPlace = (w: Where) => (w.online ? 'Online' : (w.place ?? ''));
+
+/** An online session's line: its link, or that the link will follow (her room not set yet). */
+const joinLines = (w: Where) => (w.online ? [w.link ? `Join here: ${w.link}` : ONLINE_LINK_TO_FOLLOW] : []);
+
+/** The links a mail makes clickable: an online session's link, else the place's when it is a web address. */
+const whereLinks = (w: Where) => (w.online ? (w.link ? [w.link] : []) : placeLinks(w.place));
+
 /**
  * A session's calendar entry's place: LOCATION always (an address, or the link itself, which
  * calendars show and most make clickable), and for an online link URL too; without one, the
- * client's bookings page is the URL.
+ * client's bookings page is the URL. An online session (issue 35) is at 'Online', its link the URL.
  */
-const icsPlace = (env: Env, place: string | undefined, userId: string) => {
+const icsPlace = (env: Env, w: Where, userId: string) => {
+  if (w.online) {
+    return { location: 'Online', url: w.link ?? `${env.SITE_URL}/user/${userId}`, description: w.link ? `Join here: ${w.link}` : ONLINE_LINK_TO_FOLLOW };
+  }
+  const place = w.place;
   const link = placeLink(place ?? '');
   return {
     ...(place ? { location: place } : {}),
@@ -106,7 +130,7 @@ export function bookingMails(env: Env, brand: string, b: BookedSession): Outgoin
     durationMinutes: minutes,
     timezone: env.SITE_TIMEZONE,
     summary: b.sessionType,
-    ...icsPlace(env, b.place, b.userId),
+    ...icsPlace(env, b, b.userId),
     organizer: icsOrganizer(env, brand),
   });
   const name = `${b.firstName} ${b.lastName}`.trim();
@@ -120,11 +144,12 @@ export function bookingMails(env: Env, brand: string, b: BookedSession): Outgoin
           greeting(b.firstName),
           ...(b.finalizedByServer ? [FINALIZED_BY_SERVER_CLIENT] : []),
           'Booking successful. Your session is booked:',
-          sessionDetails(b.sessionType, when, b.duration, b.place),
+          sessionDetails(b.sessionType, when, b.duration, shownPlace(b)),
+          ...joinLines(b),
           ...(payment ? [`Payment: ${payment}`] : []),
           'The attached calendar file adds the session to your calendar. Your bookings are listed in your account.',
         ],
-        links: placeLinks(b.place),
+        links: whereLinks(b),
         action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
         footer: footer(env, brand),
       },
@@ -141,7 +166,8 @@ export function bookingMails(env: Env, brand: string, b: BookedSession): Outgoin
           ...(b.finalizedByServer ? [FINALIZED_BY_SERVER_TEACHER] : []),
           `Session: ${b.sessionType}`,
           `When: ${when.date}, ${when.time} (${b.duration})`,
-          ...(b.place ? [`Place: ${b.place}`] : []),
+          ...(shownPlace(b) ? [`Place: ${shownPlace(b)}`] : []),
+          ...(b.online ? [b.link ? `Link: ${b.link}` : 'Link: none yet (set your meeting room link in Settings, then send it to the client)'] : []),
           `Client: ${name}`,
           `Email: ${b.email}`,
           `Payment: ${payment || 'none'}${b.paypalOrderId ? ` (PayPal order ${b.paypalOrderId})` : ''}`,
@@ -282,6 +308,9 @@ export interface ChangedSession {
   calendar: { uid: string; sequence: number };
   /** The slot's place ('' for none). */
   place: string;
+  /** Given online (issue 35), with its link (null: it will follow). */
+  online?: boolean;
+  link?: string | null;
   /** What a gift card paid of it, back on the card now (issue 33). */
   giftCardBackCents?: number;
 }
@@ -376,7 +405,7 @@ export function clientCancelledMails(
  */
 /** The .ics that updates a booked session's calendar entry (same UID, higher SEQUENCE, METHOD:REQUEST). */
 function updatingIcs(env: Env, brand: string, b: ChangedSession, note: string): string {
-  const place = icsPlace(env, b.place, b.userId);
+  const place = icsPlace(env, b, b.userId);
   return buildIcs({
     uid: b.calendar.uid,
     start: b.startsAt,
@@ -406,11 +435,12 @@ export function rescheduledMails(env: Env, brand: string, b: ChangedSession, fro
         paragraphs: [
           greeting(b.firstName),
           `Your session of ${before.date}, ${before.time} has been moved to:`,
-          sessionDetails(b.sessionType, when, b.duration, b.place),
+          sessionDetails(b.sessionType, when, b.duration, shownPlace(b)),
+          ...joinLines(b),
           'Your payment carries over; nothing more is charged.',
           'The attached calendar file moves the session in your calendar.',
         ],
-        links: placeLinks(b.place),
+        links: whereLinks(b),
         action: { label: 'My bookings', url: `${env.SITE_URL}/user/${b.userId}` },
         footer: footer(env, brand),
       },
@@ -568,7 +598,7 @@ export function seriesMails(
         durationMinutes: minutesOf(b.duration),
         timezone: env.SITE_TIMEZONE,
         summary: b.sessionType,
-        ...icsPlace(env, b.place, b.userId),
+        ...icsPlace(env, b, b.userId),
         organizer: icsOrganizer(env, brand),
       }),
       'PUBLISH',
@@ -586,11 +616,12 @@ export function seriesMails(
           greeting(first.firstName),
           `${s.bookedByTeacher ? 'I have booked' : 'You have booked'} ${count} of ${first.sessionType}, one session credit each:`,
           lines.join('\n'),
-          ...(first.place ? [`Place: ${first.place}`] : []),
+          ...(shownPlace(first) ? [`Place: ${shownPlace(first)}`] : []),
+          ...joinLines(first),
           ...(missedLines.length ? ['These weeks could not be booked:', missedLines.join('\n')] : []),
           'Each session can be moved or cancelled on its own from your account. The attached calendar files add them to your calendar.',
         ],
-        links: placeLinks(first.place),
+        links: whereLinks(first),
         action: { label: 'My bookings', url: `${env.SITE_URL}/user/${first.userId}` },
         footer: footer(env, brand),
       },

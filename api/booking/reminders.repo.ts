@@ -40,5 +40,5 @@ export async function claimDueReminders(trx: Transaction<Database>, kind: Remind
   } else {
     query = query.where('startsAt', '<=', sql<Date>`${now}::timestamptz + interval '2 hours'`);
   }
-  return query.returning(['id', 'email', 'firstName', 'sessionType', 'startsAt', 'duration', 'link', 'bookedBy', 'place']).execute();
+  return query.returning(['id', 'email', 'firstName', 'sessionType', 'startsAt', 'duration', 'link', 'bookedBy', 'place', 'online']).execute();
 }

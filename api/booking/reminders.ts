@@ -33,7 +33,8 @@ export async function sendDueReminders(services: Pick<Services, 'db' | 'env' | '
             duration: r.duration,
             link: r.link,
             userId: r.bookedBy,
-            place: r.place,
+            // Online (issue 35) the link is the way in; the slot's place is not where it happens.
+            place: r.online ? 'Online' : r.place,
           },
           kind,
           cancelNoticeHours,

@@ -10,6 +10,7 @@
  * stays where it is. Her session notes move with the booking (issue 30).
  */
 import { slotIsClear } from '../agenda/agenda.ts';
+import { onlineLink } from '../settings/meeting-room.ts';
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -45,7 +46,7 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
       if (!(await slotIsClear(trx, env.SITE_TIMEZONE, target.id, [from.id]))) throw new ChangeRefused('target-taken');
       const current = bookingCalendar(env, from);
       const calendar = { uid: current.uid, sequence: current.sequence + 1 };
-      const to = await moveBooking(trx, from, target.id, calendar);
+      const to = await moveBooking(trx, from, target.id, calendar, await onlineLink(trx));
       // Locked and checked free above: only a bug gets here.
       if (!to) throw new ChangeRefused('target-taken');
       // Her notes belong to the session, not the slot: they move with it.

@@ -38,6 +38,8 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: '/register', route: 'register', reads: [] },
   { path: '/dashboard', route: 'dashboard', reads: [] },
   { path: '/class-cancel', route: 'class-cancel', reads: [] },
+  // Issue 35: the cancel link of a free meeting's invitation.
+  { path: '/meeting-cancel', route: 'meeting-cancel', reads: [] },
   { path: '/unsubscribe', route: 'unsubscribe', reads: [] },
   { path: '/verify-email', route: 'verify-email', reads: [] },
   { path: '/verify-login', route: 'verify-login', reads: [] },

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson } from '../validation.ts';
-import { SETTINGS_SAVED, settingsUpdate, type SettingsView } from '../../contract/settings.ts';
+import { MEETING_ROOM_CLEARED, MEETING_ROOM_SAVED, SETTINGS_SAVED, meetingRoomRequest, settingsUpdate, type SettingsView } from '../../contract/settings.ts';
 import { readSettings, writeSettings } from './settings.repo.ts';
 
 /**
@@ -12,6 +12,7 @@ import { readSettings, writeSettings } from './settings.repo.ts';
  *   PUT /   any of them, each whole (contract/settings.ts validates: whole dollars, min ≤ max,
  *           a place that is an address or an http(s) link); a refusal names the field and
  *           changes nothing
+ *   PUT /meeting  {roomUrl}: her own meeting room link (issue 35), '' to clear it
  */
 export const adminSettings = new Hono<AppEnv>()
   .use('*', requireAdmin())
@@ -23,4 +24,10 @@ export const adminSettings = new Hono<AppEnv>()
     // Her pages show settings where her words name them ({notice period}, {yoga therapy amounts}): drawn again with the new value.
     if (changes.cancelNoticeHours !== undefined || changes.bookingAmounts !== undefined) await publisher.regenerate({ kind: 'all' });
     return c.json({ settings: await readSettings(db), message: SETTINGS_SAVED } satisfies SettingsView);
+  })
+  .put('/meeting', validateJson(meetingRoomRequest), async (c) => {
+    const { db } = c.var.services;
+    const { roomUrl } = c.req.valid('json');
+    await writeSettings(db, { meetingRoomUrl: roomUrl });
+    return c.json({ settings: await readSettings(db), message: roomUrl === '' ? MEETING_ROOM_CLEARED : MEETING_ROOM_SAVED } satisfies SettingsView);
   });

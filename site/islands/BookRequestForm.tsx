@@ -1,5 +1,7 @@
-import { useEffect, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { SESSION_TYPES, bookingRequest } from '../../contract/forms.ts';
+import type { FreeMeetingTime, FreeMeetingTimesView } from '../../contract/free-meetings.ts';
+import { request } from '../lib/http';
 import { getCaptchaToken } from '../lib/captcha';
 import { showAlert } from '../lib/alert';
 import { Field, EmailInput, PhoneInput, TextInput, describedBy } from './Field';
@@ -13,7 +15,17 @@ const labels: Record<(typeof SESSION_TYPES)[number], string> = {
   'yoga therapy': 'Yoga therapy',
   chocolates: 'Chocolates',
 };
-const empty = { name: '', email: '', phone: '', sessionType: '', message: '' };
+const empty = { name: '', email: '', phone: '', sessionType: '', message: '', startsAt: '' };
+
+/** Her free times (issue 35), asked once the form comes alive; none when they can't be read (the request still goes). */
+async function freeTimes(): Promise<FreeMeetingTime[]> {
+  try {
+    const res = await request<FreeMeetingTimesView>('GET', '/api/publicBookings/times');
+    return res.ok ? res.data.times : [];
+  } catch {
+    return [];
+  }
+}
 
 async function refreshCaptcha(): Promise<void> {
   try {
@@ -26,9 +38,12 @@ async function refreshCaptcha(): Promise<void> {
 /** The free 30-minute meeting request on the home page (SPEC.md sections 3, 5, 8). */
 export default function BookRequestForm() {
   const { values, setValues, set, errors, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
+  const [times, setTimes] = useState<FreeMeetingTime[] | null>(null);
+  const loadTimes = () => freeTimes().then(setTimes);
 
   useEffect(() => {
     void refreshCaptcha();
+    void loadTimes();
   }, []);
 
   async function submit(e: FormEvent) {
@@ -38,7 +53,8 @@ export default function BookRequestForm() {
   }
 
   async function checkAndSend() {
-    const data = validate(bookingRequest, { ...values });
+    // No time chosen: the request the spec has, and she writes back to find one.
+    const data = validate(bookingRequest, { ...values, startsAt: values.startsAt || undefined });
     if (!data) return;
     await refreshCaptcha();
     const captchaToken = localStorage.getItem('captchaToken');
@@ -50,11 +66,22 @@ export default function BookRequestForm() {
       '/api/publicBookings/request',
       { ...data, captchaToken },
       async (res) => {
+        if (res.status === 409) {
+          // Taken since the list was read: the visitor picks again from the times that are free now.
+          setValues((v) => ({ ...v, startsAt: '' }));
+          await loadTimes();
+          await showAlert({ icon: 'warning', title: 'That time was just taken', text: res.data.message });
+          return;
+        }
         if (!res.ok && serverIssues(res.data)) return;
         if (!res.ok) throw new Error(res.data.message);
         localStorage.removeItem('captchaToken');
+        const booked = times?.find((t) => t.startsAt === data!.startsAt);
         setValues(empty);
-        await showAlert({ icon: 'success', title: 'Success!', text: 'Your form has been submitted successfully.' });
+        if (booked) {
+          await loadTimes();
+          await showAlert({ icon: 'success', title: 'Your free meeting is booked', text: `${booked.label}. ${res.data.message}` });
+        } else await showAlert({ icon: 'success', title: 'Success!', text: 'Your form has been submitted successfully.' });
       },
       () => showAlert({ icon: 'error', title: 'Oops! Something went wrong!', text: "We couldn't submit your form. Please try again later." }),
     );
@@ -79,6 +106,21 @@ export default function BookRequestForm() {
           {SESSION_TYPES.map((t) => (
             <option key={t} value={t}>
               {labels[t]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field
+        id="book-time"
+        label="Meeting time (optional)"
+        error={errors.startsAt}
+        hint="My free 30-minute online times. Leave it, and I will write to you to find one."
+      >
+        <select id="book-time" name="startsAt" value={values.startsAt} onChange={set('startsAt')} {...describedBy('book-time', errors.startsAt, true)}>
+          <option value="">{times === null ? 'Loading free times…' : times.length ? 'No time now: write to me' : 'No free times listed: write to me'}</option>
+          {times?.map((t) => (
+            <option key={t.startsAt} value={t.startsAt}>
+              {t.label}
             </option>
           ))}
         </select>

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, visitorHeaders, clearSlotTime } from './helpers';
+import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, teacherToday, visitorHeaders, clearSlotTime, teacherClock } from './helpers';
 
 /**
  * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
@@ -23,24 +23,6 @@ async function adminSlot(browser: Browser, days: number, at?: { date: string; ti
   await context.close();
   expect(slots, `a new slot at ${date} ${time}`).toHaveLength(1);
   return { id: slots[0]._id, date };
-}
-
-/** The teacher's date and time (America/Los_Angeles, as the e2e server runs) `ms` from now. */
-function teacherClock(ms: number): { date: string; time: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/Los_Angeles',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(Date.now() + ms))
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 /** Books the slot with the coupon, as the booking page's Finalize does. */

@@ -119,23 +119,28 @@ export function teacherToday(offsetDays = 0): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 }
 
-/** Minutes since her midnight (America/Los_Angeles) of an instant on her day `date`; -1 / 1440+ before or after that day. */
-function herMinutes(iso: string, date: string): number {
+/** The teacher's date and time (America/Los_Angeles, as the e2e server runs) `ms` from now. */
+export function teacherClock(ms: number): { date: string; time: string } {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-CA', {
       timeZone: 'America/Los_Angeles',
-      hourCycle: 'h23',
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      hourCycle: 'h23',
     })
-      .formatToParts(new Date(iso))
+      .formatToParts(new Date(Date.now() + ms))
       .map((p) => [p.type, p.value]),
   );
-  const day = `${parts.year}-${parts.month}-${parts.day}`;
-  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** Minutes since her midnight of an instant on her day `date`; -1 before that day, 1440+ after it. */
+function herMinutes(iso: string, date: string): number {
+  const { date: day, time } = teacherClock(Date.parse(iso) - Date.now());
+  const minutes = Number(time.slice(0, 2)) * 60 + Number(time.slice(3));
   return day === date ? minutes : day < date ? -1 : 1440 + minutes;
 }
 
@@ -375,3 +380,11 @@ export const visitorPhoneAhead = () => ({
   locale: 'en-US',
   extraHTTPHeaders: visitorHeaders(),
 });
+
+/** Fills the home page's free-meeting form (SPEC.md section 3's fields) as Ana Lima, by phone 503-555-0101. */
+export async function fillMeetingRequest(form: Locator, email: string, sessionType = 'yoga therapy') {
+  await form.getByLabel('Name').fill('Ana Lima');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Phone').fill('503-555-0101');
+  await form.getByLabel('Session type').selectOption(sessionType);
+}

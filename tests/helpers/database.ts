@@ -33,3 +33,16 @@ export async function rowCount(db: DB, table: keyof Database & string): Promise<
     .executeTakeFirstOrThrow();
   return row.n;
 }
+
+/**
+ * Polls until a backend of `db` waits on a lock (a claim waiting for a row or the agenda's lock
+ * that a test holds in an open transaction), at most 10 s; PostgreSQL only.
+ */
+export async function someoneWaitsOnALock(db: DB, what = 'a lock') {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`nobody ever waited on ${what}`);
+}

@@ -50,10 +50,18 @@ async function addClient(firstName = 'Ana') {
     .executeTakeFirstOrThrow();
 }
 
-/** A free slot about `inMs` from now (negative: in the past), at a minute no other slot has. */
+const slotsAt = new Map<number, number>();
+
+/**
+ * A free slot about `inMs` from now (negative: in the past), an hour and a minute after the last
+ * one asked for at that distance: a booked session takes her time, and a slot it overlaps is not
+ * bookable (issue 35).
+ */
 async function addSlot(inMs = 3 * DAY) {
   const minute = 60_000;
-  const startsAt = new Date(Math.floor((Date.now() + inMs) / minute) * minute + ++counter * minute);
+  const k = (slotsAt.get(inMs) ?? 0) + 1;
+  slotsAt.set(inMs, k);
+  const startsAt = new Date(Math.floor((Date.now() + inMs) / minute) * minute + k * 61 * minute);
   const [date, time] = [startsAt.toISOString().slice(0, 10), startsAt.toISOString().slice(11, 16)];
   return database.db.insertInto('slots').values({ date, time, startsAt }).returning(['id', 'startsAt']).executeTakeFirstOrThrow();
 }

@@ -36,7 +36,7 @@ import {
   type SlotsAddedView,
   type SlotView,
 } from '../../../contract/slots.ts';
-import { SelectInput, TextInput } from '../Field';
+import { Checkbox, SelectInput, TextInput } from '../Field';
 import { Listing } from '../Listing';
 import { overlapsNote } from './overlaps';
 
@@ -54,6 +54,7 @@ function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
   const [repeat, setRepeat] = useState<Repeat>('none');
   const [occurrences, setOccurrences] = useState('1');
   const [place, setPlace] = useState('');
+  const [online, setOnline] = useState(false);
   const [sending, setSending] = useState(false);
   const [zone, setZone] = useState('the teacher’s time zone');
   useEffect(() => {
@@ -74,7 +75,10 @@ function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
       return;
     }
     // No place typed: the server gives each slot her default place (her settings).
-    const slots = repeatSlots(date, time, repeat, count).map((s) => (place.trim() ? { ...s, place: place.trim() } : s));
+    const slots = repeatSlots(date, time, repeat, count)
+      .map((s) => (place.trim() ? { ...s, place: place.trim() } : s))
+      // Online (issue 35): booking it sends its client her meeting room link.
+      .map((s) => (online ? { ...s, online: true } : s));
     if (!(await confirmDialog({ title: `This will add ${slots.length} slots. Proceed?`, confirmText: 'Yes', cancelText: 'Cancel' }))) return;
     setSending(true);
     let res;
@@ -134,6 +138,12 @@ function AddSlotForm(props: { onAdded: (dates: string[]) => Promise<void> }) {
           </span>
           <input id="slot-place" value={place} maxLength={PLACE_MAX} aria-describedby="slot-place-hint" onChange={(e) => setPlace(e.target.value)} />
         </div>
+        <div className="field slot-online-field">
+          <Checkbox id="slot-online" label="Online" checked={online} aria-describedby="slot-online-hint" onChange={(e) => setOnline(e.target.checked)} />
+          <span className="field-hint" id="slot-online-hint">
+            Booking it sends the client your meeting room link (Settings).
+          </span>
+        </div>
         <div>
           <button className="button" type="submit" disabled={sending}>
             Add slots
@@ -157,12 +167,32 @@ function DeleteButton(props: { label: string; what: string; onClick: () => void 
   );
 }
 
-/** Where a session happens: an online link opens in a new tab, an address reads as text. */
-function PlaceText({ place }: { place: string }) {
+/**
+ * Where a session happens: an online link opens in a new tab, an address reads as text. An online
+ * slot (issue 35) says so, and once booked shows the video link its client was sent.
+ */
+function PlaceText({ place, online, link }: { place: string; online?: boolean; link?: string }) {
+  if (online) {
+    return (
+      <span data-place data-online>
+        Online
+        {link ? (
+          <>
+            {': '}
+            <a href={link} target="_blank" rel="noopener noreferrer">
+              {link}
+            </a>
+          </>
+        ) : (
+          <span className="muted"> (video link sent when booked)</span>
+        )}
+      </span>
+    );
+  }
   if (!place) return <span className="muted">No place set</span>;
-  const link = placeLink(place);
-  return link ? (
-    <a href={link} target="_blank" rel="noopener noreferrer" data-place>
+  const placeUrl = placeLink(place);
+  return placeUrl ? (
+    <a href={placeUrl} target="_blank" rel="noopener noreferrer" data-place>
       {place}
     </a>
   ) : (
@@ -275,7 +305,7 @@ function BookedRow({
     <tr data-slot-row={s._id} data-slot={`${s.date} ${s.time}`} {...focus}>
       <td>{formatWhen(s.startsAt)}</td>
       <td>
-        <PlaceText place={s.place} />
+        <PlaceText place={s.place} online={s.online} link={s.link} />
       </td>
       <td>{clientName(s)}</td>
       <td>{s.email ? <a href={`mailto:${s.email}`}>{s.email}</a> : ''}</td>
@@ -402,7 +432,7 @@ function BookingsPanel() {
                           {formatWhen(s.startsAt)}
                           <br />
                           <small>
-                            <PlaceText place={s.place} />
+                            <PlaceText place={s.place} online={s.online} />
                           </small>
                         </span>
                         <span className="row-actions">

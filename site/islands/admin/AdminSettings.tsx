@@ -88,6 +88,7 @@ function SettingsPanel() {
   const [ranges, setRanges] = useState<PerType<TypeFields>>({ individualYoga: NO_FIELDS, yogaTherapy: NO_FIELDS });
   const [notice, setNotice] = useState('');
   const [pickupHours, setPickupHours] = useState('');
+  const [roomUrl, setRoomUrl] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
 
@@ -98,6 +99,7 @@ function SettingsPanel() {
     setRanges(eachType(s.bookingAmounts.ranges, toFields));
     setNotice(String(s.cancelNoticeHours));
     setPickupHours(s.pickupHours);
+    setRoomUrl(s.meetingRoomUrl);
   }
 
   useEffect(() => {
@@ -115,6 +117,9 @@ function SettingsPanel() {
       },
       cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
       pickupHours,
+      meetingRoomUrl: roomUrl,
+      // Her meeting hours have no fields here yet: they are sent back as they were.
+      meetingHours: loaded!.meetingHours,
     };
     const checked = settingsSchema.safeParse(settings);
     if (!checked.success) {
@@ -168,6 +173,24 @@ function SettingsPanel() {
             A street address, or an online link (https://…) that the mails and the client’s dashboard make a link. A slot can have its own on the Bookings page.
           </p>
           {e('defaultPlace') && <p className="field-error">{e('defaultPlace')}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-room`}>Your meeting room link (Zoom, Jitsi, any URL)</label>
+          <input
+            id={`${id}-room`}
+            type="url"
+            inputMode="url"
+            value={roomUrl}
+            placeholder="https://"
+            aria-describedby={`${id}-room-help`}
+            aria-invalid={!!e('meetingRoomUrl') || undefined}
+            onChange={(ev) => setRoomUrl(ev.target.value)}
+          />
+          <p className="muted" id={`${id}-room-help`}>
+            The link of every online session and free meeting: it goes only to the person who booked, in the confirmation, the calendar file, the reminder and
+            their bookings. Empty: their mail says the link will follow.
+          </p>
+          {e('meetingRoomUrl') && <p className="field-error">{e('meetingRoomUrl')}</p>}
         </div>
         <div className="field">
           <label htmlFor={`${id}-notice`}>Notice to cancel or move a session (hours)</label>

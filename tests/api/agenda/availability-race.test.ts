@@ -8,8 +8,8 @@
  *   client books the slot it covers: the booking waits for it, then is refused with 409.
  */
 import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
+import { someoneWaitsOnALock } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { insertBusyTime, lockAgenda } from '../../../api/agenda/agenda.repo.ts';
@@ -23,16 +23,6 @@ const book = (client: { id: string; email: string; cookie: string }, slotId: str
     json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, message: '', couponCode: 'JOURNEY' },
     headers: { cookie: client.cookie, 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` },
   });
-
-/** Polls until a backend waits on a lock (the booking's claim waiting for the agenda's lock), at most 10 s. */
-async function someoneWaitsOnALock() {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(server.services.db);
-    if (rows[0]!.n > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the booking never waited on the agenda');
-}
 
 describe('claims racing her busy times on postgres', () => {
   it('twenty bookings at once around a newly busy time: none inside it, all outside it', async () => {
@@ -93,7 +83,7 @@ describe('claims racing her busy times on postgres', () => {
         title: 'Just now',
       });
       booking = book(client, slot.id);
-      await someoneWaitsOnALock();
+      await someoneWaitsOnALock(server.services.db, 'the agenda');
     });
     const res = await booking!;
     expect(res.status).toBe(409);

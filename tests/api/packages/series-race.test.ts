@@ -9,8 +9,8 @@
  * at a time, so the series would wait for a commit that could never come.
  */
 import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { useTestServer } from '../../helpers/server.ts';
+import { someoneWaitsOnALock } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
@@ -20,16 +20,6 @@ const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
 
 const asAdmin = async (path: string, method = 'GET', json?: unknown) => server.api(path, { method, json, headers: { cookie: await adminCookie(server) } });
-
-/** Polls until a backend waits on a row lock (the series' claim of the held week), at most 10 s. */
-async function someoneWaitsOnALock() {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(server.services.db);
-    if (rows[0]!.n > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the series never waited on the held week');
-}
 
 describe('a weekly series racing a booking on postgres', () => {
   it('the week claimed by another client first is missed, its credit never spent; the other weeks are booked', async () => {
@@ -70,7 +60,7 @@ describe('a weekly series racing a booking on postgres', () => {
       headers: { cookie: client.cookie },
       json: { slotId: slots[0]!.id, weeks: 4, sessionType: YOGA },
     });
-    await someoneWaitsOnALock();
+    await someoneWaitsOnALock(server.services.db, 'the held week');
     commit();
     await theirs;
     const res = await mine;

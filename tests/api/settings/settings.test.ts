@@ -28,6 +28,9 @@ const SPEC_DEFAULTS = {
   },
   cancelNoticeHours: 24,
   pickupHours: '',
+  // Issue 35: no meeting room link until she sets one; the free meeting on weekdays 09:00-17:00, two weeks ahead.
+  meetingRoomUrl: '',
+  meetingHours: { days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00', daysAhead: 14, noticeHours: 4 },
 };
 
 /** Issue 20's bookingAmounts, as a database saved before issue 30 holds it. */
@@ -136,11 +139,11 @@ describe(`her settings on ${testDbKind()}`, () => {
     const res = await putSettings({ bookingAmounts: amounts });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      settings: { defaultPlace: '', bookingAmounts: amounts, cancelNoticeHours: 24, pickupHours: '' },
+      settings: { ...SPEC_DEFAULTS, bookingAmounts: amounts },
       message: 'Settings saved.',
     });
     expect((await putSettings({ defaultPlace: '  https://meet.example.com/maya  ' })).status).toBe(200);
-    expect(await getSettings()).toEqual({ defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts, cancelNoticeHours: 24, pickupHours: '' });
+    expect(await getSettings()).toEqual({ ...SPEC_DEFAULTS, defaultPlace: 'https://meet.example.com/maya', bookingAmounts: amounts });
     expect((await (await server.api('/api/config/public')).json()).booking).toEqual(amounts);
 
     // Individual yoga: now 60 to 120.

@@ -35,6 +35,7 @@ const tables = [
   'credit_lots',
   'event_payments',
   'events',
+  'free_meetings',
   'gallery_photos',
   'gift_cards',
   'gigs',
@@ -113,6 +114,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0031_tastings',
       '0032_busy_times',
       '0033_calendar_connections',
+      '0034_free_meetings',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

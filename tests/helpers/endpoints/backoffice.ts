@@ -63,6 +63,17 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     writes: ['settings'],
     example: async (fx) => ({ json: { defaultPlace: fx.unique('Studio') } }),
   },
+  // Issue 35: her own meeting room link.
+  {
+    method: 'PUT',
+    route: '/api/admin/settings/meeting',
+    auth: 'admin',
+    body: 'json',
+    // '' is hers to clear it with, so it is not probed as a refusal (a body without it is refused).
+    fields: { roomUrl: optionalText({ inJson: true, bad: ['javascript://alert(1)', 'ftp://example.com/room', 'meet.example.com/room'] }) },
+    writes: ['settings'],
+    example: async (fx) => ({ json: { roomUrl: `https://meet.example.com/${fx.unique('room')}` } }),
+  },
   plainGet('/api/admin/newsletters', 'admin'),
   {
     method: 'POST',

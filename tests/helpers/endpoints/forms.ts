@@ -1,5 +1,55 @@
 /** The endpoint table's forms part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { plainGet, SIGNATURE, text, optionalText, match, badDates, type Endpoint, type Fixtures, type Table, byToken } from './common.ts';
+import { signToken } from '../../../api/lib/signed-token.ts';
+import { FREE_MEETING_CANCEL_PURPOSE } from '../../../api/agenda/free-meeting-mails.ts';
+import { DEFAULT_SETTINGS } from '../../../contract/settings.ts';
+import type { FreeMeetingTimesView } from '../../../contract/free-meetings.ts';
+
+/** The home page's request as a visitor fills it in (SPEC.md section 3). */
+const meetingRequest = (fx: Fixtures) => ({
+  name: 'Mia Rossi',
+  email: fx.email('meeting'),
+  phone: '123-456-7890',
+  sessionType: 'private yoga',
+  message: 'I would like to start gently.',
+  captchaToken: 'dev:book_request',
+});
+
+/** The request's fields (SPEC.md section 7), with or without a time. */
+const meetingFields = () => ({
+  name: text(),
+  email: text(),
+  phone: text(),
+  sessionType: match(),
+  message: optionalText(),
+  captchaToken: match(),
+});
+
+/**
+ * One of her free meeting times (issue 35), picked at random from many: her hours are widened to
+ * every half hour of sixty days first, so the probes' bookings never run out of times.
+ */
+async function freeMeetingTime(fx: Fixtures): Promise<string> {
+  const wide = JSON.stringify({ ...DEFAULT_SETTINGS.meetingHours, days: [1, 2, 3, 4, 5, 6, 7], from: '00:00', to: '23:30', daysAhead: 60 });
+  await fx.db
+    .insertInto('settings')
+    .values({ key: 'meetingHours', value: wide })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: wide }))
+    .execute();
+  const { times } = (await (await fx.server.api('/api/publicBookings/times')).json()) as FreeMeetingTimesView;
+  return times[Math.floor(Math.random() * times.length)]!.startsAt;
+}
+
+/** The cancel link's token of a free meeting booked far ahead, at a time no other fixture has. */
+async function freeMeetingToken(fx: Fixtures): Promise<string> {
+  const startsAt = new Date(Date.now() + 200 * 86_400_000 + Math.floor(Math.random() * 1e9));
+  const row = await fx.db
+    .insertInto('freeMeetings')
+    .values({ startsAt, name: 'Mia Rossi', email: fx.email('meeting'), link: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return signToken(fx.server.env.APP_SECRET, FREE_MEETING_CANCEL_PURPOSE, row.id);
+}
 
 /**
  * A class's form, the sign-up or (for a full class) the waitlist: its fields, waiver and
@@ -50,26 +100,24 @@ export const FORMS_ENDPOINTS: Endpoint[] = [
     route: '/api/publicBookings/request',
     auth: 'none',
     body: 'json',
-    fields: {
-      name: text(),
-      email: text(),
-      phone: text(),
-      sessionType: match(),
-      message: optionalText(),
-      captchaToken: match(),
-    },
+    fields: meetingFields(),
     writes: ['bookingRequests', 'mails'],
-    example: async (fx) => ({
-      json: {
-        name: 'Mia Rossi',
-        email: fx.email('meeting'),
-        phone: '123-456-7890',
-        sessionType: 'private yoga',
-        message: 'I would like to start gently.',
-        captchaToken: 'dev:book_request',
-      },
-    }),
+    example: async (fx) => ({ json: meetingRequest(fx) }),
   },
+  // Issue 35: the free meeting scheduled: her free times, a time booked, its cancel link.
+  plainGet('/api/publicBookings/times', 'none'),
+  {
+    method: 'POST',
+    route: '/api/publicBookings',
+    auth: 'none',
+    body: 'json',
+    fields: { ...meetingFields(), startsAt: optionalText({ role: 'match', bad: ['2031-01-01', 'tomorrow', '2031-01-01T09:10:00Z'] }) },
+    // Without a time it is the request the spec has (bookingRequests).
+    writes: ['freeMeetings', 'bookingRequests', 'mails'],
+    example: async (fx) => ({ json: { ...meetingRequest(fx), startsAt: await freeMeetingTime(fx) } }),
+  },
+  byToken('GET', '/api/publicBookings/meeting', [], freeMeetingToken),
+  byToken('POST', '/api/publicBookings/cancel', ['freeMeetings', 'mails'], freeMeetingToken),
   {
     method: 'POST',
     route: '/api/contact',
