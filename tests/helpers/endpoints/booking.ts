@@ -240,6 +240,7 @@ async function seriesCredits(fx: Fixtures, userId: string) {
 async function weeklySlots(fx: Fixtures) {
   const first = await fx.slot();
   const date = addDays(first.date, 7);
+  fx.takeTime(date, first.time);
   await fx.db
     .insertInto('slots')
     .values({ date, time: first.time, startsAt: zonedInstant(date, first.time, fx.server.env.SITE_TIMEZONE) })

@@ -113,19 +113,31 @@ export class Fixtures {
     return addDays(zonedNow(this.server.env.SITE_TIMEZONE).date, days);
   }
 
-  private readonly usedOnDay = new Map<string, number>();
+  // Shared by every Fixtures of the test file: they write to one database.
+  private static readonly usedOnDay = new Map<string, Set<string>>();
+
+  /** Marks `time` on `date` as used by a slot or class made another way (a weekly slot's second week). */
+  takeTime(date: string, time: string): void {
+    const used = Fixtures.usedOnDay.get(date) ?? new Set<string>();
+    used.add(time);
+    Fixtures.usedOnDay.set(date, used);
+  }
 
   /**
    * A time on `date` no other fixture of this run has used, an hour and a minute from the others
    * that day (a class or a booked session takes her time, and a slot it overlaps is not offered:
-   * issue 35); past sixteen a day, a minute apart.
+   * issue 35); past sixteen a day, a minute apart from 22:00.
    */
   private clock(date: string): string {
     ++this.n;
-    const k = this.usedOnDay.get(date) ?? 0;
-    this.usedOnDay.set(date, k + 1);
-    const minutes = k < 16 ? 5 * 60 + k * 61 : 22 * 60 + (k - 16);
-    return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    const used = Fixtures.usedOnDay.get(date) ?? new Set<string>();
+    for (let k = 0; ; k++) {
+      const minutes = k < 16 ? 5 * 60 + k * 61 : 22 * 60 + (k - 16);
+      const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+      if (used.has(time)) continue;
+      this.takeTime(date, time);
+      return time;
+    }
   }
 
   async adminCookie(): Promise<string> {
