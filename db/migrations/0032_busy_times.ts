@@ -29,13 +29,26 @@ export async function up(db: Kysely<any>): Promise<void> {
   const minutes = (table: string) =>
     db.schema
       .alterTable(table)
-      .addColumn('minutes', 'integer', (c) => c.notNull().defaultTo(60).check(sql`minutes > 0 and minutes <= 1440`))
+      .addColumn('minutes', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(60)
+          .check(sql`minutes > 0 and minutes <= 1440`),
+      )
       .execute();
   await minutes('events');
   await minutes('gigs');
   await db.schema
     .alterTable('locations')
-    .addColumn('buffer_minutes', 'integer', (c) => c.notNull().defaultTo(0).check(sql`buffer_minutes >= 0 and buffer_minutes <= 240`))
+    .addColumn('buffer_minutes', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`buffer_minutes >= 0 and buffer_minutes <= 240`),
+    )
     .execute();
-  await db.schema.alterTable('slots').addColumn('online', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('slots')
+    .addColumn('online', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
 }

@@ -68,7 +68,14 @@ describe(`adding slots on ${testDbKind()}`, () => {
     const body = await res.json();
     expect(body).toMatchObject({ message: 'Slots added successfully.', added: 3, skipped: 0 });
     // No default place set: none (issue 20).
-    expect(body.slots[0]).toEqual({ _id: expect.any(String), date: '2031-05-05', time: '10:00', startsAt: '2031-05-05T17:00:00.000Z', place: '', online: false });
+    expect(body.slots[0]).toEqual({
+      _id: expect.any(String),
+      date: '2031-05-05',
+      time: '10:00',
+      startsAt: '2031-05-05T17:00:00.000Z',
+      place: '',
+      online: false,
+    });
     const rows = await server.services.db.selectFrom('slots').selectAll().where('date', 'in', ['2031-05-05', '2031-05-06']).execute();
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.bookedAt === null && r.bookedBy === null)).toBe(true);
