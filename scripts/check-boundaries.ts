@@ -217,6 +217,16 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: 'a gig she adds is saved, and the answer names what its classes overlap in her agenda (issue 35, decision 0044: save, then warn)',
   },
   {
+    from: 'classes',
+    to: 'agenda/lock.ts',
+    why: "an event she adds is written under the agenda's lock, as every claim of a slot checks under it (issue 35, decision 0044)",
+  },
+  {
+    from: 'books',
+    to: 'agenda/lock.ts',
+    why: "a gig she adds is written under the agenda's lock, as every claim of a slot checks under it (issue 35, decision 0044)",
+  },
+  {
     from: 'forms',
     to: 'agenda/free-meetings.ts',
     why: "the home page's free meeting is booked at a time her agenda leaves clear, checked again under its lock (issue 35, decision 0044)",

@@ -24,6 +24,7 @@ import {
 } from '../../contract/books.ts';
 import type { z } from 'zod';
 import type { gigInput, gigUpdate } from '../../contract/books.ts';
+import { underAgendaLock } from '../agenda/lock.ts';
 import { endSeries, findGig, findLocation, insertGigs, listGigs, seriesHasDate, unpaidGigs, updateGig, type GigRow } from './books.repo.ts';
 
 /** `date` plus `n` months, the day kept or, in a shorter month, its last day (Jan 31 → Feb 28). */
@@ -121,7 +122,8 @@ export async function addGig(
     cancelled: i === 0 ? (input.cancelled ?? false) : false,
     drove: input.drove ?? true,
   }));
-  const made = await insertGigs(db, rows);
+  // Under the agenda's lock (issue 35): a slot claimed at this moment sees the gig, or was booked first.
+  const made = await underAgendaLock(db, (trx) => insertGigs(trx, rows));
   const warning = await overlapsOfNew(
     db,
     zone,

@@ -20,6 +20,7 @@ import {
   type Repeat,
 } from '../../contract/events.ts';
 import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
+import { underAgendaLock } from '../agenda/lock.ts';
 import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
 import type { Event } from '../../db/schema.ts';
 import { isPaidEvent, type EventPrice } from '../../contract/event-prices.ts';
@@ -215,9 +216,12 @@ export const adminEvents = new Hono<AppEnv>()
     const seriesId = dates.length > 1 ? randomUUID() : null;
     const at = eventInstants(dates, fields.time, env.SITE_TIMEZONE);
     if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
-    const rows = await insertEvents(
-      db,
-      dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
+    // Under the agenda's lock (issue 35): a slot claimed at this moment sees the class, or was booked first.
+    const rows = await underAgendaLock(db, (trx) =>
+      insertEvents(
+        trx,
+        dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
+      ),
     );
     const now = c.var.services.clock.now();
     const { cancelNoticeHours } = await readSettings(db);

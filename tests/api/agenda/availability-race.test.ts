@@ -6,6 +6,8 @@
  *   it (or within the slot's length of it) is booked, every one outside is.
  * - A busy time being added (its transaction holds the agenda's lock, not yet committed) while a
  *   client books the slot it covers: the booking waits for it, then is refused with 409.
+ * - A class or a gig she adds waits for the agenda's lock too: while a claim holds it, the new
+ *   class is not written; once it is let go, it is.
  */
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
@@ -89,5 +91,32 @@ describe('claims racing her busy times on postgres', () => {
     expect(res.status).toBe(409);
     const row = await server.services.db.selectFrom('slots').select('bookedBy').where('id', '=', slot.id).executeTakeFirstOrThrow();
     expect(row.bookedBy).toBeNull();
+  });
+
+  it("a class and a gig she adds wait for the agenda's lock a claim holds, then are saved", async () => {
+    const db = server.services.db;
+    const cookie = await adminCookie(server);
+    const date = addDays(zonedNow(server.env.SITE_TIMEZONE).date, 23);
+    const location = await db.insertInto('locations').values({ name: 'Lock Hall', roundTripTenthMiles: 10 }).returning('id').executeTakeFirstOrThrow();
+    let adding: Promise<Response[]> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await lockAgenda(trx);
+      adding = Promise.all([
+        server.api('/api/admin/events', { method: 'POST', json: { title: 'Locked Flow', date, time: '09:00' }, headers: { cookie } }),
+        server.api('/api/admin/gigs', {
+          method: 'POST',
+          json: { date, time: '18:00', className: 'Locked Gig', locationId: location.id, rateCents: 5000, frequency: 'perClass', paymentMethod: 'cash' },
+          headers: { cookie },
+        }),
+      ]);
+      await someoneWaitsOnALock(db, 'the agenda');
+      // Held by the claim: neither is written yet.
+      expect(await db.selectFrom('events').select('id').where('title', '=', 'Locked Flow').execute()).toHaveLength(0);
+      expect(await db.selectFrom('gigs').select('id').where('className', '=', 'Locked Gig').execute()).toHaveLength(0);
+    });
+    const [event, gig] = await adding!;
+    expect(event!.status).toBe(201);
+    expect(gig!.status).toBe(201);
+    expect(await db.selectFrom('events').select('id').where('title', '=', 'Locked Flow').execute()).toHaveLength(1);
   });
 });
