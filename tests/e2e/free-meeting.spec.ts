@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { axeClean, closeAlert, expectAlert, fillMeetingRequest, fitsThePhone, loginAdmin, mailsTo, uniqueEmail } from './helpers';
+import { axeClean, closeAlert, expectAlert, fillMeetingRequest, fitsThePhone, loginAdmin, mailsTo, uniqueEmail, visitorHeaders } from './helpers';
 
 /**
  * Issue 35: the free 30-minute online meeting, scheduled, on a phone. She sets her meeting room
  * link in Settings; a visitor picks one of her free times on the home page's form and books it,
  * the invitation carries the link; its cancel link frees the time again.
  */
-test.use({ viewport: { width: 390, height: 844 } });
+// An address of its own: her login and the visitor's request count against no other spec's limits.
+test.use({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: visitorHeaders() });
 
 const ROOM = `https://meet.jit.si/yoga-${Date.now().toString(36)}`;
 

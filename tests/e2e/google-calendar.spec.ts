@@ -8,7 +8,7 @@
  * cookie must go along.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { fitsThePhone, logInOnTheForm, newClient, teacherToday, visitorHeaders } from './helpers.ts';
+import { clearSlotTime, fitsThePhone, logInOnTheForm, newClient, teacherToday, visitorHeaders } from './helpers.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 const SITE = `http://localhost:${PORT}`;
@@ -34,10 +34,10 @@ test('she connects Google Calendar on Settings, marks a calendar busy, and an ev
   await admin.request.post('/dev/google/emulator/reset');
   await logInOnTheForm(admin, SITE);
 
-  // A slot of this run's own, three days ahead at an hour no other spec uses.
+  // A slot of this run's own, three days ahead at a time her agenda leaves clear (another spec's
+  // session that day would hide it before her calendar does).
   const date = teacherToday(3);
-  const minute = String(10 + Math.floor(Math.random() * 50)).padStart(2, '0');
-  const added = await admin.request.post('/api/bookings', { data: { slots: [{ date, time: `21:${minute}` }] } });
+  const added = await admin.request.post('/api/bookings', { data: { slots: [{ date, time: await clearSlotTime(admin.request, [date], 6 * 60) }] } });
   expect(added.status()).toBe(201);
   const [slot] = ((await added.json()) as { slots: { _id: string; startsAt: string }[] }).slots;
 
