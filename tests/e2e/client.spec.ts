@@ -8,6 +8,7 @@ import {
   expectAlertText,
   failPayPalSdk,
   mailsTo,
+  recordAlerts,
   registerAndVerify,
   uniqueEmail,
 } from './helpers';
@@ -33,10 +34,11 @@ test.describe('clients', () => {
     const mails = await mailsTo(page.request, email, 2);
     const link = mails[0]!.links.find((l) => l.includes('/verify-login?token='))!;
     const path = new URL(link).pathname + new URL(link).search;
+    const alerts = await recordAlerts(page);
     await page.goto(path);
     // The message shows, and the page goes on by itself (no OK click).
-    await expectAlert(page, 'Login Successful');
     await page.waitForURL(`**/user/${id}`);
+    await expect.poll(() => alerts).toContainEqual({ title: 'Login Successful', text: 'Welcome back, Ana!' });
     // History was replaced: Back does not return to the verify page.
     await page.goBack();
     expect(page.url()).not.toContain('verify-login');

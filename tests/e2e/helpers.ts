@@ -38,6 +38,27 @@ export async function expectAlert(page: Page, title: string, text?: string | Reg
   return dialog;
 }
 
+/**
+ * Records the title and text of every message dialog the page opens, across navigations. For a
+ * message that shows while the page goes on by itself ('Login Successful' stays half a second):
+ * on a loaded machine a poll can miss a dialog that was drawn, the page's own report cannot.
+ * Call before the navigation that shows it.
+ */
+export async function recordAlerts(page: Page): Promise<{ title: string; text: string }[]> {
+  const seen: { title: string; text: string }[] = [];
+  await page.exposeFunction('__alertShown', (title: string, text: string) => void seen.push({ title, text }));
+  await page.addInitScript(() => {
+    const report = (window as unknown as { __alertShown: (title: string, text: string) => void }).__alertShown;
+    new MutationObserver((changes) => {
+      for (const change of changes)
+        for (const node of change.addedNodes)
+          if (node instanceof HTMLDialogElement && node.classList.contains('alert'))
+            report(node.querySelector('#alert-title')?.textContent ?? '', node.querySelector('#alert-text')?.textContent ?? '');
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return seen;
+}
+
 export async function closeAlert(page: Page, title: string) {
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.getByRole('button').last().click();
