@@ -100,6 +100,12 @@ const schema = z.object({
    * process also reads them this often, and a booking attempt reads them first when older.
    */
   GOOGLE_CALENDAR_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  /**
+   * How often each server process writes her agenda to her Google Calendar (issue 35): each
+   * booking, move and cancel also starts a write at once; classes, gigs and tastings she adds
+   * arrive within this.
+   */
+  GOOGLE_CALENDAR_WRITE_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** How long a booking attempt waits for that read of her busy times before it goes on with the ones stored. */
   GOOGLE_CALENDAR_BOOKING_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_500),
   /**

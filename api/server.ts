@@ -41,6 +41,7 @@ import { NOT_FOUND } from './pages/site-routes.ts';
 import { publishDuePosts } from './pages/journal.ts';
 import { createRunner } from './lib/periodic.ts';
 import { calendarTick } from './agenda/calendar.ts';
+import { mirrorCalendar } from './agenda/write-back.ts';
 import type { RenderContext } from '../contract/content.ts';
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -172,6 +173,9 @@ export async function startServer(
   }
   // Her Google busy times (issue 35): read again when stale, push channels renewed before they end.
   if (options.calendar !== false && services.calendar) runner.every('google calendar', env.GOOGLE_CALENDAR_REFRESH_MS, () => calendarTick(services));
+  // Her agenda written to her Google Calendar (issue 35): the queue planned and sent, at start too (a crash's claims).
+  if (options.calendar !== false && services.calendar)
+    runner.every('google calendar write-back', env.GOOGLE_CALENDAR_WRITE_MS, () => mirrorCalendar(services), { atStart: true });
   // The mail outbox: retries, and mails a crash left between a commit and its send (at start too).
   if (options.outbox !== false) runner.every('mail', env.OUTBOX_INTERVAL_MS, () => sendDueMails(services), { atStart: true });
   // Newsletter outbox: every process sends at its pace.

@@ -33,6 +33,7 @@ import * as tastings from './migrations/0031_tastings.ts';
 import * as busyTimes from './migrations/0032_busy_times.ts';
 import * as calendarConnections from './migrations/0033_calendar_connections.ts';
 import * as freeMeetings from './migrations/0034_free_meetings.ts';
+import * as calendarMirror from './migrations/0035_calendar_mirror.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0032_busy_times': busyTimes,
   '0033_calendar_connections': calendarConnections,
   '0034_free_meetings': freeMeetings,
+  '0035_calendar_mirror': calendarMirror,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -389,6 +389,38 @@ export interface FreeMeetingsTable {
   createdAt: CreatedAt;
 }
 
+/** The calendar event as the site writes it (calendar_mirror.want). */
+export interface MirroredEvent {
+  summary: string;
+  description: string;
+  location: string;
+  start: string;
+  end: string;
+  /** Ask Google for a Meet link with it (an online session while she is connected). */
+  meet: boolean;
+}
+
+/** One thing of hers written to her Google Calendar, a durable queue of writes (0035, issue 35). */
+export interface CalendarMirrorTable {
+  calendarId: string;
+  key: string;
+  eventId: string;
+  startsAt: Timestamp;
+  /** The event as it should be; null: it should not be in her calendar. */
+  want: ColumnType<MirroredEvent | null, string | null, string | null>;
+  wantHash: string | null;
+  /** What Google holds since our last write that answered; null: nothing. */
+  writtenHash: string | null;
+  meetLink: string | null;
+  heldUntil: Timestamp | null;
+  claimedBy: string | null;
+  claimedAt: Timestamp | null;
+  attempts: Generated<number>;
+  nextAttemptAt: Timestamp;
+  lastError: string | null;
+  updatedAt: Timestamp;
+}
+
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
 export interface BookingCancellationsTable {
   id: Generated<string>;
@@ -1035,6 +1067,7 @@ export interface Database {
   busyTimes: BusyTimesTable;
   calendarConnections: CalendarConnectionsTable;
   freeMeetings: FreeMeetingsTable;
+  calendarMirror: CalendarMirrorTable;
   gigs: GigsTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;

@@ -197,6 +197,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: 'a booking attempt first reads her Google busy times again when they are stale, bounded and outside its transaction (issue 35, decision 0044)',
   },
   {
+    from: 'booking',
+    to: 'agenda/write-back.ts',
+    why: 'a booking, a move and a cancel start the write to her Google Calendar at once, after their commit, not awaited (issue 35, decision 0044)',
+  },
+  {
     from: 'agenda',
     to: 'practice/keys.ts',
     why: "her Google Calendar's refresh token is sealed with the private records' key (issue 35, decision 0044)",

@@ -36,6 +36,7 @@ import {
   updateChoice,
   type ConnectionRow,
 } from './calendar.repo.ts';
+import { clearMirror, writtenEventsIn } from './write-back.repo.ts';
 
 export type CalendarDeps = Pick<Services, 'db' | 'env' | 'clock' | 'calendar'>;
 
@@ -60,7 +61,7 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 /** What is recorded and shown of a failure: the client's message (an endpoint and a status), never a token. */
-const reasonOf = (err: unknown) =>
+export const reasonOf = (err: unknown) =>
   err instanceof CalendarError
     ? err.status === 0
       ? CALENDAR_UNREACHABLE
@@ -70,7 +71,7 @@ const reasonOf = (err: unknown) =>
       ? 'The stored Google token no longer opens with the private records key: disconnect and connect again'
       : 'Google Calendar failed';
 
-function refreshTokenOf(env: CalendarDeps['env'], row: ConnectionRow): string {
+export function refreshTokenOf(env: CalendarDeps['env'], row: ConnectionRow): string {
   return open(keyringOf(env), TOKEN_CONTEXT, row.keyId, row.refreshTokenSealed);
 }
 
@@ -273,6 +274,8 @@ async function readAndStore(deps: CalendarDeps): Promise<RefreshOutcome> {
     await markFailed(db, row.connectedAt, reasonOf(err), clock.now());
     return 'failed';
   }
+  // The site's own events in a calendar she also marked busy are her agenda already, not Google's busy time.
+  answer = { ...answer, busy: withoutOurs(answer.busy, await writtenEventsIn(db, row.busyCalendarIds)) };
   const stored = await db.transaction().execute(async (trx) => {
     await lockAgenda(trx);
     // Disconnected or reconnected while Google answered: this answer is for a connection that is gone.
@@ -293,6 +296,26 @@ async function readAndStore(deps: CalendarDeps): Promise<RefreshOutcome> {
     await markFailed(db, row.connectedAt, `Google could not read ${names.join(', ')}`, clock.now());
   }
   return 'refreshed';
+}
+
+/**
+ * Her busy intervals with the site's own events taken out (per calendar). freeBusy merges what
+ * touches: an event of ours inside a longer busy interval cuts it, so only her own part stays.
+ */
+export function withoutOurs<B extends { calendarId: string; start: Date; end: Date }>(busy: B[], ours: { calendarId: string; start: Date; end: Date }[]): B[] {
+  const out: B[] = [];
+  for (const b of busy) {
+    let parts: [number, number][] = [[b.start.getTime(), b.end.getTime()]];
+    for (const o of ours) {
+      if (o.calendarId !== b.calendarId) continue;
+      const [os, oe] = [o.start.getTime(), o.end.getTime()];
+      parts = parts.flatMap(([s, e]): [number, number][] =>
+        oe <= s || os >= e ? [[s, e]] : [...(os > s ? ([[s, os]] as [number, number][]) : []), ...(oe < e ? ([[oe, e]] as [number, number][]) : [])],
+      );
+    }
+    for (const [s, e] of parts) out.push({ ...b, start: new Date(s), end: new Date(e) });
+  }
+  return out;
 }
 
 /** True when her Google busy times are older than GOOGLE_CALENDAR_REFRESH_MS (or were never read). */
@@ -344,6 +367,7 @@ export async function disconnect(deps: CalendarDeps): Promise<{ ok: true } | { o
   await deps.db.transaction().execute(async (trx) => {
     await lockAgenda(trx);
     await deleteConnection(trx);
+    await clearMirror(trx);
   });
   await inflight.get(deps.db)?.catch(() => {});
   if (deps.calendar && row.watchChannels.length > 0) {

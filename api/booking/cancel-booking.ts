@@ -23,6 +23,7 @@ import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
 import { changeableAt } from '../lib/time.ts';
+import { nudgeWriteBack } from '../agenda/write-back.ts';
 
 /**
  * Why a session can't be changed online:
@@ -178,7 +179,7 @@ export async function refundCancelled(
 /** What a cancel did: the refund of a paid session; for one booked with a credit, the credit returned or forfeited (issue 32). */
 export type CancelResult = { ok: true; refund: CancelRefund; credit?: 'returned' | 'forfeited' } | { ok: false; kind: ChangeRefusal };
 
-type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
+type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 /**
  * Cancels the client's session: frees the slot and records the cancellation (one short
@@ -218,6 +219,8 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   const { slot, cancellationId, captureId } = done;
   // The slot is free for everyone at once; a room that is down never fails the cancel.
   void realtime.notifySlotFreed(slot.id).catch(() => {});
+  // Her Google Calendar loses the session now (issue 35).
+  nudgeWriteBack(deps);
   if (!done.paid) {
     await sendQueued(deps, done.mails);
     return { ok: true, refund: 'none', ...(done.credit ? { credit: done.credit } : {}) };

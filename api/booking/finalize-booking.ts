@@ -45,6 +45,7 @@ import { zonedNow } from '../lib/time.ts';
 import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
 import { refreshBusyTimesIfStale } from '../agenda/calendar.ts';
 import { onlineLink } from '../settings/meeting-room.ts';
+import { nudgeWriteBack } from '../agenda/write-back.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -553,6 +554,8 @@ export function bookedSession(booked: BookedSlot): BookedSession {
 async function announce(deps: BookingDeps, booked: BookedSlot, mails: QueuedMails): Promise<void> {
   // A room that is down never fails the booking (notifySlotBooked logs and never throws).
   void deps.realtime.notifySlotBooked(booked.id).catch(() => {});
+  // Her Google Calendar gets the session now, not at the next round (issue 35).
+  nudgeWriteBack(deps);
   await sendQueued(deps, mails);
 }
 

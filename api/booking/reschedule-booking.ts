@@ -18,6 +18,7 @@ import { brandNames } from '../site/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { moveSessionNotes } from '../practice/records.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';
+import { nudgeWriteBack } from '../agenda/write-back.ts';
 import { ChangeRefused, changedSession, lockOwnSession, type ChangeRefusal } from './cancel-booking.ts';
 
 /**
@@ -29,7 +30,7 @@ export type RescheduleRefusal = ChangeRefusal | 'same-slot' | 'target-not-found'
 
 export type RescheduleResult = { ok: true; slotId: string; startsAt: Date } | { ok: false; kind: RescheduleRefusal };
 
-type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'>;
+type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
   const { db, env, realtime } = deps;
@@ -66,6 +67,8 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
   const { from, to } = done;
   void realtime.notifySlotFreed(from.id).catch(() => {});
   void realtime.notifySlotBooked(to.id).catch(() => {});
+  // Her Google Calendar moves it now (issue 35).
+  nudgeWriteBack(deps);
   await sendQueued(deps, done.mails);
   return { ok: true, slotId: to.id, startsAt: new Date(to.startsAt) };
 }

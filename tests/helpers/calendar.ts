@@ -31,7 +31,7 @@ export async function connectCalendar(server: TestServer, admin: string): Promis
 
 /** Requests the site made to the stand-in's Google endpoints, and its live push channels. */
 export const googleRequests = async (server: TestServer) =>
-  (await (await server.api('/dev/google/emulator/requests')).json()) as { count: number; channels: number };
+  (await (await server.api('/dev/google/emulator/requests')).json()) as { count: number; channels: number; writes: number };
 
 /** An event in her calendar, as if she added it in Google; answers once its push notifications went out. */
 export function addGoogleEvent(server: TestServer, calendarId: string, start: Date, minutes: number) {

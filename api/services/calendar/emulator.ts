@@ -63,6 +63,10 @@ interface EmulatorState {
   unreachable: boolean;
   /** Requests the site made to Google's endpoints (token and Calendar API; not the consent page or /emulator). */
   requests: number;
+  /** Event inserts, patches and deletes that reached it (the write-back's calls). */
+  writes: number;
+  /** Tests: an event write is made, then its answer held back this long (a crash test kills the site meanwhile). */
+  holdWritesMs: number;
 }
 
 const fresh = (): EmulatorState => ({
@@ -73,6 +77,8 @@ const fresh = (): EmulatorState => ({
   channels: new Map(),
   unreachable: false,
   requests: 0,
+  writes: 0,
+  holdWritesMs: 0,
 });
 const state: EmulatorState = ((globalThis as { __googleCalendarEmulator?: EmulatorState }).__googleCalendarEmulator ??= fresh());
 
@@ -131,6 +137,8 @@ const validEventId = (id: string) => /^[a-v0-9]{5,1024}$/.test(id);
 
 export function createGoogleEmulator(): GoogleEmulator {
   const app = new Hono();
+  /** An event write's answer held back while a test asks (the write itself is made). */
+  const held = () => (state.holdWritesMs > 0 ? new Promise((resolve) => setTimeout(resolve, state.holdWritesMs)) : Promise.resolve());
   let deliver: PushDelivery = (request) => fetch(request);
 
   /** Posts a push notification to every live channel on the calendar; resolves when each was answered (or failed). */
@@ -307,7 +315,9 @@ export function createGoogleEmulator(): GoogleEmulator {
       event.hangoutLink = `https://meet.google.com/${code}`;
     }
     eventsOf(calendarId).set(id, event);
+    state.writes += 1;
     void notify(calendarId, 'exists');
+    await held();
     return c.json(eventJson(event));
   });
 
@@ -333,17 +343,21 @@ export function createGoogleEmulator(): GoogleEmulator {
       ...(typeof body.description === 'string' ? { description: body.description } : {}),
       ...(typeof body.location === 'string' ? { location: body.location } : {}),
     });
+    state.writes += 1;
     void notify(calendarId, 'exists');
+    await held();
     return c.json(eventJson(event));
   });
 
-  api.delete('/calendars/:calendarId/events/:eventId', (c) => {
+  api.delete('/calendars/:calendarId/events/:eventId', async (c) => {
     const calendarId = c.req.param('calendarId');
     const event = eventsOf(calendarId).get(c.req.param('eventId'));
     if (!event) return googleError(404, 'notFound', 'Not Found');
     if (event.status === 'cancelled') return googleError(410, 'deleted', 'Resource has been deleted');
     event.status = 'cancelled';
+    state.writes += 1;
     void notify(calendarId, 'exists');
+    await held();
     return c.body(null, 204);
   });
 
@@ -410,7 +424,13 @@ export function createGoogleEmulator(): GoogleEmulator {
     return c.json({ unreachable: state.unreachable });
   });
 
-  app.get('/emulator/requests', (c) => c.json({ count: state.requests, channels: state.channels.size }));
+  app.get('/emulator/requests', (c) => c.json({ count: state.requests, channels: state.channels.size, writes: state.writes }));
+
+  app.put('/emulator/hold-writes', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as { ms?: unknown } | null;
+    state.holdWritesMs = typeof body?.ms === 'number' && body.ms >= 0 ? body.ms : 0;
+    return c.json({ holdWritesMs: state.holdWritesMs });
+  });
 
   app.post('/emulator/reset', (c) => {
     Object.assign(state, fresh());

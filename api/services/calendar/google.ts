@@ -201,8 +201,9 @@ export function createGoogleCalendar(config: GoogleCalendarConfig, name: Calenda
 
     async patchEvent(refreshToken, calendarId, event) {
       const { id, ...rest } = eventBody(event);
+      // Confirmed: a session booked again after a cancel brings its event (same id) back.
       const path = `${calendarPath(calendarId)}/events/${encodeURIComponent(id)}?conferenceDataVersion=1`;
-      return eventOf(await api(refreshToken, 'event patch', 'PATCH', path, rest));
+      return eventOf(await api(refreshToken, 'event patch', 'PATCH', path, { ...rest, status: 'confirmed' }));
     },
 
     async deleteEvent(refreshToken, calendarId, eventId) {

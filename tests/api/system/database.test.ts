@@ -28,6 +28,7 @@ const tables = [
   'booking_requests',
   'busy_times',
   'calendar_connections',
+  'calendar_mirror',
   'class_signups',
   'class_waitlist',
   'contact_messages',
@@ -115,6 +116,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0032_busy_times',
       '0033_calendar_connections',
       '0034_free_meetings',
+      '0035_calendar_mirror',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

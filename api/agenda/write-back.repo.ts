@@ -1,0 +1,180 @@
+/**
+ * The queue of writes to her Google Calendar (issue 35, migration 0035): what should be there,
+ * what Google holds, and the claims of the process sending it. api/agenda/write-back.ts plans
+ * and sends; this file holds its SQL.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/client.ts';
+import type { Database, MirroredEvent } from '../../db/schema.ts';
+
+export interface WantedEvent {
+  key: string;
+  eventId: string;
+  startsAt: Date;
+  want: MirroredEvent;
+  wantHash: string;
+}
+
+export interface DueWrite {
+  calendarId: string;
+  key: string;
+  eventId: string;
+  want: MirroredEvent | null;
+  wantHash: string | null;
+  attempts: number;
+}
+
+/** The keys written (or to be written) to `calendarId` for things starting in [from, to), with their state. */
+export async function mirroredBetween(trx: Transaction<Database>, calendarId: string, from: Date, to: Date) {
+  return trx
+    .selectFrom('calendarMirror')
+    .select(['key', 'wantHash', 'heldUntil'])
+    .where('calendarId', '=', calendarId)
+    .where('startsAt', '>=', from)
+    .where('startsAt', '<', to)
+    .execute();
+}
+
+/** Sets what should be in her calendar for each key; a key whose wish is unchanged is left as it is (its retries too). */
+export async function wantEvents(trx: Transaction<Database>, calendarId: string, rows: WantedEvent[], now: Date): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await trx
+      .insertInto('calendarMirror')
+      .values(
+        rows.slice(i, i + 200).map((r) => ({
+          calendarId,
+          key: r.key,
+          eventId: r.eventId,
+          startsAt: r.startsAt,
+          want: JSON.stringify(r.want),
+          wantHash: r.wantHash,
+          nextAttemptAt: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['calendarId', 'key'])
+          .doUpdateSet((eb) => ({
+            want: eb.ref('excluded.want'),
+            wantHash: eb.ref('excluded.wantHash'),
+            startsAt: eb.ref('excluded.startsAt'),
+            attempts: 0,
+            nextAttemptAt: now,
+            updatedAt: now,
+          }))
+          .where(sql<boolean>`calendar_mirror.want_hash is distinct from excluded.want_hash`),
+      )
+      .execute();
+  }
+}
+
+/** These keys should no longer be in `calendarId` (the thing was cancelled or moved away). */
+export async function unwantEvents(trx: Transaction<Database>, calendarId: string, keys: string[], now: Date): Promise<void> {
+  if (keys.length === 0) return;
+  await trx
+    .updateTable('calendarMirror')
+    .set({ want: null, wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now })
+    .where('calendarId', '=', calendarId)
+    .where('key', 'in', keys)
+    .execute();
+}
+
+/** Every event written to a calendar other than `calendarId` (her choice changed, or writing is off) is to be taken out. */
+export async function unwantOtherCalendars(trx: Transaction<Database>, calendarId: string | null, now: Date): Promise<void> {
+  let q = trx
+    .updateTable('calendarMirror')
+    .set({ want: null, wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now })
+    .where('wantHash', 'is not', null);
+  if (calendarId !== null) q = q.where('calendarId', '<>', calendarId);
+  await q.execute();
+}
+
+/**
+ * Claims up to `limit` due writes for `by`: due (the wish differs from what Google holds), their
+ * time come, and not claimed by a process alive (a claim older than `staleBefore` was a crash's).
+ */
+export async function claimDueWrites(db: DB, options: { by: string; now: Date; staleBefore: Date; limit: number }): Promise<DueWrite[]> {
+  const { rows } = await sql<DueWrite>`
+    update calendar_mirror m set claimed_by = ${options.by}, claimed_at = ${options.now}
+      from (select calendar_id, key from calendar_mirror
+             where want_hash is distinct from written_hash and next_attempt_at <= ${options.now}
+               and (claimed_at is null or claimed_at < ${options.staleBefore})
+             order by next_attempt_at, key limit ${options.limit}
+             for update skip locked) due
+     where m.calendar_id = due.calendar_id and m.key = due.key
+    returning m.calendar_id, m.key, m.event_id, m.want, m.want_hash, m.attempts`.execute(db);
+  return rows;
+}
+
+/**
+ * Google answered the write of `hash` (null: the delete): recorded as what it holds, the claim
+ * let go. A row wanted nowhere and held nowhere is deleted.
+ */
+export async function markWritten(db: DB, row: DueWrite, by: string, meetLink: string | undefined, now: Date): Promise<void> {
+  await db
+    .updateTable('calendarMirror')
+    .set({ writtenHash: row.wantHash, claimedBy: null, claimedAt: null, attempts: 0, lastError: null, updatedAt: now, ...(meetLink ? { meetLink } : {}) })
+    .where('calendarId', '=', row.calendarId)
+    .where('key', '=', row.key)
+    .where('claimedBy', '=', by)
+    .execute();
+  await db
+    .deleteFrom('calendarMirror')
+    .where('calendarId', '=', row.calendarId)
+    .where('key', '=', row.key)
+    .where('wantHash', 'is', null)
+    .where('writtenHash', 'is', null)
+    .execute();
+}
+
+/** Google refused or was away: tried again at `retryAt`, the reason kept. */
+export async function markWriteFailed(db: DB, row: DueWrite, by: string, reason: string, retryAt: Date): Promise<void> {
+  await db
+    .updateTable('calendarMirror')
+    .set({ claimedBy: null, claimedAt: null, attempts: row.attempts + 1, nextAttemptAt: retryAt, lastError: reason.slice(0, 500), updatedAt: new Date() })
+    .where('calendarId', '=', row.calendarId)
+    .where('key', '=', row.key)
+    .where('claimedBy', '=', by)
+    .execute();
+}
+
+/** The video links of these online sessions and free meetings, by id (the event's place). */
+export async function onlineLinksOf(db: DB, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('slots')
+    .select(['id', 'link'])
+    .where('id', 'in', ids)
+    .where('link', 'is not', null)
+    .unionAll(db.selectFrom('freeMeetings').select(['id', 'link']).where('id', 'in', ids).where('link', 'is not', null))
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.link ?? '']));
+}
+
+/** How many writes wait, and the last reason one failed: what the Settings page shows. */
+export async function writeBackState(db: DB): Promise<{ due: number; lastError: string | null }> {
+  const row = await db
+    .selectFrom('calendarMirror')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.max('lastError').as('lastError')])
+    .where(sql<boolean>`want_hash is distinct from written_hash`)
+    .executeTakeFirst();
+  return { due: Number(row?.due ?? 0), lastError: row?.lastError ?? null };
+}
+
+/** The events the site has written to these calendars (and wants there): not her busy times, but ours. */
+export async function writtenEventsIn(db: DB, calendarIds: string[]): Promise<{ calendarId: string; start: Date; end: Date }[]> {
+  if (calendarIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('calendarMirror')
+    .select(['calendarId', 'want'])
+    .where('calendarId', 'in', calendarIds)
+    .where('writtenHash', 'is not', null)
+    .where('want', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.want ? [{ calendarId: r.calendarId, start: new Date(r.want.start), end: new Date(r.want.end) }] : []));
+}
+
+/** Disconnecting, in its transaction: nothing more is written (events already in her calendar stay hers). */
+export async function clearMirror(trx: Transaction<Database>): Promise<void> {
+  await trx.deleteFrom('calendarMirror').execute();
+}

@@ -1,0 +1,208 @@
+/**
+ * Her Google Calendar, written side (issue 35, decision 0044): every booked session, free
+ * meeting, class, tasting and gig becomes an event in the calendar she chose to be written to,
+ * moved and cancelled with it.
+ *
+ * A durable queue, as the mail outbox is, whose wishes are planned from her agenda itself rather
+ * than queued by each place that changes it: a plan reads what takes her time (the rule's own
+ * query, api/agenda/agenda.repo.ts) from a day back to BUSY_HORIZON_DAYS ahead and records, per
+ * thing, the event it should be (calendar_mirror.want); a thing gone from the agenda (cancelled,
+ * moved to another slot) becomes "should not be there". No booking path, form or runner can then
+ * forget to queue its write, and a change made while Google was away is written when it returns.
+ *
+ * Sending claims due rows (a crashed process's claim is taken again once stale) and calls Google
+ * with no transaction open. Each event's id is made from our key, and an insert that finds its id
+ * updates instead: a write retried after a kill -9 between Google's answer and our record of it
+ * finds the event it made, so each thing is in her calendar once. Titles carry the session type
+ * and the client's name, the place or the video link; never notes, intake answers or amounts.
+ *
+ * Disconnecting deletes the queue in the transaction that deletes the token: nothing more is sent.
+ */
+import { createHash } from 'node:crypto';
+import type { Services } from '../services/index.ts';
+import { PROCESS_ID } from '../lib/process.ts';
+import { CalendarError, eventIdFor } from '../services/calendar/index.ts';
+import type { MirroredEvent } from '../../db/schema.ts';
+import { takenAround, type Taken } from './agenda.ts';
+import { BUSY_HORIZON_DAYS, reasonOf, refreshTokenOf, type CalendarDeps } from './calendar.ts';
+import { findConnection, lockConnection } from './calendar.repo.ts';
+import {
+  claimDueWrites,
+  markWriteFailed,
+  markWritten,
+  mirroredBetween,
+  onlineLinksOf,
+  unwantEvents,
+  unwantOtherCalendars,
+  wantEvents,
+  type DueWrite,
+  type WantedEvent,
+} from './write-back.repo.ts';
+
+const DAY = 86_400_000;
+/** A claim older than this was made by a process that died mid-write: taken again. */
+export const WRITE_CLAIM_STALE_MS = 2 * 60_000;
+/** Writes claimed at a time. */
+const BATCH = 25;
+/** The wait before the n-th retry: 30 s doubling, at most an hour. */
+const retryDelay = (attempts: number) => Math.min(3_600_000, 30_000 * 2 ** Math.min(attempts, 7));
+
+const KIND_WORDS: Record<Exclude<Taken['kind'], 'busy'>, string> = {
+  session: 'Session',
+  class: 'Class',
+  tasting: 'Private tasting',
+  gig: 'Gig',
+};
+
+/** Our key for a thing of hers: its kind and its own id (a free meeting is a session with its own table's id). */
+const keyOf = (t: Taken) => `${t.kind}:${t.id}`;
+
+/** The event a thing of hers is in her calendar: its title and place or video link, and where she manages it. */
+function eventOf(t: Taken, links: Map<string, string>, siteUrl: string): MirroredEvent {
+  const kind = KIND_WORDS[t.kind as Exclude<Taken['kind'], 'busy'>];
+  return {
+    summary: t.kind === 'gig' ? `${t.title} (gig)` : t.title,
+    description: `${kind}, from ${siteUrl}/admin/week`,
+    location: t.online ? (links.get(t.id) ?? 'Online') : t.place,
+    start: t.start.toISOString(),
+    end: t.end.toISOString(),
+    meet: false,
+  };
+}
+
+const hashOf = (e: MirroredEvent) => createHash('sha256').update(JSON.stringify(e)).digest('base64url');
+
+/**
+ * Records what her calendar should hold now: an event per thing in her agenda over the window,
+ * and "not there" for each one written before and gone since. Answers how many wishes changed;
+ * 0 when she is not connected or writes to no calendar (a choice of none takes out what was written).
+ */
+export async function planWrites(deps: CalendarDeps): Promise<void> {
+  const { db, env, clock } = deps;
+  const row = await findConnection(db);
+  if (!row) return;
+  const now = clock.now();
+  const from = new Date(now.getTime() - DAY);
+  const to = new Date(now.getTime() + BUSY_HORIZON_DAYS * DAY);
+  const things = (await takenAround(db, env.SITE_TIMEZONE, from, to)).filter(
+    (t) => t.kind !== 'busy' && t.start.getTime() >= from.getTime() && t.start.getTime() < to.getTime(),
+  );
+  const links = await onlineLinksOf(
+    db,
+    things.filter((t) => t.online).map((t) => t.id),
+  );
+  const wanted: WantedEvent[] = things.map((t) => {
+    const want = eventOf(t, links, env.SITE_URL);
+    return { key: keyOf(t), eventId: eventIdFor(keyOf(t)), startsAt: t.start, want, wantHash: hashOf(want) };
+  });
+  await db.transaction().execute(async (trx) => {
+    // Disconnected (or connected again) since the read above: this plan is for a connection that is gone.
+    const current = await lockConnection(trx);
+    if (!current || current.connectedAt.getTime() !== row.connectedAt.getTime()) return;
+    await unwantOtherCalendars(trx, row.writeCalendarId, now);
+    if (row.writeCalendarId === null) return;
+    const keys = new Set(wanted.map((w) => w.key));
+    const gone = (await mirroredBetween(trx, row.writeCalendarId, from, to)).filter(
+      (m) => m.wantHash !== null && !keys.has(m.key) && !(m.heldUntil && new Date(m.heldUntil).getTime() > now.getTime()),
+    );
+    await unwantEvents(
+      trx,
+      row.writeCalendarId,
+      gone.map((m) => m.key),
+      now,
+    );
+    await wantEvents(trx, row.writeCalendarId, wanted, now);
+  });
+}
+
+/**
+ * Sends the due writes, a batch at a time, with no transaction open. Google away: the rest wait
+ * for the next round. Not connected: nothing is sent.
+ */
+export async function sendWrites(deps: CalendarDeps): Promise<{ written: number; failed: number }> {
+  const { db, env, clock, calendar } = deps;
+  let written = 0;
+  let failed = 0;
+  for (;;) {
+    const row = await findConnection(db);
+    if (!row || !calendar) break;
+    const token = refreshTokenOf(env, row);
+    const now = clock.now();
+    const due = await claimDueWrites(db, { by: PROCESS_ID, now, staleBefore: new Date(now.getTime() - WRITE_CLAIM_STALE_MS), limit: BATCH });
+    if (due.length === 0) break;
+    let away = false;
+    for (const write of due) {
+      if (away) {
+        await markWriteFailed(db, write, PROCESS_ID, 'Google Calendar could not be reached', new Date(now.getTime() + retryDelay(write.attempts)));
+        continue;
+      }
+      try {
+        const meetLink = await send(deps, token, write);
+        await markWritten(db, write, PROCESS_ID, meetLink, clock.now());
+        written += 1;
+      } catch (err) {
+        failed += 1;
+        away = err instanceof CalendarError && err.status === 0;
+        console.warn(`[calendar] writing ${write.key} failed: ${reasonOf(err)}`);
+        await markWriteFailed(db, write, PROCESS_ID, reasonOf(err), new Date(now.getTime() + retryDelay(write.attempts)));
+      }
+    }
+    if (away || due.length < BATCH) break;
+  }
+  return { written, failed };
+}
+
+async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise<string | undefined> {
+  const calendar = deps.calendar!;
+  if (write.want === null) {
+    await calendar.deleteEvent(token, write.calendarId, write.eventId);
+    return undefined;
+  }
+  const e = write.want;
+  const event = await calendar.insertEvent(token, write.calendarId, {
+    id: write.eventId,
+    summary: e.summary,
+    description: e.description,
+    location: e.location,
+    start: new Date(e.start),
+    end: new Date(e.end),
+    timeZone: deps.env.SITE_TIMEZONE,
+    meet: e.meet,
+  });
+  return event.meetLink;
+}
+
+/** One write-back at a time per database in this process; a call during one waits for the next. */
+const running = new WeakMap<object, Promise<void>>();
+const again = new WeakMap<object, Promise<void>>();
+
+/** Plans and sends (the runner's tick, and the nudge after a change): never throws. */
+export function mirrorCalendar(deps: CalendarDeps): Promise<void> {
+  const now = running.get(deps.db);
+  if (now) {
+    let next = again.get(deps.db);
+    if (!next) {
+      next = now.then(() => {
+        again.delete(deps.db);
+        return mirrorCalendar(deps);
+      });
+      again.set(deps.db, next);
+    }
+    return next;
+  }
+  const started = (async () => {
+    if (!deps.calendar) return;
+    await planWrites(deps);
+    await sendWrites(deps);
+  })()
+    .catch((err: unknown) => console.warn(`[calendar] the write-back failed: ${err instanceof Error ? err.message : String(err)}`))
+    .finally(() => running.delete(deps.db));
+  running.set(deps.db, started);
+  return started;
+}
+
+/** After a change to her agenda (a booking, a move, a cancel): the write-back runs now, not awaited. */
+export function nudgeWriteBack(deps: Pick<Services, 'db' | 'env'> & Partial<Pick<Services, 'calendar' | 'clock'>>): void {
+  if (!deps.calendar || !deps.clock) return;
+  void mirrorCalendar({ db: deps.db, env: deps.env, clock: deps.clock, calendar: deps.calendar });
+}

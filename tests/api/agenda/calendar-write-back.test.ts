@@ -1,0 +1,196 @@
+/**
+ * Issue 35 (decision 0044): her agenda written to her Google Calendar, through the stand-in at
+ * /dev/google. A booked session, a class and a gig become events in the calendar she writes to,
+ * titled without notes; a move and a cancel follow; a second round writes nothing; Google away,
+ * the writes wait and go when it is back; a new choice of calendar moves them; her own events
+ * read back as busy are not counted twice; disconnected, nothing is sent.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../helpers/server.ts';
+import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { addFreeSlot, freeSlotTime } from '../../helpers/slots.ts';
+import { connectCalendar, googleRequests } from '../../helpers/calendar.ts';
+import { EMULATOR_ACCOUNT, EMULATOR_FAMILY_CALENDAR } from '../../../api/services/calendar/emulator.ts';
+import { eventIdFor } from '../../../api/services/calendar/index.ts';
+import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
+import { refreshBusyTimes } from '../../../api/agenda/calendar.ts';
+import { zonedInstant } from '../../../api/lib/time.ts';
+
+const server = useTestServer({ resetRateLimits: true });
+const YOGA = 'Individual Yoga Session (60 min)';
+let admin: string;
+let client: Awaited<ReturnType<typeof createUser>>;
+
+interface GoogleEvent {
+  id: string;
+  status: string;
+  summary: string;
+  description?: string;
+  location?: string;
+  start: { dateTime: string };
+  end: { dateTime: string };
+}
+
+beforeAll(async () => {
+  admin = await adminCookie(server);
+  client = await createUser(server);
+  await server.api('/dev/google/emulator/reset', { method: 'POST' });
+});
+
+const mirror = () => mirrorCalendar(server.services);
+async function eventsIn(calendarId: string): Promise<GoogleEvent[]> {
+  const res = await server.api(`/dev/google/emulator/events?calendarId=${encodeURIComponent(calendarId)}`);
+  return ((await res.json()) as GoogleEvent[]).filter((e) => e.id.length > 0);
+}
+const live = async (calendarId: string) => (await eventsIn(calendarId)).filter((e) => e.status === 'confirmed');
+const eventOf = async (calendarId: string, key: string) => (await eventsIn(calendarId)).find((e) => e.id === eventIdFor(key));
+const unreachable = (on: boolean) => server.api('/dev/google/emulator/unreachable', { method: 'PUT', json: { unreachable: on } });
+
+function book(slotId: string, message = '') {
+  return server.api(`/api/bookings/${slotId}/book`, {
+    method: 'PUT',
+    headers: { cookie: client.cookie },
+    json: { userId: client.id, firstName: 'Ana', lastName: 'Lima', email: client.email, sessionType: YOGA, message, couponCode: 'JOURNEY' },
+  });
+}
+
+describe('her agenda written to her Google Calendar', () => {
+  let session: { id: string; startsAt: Date };
+  let classId: string;
+  let gigId: string;
+
+  it('writes nothing while she is not connected', async () => {
+    const before = (await googleRequests(server)).count;
+    const slot = await addFreeSlot(server, 2);
+    expect((await book(slot.id)).status).toBe(200);
+    await mirror();
+    expect((await googleRequests(server)).count).toBe(before);
+    expect(await server.services.db.selectFrom('calendarMirror').selectAll().execute()).toEqual([]);
+  });
+
+  it('connected, a booked session, a class and a gig become events in the calendar she writes to, and nothing private', async () => {
+    expect(await connectCalendar(server, admin)).toContain('calendar=connected');
+    const slot = await addFreeSlot(server, 3);
+    expect((await book(slot.id, 'My lower back hurts since the fall')).status).toBe(200);
+    session = { id: slot.id, startsAt: new Date(slot.startsAt) };
+    const zone = server.env.SITE_TIMEZONE;
+    const at = freeSlotTime(zone, 4);
+    classId = (
+      await server.services.db
+        .insertInto('events')
+        .values({ title: 'Candlelight Yin', date: at.date, time: at.time, startsAt: at.startsAt, location: 'Studio Om' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const gigAt = freeSlotTime(zone, 5);
+    const place = await server.services.db.insertInto('locations').values({ name: 'Riverside Studio' }).returning('id').executeTakeFirstOrThrow();
+    gigId = (
+      await server.services.db
+        .insertInto('gigs')
+        .values({
+          date: gigAt.date,
+          time: gigAt.time,
+          className: 'Riverside Flow',
+          locationId: place.id,
+          rateCents: 6000,
+          frequency: 'perClass',
+          paymentMethod: 'cash',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+
+    await mirror();
+    const written = await live(EMULATOR_ACCOUNT);
+    const sessionEvent = written.find((e) => e.id === eventIdFor(`session:${slot.id}`));
+    expect(sessionEvent).toMatchObject({ summary: `${YOGA}: Ana Lima` });
+    expect(Date.parse(sessionEvent!.start.dateTime)).toBe(session.startsAt.getTime());
+    expect(Date.parse(sessionEvent!.end.dateTime)).toBe(session.startsAt.getTime() + 60 * 60_000);
+    expect(written.find((e) => e.id === eventIdFor(`class:${classId}`))).toMatchObject({ summary: 'Candlelight Yin', location: 'Studio Om' });
+    const gig = written.find((e) => e.id === eventIdFor(`gig:${gigId}`));
+    expect(gig).toMatchObject({ summary: 'Riverside Flow (gig)', location: 'Riverside Studio' });
+    expect(Date.parse(gig!.start.dateTime)).toBe(zonedInstant(gigAt.date, gigAt.time, zone).getTime());
+    // The client's message (health words, often) never leaves the site.
+    expect(JSON.stringify(written)).not.toContain('back hurts');
+  });
+
+  it('a second round writes nothing: each thing is in her calendar once', async () => {
+    const before = (await googleRequests(server)).writes;
+    const events = (await eventsIn(EMULATOR_ACCOUNT)).length;
+    await mirror();
+    await mirror();
+    expect((await googleRequests(server)).writes).toBe(before);
+    expect((await eventsIn(EMULATOR_ACCOUNT)).length).toBe(events);
+  });
+
+  it('her own events, read back from a calendar she marked busy, are not busy times of hers', async () => {
+    expect(await refreshBusyTimes(server.services, { fresh: true })).toBe('refreshed');
+    const google = await server.services.db.selectFrom('busyTimes').select(['startsAt']).where('source', '=', 'google').execute();
+    expect(google.map((b) => new Date(b.startsAt).getTime())).not.toContain(session.startsAt.getTime());
+    const week = await server.api(`/api/admin/agenda?from=${new Date().toISOString()}&to=${new Date(Date.now() + 7 * 86_400_000).toISOString()}`, {
+      headers: { cookie: admin },
+    });
+    const items = (await week.json()) as { id: string; kind: string; conflictsWith: string[] }[];
+    expect(items.find((i) => i.id === classId)?.conflictsWith).toEqual([]);
+  });
+
+  it('a move takes the event to the new time and a cancel takes it out, each once', async () => {
+    const target = await addFreeSlot(server, 6);
+    const moved = await server.api(`/api/bookings/${session.id}/reschedule`, {
+      method: 'POST',
+      headers: { cookie: client.cookie },
+      json: { toSlotId: target.id },
+    });
+    expect(moved.status).toBe(200);
+    await mirror();
+    expect((await eventOf(EMULATOR_ACCOUNT, `session:${session.id}`))?.status).toBe('cancelled');
+    const there = (await live(EMULATOR_ACCOUNT)).filter((e) => e.summary === `${YOGA}: Ana Lima`);
+    expect(there.map((e) => [e.id, Date.parse(e.start.dateTime)])).toContainEqual([eventIdFor(`session:${target.id}`), new Date(target.startsAt).getTime()]);
+
+    const cancelled = await server.api(`/api/bookings/${target.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
+    expect(cancelled.status).toBe(200);
+    await mirror();
+    expect((await eventOf(EMULATOR_ACCOUNT, `session:${target.id}`))?.status).toBe('cancelled');
+    expect(await server.services.db.selectFrom('calendarMirror').select('key').where('key', '=', `session:${target.id}`).execute()).toEqual([]);
+  });
+
+  it('Google away: the write waits with its reason and goes when Google is back', async () => {
+    await unreachable(true);
+    try {
+      await server.services.db.updateTable('events').set({ cancelledAt: new Date() }).where('id', '=', classId).execute();
+      await mirror();
+      const waiting = await server.services.db.selectFrom('calendarMirror').selectAll().where('key', '=', `class:${classId}`).executeTakeFirstOrThrow();
+      expect(waiting).toMatchObject({ wantHash: null, attempts: 1, claimedBy: null });
+      expect(waiting.lastError).toMatch(/could not be reached/i);
+      expect((await eventOf(EMULATOR_ACCOUNT, `class:${classId}`))?.status).toBe('confirmed');
+    } finally {
+      await unreachable(false);
+    }
+    // Its retry time come (30 s on), the next round sends it.
+    await server.services.db.updateTable('calendarMirror').set({ nextAttemptAt: new Date() }).where('key', '=', `class:${classId}`).execute();
+    await mirror();
+    expect((await eventOf(EMULATOR_ACCOUNT, `class:${classId}`))?.status).toBe('cancelled');
+  });
+
+  it('writing to another calendar moves her events there', async () => {
+    const saved = await server.api('/api/admin/calendar', {
+      method: 'PUT',
+      headers: { cookie: admin },
+      json: { busyCalendarIds: [EMULATOR_ACCOUNT], writeCalendarId: EMULATOR_FAMILY_CALENDAR },
+    });
+    expect(saved.status).toBe(200);
+    await mirror();
+    expect((await eventOf(EMULATOR_ACCOUNT, `gig:${gigId}`))?.status).toBe('cancelled');
+    expect((await eventOf(EMULATOR_FAMILY_CALENDAR, `gig:${gigId}`))?.status).toBe('confirmed');
+  });
+
+  it('disconnected, nothing more is sent: a booking and a round reach Google not at all', async () => {
+    expect((await server.api('/api/admin/calendar', { method: 'DELETE', headers: { cookie: admin } })).status).toBe(200);
+    const before = (await googleRequests(server)).count;
+    const slot = await addFreeSlot(server, 7);
+    expect((await book(slot.id)).status).toBe(200);
+    await mirror();
+    expect((await googleRequests(server)).count).toBe(before);
+    expect(await server.services.db.selectFrom('calendarMirror').selectAll().execute()).toEqual([]);
+  });
+});
