@@ -54,18 +54,23 @@ function book(slotId: string, message = '') {
   });
 }
 
+/** A session booked `inDays` ahead and a write-back round reach Google not at all, and queue nothing. */
+async function expectNothingSentForABooking(inDays: number) {
+  const before = (await googleRequests(server)).count;
+  const slot = await addFreeSlot(server, inDays);
+  expect((await book(slot.id)).status).toBe(200);
+  await mirror();
+  expect((await googleRequests(server)).count).toBe(before);
+  expect(await server.services.db.selectFrom('calendarMirror').selectAll().execute()).toEqual([]);
+}
+
 describe('her agenda written to her Google Calendar', () => {
   let session: { id: string; startsAt: Date };
   let classId: string;
   let gigId: string;
 
   it('writes nothing while she is not connected', async () => {
-    const before = (await googleRequests(server)).count;
-    const slot = await addFreeSlot(server, 2);
-    expect((await book(slot.id)).status).toBe(200);
-    await mirror();
-    expect((await googleRequests(server)).count).toBe(before);
-    expect(await server.services.db.selectFrom('calendarMirror').selectAll().execute()).toEqual([]);
+    await expectNothingSentForABooking(2);
   });
 
   it('connected, a booked session, a class and a gig become events in the calendar she writes to, and nothing private', async () => {
@@ -186,11 +191,6 @@ describe('her agenda written to her Google Calendar', () => {
 
   it('disconnected, nothing more is sent: a booking and a round reach Google not at all', async () => {
     expect((await server.api('/api/admin/calendar', { method: 'DELETE', headers: { cookie: admin } })).status).toBe(200);
-    const before = (await googleRequests(server)).count;
-    const slot = await addFreeSlot(server, 7);
-    expect((await book(slot.id)).status).toBe(200);
-    await mirror();
-    expect((await googleRequests(server)).count).toBe(before);
-    expect(await server.services.db.selectFrom('calendarMirror').selectAll().execute()).toEqual([]);
+    await expectNothingSentForABooking(7);
   });
 });
