@@ -24,6 +24,7 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
             'tests/api/classes/paid-events-race.test.ts',
             'tests/api/classes/event-cancel-crash.test.ts',
             'tests/api/agenda/availability-race.test.ts',
+            'tests/api/agenda/calendar-write-back-crash.test.ts',
           ]
         : [],
     env: { TEST_DB: db },

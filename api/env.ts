@@ -106,6 +106,8 @@ const schema = z.object({
    * arrive within this.
    */
   GOOGLE_CALENDAR_WRITE_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /** How old a write's claim must be before another process takes it again (the claimant died mid-write). */
+  GOOGLE_CALENDAR_WRITE_STALE_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /** How long a booking attempt waits for that read of her busy times before it goes on with the ones stored. */
   GOOGLE_CALENDAR_BOOKING_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_500),
   /**

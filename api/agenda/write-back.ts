@@ -10,7 +10,8 @@
  * moved to another slot) becomes "should not be there". No booking path, form or runner can then
  * forget to queue its write, and a change made while Google was away is written when it returns.
  *
- * Sending claims due rows (a crashed process's claim is taken again once stale) and calls Google
+ * Sending claims due rows (a crashed process's claim is taken again once older than
+ * GOOGLE_CALENDAR_WRITE_STALE_MS) and calls Google
  * with no transaction open. Each event's id is made from our key, and an insert that finds its id
  * updates instead: a write retried after a kill -9 between Google's answer and our record of it
  * finds the event it made, so each thing is in her calendar once. Titles carry the session type
@@ -40,8 +41,6 @@ import {
 } from './write-back.repo.ts';
 
 const DAY = 86_400_000;
-/** A claim older than this was made by a process that died mid-write: taken again. */
-export const WRITE_CLAIM_STALE_MS = 2 * 60_000;
 /** Writes claimed at a time. */
 const BATCH = 25;
 /** The wait before the n-th retry: 30 s doubling, at most an hour. */
@@ -128,7 +127,7 @@ export async function sendWrites(deps: CalendarDeps): Promise<{ written: number;
     if (!row || !calendar) break;
     const token = refreshTokenOf(env, row);
     const now = clock.now();
-    const due = await claimDueWrites(db, { by: PROCESS_ID, now, staleBefore: new Date(now.getTime() - WRITE_CLAIM_STALE_MS), limit: BATCH });
+    const due = await claimDueWrites(db, { by: PROCESS_ID, now, staleBefore: new Date(now.getTime() - env.GOOGLE_CALENDAR_WRITE_STALE_MS), limit: BATCH });
     if (due.length === 0) break;
     let away = false;
     for (const write of due) {

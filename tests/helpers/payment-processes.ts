@@ -77,8 +77,8 @@ export interface PaymentCrash {
   readonly emulator: EmulatorChild;
   /** The server last started (killed or not), if any. */
   readonly server: Child | undefined;
-  /** Starts a server process, reconciling every `interval` ms the payments `stale` ms old. */
-  start(reconcile: { interval: number; stale: number }): Promise<Child>;
+  /** Starts a server process, reconciling every `interval` ms the payments `stale` ms old; `extra` on top of its environment. */
+  start(reconcile: { interval: number; stale: number }, extra?: Record<string, string>): Promise<Child>;
   /** A request to the server last started. */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   /** Polls `what` every 20 ms until true; fails after `ms` with `why` and the server's output. */
@@ -120,10 +120,10 @@ export function usePaymentCrash(site: { zone: string; teacher: string }): Paymen
     get server() {
       return server;
     },
-    start: async (reconcile) =>
+    start: async (reconcile, extra = {}) =>
       (server = await startChild(
         'tests/helpers/server-process.ts',
-        serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, ...site, emulator, reconcile }),
+        serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, ...site, emulator, reconcile }, extra),
       )),
     call: (path, init) => callProcess(server!, path, init),
     until,
