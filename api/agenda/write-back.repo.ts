@@ -174,6 +174,68 @@ export async function writtenEventsIn(db: DB, calendarIds: string[]): Promise<{ 
   return rows.flatMap((r) => (r.want ? [{ calendarId: r.calendarId, start: new Date(r.want.start), end: new Date(r.want.end) }] : []));
 }
 
+/** The row of `key` in `calendarId`: the event a Meet link's preparation takes out first. */
+export async function mirrorRowOf(db: DB, calendarId: string, key: string) {
+  return db.selectFrom('calendarMirror').select(['eventId', 'writtenHash']).where('calendarId', '=', calendarId).where('key', '=', key).executeTakeFirst();
+}
+
+/** A slot as a Meet link's preparation reads it: online, free, and when. */
+export async function slotToPrepare(db: DB, slotId: string) {
+  return db.selectFrom('slots').select(['id', 'online', 'startsAt', 'duration', 'bookedAt']).where('id', '=', slotId).executeTakeFirst();
+}
+
+/**
+ * A session's event made before its claim (its Meet link): recorded before Google is called, held
+ * until `heldUntil` so the plan leaves it alone while the claim commits; a claim that fails leaves
+ * it unwanted after that, and it is taken out.
+ */
+export async function holdPreparedEvent(db: DB, row: WantedEvent & { calendarId: string; heldUntil: Date }): Promise<void> {
+  const values = {
+    eventId: row.eventId,
+    startsAt: row.startsAt,
+    want: JSON.stringify(row.want),
+    wantHash: row.wantHash,
+    writtenHash: null,
+    meetLink: null,
+    heldUntil: row.heldUntil,
+    claimedBy: null,
+    claimedAt: null,
+    attempts: 0,
+    nextAttemptAt: row.heldUntil,
+    lastError: null,
+    updatedAt: new Date(),
+  };
+  await db
+    .insertInto('calendarMirror')
+    .values({ calendarId: row.calendarId, key: row.key, ...values })
+    .onConflict((oc) => oc.columns(['calendarId', 'key']).doUpdateSet(values))
+    .execute();
+}
+
+/** The prepared event was made: what Google holds, and its Meet link. */
+export async function markPrepared(db: DB, row: { calendarId: string; key: string; eventId: string; wantHash: string; meetLink: string | null }) {
+  await db
+    .updateTable('calendarMirror')
+    .set({ writtenHash: row.wantHash, meetLink: row.meetLink, updatedAt: new Date() })
+    .where('calendarId', '=', row.calendarId)
+    .where('key', '=', row.key)
+    .where('eventId', '=', row.eventId)
+    .execute();
+}
+
+/** The Meet link prepared for this slot's booking within its hold (null: none; the room link is used). */
+export async function preparedMeetLink(trx: Transaction<Database>, slotId: string, now: Date): Promise<string | null> {
+  const row = await trx
+    .selectFrom('calendarMirror')
+    .select('meetLink')
+    .where('key', '=', `session:${slotId}`)
+    .where('meetLink', 'is not', null)
+    .where('heldUntil', '>', now)
+    .orderBy('updatedAt', 'desc')
+    .executeTakeFirst();
+  return row?.meetLink ?? null;
+}
+
 /** Disconnecting, in its transaction: nothing more is written (events already in her calendar stay hers). */
 export async function clearMirror(trx: Transaction<Database>): Promise<void> {
   await trx.deleteFrom('calendarMirror').execute();

@@ -19,20 +19,27 @@
  *
  * Disconnecting deletes the queue in the transaction that deletes the token: nothing more is sent.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Services } from '../services/index.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { CalendarError, eventIdFor } from '../services/calendar/index.ts';
-import type { MirroredEvent } from '../../db/schema.ts';
-import { takenAround, type Taken } from './agenda.ts';
+import type { Transaction } from 'kysely';
+import type { Database, MirroredEvent } from '../../db/schema.ts';
+import { onlineLink } from '../settings/meeting-room.ts';
+import { sessionMinutes, takenAround, type Taken } from './agenda.ts';
 import { BUSY_HORIZON_DAYS, reasonOf, refreshTokenOf, type CalendarDeps } from './calendar.ts';
 import { findConnection, lockConnection } from './calendar.repo.ts';
 import {
   claimDueWrites,
+  holdPreparedEvent,
+  markPrepared,
+  mirrorRowOf,
+  slotToPrepare,
   markWriteFailed,
   markWritten,
   mirroredBetween,
   onlineLinksOf,
+  preparedMeetLink,
   unwantEvents,
   unwantOtherCalendars,
   wantEvents,
@@ -169,6 +176,84 @@ async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise
     meet: e.meet,
   });
   return event.meetLink;
+}
+
+/** How long an event made before its booking's claim is left to that claim. */
+const PREPARED_HOLD_MS = 10 * 60_000;
+/** The longest a booking waits for Google to make its Meet link before it takes her room link instead. */
+const MEET_WAIT_MS = 5_000;
+
+/**
+ * Before an online session's claim, once the slot is found free, with no transaction open: when she is connected and writes
+ * to a calendar, its event is made now with a Google Meet link, so the claim can give the
+ * booking that link (preparedMeetLink) and the confirmation carries it. Each booking gets an
+ * event (and a Meet) of its own: a link made for an earlier booking of the slot, since
+ * cancelled, is taken out first and never handed on. Any failure leaves the room link.
+ */
+export async function prepareMeetLink(given: Pick<Services, 'db' | 'env'> & Partial<Pick<Services, 'calendar'>>, slotId: string): Promise<void> {
+  const { db, env, calendar } = given;
+  if (!calendar) return;
+  // The hold is a span of real time the claim follows within (not a date anyone reads).
+  const now = new Date();
+  try {
+    const slot = await slotToPrepare(db, slotId);
+    // In person, gone, or booked (an event there is that booking's own): nothing to make.
+    if (!slot?.online || slot.bookedAt !== null) return;
+    const row = await findConnection(db);
+    if (!row?.writeCalendarId) return;
+    const calendarId = row.writeCalendarId;
+    const key = `session:${slot.id}`;
+    const token = refreshTokenOf(env, row);
+    const before = await mirrorRowOf(db, calendarId, key);
+    // The slot is free (the caller checked): an event there is an earlier booking's (cancelled, its
+    // delete not sent yet) or an attempt's that lost. Out first, so its link is never handed on.
+    if (before && before.writtenHash !== null) await within(calendar.deleteEvent(token, calendarId, before.eventId));
+    const start = new Date(slot.startsAt);
+    const want: MirroredEvent = {
+      summary: 'Online session',
+      description: `Session, from ${env.SITE_URL}/admin/week`,
+      location: 'Google Meet',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + sessionMinutes(slot.duration) * 60_000).toISOString(),
+      meet: true,
+    };
+    // An id of its own per booking, recorded before Google is called: a crash leaves a row that finds it.
+    const eventId = eventIdFor(`${key}:${randomBytes(6).toString('hex')}`);
+    const prepared = { calendarId, key, eventId, startsAt: start, want, wantHash: hashOf(want) };
+    await holdPreparedEvent(db, { ...prepared, heldUntil: new Date(now.getTime() + PREPARED_HOLD_MS) });
+    const made = await within(
+      calendar.insertEvent(token, calendarId, {
+        id: eventId,
+        summary: want.summary,
+        description: want.description,
+        location: want.location,
+        start,
+        end: new Date(want.end),
+        timeZone: env.SITE_TIMEZONE,
+        meet: true,
+      }),
+    );
+    await markPrepared(db, { ...prepared, meetLink: made.meetLink ?? null });
+  } catch (err) {
+    console.warn(`[calendar] no Meet link for a booking, her room link instead: ${reasonOf(err)}`);
+  }
+}
+
+/**
+ * The video link an online booking of `slotId` takes in its claim (issue 35): the Meet link made
+ * for it by prepareMeetLink within its hold, else her own room (null: none; it will follow).
+ */
+export async function sessionLink(trx: Transaction<Database>, slotId: string): Promise<string | null> {
+  return (await preparedMeetLink(trx, slotId, new Date())) ?? (await onlineLink(trx));
+}
+
+/** Google's answer within MEET_WAIT_MS, or a CalendarError (unreachable) after it. */
+function within<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CalendarError('Google Calendar did not answer in time', 0)), MEET_WAIT_MS);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
 }
 
 /** One write-back at a time per database in this process; a call during one waits for the next. */

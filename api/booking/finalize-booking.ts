@@ -44,8 +44,7 @@ import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedNow } from '../lib/time.ts';
 import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
 import { refreshBusyTimesIfStale } from '../agenda/calendar.ts';
-import { onlineLink } from '../settings/meeting-room.ts';
-import { nudgeWriteBack } from '../agenda/write-back.ts';
+import { nudgeWriteBack, prepareMeetLink, sessionLink } from '../agenda/write-back.ts';
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -80,8 +79,9 @@ async function checkSlot(db: DB, zone: string, slotId: string): Promise<SlotChec
  */
 async function claimIfClear(trx: Transaction<Database>, zone: string, slotId: string, claim: Claim): Promise<BookedSlot | 'busy' | undefined> {
   if (!(await slotIsClear(trx, zone, slotId))) return 'busy';
-  // An online slot's video link is set in the claim (issue 35), so every path's mails carry it.
-  return claimSlot(trx, slotId, claim, await onlineLink(trx));
+  // An online slot's video link is set in the claim (issue 35), so every path's mails carry it:
+  // the Meet link made for this booking, else her room.
+  return claimSlot(trx, slotId, claim, await sessionLink(trx, slotId));
 }
 
 /** This client's open or completed attempt for this slot and PayPal order, made by a concurrent request. */
@@ -395,6 +395,9 @@ export async function finalizeBooking(deps: BookingDeps, input: BookingInput): P
     couponUsed: payment === undefined && !withCredit,
     paypalOrderId: payment?.orderId ?? null,
   };
+
+  // An online session's Google Meet link, made before the claim when her calendar is connected (issue 35).
+  await prepareMeetLink(deps, slotId);
 
   // The claim, in one short transaction with no PayPal call: the conditional UPDATE books the
   // slot for one claimant only; with PayPal, the attempt is recorded with it. The losers return

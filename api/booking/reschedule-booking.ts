@@ -10,7 +10,6 @@
  * stays where it is. Her session notes move with the booking (issue 30).
  */
 import { slotIsClear } from '../agenda/agenda.ts';
-import { onlineLink } from '../settings/meeting-room.ts';
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -18,7 +17,7 @@ import { brandNames } from '../site/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { moveSessionNotes } from '../practice/records.ts';
 import { bookingCalendar, rescheduledMails } from './mails.ts';
-import { nudgeWriteBack } from '../agenda/write-back.ts';
+import { nudgeWriteBack, prepareMeetLink, sessionLink } from '../agenda/write-back.ts';
 import { ChangeRefused, changedSession, lockOwnSession, type ChangeRefusal } from './cancel-booking.ts';
 
 /**
@@ -35,6 +34,8 @@ type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clo
 export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
   const { db, env, realtime } = deps;
   if (input.slotId === input.toSlotId) return { ok: false, kind: 'same-slot' };
+  // Onto an online slot: its Meet link made first when her calendar is connected (issue 35).
+  await prepareMeetLink(deps, input.toSlotId);
   let done: { from: LockedSlot; to: LockedSlot; mails: QueuedMails };
   try {
     done = await db.transaction().execute(async (trx) => {
@@ -47,7 +48,7 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
       if (!(await slotIsClear(trx, env.SITE_TIMEZONE, target.id, [from.id]))) throw new ChangeRefused('target-taken');
       const current = bookingCalendar(env, from);
       const calendar = { uid: current.uid, sequence: current.sequence + 1 };
-      const to = await moveBooking(trx, from, target.id, calendar, await onlineLink(trx));
+      const to = await moveBooking(trx, from, target.id, calendar, await sessionLink(trx, target.id));
       // Locked and checked free above: only a bug gets here.
       if (!to) throw new ChangeRefused('target-taken');
       // Her notes belong to the session, not the slot: they move with it.

@@ -3,10 +3,9 @@
  * own meeting room (the setting meetingRoomUrl), or null when she set none (the mail then says the
  * link will follow).
  *
- * The seam for Google Meet: once her calendar is connected, the link comes from the calendar
- * event's conferenceData, made by the write-back queue after the commit. That engineer replaces
- * this function's body (or calls it as the fallback when not connected); every booking path
- * (claimSlot, moveBooking, the free meeting) asks here and nowhere else.
+ * When her Google Calendar is connected, a booked session's link is the Google Meet link made
+ * with its calendar event before the claim (api/agenda/write-back.ts sessionLink); this room is
+ * the fallback, and the free meeting's link.
  */
 import type { DB } from '../../db/client.ts';
 import { readSettings } from './settings.repo.ts';

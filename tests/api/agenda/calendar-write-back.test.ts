@@ -15,6 +15,7 @@ import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
 import { refreshBusyTimes } from '../../../api/agenda/calendar.ts';
 import { zonedInstant } from '../../../api/lib/time.ts';
+import { readMailbox } from '../../helpers/mail.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -187,6 +188,66 @@ describe('her agenda written to her Google Calendar', () => {
     await mirror();
     expect((await eventOf(EMULATOR_ACCOUNT, `gig:${gigId}`))?.status).toBe('cancelled');
     expect((await eventOf(EMULATOR_FAMILY_CALENDAR, `gig:${gigId}`))?.status).toBe('confirmed');
+  });
+
+  it('an online session booked while she is connected gets a Google Meet link of its own: in the mail, on the slot and on its event', async () => {
+    const room = 'https://meet.jit.si/her-room';
+    expect((await server.api('/api/admin/settings/meeting', { method: 'PUT', headers: { cookie: admin }, json: { roomUrl: room } })).status).toBe(200);
+    const at = freeSlotTime(server.env.SITE_TIMEZONE, 8);
+    const slot = await server.services.db
+      .insertInto('slots')
+      .values({ date: at.date, time: at.time, startsAt: at.startsAt, online: true })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const linkOf = async () => (await server.services.db.selectFrom('slots').select('link').where('id', '=', slot.id).executeTakeFirstOrThrow()).link;
+    const eventOfSlot = async () => {
+      const row = await server.services.db.selectFrom('calendarMirror').select('eventId').where('key', '=', `session:${slot.id}`).executeTakeFirstOrThrow();
+      return (await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId) as GoogleEvent & { hangoutLink?: string };
+    };
+
+    expect((await book(slot.id)).status).toBe(200);
+    const meet = await linkOf();
+    expect(meet).toMatch(/^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/);
+    const [mail] = await readMailbox(server, client.email);
+    expect(mail!.text).toContain(`Join here: ${meet}`);
+    expect(mail!.text).not.toContain(room);
+    await mirror();
+    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: `${YOGA}: Ana Lima`, location: meet, hangoutLink: meet });
+
+    // Cancelled and booked again by someone else: a new link, never the first client's.
+    expect((await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } })).status).toBe(200);
+    const first = await eventOfSlot();
+    const other = await createUser(server, { firstName: 'Bea', lastName: 'Cruz' });
+    const again = await server.api(`/api/bookings/${slot.id}/book`, {
+      method: 'PUT',
+      headers: { cookie: other.cookie },
+      json: { userId: other.id, firstName: 'Bea', lastName: 'Cruz', email: other.email, sessionType: YOGA, couponCode: 'JOURNEY' },
+    });
+    expect(again.status).toBe(200);
+    const second = await linkOf();
+    expect(second).toMatch(/^https:\/\/meet\.google\.com\//);
+    expect(second).not.toBe(meet);
+    await mirror();
+    expect((await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === first.id)?.status).toBe('cancelled');
+    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: `${YOGA}: Bea Cruz`, location: second });
+  });
+
+  it('Google away at the booking: the online session takes her room link and is booked all the same', async () => {
+    const at = freeSlotTime(server.env.SITE_TIMEZONE, 9);
+    const slot = await server.services.db
+      .insertInto('slots')
+      .values({ date: at.date, time: at.time, startsAt: at.startsAt, online: true })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await unreachable(true);
+    try {
+      expect((await book(slot.id)).status).toBe(200);
+    } finally {
+      await unreachable(false);
+    }
+    expect((await server.services.db.selectFrom('slots').select('link').where('id', '=', slot.id).executeTakeFirstOrThrow()).link).toBe(
+      'https://meet.jit.si/her-room',
+    );
   });
 
   it('disconnected, nothing more is sent: a booking and a round reach Google not at all', async () => {
