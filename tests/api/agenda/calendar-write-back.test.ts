@@ -55,6 +55,16 @@ function book(slotId: string, message = '') {
   });
 }
 
+/** A free online slot `inDays` ahead, clear of the file's other slots. */
+async function addOnlineSlot(inDays: number) {
+  const at = freeSlotTime(server.env.SITE_TIMEZONE, inDays);
+  return server.services.db
+    .insertInto('slots')
+    .values({ date: at.date, time: at.time, startsAt: at.startsAt, online: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 /** A session booked `inDays` ahead and a write-back round reach Google not at all, and queue nothing. */
 async function expectNothingSentForABooking(inDays: number) {
   const before = (await googleRequests(server)).count;
@@ -193,12 +203,7 @@ describe('her agenda written to her Google Calendar', () => {
   it('an online session booked while she is connected gets a Google Meet link of its own: in the mail, on the slot and on its event', async () => {
     const room = 'https://meet.jit.si/her-room';
     expect((await server.api('/api/admin/settings/meeting', { method: 'PUT', headers: { cookie: admin }, json: { roomUrl: room } })).status).toBe(200);
-    const at = freeSlotTime(server.env.SITE_TIMEZONE, 8);
-    const slot = await server.services.db
-      .insertInto('slots')
-      .values({ date: at.date, time: at.time, startsAt: at.startsAt, online: true })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const slot = await addOnlineSlot(8);
     const linkOf = async () => (await server.services.db.selectFrom('slots').select('link').where('id', '=', slot.id).executeTakeFirstOrThrow()).link;
     const eventOfSlot = async () => {
       const row = await server.services.db.selectFrom('calendarMirror').select('eventId').where('key', '=', `session:${slot.id}`).executeTakeFirstOrThrow();
@@ -233,12 +238,7 @@ describe('her agenda written to her Google Calendar', () => {
   });
 
   it('Google away at the booking: the online session takes her room link and is booked all the same', async () => {
-    const at = freeSlotTime(server.env.SITE_TIMEZONE, 9);
-    const slot = await server.services.db
-      .insertInto('slots')
-      .values({ date: at.date, time: at.time, startsAt: at.startsAt, online: true })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const slot = await addOnlineSlot(9);
     await unreachable(true);
     try {
       expect((await book(slot.id)).status).toBe(200);
