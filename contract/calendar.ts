@@ -32,6 +32,8 @@ export interface CalendarView {
   fetchedAt: string | null;
   /** Why the last refresh failed, and since when they fail (ISO); null while they succeed. */
   error: { message: string; since: string } | null;
+  /** Changes not yet written to her calendar (Google away, or a moment after a change), and why the last try failed. */
+  writes: { waiting: number; lastError: string | null };
 }
 
 export const CALENDAR_SAVED = 'Calendar choices saved.';

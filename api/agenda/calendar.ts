@@ -36,7 +36,7 @@ import {
   updateChoice,
   type ConnectionRow,
 } from './calendar.repo.ts';
-import { clearMirror, writtenEventsIn } from './write-back.repo.ts';
+import { clearMirror, writeBackState, writtenEventsIn } from './write-back.repo.ts';
 
 export type CalendarDeps = Pick<Services, 'db' | 'env' | 'clock' | 'calendar'>;
 
@@ -392,7 +392,8 @@ export async function disconnect(deps: CalendarDeps): Promise<{ ok: true } | { o
 export async function calendarView(deps: CalendarDeps): Promise<CalendarView> {
   const row = await findConnection(deps.db);
   const base = { available: deps.calendar !== undefined, standIn: deps.calendar?.name === 'emulator' };
-  if (!row) return { ...base, connected: false, calendars: [], fetchedAt: null, error: null };
+  if (!row) return { ...base, connected: false, calendars: [], fetchedAt: null, error: null, writes: { waiting: 0, lastError: null } };
+  const writes = await writeBackState(deps.db);
   return {
     ...base,
     connected: true,
@@ -407,5 +408,6 @@ export async function calendarView(deps: CalendarDeps): Promise<CalendarView> {
     })),
     fetchedAt: row.fetchedAt?.toISOString() ?? null,
     error: row.lastError && row.errorSince ? { message: row.lastError, since: row.errorSince.toISOString() } : null,
+    writes: { waiting: writes.due, lastError: writes.lastError },
   };
 }

@@ -112,6 +112,12 @@ export function GoogleCalendarPanel() {
               {view.fetchedAt ? formatWhen(view.fetchedAt) : 'before'}.
             </p>
           )}
+          {view.writes.waiting > 0 && view.writes.lastError && (
+            <p role="status" data-calendar-writes>
+              {view.writes.waiting === 1 ? '1 change waits' : `${view.writes.waiting} changes wait`} to be written to your calendar ({view.writes.lastError});
+              they are tried again on their own.
+            </p>
+          )}
           <fieldset>
             <legend>Calendars that mean you are busy</legend>
             <p className="muted">A time taken in any of these is not offered to clients and can’t be booked.</p>

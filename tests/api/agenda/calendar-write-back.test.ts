@@ -179,6 +179,9 @@ describe('her agenda written to her Google Calendar', () => {
       expect(waiting).toMatchObject({ wantHash: null, attempts: 1, claimedBy: null });
       expect(waiting.lastError).toMatch(/could not be reached/i);
       expect((await eventOf(EMULATOR_ACCOUNT, `class:${classId}`))?.status).toBe('confirmed');
+      // Her Settings page says so.
+      const view = await (await server.api('/api/admin/calendar', { headers: { cookie: admin } })).json();
+      expect(view.writes).toEqual({ waiting: 1, lastError: 'Google Calendar could not be reached' });
     } finally {
       await unreachable(false);
     }
