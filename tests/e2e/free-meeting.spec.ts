@@ -16,6 +16,13 @@ test('a visitor books a free time on the home page and the invitation carries he
   await page.goto('/admin/settings');
   const room = page.getByLabel('Your meeting room link (Zoom, Jitsi, any URL)');
   await room.fill(ROOM);
+  // Her free meeting hours: weekends only, ten to noon.
+  const hours = page.locator('[data-meeting-hours]');
+  for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri']) await hours.getByRole('checkbox', { name: day, exact: true }).uncheck();
+  await hours.getByRole('checkbox', { name: 'Sat', exact: true }).check();
+  await hours.getByRole('checkbox', { name: 'Sun', exact: true }).check();
+  await hours.getByLabel('From').fill('10:00');
+  await hours.getByLabel('Until').fill('12:00');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await fitsThePhone(page);
@@ -29,7 +36,7 @@ test('a visitor books a free time on the home page and the invitation carries he
   const first = time.locator('option').nth(1);
   await expect(first).toBeAttached();
   const label = (await first.textContent())!;
-  expect(label).toMatch(/, \d{1,2}:\d{2} [AP]M P[SD]T$/);
+  expect(label).toMatch(/^(Saturday|Sunday), .*, (10|11):(00|30) AM P[SD]T$/);
   await time.selectOption({ label });
   await fitsThePhone(page);
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { adminScreen } from './AdminShell';
 import { GoogleCalendarPanel } from './GoogleCalendarPanel';
+import { MeetingHoursFields, hoursToSend, typedHours, type MeetingHoursTyped } from './MeetingHoursFields';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { MoneyInput } from '../Field';
@@ -89,6 +90,7 @@ function SettingsPanel() {
   const [notice, setNotice] = useState('');
   const [pickupHours, setPickupHours] = useState('');
   const [roomUrl, setRoomUrl] = useState('');
+  const [hours, setHours] = useState<MeetingHoursTyped | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
 
@@ -100,6 +102,7 @@ function SettingsPanel() {
     setNotice(String(s.cancelNoticeHours));
     setPickupHours(s.pickupHours);
     setRoomUrl(s.meetingRoomUrl);
+    setHours(typedHours(s.meetingHours));
   }
 
   useEffect(() => {
@@ -118,8 +121,7 @@ function SettingsPanel() {
       cancelNoticeHours: notice.trim() === '' ? NaN : Number(notice),
       pickupHours,
       meetingRoomUrl: roomUrl,
-      // Her meeting hours have no fields here yet: they are sent back as they were.
-      meetingHours: loaded!.meetingHours,
+      meetingHours: hours ? hoursToSend(hours) : loaded!.meetingHours,
     };
     const checked = settingsSchema.safeParse(settings);
     if (!checked.success) {
@@ -188,10 +190,12 @@ function SettingsPanel() {
           />
           <p className="muted" id={`${id}-room-help`}>
             The link of every online session and free meeting: it goes only to the person who booked, in the confirmation, the calendar file, the reminder and
-            their bookings. Empty: their mail says the link will follow.
+            their bookings. Empty: their mail says the link will follow. With your Google Calendar connected, each online session gets a Google Meet link of its
+            own instead.
           </p>
           {e('meetingRoomUrl') && <p className="field-error">{e('meetingRoomUrl')}</p>}
         </div>
+        {hours && <MeetingHoursFields value={hours} onChange={setHours} error={e} />}
         <div className="field">
           <label htmlFor={`${id}-notice`}>Notice to cancel or move a session (hours)</label>
           <input
