@@ -95,6 +95,19 @@ test('she reads her week, sees the overlap, adds a busy time and deletes it', as
     await expect(page.locator('.week-said')).toHaveText('Busy time deleted.');
     await expect(items.locator('strong')).toHaveText(['Morning Flow', 'Dentist', 'Riverside Flow']);
 
+    // A busy time past midnight is on both its days: on the second it says when it began.
+    const nextDay = teacherTodayFrom(day, 1);
+    const night = await api.post('/api/admin/busy', { data: { start: laInstant(day, '22:00'), end: laInstant(nextDay, '07:00'), title: 'Night flight' } });
+    expect(night.status(), await night.text()).toBe(201);
+    const nightId = ((await night.json()) as { busy: { id: string } }).busy.id;
+    await page.reload();
+    await expect(items.last().locator('strong')).toHaveText('Night flight');
+    await expect(items.last()).toContainText(/10:00\sPM–.*7:00\sAM/);
+    const after = page.locator(`[data-day="${nextDay}"] [data-agenda-item]`);
+    await expect(after.first().locator('strong')).toHaveText('Night flight');
+    await expect(after.first().locator('.week-time')).toHaveText(/ · 10:00\sPM–7:00\sAM$/);
+    await api.delete(`/api/admin/busy/${nightId}`);
+
     await page.getByRole('button', { name: 'Next week' }).click();
     await expect(page.locator('[data-day]').first()).toHaveAttribute('data-day', teacherTodayFrom(day, 7));
     await expect(page).toHaveURL(new RegExp(`from=${teacherTodayFrom(day, 7)}`));

@@ -23,20 +23,21 @@ function firstDayOfAddress(): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(from) && !Number.isNaN(Date.parse(from)) ? from : herToday();
 }
 
-/** "6:00 PM–7:00 PM"; an item that ends on a later day says that day too. */
-function timeRange(item: AgendaItem): string {
+/** "6:00 PM–7:00 PM" on `day`; a start or an end on another day says that day too. */
+function timeRange(item: AgendaItem, day: string): string {
   const zone = herZone();
-  const end = dayOf(item.end, zone) === dayOf(item.start, zone) ? formatClock(item.end) : formatWhen(item.end);
-  return `${formatClock(item.start)}–${end}`;
+  const start = dayOf(item.start, zone) === day ? formatClock(item.start) : formatWhen(item.start);
+  const end = dayOf(item.end, zone) === day ? formatClock(item.end) : formatWhen(item.end);
+  return `${start}–${end}`;
 }
 
-function Item(props: { item: AgendaItem; titles: Map<string, string>; onDelete: (item: AgendaItem) => void }) {
+function Item(props: { item: AgendaItem; day: string; titles: Map<string, string>; onDelete: (item: AgendaItem) => void }) {
   const { item } = props;
   const conflicts = item.conflictsWith.map((id) => props.titles.get(id) ?? 'something outside this week');
   return (
     <li className={`item week-item${conflicts.length ? ' week-conflicting' : ''}`} data-agenda-item={item.id} data-kind={item.kind}>
       <div className="week-what">
-        <span className="week-time">{timeRange(item)}</span>
+        <span className="week-time">{timeRange(item, props.day)}</span>
         <span className="page-badge">{KIND_WORDS[item.kind]}</span>
         <strong>{item.title || KIND_WORDS[item.kind]}</strong>
         {item.place && <span className="muted">{item.place}</span>}
@@ -131,8 +132,10 @@ function WeekPanel() {
 
   const zone = herZone();
   const days = Array.from({ length: DAYS }, (_, i) => addDaysTo(first, i));
-  // An item starting before the first day (a busy week away) is shown on the first day.
-  const dayOfItem = (item: AgendaItem) => (dayOf(item.start, zone) < first ? first : dayOf(item.start, zone));
+  // An item is on every day it takes time of (a busy week away, a retreat past midnight); one
+  // ending at midnight does not reach into the next day.
+  const onDay = (item: AgendaItem, day: string) =>
+    dayOf(item.start, zone) <= day && day <= dayOf(new Date(Math.max(Date.parse(item.start), Date.parse(item.end) - 1)).toISOString(), zone);
   const titles = new Map((items ?? []).map((i) => [i.id, `${i.title || KIND_WORDS[i.kind]}`]));
 
   return (
@@ -163,7 +166,7 @@ function WeekPanel() {
           <p role="status">Loading…</p>
         ) : (
           days.map((day) => {
-            const today = items.filter((i) => dayOfItem(i) === day);
+            const today = items.filter((i) => onDay(i, day));
             return (
               <div key={day} className="week-day" data-day={day}>
                 <h3 className="month-heading">{dayLabel(day)}</h3>
@@ -172,7 +175,7 @@ function WeekPanel() {
                 ) : (
                   <ul className="item-list">
                     {today.map((i) => (
-                      <Item key={i.id} item={i} titles={titles} onDelete={(x) => void remove(x)} />
+                      <Item key={i.id} item={i} day={day} titles={titles} onDelete={(x) => void remove(x)} />
                     ))}
                   </ul>
                 )}
