@@ -347,7 +347,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     if ((parsed.ADMIN_PASSWORD ?? '').length < 12) throw new EnvError('ADMIN_PASSWORD must be at least 12 characters');
     if (parsed.CLOCK_START) throw new EnvError('CLOCK_START sets the clock for tests; production runs on the real time: unset it');
   }
-  // The key's form is checked here; whether it opens the stored records, at start (api/practice/keys.ts).
+  // The key's form is checked here; whether it opens the stored records, at start (api/lib/keys.ts).
   const recordKeys = [parsed.PRIVATE_RECORDS_KEY, ...(parsed.PRIVATE_RECORDS_OLD_KEYS ?? '').split(',')].map((v) => v?.trim()).filter(Boolean);
   if (recordKeys.some((v) => Buffer.from(v!, 'base64').length !== 32)) {
     throw new EnvError('PRIVATE_RECORDS_KEY and PRIVATE_RECORDS_OLD_KEYS must each be 32 random bytes in base64 (make one with: openssl rand -base64 32)');

@@ -171,7 +171,7 @@ export interface ApiRules {
 export const API_ENTRIES: readonly string[] = ['app.ts', 'boot.ts', 'server.ts', 'seed.ts', 'dev-route.ts'];
 
 export const API_FLOORS: readonly string[] = [
-  'lib', // clock, time, periodic runner, signed tokens, CSV, Markdown, the process id
+  'lib', // clock, time, periodic runner, signed tokens, CSV, Markdown, the process id, the sealing keys
   'site', // the site's words: the brand names, the YAML's defaults, the page publisher's types
   'services', // the outside services' clients and the Services type (built by boot.ts)
   'limits', // request limits shared by every replica
@@ -197,14 +197,14 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: 'a booking attempt first reads her Google busy times again when they are stale, bounded and outside its transaction (issue 35, decision 0044)',
   },
   {
+    from: 'practice',
+    to: 'agenda/calendar.ts',
+    why: 'rotate-keys re-seals her Google Calendar token, sealed with the private records key, with the records (issue 35)',
+  },
+  {
     from: 'booking',
     to: 'agenda/write-back.ts',
     why: 'a booking, a move and a cancel start the write to her Google Calendar at once, after their commit, not awaited (issue 35, decision 0044)',
-  },
-  {
-    from: 'agenda',
-    to: 'practice/keys.ts',
-    why: "her Google Calendar's refresh token is sealed with the private records' key (issue 35, decision 0044)",
   },
   {
     from: 'booking',
@@ -246,7 +246,6 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'packages/ledger.ts',
     why: "a booking spends a session credit in the claim's transaction, a cancel returns or forfeits it (issue 32, decision 0037)",
   },
-  { from: 'accounts', to: 'practice/keys.ts', why: "the client's data (export, decision 0025) opens her private records with the practice's keys" },
   { from: 'accounts', to: 'practice/records.ts', why: "the client's data (export, decision 0025) carries her intake answers and session notes" },
   {
     from: 'accounts',

@@ -18,7 +18,7 @@ import {
 } from '../../contract/practice.ts';
 import { sendNow } from '../mail/outbox.ts';
 import { brandNames } from '../site/brand.ts';
-import { keyringOf } from '../practice/keys.ts';
+import { keyringOf } from '../lib/keys.ts';
 import type { Reader } from '../practice/records.ts';
 import { clearSessionCookie } from '../middleware/session-cookies.ts';
 import { clientData, clientDataHtml } from './client-data.ts';

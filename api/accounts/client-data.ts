@@ -9,7 +9,7 @@
 import { heldLots, ledgerOf } from '../packages/ledger.repo.ts';
 import type { DB } from '../../db/client.ts';
 import { clientRows } from './client-data.repo.ts';
-import type { Keyring } from '../practice/keys.ts';
+import type { Keyring } from '../lib/keys.ts';
 import { readForExport, type Reader } from '../practice/records.ts';
 import { escapeHtml } from '../mail/layout.ts';
 import type { IntakeAnswerView } from '../../contract/practice.ts';

@@ -126,6 +126,18 @@ export async function markFailed(db: DB, connectedAt: Date, message: string, at:
     .execute();
 }
 
+/** Her token re-sealed with another key, unless the row changed meanwhile: whether it was. */
+export async function resealToken(db: DB, from: { keyId: string; sealed: string }, to: { keyId: string; sealed: string }): Promise<boolean> {
+  const r = await db
+    .updateTable('calendarConnections')
+    .set({ keyId: to.keyId, refreshTokenSealed: to.sealed })
+    .where('id', '=', CONNECTION_ID)
+    .where('keyId', '=', from.keyId)
+    .where('refreshTokenSealed', '=', from.sealed)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /** Disconnects, in the caller's transaction: the row and every busy time read from Google. */
 export async function deleteConnection(trx: Transaction<Database>): Promise<boolean> {
   const r = await trx.deleteFrom('calendarConnections').where('id', '=', CONNECTION_ID).executeTakeFirst();

@@ -12,7 +12,7 @@
  * (bounded by GOOGLE_CALENDAR_BOOKING_WAIT_MS). When Google can't be reached the rows stand and
  * the connection records the error and since when.
  *
- * Her refresh token is sealed with the private records' key (api/practice/keys.ts), bound to
+ * Her refresh token is sealed with the private records' key (api/lib/keys.ts), bound to
  * the connection's row; it is opened only to call Google and never logged or answered.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -20,7 +20,7 @@ import { generateCodeVerifier, generateState } from 'arctic';
 import type { Services } from '../services/index.ts';
 import { systemClock } from '../lib/clock.ts';
 import { CalendarError, type CalendarInfo } from '../services/calendar/index.ts';
-import { keyringOf, open, seal, SealError } from '../practice/keys.ts';
+import { keyringOf, open, seal, SealError, type Keyring } from '../lib/keys.ts';
 import type { CalendarListEntry, WatchChannelRow } from '../../db/schema.ts';
 import { CALENDAR_UNREACHABLE, type CalendarChoice, type CalendarView } from '../../contract/calendar.ts';
 import { lockAgenda, replaceGoogleBusyTimes } from './agenda.repo.ts';
@@ -31,6 +31,7 @@ import {
   lockConnection,
   markFailed,
   markFetched,
+  resealToken,
   saveChannels,
   saveConnection,
   updateChoice,
@@ -66,7 +67,7 @@ export const reasonOf = (err: unknown) =>
     ? err.status === 0
       ? CALENDAR_UNREACHABLE
       : err.message
-    : // PRIVATE_RECORDS_KEY changed (rotate-keys does not re-seal this token): only a new consent mends it.
+    : // PRIVATE_RECORDS_KEY changed without its old key in PRIVATE_RECORDS_OLD_KEYS: only a new consent mends it.
       err instanceof SealError
       ? 'The stored Google token no longer opens with the private records key: disconnect and connect again'
       : 'Google Calendar failed';
@@ -384,6 +385,17 @@ export async function disconnect(deps: CalendarDeps): Promise<{ ok: true } | { o
     }
   }
   return { ok: true };
+}
+
+/**
+ * `npm run rotate-keys`: her refresh token re-sealed with the current private records key (it is
+ * sealed with that key, like the records). Answers 1 when it was, 0 when there was nothing to do.
+ */
+export async function resealCalendarToken(db: CalendarDeps['db'], ring: Keyring): Promise<number> {
+  const row = await findConnection(db);
+  if (!row || row.keyId === ring.current.id) return 0;
+  const next = seal(ring, TOKEN_CONTEXT, open(ring, TOKEN_CONTEXT, row.keyId, row.refreshTokenSealed));
+  return (await resealToken(db, { keyId: row.keyId, sealed: row.refreshTokenSealed }, next)) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import {
 import { currentIntakeForm, intakeFormVersions, intakeRequiredFor } from './intake-forms.repo.ts';
 import { saveIntake } from './save-intake-form.ts';
 import { accessLogOf, hasIntakeAnswers, readOwnIntake, readPrivateRecord, saveIntakeAnswers, saveSessionNote } from './records.ts';
-import { keyringOf } from './keys.ts';
+import { keyringOf } from '../lib/keys.ts';
 import { clientRecordView } from './client-record.ts';
 import { clientExists, clientOfSession, findClient } from './practice.repo.ts';
 import { intakeMissingForFirstBooking } from './gate.ts';

@@ -9,7 +9,7 @@ import type { DB } from '../../db/client.ts';
 import type { AnswerValue, IntakeAnswerView, NoteVersionView, SessionNote } from '../../contract/practice.ts';
 import { NOTES_RETENTION_YEARS } from '../../contract/practice.ts';
 import { intakeFormVersion } from './intake-forms.repo.ts';
-import { open, seal, type Keyring } from './keys.ts';
+import { open, seal, type Keyring } from '../lib/keys.ts';
 
 const answerContext = (id: string, userId: string) => `intake_answers:${id}:${userId}`;
 const noteContext = (id: string, userId: string) => `session_notes:${id}:${userId}`;

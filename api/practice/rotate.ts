@@ -1,5 +1,6 @@
 /**
- * `npm run rotate-keys` (scripts/rotate-keys.ts): re-seals every private record with the
+ * `npm run rotate-keys` (scripts/rotate-keys.ts): re-seals every private record (and her Google
+ * Calendar token, sealed with the same key) with the
  * current PRIVATE_RECORDS_KEY, reading older ones with the keys in PRIVATE_RECORDS_OLD_KEYS.
  * Safe to rerun: a record already sealed with the current key is left alone, so a second run
  * (or a run after a crash half way) changes only what is left.
@@ -8,10 +9,11 @@ import type { Env } from '../env.ts';
 import { EnvError } from '../env.ts';
 import { openDatabase, pgliteOpenedBy } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { keyringOf } from './keys.ts';
+import { keyringOf } from '../lib/keys.ts';
 import { rotateRecordKeys } from './records.ts';
+import { resealCalendarToken } from '../agenda/calendar.ts';
 
-export async function rotateKeys(env: Env): Promise<{ answers: number; notes: number; keyId: string }> {
+export async function rotateKeys(env: Env): Promise<{ answers: number; notes: number; calendarTokens: number; keyId: string }> {
   if (!env.DATABASE_URL && env.PGLITE_DIR !== 'memory://') {
     const pid = pgliteOpenedBy(env.PGLITE_DIR);
     if (pid) throw new EnvError(`The embedded database is open in process ${pid}: stop the server first (PGlite is one process per folder).`);
@@ -21,7 +23,9 @@ export async function rotateKeys(env: Env): Promise<{ answers: number; notes: nu
   try {
     await migrateToLatest(database.db);
     const counts = await rotateRecordKeys(database.db, ring);
-    return { ...counts, keyId: ring.current.id };
+    // Her Google Calendar token is sealed with the same key (issue 35).
+    const calendarTokens = await resealCalendarToken(database.db, ring);
+    return { ...counts, calendarTokens, keyId: ring.current.id };
   } finally {
     await database.close();
   }

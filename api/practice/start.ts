@@ -5,7 +5,7 @@
  */
 import type { DB } from '../../db/client.ts';
 import { EnvError, type Env } from '../env.ts';
-import { keyringOf } from './keys.ts';
+import { keyringOf } from '../lib/keys.ts';
 import { checkRecordKeys, KeyCheckError, purgeExpiredNotes } from './records.ts';
 import { ensureIntakeForm } from './intake-forms.repo.ts';
 

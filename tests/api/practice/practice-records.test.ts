@@ -20,6 +20,7 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { EnvError, loadEnv } from '../../../api/env.ts';
 import { startServer, type RunningServer } from '../../../api/server.ts';
 import { rotateKeys } from '../../../api/practice/rotate.ts';
+import { keyringOf, open, seal } from '../../../api/lib/keys.ts';
 import { type TestServer, useTestServer } from '../../helpers/server.ts';
 import { freshDatabase, testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
@@ -283,13 +284,19 @@ describe(`the private records at rest on ${kind}`, () => {
       });
       const before = await rowsOf(first.running.services.db);
       expect(new Set([...before.answers, ...before.notes].map((r) => r.keyId)).size).toBe(1);
+      // Her Google Calendar token, sealed with the same key (issue 35).
+      const sealedToken = seal(keyringOf(first.running.env), 'calendar_connections:google:refresh_token', '1//her-token');
+      await first.running.services.db
+        .insertInto('calendarConnections')
+        .values({ accountEmail: 'her@example.com', refreshTokenSealed: sealedToken.sealed, keyId: sealedToken.keyId, channelToken: 'x' })
+        .execute();
       await first.running.close();
 
       const rotateEnv = loadEnv({ NODE_ENV: 'test', QUIET: '1', ...database.env, PRIVATE_RECORDS_KEY: newKey, PRIVATE_RECORDS_OLD_KEYS: oldKey });
       const done = await rotateKeys(rotateEnv);
-      expect(done).toMatchObject({ answers: 4, notes: 2 });
+      expect(done).toMatchObject({ answers: 4, notes: 2, calendarTokens: 1 });
       const again = await rotateKeys(loadEnv({ NODE_ENV: 'test', QUIET: '1', ...database.env, PRIVATE_RECORDS_KEY: newKey, PRIVATE_RECORDS_OLD_KEYS: oldKey }));
-      expect(again).toMatchObject({ answers: 0, notes: 0 });
+      expect(again).toMatchObject({ answers: 0, notes: 0, calendarTokens: 0 });
 
       // With the new key alone: every record opens, each row re-sealed, none left under the old id.
       const second = await start(database.env, { PRIVATE_RECORDS_KEY: newKey });
@@ -304,6 +311,9 @@ describe(`the private records at rest on ${kind}`, () => {
       const record = await (await second.api(`/api/admin/users/${clients[1]!.id}/record`, { headers: { cookie: cookie2 } })).json();
       expect(record.intake.latest.answers.conditions).toBe('Migraines rotate-1-again');
       expect(record.sessions[0].note.text).toBe('note 1');
+      const token = await second.running.services.db.selectFrom('calendarConnections').select(['keyId', 'refreshTokenSealed']).executeTakeFirstOrThrow();
+      expect(token.keyId).toBe(done.keyId);
+      expect(open(keyringOf(second.running.env), 'calendar_connections:google:refresh_token', token.keyId, token.refreshTokenSealed)).toBe('1//her-token');
       const third = await rowsOf(second.running.services.db);
       expect(third).toEqual(after);
       await second.running.close();
