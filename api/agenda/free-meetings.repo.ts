@@ -6,7 +6,7 @@ import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, FreeMeetingsTable } from '../../db/schema.ts';
 
-export async function insertFreeMeeting(trx: Transaction<Database>, row: Omit<Insertable<FreeMeetingsTable>, 'id' | 'createdAt' | 'cancelledAt'>) {
+export async function insertFreeMeeting(trx: Transaction<Database>, row: Omit<Insertable<FreeMeetingsTable>, 'createdAt' | 'cancelledAt'> & { id: string }) {
   return trx.insertInto('freeMeetings').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

@@ -5,6 +5,7 @@
  * the rule again under the agenda's lock, in the transaction that writes the meeting and queues
  * its invitation; its cancel link frees the time.
  */
+import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/client.ts';
 import type { Services } from '../services/index.ts';
 import { addDays, wallTime, weekday, zonedNow } from '../lib/time.ts';
@@ -14,13 +15,13 @@ import { commitWithMails } from '../mail/commit.ts';
 import { verifyToken } from '../lib/signed-token.ts';
 import { brandNames } from '../site/brand.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { onlineLink } from '../settings/meeting-room.ts';
 import type { VisitorCopy } from '../middleware/rate-limit.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import type { MeetingHours } from '../../contract/settings.ts';
 import { FREE_MEETING_MINUTES, FREE_MEETING_TIMES_MAX, type FreeMeetingTime, type FreeMeetingView } from '../../contract/free-meetings.ts';
 import { clashesOf, takenAround, type Candidate } from './agenda.ts';
 import { lockAgenda } from './agenda.repo.ts';
+import { freeMeetingLink, prepareFreeMeetingLink } from './write-back.ts';
 import { cancelFreeMeetingRow, findFreeMeeting, insertFreeMeeting, type FreeMeeting } from './free-meetings.repo.ts';
 import { FREE_MEETING_CANCEL_PURPOSE, freeMeetingCancelledMails, freeMeetingMails } from './free-meeting-mails.ts';
 
@@ -100,7 +101,7 @@ class Taken extends Error {}
  * address typed (the limiter, asked before the transaction).
  */
 export async function bookFreeMeeting(
-  services: Pick<Services, 'db' | 'env' | 'mailer' | 'clock'>,
+  services: Pick<Services, 'db' | 'env' | 'mailer' | 'clock'> & Partial<Pick<Services, 'calendar'>>,
   r: FreeMeetingRequest,
   visitorCopy: VisitorCopy,
 ): Promise<BookFreeMeetingResult> {
@@ -110,11 +111,17 @@ export async function bookFreeMeeting(
   const offered = meetingCandidates(meetingHours, zone, services.clock.now()).some((c) => c.getTime() === r.startsAt.getTime());
   if (!offered) return { ok: false, kind: 'not-offered' };
   const candidate = meetingCandidate(r.startsAt);
+  // Taken already: refused before anything is made at Google (checked again under the lock below).
+  if (clashesOf(candidate, await takenAround(services.db, zone, candidate.start, candidate.end)).length > 0) return { ok: false, kind: 'taken' };
+  // Its Google Meet link first when her calendar is connected (issue 35), for the id it will have.
+  const id = randomUUID();
+  await prepareFreeMeetingLink(services, { id, start: candidate.start, end: candidate.end });
   try {
     const done = await commitWithMails(services, async (trx) => {
       await lockAgenda(trx);
       if (clashesOf(candidate, await takenAround(trx, zone, candidate.start, candidate.end)).length > 0) throw new Taken();
       const meeting = await insertFreeMeeting(trx, {
+        id,
         startsAt: r.startsAt,
         minutes: FREE_MEETING_MINUTES,
         name: r.name,
@@ -122,7 +129,7 @@ export async function bookFreeMeeting(
         phone: r.phone,
         sessionType: r.sessionType,
         message: r.message,
-        link: await onlineLink(trx),
+        link: await freeMeetingLink(trx, id),
       });
       const mails: OutgoingMail[] = visitorCopy(freeMeetingMails(env, (await brandNames(trx)).yoga, meeting));
       return { result: meeting, mails: await queueMails(trx, 'free-meeting', mails) };

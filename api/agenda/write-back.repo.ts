@@ -223,15 +223,19 @@ export async function markPrepared(db: DB, row: { calendarId: string; key: strin
     .execute();
 }
 
-/** The Meet link prepared for this slot's booking within its hold (null: none; the room link is used). */
-export async function preparedMeetLink(trx: Transaction<Database>, slotId: string, now: Date): Promise<string | null> {
+/**
+ * The Meet link prepared for this key's booking ('session:<slot or free meeting id>') within its
+ * hold (null: none; the room link is used), taken in the claim's transaction: the hold ends with
+ * the claim's commit (a rollback keeps it), so a cancel soon after is written at once.
+ */
+export async function takePreparedMeetLink(trx: Transaction<Database>, key: string, now: Date): Promise<string | null> {
   const row = await trx
-    .selectFrom('calendarMirror')
-    .select('meetLink')
-    .where('key', '=', `session:${slotId}`)
+    .updateTable('calendarMirror')
+    .set({ heldUntil: null })
+    .where('key', '=', key)
     .where('meetLink', 'is not', null)
     .where('heldUntil', '>', now)
-    .orderBy('updatedAt', 'desc')
+    .returning('meetLink')
     .executeTakeFirst();
   return row?.meetLink ?? null;
 }

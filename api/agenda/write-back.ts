@@ -39,7 +39,7 @@ import {
   markWritten,
   mirroredBetween,
   onlineLinksOf,
-  preparedMeetLink,
+  takePreparedMeetLink,
   unwantEvents,
   unwantOtherCalendars,
   wantEvents,
@@ -186,66 +186,84 @@ const MEET_WAIT_MS = 5_000;
 /**
  * Before an online session's claim, once the slot is found free, with no transaction open: when she is connected and writes
  * to a calendar, its event is made now with a Google Meet link, so the claim can give the
- * booking that link (preparedMeetLink) and the confirmation carries it. Each booking gets an
+ * booking that link (sessionLink) and the confirmation carries it. Each booking gets an
  * event (and a Meet) of its own: a link made for an earlier booking of the slot, since
  * cancelled, is taken out first and never handed on. Any failure leaves the room link.
  */
-export async function prepareMeetLink(given: Pick<Services, 'db' | 'env'> & Partial<Pick<Services, 'calendar'>>, slotId: string): Promise<void> {
-  const { db, env, calendar } = given;
-  if (!calendar) return;
-  // The hold is a span of real time the claim follows within (not a date anyone reads).
-  const now = new Date();
+export async function prepareMeetLink(given: MeetDeps, slotId: string): Promise<void> {
   try {
-    const slot = await slotToPrepare(db, slotId);
+    const slot = await slotToPrepare(given.db, slotId);
     // In person, gone, or booked (an event there is that booking's own): nothing to make.
     if (!slot?.online || slot.bookedAt !== null) return;
-    const row = await findConnection(db);
-    if (!row?.writeCalendarId) return;
-    const calendarId = row.writeCalendarId;
-    const key = `session:${slot.id}`;
-    const token = refreshTokenOf(env, row);
-    const before = await mirrorRowOf(db, calendarId, key);
-    // The slot is free (the caller checked): an event there is an earlier booking's (cancelled, its
-    // delete not sent yet) or an attempt's that lost. Out first, so its link is never handed on.
-    if (before && before.writtenHash !== null) await within(calendar.deleteEvent(token, calendarId, before.eventId));
     const start = new Date(slot.startsAt);
-    const want: MirroredEvent = {
-      summary: 'Online session',
-      description: `Session, from ${env.SITE_URL}/admin/week`,
-      location: 'Google Meet',
-      start: start.toISOString(),
-      end: new Date(start.getTime() + sessionMinutes(slot.duration) * 60_000).toISOString(),
-      meet: true,
-    };
-    // An id of its own per booking, recorded before Google is called: a crash leaves a row that finds it.
-    const eventId = eventIdFor(`${key}:${randomBytes(6).toString('hex')}`);
-    const prepared = { calendarId, key, eventId, startsAt: start, want, wantHash: hashOf(want) };
-    await holdPreparedEvent(db, { ...prepared, heldUntil: new Date(now.getTime() + PREPARED_HOLD_MS) });
-    const made = await within(
-      calendar.insertEvent(token, calendarId, {
-        id: eventId,
-        summary: want.summary,
-        description: want.description,
-        location: want.location,
-        start,
-        end: new Date(want.end),
-        timeZone: env.SITE_TIMEZONE,
-        meet: true,
-      }),
-    );
-    await markPrepared(db, { ...prepared, meetLink: made.meetLink ?? null });
+    await prepareMeet(given, `session:${slot.id}`, start, new Date(start.getTime() + sessionMinutes(slot.duration) * 60_000));
   } catch (err) {
     console.warn(`[calendar] no Meet link for a booking, her room link instead: ${reasonOf(err)}`);
   }
 }
 
+/** The free meeting's Meet link (its id chosen before its row is written), as prepareMeetLink makes a session's. */
+export async function prepareFreeMeetingLink(given: MeetDeps, meeting: { id: string; start: Date; end: Date }): Promise<void> {
+  try {
+    await prepareMeet(given, `session:${meeting.id}`, meeting.start, meeting.end);
+  } catch (err) {
+    console.warn(`[calendar] no Meet link for a free meeting, her room link instead: ${reasonOf(err)}`);
+  }
+}
+
+type MeetDeps = Pick<Services, 'db' | 'env'> & Partial<Pick<Services, 'calendar'>>;
+
+async function prepareMeet(given: MeetDeps, key: string, start: Date, end: Date): Promise<void> {
+  const { db, env, calendar } = given;
+  if (!calendar) return;
+  // The hold is a span of real time the claim follows within (not a date anyone reads).
+  const now = new Date();
+  const row = await findConnection(db);
+  if (!row?.writeCalendarId) return;
+  const calendarId = row.writeCalendarId;
+  const token = refreshTokenOf(env, row);
+  const before = await mirrorRowOf(db, calendarId, key);
+  // The time is free (the caller checked): an event there is an earlier booking's (cancelled, its
+  // delete not sent yet) or an attempt's that lost. Out first, so its link is never handed on.
+  if (before && before.writtenHash !== null) await within(calendar.deleteEvent(token, calendarId, before.eventId));
+  const want: MirroredEvent = {
+    summary: 'Online session',
+    description: `Session, from ${env.SITE_URL}/admin/week`,
+    location: 'Google Meet',
+    start: start.toISOString(),
+    end: end.toISOString(),
+    meet: true,
+  };
+  // An id of its own per booking, recorded before Google is called: a crash leaves a row that finds it.
+  const eventId = eventIdFor(`${key}:${randomBytes(6).toString('hex')}`);
+  const prepared = { calendarId, key, eventId, startsAt: start, want, wantHash: hashOf(want) };
+  await holdPreparedEvent(db, { ...prepared, heldUntil: new Date(now.getTime() + PREPARED_HOLD_MS) });
+  const made = await within(
+    calendar.insertEvent(token, calendarId, {
+      id: eventId,
+      summary: want.summary,
+      description: want.description,
+      location: want.location,
+      start,
+      end,
+      timeZone: env.SITE_TIMEZONE,
+      meet: true,
+    }),
+  );
+  await markPrepared(db, { ...prepared, meetLink: made.meetLink ?? null });
+}
+
 /**
  * The video link an online booking of `slotId` takes in its claim (issue 35): the Meet link made
- * for it by prepareMeetLink within its hold, else her own room (null: none; it will follow).
+ * for it by prepareMeetLink within its hold (which the claim's commit ends), else her own room
+ * (null: none; it will follow).
  */
 export async function sessionLink(trx: Transaction<Database>, slotId: string): Promise<string | null> {
-  return (await preparedMeetLink(trx, slotId, new Date())) ?? (await onlineLink(trx));
+  return (await takePreparedMeetLink(trx, `session:${slotId}`, new Date())) ?? (await onlineLink(trx));
 }
+
+/** The free meeting's link: its Meet link (prepareFreeMeetingLink), else her room. */
+export const freeMeetingLink = sessionLink;
 
 /** Google's answer within MEET_WAIT_MS, or a CalendarError (unreachable) after it. */
 function within<T>(call: Promise<T>): Promise<T> {

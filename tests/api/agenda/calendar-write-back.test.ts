@@ -223,8 +223,8 @@ describe('her agenda written to her Google Calendar', () => {
     expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: `${YOGA}: Ana Lima`, location: meet, hangoutLink: meet });
 
     // Cancelled and booked again by someone else: a new link, never the first client's.
-    expect((await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } })).status).toBe(200);
     const first = await eventOfSlot();
+    expect((await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } })).status).toBe(200);
     const other = await createUser(server, { firstName: 'Bea', lastName: 'Cruz' });
     const again = await server.api(`/api/bookings/${slot.id}/book`, {
       method: 'PUT',
@@ -251,6 +251,39 @@ describe('her agenda written to her Google Calendar', () => {
     expect((await server.services.db.selectFrom('slots').select('link').where('id', '=', slot.id).executeTakeFirstOrThrow()).link).toBe(
       'https://meet.jit.si/her-room',
     );
+  });
+
+  it('a free meeting booked while she is connected gets a Meet link in its invitation; its cancel link takes the event out', async () => {
+    const [time] = ((await (await server.api('/api/publicBookings/times')).json()) as { times: { startsAt: string }[] }).times.map((t) => t.startsAt);
+    const email = `visitor-${Date.now().toString(36)}@example.com`;
+    const booked = await server.api('/api/publicBookings', {
+      method: 'POST',
+      headers: { 'x-forwarded-for': '198.51.100.77' },
+      json: {
+        name: 'Mia Rossi',
+        email,
+        phone: '123-456-7890',
+        sessionType: 'yoga therapy',
+        message: 'My knee',
+        captchaToken: 'dev:book_request',
+        startsAt: time,
+      },
+    });
+    expect(booked.status).toBe(201);
+    const meeting = await server.services.db.selectFrom('freeMeetings').select(['id', 'link']).where('email', '=', email).executeTakeFirstOrThrow();
+    expect(meeting.link).toMatch(/^https:\/\/meet\.google\.com\//);
+    const [invitation] = await readMailbox(server, email);
+    expect(invitation!.text).toContain(`Join here: ${meeting.link}`);
+    await mirror();
+    const row = await server.services.db.selectFrom('calendarMirror').select('eventId').where('key', '=', `session:${meeting.id}`).executeTakeFirstOrThrow();
+    const event = (await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId);
+    expect(event).toMatchObject({ status: 'confirmed', summary: 'Free meeting: Mia Rossi', location: meeting.link });
+    expect(JSON.stringify(event)).not.toContain('My knee');
+
+    const token = new URL(invitation!.links.find((l) => l.includes('/meeting-cancel?token='))!).searchParams.get('token')!;
+    expect((await server.api('/api/publicBookings/cancel', { method: 'POST', json: { token } })).status).toBe(200);
+    await mirror();
+    expect((await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId)?.status).toBe('cancelled');
   });
 
   it('disconnected, nothing more is sent: a booking and a round reach Google not at all', async () => {
