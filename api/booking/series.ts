@@ -29,13 +29,14 @@ import { bookedSession, claimWithCredit } from './finalize-booking.ts';
 import { seriesMails } from './mails.ts';
 import { slotTime } from './slot-times.ts';
 import { markSeries, nearestFreeSlots, releaseSavepoint, rollbackToSavepoint, savepoint, slotAt, slotOverlapping } from './series.repo.ts';
+import { nudgeWriteBack } from '../agenda/write-back.ts';
 
 /** A slot lasts her session's hour: a slot made for a series keeps that far from any other. */
 const SLOT_MINUTES = 60;
 /** How many free times are offered beside a week that could not be booked. */
 const NEAREST = 3;
 
-type Deps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'>;
+type Deps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 export interface SeriesInput {
   userId: string;
@@ -154,6 +155,8 @@ export async function bookSeries(deps: Deps, input: SeriesInput): Promise<Series
   const { booked, missed } = done.result;
   // Every open booking page drops the slots now taken (a room that is down never fails the series).
   for (const b of booked) void deps.realtime.notifySlotBooked(b.id).catch(() => {});
+  // Her Google Calendar gets the weeks now (issue 35).
+  if (booked.length > 0) nudgeWriteBack(deps);
   return {
     ok: true,
     series: {
