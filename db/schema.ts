@@ -406,8 +406,9 @@ export interface CalendarMirrorTable {
   key: string;
   eventId: string;
   startsAt: Timestamp;
-  /** The event as it should be; null: it should not be in her calendar. */
+  /** The event as it should be (or, with wantHash null, as it last was). */
   want: ColumnType<MirroredEvent | null, string | null, string | null>;
+  /** null: it should not be in her calendar. */
   wantHash: string | null;
   /** What Google holds since our last write that answered; null: nothing. */
   writtenHash: string | null;

@@ -73,7 +73,7 @@ export async function unwantEvents(trx: Transaction<Database>, calendarId: strin
   if (keys.length === 0) return;
   await trx
     .updateTable('calendarMirror')
-    .set({ want: null, wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now })
+    .set({ wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now })
     .where('calendarId', '=', calendarId)
     .where('key', 'in', keys)
     .execute();
@@ -81,10 +81,7 @@ export async function unwantEvents(trx: Transaction<Database>, calendarId: strin
 
 /** Every event written to a calendar other than `calendarId` (her choice changed, or writing is off) is to be taken out. */
 export async function unwantOtherCalendars(trx: Transaction<Database>, calendarId: string | null, now: Date): Promise<void> {
-  let q = trx
-    .updateTable('calendarMirror')
-    .set({ want: null, wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now })
-    .where('wantHash', 'is not', null);
+  let q = trx.updateTable('calendarMirror').set({ wantHash: null, attempts: 0, nextAttemptAt: now, updatedAt: now }).where('wantHash', 'is not', null);
   if (calendarId !== null) q = q.where('calendarId', '<>', calendarId);
   await q.execute();
 }
@@ -161,7 +158,10 @@ export async function writeBackState(db: DB): Promise<{ due: number; lastError: 
   return { due: Number(row?.due ?? 0), lastError: row?.lastError ?? null };
 }
 
-/** The events the site has written to these calendars (and wants there): not her busy times, but ours. */
+/**
+ * The events the site has written to these calendars (its last wish for each: a thing cancelled
+ * keeps the times it had until its delete is sent): not her busy times, but ours.
+ */
 export async function writtenEventsIn(db: DB, calendarIds: string[]): Promise<{ calendarId: string; start: Date; end: Date }[]> {
   if (calendarIds.length === 0) return [];
   const rows = await db
@@ -169,7 +169,6 @@ export async function writtenEventsIn(db: DB, calendarIds: string[]): Promise<{ 
     .select(['calendarId', 'want'])
     .where('calendarId', 'in', calendarIds)
     .where('writtenHash', 'is not', null)
-    .where('want', 'is not', null)
     .execute();
   return rows.flatMap((r) => (r.want ? [{ calendarId: r.calendarId, start: new Date(r.want.start), end: new Date(r.want.end) }] : []));
 }

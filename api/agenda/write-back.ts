@@ -160,7 +160,7 @@ export async function sendWrites(deps: CalendarDeps): Promise<{ written: number;
 
 async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise<string | undefined> {
   const calendar = deps.calendar!;
-  if (write.want === null) {
+  if (write.wantHash === null || write.want === null) {
     await calendar.deleteEvent(token, write.calendarId, write.eventId);
     return undefined;
   }

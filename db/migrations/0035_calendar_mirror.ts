@@ -7,8 +7,9 @@ import { sql, type Kysely } from 'kysely';
  * - (calendar_id, key): the calendar, and our own key ('session:<slot id>', 'class:<event id>',
  *   'tasting:…', 'gig:…', 'meeting:<free meeting id>'); event_id is Google's id made from the key
  *   (api/services/calendar/index.ts eventIdFor), so a write retried after a crash finds its event.
- * - want / want_hash: the event as it should be now, and its hash; null: it should not be there
- *   (cancelled, moved off this slot, or her choice of calendar changed).
+ * - want / want_hash: the event as it should be now, and its hash; want_hash null: it should not
+ *   be there (cancelled, moved off this slot, or her choice of calendar changed), want then
+ *   keeping its last times (the busy read takes the site's own events out by them).
  * - written_hash: what Google holds of it since our last write that answered; null: nothing.
  *   A row is due while want_hash is distinct from written_hash.
  * - starts_at: the thing's start, so that a thing gone from her agenda is found by its window.
