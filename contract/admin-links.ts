@@ -35,6 +35,8 @@ export const adminLinks = {
   comingPickups: () => '/admin/orders?pickup=coming',
   /** Classes taught and not paid: the Gigs page lists them first, with their age. */
   unpaidGigs: () => '/admin/gigs',
+  /** Her Week from a day (issue 35): a free meeting, which is on no list, is found there. */
+  week: (day: string) => `/admin/week?from=${day}`,
   /** Tasting requests (issue 34): the Tastings page lists the ones to quote first. */
   tastingRequests: () => '/admin/tastings',
   /**

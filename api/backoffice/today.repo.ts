@@ -48,8 +48,8 @@ export async function sessionsBetween(db: DB, fromDate: string, toDate: string) 
 
 /** Free meetings visitors booked (issue 35), not cancelled, starting in [from, to), soonest first. */
 export async function freeMeetingsBetween(db: DB, from: Date, to: Date) {
-  const { rows } = await sql<{ id: string; startsAt: Date; name: string }>`
-    select id, starts_at, name from free_meetings
+  const { rows } = await sql<{ id: string; startsAt: Date; name: string; link: string | null }>`
+    select id, starts_at, name, link from free_meetings
      where cancelled_at is null and starts_at >= ${from} and starts_at < ${to}
      order by starts_at, id`.execute(db);
   return rows;

@@ -44,7 +44,7 @@ const sessionView = (s: Awaited<ReturnType<typeof sessionsBetween>>[number]): To
 /** A free meeting a visitor booked (issue 35), as a session of hers: online, with the visitor's name. */
 const meetingView = (m: Awaited<ReturnType<typeof freeMeetingsBetween>>[number], zone: string): TodaySession => {
   const at = zonedNow(zone, new Date(m.startsAt));
-  return { _id: m.id, startsAt: iso(m.startsAt), date: at.date, time: at.time, clientName: m.name, sessionType: 'Free meeting', place: 'Online' };
+  return { _id: m.id, startsAt: iso(m.startsAt), date: at.date, time: at.time, clientName: m.name, sessionType: 'Free meeting', place: m.link ?? 'Online' };
 };
 
 /**
@@ -127,7 +127,12 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       week.filter((s) => s.date === today),
       adminLinks.sessions(today, today),
     ),
-    sessionsThisWeek: group(week, adminLinks.sessions(today, weekEnd)),
+    sessionsThisWeek: (() => {
+      // A free meeting is on no list of sessions: its row opens her Week on its day, marked there.
+      const meetingIds = new Set(meetings.map((m) => m.id));
+      const g = group(week, adminLinks.sessions(today, weekEnd));
+      return { ...g, items: g.items.map((i) => (meetingIds.has(i._id) ? { ...i, href: adminLinks.item(adminLinks.week(i.date), i._id) } : i)) };
+    })(),
     nextClasses: {
       ...group(
         classes.map((e) => ({

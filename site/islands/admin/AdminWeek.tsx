@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { adminScreen } from './AdminShell';
-import { AdminForm, confirmAndDelete, formatClock, formatWhen, herToday, herZone, send } from './admin-ui';
+import { AdminForm, confirmAndDelete, formatClock, formatWhen, herToday, herZone, send, useFocusRow, type FocusRowProps } from './admin-ui';
 import { overlapsNote } from './overlaps';
 import { request } from '../../lib/http';
 import { addDaysTo, dayLabel, dayOf, instantIn } from '../../lib/calendar';
@@ -31,11 +31,11 @@ function timeRange(item: AgendaItem, day: string): string {
   return `${start}–${end}`;
 }
 
-function Item(props: { item: AgendaItem; day: string; titles: Map<string, string>; onDelete: (item: AgendaItem) => void }) {
+function Item(props: { item: AgendaItem; day: string; titles: Map<string, string>; onDelete: (item: AgendaItem) => void; focusProps: FocusRowProps }) {
   const { item } = props;
   const conflicts = item.conflictsWith.map((id) => props.titles.get(id) ?? 'something outside this week');
   return (
-    <li className={`item week-item${conflicts.length ? ' week-conflicting' : ''}`} data-agenda-item={item.id} data-kind={item.kind}>
+    <li className={`item week-item${conflicts.length ? ' week-conflicting' : ''}`} data-agenda-item={item.id} data-kind={item.kind} {...props.focusProps}>
       <div className="week-what">
         <span className="week-time">{timeRange(item, props.day)}</span>
         <span className="page-badge">{KIND_WORDS[item.kind]}</span>
@@ -98,6 +98,8 @@ function WeekPanel() {
   const headingId = useId();
   const [first, setFirst] = useState(firstDayOfAddress);
   const [items, setItems] = useState<AgendaItem[] | null>(null);
+  // A Today row (a free meeting) opens this week with ?focus=<id>: that item is scrolled to and marked.
+  const { rowProps } = useFocusRow(items !== null);
   const [failed, setFailed] = useState('');
   const [said, setSaid] = useState('');
   const last = addDaysTo(first, DAYS - 1);
@@ -175,7 +177,7 @@ function WeekPanel() {
                 ) : (
                   <ul className="item-list">
                     {today.map((i) => (
-                      <Item key={i.id} item={i} day={day} titles={titles} onDelete={(x) => void remove(x)} />
+                      <Item key={i.id} item={i} day={day} titles={titles} onDelete={(x) => void remove(x)} focusProps={rowProps(i.id)} />
                     ))}
                   </ul>
                 )}

@@ -110,8 +110,12 @@ describe(`booking the free meeting on ${testDbKind()}`, () => {
     const today = await (await server.api('/api/admin/today', { headers: { cookie: admin } })).json();
     const week = today.sessionsThisWeek.items as { startsAt: string; sessionType: string }[];
     // Today lists the week's first few; the first free time is within it unless the week is full of others.
+    // Its row opens her Week on its day, the meeting marked (it is on no list of sessions); its place is the link.
+    const id = (await server.services.db.selectFrom('freeMeetings').select('id').where('startsAt', '=', new Date(time!)).executeTakeFirstOrThrow()).id;
     if (new Date(time!).getTime() - Date.now() < 6 * 86_400_000)
-      expect(week).toContainEqual(expect.objectContaining({ startsAt: time, sessionType: 'Free meeting' }));
+      expect(week).toContainEqual(
+        expect.objectContaining({ startsAt: time, sessionType: 'Free meeting', place: ROOM, href: `/admin/week?from=${day}&focus=${encodeURIComponent(id)}` }),
+      );
   });
 
   it('two visitors racing for one time: one wins, the other is told it was taken', async () => {
