@@ -239,6 +239,15 @@ export async function takePreparedMeetLink(trx: Transaction<Database>, key: stri
   return row?.meetLink ?? null;
 }
 
+/** Rows of things that started before `before`, written as they should be: done with for good. */
+export async function forgetSettledBefore(trx: Transaction<Database>, before: Date): Promise<void> {
+  await trx
+    .deleteFrom('calendarMirror')
+    .where('startsAt', '<', before)
+    .where(sql<boolean>`want_hash is not distinct from written_hash`)
+    .execute();
+}
+
 /** Disconnecting, in its transaction: nothing more is written (events already in her calendar stay hers). */
 export async function clearMirror(trx: Transaction<Database>): Promise<void> {
   await trx.deleteFrom('calendarMirror').execute();

@@ -31,6 +31,7 @@ import { BUSY_HORIZON_DAYS, reasonOf, refreshTokenOf, type CalendarDeps } from '
 import { findConnection, lockConnection } from './calendar.repo.ts';
 import {
   claimDueWrites,
+  forgetSettledBefore,
   holdPreparedEvent,
   markPrepared,
   mirrorRowOf,
@@ -48,6 +49,8 @@ import {
 } from './write-back.repo.ts';
 
 const DAY = 86_400_000;
+/** A thing this long past whose event is as it should be leaves the queue. */
+const FORGET_AFTER_DAYS = 30;
 /** Writes claimed at a time. */
 const BATCH = 25;
 /** The wait before the n-th retry: 30 s doubling, at most an hour. */
@@ -80,8 +83,9 @@ const hashOf = (e: MirroredEvent) => createHash('sha256').update(JSON.stringify(
 
 /**
  * Records what her calendar should hold now: an event per thing in her agenda over the window,
- * and "not there" for each one written before and gone since. Answers how many wishes changed;
- * 0 when she is not connected or writes to no calendar (a choice of none takes out what was written).
+ * and "not there" for each one written before and gone since. Nothing when she is not connected;
+ * writing to no calendar takes out what was written. Rows of things long past, written as they
+ * should be, are forgotten (the queue stays the size of her coming months).
  */
 export async function planWrites(deps: CalendarDeps): Promise<void> {
   const { db, env, clock } = deps;
@@ -118,6 +122,7 @@ export async function planWrites(deps: CalendarDeps): Promise<void> {
       now,
     );
     await wantEvents(trx, row.writeCalendarId, wanted, now);
+    await forgetSettledBefore(trx, new Date(now.getTime() - FORGET_AFTER_DAYS * DAY));
   });
 }
 

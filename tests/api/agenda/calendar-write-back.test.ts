@@ -139,6 +139,27 @@ describe('her agenda written to her Google Calendar', () => {
     expect((await eventsIn(EMULATOR_ACCOUNT)).length).toBe(events);
   });
 
+  it('forgets the rows of things a month past whose events are as they should be', async () => {
+    const row = (key: string, daysAgo: number) => ({
+      calendarId: EMULATOR_ACCOUNT,
+      key,
+      eventId: eventIdFor(key),
+      startsAt: new Date(Date.now() - daysAgo * 86_400_000),
+      want: JSON.stringify({ summary: 'Old', description: '', location: '', start: new Date().toISOString(), end: new Date().toISOString(), meet: false }),
+      wantHash: 'h',
+      writtenHash: 'h',
+    });
+    await server.services.db
+      .insertInto('calendarMirror')
+      .values([row('class:long-past', 40), row('class:last-week', 7)])
+      .execute();
+    await mirror();
+    const keys = (await server.services.db.selectFrom('calendarMirror').select('key').where('key', 'in', ['class:long-past', 'class:last-week']).execute()).map(
+      (r) => r.key,
+    );
+    expect(keys).toEqual(['class:last-week']);
+  });
+
   it('her own events, read back from a calendar she marked busy, are not busy times of hers', async () => {
     expect(await refreshBusyTimes(server.services, { fresh: true })).toBe('refreshed');
     const google = await server.services.db.selectFrom('busyTimes').select(['startsAt']).where('source', '=', 'google').execute();
