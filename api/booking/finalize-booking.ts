@@ -611,6 +611,8 @@ export function bookingPurchase(env: BookingDeps['env'], finalizedByServer = fal
     async announce(deps, booked) {
       // A room that is down never fails the booking (notifySlotBooked logs and never throws).
       void deps.realtime.notifySlotBooked(booked.id).catch(() => {});
+      // Her Google Calendar gets the paid session now (issue 35).
+      nudgeWriteBack(deps);
     },
   };
 }

@@ -27,7 +27,7 @@ import { PROCESS_ID } from '../lib/process.ts';
 import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL } from '../../contract/booking.ts';
 import { captureAttempt, followAttempt, refundQuietly, type CaptureOutcome } from './capture.ts';
 
-export type PaymentDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
+export type PaymentDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'> & Partial<Pick<Services, 'calendar' | 'clock'>>;
 
 /** Who settles, and whether they hold the attempt (only its holder may release it). */
 export interface Settler {
