@@ -150,12 +150,13 @@ export async function onlineLinksOf(db: DB, ids: string[]): Promise<Map<string, 
 
 /** How many writes wait, and the last reason one failed: what the Settings page shows. */
 export async function writeBackState(db: DB): Promise<{ due: number; lastError: string | null }> {
-  const row = await db
-    .selectFrom('calendarMirror')
-    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.max('lastError').as('lastError')])
-    .where(sql<boolean>`want_hash is distinct from written_hash`)
-    .executeTakeFirst();
-  return { due: Number(row?.due ?? 0), lastError: row?.lastError ?? null };
+  // The reason of the write that failed last (not the greatest text of them), with the count, in one query.
+  const { rows } = await sql<{ due: number | string; lastError: string | null }>`
+    select count(*) as due,
+           (array_agg(last_error order by updated_at desc) filter (where last_error is not null))[1] as "lastError"
+      from calendar_mirror
+     where want_hash is distinct from written_hash`.execute(db);
+  return { due: Number(rows[0]?.due ?? 0), lastError: rows[0]?.lastError ?? null };
 }
 
 /**
