@@ -2,7 +2,8 @@
  * The one Node entry of production (`npm start` runs it after a build): static files of the
  * built site, the Hono API under /api, and Astro's on-demand routes, on one port.
  *
- *   request ─▶ Hono app (/api/*, /dev/* stand-ins)
+ *   request ─▶ fast path: a published page or a built file, from memory (api/site/fast-path.ts)
+ *           └▶ Hono app (/api/*, /dev/* stand-ins)
  *           └▶ a public page rendered ahead with her published content (api/pages/render-ahead.ts)
  *           └▶ static file from dist/client (precompressed, long cache on hashed /_astro/*)
  *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
@@ -16,19 +17,22 @@ import { deliverDueCards } from './gift-cards/gift-cards.ts';
 import { zonedNow } from './lib/time.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { buildOriginProblem, distDirOf } from './build-info.ts';
 import { Hono } from 'hono';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { boot, type BootOptions } from './boot.ts';
 import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
-import { inlineScriptHashes, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
+import { inlineScriptHashes, resourceHeaders, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
+import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE, type FastPath } from './site/fast-path.ts';
+import { firstSegment } from './pages/served-paths.ts';
 import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { chooseEncoding } from './middleware/compress.ts';
 import { sendDueReminders } from './booking/reminders.ts';
 import { reconcilePayments } from './payments/reconcile.ts';
 import { resolveUnfinalizedBookings } from './booking/unfinalized.ts';
@@ -81,19 +85,29 @@ export async function startServer(
   const booted = await boot(env, options);
   // Computed once: the policy depends only on the environment and the build.
   const headers = securityHeaders(env, { scriptHashes: site ? inlineScriptHashes(clientDir) : [] });
+  const resource = resourceHeaders(env);
+  const logOptions = { quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY, trustedProxies: env.TRUSTED_PROXIES };
   const root = new Hono<AppEnv & { Bindings: NodeBindings }>();
-  root.use(
-    '*',
-    requestLog({ quiet: env.QUIET || env.NODE_ENV === 'test', format: env.LOG_FORMAT, trustProxy: env.TRUST_PROXY, trustedProxies: env.TRUSTED_PROXIES }),
-  );
-  root.use('*', securityHeadersMiddleware(headers));
+  root.use('*', requestLog(logOptions));
+  root.use('*', securityHeadersMiddleware(headers, resource));
   root.route('/', booted.app);
 
   // Render tickets: a page the server renders ahead asks for itself over loopback with one of
   // these, and Astro's handler gets its context; without a ticket /render-ahead/* is not found.
   const tickets = new Map<string, RenderContext>();
+  let fastPath: FastPath | undefined;
   if (site) {
     const { publisher } = booted.services;
+    // Published pages and built files from memory, before Hono (issue 36); what it does not hold comes here.
+    fastPath = createFastPath({
+      clientDir,
+      publisher,
+      notFoundPath: NOT_FOUND,
+      appSegments: new Set(booted.app.routes.map((r) => firstSegment(r.path)).filter((s) => s !== undefined)),
+      documentHeaders: headers,
+      resourceHeaders: resource,
+      log: { ...logOptions, trust: { TRUST_PROXY: env.TRUST_PROXY, TRUSTED_PROXIES: env.TRUSTED_PROXIES } },
+    });
     root.on(['GET', 'HEAD'], '*', async (c, next) => {
       const path = c.req.path.replace(/(.)\/$/, '$1');
       const page = path === NOT_FOUND ? undefined : publisher.lookup(path);
@@ -108,7 +122,7 @@ export async function startServer(
         precompressed: true,
         onFound: (path, c) => {
           // Hashed build assets never change under one name; everything else is revalidated.
-          c.header('cache-control', path.includes('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+          c.header('cache-control', path.includes('/_astro/') ? IMMUTABLE_CACHE : PAGE_CACHE);
         },
       }),
     );
@@ -140,8 +154,11 @@ export async function startServer(
     });
   }
 
+  const viaHono = getRequestListener(root.fetch, { hostname: env.HOST });
+  const fast = fastPath;
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: root.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
+    const s = createServer(fast ? (req, res) => void (fast(req, res) || viaHono(req, res)) : viaHono);
+    s.listen(env.PORT, env.HOST, () => resolve(s));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
@@ -217,13 +234,13 @@ function loopbackRenderer(host: string, port: number, tickets: Map<string, Rende
   };
 }
 
-/** A rendered page: brotli or gzip as the client accepts, revalidated by its ETag. */
+/** A rendered page the fast path left to Hono (an encoded path): brotli or gzip as the client accepts, revalidated by its ETag. */
 function sendRendered(acceptEncoding: string, ifNoneMatch: string | undefined, page: CachedPage): Response {
-  const encoding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : undefined;
+  const encoding = chooseEncoding(acceptEncoding) ?? undefined;
   const etag = encoding ? `${page.etag.slice(0, -1)}-${encoding}"` : page.etag;
   const headers: Record<string, string> = {
     'content-type': page.contentType,
-    'cache-control': 'public, max-age=0, must-revalidate',
+    'cache-control': PAGE_CACHE,
     etag,
     vary: 'accept-encoding',
   };

@@ -61,8 +61,13 @@ const peerOf = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefi
  * a Node socket (astro dev, Hono's app.request in unit tests) there is no proxy to trust.
  */
 export function trustedHops(c: Context, trust: ProxyTrust): number {
+  return trustedHopsFrom(peerOf(c), trust);
+}
+
+/** The same from the socket's peer address (the server's fast path answers before Hono: api/site/fast-path.ts). */
+export function trustedHopsFrom(peer: string | undefined, trust: ProxyTrust): number {
   if (trust.TRUST_PROXY <= 0) return 0;
-  return isTrustedProxy(peerOf(c), trust.TRUSTED_PROXIES) ? trust.TRUST_PROXY : 0;
+  return isTrustedProxy(peer, trust.TRUSTED_PROXIES) ? trust.TRUST_PROXY : 0;
 }
 
 /**

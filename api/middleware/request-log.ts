@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { LOOPBACK_PROXIES, trustedHops } from './client.ts';
 
 /** One request's id: the trusted balancer's X-Request-Id when it sent a sane one, else a new UUID. */
-function requestIdOf(incoming: string | undefined, hops: number): string {
+export function requestIdOf(incoming: string | undefined, hops: number): string {
   return hops > 0 && incoming && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
 }
 
@@ -73,11 +73,16 @@ export const requestLog =
     // A page Astro wrote itself has its status on the socket's response, not on c.res.
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     const status = outgoing?.headersSent ? outgoing.statusCode : c.res.status;
-    const path = loggablePath(c.req.path);
-    if (options.format === 'json') {
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      console.log(JSON.stringify({ time: new Date().toISOString(), level, msg: 'request', requestId: id, method: c.req.method, path, status, ms }));
-    } else {
-      console.log(`${escapeForLog(c.req.method)} ${escapeForLog(path)} ${status} ${ms}ms ${escapeForLog(id)}`);
-    }
+    logRequest(options.format, c.req.method, c.req.path, status, ms, id);
   };
+
+/** The one line a request leaves in the log (the middleware's, and the server's fast path's: api/site/fast-path.ts). */
+export function logRequest(format: RequestLogOptions['format'], method: string, rawPath: string, status: number, ms: number, id: string): void {
+  const path = loggablePath(rawPath);
+  if (format === 'json') {
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    console.log(JSON.stringify({ time: new Date().toISOString(), level, msg: 'request', requestId: id, method, path, status, ms }));
+  } else {
+    console.log(`${escapeForLog(method)} ${escapeForLog(path)} ${status} ${ms}ms ${escapeForLog(id)}`);
+  }
+}

@@ -1,6 +1,9 @@
 /**
  * Security headers on every response the one server sends: API JSON, stand-in pages, static
  * files, Astro's on-demand pages and the 404 page (docs/decisions/0005-security-headers.md).
+ * The page policy (CSP, Permissions-Policy, X-Frame-Options, Referrer-Policy) goes with HTML
+ * only; every other answer carries what it needs: nosniff, HSTS in production, and from the API
+ * a short policy under which nothing loads or frames it (decision 0045).
  *
  * The Content-Security-Policy allows what the pages actually use and nothing else. It is
  * computed once at start from the environment (which outside services are configured) and
@@ -120,7 +123,25 @@ export function contentSecurityPolicy(env: Env, options: { scriptHashes?: readon
     .join('; ');
 }
 
-/** Every security header, by lower-case name. */
+/**
+ * The policy of an answer that is not a page (API JSON, a feed, a redirect): opened on its own in
+ * a tab, nothing loads from it and no site frames it. Without `sandbox`, which would cost CSV
+ * exports and calendar feeds nothing but gains nothing either once nothing can load or run.
+ */
+export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** What every answer that is not HTML carries, by lower-case name: no sniffing, and HSTS in production. */
+export function resourceHeaders(env: Env): Record<string, string> {
+  return {
+    ...(env.NODE_ENV === 'production' ? { 'strict-transport-security': HSTS } : {}),
+    'x-content-type-options': 'nosniff',
+  };
+}
+
+/** An HTML answer: it gets the page's headers; anything else the resource's. */
+export const isHtml = (contentType: string | null | undefined): boolean => !!contentType && /^\s*text\/html\b/i.test(contentType);
+
+/** Every security header of a page (an HTML answer), by lower-case name. */
 export function securityHeaders(env: Env, options: { scriptHashes?: readonly string[] } = {}): Record<string, string> {
   return {
     'content-security-policy': contentSecurityPolicy(env, options),
@@ -136,16 +157,19 @@ export function securityHeaders(env: Env, options: { scriptHashes?: readonly str
 }
 
 /**
- * Sets the headers on every response the Hono app answers. A route that set a stricter
- * policy of its own (images: `default-src 'none'; sandbox`) keeps it.
+ * Sets the headers on every response the Hono app answers: a page's (`document`, see
+ * securityHeaders) on HTML, else `resource` (see resourceHeaders) with NON_DOCUMENT_CSP. A route
+ * that set a stricter policy of its own (images: `default-src 'none'; sandbox`) keeps it.
  */
-export function securityHeadersMiddleware(headers: Record<string, string>): MiddlewareHandler {
-  const entries = Object.entries(headers);
+export function securityHeadersMiddleware(document: Record<string, string>, resource: Record<string, string>): MiddlewareHandler {
+  const page = Object.entries(document);
+  const other = Object.entries({ 'content-security-policy': NON_DOCUMENT_CSP, ...resource });
   return async (c, next) => {
     await next();
     // Astro wrote this one to the socket itself (see setSecurityHeaders); this Response is a
     // shared placeholder that is never sent.
     if (c.res.headers.has('x-hono-already-sent')) return;
+    const entries = isHtml(c.res.headers.get('content-type')) ? page : other;
     const missing = entries.filter(([name]) => !c.res.headers.has(name));
     if (missing.length === 0) return;
     try {
