@@ -1,9 +1,10 @@
 /**
- * Security headers and cookie flags over real HTTP (docs/decisions/0005-security-headers.md):
- * every response carries the headers (API JSON, 404, 413, stand-in pages, static files and
- * pages when the site is built); HSTS only in production; the CSP names the PayPal and
- * reCAPTCHA hosts exactly when those services are configured; session and OAuth cookies are
- * HttpOnly, SameSite and, in production, Secure.
+ * Security headers and cookie flags over real HTTP (docs/decisions/0005-security-headers.md,
+ * amended by 0045): every HTML answer carries the page's headers (stand-in pages, pages and the
+ * 404 page when the site is built); every other answer (API JSON, 404, 413, scripts, images)
+ * nosniff, and from the API a short policy under which nothing loads; HSTS on all in production
+ * only; the CSP names the PayPal and reCAPTCHA hosts exactly when those services are configured;
+ * session and OAuth cookies are HttpOnly, SameSite and, in production, Secure.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadEnv, type Env } from '../../../api/env.ts';
@@ -12,6 +13,7 @@ import type { Mailer, OutgoingMail } from '../../../api/services/mail/index.ts';
 import type { HumanCheck } from '../../../api/services/captcha.ts';
 import {
   HSTS,
+  NON_DOCUMENT_CSP,
   PAYPAL_SOURCES,
   RECAPTCHA_CONNECT_SOURCES,
   RECAPTCHA_FRAME_SOURCES,
@@ -19,6 +21,7 @@ import {
   VIDEO_FRAME_SOURCES,
   contentSecurityPolicy,
   inlineScriptHashesOf,
+  securityHeaders,
 } from '../../../api/middleware/security-headers.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { startTestServer, useTestServer } from '../../helpers/server.ts';
@@ -41,8 +44,9 @@ function parseCsp(header: string | null): Map<string, string[]> {
   return map;
 }
 
-/** The headers every response must carry, and whether HSTS is there. */
+/** The headers every HTML answer must carry, and whether HSTS is there. */
 function expectHardened(res: Response, where: string, { hsts }: { hsts: boolean }) {
+  expect(res.headers.get('content-type'), where).toMatch(/^text\/html/);
   const csp = parseCsp(res.headers.get('content-security-policy'));
   expect(csp.get('default-src'), where).toEqual(["'self'"]);
   expect(csp.get('frame-ancestors'), where).toEqual(["'none'"]);
@@ -58,36 +62,52 @@ function expectHardened(res: Response, where: string, { hsts }: { hsts: boolean 
   expect(res.headers.get('strict-transport-security'), where).toBe(hsts ? HSTS : null);
 }
 
+/**
+ * The headers of an answer that is not a page: no sniffing, HSTS in production, and none of the
+ * page's (the policy, Permissions-Policy, X-Frame-Options): from the API (`api`) a policy under
+ * which nothing loads or frames it, from the built files none.
+ */
+function expectResource(res: Response, where: string, { hsts, api = true }: { hsts: boolean; api?: boolean }) {
+  expect(res.headers.get('content-type') ?? '', where).not.toMatch(/^text\/html/);
+  expect(res.headers.get('content-security-policy'), where).toBe(api ? NON_DOCUMENT_CSP : null);
+  expect(res.headers.get('x-content-type-options'), where).toBe('nosniff');
+  expect(res.headers.get('permissions-policy'), where).toBeNull();
+  expect(res.headers.get('x-frame-options'), where).toBeNull();
+  expect(res.headers.get('referrer-policy'), where).toBeNull();
+  expect(res.headers.get('strict-transport-security'), where).toBe(hsts ? HSTS : null);
+}
+
 /** All sources the policy gives, over every directive, as "directive source" pairs. */
 const pairs = (policy: string) => [...parseCsp(policy)].flatMap(([d, sources]) => sources.map((s) => `${d} ${s}`));
 
 describe(`security headers in development and tests on ${testDbKind()}`, () => {
   const server = useTestServer();
 
-  it('are on API JSON, unknown API paths, stand-in pages and the emulator SDK; no HSTS', async () => {
+  it("are the page's on stand-in pages, the short policy on API JSON, unknown API paths and the emulator SDK; no HSTS", async () => {
     for (const path of ['/api/health', '/api/config/public', '/api/no-such-thing', '/dev/mailbox', '/dev/paypal/sdk/js']) {
       const res = await server.api(path);
       expect(res.status, path).toBe(path === '/api/no-such-thing' ? 404 : 200);
-      expectHardened(res, path, { hsts: false });
+      if (path === '/dev/mailbox') expectHardened(res, path, { hsts: false });
+      else expectResource(res, path, { hsts: false });
     }
   });
 
   it('are on refusals: 413 for an oversized body, 403 for a cross-site write, 400 for bad JSON', async () => {
     const big = await server.api('/api/contact', { method: 'POST', json: { message: 'x'.repeat(server.env.BODY_LIMIT_BYTES + 10) } });
     expect(big.status).toBe(413);
-    expectHardened(big, '413', { hsts: false });
+    expectResource(big, '413', { hsts: false });
 
     const crossSite = await server.api('/api/contact', { method: 'POST', json: {}, headers: { 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.status).toBe(403);
-    expectHardened(crossSite, '403', { hsts: false });
+    expectResource(crossSite, '403', { hsts: false });
 
     const bad = await server.api('/api/contact', { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
-    expectHardened(bad, '400', { hsts: false });
+    expectResource(bad, '400', { hsts: false });
   });
 
   it('allow only our origin, the video player, images by URL and the local realtime room', async () => {
-    const csp = parseCsp((await server.api('/api/health')).headers.get('content-security-policy'));
+    const csp = parseCsp((await server.api('/dev/mailbox')).headers.get('content-security-policy'));
     expect(csp.get('script-src')).toEqual(["'self'"]); // no site here, so no inline scripts to hash
     expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'https:']);
@@ -105,8 +125,8 @@ describe(`security headers in development and tests on ${testDbKind()}`, () => {
     const image = await server.api((await uploaded.json()).url);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect(image.headers.get('x-frame-options')).toBe('DENY');
-    expect(image.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(image.headers.get('permissions-policy')).toBeNull();
   });
 
   it('set session cookies HttpOnly, SameSite, Path=/ and not Secure on http', async () => {
@@ -120,7 +140,7 @@ describe(`security headers in development and tests on ${testDbKind()}`, () => {
     expect(cookie).toMatch(/; SameSite=Strict/i);
     expect(cookie).toMatch(/; Path=\/(;|$)/);
     expect(cookie).not.toMatch(/; Secure/i);
-    expectHardened(admin, 'admin login', { hsts: false });
+    expectResource(admin, 'admin login', { hsts: false });
   });
 });
 
@@ -173,7 +193,7 @@ describe('the policy follows the configured services', () => {
   it('is served on requests from a server with both keys', async () => {
     const server = await startTestServer({ env: { ...withPayPal, ...withRecaptcha } });
     try {
-      const csp = (await server.api('/api/health')).headers.get('content-security-policy')!;
+      const csp = (await server.api('/dev/mailbox')).headers.get('content-security-policy')!;
       for (const host of [...PAYPAL_SOURCES, ...RECAPTCHA_SCRIPT_SOURCES, ...RECAPTCHA_FRAME_SOURCES]) expect(csp).toContain(host);
     } finally {
       await server.close();
@@ -220,9 +240,10 @@ describe(`in production on ${testDbKind()}`, () => {
   it('adds HSTS to every response, and the deployed services to the policy', async () => {
     for (const path of ['/api/health', '/api/no-such-thing', '/dev/mailbox']) {
       const res = await call(path);
-      expectHardened(res, path, { hsts: true });
+      expectResource(res, path, { hsts: true });
     }
-    const csp = parseCsp((await call('/api/health')).headers.get('content-security-policy'));
+    // No page here (no site, no stand-in): the policy pages get, as the server computes it at start.
+    const csp = parseCsp(securityHeaders(env)['content-security-policy']!);
     expect(csp.get('connect-src')).toEqual(["'self'", 'wss://yoga.me.partykit.dev', ...RECAPTCHA_CONNECT_SOURCES, ...PAYPAL_SOURCES]);
     expect(csp.get('frame-src')).toEqual([...VIDEO_FRAME_SOURCES, ...RECAPTCHA_FRAME_SOURCES, ...PAYPAL_SOURCES]);
     expect(csp.get('script-src')).toEqual(["'self'", ...RECAPTCHA_SCRIPT_SOURCES, ...PAYPAL_SOURCES]);
@@ -239,7 +260,7 @@ describe(`in production on ${testDbKind()}`, () => {
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/; SameSite=Strict/i);
     expect(cookie).toMatch(/; Path=\/(;|$)/);
-    expectHardened(res, 'admin login', { hsts: true });
+    expectResource(res, 'admin login', { hsts: true });
 
     const out = await call('/api/admin/logout', { method: 'POST', json: {}, headers: { cookie: cookie.split(';')[0]! } });
     const cleared = out.headers.getSetCookie().find((h) => h.startsWith('yc_admin='))!;
@@ -262,13 +283,13 @@ describe(`in production on ${testDbKind()}`, () => {
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/; SameSite=Lax/i);
     expect(cookie).toMatch(/; Path=\/(;|$)/);
-    expectHardened(res, 'verify-email', { hsts: true });
+    expectResource(res, 'verify-email', { hsts: true });
   });
 
   it("sets Google's state and verifier cookies HttpOnly, Secure, SameSite=Lax, on the callback's path only", async () => {
     const res = await call('/api/user/auth/google');
     expect(res.status).toBe(302);
-    expectHardened(res, 'google redirect', { hsts: true });
+    expectResource(res, 'google redirect', { hsts: true });
     const cookies = res.headers.getSetCookie();
     for (const name of ['yc_google_state', 'yc_google_verifier']) {
       const cookie = cookies.find((h) => h.startsWith(`${name}=`))!;
@@ -295,18 +316,22 @@ describe(`with the built site on ${testDbKind()}`, () => {
   });
   const get = (path: string) => fetch(`http://127.0.0.1:${running.port}${path}`, { redirect: 'manual' });
 
-  it('are on pages, static files, the on-demand client area and the 404 page', async () => {
+  it("are the page's on pages, the on-demand client area and the 404 page; static files get nosniff", async () => {
     for (const [path, status] of [
       ['/', 200],
       ['/chocolates/', 200],
-      ['/favicon.svg', 200],
-      ['/sitemap.xml', 200],
       ['/user/someone/book', 200],
       ['/no-such-page', 404],
     ] as const) {
       const res = await get(path);
       expect(res.status, path).toBe(status);
       expectHardened(res, path, { hsts: false });
+      await res.arrayBuffer();
+    }
+    for (const path of ['/favicon.svg', '/sitemap.xml']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expectResource(res, path, { hsts: false, api: false });
       await res.arrayBuffer();
     }
   });
