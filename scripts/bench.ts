@@ -12,6 +12,8 @@
  *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
  *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
  *     idle RSS and API throughput on PGlite beside PostgreSQL.
+ *  1g. Issue 36 (scripts/bench-serve.ts): a page she published and `/favicon.svg` from the
+ *     production server, each as a ratio to a plain Node file server sending the same bytes.
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -425,6 +427,12 @@ async function main() {
         .replace(/^## /gm, '### ')
     : '';
   const publishReport = existsSync('docs/bench/publish.md') ? readFileSync('docs/bench/publish.md', 'utf8').replace(/^# .*\n/, '') : '';
+  // Issue 36: a published page and a static file beside a plain Node file server (scripts/bench-serve.ts).
+  if (!process.env.BENCH_SKIP_SERVE) {
+    const r = spawnSync(process.execPath, ['scripts/bench-serve.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the serving report missed a number (see above)');
+  }
+  const serveReport = existsSync('docs/bench/serve.md') ? readFileSync('docs/bench/serve.md', 'utf8').replace(/^# .*\n/, '') : '';
   // Issue 22: the journal at 300 posts (scripts/bench-journal.ts).
   if (!process.env.BENCH_SKIP_JOURNAL) {
     const r = spawnSync(process.execPath, ['scripts/bench-journal.ts'], { stdio: 'inherit' });
@@ -479,6 +487,8 @@ async function main() {
     speedReport,
     '## Mail outbox (issue 21)',
     outboxReport,
+    '## Published pages and static files beside a plain Node file server (issue 36)',
+    serveReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');
