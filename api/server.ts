@@ -2,7 +2,7 @@
  * The one Node entry of production (`npm start` runs it after a build): static files of the
  * built site, the Hono API under /api, and Astro's on-demand routes, on one port.
  *
- *   request ─▶ fast path: a published page or a built file, from memory (api/site/fast-path.ts)
+ *   request ─▶ fast path: a published page or a built file, from memory (api/middleware/fast-path.ts)
  *           └▶ Hono app (/api/*, /dev/* stand-ins)
  *           └▶ a public page rendered ahead with her published content (api/pages/render-ahead.ts)
  *           └▶ static file from dist/client (precompressed, long cache on hashed /_astro/*)
@@ -28,7 +28,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { boot, type BootOptions } from './boot.ts';
 import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, resourceHeaders, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
-import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE, type FastPath } from './site/fast-path.ts';
+import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE, type FastPath } from './middleware/fast-path.ts';
 import { firstSegment } from './pages/served-paths.ts';
 import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';

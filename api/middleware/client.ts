@@ -64,7 +64,7 @@ export function trustedHops(c: Context, trust: ProxyTrust): number {
   return trustedHopsFrom(peerOf(c), trust);
 }
 
-/** The same from the socket's peer address (the server's fast path answers before Hono: api/site/fast-path.ts). */
+/** The same from the socket's peer address (the server's fast path answers before Hono: api/middleware/fast-path.ts). */
 export function trustedHopsFrom(peer: string | undefined, trust: ProxyTrust): number {
   if (trust.TRUST_PROXY <= 0) return 0;
   return isTrustedProxy(peer, trust.TRUSTED_PROXIES) ? trust.TRUST_PROXY : 0;

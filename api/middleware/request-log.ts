@@ -76,7 +76,7 @@ export const requestLog =
     logRequest(options.format, c.req.method, c.req.path, status, ms, id);
   };
 
-/** The one line a request leaves in the log (the middleware's, and the server's fast path's: api/site/fast-path.ts). */
+/** The one line a request leaves in the log (the middleware's, and the server's fast path's: api/middleware/fast-path.ts). */
 export function logRequest(format: RequestLogOptions['format'], method: string, rawPath: string, status: number, ms: number, id: string): void {
   const path = loggablePath(rawPath);
   if (format === 'json') {

@@ -4,6 +4,7 @@
  * tests/global-setup.ts makes: pages rendered ahead, static files, the 404 page); Playwright
  * covers the browser side.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loadEnv } from '../../api/env.ts';
 import { resetRateLimits } from '../../api/middleware/rate-limit.ts';
@@ -89,5 +90,27 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
       const descriptor = Reflect.getOwnPropertyDescriptor(current(), key);
       return descriptor && { ...descriptor, configurable: true };
     },
+  });
+}
+
+/** An answer as it crossed the wire: its status, headers and bytes, not decoded (fetch would decode them). */
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request to `base` with `path` sent as written: no URL normalisation of `..` or `%2e`, no decoding of the answer. */
+export function rawRequest(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
   });
 }

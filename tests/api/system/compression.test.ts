@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer } from '../../helpers/server.ts';
+import { rawRequest, useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
@@ -28,22 +27,7 @@ beforeAll(async () => {
 });
 
 /** The bytes as they cross the wire (fetch would decode them), with the answer's headers. */
-function raw(
-  path: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(server.url, path, headers, method);
 
 describe(`API answers compressed on ${testDbKind()}`, () => {
   it('picks brotli over gzip, honours q=0, and nothing when nothing is accepted', () => {

@@ -6,42 +6,23 @@
  * path is spelt. The second part drives createFastPath on its own server with a small folder:
  * the size cap, the app's own addresses, the trusted balancer's request id and the log line.
  */
-import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { useTestServer } from '../../helpers/server.ts';
+import { rawRequest, useTestServer, type RawAnswer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { distDirOf } from '../../../api/build-info.ts';
 import { NON_DOCUMENT_CSP, UNTRUSTED_FILE_CSP } from '../../../api/middleware/security-headers.ts';
-import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE } from '../../../api/site/fast-path.ts';
+import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE } from '../../../api/middleware/fast-path.ts';
 import type { CachedPage } from '../../../api/site/publisher.ts';
 
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
+const raw = rawRequest;
 
-/** One request as written (no URL normalisation, no decoding), the bytes as they cross the wire. */
-function raw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const decoded = (r: Raw) =>
+const decoded = (r: RawAnswer) =>
   r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -21,11 +21,11 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { getMimeType } from 'hono/utils/mime';
-import { trustedHopsFrom, type ProxyTrust } from '../middleware/client.ts';
-import { chooseEncoding } from '../middleware/compress.ts';
-import { logRequest, requestIdOf, type RequestLogOptions } from '../middleware/request-log.ts';
-import { isHtml } from '../middleware/security-headers.ts';
-import type { CachedPage, Publisher } from './publisher.ts';
+import { trustedHopsFrom, type ProxyTrust } from './client.ts';
+import { chooseEncoding } from './compress.ts';
+import { logRequest, requestIdOf, type RequestLogOptions } from './request-log.ts';
+import { isHtml } from './security-headers.ts';
+import type { CachedPage, Publisher } from '../site/publisher.ts';
 
 /** Files larger than this stay on disk and are streamed by the old path (a large file is rarely hot). */
 export const MAX_FILE_BYTES = 512 * 1024;
