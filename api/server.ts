@@ -157,7 +157,7 @@ export async function startServer(
   const viaHono = getRequestListener(root.fetch, { hostname: env.HOST });
   const fast = fastPath;
   const server: ServerType = await new Promise((resolve) => {
-    const s = createServer(fast ? (req, res) => void (fast(req, res) || viaHono(req, res)) : viaHono);
+    const s = createServer(fast ? (req, res) => void (answeredFast(fast, req, res) || viaHono(req, res)) : viaHono);
     s.listen(env.PORT, env.HOST, () => resolve(s));
   });
   const address = server.address();
@@ -217,6 +217,22 @@ export async function startServer(
       await booted.close();
     },
   };
+}
+
+/**
+ * The fast path's answer, or false to hand the request to Hono. It runs outside Hono's error
+ * handling: a throw before anything was written leaves the request to Hono (which answers it or
+ * its error) rather than crashing the process; after, the connection is closed.
+ */
+function answeredFast(fast: FastPath, req: IncomingMessage, res: ServerResponse): boolean {
+  try {
+    return fast(req, res);
+  } catch (error) {
+    console.error('[server] fast path:', error);
+    if (!res.headersSent) return false;
+    res.destroy();
+    return true;
+  }
 }
 
 /** Renders a render-ahead route by asking this same server for it, with a one-use ticket. */
