@@ -19,7 +19,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -29,7 +29,9 @@ import { autocannonChild, type LoadResult } from './load.ts';
 
 const GOAL = 0.9;
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 5);
+/** Each round: the servers take turns in slices this long, this many each, so a burst of other work on the machine falls on both. */
+const SLICE_SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 2);
+const SLICES = 3;
 const CONNECTIONS = 50;
 const ENCODING = { 'accept-encoding': 'br' };
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', svg: 'image/svg+xml' };
@@ -184,11 +186,44 @@ events {} http { access_log off; types { text/html html; image/svg+xml svg; } se
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function load(url: string): Promise<LoadResult> {
-  await autocannonChild(url, { connections: CONNECTIONS, seconds: 1, headers: ENCODING });
-  const result = await autocannonChild(url, { connections: CONNECTIONS, seconds: SECONDS, headers: ENCODING });
+/** A process's CPU time so far (user + system), in clock ticks; undefined where /proc is not. */
+function cpuTicks(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+async function slice(url: string, seconds: number): Promise<LoadResult> {
+  const result = await autocannonChild(url, { connections: CONNECTIONS, seconds, headers: ENCODING });
   if (result.errors || result.non2xx) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   return result;
+}
+
+interface Contender {
+  url: string;
+  pid?: number;
+}
+
+/** One round: a warm-up each, then SLICES turns each; req/s over the round, and the server's CPU µs a request. */
+async function round(contenders: Contender[]): Promise<{ rps: number; cpuUs?: number }[]> {
+  for (const c of contenders) await slice(c.url, 1);
+  const totals = contenders.map(() => ({ requests: 0, seconds: 0, ticks: 0 as number | undefined }));
+  for (let i = 0; i < SLICES; i++) {
+    for (const [k, c] of contenders.entries()) {
+      const before = cpuTicks(c.pid);
+      const r = await slice(c.url, SLICE_SECONDS);
+      const after = cpuTicks(c.pid);
+      const t = totals[k]!;
+      t.requests += r.rps * SLICE_SECONDS;
+      t.seconds += SLICE_SECONDS;
+      t.ticks = t.ticks === undefined || before === undefined || after === undefined ? undefined : t.ticks + after - before;
+    }
+  }
+  // Clock ticks are 1/100 s on Linux.
+  return totals.map((t) => ({ rps: t.requests / t.seconds, ...(t.ticks === undefined ? {} : { cpuUs: (t.ticks * 10_000) / t.requests }) }));
 }
 
 async function main(): Promise<void> {
@@ -217,14 +252,16 @@ async function main(): Promise<void> {
     const summary: string[] = [];
     let missed = false;
     for (const target of targets) {
-      const rounds: { app: number; plain: number; nginx?: number }[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const ours = await load(`${app.url}${target.app}`);
-        const theirs = await load(`${plainServer.url}${target.plain}`);
-        const other = ng ? await load(`${ng.url}${target.plain}`) : undefined;
-        rounds.push({ app: ours.rps, plain: theirs.rps, ...(other ? { nginx: other.rps } : {}) });
+      const rounds: { app: number; plain: number; appCpu?: number; plainCpu?: number; nginx?: number }[] = [];
+      for (let n = 0; n < ROUNDS; n++) {
+        const [ours, theirs, other] = await round([
+          { url: `${app.url}${target.app}`, pid: app.child.pid },
+          { url: `${plainServer.url}${target.plain}`, pid: plainServer.child.pid },
+          ...(ng ? [{ url: `${ng.url}${target.plain}` }] : []),
+        ]);
+        rounds.push({ app: ours!.rps, plain: theirs!.rps, appCpu: ours!.cpuUs, plainCpu: theirs!.cpuUs, ...(other ? { nginx: other.rps } : {}) });
         console.log(
-          `[bench:serve] ${target.app} round ${round + 1}: ${ours.rps.toFixed(0)} req/s vs plain Node ${theirs.rps.toFixed(0)} (${(ours.rps / theirs.rps).toFixed(2)}×)`,
+          `[bench:serve] ${target.app} round ${n + 1}: ${ours!.rps.toFixed(0)} req/s vs plain Node ${theirs!.rps.toFixed(0)} (${(ours!.rps / theirs!.rps).toFixed(2)}×)`,
         );
       }
       const ratio = median(rounds.map((r) => r.app / r.plain));
@@ -233,7 +270,7 @@ async function main(): Promise<void> {
       missed ||= !ok;
       for (const [i, r] of rounds.entries())
         rows.push(
-          `| ${target.label} | ${i + 1} | ${r.app.toFixed(0)} | ${r.plain.toFixed(0)} | ${(r.app / r.plain).toFixed(2)} |${ng ? ` ${r.nginx!.toFixed(0)} |` : ''}`,
+          `| ${target.label} | ${i + 1} | ${r.app.toFixed(0)} | ${r.plain.toFixed(0)} | ${(r.app / r.plain).toFixed(2)} | ${r.appCpu?.toFixed(0) ?? '–'} | ${r.plainCpu?.toFixed(0) ?? '–'} |${ng ? ` ${r.nginx!.toFixed(0)} |` : ''}`,
         );
       summary.push(`| ${target.label} | ${ratio.toFixed(2)} | ≥ ${GOAL} | ${ok ? 'yes' : '**no**'} |`);
       console.log(`[bench:serve] ${target.label}: ${ratio.toFixed(2)}× a plain Node file server (median of ${ROUNDS}; goal ≥ ${GOAL}) ${ok ? 'ok' : 'MISSED'}`);
@@ -245,14 +282,14 @@ async function main(): Promise<void> {
         '# Serving published pages and static files',
         '',
         `One run of \`npm run bench:serve\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), Node ${process.version}.`,
-        `The production server (\`api/server.ts\`, started as \`npm start\` starts it) beside a plain Node file server (node:http and fs, reading the file per request, the \`.br\` copy with \`content-encoding: br\`) sending the same bytes, each in a process of its own; autocannon with ${CONNECTIONS} keep-alive connections, \`accept-encoding: br\`, ${SECONDS} s per measurement after a 1 s warm-up, the servers taking turns, ${ROUNDS} rounds. ${ng ? 'nginx (one worker) serves the same folder for reference.' : 'nginx is not installed here, so it has no column.'}`,
+        `The production server (\`api/server.ts\`, started as \`npm start\` starts it) beside a plain Node file server (node:http and fs, reading the file per request, the \`.br\` copy with \`content-encoding: br\`) sending the same bytes, each in a process of its own; autocannon with ${CONNECTIONS} keep-alive connections, \`accept-encoding: br\`; ${ROUNDS} rounds, each a 1 s warm-up per server then ${SLICES} turns of ${SLICE_SECONDS} s each, the servers alternating so a burst of other work on the shared machine falls on both. CPU µs a request is the server process's user + system time over its turns ÷ its requests: steadier than req/s on a busy machine. ${ng ? 'nginx (one worker) serves the same folder for reference.' : 'nginx is not installed here, so it has no column.'}`,
         '',
         '| request | median ratio | goal | met |',
         '|---|---:|---:|---|',
         ...summary,
         '',
-        `| request | round | server req/s | plain Node req/s | ratio |${ng ? ' nginx req/s |' : ''}`,
-        `|---|---:|---:|---:|---:|${ng ? '---:|' : ''}`,
+        `| request | round | server req/s | plain Node req/s | ratio | server CPU µs/req | plain Node CPU µs/req |${ng ? ' nginx req/s |' : ''}`,
+        `|---|---:|---:|---:|---:|---:|---:|${ng ? '---:|' : ''}`,
         ...rows,
         '',
       ].join('\n'),
