@@ -36,8 +36,8 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
 /** Unreserved characters and slashes only: no `%`, no backslash, no `//`, no `.` or `..` segment. */
 const SAFE_PATH = /^(?!.*\/\.\.?(?:\/|$))\/(?:[A-Za-z0-9\-._~]+\/)*[A-Za-z0-9\-._~]*$/;
-/** A plain Host (as @hono/node-server takes without re-parsing): anything else takes the old path and its checks. */
-const PLAIN_HOST = /^[a-z0-9._-]+(?::\d{1,5})?$/i;
+/** A plain Host, as @hono/node-server takes it without parsing it (its reValidHost): anything else takes the old path and its checks. */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 
 /** One encoding of a page or file: its bytes, and its headers as a flat list whose last value is the request's id. */
 interface Variant {
