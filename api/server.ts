@@ -108,6 +108,8 @@ export async function startServer(
       resourceHeaders: resource,
       log: { ...logOptions, trust: { TRUST_PROXY: env.TRUST_PROXY, TRUSTED_PROXIES: env.TRUSTED_PROXIES } },
     });
+    // The pages and files the fast path left: other spellings of their paths (`/yog%61`, `/./x`),
+    // a page that redirects, a range request, a file over its size cap.
     root.on(['GET', 'HEAD'], '*', async (c, next) => {
       const path = c.req.path.replace(/(.)\/$/, '$1');
       const page = path === NOT_FOUND ? undefined : publisher.lookup(path);
