@@ -93,6 +93,7 @@ function scriptFiles() {
         build: {
           rolldownOptions: {
             preserveEntrySignatures: 'allow-extension',
+            treeshake: { manualPureFunctions: ['z'] },
             output: {
               codeSplitting: {
                 groups: [
