@@ -19,13 +19,16 @@ import { startServer } from '../api/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
-/** Issue 36's goals and the figures it measured before. */
+/**
+ * Issue 36's goals and the figures before it: the issue's, then this script's on the build of the
+ * commit before (same machine, 2026-11-29).
+ */
 const GOAL = {
-  tapKb: { goal: 60, before: '103 KB (116.7 KB in all)' },
-  tapRequests: { goal: 4, before: '13' },
-  aboutScripts: { goal: 1, before: '7 files of 0.4–0.7 KB' },
-  cartScore: { goal: 98, before: '90–94' },
-  cartTbt: { goal: 100, before: '218–334 ms' },
+  tapKb: { goal: 60, before: '103 KB (116.7 KB in all); here 108.0 KB' },
+  tapRequests: { goal: 4, before: '13; here 15' },
+  aboutScripts: { goal: 1, before: '7 files of 0.4–0.7 KB; here 7, 13.8 KB' },
+  cartScore: { goal: 98, before: '90–94; here 77, 99, 100' },
+  cartTbt: { goal: 100, before: '218–334 ms; here 1,121, 111, 61 ms' },
 } as const;
 const kb = (n: number) => (n / 1024).toFixed(1);
 
@@ -150,7 +153,7 @@ async function main(): Promise<void> {
         '|---|---|---:|---|',
         `| script on the first tap of the home page form's name field | ${GOAL.tapKb.before} | ${kb(tap.bytes)} KB | ≤ ${GOAL.tapKb.goal} KB |`,
         `| script requests on that tap | ${GOAL.tapRequests.before} | ${tap.requests} | ≤ ${GOAL.tapRequests.goal} |`,
-        `| \`/\`'s script before the tap | | ${kb(load.bytes)} KB in ${load.requests} | |`,
+        `| \`/\`'s script before the tap, and in all with the tap | 13.8 KB in 7; in all 121.8 KB in 22 | ${kb(load.bytes)} KB in ${load.requests}; in all ${kb(load.bytes + tap.bytes)} KB in ${load.requests + tap.requests} | |`,
         `| \`/about\`'s script files | ${GOAL.aboutScripts.before} | ${about.requests} (${kb(about.bytes)} KB) | ${GOAL.aboutScripts.goal} |`,
         `| \`/cart\` with two products, Lighthouse mobile (median of 3) | ${GOAL.cartScore.before} | ${cartRun.score} | ≥ ${GOAL.cartScore.goal} |`,
         `| \`/cart\` total blocking time | ${GOAL.cartTbt.before} | ${cartRun.tbt} ms | < ${GOAL.cartTbt.goal} ms |`,
@@ -159,6 +162,10 @@ async function main(): Promise<void> {
         `The tap's scripts: ${tap.urls.map((u) => `\`${u}\``).join(', ')}.`,
         '',
         misses.length ? `Missed: ${misses.join('; ')}.` : 'Every figure meets its goal.',
+        '',
+        "React 19's runtime (react, react-dom's client and its scheduler), minified, is about 59 KB of brotli by itself:",
+        "the tap's floor while the form is a React island. The rest is the form's own code (about 1.5 KB), Rolldown's",
+        "helpers and each response's headers. `npm test` holds the built files to 4 files and 64 KB as served (scripts/check-budgets.ts).",
         '',
       ].join('\n'),
     );
