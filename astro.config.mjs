@@ -63,6 +63,55 @@ function zodWithoutEval() {
   };
 }
 
+/**
+ * How the browser's scripts are cut into files (issue 36: a first tap that costs little, only the
+ * scripts a page needs). Rolldown's automatic splitting made a file of every module two entries
+ * share, so the first tap on the home page's form fetched 15 files; these groups make three:
+ *  - `site`: the layout's one script (site/layouts/Base.astro) with the small modules islands share
+ *    with it (http, alert, the profile, the bundler's helpers). Every public page loads it anyway,
+ *    so a content page loads one script, and an island finds these modules already there.
+ *  - `islands`: the islands' shared runtime (React, React DOM and its scheduler, Astro's React
+ *    renderer, the forms' hooks and fields), fetched once on the first interaction. It becomes the
+ *    renderer's own file (entries may export more than they declare: `allow-extension`), which also
+ *    takes in Rolldown's small runtime helpers. Nanostores stay out: the header's cart count loads
+ *    the cart store on the chocolate pages, and must not bring React with it.
+ *  - each island's own code (Astro's entry per island), which stays small: zod is not in it when the
+ *    island loads its schema on submit (useForm's validateWith).
+ * Only the client build is cut this way; the server's bundle keeps Rolldown's defaults.
+ */
+const SITE_SCRIPT =
+  /[\\/]site[\\/](layouts[\\/]Base\.astro\?astro&type=script|lib[\\/](http|alert|profile)\.ts|scripts[\\/](navbar|newsletter|announcement|dialog-focus)\.ts)|vite[\\/]preload-helper|^\0?rolldown[:/]runtime/;
+const ISLANDS_RUNTIME =
+  /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/]node_modules[\\/]@astrojs[\\/]react[\\/]dist[\\/](client|static-html)\.js|[\\/]site[\\/](islands[\\/](useForm|useDomValues|useHydrated|Field)\.tsx?|lib[\\/](captcha|config)\.ts)$/;
+function scriptFiles() {
+  return {
+    name: 'script-files',
+    /** @param {string} name */
+    configEnvironment(name) {
+      if (name !== 'client') return;
+      return {
+        build: {
+          rolldownOptions: {
+            preserveEntrySignatures: 'allow-extension',
+            // Building a zod schema (`z.object(…)`, `z.string().trim()…`) has no side effect: an island
+            // that imports a contract module keeps only the schemas it uses, not every one the server
+            // checks with. (Nothing else in the browser's code calls a function named `z`.)
+            treeshake: { manualPureFunctions: ['z'] },
+            output: {
+              codeSplitting: {
+                groups: [
+                  { name: 'site', test: SITE_SCRIPT, priority: 2 },
+                  { name: 'islands', test: ISLANDS_RUNTIME, priority: 1 },
+                ],
+              },
+            },
+          },
+        },
+      };
+    },
+  };
+}
+
 export default defineConfig({
   // Canonical URLs, Open Graph and the sitemap use the public origin.
   site: process.env.SITE_URL ?? 'http://localhost:4321',
@@ -76,4 +125,5 @@ export default defineConfig({
   security: { checkOrigin: false },
   build: { inlineStylesheets: 'auto' },
   prefetch: false,
+  vite: { plugins: [scriptFiles()] },
 });

@@ -5,16 +5,10 @@
  */
 import { z } from 'zod';
 import { isCleanText } from './common.ts';
+import { INVALID_COUPON, MAX_COUPON_LENGTH, normalizeCouponCode } from './pricing.ts';
 
-/** SPEC.md section 8 and section 5: the messages the cart shows. */
-export const INVALID_COUPON = 'Invalid coupon code';
-export const COUPON_MINIMUM = 'Coupons valid only on orders $15 or more';
-
-/** Longest code looked up; anything longer can't be a code. */
-export const MAX_COUPON_LENGTH = 64;
-
-/** Codes are compared upper-cased and trimmed (SPEC.md section 5). */
-export const normalizeCouponCode = (code: string): string => code.trim().toUpperCase();
+// The cart's words and the code's form, without zod, are in contract/pricing.ts (issue 36).
+export { COUPON_MINIMUM, INVALID_COUPON, MAX_COUPON_LENGTH, normalizeCouponCode } from './pricing.ts';
 
 /**
  * POST /api/chocolates/validate-coupon: {code, itemsTotal?}. `itemsTotal` (dollars) lets the

@@ -25,8 +25,8 @@ export type GiftCardDesignKey = (typeof GIFT_CARD_DESIGNS)[number];
 /** The code as a person types it: checked for its form by the server, which answers every wrong one alike. */
 export const giftCardCode = z.string({ error: 'Enter the gift card code' }).trim().min(1, 'Enter the gift card code').max(40, GIFT_CARD_NOT_FOUND);
 
-/** A card that holds nothing (spent, or voided). */
-export const GIFT_CARD_EMPTY = 'This gift card has nothing left on it.';
+/** A card that holds nothing (spent, or voided); in contract/pricing.ts, which the cart imports without zod. */
+export { GIFT_CARD_EMPTY } from './pricing.ts';
 /** The card's balance fell between the quote and the order (another cart spent it). */
 export const GIFT_CARD_CHANGED =
   'Your gift card’s balance changed while you were paying. Nothing was taken from it and you have not been charged. Please review your cart and pay again.';

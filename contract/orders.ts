@@ -26,8 +26,8 @@ export const ORDER_NOT_FOUND = 'Order not found';
 /** Issue 24: the tax was figured for the cart's state, and PayPal's address is in another. */
 export const SHIP_STATE_CHANGED =
   'The shipping address you chose in PayPal is in another state than the one in your cart, so the sales tax would be different. You have not been charged. Please choose that state in your cart and pay again.';
-/** Issue 29: shipped to a state where she collects sales tax, and no ZIP to find the address's rate. */
-export const SHIP_TO_ZIP_REQUIRED = 'Please enter the ZIP code the order ships to (shipToZip): in this state sales tax is figured at the address.';
+/** Issue 29: shipped to a state where she collects sales tax, and no ZIP to find the address's rate (the cart says it too). */
+export { SHIP_TO_ZIP_REQUIRED } from './sales-tax.ts';
 /** Issue 33: POST /api/orders without orderId while the gift card leaves something to pay. */
 export const PAYMENT_STILL_DUE = 'Your gift card doesn’t cover the whole order. Please pay the rest with PayPal.';
 /** Issue 33: an order the gift card pays in full names its payer, and for shipping its address. */

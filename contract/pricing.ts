@@ -1,7 +1,8 @@
 /**
  * The shop's arithmetic (SPEC.md sections 5 and 9), pure and in integer cents: what a cart of
- * database prices costs with a coupon and shipping. No imports, so an island may show the same
- * numbers the server will charge; the server's numbers always win.
+ * database prices costs with a coupon and shipping, and the words the cart shows about them. No
+ * imports, so an island may show the same numbers the server will charge (and the cart evaluates
+ * no schema before it is interactive: issue 36); the server's numbers always win.
  */
 
 /** Flat shipping fee; local pickup makes it 0. */
@@ -11,6 +12,19 @@ export const COUPON_MINIMUM_CENTS = 1500;
 /** Largest total paid online: a guard for PayPal's limits and for int4 columns, not a business rule. */
 export const MAX_ORDER_CENTS = 1_000_000;
 export const CURRENCY = 'USD';
+
+/** SPEC.md section 8 and section 5: the messages the cart shows about coupons. */
+export const INVALID_COUPON = 'Invalid coupon code';
+export const COUPON_MINIMUM = 'Coupons valid only on orders $15 or more';
+
+/** Longest code looked up; anything longer can't be a code. */
+export const MAX_COUPON_LENGTH = 64;
+
+/** Codes are compared upper-cased and trimmed (SPEC.md section 5). */
+export const normalizeCouponCode = (code: string): string => code.trim().toUpperCase();
+
+/** A gift card that holds nothing (spent, or voided): the cart says so before asking the server to use it. */
+export const GIFT_CARD_EMPTY = 'This gift card has nothing left on it.';
 
 export interface PricedLine {
   unitPriceCents: number;

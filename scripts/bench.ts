@@ -14,6 +14,8 @@
  *     idle RSS and API throughput on PGlite beside PostgreSQL.
  *  1g. Issue 36 (scripts/bench-serve.ts): a page she published and `/favicon.svg` from the
  *     production server, each as a ratio to a plain Node file server sending the same bytes.
+ *  1h. Issue 36 (scripts/bench-first-tap.ts): the script a first tap on the home page's form fetches,
+ *     a content page's script files, and Lighthouse mobile on /cart with two items.
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -443,6 +445,12 @@ async function main() {
         .replace(/^# .*\n/, '')
         .replace(/^## /gm, '### ')
     : '';
+  // Issue 36: the first tap of the home page's form and /cart's Lighthouse (scripts/bench-first-tap.ts).
+  if (!process.env.BENCH_SKIP_FIRST_TAP) {
+    const r = spawnSync(process.execPath, ['scripts/bench-first-tap.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the first-tap report missed a number (see above)');
+  }
+  const firstTapReport = existsSync('docs/bench/first-tap.md') ? readFileSync('docs/bench/first-tap.md', 'utf8').replace(/^# .*\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -489,6 +497,8 @@ async function main() {
     outboxReport,
     '## Published pages and static files beside a plain Node file server (issue 36)',
     serveReport,
+    '## A first tap that costs little (issue 36)',
+    firstTapReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');

@@ -33,7 +33,31 @@ function whenAlive(target: Element, then: () => void): void {
   requestAnimationFrame(check);
 }
 
+/** What a finger or a pointer that lands on it means to use; a finger on the rest of the form may only be scrolling. */
+const CONTROLS = 'input, select, textarea, button, label, [role="button"]';
+
+/**
+ * Issue 36: the island's files are fetched from the moment a pointer lands on one of its controls
+ * (before the focus or the click that hydrates it, a tap's first 100 ms or more), without running
+ * them: a finger that lands on a field and then scrolls costs the download, never the hydration.
+ */
+function preloadOnPointer(el: HTMLElement): void {
+  const preload = (event: Event) => {
+    if (!(event.target instanceof Element) || !event.target.closest(CONTROLS)) return;
+    el.removeEventListener('pointerdown', preload, true);
+    for (const url of [el.getAttribute('renderer-url'), el.getAttribute('component-url')]) {
+      if (!url) continue;
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = url;
+      document.head.append(link);
+    }
+  };
+  el.addEventListener('pointerdown', preload, { capture: true, passive: true });
+}
+
 const interaction: ClientDirective = (load, _options, el) => {
+  preloadOnPointer(el);
   let started = false;
   let alive = false;
   /** Presses before the island was alive, in order (two quick taps on "Add to cart" are two tins). */

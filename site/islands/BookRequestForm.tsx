@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { SESSION_TYPES, bookingRequest } from '../../contract/forms.ts';
+// Types only: the schema (zod) is imported when the form is sent, not when it comes alive (issue 36).
+import type { SESSION_TYPES } from '../../contract/forms.ts';
 import type { FreeMeetingTime, FreeMeetingTimesView } from '../../contract/free-meetings.ts';
 import { request } from '../lib/http';
 import { getCaptchaToken } from '../lib/captcha';
@@ -9,6 +10,7 @@ import { useForm } from './useForm';
 
 /** The human-check action of the home page's request (the spec stores its token as captchaToken). */
 const ACTION = 'book_request';
+/** Every session type of the schema, in its order (the Record makes the compiler check that none is missing). */
 const labels: Record<(typeof SESSION_TYPES)[number], string> = {
   'private yoga': 'Private yoga',
   'group yoga': 'Group yoga',
@@ -37,7 +39,7 @@ async function refreshCaptcha(): Promise<void> {
 
 /** The free 30-minute meeting request on the home page (SPEC.md sections 3, 5, 8). */
 export default function BookRequestForm() {
-  const { values, setValues, set, errors, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
+  const { values, setValues, set, errors, formRef, sending, send, submitting, validateLoaded, serverIssues } = useForm(empty);
   const [times, setTimes] = useState<FreeMeetingTime[] | null>(null);
   const loadTimes = () => freeTimes().then(setTimes);
 
@@ -54,7 +56,10 @@ export default function BookRequestForm() {
 
   async function checkAndSend() {
     // No time chosen: the request the spec has, and she writes back to find one.
-    const data = validate(bookingRequest, { ...values, startsAt: values.startsAt || undefined });
+    const data = await validateLoaded(() => import('../../contract/forms.ts').then((m) => m.bookingRequest), {
+      ...values,
+      startsAt: values.startsAt || undefined,
+    });
     if (!data) return;
     await refreshCaptcha();
     const captchaToken = localStorage.getItem('captchaToken');
@@ -103,9 +108,9 @@ export default function BookRequestForm() {
           {...describedBy('book-type', errors.sessionType)}
         >
           <option value="">Choose one…</option>
-          {SESSION_TYPES.map((t) => (
+          {Object.entries(labels).map(([t, label]) => (
             <option key={t} value={t}>
-              {labels[t]}
+              {label}
             </option>
           ))}
         </select>

@@ -1,32 +1,39 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $cart, clearCart, removeFromCart, setQuantity } from '../stores/cart';
 import { request } from '../lib/http';
 import { showAlert } from '../lib/alert';
 import { toCents, toDollars, usd, usdFromCents } from '../lib/money';
-import { couponAllowed, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
-import { COUPON_MINIMUM, INVALID_COUPON, normalizeCouponCode, type CouponView } from '../../contract/coupons.ts';
+// Zod-free modules of the contract only (pricing, sales-tax): the cart evaluates no schema before it is interactive (issue 36).
+import { COUPON_MINIMUM, couponAllowed, INVALID_COUPON, normalizeCouponCode, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
+import type { CouponView } from '../../contract/coupons.ts';
 import type { ProductView } from '../../contract/chocolates.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
-import { SHIP_TO_ZIP_REQUIRED } from '../../contract/orders.ts';
+import type { TaxRatesView } from '../../contract/tax.ts';
 import {
   addTax,
   placeTaxRate,
   SHIP_TO_STATE_REQUIRED,
   taxLabel,
   US_STATES,
-  zipCode,
+  readZip,
   type PlaceRateAnswer,
   type PlaceRateView,
-  type TaxRatesView,
-} from '../../contract/tax.ts';
+  SHIP_TO_ZIP_REQUIRED,
+} from '../../contract/sales-tax.ts';
 import { firstNameOf, loadPayPalConfig, PayPalPayment, paymentDialogs, type PaymentFailure } from './PayPalPayment';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
 import { publicConfig } from '../lib/config';
 import { cardPart, GiftCardCode, lookUpGiftCard, type AppliedGiftCard } from './GiftCardCode';
-import { CardOnlyOrder, type CardOnlyBuyer } from './CardOnlyOrder';
+import type { CardOnlyBuyer } from './CardOnlyOrder';
+
+/**
+ * The order a gift card pays whole checks its buyer's fields with the contract's schemas (zod): it
+ * loads when it is shown, so the cart evaluates no schema before it is interactive (issue 36).
+ */
+const CardOnlyOrder = lazy(() => import('./CardOnlyOrder').then((m) => ({ default: m.CardOnlyOrder })));
 
 /** The thumbnail's box (site/pages/cart.astro): the photo covers it, its landscape cut at this width. */
 const THUMB_SIZES = '80px';
@@ -65,8 +72,7 @@ export default function CartPage() {
       .catch(() => {});
   }, []);
   const asksZip = !pickup && !!shipToState && (rates?.taxing ?? []).includes(shipToState);
-  const zip = zipCode.safeParse(shipToZip);
-  const zipReady = zip.success ? zip.data : '';
+  const zipReady = readZip(shipToZip);
   useEffect(() => {
     setPlaceRate(null);
     if (!asksZip || !zipReady) return;
@@ -497,13 +503,15 @@ export default function CartPage() {
           </p>
         )}
         {card && dueCents === 0 ? (
-          <CardOnlyOrder
-            pickup={pickup}
-            state={shipToState}
-            taxZip={asksZip ? zipReady : ''}
-            disabled={blocked || needsState || needsZip}
-            onPlace={placeOnCard}
-          />
+          <Suspense>
+            <CardOnlyOrder
+              pickup={pickup}
+              state={shipToState}
+              taxZip={asksZip ? zipReady : ''}
+              disabled={blocked || needsState || needsZip}
+              onPlace={placeOnCard}
+            />
+          </Suspense>
         ) : !paypal ? (
           <button type="button" className="button" disabled={blocked || needsState || needsZip} onClick={() => void continueToPayment()}>
             Continue to Payment

@@ -1,5 +1,4 @@
 import type { FormEvent } from 'react';
-import { contactMessage } from '../../contract/forms.ts';
 import { captchaTokenOrSay } from '../lib/captcha';
 import { showAlert } from '../lib/alert';
 import { Field, EmailInput, TextInput, describedBy } from './Field';
@@ -9,7 +8,7 @@ const empty = { name: '', email: '', message: '' };
 
 /** The contact form (SPEC.md sections 3, 5, 8); human check per action contact_form_submit. */
 export default function ContactForm() {
-  const { values, setValues, set, errors, formRef, sending, send, submitting, validate, serverIssues } = useForm(empty);
+  const { values, setValues, set, errors, formRef, sending, send, submitting, validateLoaded, serverIssues } = useForm(empty);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -18,7 +17,8 @@ export default function ContactForm() {
   }
 
   async function checkAndSend() {
-    const data = validate(contactMessage, values);
+    // The schema (zod) is imported when the form is sent, not when it comes alive (issue 36).
+    const data = await validateLoaded(() => import('../../contract/forms.ts').then((m) => m.contactMessage), values);
     if (!data) return;
     const recaptchaToken = await captchaTokenOrSay('contact_form_submit');
     if (recaptchaToken === undefined) return;

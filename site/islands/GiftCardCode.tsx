@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { request } from '../lib/http';
 import { usdFromCents } from '../lib/money';
-import { GIFT_CARD_EMPTY, type GiftCardBalanceView } from '../../contract/gift-cards.ts';
+import { GIFT_CARD_EMPTY } from '../../contract/pricing.ts';
+import type { GiftCardBalanceView } from '../../contract/gift-cards.ts';
 
 /** A card the buyer typed and the server found: its code as typed, and what it held then. */
 export interface AppliedGiftCard {

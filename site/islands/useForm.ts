@@ -78,6 +78,14 @@ export function useForm<V extends Record<string, string>>(empty: V) {
   }
 
   /**
+   * validate, with the schema imported when the form is sent: a public form's island then costs no
+   * zod when it comes alive on the first tap, only on its first submit (issue 36).
+   */
+  async function validateLoaded<S extends z.ZodType>(load: () => Promise<S>, input: unknown): Promise<z.output<S> | null> {
+    return validate(await load(), input);
+  }
+
+  /**
    * A server's 400 `{issues}` shown like the browser's check: true when one names a field of
    * this form (the caller then needs no dialog), false otherwise.
    */
@@ -89,5 +97,5 @@ export function useForm<V extends Record<string, string>>(empty: V) {
     return true;
   }
 
-  return { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues };
+  return { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, validateLoaded, serverIssues };
 }

@@ -20,6 +20,22 @@ test.describe('home page: free 30-minute meeting request', () => {
     expect(teacher.find((m) => m.text.includes(email))!.html).not.toContain('<b>since</b>');
   });
 
+  test("a finger landing on the name field fetches the form's scripts at once; the form comes alive when it is used", async ({ page }) => {
+    await page.goto('/#book');
+    await page.waitForLoadState('networkidle');
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    const island = page.locator('astro-island', { has: form });
+    const renderer = (await island.getAttribute('renderer-url'))!;
+    // Issue 36: the pointer's landing starts the download (site/directives/interaction.ts), before
+    // the focus or the click; a finger that then scrolls away hydrates nothing.
+    const fetched = page.waitForRequest((r) => new URL(r.url()).pathname === renderer);
+    await form.getByLabel('Name').dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
+    await fetched;
+    await expect(island).toHaveAttribute('ssr');
+    await form.getByLabel('Name').fill('Quick Finger');
+    await expect(island).not.toHaveAttribute('ssr');
+  });
+
   test('names the fields that are missing and sends nothing', async ({ page }) => {
     let posted = false;
     await page.route('**/api/publicBookings/request', (r) => {

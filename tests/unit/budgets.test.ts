@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkBudgets, formatReport, JS_BUDGET_KB } from '../../scripts/check-budgets.ts';
+import { checkBudgets, checkFirstTap, FIRST_TAP_BUDGET, formatReport, JS_BUDGET_KB } from '../../scripts/check-budgets.ts';
 
 const distClient = path.resolve(import.meta.dirname, '../../dist/client');
 
@@ -26,6 +26,20 @@ describe('JavaScript budgets (decision 0007)', () => {
     expect(at('/calendar').atOnce).toBeGreaterThan(50 * 1024);
     expect(at('/about').atOnce).toBeLessThan(20 * 1024);
     expect(at('/about').inlineScripts).toBeGreaterThan(0);
+  });
+
+  it("hold on the first tap of the home page's form (issue 36): the islands' runtime in few files, no zod", () => {
+    const tap = checkFirstTap(distClient);
+    expect(tap.problems).toEqual([]);
+    expect(tap.files.length).toBeLessThanOrEqual(FIRST_TAP_BUDGET.files);
+    expect(tap.served).toBeLessThanOrEqual(FIRST_TAP_BUDGET.servedKB * 1024);
+    // The form's own code, and React with it: the tap does hydrate the form.
+    expect(tap.files.some((f) => /\/BookRequestForm\.[\w-]+\.js$/.test(f))).toBe(true);
+    expect(tap.served).toBeGreaterThan(40 * 1024);
+    // A content page's scripts are one file, loaded before the tap and not again.
+    const about = checkBudgets(distClient, { '/about': 20 })[0]!;
+    expect(about.files.atOnce).toHaveLength(1);
+    expect(tap.files).not.toContain(about.files.atOnce[0]);
   });
 
   describe('on a fixture build over its budget', () => {
@@ -83,6 +97,19 @@ describe('JavaScript budgets (decision 0007)', () => {
       expect(home!.problems).toEqual([expect.stringMatching(/^JS \d+\.\d KB gzip > budget 2 KB$/)]);
       expect(formatReport(home!)).toContain('✗ JS');
       expect(small!.problems).toEqual([]);
+    });
+
+    it('reports a first tap over its files or its bytes, counting what the page had not loaded yet', () => {
+      // The fixture's home page has no client:interaction island of this name.
+      expect(checkFirstTap(root, { route: '/', island: 'Form', files: 4, servedKB: 64 }).problems).toEqual(['no client:interaction Form island on /']);
+      // Touched.js only (3,000 random bytes, no brotli copy): its renderer, client.js, came with the eager island.
+      const tapped = checkFirstTap(root, { route: '/', island: 'Touched', files: 1, servedKB: 1 });
+      expect(tapped.files).toEqual(['/_astro/Touched.js']);
+      expect(tapped.served).toBe(Buffer.byteLength(files['_astro/Touched.js']!));
+      expect(tapped.problems).toEqual([expect.stringMatching(/^the first tap fetches \d+\.\d KB of script as served > budget 1 KB$/)]);
+      expect(checkFirstTap(root, { route: '/', island: 'Touched', files: 0, servedKB: 64 }).problems).toEqual([
+        'the first tap fetches 1 script files > budget 0',
+      ]);
     });
 
     it('reports a route with no page and a script the build lacks', () => {
