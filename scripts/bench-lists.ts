@@ -128,12 +128,16 @@ async function main() {
       await grow(db, years, scale, env.SITE_TIMEZONE);
       years = scale;
       const took = (performance.now() - t0) / 1000;
-      seeding.push(`${scale}×: ${(scale * YEAR.orders).toLocaleString('en-US')} orders, ${(scale * YEAR.users).toLocaleString('en-US')} clients, ${(scale * YEAR.slots).toLocaleString('en-US')} slots, ${(scale * YEAR.signups).toLocaleString('en-US')} sign-ups (${took.toFixed(1)} s to seed)`);
+      seeding.push(
+        `${scale}×: ${(scale * YEAR.orders).toLocaleString('en-US')} orders, ${(scale * YEAR.users).toLocaleString('en-US')} clients, ${(scale * YEAR.slots).toLocaleString('en-US')} slots, ${(scale * YEAR.signups).toLocaleString('en-US')} sign-ups (${took.toFixed(1)} s to seed)`,
+      );
       console.log(`[bench-lists] ${seeding.at(-1)}`);
       for (const list of LISTS) {
         const f = await firstPage(`${base}${list.path}`, cookie);
         results.get(list.name)!.set(scale, f);
-        console.log(`[bench-lists] ${scale}× ${list.path}: p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms over ${f.n}, ${f.rows} rows, ${f.kb.toFixed(0)} KB`);
+        console.log(
+          `[bench-lists] ${scale}× ${list.path}: p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms over ${f.n}, ${f.rows} rows, ${f.kb.toFixed(0)} KB`,
+        );
       }
     }
   } finally {
@@ -150,7 +154,8 @@ async function main() {
     const a = byScale.get(first)!;
     const z = byScale.get(last)!;
     const ratio = z.p95 / Math.max(a.p95, FLOOR_MS);
-    if (ratio > FLAT) problems.push(`${list.path}: p95 ${z.p95.toFixed(1)} ms at ${last}× is ${ratio.toFixed(1)}× its ${a.p95.toFixed(1)} ms at ${first}× (goal ≤ ${FLAT}×)`);
+    if (ratio > FLAT)
+      problems.push(`${list.path}: p95 ${z.p95.toFixed(1)} ms at ${last}× is ${ratio.toFixed(1)}× its ${a.p95.toFixed(1)} ms at ${first}× (goal ≤ ${FLAT}×)`);
     lines.push(
       `| \`${list.path}\` (${list.what}) | ${SCALES.map((s) => `${byScale.get(s)!.p95.toFixed(1)} (${byScale.get(s)!.rows})`).join(' | ')} | ${ratio.toFixed(2)}× | ${ratio <= FLAT ? 'yes' : '**no**'} |`,
     );

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
+import { afterKeys, instantKey, matchesWords } from '../lib/pages.repo.ts';
 
 const profile = [
   'id',
@@ -105,13 +106,38 @@ export async function findOrCreateGoogleUser(db: DB, g: { googleId: string; emai
 // ---------------------------------------------------------------------------------------------
 // The admin's view
 
-/** Clients, as the admin sees them. */
-
-export async function listUsers(db: DB) {
+/**
+ * A page of clients as the admin sees them (issue 36): newest first, after the cursor's keys, one
+ * row more than `limit`; `since` an instant, `q` in a name or the e-mail. users_created_at_id
+ * (0036) serves the order.
+ */
+export async function pageUsers(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined; since?: string | undefined }) {
+  const { q } = page;
   return db
     .selectFrom('users')
-    .select(['id', 'firstName', 'lastName', 'preferredName', 'pronoun', 'email', 'phone', 'city', 'zipcode', 'createdAt'])
+    .select([
+      'id',
+      'firstName',
+      'lastName',
+      'preferredName',
+      'pronoun',
+      'email',
+      'phone',
+      'city',
+      'zipcode',
+      'createdAt',
+      instantKey('users.created_at').as('cursorAt'),
+    ])
+    .$if(page.since !== undefined, (w) => w.where('createdAt', '>=', new Date(page.since!)))
+    .$if(page.after !== undefined, (w) => w.where(afterKeys(USER_KEYS, page.after!, 'desc')))
+    .$if(q !== undefined, (w) => w.where((eb) => matchesWords(eb, q!, ['first_name', 'last_name', 'preferred_name', 'email'])))
     .orderBy('createdAt', 'desc')
-    .orderBy('id')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
     .execute();
 }
+
+const USER_KEYS = [
+  { column: 'users.created_at', kind: 'instant' },
+  { column: 'users.id', kind: 'id' },
+] as const;
