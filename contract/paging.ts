@@ -6,6 +6,7 @@
  * cursor is opaque to the browser: it sends back what it was given.
  */
 import { z } from 'zod';
+import { isCleanText } from './common.ts';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -16,6 +17,7 @@ export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 export const LIMIT_INVALID = `Limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 export const CURSOR_INVALID = 'This cursor is not one the list gave: load the list again from its first page';
 export const SEARCH_TOO_LONG = 'Search for at most 100 characters';
+export const SEARCH_UNREADABLE = 'Search with letters, digits and punctuation only';
 
 /** What a key of a cursor holds: an instant (microseconds kept), a day (YYYY-MM-DD), an id. */
 export type CursorKey = 'instant' | 'day' | 'id';
@@ -68,6 +70,8 @@ export const pageQuery = (shape: readonly CursorKey[]) =>
     q: z
       .string()
       .max(100, { error: SEARCH_TOO_LONG })
+      // A control character (NUL) or a lone surrogate is no word anyone looks for, and PostgreSQL refuses it.
+      .refine(isCleanText, { error: SEARCH_UNREADABLE })
       .transform((s) => s.trim() || undefined)
       .optional(),
   });
