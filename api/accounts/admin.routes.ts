@@ -11,7 +11,7 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../midd
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
 import { insertUser, pageUsers } from './users.repo.ts';
-import { announceNextPage, pageOf } from '../lib/pages.ts';
+import { answerPage } from '../lib/pages.ts';
 import { CLIENT_EMAIL_TAKEN, newClient } from '../../contract/packages.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
 import { commitWithMails } from '../mail/commit.ts';
@@ -117,10 +117,13 @@ export const admin = new Hono<AppEnv>()
   // 0046), the body the spec's list, the next page's cursor in X-Next-Cursor.
   .get('/users', requireAdmin(), validateQuery(adminUsersQuery), async (c) => {
     const { cursor, ...query } = c.req.valid('query');
-    const page = pageOf(await pageUsers(c.var.services.db, { ...query, after: cursor }), query.limit, (u) => [u.cursorAt, u.id]);
-    announceNextPage(c, page.next);
-    return c.json(
-      page.rows.map((u): AdminUserView => ({
+    const rows = await pageUsers(c.var.services.db, { ...query, after: cursor });
+    return answerPage(
+      c,
+      rows,
+      query.limit,
+      (u) => [u.cursorAt, u.id],
+      (u): AdminUserView => ({
         _id: u.id,
         id: u.id,
         firstName: u.firstName,
@@ -132,7 +135,7 @@ export const admin = new Hono<AppEnv>()
         city: u.city,
         zipcode: u.zipcode,
         createdAt: new Date(u.createdAt).toISOString(),
-      })),
+      }),
     );
   });
 // DELETE /users/{id} is the client's erasure, with the rest of her data: client-data.routes.ts.

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
-import { afterKeys, instantKey, matchesWords } from '../lib/pages.repo.ts';
+import { instantKey, instantThenId, keysetPage } from '../lib/pages.repo.ts';
 
 const profile = [
   'id',
@@ -112,7 +112,6 @@ export async function findOrCreateGoogleUser(db: DB, g: { googleId: string; emai
  * (0036) serves the order.
  */
 export async function pageUsers(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined; since?: string | undefined }) {
-  const { q } = page;
   return db
     .selectFrom('users')
     .select([
@@ -129,15 +128,8 @@ export async function pageUsers(db: DB, page: { limit: number; after?: string[] 
       instantKey('users.created_at').as('cursorAt'),
     ])
     .$if(page.since !== undefined, (w) => w.where('createdAt', '>=', new Date(page.since!)))
-    .$if(page.after !== undefined, (w) => w.where(afterKeys(USER_KEYS, page.after!, 'desc')))
-    .$if(q !== undefined, (w) => w.where((eb) => matchesWords(eb, q!, ['first_name', 'last_name', 'preferred_name', 'email'])))
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call((w) => keysetPage(w, page, USER_KEYS, 'desc', ['first_name', 'last_name', 'preferred_name', 'email']))
     .execute();
 }
 
-const USER_KEYS = [
-  { column: 'users.created_at', kind: 'instant' },
-  { column: 'users.id', kind: 'id' },
-] as const;
+const USER_KEYS = instantThenId('users.created_at', 'users.id');

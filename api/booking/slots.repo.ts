@@ -3,7 +3,7 @@
  * "Past" is decided by starts_at, the instant the teacher's date and time denote.
  */
 import type { DB } from '../../db/client.ts';
-import { afterKeys, instantKey, matchesWords } from '../lib/pages.repo.ts';
+import { instantKey, instantThenId, keysetPage } from '../lib/pages.repo.ts';
 
 const free = ['id', 'date', 'time', 'startsAt', 'place', 'online'] as const;
 const booked = [
@@ -46,7 +46,6 @@ export async function pageSlotsForAdmin(
   page: { limit: number; after?: string[] | undefined; q?: string | undefined; from?: string | undefined; to?: string | undefined },
 ) {
   const direction = list === 'passed' ? 'desc' : 'asc';
-  const { q } = page;
   return db
     .selectFrom('slots')
     .select([...booked, instantKey('slots.starts_at').as('cursorAt')])
@@ -54,18 +53,11 @@ export async function pageSlotsForAdmin(
     .$call((w) => (list === 'passed' ? w.where('startsAt', '<=', now) : w.where('startsAt', '>', now)))
     .$if(list !== 'available' && page.from !== undefined, (w) => w.where('date', '>=', page.from!))
     .$if(list !== 'available' && page.to !== undefined, (w) => w.where('date', '<=', page.to!))
-    .$if(page.after !== undefined, (w) => w.where(afterKeys(SLOT_KEYS, page.after!, direction)))
-    .$if(list !== 'available' && q !== undefined, (w) => w.where((eb) => matchesWords(eb, q!, ['first_name', 'last_name', 'email'])))
-    .orderBy('startsAt', direction)
-    .orderBy('id', direction)
-    .limit(page.limit + 1)
+    .$call((w) => keysetPage(w, page, SLOT_KEYS, direction, list === 'available' ? [] : ['first_name', 'last_name', 'email']))
     .execute();
 }
 
-const SLOT_KEYS = [
-  { column: 'slots.starts_at', kind: 'instant' },
-  { column: 'slots.id', kind: 'id' },
-] as const;
+const SLOT_KEYS = instantThenId('slots.starts_at', 'slots.id');
 
 /** A client's view: future free slots, and the client's own sessions (past ones too). */
 /**

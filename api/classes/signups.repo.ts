@@ -5,7 +5,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { ClassSignupsTable, Database } from '../../db/schema.ts';
-import { afterKeys, instantKey, matchesWords } from '../lib/pages.repo.ts';
+import { instantKey, keysetPage } from '../lib/pages.repo.ts';
 
 /** A class as sign-ups, give-backs and payments read it. */
 export const classColumns = [
@@ -97,7 +97,6 @@ export async function latestStudentProfile(db: DB, email: string) {
  * name, e-mail or class. class_signups_date_created_at_id (0036) serves the order.
  */
 export async function pageSignups(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined; since?: string | undefined }) {
-  const { q } = page;
   return db
     .selectFrom('classSignups')
     .select((eb) => [
@@ -114,12 +113,7 @@ export async function pageSignups(db: DB, page: { limit: number; after?: string[
       instantKey('class_signups.created_at').as('cursorAt'),
     ])
     .$if(page.since !== undefined, (w) => w.where('createdAt', '>=', new Date(page.since!)))
-    .$if(page.after !== undefined, (w) => w.where(afterKeys(SIGNUP_KEYS, page.after!, 'desc')))
-    .$if(q !== undefined, (w) => w.where((eb) => matchesWords(eb, q!, ['name', 'email', 'class_title'])))
-    .orderBy('date', 'desc')
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call((w) => keysetPage(w, page, SIGNUP_KEYS, 'desc', ['name', 'email', 'class_title']))
     .execute();
 }
 

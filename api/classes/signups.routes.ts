@@ -27,7 +27,7 @@ import {
 import { findClass, findSignature, latestStudentProfile, pageSignups, takenPlacesFrom } from './signups.repo.ts';
 import { PAST_DAYS_SHOWN } from './events.routes.ts';
 import { addDays, zonedNow } from '../lib/time.ts';
-import { announceNextPage, pageOf } from '../lib/pages.ts';
+import { answerPage } from '../lib/pages.ts';
 import { enrol } from './enrol.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../limits/limits.ts';
@@ -193,10 +193,13 @@ export const adminSignups = new Hono<AppEnv>()
   // A page of them (issue 36, decision 0046): the body the spec's list, the next page's cursor in X-Next-Cursor.
   .get('/', validateQuery(adminSignupsQuery), async (c) => {
     const { cursor, ...query } = c.req.valid('query');
-    const page = pageOf(await pageSignups(c.var.services.db, { ...query, after: cursor }), query.limit, (r) => [r.date, r.cursorAt, r.id]);
-    announceNextPage(c, page.next);
-    return c.json(
-      page.rows.map((r): SignupRowView => ({
+    const rows = await pageSignups(c.var.services.db, { ...query, after: cursor });
+    return answerPage(
+      c,
+      rows,
+      query.limit,
+      (r) => [r.date, r.cursorAt, r.id],
+      (r): SignupRowView => ({
         _id: r.id,
         date: r.date,
         classTitle: r.classTitle,
@@ -207,7 +210,7 @@ export const adminSignups = new Hono<AppEnv>()
         waiverRevision: r.waiverRevision,
         waiverHash: r.waiverHash,
         createdAt: new Date(r.createdAt).toISOString(),
-      })),
+      }),
     );
   })
   // The events page's "n of m places taken" (issue 36): counted in SQL for the classes it shows

@@ -27,3 +27,10 @@ export function announceNextPage(c: Context, next: string | null): void {
   c.header(NEXT_CURSOR_HEADER, next);
   c.header('link', `<${nextPageAddress(c, next)}>; rel="next"`);
 }
+
+/** Answers a page of `rows` (read one more than `limit`) as the list's JSON array, and says where the next starts. */
+export function answerPage<R, V>(c: Context, rows: readonly R[], limit: number, keysOf: (row: R) => string[], view: (row: R) => V) {
+  const page = pageOf(rows, limit, keysOf);
+  announceNextPage(c, page.next);
+  return c.json(page.rows.map(view));
+}

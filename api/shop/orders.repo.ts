@@ -7,7 +7,7 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, OrderMoney, OrdersTable } from '../../db/schema.ts';
-import { afterKeys, instantKey, matchesWords } from '../lib/pages.repo.ts';
+import { instantKey, instantThenId, keysetPage, matchesWords } from '../lib/pages.repo.ts';
 
 export type OrderStatus = Selectable<OrdersTable>['status'];
 
@@ -205,24 +205,18 @@ export async function pageOrders(
     .select([...orderColumns, instantKey('orders.created_at').as('cursorAt')])
     .$if(page.status !== undefined, (w) => w.where('status', '=', page.status!))
     .$if(page.pickup === 'coming', (w) => w.where('isLocalPickup', '=', true).where('status', 'in', ['paid', 'ready_for_pickup']))
-    .$if(page.after !== undefined, (w) => w.where(afterKeys(ORDER_KEYS, page.after!, 'desc')))
     .$if(q !== undefined, (w) =>
       w.where((eb) => {
         const number = /^[0-9a-f]{1,8}$/i.test(q!) ? [eb('id', 'like', `${q!.toLowerCase()}%`)] : [];
         return eb.or([matchesWords(eb, q!, ['payer_name', 'payer_email', 'ship_to_name']), ...number]);
       }),
     )
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call((w) => keysetPage(w, { ...page, q: undefined }, ORDER_KEYS, 'desc'))
     .execute();
 }
 
 /** The order of the admin's list, as its cursor holds it. */
-export const ORDER_KEYS = [
-  { column: 'orders.created_at', kind: 'instant' },
-  { column: 'orders.id', kind: 'id' },
-] as const;
+const ORDER_KEYS = instantThenId('orders.created_at', 'orders.id');
 
 /** Stores how a shipped order travels; in the transaction that marked it shipped. */
 export async function setOrderTracking(trx: Transaction<Database>, id: string, tracking: { trackingNumber: string | null; carrier: string | null }) {

@@ -4,12 +4,11 @@ import {
   AdminTable,
   ExportLink,
   FilterNote,
-  SearchField,
   byMonth,
   formatLosAngeles,
   formatWhen,
   monthOfInstant,
-  ShowMore,
+  PagedListing,
   usePagedList,
   useFocusRow,
   useListFilter,
@@ -26,7 +25,6 @@ import {
   type OrderStatus,
 } from '../../../contract/orders.ts';
 import { TextInput } from '../Field';
-import { Listing } from '../Listing';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -200,19 +198,9 @@ function RefundButton(props: { order: AdminOrderView; onRefunded: (o: AdminOrder
 function OrdersPanel() {
   // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
   const filter = useListFilter();
-  const [query, setQuery] = useState('');
   // A page at a time, newest first (issue 36): the server searches and filters, the list draws what came.
-  const {
-    items: orders,
-    setItems,
-    more,
-    hasMore,
-    loadingMore,
-  } = usePagedList<AdminOrderView>(
-    '/api/admin/orders',
-    { status: filter.status, pickup: filter.pickup, q: query.trim() || undefined },
-    'Failed to fetch orders.',
-  );
+  const list = usePagedList<AdminOrderView>('/api/admin/orders', { status: filter.status, pickup: filter.pickup }, 'Failed to fetch orders.');
+  const { items: orders, setItems } = list;
   // What the last status change did, e.g. "Marked shipped. Ana was mailed the tracking number.",
   // said beside that order (issue 30: at the top of the list it landed above the screen).
   const [confirmation, setConfirmation] = useState<{ id: string; message: string } | null>(null);
@@ -221,7 +209,6 @@ function OrdersPanel() {
   // An order she changes stays in a filtered list with its new status until she leaves (a paid
   // order marked shipped does not vanish from "to ship" under her thumb): the server filtered the
   // pages when they came, and a change only replaces the order in place.
-  const shown = orders ?? [];
 
   return (
     <section className="admin-panel" aria-labelledby="orders-heading">
@@ -233,14 +220,14 @@ function OrdersPanel() {
         </FilterNote>
       )}
       {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
-      {orders !== null && (orders.length > 0 || query.trim() !== '' || filter.status || filter.pickup) && (
-        <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} more={hasMore} />
-      )}
-      <Listing
-        items={orders}
-        empty={query.trim() ? `No order matches “${query.trim()}”.` : filter.status || filter.pickup ? 'No orders here.' : 'No orders yet.'}
+      <PagedListing
+        list={list}
+        search="Search orders by buyer or number"
+        searchable={Boolean(filter.status || filter.pickup)}
+        empty={filter.status || filter.pickup ? 'No orders here.' : 'No orders yet.'}
+        noun={['order', 'orders']}
       >
-        {() => (
+        {(shown) => (
           <AdminTable
             caption="Orders"
             columns={COLUMNS}
@@ -344,8 +331,7 @@ function OrdersPanel() {
             }))}
           />
         )}
-      </Listing>
-      <ShowMore more={hasMore} loading={loadingMore} onMore={() => void more()} what="orders" />
+      </PagedListing>
     </section>
   );
 }

@@ -5,13 +5,12 @@ import {
   ExportLink,
   FilterNote,
   ModalDialog,
-  SearchField,
   byMonth,
   confirmAndDelete,
   formatDay,
   formatTime,
   formatWhen,
-  ShowMore,
+  PagedListing,
   useAdminList,
   usePagedList,
   useFocusRow,
@@ -78,20 +77,15 @@ function WaitlistPanel({ items }: { items: WaitlistRowView[] | null }) {
 }
 
 function SignupsPanel() {
-  const [query, setQuery] = useState('');
   // The Today panel's "new sign-ups" link: those made since then.
   const filter = useListFilter();
   // A page at a time (issue 36): the server searches and filters, the list draws what came.
-  const { items, setItems, reload, more, hasMore, loadingMore } = usePagedList<SignupRowView>(
-    '/api/admin/signups',
-    { since: filter.since, q: query.trim() || undefined },
-    'Failed to fetch class signups.',
-  );
+  const list = usePagedList<SignupRowView>('/api/admin/signups', { since: filter.since }, 'Failed to fetch class signups.');
+  const { items, setItems, reload } = list;
   const waitlist = useAdminList<WaitlistRowView>('/api/admin/waitlist', 'Failed to fetch the waitlists.');
   const [viewing, setViewing] = useState<SignupRowView | null>(null);
   // A Today item's sign-up (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(items !== null);
-  const shown = items ?? [];
 
   async function remove(s: SignupRowView) {
     if (
@@ -108,11 +102,8 @@ function SignupsPanel() {
       <h2 id="signups-heading">Class sign-ups</h2>
       <ExportLink name="signups" label="sign-ups" />
       {filter.since && <FilterNote>Sign-ups made since {formatWhen(filter.since)}.</FilterNote>}
-      {items !== null && (items.length > 0 || query.trim() !== '') && (
-        <SearchField label="Search sign-ups by name, e-mail or class" value={query} onChange={setQuery} shown={shown.length} more={hasMore} />
-      )}
-      <Listing items={items} empty={query.trim() ? `No sign-up matches “${query.trim()}”.` : 'No signups found.'}>
-        {() => (
+      <PagedListing list={list} search="Search sign-ups by name, e-mail or class" empty="No signups found." noun={['sign-up', 'sign-ups']}>
+        {(shown) => (
           <AdminTable
             caption="Class sign-ups"
             columns={COLUMNS}
@@ -155,8 +146,7 @@ function SignupsPanel() {
             }))}
           />
         )}
-      </Listing>
-      <ShowMore more={hasMore} loading={loadingMore} onMore={() => void more()} what="sign-ups" />
+      </PagedListing>
       {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
       <WaitlistPanel items={waitlist.items} />
     </section>

@@ -4,13 +4,12 @@ import {
   AdminTable,
   ExportLink,
   FilterNote,
-  SearchField,
   byMonth,
   formatWhen,
   AdminForm,
   monthOfInstant,
   send,
-  ShowMore,
+  PagedListing,
   usePagedList,
   useFocusRow,
   useListFilter,
@@ -21,7 +20,6 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { Checkbox, EmailInput, PhoneInput, TextInput } from '../Field';
 import type { NewClient } from '../../../contract/packages.ts';
-import { Listing } from '../Listing';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
 
@@ -74,15 +72,11 @@ function AddClient(props: { onAdded: () => void }) {
 }
 
 function UsersPanel() {
-  const [query, setQuery] = useState('');
   // The Today panel's "new clients" link: those registered since then.
   const filter = useListFilter();
   // A page at a time (issue 36): the server searches and filters, the list draws what came.
-  const { items, setItems, reload, more, hasMore, loadingMore } = usePagedList<AdminUserView>(
-    '/api/admin/users',
-    { since: filter.since, q: query.trim() || undefined },
-    'Failed to fetch users.',
-  );
+  const list = usePagedList<AdminUserView>('/api/admin/users', { since: filter.since }, 'Failed to fetch users.');
+  const { items, setItems, reload } = list;
   // A Today item's client (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(items !== null);
 
@@ -106,7 +100,6 @@ function UsersPanel() {
 
   // The list comes newest first, numbered as it came.
   const number = new Map((items ?? []).map((u, i) => [u._id, i + 1]));
-  const shown = items ?? [];
 
   return (
     <>
@@ -118,11 +111,8 @@ function UsersPanel() {
         <h2 id="users-heading">Clients</h2>
         <ExportLink name="clients" label="clients" />
         {filter.since && <FilterNote>Clients registered since {formatWhen(filter.since)}.</FilterNote>}
-        {items !== null && (items.length > 0 || query.trim() !== '') && (
-          <SearchField label="Search clients by name or e-mail" value={query} onChange={setQuery} shown={shown.length} more={hasMore} />
-        )}
-        <Listing items={items} empty={query.trim() ? `No client matches “${query.trim()}”.` : 'No users found.'}>
-          {() => (
+        <PagedListing list={list} search="Search clients by name or e-mail" empty="No users found." noun={['client', 'clients']}>
+          {(shown) => (
             <AdminTable
               caption="Clients"
               columns={COLUMNS}
@@ -156,8 +146,7 @@ function UsersPanel() {
               }))}
             />
           )}
-        </Listing>
-        <ShowMore more={hasMore} loading={loadingMore} onMore={() => void more()} what="clients" />
+        </PagedListing>
       </section>
     </>
   );

@@ -11,6 +11,7 @@ import { readListFilter, type ListFilter } from '../../../contract/admin-links.t
 import { NEXT_CURSOR_HEADER, pageAddress } from '../../../contract/paging.ts';
 import { documentClock } from '../../lib/clock';
 import { todayIn } from '../../lib/calendar';
+import { Listing } from '../Listing';
 
 /** SPEC.md section 9: admin user times are shown in the teacher's zone; this until the server says which (SITE_TIMEZONE). */
 export const ADMIN_TIME_ZONE = 'America/Los_Angeles';
@@ -390,7 +391,8 @@ export function useAdminList<T>(url: string, failTitle: string, failText?: strin
  * the next page on `more()`, drawn below (the server's X-Next-Cursor says where it starts).
  * Failures as useAdminList's: the dialog `failTitle` once, then quietly (`failed`).
  */
-export function usePagedList<T extends { _id: string }>(path: string, params: Record<string, string | undefined>, failTitle: string) {
+export function usePagedList<T extends { _id: string }>(path: string, filters: Record<string, string | undefined>, failTitle: string) {
+  const [query, setQuery] = useState('');
   const [items, setItems] = useState<T[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -398,7 +400,7 @@ export function usePagedList<T extends { _id: string }>(path: string, params: Re
   const loaded = useRef(false);
   // Which question is the latest: a search typed fast asks many, and only the last is drawn.
   const asked = useRef(0);
-  const address = pageAddress(path, params);
+  const address = pageAddress(path, { ...filters, q: query.trim() || undefined });
 
   const ask = useCallback(
     async (cursor?: string) => {
@@ -450,7 +452,36 @@ export function usePagedList<T extends { _id: string }>(path: string, params: Re
   }, [ask, next, failTitle]);
 
   useEffect(() => void reload(), [reload]);
-  return { items, setItems, reload, more, hasMore: next !== null, loadingMore, failed };
+  return { items, setItems, reload, more, hasMore: next !== null, loadingMore, failed, query, setQuery };
+}
+
+/**
+ * A paged list as the admin pages draw it (issue 36): the search over it (once there is a list
+ * to search, or `searchable` always), its rows or its empty words ("No client matches …" while
+ * searching), and Show more below.
+ */
+export function PagedListing<T extends { _id: string }>(props: {
+  list: ReturnType<typeof usePagedList<T>>;
+  search: string;
+  searchable?: boolean;
+  empty: string;
+  /** What one row is, for "No client matches …" and "Show more clients". */
+  noun: readonly [string, string];
+  children: (items: T[]) => ReactNode;
+}) {
+  const { items, query, setQuery, hasMore, loadingMore, more } = props.list;
+  const searching = query.trim();
+  return (
+    <>
+      {items !== null && (items.length > 0 || searching !== '' || props.searchable) && (
+        <SearchField label={props.search} value={query} onChange={setQuery} shown={items.length} more={hasMore} />
+      )}
+      <Listing items={items} empty={searching ? `No ${props.noun[0]} matches “${searching}”.` : props.empty}>
+        {props.children}
+      </Listing>
+      <ShowMore more={hasMore} loading={loadingMore} onMore={() => void more()} what={props.noun[1]} />
+    </>
+  );
 }
 
 /** An admin form: its fields, the submit button and the status line that says what it did. */
