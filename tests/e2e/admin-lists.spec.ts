@@ -11,7 +11,9 @@ test.use({ viewport: { width: 390, height: 844 } });
 test('Clients: the first page, Show more, and a search that finds the oldest', async ({ page }) => {
   const stamp = Date.now().toString(36);
   const add = async (firstName: string, lastName: string) => {
-    const res = await page.request.post('/api/admin/users', { data: { firstName, lastName, email: uniqueEmail(`page-${stamp}`), phone: '', sendWelcome: false } });
+    const res = await page.request.post('/api/admin/users', {
+      data: { firstName, lastName, email: uniqueEmail(`page-${stamp}`), phone: '', sendWelcome: false },
+    });
     expect(res.status(), await res.text()).toBe(201);
   };
   // The oldest first, then more than a page after her.
