@@ -4,6 +4,7 @@
  * discount, shipping fee and total is decided by the server from the database.
  */
 import { z } from 'zod';
+import { pageQuery } from './paging.ts';
 import { id, isCleanText, isVisibleText } from './common.ts';
 import { MAX_COUPON_LENGTH, normalizeCouponCode } from './coupons.ts';
 import { INVALID_ZIP, SHIP_TO_STATE_REQUIRED, UNKNOWN_STATE, usState, zipCode } from './tax.ts';
@@ -241,7 +242,13 @@ export const orderStatusRequest = z
 export type OrderStatusRequest = z.input<typeof orderStatusRequest>;
 
 /** GET /api/admin/orders[?status=]: every order, or those with one status (the Today panel's links, issue 20). */
-export const adminOrdersQuery = z.object({
+/**
+ * GET /api/admin/orders (issue 36): a page of orders, newest first (contract/paging.ts), with one
+ * status, or the pickups still to hand over (`pickup=coming`, the Today panel's link), and `q`:
+ * the buyer's name or e-mail, the ship-to name, or the order's number.
+ */
+export const adminOrdersQuery = pageQuery(['instant', 'id']).extend({
+  pickup: z.literal('coming', { error: 'Pickup must be coming' }).optional(),
   status: z
     .enum(['payment_pending', 'payment_failed', 'paid', 'ready_for_pickup', 'shipped', 'picked_up', 'refunded'], {
       error: 'Status must be one of payment_pending, payment_failed, paid, ready_for_pickup, shipped, picked_up, refunded',

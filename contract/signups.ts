@@ -4,6 +4,7 @@
  * Shared with the islands: no server-only imports here (atob is in browsers and Node).
  */
 import { z } from 'zod';
+import { pageQuery, sinceFilter } from './paging.ts';
 import { email, isoDate, requiredText } from './common.ts';
 import { humanToken, personName, phone } from './forms.ts';
 import { LINK_INVALID } from './class-places.ts';
@@ -103,6 +104,19 @@ export const returningStudent = z
 export type ReturningStudent = z.output<typeof returningStudent>;
 
 /** One row of the admin's class sign-ups (GET /api/admin/signups); the signature is fetched on its own. */
+/**
+ * GET /api/admin/signups (issue 36): a page of sign-ups, latest class first (contract/paging.ts),
+ * those made `since` an instant (the Today panel's link), `q` found in the name, e-mail or class.
+ */
+export const adminSignupsQuery = pageQuery(['day', 'instant', 'id']).extend({ since: sinceFilter });
+
+/** GET /api/admin/signups/taken: places taken per class, for the events page (issue 36). */
+export interface TakenPlacesView {
+  classTitle: string;
+  date: string;
+  taken: number;
+}
+
 export interface SignupRowView {
   _id: string;
   date: string;

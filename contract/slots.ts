@@ -2,6 +2,7 @@
  * Bookable slots as the admin adds them. Shared with the admin island: no server-only imports.
  */
 import { z } from 'zod';
+import { pageQuery } from './paging.ts';
 import { clockTime, isCleanText, isoDate } from './common.ts';
 import type { OverlapWarning } from './agenda-words.ts';
 
@@ -78,11 +79,29 @@ export const newSlots = z
 export type NewSlots = z.output<typeof newSlots>;
 
 /**
+ * The admin's view pages each of its lists (issue 36, decision 0046; contract/paging.ts): without
+ * `list`, the object of AdminSlotsView with the first page of each (`limit` rows; `q`, a client's
+ * name or e-mail, and `from`/`to` narrow the sessions, not the free slots) and `next`, each list's cursor when more
+ * follow; with `list` (and its `cursor`), that list's page alone, an array, the next cursor in
+ * X-Next-Cursor. Slots ahead and sessions to come run soonest first, passed sessions latest first.
+ * The client's view (`userId`) is not paged.
+ */
+export const ADMIN_SLOT_LISTS = ['availableSlots', 'bookedSlots', 'passedSessions'] as const;
+export type AdminSlotList = (typeof ADMIN_SLOT_LISTS)[number];
+export const CURSOR_NEEDS_LIST = 'A cursor continues one list: say which with list=';
+
+/**
  * GET /api/bookings[?userId=][&from=&to=]. `from`/`to` (the teacher's dates, inclusive) narrow a
  * client's free slots to the days her booking calendar shows (issue 25: a year of slots was
- * 133 KB); without them every free slot comes, as SPEC.md has it.
+ * 133 KB); without them every free slot comes, as SPEC.md has it. The admin's view (no userId)
+ * takes the paging above.
  */
-export const bookingsQuery = z.object({ userId: z.string().max(64).optional(), from: isoDate.optional(), to: isoDate.optional() });
+export const bookingsQuery = pageQuery(['instant', 'id']).extend({
+  userId: z.string().max(64).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  list: z.enum(ADMIN_SLOT_LISTS, { error: `List must be one of ${ADMIN_SLOT_LISTS.join(', ')}` }).optional(),
+});
 
 /** The add-slot form's repeat: that many slots, a day or a week apart (SPEC.md section 5). */
 export function repeatSlots(date: string, time: string, repeat: 'none' | 'daily' | 'weekly', occurrences: number) {
@@ -161,8 +180,10 @@ export interface AdminSlotsView {
   availableSlots: SlotView[];
   bookedSlots: BookedSlotView[];
   passedSessions: BookedSlotView[];
-  /** Sessions clients cancelled themselves, newest first, with their refunds (issue 15). */
+  /** Sessions clients cancelled themselves, newest first, with their refunds (issue 15); the latest `limit`. */
   cancellations?: CancellationView[];
+  /** Issue 36: the cursor of each list's next page (GET …&list=<name>&cursor=), absent on its last. */
+  next?: Partial<Record<AdminSlotList, string>>;
 }
 
 /** A session its client cancelled, in the admin's bookings (issue 15). */

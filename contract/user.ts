@@ -3,6 +3,7 @@
  * 5, 7, 8). Shared with the islands: no server-only imports here.
  */
 import { z } from 'zod';
+import { pageQuery, sinceFilter } from './paging.ts';
 import { email, hasLetters, invisibleCharactersMessage, isVisibleText, lettersMessage, nameText, optionalText } from './common.ts';
 import { humanToken } from './forms.ts';
 import { sessionTypeSlug } from './settings.ts';
@@ -131,3 +132,9 @@ export interface ProfileUpdatedView {
 
 /** One row of the admin's clients list (GET /api/admin/users): the account without its picture. */
 export type AdminUserView = Omit<UserView, 'image'>;
+
+/**
+ * GET /api/admin/users (issue 36): a page of clients, newest first (contract/paging.ts), those
+ * registered `since` an instant (the Today panel's link), `q` found in a name or the e-mail.
+ */
+export const adminUsersQuery = pageQuery(['instant', 'id']).extend({ since: sinceFilter });

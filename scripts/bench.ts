@@ -9,6 +9,8 @@
  *     publishes with two server processes on one PostgreSQL database.
  *  1f. The journal at 300 posts with 12-MP covers (scripts/bench-journal.ts, issue 22): /blog and a
  *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
+ *  1i. The admin's lists at 1×, 10× and 100× a year of data (scripts/bench-lists.ts, issue 36): the
+ *     p95 of each list's first page, flat within 2× (BENCH_SKIP_LISTS skips it).
  *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
  *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
  *     idle RSS and API throughput on PGlite beside PostgreSQL.
@@ -451,6 +453,12 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] the first-tap report missed a number (see above)');
   }
   const firstTapReport = existsSync('docs/bench/first-tap.md') ? readFileSync('docs/bench/first-tap.md', 'utf8').replace(/^# .*\n/, '') : '';
+  // Issue 36: the admin's lists' first page at 1×, 10× and 100× a year of data (scripts/bench-lists.ts).
+  if (!process.env.BENCH_SKIP_LISTS) {
+    const r = spawnSync(process.execPath, ['scripts/bench-lists.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] an admin list is not flat as the years pile up (see above)');
+  }
+  const listsReport = existsSync('docs/bench/lists.md') ? readFileSync('docs/bench/lists.md', 'utf8').replace(/^# .*\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -499,6 +507,8 @@ async function main() {
     serveReport,
     '## A first tap that costs little (issue 36)',
     firstTapReport,
+    '## Admin lists as her years pile up (issue 36)',
+    listsReport,
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');

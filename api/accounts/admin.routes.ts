@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
-import { validateJson } from '../validation.ts';
+import { validateJson, validateQuery } from '../validation.ts';
 import { adminLogin, ADMIN_LOGIN_FAILED, type AdminSessionView, type AdminView } from '../../contract/admin.ts';
-import type { AdminUserView } from '../../contract/user.ts';
+import { adminUsersQuery, type AdminUserView } from '../../contract/user.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { rateLimit, tooMany } from '../middleware/rate-limit.ts';
 import { verifyHuman } from '../middleware/human.ts';
@@ -10,7 +10,8 @@ import { sessionStore } from '../middleware/sessions.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../middleware/session-cookies.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.repo.ts';
-import { insertUser, listUsers } from './users.repo.ts';
+import { insertUser, pageUsers } from './users.repo.ts';
+import { answerPage } from '../lib/pages.ts';
 import { CLIENT_EMAIL_TAKEN, newClient } from '../../contract/packages.ts';
 import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
 import { commitWithMails } from '../mail/commit.ts';
@@ -112,11 +113,17 @@ export const admin = new Hono<AppEnv>()
     return c.json({ _id: created.id, id: created.id }, 201);
   })
 
-  // Clients (SPEC.md section 2, /admin/users), newest first.
-  .get('/users', requireAdmin(), async (c) => {
-    const users = await listUsers(c.var.services.db);
-    return c.json(
-      users.map((u): AdminUserView => ({
+  // Clients (SPEC.md section 2, /admin/users), newest first: a page of them (issue 36, decision
+  // 0046), the body the spec's list, the next page's cursor in X-Next-Cursor.
+  .get('/users', requireAdmin(), validateQuery(adminUsersQuery), async (c) => {
+    const { cursor, ...query } = c.req.valid('query');
+    const rows = await pageUsers(c.var.services.db, { ...query, after: cursor });
+    return answerPage(
+      c,
+      rows,
+      query.limit,
+      (u) => [u.cursorAt, u.id],
+      (u): AdminUserView => ({
         _id: u.id,
         id: u.id,
         firstName: u.firstName,
@@ -128,7 +135,7 @@ export const admin = new Hono<AppEnv>()
         city: u.city,
         zipcode: u.zipcode,
         createdAt: new Date(u.createdAt).toISOString(),
-      })),
+      }),
     );
   });
 // DELETE /users/{id} is the client's erasure, with the rest of her data: client-data.routes.ts.

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
+import { instantKey, instantThenId, keysetPage } from '../lib/pages.repo.ts';
 
 const profile = [
   'id',
@@ -105,13 +106,30 @@ export async function findOrCreateGoogleUser(db: DB, g: { googleId: string; emai
 // ---------------------------------------------------------------------------------------------
 // The admin's view
 
-/** Clients, as the admin sees them. */
-
-export async function listUsers(db: DB) {
+/**
+ * A page of clients as the admin sees them (issue 36): newest first, after the cursor's keys, one
+ * row more than `limit`; `since` an instant, `q` in a name or the e-mail. users_created_at_id
+ * (0036) serves the order.
+ */
+export async function pageUsers(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined; since?: string | undefined }) {
   return db
     .selectFrom('users')
-    .select(['id', 'firstName', 'lastName', 'preferredName', 'pronoun', 'email', 'phone', 'city', 'zipcode', 'createdAt'])
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
+    .select([
+      'id',
+      'firstName',
+      'lastName',
+      'preferredName',
+      'pronoun',
+      'email',
+      'phone',
+      'city',
+      'zipcode',
+      'createdAt',
+      instantKey('users.created_at').as('cursorAt'),
+    ])
+    .$if(page.since !== undefined, (w) => w.where('createdAt', '>=', new Date(page.since!)))
+    .$call((w) => keysetPage(w, page, USER_KEYS, 'desc', ['first_name', 'last_name', 'preferred_name', 'email']))
     .execute();
 }
+
+const USER_KEYS = instantThenId('users.created_at', 'users.id');

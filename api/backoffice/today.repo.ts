@@ -1,7 +1,7 @@
 /**
  * What the Today panel counts (issue 20), each the same filter as the admin list it links to, so
  * a count on the panel is the number of rows she finds there: paid orders (GET
- * /api/admin/orders?status=paid), pickups to hand over (the orders list's isComingPickup), booked sessions by their date on her calendar (GET
+ * /api/admin/orders?status=paid), pickups to hand over (GET /api/admin/orders?pickup=coming), booked sessions by their date on her calendar (GET
  * /api/bookings), classes by their start with their sign-ups (counted as classSeats counts them)
  * and waitlists (GET /api/admin/signups, /api/admin/waitlist), the newsletter outbox's failures
  * (GET /api/admin/newsletters), class sign-ups and clients by when they came (GET

@@ -3,6 +3,7 @@
  * "Past" is decided by starts_at, the instant the teacher's date and time denote.
  */
 import type { DB } from '../../db/client.ts';
+import { instantKey, instantThenId, keysetPage } from '../lib/pages.repo.ts';
 
 const free = ['id', 'date', 'time', 'startsAt', 'place', 'online'] as const;
 const booked = [
@@ -32,16 +33,31 @@ export async function insertSlots(db: DB, slots: { date: string; time: string; s
     .execute();
 }
 
-/** The admin's view: every future slot, and booked ones whatever their time, in time order. */
-export async function listSlotsForAdmin(db: DB, now: Date) {
+/**
+ * A page of one of the admin's lists (issue 36): the free slots ahead and the sessions to come,
+ * soonest first; the passed sessions, latest first; after the cursor's keys, one row more than
+ * `limit`. `q` (a client's name or e-mail) and `from`/`to` (her dates) narrow the sessions; the
+ * free slots ahead stay as they are (a search for a client leaves her free times in view). slots_free_starts_at_id and slots_booked_starts_at_id (0036) serve them.
+ */
+export async function pageSlotsForAdmin(
+  db: DB,
+  now: Date,
+  list: 'available' | 'booked' | 'passed',
+  page: { limit: number; after?: string[] | undefined; q?: string | undefined; from?: string | undefined; to?: string | undefined },
+) {
+  const direction = list === 'passed' ? 'desc' : 'asc';
   return db
     .selectFrom('slots')
-    .select(booked)
-    .where((w) => w.or([w('startsAt', '>', now), w('bookedAt', 'is not', null)]))
-    .orderBy('startsAt')
-    .orderBy('id')
+    .select([...booked, instantKey('slots.starts_at').as('cursorAt')])
+    .$call((w) => (list === 'available' ? w.where('bookedAt', 'is', null) : w.where('bookedAt', 'is not', null)))
+    .$call((w) => (list === 'passed' ? w.where('startsAt', '<=', now) : w.where('startsAt', '>', now)))
+    .$if(list !== 'available' && page.from !== undefined, (w) => w.where('date', '>=', page.from!))
+    .$if(list !== 'available' && page.to !== undefined, (w) => w.where('date', '<=', page.to!))
+    .$call((w) => keysetPage(w, page, SLOT_KEYS, direction, list === 'available' ? [] : ['first_name', 'last_name', 'email']))
     .execute();
 }
+
+const SLOT_KEYS = instantThenId('slots.starts_at', 'slots.id');
 
 /** A client's view: future free slots, and the client's own sessions (past ones too). */
 /**

@@ -19,6 +19,8 @@ import {
   slotPlaceRequest,
   type SlotPlaceView,
   type AdminSlotsView,
+  type AdminSlotList,
+  CURSOR_NEEDS_LIST,
   type BookedSlotView,
   type CancellationView,
   type ClientSessionView,
@@ -36,7 +38,8 @@ import { bookingCalendar, bookingUid, placeChangedMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { deleteSlotByTeacher } from './delete-slot.ts';
-import { findSlotWithBooking, insertSlots, listSlotsForAdmin, listSlotsForClient, setSlotPlace } from './slots.repo.ts';
+import { findSlotWithBooking, insertSlots, listSlotsForClient, pageSlotsForAdmin, setSlotPlace } from './slots.repo.ts';
+import { announceNextPage, pageOf } from '../lib/pages.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
@@ -100,6 +103,8 @@ const isPast = (s: SlotRow, now: Date) => new Date(s.startsAt).getTime() <= now.
 const adminOrSelf: MiddlewareHandler<AppEnv> = (c, next) => (c.req.query('userId') === undefined ? requireAdmin()(c, next) : requireUser()(c, next));
 
 const slotParams = z.object({ id });
+
+const listKinds: Record<AdminSlotList, 'available' | 'booked' | 'passed'> = { availableSlots: 'available', bookedSlots: 'booked', passedSessions: 'passed' };
 
 export const slots = new Hono<AppEnv>()
   .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
@@ -184,12 +189,42 @@ export const slots = new Hono<AppEnv>()
       } satisfies ClientSlotsView);
     }
 
-    const [rows, notes, cancelled] = await Promise.all([listSlotsForAdmin(db, now), paymentNotesOfSlots(db), listCancellations(db)]);
-    const booked = (s: SlotRow) => bookedView(s, notes.get(s.id) ?? null);
+    // The admin's view (issue 36, decision 0046): a page of each list, or of the one `list` names.
+    const { limit, cursor, q, list } = c.req.valid('query');
+    if (cursor !== undefined && list === undefined) return c.json({ message: CURSOR_NEEDS_LIST }, 400);
+    const page = (name: AdminSlotList) =>
+      pageSlotsForAdmin(db, now, listKinds[name], { limit, after: name === list ? cursor : undefined, q, from, to }).then((rows) =>
+        pageOf(rows, limit, (s) => [s.cursorAt, s.id]),
+      );
+    const withNotes = async (rows: SlotRow[]) => {
+      const notes = await paymentNotesOfSlots(
+        db,
+        rows.map((s) => s.id),
+      );
+      return rows.map((s) => bookedView(s, notes.get(s.id) ?? null));
+    };
+    if (list !== undefined) {
+      const one = await page(list);
+      announceNextPage(c, one.next);
+      return c.json(list === 'availableSlots' ? one.rows.map(freeView) : await withNotes(one.rows));
+    }
+    const [available, upcoming, passed, cancelled] = await Promise.all([
+      page('availableSlots'),
+      page('bookedSlots'),
+      page('passedSessions'),
+      listCancellations(db, limit),
+    ]);
+    const next: AdminSlotsView['next'] = {};
+    for (const [name, p] of [
+      ['availableSlots', available],
+      ['bookedSlots', upcoming],
+      ['passedSessions', passed],
+    ] as const)
+      if (p.next) next[name] = p.next;
     return c.json({
-      availableSlots: rows.filter((s) => s.bookedAt === null).map(freeView),
-      bookedSlots: rows.filter((s) => s.bookedAt !== null && !isPast(s, now)).map(booked),
-      passedSessions: rows.filter((s) => s.bookedAt !== null && isPast(s, now)).map(booked),
+      availableSlots: available.rows.map(freeView),
+      bookedSlots: await withNotes(upcoming.rows),
+      passedSessions: await withNotes(passed.rows),
       cancellations: cancelled.map((x): CancellationView => ({
         _id: x.id,
         startsAt: new Date(x.startsAt).toISOString(),
@@ -204,6 +239,7 @@ export const slots = new Hono<AppEnv>()
         refundNote: x.refundNote,
         cancelledAt: new Date(x.createdAt).toISOString(),
       })),
+      next,
     } satisfies AdminSlotsView);
   })
 

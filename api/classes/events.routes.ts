@@ -43,7 +43,7 @@ import { sendQueued } from '../mail/outbox.ts';
  */
 
 /** The calendar shows a month back, so past classes of the month appear (disabled). */
-const PAST_DAYS_SHOWN = 31;
+export const PAST_DAYS_SHOWN = 31;
 
 type EventRow = Pick<
   Event,

@@ -5,6 +5,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { ClassSignupsTable, Database } from '../../db/schema.ts';
+import { instantKey, keysetPage } from '../lib/pages.repo.ts';
 
 /** A class as sign-ups, give-backs and payments read it. */
 export const classColumns = [
@@ -90,8 +91,12 @@ export async function latestStudentProfile(db: DB, email: string) {
     .executeTakeFirst();
 }
 
-/** For the admin's Classes table: latest class date first. */
-export async function listSignups(db: DB) {
+/**
+ * A page of the admin's sign-ups (issue 36): latest class first, then the latest made, after the
+ * cursor's keys, one row more than `limit`; `since` an instant (made at or after), `q` in the
+ * name, e-mail or class. class_signups_date_created_at_id (0036) serves the order.
+ */
+export async function pageSignups(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined; since?: string | undefined }) {
   return db
     .selectFrom('classSignups')
     .select((eb) => [
@@ -105,12 +110,31 @@ export async function listSignups(db: DB) {
       'waiverRevision',
       'waiverHash',
       'createdAt',
+      instantKey('class_signups.created_at').as('cursorAt'),
     ])
-    .orderBy('date', 'desc')
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
+    .$if(page.since !== undefined, (w) => w.where('createdAt', '>=', new Date(page.since!)))
+    .$call((w) => keysetPage(w, page, SIGNUP_KEYS, 'desc', ['name', 'email', 'class_title']))
     .execute();
 }
+
+/**
+ * Places taken in each class dated `fromDay` or later (her events list's window): one row per
+ * class, however many sign-ups (issue 36: the events page counted them from the whole list).
+ */
+export async function takenPlacesFrom(db: DB, fromDay: string) {
+  return db
+    .selectFrom('classSignups')
+    .select(['classTitle', 'date', sql<number>`count(*)::int`.as('taken')])
+    .where('date', '>=', fromDay)
+    .groupBy(['classTitle', 'date'])
+    .execute();
+}
+
+const SIGNUP_KEYS = [
+  { column: 'class_signups.date', kind: 'day' },
+  { column: 'class_signups.created_at', kind: 'instant' },
+  { column: 'class_signups.id', kind: 'id' },
+] as const;
 
 /** Deletes a sign-up; inside a transaction holding its class's lock when a waitlist may take the place. */
 export async function deleteSignup(db: DB, id: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import { rateLimit } from '../middleware/rate-limit.ts';
 import { requireAdmin, signedInUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
-import { validateJson, validateParams } from '../validation.ts';
+import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { id } from '../../contract/common.ts';
 import {
   ALREADY_SIGNED_UP,
@@ -20,9 +20,14 @@ import {
   classSignup,
   decodeSignature,
   returningStudent,
+  adminSignupsQuery,
   type SignupRowView,
+  type TakenPlacesView,
 } from '../../contract/signups.ts';
-import { findClass, findSignature, latestStudentProfile, listSignups } from './signups.repo.ts';
+import { findClass, findSignature, latestStudentProfile, pageSignups, takenPlacesFrom } from './signups.repo.ts';
+import { PAST_DAYS_SHOWN } from './events.routes.ts';
+import { addDays, zonedNow } from '../lib/time.ts';
+import { answerPage } from '../lib/pages.ts';
 import { enrol } from './enrol.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../limits/limits.ts';
@@ -185,10 +190,16 @@ export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkS
 /** The admin's Classes page: GET /api/admin/signups, GET /api/admin/signups/{id}/signature. */
 export const adminSignups = new Hono<AppEnv>()
   .use('*', requireAdmin())
-  .get('/', async (c) => {
-    const rows = await listSignups(c.var.services.db);
-    return c.json(
-      rows.map((r): SignupRowView => ({
+  // A page of them (issue 36, decision 0046): the body the spec's list, the next page's cursor in X-Next-Cursor.
+  .get('/', validateQuery(adminSignupsQuery), async (c) => {
+    const { cursor, ...query } = c.req.valid('query');
+    const rows = await pageSignups(c.var.services.db, { ...query, after: cursor });
+    return answerPage(
+      c,
+      rows,
+      query.limit,
+      (r) => [r.date, r.cursorAt, r.id],
+      (r): SignupRowView => ({
         _id: r.id,
         date: r.date,
         classTitle: r.classTitle,
@@ -199,8 +210,15 @@ export const adminSignups = new Hono<AppEnv>()
         waiverRevision: r.waiverRevision,
         waiverHash: r.waiverHash,
         createdAt: new Date(r.createdAt).toISOString(),
-      })),
+      }),
     );
+  })
+  // The events page's "n of m places taken" (issue 36): counted in SQL for the classes it shows
+  // (from PAST_DAYS_SHOWN back), not from the whole list of sign-ups.
+  .get('/taken', async (c) => {
+    const { db, env } = c.var.services;
+    const from = addDays(zonedNow(env.SITE_TIMEZONE, c.var.services.clock.now()).date, -PAST_DAYS_SHOWN);
+    return c.json((await takenPlacesFrom(db, from)) satisfies TakenPlacesView[]);
   })
   .get('/:id/signature', validateParams(z.object({ id })), async (c) => {
     const row = await findSignature(c.var.services.db, c.req.valid('param').id);

@@ -177,24 +177,29 @@ export function paymentNoteOf(a: Pick<PaymentAttempt, 'state' | 'settledBy' | 'u
   return null;
 }
 
-/** Payment notes by order id (orders recorded by someone else than their checkout). */
-export async function paymentNotesOfOrders(db: DB): Promise<Map<string, string>> {
+/** Payment notes by order id (orders recorded by someone else than their checkout): of `orderIds`, else of every order. */
+export async function paymentNotesOfOrders(db: DB, orderIds?: readonly string[]): Promise<Map<string, string>> {
+  if (orderIds?.length === 0) return new Map();
   const rows = await db
     .selectFrom('paymentAttempts')
     .select(['orderId', 'state', 'settledBy', 'updatedAt'])
-    .where('orderId', 'is not', null)
+    // Those of a page's orders (issue 36), or of every order.
+    .$call((q) => (orderIds ? q.where('orderId', 'in', orderIds) : q.where('orderId', 'is not', null)))
     .where('settledBy', 'in', ['retry', 'reconciler', 'webhook'])
     .execute();
   return new Map(rows.flatMap((r) => (paymentNoteOf(r) ? [[r.orderId!, paymentNoteOf(r)!] as const] : [])));
 }
 
 /** Payment notes by slot id: a payment in progress, or one recovered. A slot holds one PayPal order at a time. */
-export async function paymentNotesOfSlots(db: DB): Promise<Map<string, string>> {
+export async function paymentNotesOfSlots(db: DB, slotIds?: readonly string[]): Promise<Map<string, string>> {
+  if (slotIds?.length === 0) return new Map();
   const rows = await db
     .selectFrom('paymentAttempts')
     .innerJoin('slots', (j) => j.onRef('slots.id', '=', 'paymentAttempts.slotId').onRef('slots.paypalOrderId', '=', 'paymentAttempts.paypalOrderId'))
     .select(['paymentAttempts.slotId', 'paymentAttempts.state', 'paymentAttempts.settledBy', 'paymentAttempts.updatedAt'])
     .where('paymentAttempts.state', 'in', ['claimed', 'capturing', 'completed'])
+    // Those of a page's slots (issue 36), or of every slot.
+    .$if(slotIds !== undefined, (q) => q.where('paymentAttempts.slotId', 'in', slotIds!))
     .execute();
   return new Map(rows.flatMap((r) => (paymentNoteOf(r) ? [[r.slotId!, paymentNoteOf(r)!] as const] : [])));
 }

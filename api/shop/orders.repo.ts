@@ -7,6 +7,7 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, OrderMoney, OrdersTable } from '../../db/schema.ts';
+import { instantKey, instantThenId, keysetPage, matchesWords } from '../lib/pages.repo.ts';
 
 export type OrderStatus = Selectable<OrdersTable>['status'];
 
@@ -186,6 +187,36 @@ export async function listOrders(db: DB, order: 'newest-first' | 'oldest-first' 
     .orderBy('id', direction)
     .execute();
 }
+
+/**
+ * A page of the admin's list (issue 36): newest first, after the cursor's keys (its last row's
+ * created_at and id), one row more than `limit` so the caller knows whether another page follows.
+ * `pickup: 'coming'`: pickups still to hand over (paid or ready for pickup). `q` is found in the
+ * buyer's name or e-mail or the ship-to name, or begins the order's number (its id's first part).
+ * orders_created_at_id and orders_status_created_at_id (0036) serve the order.
+ */
+export async function pageOrders(
+  db: DB,
+  page: { limit: number; after?: string[] | undefined; q?: string | undefined; status?: OrderStatus | undefined; pickup?: 'coming' | undefined },
+) {
+  const { q } = page;
+  return db
+    .selectFrom('orders')
+    .select([...orderColumns, instantKey('orders.created_at').as('cursorAt')])
+    .$if(page.status !== undefined, (w) => w.where('status', '=', page.status!))
+    .$if(page.pickup === 'coming', (w) => w.where('isLocalPickup', '=', true).where('status', 'in', ['paid', 'ready_for_pickup']))
+    .$if(q !== undefined, (w) =>
+      w.where((eb) => {
+        const number = /^[0-9a-f]{1,8}$/i.test(q!) ? [eb('id', 'like', `${q!.toLowerCase()}%`)] : [];
+        return eb.or([matchesWords(eb, q!, ['payer_name', 'payer_email', 'ship_to_name']), ...number]);
+      }),
+    )
+    .$call((w) => keysetPage(w, { ...page, q: undefined }, ORDER_KEYS, 'desc'))
+    .execute();
+}
+
+/** The order of the admin's list, as its cursor holds it. */
+const ORDER_KEYS = instantThenId('orders.created_at', 'orders.id');
 
 /** Stores how a shipped order travels; in the transaction that marked it shipped. */
 export async function setOrderTracking(trx: Transaction<Database>, id: string, tracking: { trackingNumber: string | null; carrier: string | null }) {

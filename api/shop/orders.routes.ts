@@ -26,14 +26,17 @@ import type { SetStatusRefusal } from './order-status.ts';
 import { refundOrder, type RefundRefusal } from './refund-order.ts';
 import { changeOrderStatus } from './change-order-status.ts';
 import { adminOrderView } from './order-views.ts';
-import { itemsOfOrders, listOrderItems, listOrders, type OrderItemRow } from './orders.repo.ts';
+import { itemsOfOrders, pageOrders, type OrderItemRow } from './orders.repo.ts';
+import { announceNextPage, pageOf } from '../lib/pages.ts';
 import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
 
 /**
  * The admin's orders page (issue 6, beyond the spec), mounted on /api/admin/orders:
  *
- *   GET /[?status=]     every order (or those with one status: the Today panel's links), newest
- *                       first, with its items
+ *   GET /[?status=&pickup=coming&q=&limit=&cursor=]
+ *                       a page of orders (or those with one status, or the pickups to hand over:
+ *                       the Today panel's links; `q` a buyer or an order's number), newest first,
+ *                       with their items; the next page's cursor in X-Next-Cursor (decision 0046)
  *   PUT /{id}/status    {status: paid | ready_for_pickup | shipped | picked_up, trackingNumber?,
  *                       carrier?}; what may move where is order-status.ts's; ready for pickup
  *                       (where and when to collect), shipped and picked up mail the buyer once
@@ -69,23 +72,19 @@ const refundAnswers = (kind: RefundRefusal): { status: 400 | 404 | 409 | 502; me
 export const adminOrders = new Hono<AppEnv>()
   .get('/', requireAdmin(), validateQuery(adminOrdersQuery), async (c) => {
     const { db } = c.var.services;
-    const { status } = c.req.valid('query');
-    // Three queries whatever the number of orders: the orders, every item of them, and the payment notes.
-    const [rows, notes] = await Promise.all([listOrders(db, 'newest-first', status), paymentNotesOfOrders(db)]);
-    const items =
-      status === undefined
-        ? await listOrderItems(db)
-        : await itemsOfOrders(
-            db,
-            rows.map((o) => o.id),
-          );
+    const { cursor, ...query } = c.req.valid('query');
+    // One page (issue 36): its orders, their items and payment notes, three queries whatever the years.
+    const page = pageOf(await pageOrders(db, { ...query, after: cursor }), query.limit, (o) => [o.cursorAt, o.id]);
+    const ids = page.rows.map((o) => o.id);
+    const [items, notes] = await Promise.all([itemsOfOrders(db, ids), paymentNotesOfOrders(db, ids)]);
     const byOrder = new Map<string, OrderItemRow[]>();
     for (const i of items) {
       const list = byOrder.get(i.orderId);
       if (list) list.push(i);
       else byOrder.set(i.orderId, [i]);
     }
-    return c.json(rows.map((o) => adminOrderView(o, byOrder.get(o.id) ?? [], notes.get(o.id) ?? null)));
+    announceNextPage(c, page.next);
+    return c.json(page.rows.map((o) => adminOrderView(o, byOrder.get(o.id) ?? [], notes.get(o.id) ?? null)));
   })
 
   .put('/:id/status', requireAdmin(), validateParams(orderParams), validateJson(orderStatusRequest), async (c) => {
@@ -96,7 +95,7 @@ export const adminOrders = new Hono<AppEnv>()
       const { status, message } = statusAnswers[result.kind];
       return c.json({ message }, status);
     }
-    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);
+    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db, [orderId])).get(orderId) ?? null);
     return c.json({ ...view, message: result.message, buyerMailed: result.buyerMailed } satisfies AdminOrderStatusView);
   })
   .post('/:id/refund', requireAdmin(), validateParams(orderParams), async (c) => {
@@ -107,6 +106,6 @@ export const adminOrders = new Hono<AppEnv>()
       const { status, message } = refundAnswers(result.kind);
       return c.json({ message }, status);
     }
-    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db)).get(orderId) ?? null);
+    const view = adminOrderView(result.order, await itemsOfOrders(db, [orderId]), (await paymentNotesOfOrders(db, [orderId])).get(orderId) ?? null);
     return c.json({ ...view, message: orderRefunded(result.cardCents, result.paypalCents) });
   });

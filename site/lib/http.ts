@@ -16,6 +16,8 @@ export interface JsonResult<T> {
   ok: boolean;
   status: number;
   data: T & { message?: string };
+  /** The answer's headers (a paged list's next cursor, issue 36). */
+  headers?: Headers;
 }
 
 export type SessionKind = 'user' | 'admin';
@@ -59,7 +61,7 @@ async function send<T>(method: string, url: string, body: unknown, timeoutMs: nu
   } catch {
     data = {};
   }
-  return { ok: res.ok, status: res.status, data: (data ?? {}) as T & { message?: string } };
+  return { ok: res.ok, status: res.status, data: (data ?? {}) as T & { message?: string }, headers: res.headers };
 }
 
 /** Forgets the stored profile of `kind` and goes to its login page (/login or /admin). */

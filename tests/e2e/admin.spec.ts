@@ -101,7 +101,7 @@ test.describe('admin: login, guard and events', () => {
     const row = page.locator('[data-event-row]').filter({ hasText: title });
     await expect(row).toContainText('2 of 5 places taken');
 
-    await page.route('**/api/admin/signups', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
+    await page.route('**/api/admin/signups/taken', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
     await page.reload();
     await expectAlert(page, 'Failed to fetch signups.');
     await closeAlert(page, 'Failed to fetch signups.');

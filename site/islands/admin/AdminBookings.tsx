@@ -10,11 +10,13 @@ import {
   formatDay,
   formatWhen,
   openMonths,
+  SearchField,
+  ShowMore,
   useFocusRow,
   useListFilter,
   type FocusRowProps,
 } from './admin-ui';
-import { inDateRange } from '../../../contract/admin-links.ts';
+import { MAX_PAGE_SIZE, NEXT_CURSOR_HEADER, PAGE_SIZE, pageAddress } from '../../../contract/paging.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { usd } from '../../lib/money';
@@ -29,6 +31,7 @@ import {
   PLACE_MAX,
   placeLink,
   repeatSlots,
+  type AdminSlotList,
   type AdminSlotsView,
   type CancellationView,
   type BookedSlotView,
@@ -336,23 +339,34 @@ function BookingsPanel() {
   // The Today panel's sessions of today or of the week: booked and passed ones on those days.
   const filter = useListFilter();
   const ranged = Boolean(filter.from || filter.to);
-  const inRange = (list: BookedSlotView[]) => list.filter((s) => inDateRange(s.date, filter));
+  const [query, setQuery] = useState('');
   const [lists, setLists] = useState<AdminSlotsView | null>(null);
+  // Each list a page at a time (issue 36): where its next page starts, and the one being fetched.
+  const [next, setNext] = useState<NonNullable<AdminSlotsView['next']>>({});
+  const [loadingMore, setLoadingMore] = useState<AdminSlotList | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const mounted = useRef(true);
+  // The rows she opened with Show more: a refresh asks for as many (up to a page's most), so the
+  // minute's refresh does not fold them away.
+  const opened = useRef(0);
+  // Which question is the latest: a search typed fast asks many, and only the last is drawn.
+  const asked = useRef(0);
   // A Today item's session (issue 30): its month opens, and it is scrolled to and marked once drawn.
   const { focus, rowProps } = useFocusRow(lists !== null);
   // The months of the slots she just added open, so she sees them.
   const [added, setAdded] = useState<string[]>([]);
+  const address = pageAddress('/api/bookings', { from: filter.from, to: filter.to, q: query.trim() || undefined });
 
   const load = useCallback(async () => {
+    const question = ++asked.current;
+    const limit = Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, opened.current));
     let res;
     try {
-      res = await request<AdminSlotsView>('GET', '/api/bookings', { session: 'admin' });
+      res = await request<AdminSlotsView>('GET', pageAddress(address, { limit: limit === PAGE_SIZE ? undefined : limit }), { session: 'admin' });
     } catch {
       res = null;
     }
-    if (!mounted.current) return;
+    if (!mounted.current || question !== asked.current) return;
     if (!res || !res.ok || !Array.isArray(res.data.availableSlots)) {
       setLoadFailed(true);
       setLists((l) => l ?? { availableSlots: [], bookedSlots: [], passedSessions: [] });
@@ -365,7 +379,37 @@ function BookingsPanel() {
       passedSessions: res.data.passedSessions ?? [],
       cancellations: res.data.cancellations ?? [],
     });
-  }, []);
+    setNext(res.data.next ?? {});
+  }, [address]);
+
+  /** The next page of one list, drawn below the rows she has. */
+  async function more(name: AdminSlotList) {
+    const cursor = next[name];
+    if (!cursor) return;
+    const question = asked.current;
+    setLoadingMore(name);
+    let res;
+    try {
+      res = await request<BookedSlotView[]>('GET', pageAddress(address, { list: name }, cursor), { session: 'admin' });
+    } catch {
+      res = null;
+    }
+    setLoadingMore(null);
+    if (!mounted.current || question !== asked.current) return;
+    if (!res || !res.ok || !Array.isArray(res.data)) {
+      setLoadFailed(true);
+      return;
+    }
+    const rows = res.data;
+    setLists((l) => {
+      if (!l) return l;
+      const have = new Set(l[name].map((x) => x._id));
+      const list = [...l[name], ...rows.filter((x) => !have.has(x._id))];
+      opened.current = Math.max(opened.current, list.length);
+      return { ...l, [name]: list };
+    });
+    setNext((n) => ({ ...n, [name]: res.headers?.get(NEXT_CURSOR_HEADER) ?? undefined }));
+  }
 
   const onAdded = useCallback(
     async (dates: string[]) => {
@@ -377,6 +421,8 @@ function BookingsPanel() {
 
   useEffect(() => {
     mounted.current = true;
+    // A new search or filter starts again from the first pages.
+    opened.current = 0;
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
     return () => {
@@ -447,6 +493,7 @@ function BookingsPanel() {
             );
           })()
         )}
+        <ShowMore more={Boolean(next.availableSlots)} loading={loadingMore === 'availableSlots'} onMore={() => void more('availableSlots')} what="slots" />
       </section>
       {ranged && (
         <FilterNote>
@@ -455,6 +502,15 @@ function BookingsPanel() {
             : `Booked sessions${filter.from ? ` from ${formatDay(filter.from)}` : ''}${filter.to ? ` to ${formatDay(filter.to)}` : ''}.`}
         </FilterNote>
       )}
+      <div className="admin-panel">
+        <SearchField
+          label="Search sessions by client name or e-mail"
+          value={query}
+          onChange={setQuery}
+          shown={(lists?.bookedSlots.length ?? 0) + (lists?.passedSessions.length ?? 0)}
+          more={Boolean(next.bookedSlots || next.passedSessions)}
+        />
+      </div>
       {(
         [
           ['booked', 'Booked Slots', 'bookedSlots', 'No booked slots'],
@@ -465,19 +521,20 @@ function BookingsPanel() {
           <h2 id={`${id}-heading`}>{title}</h2>
           {lists === null ? (
             <p role="status">Loading…</p>
-          ) : inRange(lists[key]).length === 0 ? (
+          ) : lists[key].length === 0 ? (
             <p>{empty}</p>
           ) : (
             <BookedTable
               caption={title}
-              sessions={inRange(lists[key])}
+              sessions={lists[key]}
               onDelete={(s) => void deleteSession(s)}
               onPlaced={load}
-              allOpen={ranged}
+              allOpen={ranged || query.trim() !== ''}
               focus={focus}
               rowProps={rowProps}
             />
           )}
+          <ShowMore more={Boolean(next[key])} loading={loadingMore === key} onMore={() => void more(key)} what={title.toLowerCase()} />
         </section>
       ))}
       <Cancellations list={lists?.cancellations ?? null} />

@@ -7,7 +7,7 @@ import { inDateRange } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { FILL_ALL_FIELDS, REPEATS, newEvent, type EventsAddedView, type EventView, type Repeat } from '../../../contract/events.ts';
-import type { SignupRowView } from '../../../contract/signups.ts';
+import type { TakenPlacesView } from '../../../contract/signups.ts';
 import { rosterPath } from '../../../contract/roster.ts';
 import { check } from '../../../contract/check.ts';
 import { Checkbox, choicesOf, CountInput, MoneyInput, SelectInput, TextInput } from '../Field';
@@ -239,8 +239,8 @@ function EventsPanel() {
     const [res, signups] = await Promise.all([
       // Her list: with her private events (a tasting she sold) and those she called off (issue 34).
       request<EventView[]>('GET', '/api/admin/events', { session: 'admin' }),
-      // How full each class is, so the teacher sees it next to the capacity she set.
-      request<SignupRowView[]>('GET', '/api/admin/signups', { session: 'admin' }).catch(() => null),
+      // How full each class is, so the teacher sees it next to the capacity she set (counted by the server, issue 36).
+      request<TakenPlacesView[]>('GET', '/api/admin/signups/taken', { session: 'admin' }).catch(() => null),
     ]);
     if (!res.ok || !Array.isArray(res.data)) {
       await showAlert({ icon: 'error', title: 'Failed to fetch events.' });
@@ -254,7 +254,7 @@ function EventsPanel() {
       return;
     }
     const counts: Taken = new Map();
-    for (const s of signups.data) counts.set(takenKey(s.classTitle, s.date), (counts.get(takenKey(s.classTitle, s.date)) ?? 0) + 1);
+    for (const s of signups.data) counts.set(takenKey(s.classTitle, s.date), s.taken);
     setTaken(counts);
   }
   useEffect(() => void load(), []);

@@ -4,17 +4,15 @@ import {
   AdminTable,
   ExportLink,
   FilterNote,
-  SearchField,
   byMonth,
   formatLosAngeles,
   formatWhen,
-  matchesSearch,
   monthOfInstant,
-  useAdminList,
+  PagedListing,
+  usePagedList,
   useFocusRow,
   useListFilter,
 } from './admin-ui';
-import { isComingPickup } from '../../../contract/admin-links.ts';
 import { request } from '../../lib/http';
 import { usd, usdFromCents } from '../../lib/money';
 import { confirmDialog, showAlert } from '../../lib/alert';
@@ -27,7 +25,6 @@ import {
   type OrderStatus,
 } from '../../../contract/orders.ts';
 import { TextInput } from '../Field';
-import { Listing } from '../Listing';
 
 type Settable = (typeof SETTABLE_STATUSES)[number];
 const statusLabels: Record<OrderStatus, string> = {
@@ -199,147 +196,142 @@ function RefundButton(props: { order: AdminOrderView; onRefunded: (o: AdminOrder
 }
 
 function OrdersPanel() {
-  const { items, setItems } = useAdminList<AdminOrderView>('/api/admin/orders', 'Failed to fetch orders.');
-  const orders = items && [...items].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
+  const filter = useListFilter();
+  // A page at a time, newest first (issue 36): the server searches and filters, the list draws what came.
+  const list = usePagedList<AdminOrderView>('/api/admin/orders', { status: filter.status, pickup: filter.pickup }, 'Failed to fetch orders.');
+  const { items: orders, setItems } = list;
   // What the last status change did, e.g. "Marked shipped. Ana was mailed the tracking number.",
   // said beside that order (issue 30: at the top of the list it landed above the screen).
   const [confirmation, setConfirmation] = useState<{ id: string; message: string } | null>(null);
-  // Orders she changed on this visit stay in a filtered list with their new status until she
-  // leaves (a paid order marked shipped no longer vanishes from "to ship" under her thumb).
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  // The Today panel's "orders to deliver" link: the paid ones. The search finds a buyer or an order's number.
-  const filter = useListFilter();
-  const [query, setQuery] = useState('');
-  const listed = (orders ?? []).filter((o) => touched.has(o._id) || ((!filter.status || o.status === filter.status) && (!filter.pickup || isComingPickup(o))));
   // A Today item's order (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(orders !== null);
-  const shown = listed.filter((o) => matchesSearch(query, o.payerName, o.payerEmail, o.shipTo?.name, orderReference(o._id)));
+  // An order she changes stays in a filtered list with its new status until she leaves (a paid
+  // order marked shipped does not vanish from "to ship" under her thumb): the server filtered the
+  // pages when they came, and a change only replaces the order in place.
 
   return (
     <section className="admin-panel" aria-labelledby="orders-heading">
       <h2 id="orders-heading">Orders, newest first</h2>
       <ExportLink name="orders" label="orders" />
-      <Listing items={orders} empty="No orders yet.">
-        {() => (
-          <>
-            {filter.status && (
-              <FilterNote>
-                {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
-              </FilterNote>
-            )}
-            {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
-            <SearchField label="Search orders by buyer or number" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-            {shown.length === 0 ? (
-              <p>{query.trim() ? `No order matches “${query.trim()}”.` : 'No orders here.'}</p>
-            ) : (
-              <AdminTable
-                caption="Orders"
-                columns={COLUMNS}
-                groups={byMonth(shown, (o) => monthOfInstant(o.createdAt)).map((g) => ({
-                  key: g.key,
-                  label: g.label,
-                  rows: g.items.map((o) => (
-                    <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)} {...rowProps(o._id)}>
-                      <td>
-                        {formatWhen(o.createdAt)}
+      {filter.status && (
+        <FilterNote>
+          {statusLabels[filter.status]} orders only{filter.status === 'paid' ? ': to ship or hand over' : ''}.
+        </FilterNote>
+      )}
+      {filter.pickup && <FilterNote>Pickups to hand over: paid or ready for pickup.</FilterNote>}
+      <PagedListing
+        list={list}
+        search="Search orders by buyer or number"
+        searchable={Boolean(filter.status || filter.pickup)}
+        empty={filter.status || filter.pickup ? 'No orders here.' : 'No orders yet.'}
+        noun={['order', 'orders']}
+      >
+        {(shown) => (
+          <AdminTable
+            caption="Orders"
+            columns={COLUMNS}
+            groups={byMonth(shown, (o) => monthOfInstant(o.createdAt)).map((g) => ({
+              key: g.key,
+              label: g.label,
+              rows: g.items.map((o) => (
+                <tr key={o._id} data-order-row={o._id} data-order-number={orderReference(o._id)} {...rowProps(o._id)}>
+                  <td>
+                    {formatWhen(o.createdAt)}
+                    <br />
+                    <small className="muted">No. {orderReference(o._id)}</small>
+                  </td>
+                  <td data-card="title">
+                    {o.payerName || <span className="muted">No name</span>}
+                    {o.payerEmail && (
+                      <>
                         <br />
-                        <small className="muted">No. {orderReference(o._id)}</small>
-                      </td>
-                      <td data-card="title">
-                        {o.payerName || <span className="muted">No name</span>}
-                        {o.payerEmail && (
-                          <>
-                            <br />
-                            <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
-                          </>
-                        )}
-                      </td>
-                      <td>
-                        <ul className="plain-list">
-                          {o.items.map((i, n) => (
-                            <li key={n}>
-                              {i.name} × {i.quantity}
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                      <td>{usd(o.itemsTotal)}</td>
-                      <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
-                      <td>{usd(o.shipping)}</td>
-                      <td>
-                        <strong>{usd(o.total)}</strong>
-                        {/* The sales tax in the total (issue 24). */}
-                        {o.taxCents > 0 && (
-                          <>
-                            <br />
-                            <small data-order-tax>
-                              {o.taxLabel}: {usd(o.tax)}
-                            </small>
-                          </>
-                        )}
-                        {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
-                        {/* Paid partly or wholly with a gift card (issue 33). */}
-                        {o.giftCardCents > 0 && (
-                          <>
-                            <br />
-                            <small data-order-gift-card>Gift card: {usdFromCents(o.giftCardCents)}</small>
-                          </>
-                        )}
-                        {o.paymentNote && (
-                          <>
-                            <br />
-                            <small data-payment-note>{o.paymentNote}</small>
-                          </>
-                        )}
-                      </td>
-                      <td>
-                        {o.isLocalPickup ? (
-                          'Local pickup'
+                        <a href={`mailto:${o.payerEmail}`}>{o.payerEmail}</a>
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    <ul className="plain-list">
+                      {o.items.map((i, n) => (
+                        <li key={n}>
+                          {i.name} × {i.quantity}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>{usd(o.itemsTotal)}</td>
+                  <td>{o.discount > 0 ? `−${usd(o.discount)}` : usd(0)}</td>
+                  <td>{usd(o.shipping)}</td>
+                  <td>
+                    <strong>{usd(o.total)}</strong>
+                    {/* The sales tax in the total (issue 24). */}
+                    {o.taxCents > 0 && (
+                      <>
+                        <br />
+                        <small data-order-tax>
+                          {o.taxLabel}: {usd(o.tax)}
+                        </small>
+                      </>
+                    )}
+                    {/* An order its checkout did not record itself (a crash): who did, so the teacher knows PayPal charged once. */}
+                    {/* Paid partly or wholly with a gift card (issue 33). */}
+                    {o.giftCardCents > 0 && (
+                      <>
+                        <br />
+                        <small data-order-gift-card>Gift card: {usdFromCents(o.giftCardCents)}</small>
+                      </>
+                    )}
+                    {o.paymentNote && (
+                      <>
+                        <br />
+                        <small data-payment-note>{o.paymentNote}</small>
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    {o.isLocalPickup ? (
+                      'Local pickup'
+                    ) : (
+                      <>
+                        Shipping
+                        {o.shipTo ? (
+                          <address className="ship-to">
+                            {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
+                            {o.shipTo.address}
+                          </address>
                         ) : (
-                          <>
-                            Shipping
-                            {o.shipTo ? (
-                              <address className="ship-to">
-                                {o.shipTo.name && <strong>{o.shipTo.name}</strong>}
-                                {o.shipTo.address}
-                              </address>
-                            ) : (
-                              <span className="muted"> (address in PayPal)</span>
-                            )}
-                          </>
+                          <span className="muted"> (address in PayPal)</span>
                         )}
-                      </td>
-                      <td>{o.couponCode ?? '—'}</td>
-                      {/* On a phone the status is the card's one action, at its top (admin.css). */}
-                      <td data-card="action">
-                        <StatusSelect
-                          order={o}
-                          onChange={(u) => {
-                            setTouched((s) => new Set(s).add(u._id));
-                            setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
-                          }}
-                          onConfirmed={(message) => setConfirmation({ id: o._id, message })}
-                        />
-                        <RefundButton
-                          order={o}
-                          onRefunded={(u, message) => {
-                            setTouched((s) => new Set(s).add(u._id));
-                            setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
-                            setConfirmation({ id: o._id, message });
-                          }}
-                        />
-                        <p role="status" className="muted" data-order-confirmation>
-                          {confirmation?.id === o._id ? confirmation.message : ''}
-                        </p>
-                      </td>
-                    </tr>
-                  )),
-                }))}
-              />
-            )}
-          </>
+                      </>
+                    )}
+                  </td>
+                  <td>{o.couponCode ?? '—'}</td>
+                  {/* On a phone the status is the card's one action, at its top (admin.css). */}
+                  <td data-card="action">
+                    <StatusSelect
+                      order={o}
+                      onChange={(u) => {
+                        setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
+                      }}
+                      onConfirmed={(message) => setConfirmation({ id: o._id, message })}
+                    />
+                    <RefundButton
+                      order={o}
+                      onRefunded={(u, message) => {
+                        setItems((list) => (list ?? []).map((x) => (x._id === u._id ? u : x)));
+                        setConfirmation({ id: o._id, message });
+                      }}
+                    />
+                    <p role="status" className="muted" data-order-confirmation>
+                      {confirmation?.id === o._id ? confirmation.message : ''}
+                    </p>
+                  </td>
+                </tr>
+              )),
+            }))}
+          />
         )}
-      </Listing>
+      </PagedListing>
     </section>
   );
 }

@@ -5,18 +5,17 @@ import {
   ExportLink,
   FilterNote,
   ModalDialog,
-  SearchField,
   byMonth,
   confirmAndDelete,
   formatDay,
   formatTime,
   formatWhen,
-  matchesSearch,
+  PagedListing,
   useAdminList,
+  usePagedList,
   useFocusRow,
   useListFilter,
 } from './admin-ui';
-import { isSince } from '../../../contract/admin-links.ts';
 import type { SignupRowView } from '../../../contract/signups.ts';
 import type { WaitlistRowView } from '../../../contract/class-places.ts';
 import { Listing } from '../Listing';
@@ -78,16 +77,15 @@ function WaitlistPanel({ items }: { items: WaitlistRowView[] | null }) {
 }
 
 function SignupsPanel() {
-  const { items, setItems, reload } = useAdminList<SignupRowView>('/api/admin/signups', 'Failed to fetch class signups.');
-  const waitlist = useAdminList<WaitlistRowView>('/api/admin/waitlist', 'Failed to fetch the waitlists.');
-  const [viewing, setViewing] = useState<SignupRowView | null>(null);
-  const [query, setQuery] = useState('');
   // The Today panel's "new sign-ups" link: those made since then.
   const filter = useListFilter();
+  // A page at a time (issue 36): the server searches and filters, the list draws what came.
+  const list = usePagedList<SignupRowView>('/api/admin/signups', { since: filter.since }, 'Failed to fetch class signups.');
+  const { items, setItems, reload } = list;
+  const waitlist = useAdminList<WaitlistRowView>('/api/admin/waitlist', 'Failed to fetch the waitlists.');
+  const [viewing, setViewing] = useState<SignupRowView | null>(null);
   // A Today item's sign-up (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(items !== null);
-  const listed = (items ?? []).filter((s) => isSince(s.createdAt, filter));
-  const shown = listed.filter((s) => matchesSearch(query, s.name, s.email, s.classTitle));
 
   async function remove(s: SignupRowView) {
     if (
@@ -104,58 +102,51 @@ function SignupsPanel() {
       <h2 id="signups-heading">Class sign-ups</h2>
       <ExportLink name="signups" label="sign-ups" />
       {filter.since && <FilterNote>Sign-ups made since {formatWhen(filter.since)}.</FilterNote>}
-      <Listing items={items} empty="No signups found.">
-        {() => (
-          <>
-            <SearchField label="Search sign-ups by name, e-mail or class" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-            {shown.length === 0 ? (
-              <p>No sign-up matches “{query.trim()}”.</p>
-            ) : (
-              <AdminTable
-                caption="Class sign-ups"
-                columns={COLUMNS}
-                groups={byMonth(shown, (s) => s.date.slice(0, 7)).map((g) => ({
-                  key: g.key,
-                  label: g.label,
-                  rows: g.items.map((s) => (
-                    <tr key={s._id} data-signup-row={s._id} {...rowProps(s._id)}>
-                      <td>{formatDay(s.date)}</td>
-                      <td>{s.classTitle}</td>
-                      <td>{s.name}</td>
-                      <td>
-                        <a href={`mailto:${s.email}`}>{s.email}</a>
-                      </td>
-                      <td>{s.phone}</td>
-                      <td>
-                        <div className="row-actions">
-                          {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
-                          {s.waiverRevision && (
-                            <span
-                              className="waiver-version"
-                              title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
-                              data-waiver-version={s.waiverRevision}
-                            >
-                              Waiver v{s.waiverRevision}
-                            </span>
-                          )}
-                          {s.hasSignature && (
-                            <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
-                              View signature<span className="sr-only"> of {s.name}</span>
-                            </button>
-                          )}
-                          <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
-                            Delete<span className="sr-only"> sign-up of {s.name}</span>
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  )),
-                }))}
-              />
-            )}
-          </>
+      <PagedListing list={list} search="Search sign-ups by name, e-mail or class" empty="No signups found." noun={['sign-up', 'sign-ups']}>
+        {(shown) => (
+          <AdminTable
+            caption="Class sign-ups"
+            columns={COLUMNS}
+            groups={byMonth(shown, (s) => s.date.slice(0, 7)).map((g) => ({
+              key: g.key,
+              label: g.label,
+              rows: g.items.map((s) => (
+                <tr key={s._id} data-signup-row={s._id} {...rowProps(s._id)}>
+                  <td>{formatDay(s.date)}</td>
+                  <td>{s.classTitle}</td>
+                  <td>{s.name}</td>
+                  <td>
+                    <a href={`mailto:${s.email}`}>{s.email}</a>
+                  </td>
+                  <td>{s.phone}</td>
+                  <td>
+                    <div className="row-actions">
+                      {/* The spec fixes the columns: the accepted waiver's version sits with the signature. */}
+                      {s.waiverRevision && (
+                        <span
+                          className="waiver-version"
+                          title={s.waiverHash ? `Waiver text fingerprint ${s.waiverHash.slice(0, 12)}` : undefined}
+                          data-waiver-version={s.waiverRevision}
+                        >
+                          Waiver v{s.waiverRevision}
+                        </span>
+                      )}
+                      {s.hasSignature && (
+                        <button className="button button-quiet button-small" type="button" onClick={() => setViewing(s)}>
+                          View signature<span className="sr-only"> of {s.name}</span>
+                        </button>
+                      )}
+                      <button className="button danger button-small" type="button" onClick={() => void remove(s)}>
+                        Delete<span className="sr-only"> sign-up of {s.name}</span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              )),
+            }))}
+          />
         )}
-      </Listing>
+      </PagedListing>
       {viewing && <SignatureDialog signup={viewing} onClose={() => setViewing(null)} />}
       <WaitlistPanel items={waitlist.items} />
     </section>

@@ -4,25 +4,22 @@ import {
   AdminTable,
   ExportLink,
   FilterNote,
-  SearchField,
   byMonth,
   formatWhen,
   AdminForm,
-  matchesSearch,
   monthOfInstant,
   send,
-  useAdminList,
+  PagedListing,
+  usePagedList,
   useFocusRow,
   useListFilter,
 } from './admin-ui';
-import { isSince } from '../../../contract/admin-links.ts';
 import type { AdminUserView } from '../../../contract/user.ts';
 import { ERASE_ACCOUNT_CONFIRM } from '../../../contract/practice.ts';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { Checkbox, EmailInput, PhoneInput, TextInput } from '../Field';
 import type { NewClient } from '../../../contract/packages.ts';
-import { Listing } from '../Listing';
 
 const COLUMNS = ['#', 'First Name', 'Last Name', 'Preferred Name', 'Pronoun', 'Email', 'Phone', 'Location', 'Zip', 'User Since', 'Actions'] as const;
 
@@ -75,10 +72,11 @@ function AddClient(props: { onAdded: () => void }) {
 }
 
 function UsersPanel() {
-  const { items, setItems, reload } = useAdminList<AdminUserView>('/api/admin/users', 'Failed to fetch users.');
-  const [query, setQuery] = useState('');
   // The Today panel's "new clients" link: those registered since then.
   const filter = useListFilter();
+  // A page at a time (issue 36): the server searches and filters, the list draws what came.
+  const list = usePagedList<AdminUserView>('/api/admin/users', { since: filter.since }, 'Failed to fetch users.');
+  const { items, setItems, reload } = list;
   // A Today item's client (issue 30): scrolled to and marked once the list is drawn.
   const { rowProps } = useFocusRow(items !== null);
 
@@ -100,10 +98,8 @@ function UsersPanel() {
     setItems((list) => (list ?? []).filter((x) => x._id !== u._id));
   }
 
-  // The list comes newest first; a client keeps her number (#) while the search narrows the list.
+  // The list comes newest first, numbered as it came.
   const number = new Map((items ?? []).map((u, i) => [u._id, i + 1]));
-  const listed = (items ?? []).filter((u) => isSince(u.createdAt, filter));
-  const shown = listed.filter((u) => matchesSearch(query, u.firstName, u.lastName, u.preferredName, u.email));
 
   return (
     <>
@@ -115,49 +111,42 @@ function UsersPanel() {
         <h2 id="users-heading">Clients</h2>
         <ExportLink name="clients" label="clients" />
         {filter.since && <FilterNote>Clients registered since {formatWhen(filter.since)}.</FilterNote>}
-        <Listing items={items} empty="No users found.">
-          {() => (
-            <>
-              <SearchField label="Search clients by name or e-mail" value={query} onChange={setQuery} shown={shown.length} total={listed.length} />
-              {shown.length === 0 ? (
-                <p>No client matches “{query.trim()}”.</p>
-              ) : (
-                <AdminTable
-                  caption="Clients"
-                  columns={COLUMNS}
-                  groups={byMonth(shown, (u) => monthOfInstant(u.createdAt)).map((g) => ({
-                    key: g.key,
-                    label: `Joined in ${g.label}`,
-                    rows: g.items.map((u) => (
-                      <tr key={u._id} data-user-row={u._id} {...rowProps(u._id)}>
-                        <td>{number.get(u._id)}</td>
-                        <td>{u.firstName}</td>
-                        <td>{u.lastName}</td>
-                        <td>{u.preferredName}</td>
-                        <td>{u.pronoun}</td>
-                        <td>
-                          <a href={`mailto:${u.email}`}>{u.email}</a>
-                        </td>
-                        <td>{u.phone}</td>
-                        <td>{u.city}</td>
-                        <td>{u.zipcode}</td>
-                        <td>{formatWhen(u.createdAt)}</td>
-                        <td className="row-actions">
-                          <a className="button button-quiet button-small" href={`/admin/client?id=${encodeURIComponent(u._id)}`}>
-                            Record<span className="sr-only"> of {who(u)}</span>
-                          </a>
-                          <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
-                            Delete<span className="sr-only"> {who(u)}</span>
-                          </button>
-                        </td>
-                      </tr>
-                    )),
-                  }))}
-                />
-              )}
-            </>
+        <PagedListing list={list} search="Search clients by name or e-mail" empty="No users found." noun={['client', 'clients']}>
+          {(shown) => (
+            <AdminTable
+              caption="Clients"
+              columns={COLUMNS}
+              groups={byMonth(shown, (u) => monthOfInstant(u.createdAt)).map((g) => ({
+                key: g.key,
+                label: `Joined in ${g.label}`,
+                rows: g.items.map((u) => (
+                  <tr key={u._id} data-user-row={u._id} {...rowProps(u._id)}>
+                    <td>{number.get(u._id)}</td>
+                    <td>{u.firstName}</td>
+                    <td>{u.lastName}</td>
+                    <td>{u.preferredName}</td>
+                    <td>{u.pronoun}</td>
+                    <td>
+                      <a href={`mailto:${u.email}`}>{u.email}</a>
+                    </td>
+                    <td>{u.phone}</td>
+                    <td>{u.city}</td>
+                    <td>{u.zipcode}</td>
+                    <td>{formatWhen(u.createdAt)}</td>
+                    <td className="row-actions">
+                      <a className="button button-quiet button-small" href={`/admin/client?id=${encodeURIComponent(u._id)}`}>
+                        Record<span className="sr-only"> of {who(u)}</span>
+                      </a>
+                      <button className="button danger button-small" type="button" onClick={() => void remove(u)}>
+                        Delete<span className="sr-only"> {who(u)}</span>
+                      </button>
+                    </td>
+                  </tr>
+                )),
+              }))}
+            />
           )}
-        </Listing>
+        </PagedListing>
       </section>
     </>
   );

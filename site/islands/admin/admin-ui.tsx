@@ -1,6 +1,6 @@
 /**
  * Small pieces the admin sections share: the table (cards on a phone), months and search for long
- * lists, a list loaded with the admin session, the "Are you sure?" deletion, the modal dialog and
+ * lists, a list loaded with the admin session (whole, or a page at a time: usePagedList, ShowMore), the "Are you sure?" deletion, the modal dialog and
  * the date formats.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
@@ -8,8 +8,10 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { trapDialogFocus } from '../../scripts/dialog-focus';
 import { readListFilter, type ListFilter } from '../../../contract/admin-links.ts';
+import { NEXT_CURSOR_HEADER, pageAddress } from '../../../contract/paging.ts';
 import { documentClock } from '../../lib/clock';
 import { todayIn } from '../../lib/calendar';
+import { Listing } from '../Listing';
 
 /** SPEC.md section 9: admin user times are shown in the teacher's zone; this until the server says which (SITE_TIMEZONE). */
 export const ADMIN_TIME_ZONE = 'America/Los_Angeles';
@@ -139,17 +141,39 @@ export function matchesSearch(query: string, ...fields: (string | null | undefin
   return words.every((w) => haystack.includes(w));
 }
 
-/** The search above a long list; it filters in the browser, so it answers as she types. */
-export function SearchField(props: { label: string; value: string; onChange: (value: string) => void; shown: number; total: number }) {
+/**
+ * The search above a long list; it answers as she types: in the browser over the whole list
+ * (`total`), or, over a paged list (issue 36), by asking the server again, whose answer says
+ * whether more follow (`more`).
+ */
+export function SearchField(props: { label: string; value: string; onChange: (value: string) => void; shown: number; total?: number; more?: boolean }) {
   const id = useId();
+  const count =
+    props.total === undefined
+      ? `${props.shown} shown${props.more ? ', more below' : ''}`
+      : props.value.trim()
+        ? `${props.shown} of ${props.total} shown`
+        : `${props.total} in all`;
   return (
     <div className="field admin-search" role="search" aria-label={props.label}>
       <label htmlFor={id}>{props.label}</label>
       <input id={id} type="search" value={props.value} autoComplete="off" enterKeyHint="search" onChange={(e) => props.onChange(e.target.value)} />
       <p className="muted admin-search-count" aria-live="polite">
-        {props.value.trim() ? `${props.shown} of ${props.total} shown` : `${props.total} in all`}
+        {count}
       </p>
     </div>
+  );
+}
+
+/** The button under a paged list (issue 36): the next page, drawn below what she has. */
+export function ShowMore(props: { more: boolean; loading: boolean; onMore: () => void; what: string }) {
+  if (!props.more) return null;
+  return (
+    <p className="show-more">
+      <button className="button button-quiet show-more-button" type="button" disabled={props.loading} aria-busy={props.loading} onClick={props.onMore}>
+        Show more<span className="sr-only"> {props.what}</span>
+      </button>
+    </p>
   );
 }
 
@@ -359,6 +383,105 @@ export function useAdminList<T>(url: string, failTitle: string, failText?: strin
 
   useEffect(() => void reload(), [reload]);
   return { items, setItems, reload, failed };
+}
+
+/**
+ * A paged admin list (issue 36, decision 0046): the first page of `path` with `params` (its
+ * filters and search; a change asks again, and an answer to an older question is dropped), then
+ * the next page on `more()`, drawn below (the server's X-Next-Cursor says where it starts).
+ * Failures as useAdminList's: the dialog `failTitle` once, then quietly (`failed`).
+ */
+export function usePagedList<T extends { _id: string }>(path: string, filters: Record<string, string | undefined>, failTitle: string) {
+  const [query, setQuery] = useState('');
+  const [items, setItems] = useState<T[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const loaded = useRef(false);
+  // Which question is the latest: a search typed fast asks many, and only the last is drawn.
+  const asked = useRef(0);
+  const address = pageAddress(path, { ...filters, q: query.trim() || undefined });
+
+  const ask = useCallback(
+    async (cursor?: string) => {
+      try {
+        const res = await request<T[]>('GET', pageAddress(address, {}, cursor), { session: 'admin' });
+        return res.ok && Array.isArray(res.data) ? { rows: res.data as T[], next: res.headers?.get(NEXT_CURSOR_HEADER) ?? null } : null;
+      } catch {
+        return null;
+      }
+    },
+    [address],
+  );
+
+  const reload = useCallback(async () => {
+    const question = ++asked.current;
+    const page = await ask();
+    if (question !== asked.current) return;
+    if (page) {
+      loaded.current = true;
+      setFailed(false);
+      setItems(page.rows);
+      setNext(page.next);
+      return;
+    }
+    setFailed(true);
+    if (!loaded.current) {
+      setItems([]);
+      await showAlert({ icon: 'error', title: failTitle });
+    }
+  }, [ask, failTitle]);
+
+  const more = useCallback(async () => {
+    if (next === null) return;
+    const question = asked.current;
+    setLoadingMore(true);
+    const page = await ask(next);
+    setLoadingMore(false);
+    if (question !== asked.current) return;
+    if (!page) {
+      setFailed(true);
+      await showAlert({ icon: 'error', title: failTitle });
+      return;
+    }
+    setItems((list) => {
+      const have = new Set((list ?? []).map((x) => x._id));
+      return [...(list ?? []), ...page.rows.filter((x) => !have.has(x._id))];
+    });
+    setNext(page.next);
+  }, [ask, next, failTitle]);
+
+  useEffect(() => void reload(), [reload]);
+  return { items, setItems, reload, more, hasMore: next !== null, loadingMore, failed, query, setQuery };
+}
+
+/**
+ * A paged list as the admin pages draw it (issue 36): the search over it (once there is a list
+ * to search, or `searchable` always), its rows or its empty words ("No client matches …" while
+ * searching), and Show more below.
+ */
+export function PagedListing<T extends { _id: string }>(props: {
+  list: ReturnType<typeof usePagedList<T>>;
+  search: string;
+  searchable?: boolean;
+  empty: string;
+  /** What one row is, for "No client matches …" and "Show more clients". */
+  noun: readonly [string, string];
+  children: (items: T[]) => ReactNode;
+}) {
+  const { items, query, setQuery, hasMore, loadingMore, more } = props.list;
+  const searching = query.trim();
+  return (
+    <>
+      {items !== null && (items.length > 0 || searching !== '' || props.searchable) && (
+        <SearchField label={props.search} value={query} onChange={setQuery} shown={items.length} more={hasMore} />
+      )}
+      <Listing items={items} empty={searching ? `No ${props.noun[0]} matches “${searching}”.` : props.empty}>
+        {props.children}
+      </Listing>
+      <ShowMore more={hasMore} loading={loadingMore} onMore={() => void more()} what={props.noun[1]} />
+    </>
+  );
 }
 
 /** An admin form: its fields, the submit button and the status line that says what it did. */

@@ -1,5 +1,5 @@
 /** The endpoint table's accounts part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, ownRoute, text, ERASE_WRITES, optionalText, match, type Endpoint, byToken } from './common.ts';
+import { pagedList, sinceField, plainGet, ownRoute, text, ERASE_WRITES, optionalText, match, type Endpoint, byToken } from './common.ts';
 
 export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
   // --- the admin's session, clients and lists ------------------------------------------------
@@ -15,7 +15,7 @@ export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
   plainGet('/api/admin/verify', 'admin'),
   { method: 'POST', route: '/api/admin/refresh-token', auth: 'admin', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
   { method: 'POST', route: '/api/admin/logout', auth: 'none', body: 'none', writes: ['adminSessions'], example: async () => ({}) },
-  plainGet('/api/admin/users', 'admin'),
+  pagedList('/api/admin/users', { since: sinceField() }),
   {
     method: 'DELETE',
     route: '/api/admin/users/:id',
@@ -34,7 +34,8 @@ export const ADMIN_SESSION_AND_CLIENTS_ENDPOINTS: Endpoint[] = [
     writes: ['subscribers'],
     example: async (fx) => ({ params: { id: (await fx.subscriber()).id } }),
   },
-  plainGet('/api/admin/signups', 'admin'),
+  pagedList('/api/admin/signups', { since: sinceField() }),
+  plainGet('/api/admin/signups/taken', 'admin'),
   {
     method: 'GET',
     route: '/api/admin/signups/:id/signature',

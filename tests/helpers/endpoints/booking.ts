@@ -1,5 +1,5 @@
 /** The endpoint table's booking part (tests/helpers/endpoints.ts holds the whole table, in order). */
-import { plainGet, BOOKING_SESSION, text, optionalText, match, type Endpoint, type Fixtures } from './common.ts';
+import { pagedList, BOOKING_SESSION, text, optionalText, match, type Endpoint, type Fixtures } from './common.ts';
 import { SESSION_TYPES } from '../../../contract/booking.ts';
 import { addDays, zonedInstant } from '../../../api/lib/time.ts';
 
@@ -36,7 +36,7 @@ export const BOOKING_ENDPOINTS: Endpoint[] = [
       },
     }),
   },
-  plainGet('/api/bookings', 'admin'),
+  pagedList('/api/bookings', { list: optionalText({ in: 'query', role: 'match', bad: ['all', 'passed'] }) }),
   // One slot's place (issue 20): an address or an http(s) link; '' for none, so not "required".
   {
     method: 'PUT',

@@ -502,6 +502,28 @@ export const byToken = (method: 'GET' | 'POST', route: string, writes: Table[], 
 /** A GET that needs nothing but its session (or none): no params, no query, no body, writes nothing. */
 export const plainGet = (route: string, auth: Auth): Endpoint => ({ method: 'GET', route, auth, body: 'none', writes: [], example: async () => ({}) });
 
+/**
+ * A paged admin list's query (issue 36, contract/paging.ts): a page size of 1..200, a cursor only
+ * as the list gave it, a search read and never stored; with the list's own filters (`extra`).
+ */
+export const pagedList = (route: string, extra: Record<string, Field> = {}, query: Record<string, string> = {}): Endpoint => ({
+  method: 'GET',
+  route,
+  auth: 'admin',
+  body: 'none',
+  fields: {
+    limit: optionalText({ in: 'query', role: 'match', bad: ['0', '201', 'ten', '-1', '1.5', '1e2'] }),
+    cursor: optionalText({ in: 'query', role: 'match', bad: ['x', 'WyJ4Il0', 'WyIyMDI2LTAxLTAxIiwiYSJd', '!!'] }),
+    q: optionalText({ in: 'query', role: 'lookup' }),
+    ...extra,
+  },
+  writes: [],
+  example: async () => ({ query }),
+});
+
+/** The "since" filter of the Today panel's links (an ISO instant). */
+export const sinceField = () => optionalText({ in: 'query', role: 'match', bad: ['yesterday', '2026-13-01T00:00:00Z'] });
+
 /** The optional month range of her books' reports (`from`/`to`, YYYY-MM; one alone is refused). */
 export const monthRange = (): Record<string, Field> => ({
   from: optionalText({ in: 'query', role: 'match', bad: ['2025-13', '2025-1', '1999-12', '2025-06-01'] }),

@@ -1,6 +1,6 @@
 /** The endpoint table's shop part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
-import { plainGet, text, optionalText, match, type Endpoint } from './common.ts';
+import { pagedList, plainGet, text, optionalText, match, type Endpoint } from './common.ts';
 
 export const SHOP_ENDPOINTS: Endpoint[] = [
   // --- chocolates, coupons, orders -----------------------------------------------------------
@@ -125,15 +125,11 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
       return { json: { orderId, ...cart, payerName: 'Pat Buyer', payerEmail: 'pat@example.com', transactionAmount: 18, discount: 0 } };
     },
   },
-  {
-    method: 'GET',
-    route: '/api/admin/orders',
-    auth: 'admin',
-    body: 'none',
-    fields: { status: optionalText({ in: 'query', role: 'match', bad: ['lost', 'PAID'] }) },
-    writes: [],
-    example: async () => ({ query: { status: 'paid' } }),
-  },
+  pagedList(
+    '/api/admin/orders',
+    { status: optionalText({ in: 'query', role: 'match', bad: ['lost', 'PAID'] }), pickup: optionalText({ in: 'query', role: 'match', bad: ['all', 'soon'] }) },
+    { status: 'paid' },
+  ),
   // PayPal's deliveries, signed the way the emulator's verify endpoint accepts. Unknown event
   // types are answered 200 and ignored by design, so only malformed ones are refused.
   {
