@@ -51,7 +51,9 @@ export async function cameraJpeg(seed: number, width = 4032, height = 3024, opti
   const scene = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},50%,25%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},60%,80%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
   return sharp(Buffer.from(scene))
     .composite([
-      ...(options.texture === 'fine' ? [{ input: await texture(w, h, seed), raw: { width: w, height: h, channels: 3 as const }, blend: 'soft-light' as const }] : []),
+      ...(options.texture === 'fine'
+        ? [{ input: await texture(w, h, seed), raw: { width: w, height: h, channels: 3 as const }, blend: 'soft-light' as const }]
+        : []),
       { input: grain(w * h * 3, seed + 1), raw: { width: w, height: h, channels: 3 }, blend: 'overlay' },
     ])
     .jpeg({ quality: 92 })
