@@ -123,18 +123,22 @@ export function candidateFor(srcset: string, px: number): string | undefined {
   return (entries.find((e) => e.width >= px) ?? entries.at(-1))?.url;
 }
 
-/** Screens this dense (DPR 2.625–3.5 phones) are asked to choose a photo as if they were 2×. */
+/** Screens this dense (DPR 2.625–3.5 phones) are asked to choose a photo for fewer pixels than they have. */
 export const DENSE_SCREEN = '(min-resolution: 2.5dppx)';
-/** The most device pixels a dense screen is chosen a photo for, per CSS pixel it shows (decision 0049). */
-export const DENSE_PHOTO_DENSITY = 2;
+/**
+ * The device pixels per CSS pixel a dense screen chooses a photo for (decision 0049). The browser
+ * takes the smallest width of the srcset at or above it, so what arrives is 1.7–2.5× (the widths
+ * step by at most 1.5×): on a 412-px phone a 380-px cover gets the 640-px size, a 330-px product
+ * card 640, a 182-px slide 320, an 80-px thumbnail 160, where at 3× they took 1280, 960, 480, 320.
+ */
+export const DENSE_PHOTO_DENSITY = 1.7;
 
 /**
  * A photo's `sizes` (`(media) width, …, width`, as the layout gives it) with the same rules first
- * again for dense screens, each width scaled by 2/3: a DPR 3 phone then picks from the srcset as a
- * DPR 2 one would (Chromium takes the smaller of two candidates when the DPR is below their
- * densities' geometric mean, so a 380-px box gets the 640-px size, 1.7 device px per CSS px, not
- * the 1280 it took at 3×). Nobody sees the third pixel of a photo at arm's length; every page
- * sends half the photo bytes or less. Screens under 2.5 dppx are untouched.
+ * again for dense screens, each width scaled by DENSE_PHOTO_DENSITY / 3, so a DPR 3 phone chooses
+ * as a 1.7× one would. The third pixel of a photo is not seen at arm's length (a DPR 3 phone has
+ * about 450 pixels per inch, the eye resolves about 300 at 30 cm), and every page sends about half
+ * the photo bytes. Screens under 2.5 dppx are untouched.
  */
 export function photoSizes(sizes: string): string {
   const rules = sizes

@@ -9,6 +9,7 @@
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cameraJpeg } from '../helpers/camera.ts';
+import { DENSE_PHOTO_DENSITY } from '../../contract/images.ts';
 import { hydrated, loginAdmin, nextPaint } from './helpers.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
@@ -219,4 +220,37 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     }
     await context.close();
   });
+
+  for (const path of ['/chocolates', '/yoga', '/cart']) {
+    test(`${path}: a DPR 3 phone fetches each photo at under 2.6 device px per CSS px, not 3 (issue 36)`, async ({ browser }) => {
+      const { context, page } = await phone(browser);
+      if (path === '/cart') {
+        const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
+        const cart = products.filter((p) => p.picture).slice(0, 2);
+        await context.addInitScript(
+          (items) => localStorage.setItem('cart', JSON.stringify(items)),
+          cart.map((p) => ({ ...p, quantity: 1 })),
+        );
+      }
+      await page.goto(path);
+      await settled(page);
+      await scrollEverySection(page);
+      // Every uploaded photo that has arrived (cards, slides, thumbnails): its pixels per CSS pixel shown.
+      const densities = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLImageElement>('picture img')]
+          .filter((i) => i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width > 0 && i.currentSrc.includes('/api/images/'))
+          .map((i) => ({
+            src: i.currentSrc,
+            density: Number(/\/(\d+)\.(?:avif|webp)$/.exec(i.currentSrc)?.[1] ?? i.naturalWidth) / i.getBoundingClientRect().width,
+          })),
+      );
+      expect(densities.length, `${path}: photos seen`).toBeGreaterThan(0);
+      for (const { src, density } of densities) {
+        // Decision 0049: chosen for 1.7 device px per CSS px (the next width up, at most 1.5× more), not the screen's 3; and not blurry either.
+        expect(density, src).toBeLessThanOrEqual(DENSE_PHOTO_DENSITY * 1.5);
+        expect(density, src).toBeGreaterThanOrEqual(1.5);
+      }
+      await context.close();
+    });
+  }
 });
