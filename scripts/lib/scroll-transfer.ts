@@ -19,12 +19,19 @@ export async function transferOf(page: Page, run: () => Promise<void>): Promise<
   return { bytes: sum(all), js: sum(all.filter((s) => s.type === 'Script')), images: sum(all.filter((s) => s.type === 'Image')) };
 }
 
-/** Scrolls so every section's and the footer's end comes into view in turn, then waits for the network to rest. */
+/**
+ * Scrolls a screen at a time and to every section's and the footer's end, then waits for the
+ * network to rest: a long section (the journal's list) is read through, not jumped over, so every
+ * lazy photo in it is fetched as a reader's scroll fetches it.
+ */
 export async function scrollToBottom(page: Page): Promise<void> {
-  const bottoms = await page.evaluate(() =>
-    [...document.querySelectorAll('section, footer')].map((s) => Math.round(s.getBoundingClientRect().bottom + window.scrollY)),
-  );
-  const stops = [...new Set([...bottoms, await page.evaluate(() => document.documentElement.scrollHeight)])].sort((a, b) => a - b);
+  const { bottoms, height, screen } = await page.evaluate(() => ({
+    bottoms: [...document.querySelectorAll('section, footer')].map((s) => Math.round(s.getBoundingClientRect().bottom + window.scrollY)),
+    height: document.documentElement.scrollHeight,
+    screen: window.innerHeight,
+  }));
+  const screens = Array.from({ length: Math.ceil(height / screen) }, (_, i) => (i + 1) * screen);
+  const stops = [...new Set([...bottoms, ...screens, height])].sort((a, b) => a - b);
   for (const y of stops) {
     await page.evaluate((to) => window.scrollTo(0, Math.max(0, to - window.innerHeight)), y);
     await page.waitForTimeout(200);
