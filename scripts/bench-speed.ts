@@ -21,13 +21,14 @@ import { get } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { autocannonChild, type LoadResult } from './load.ts';
 import { build, isBuildCurrent } from './build.ts';
+import { scrollToBottom, transferOf } from './lib/scroll-transfer.ts';
 import { addDaysTo, monthGrid } from '../site/lib/calendar.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true };
@@ -173,31 +174,6 @@ declare global {
   interface Window {
     __shifts: number[];
   }
-}
-
-async function transferOf(page: Page, run: () => Promise<void>): Promise<{ bytes: number; js: number; images: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  const sizes = new Map<string, { bytes: number; type: string }>();
-  const types = new Map<string, string>();
-  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
-  cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, { bytes: e.encodedDataLength, type: types.get(e.requestId) ?? '' }));
-  await run();
-  const all = [...sizes.values()];
-  const sum = (xs: { bytes: number }[]) => xs.reduce((a, b) => a + b.bytes, 0);
-  return { bytes: sum(all), js: sum(all.filter((s) => s.type === 'Script')), images: sum(all.filter((s) => s.type === 'Image')) };
-}
-
-async function scrollToBottom(page: Page): Promise<void> {
-  const bottoms = await page.evaluate(() =>
-    [...document.querySelectorAll('section, footer')].map((s) => Math.round(s.getBoundingClientRect().bottom + window.scrollY)),
-  );
-  const stops = [...new Set([...bottoms, await page.evaluate(() => document.documentElement.scrollHeight)])].sort((a, b) => a - b);
-  for (const y of stops) {
-    await page.evaluate((to) => window.scrollTo(0, Math.max(0, to - window.innerHeight)), y);
-    await page.waitForTimeout(200);
-  }
-  await page.waitForLoadState('networkidle');
 }
 
 interface PageFigures {

@@ -3,6 +3,8 @@
  *  1. The page report (scripts/bench-pages.ts: JS/CSS/transfer and Lighthouse per route).
  *  1b. The photo report (scripts/bench-photos.ts, issue 14): galleries and products full of
  *     12-MP photos; upload processing time, transfer before/after scrolling, Lighthouse and CLS.
+ *  1b'. Photos at DPR 3 (scripts/bench-photos-dpr3.ts, issue 36): every public page with photos read
+ *     to the end on a DPR 3 phone with textured 12-MP photos, ≤ 600 KB each (BENCH_SKIP_PHOTOS_DPR3).
  *  1c. The newsletter sender's throughput (scripts/bench-newsletter.ts, issue 16): mails a
  *     minute through the mailbox stand-in and through a local fake of Resend's API.
  *  1d. Publish → served by every replica (scripts/bench-publish.ts, issue 19): p50/p95 over 20
@@ -403,6 +405,16 @@ async function main() {
         .replace(/^# Photo report\n/, '')
         .replace(/^## /gm, '### ')
     : '';
+  // Issue 36: every public page with photos read to the end on a DPR 3 phone, textured 12-MP photos (scripts/bench-photos-dpr3.ts).
+  if (!process.env.BENCH_SKIP_PHOTOS_DPR3) {
+    const r = spawnSync(process.execPath, ['scripts/bench-photos-dpr3.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the DPR 3 photo report missed a number (see above)');
+  }
+  const photosDpr3Report = existsSync('docs/bench/photos-dpr3.md')
+    ? readFileSync('docs/bench/photos-dpr3.md', 'utf8')
+        .replace(/^# .*\n/, '')
+        .replace(/^## /gm, '### ')
+    : '';
   // Issue 16: the newsletter sender's throughput (scripts/bench-newsletter.ts).
   if (!process.env.BENCH_SKIP_NEWSLETTER) {
     const r = spawnSync(process.execPath, ['scripts/bench-newsletter.ts'], { stdio: 'inherit' });
@@ -493,6 +505,8 @@ async function main() {
     pageReport,
     '## Photos (issue 14)',
     photoReport,
+    '## Photos at DPR 3, textured 12-MP photos (issue 36)',
+    photosDpr3Report,
     '## Newsletter sender (issue 16)',
     newsletterReport,
     '## Publish → served by every replica (issue 19)',

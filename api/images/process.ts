@@ -18,6 +18,25 @@ sharp.cache(false);
 export const MAX_INPUT_PIXELS = 64_000_000;
 /** Above this width an AVIF adds encoding time (the slowest step) for a size no layout asks for. */
 const AVIF_MAX_WIDTH = 1920;
+/**
+ * Quality by output width (issue 36, decision 0049). A size is chosen to be shown at 1.5–2 device
+ * pixels per pixel it has (the `sizes` of contract/images.ts photoSizes), so a small size is
+ * looked at closely and is cheap anyway, while a large one is where a finely textured photo (sand,
+ * linen, grated chocolate) spends its bytes on grain the eye reads as texture, not as detail: at
+ * 1280 px quality 42 sends half the bytes of 50 and keeps the grain visible.
+ * Smooth photos barely change (their 1280-px AVIF is 8–12 KB at any of these).
+ */
+export function qualityFor(format: 'avif' | 'webp', width: number): number {
+  const steps: [maxWidth: number, avif: number, webp: number][] = [
+    [320, 60, 80],
+    [480, 55, 78],
+    [640, 50, 75],
+    [960, 45, 70],
+    [1280, 42, 65],
+  ];
+  const step = steps.find(([max]) => width <= max);
+  return step ? step[format === 'avif' ? 1 : 2] : format === 'avif' ? 40 : 62;
+}
 // AVIF effort 0: a fifth of the default's encoding time for files a few per cent larger, so a
 // 12-MP phone photo is ready in about 2 s on two cores.
 // AVIF chroma at half resolution (4:2:0, as in every JPEG a camera makes and every lossy WebP):
@@ -50,7 +69,8 @@ async function encodeFrom(raw: Raw, format: 'avif' | 'webp', w: number, crop: st
   const h = Math.max(1, Math.round((raw.height * w) / raw.width));
   const from = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   const resized = w === raw.width ? from : from.resize({ width: w, height: h });
-  const bytes = await (format === 'avif' ? resized.avif({ quality: 50, effort: 0, chromaSubsampling: '4:2:0' }) : resized.webp({ quality: 75 })).toBuffer();
+  const quality = qualityFor(format, w);
+  const bytes = await (format === 'avif' ? resized.avif({ quality, effort: 0, chromaSubsampling: '4:2:0' }) : resized.webp({ quality })).toBuffer();
   return { format, width: w, height: h, bytes, crop };
 }
 

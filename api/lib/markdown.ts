@@ -5,7 +5,7 @@
  * rest stay visible as text and never become a link.
  */
 import MarkdownIt from 'markdown-it';
-import type { PictureView } from '../../contract/images.ts';
+import { photoSizes, type PictureView } from '../../contract/images.ts';
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
 
@@ -226,7 +226,8 @@ postMd.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
   // A photo deleted since: its words, not a broken image.
   if (!view) return alt;
   if (env.origin) return `<img src="${escapeAttr(env.origin + view.src)}" width="${view.width}" height="${view.height}" alt="${alt}" />`;
-  const sizes = escapeAttr(env.sizes ?? '(max-width: 767.98px) calc(100vw - 2rem), 44rem');
+  // A dense screen chooses as a 2× one (decision 0049).
+  const sizes = escapeAttr(photoSizes(env.sizes ?? '(max-width: 767.98px) calc(100vw - 2rem), 44rem'));
   return (
     `<picture class="photo">` +
     (view.avif ? `<source type="image/avif" srcset="${escapeAttr(view.avif)}" sizes="${sizes}" />` : '') +

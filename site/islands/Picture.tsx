@@ -1,4 +1,4 @@
-import type { PictureView } from '../../contract/images.ts';
+import { photoSizes, type PictureView } from '../../contract/images.ts';
 
 interface Props {
   picture: PictureView;
@@ -29,10 +29,12 @@ export function pictureFor(picture: PictureView, box: 'landscape' | undefined) {
  */
 export default function Picture({ picture, alt, sizes, priority = false, box, className }: Props) {
   const use = pictureFor(picture, box);
+  // A DPR 3 phone chooses as a 2× one would (decision 0049).
+  const shown = photoSizes(sizes);
   return (
     <picture className={className ? `photo ${className}` : 'photo'}>
-      {use.avif && <source type="image/avif" srcSet={use.avif} sizes={sizes} />}
-      <source type="image/webp" srcSet={use.webp} sizes={sizes} />
+      {use.avif && <source type="image/avif" srcSet={use.avif} sizes={shown} />}
+      <source type="image/webp" srcSet={use.webp} sizes={shown} />
       <img
         src={picture.src}
         alt={alt}

@@ -1,4 +1,5 @@
 import type { GalleryPhotoView, GalleryView } from '../../contract/galleries.ts';
+import { photoSizes } from '../../contract/images.ts';
 
 /** Timing and layout constants of SPEC.md section 9. */
 export const SLIDE_INTERVAL_MS = 3000;
@@ -12,8 +13,9 @@ const NEAR = '400px 0px';
  * The width a slide's photo renders at: half of the container's inner width on a phone, a
  * quarter above (the container is min(100vw, 72rem) less 2rem of padding), less the slide's
  * 0.25rem of padding on each side. On a 412-px phone: 182 px, not the 206 px that "50vw" said.
+ * A dense screen chooses as a 2× one (photoSizes, decision 0049).
  */
-export const SLIDE_SIZES = '(max-width: 767.98px) calc(50vw - 1.5rem), (max-width: 72rem) calc(25vw - 1rem), 17rem';
+export const SLIDE_SIZES = photoSizes('(max-width: 767.98px) calc(50vw - 1.5rem), (max-width: 72rem) calc(25vw - 1rem), 17rem');
 
 export function initSlideshows(): void {
   for (const root of document.querySelectorAll<HTMLElement>('[data-slideshow]')) {

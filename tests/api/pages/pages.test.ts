@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { type TestServer, useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser, expectAdminOnly, type AdminRoute } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
+import { smallJpeg } from '../../helpers/photos.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { PAGE_MESSAGES, type PageDetail, type PageListItem, type PageRevision } from '../../../contract/content.ts';
 
@@ -347,6 +348,28 @@ describe(`published pages with the built site on ${testDbKind()}`, () => {
 
   const MARKER = `Marker-${randomUUID()}`;
   const ORIGINAL_ANSWER = 'Mats, blocks, straps and bolsters are provided.';
+
+  it('her photo as a video poster comes in the sizes the box shows (a dense screen choosing for 1.6×), not as the 2560-px original (issue 36)', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await smallJpeg(1600, 1200))], { type: 'image/jpeg' }), 'poster.jpg');
+    const uploaded = await admin.call('/api/admin/images', { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const { url } = (await uploaded.json()) as { url: string };
+    const opened = await admin.page('home');
+    const original = opened.content as { sampleClass: { poster: string } };
+    const withPhoto = { ...original, sampleClass: { ...original.sampleClass, poster: url } };
+    expect((await admin.save('home', withPhoto, opened.version)).status).toBe(200);
+    await admin.publish('home');
+    try {
+      const facade = /<div class="video-facade"[\s\S]*?<\/button>/.exec(await text('/'))?.[0] ?? '';
+      expect(facade).toContain(`<source type="image/avif" srcset="${url}/`);
+      expect(facade).toMatch(/sizes="\(min-resolution: 2\.5dppx\) and [^"]*calc\(\(100vw - 2rem\) \* 1\.6 \/ 3\)/);
+    } finally {
+      const now = await admin.page('home');
+      expect((await admin.save('home', original, now.version)).status).toBe(200);
+      await admin.publish('home');
+    }
+  });
 
   it('/register says what a session is, what it costs (her ranges) and what comes next (issue 30)', async () => {
     const page = await text('/register');
