@@ -9,6 +9,8 @@
  *     publishes with two server processes on one PostgreSQL database.
  *  1f. The journal at 300 posts with 12-MP covers (scripts/bench-journal.ts, issue 22): /blog and a
  *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
+ *  1g. The journal at 100× posts (scripts/bench-journal-scale.ts, issue 36): a start and a publish
+ *     → live on two replicas at 3,000 posts.
  *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
  *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
  *     idle RSS and API throughput on PGlite beside PostgreSQL.
@@ -435,6 +437,12 @@ async function main() {
         .replace(/^# .*\n/, '')
         .replace(/^## /gm, '### ')
     : '';
+  // Issue 36: the journal at 3,000 posts (scripts/bench-journal-scale.ts).
+  if (!process.env.BENCH_SKIP_JOURNAL_SCALE) {
+    const r = spawnSync(process.execPath, ['scripts/bench-journal-scale.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the journal at 100× posts missed a number (see above)');
+  }
+  const journalScaleReport = existsSync('docs/bench/journal-scale.md') ? readFileSync('docs/bench/journal-scale.md', 'utf8').replace(/^# .*\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -475,6 +483,8 @@ async function main() {
     publishReport,
     '## Journal at 300 posts (issue 22)',
     journalReport,
+    '## Journal at 100× posts (issue 36)',
+    journalScaleReport,
     '## A visitor who scrolls and fills a cart; PGlite beside PostgreSQL (issue 25)',
     speedReport,
     '## Mail outbox (issue 21)',

@@ -18,7 +18,7 @@ import type { PictureView } from '../../contract/images.ts';
 import type { DB } from '../../db/client.ts';
 import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../lib/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
-import { publishedPostRows } from './posts.repo.ts';
+import { publishedPostHeads, publishedPostRows } from './posts.repo.ts';
 import { contextFor, type PublishedSource } from './render-context.ts';
 import type { PostPlace, PublishedPost } from '../site/publisher.ts';
 
@@ -33,12 +33,32 @@ export const newestFirst = (a: { date: Date; id: string }, b: { date: Date; id: 
 const withoutNoncharacters = (content: unknown): unknown =>
   content === undefined ? content : JSON.parse(JSON.stringify(content).replace(/\p{Noncharacter_Code_Point}/gu, ''));
 
-export async function loadPosts(db: DB): Promise<PublishedPost[]> {
-  const rows = await publishedPostRows(db);
-  const posts: PublishedPost[] = [];
+/** Parsed posts by id with the version they were parsed at (publishedPostHeads): kept by each process between loads. */
+export type PostsKept = Map<string, { version: string; post: PublishedPost | undefined }>;
+
+/**
+ * Every published post, newest first. With `kept`, only the posts published since it was filled
+ * are read and parsed again (at 3,000 posts, reading and parsing all their text cost most of a
+ * publish); the rest come from it.
+ */
+export async function loadPosts(db: DB, kept: PostsKept = new Map()): Promise<PublishedPost[]> {
+  const heads = await publishedPostHeads(db);
+  const changed = heads.filter((h) => kept.get(h.id)?.version !== h.version).map((h) => h.id);
+  // A first load (or most of the journal changed): one read of everything rather than a long list of ids.
+  const rows = await publishedPostRows(db, changed.length > heads.length / 2 ? undefined : changed);
   for (const r of rows) {
     const parsed = postContent.safeParse(withoutNoncharacters(r.content));
-    if (parsed.success) posts.push({ id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) });
+    kept.set(r.id, {
+      version: r.version,
+      post: parsed.success ? { id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) } : undefined,
+    });
+  }
+  const live = new Set(heads.map((h) => h.id));
+  for (const id of kept.keys()) if (!live.has(id)) kept.delete(id);
+  const posts: PublishedPost[] = [];
+  for (const h of heads) {
+    const post = kept.get(h.id)?.post;
+    if (post) posts.push(post);
   }
   return posts.sort(newestFirst);
 }

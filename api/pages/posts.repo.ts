@@ -199,16 +199,39 @@ export async function deletePost(db: DB, id: string): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-/** Every published post, for the journal's pages, feed and sitemap. */
-export async function publishedPostRows(db: DB) {
+/**
+ * What says whether a published post changed: its id, its revision and when it was published
+ * (every publish and restore writes both). A few bytes a post, so the journal's pages learn what
+ * changed without reading every post's text (render-ahead.ts keeps the parsed posts).
+ */
+export async function publishedPostHeads(db: DB) {
   const rows = await db
     .selectFrom('pages')
-    .select(['slug', 'published', 'publishedAt', 'firstPublishedAt'])
+    .select(['slug', 'publishedRevision', 'publishedAt'])
     .where('kind', '=', 'post')
     .where('published', 'is not', null)
     .execute();
+  return rows.map((r) => ({ id: r.slug.slice(POST_KEY_PREFIX.length), version: `${r.publishedRevision}:${new Date(r.publishedAt!).getTime()}` }));
+}
+
+/** The published posts `ids` (every one when undefined), for the journal's pages, feed and sitemap. */
+export async function publishedPostRows(db: DB, ids?: readonly string[]) {
+  if (ids?.length === 0) return [];
+  let query = db
+    .selectFrom('pages')
+    .select(['slug', 'published', 'publishedRevision', 'publishedAt', 'firstPublishedAt'])
+    .where('kind', '=', 'post')
+    .where('published', 'is not', null);
+  if (ids)
+    query = query.where(
+      'slug',
+      'in',
+      ids.map((id) => postKey(id)),
+    );
+  const rows = await query.execute();
   return rows.map((r) => ({
     id: r.slug.slice(POST_KEY_PREFIX.length),
+    version: `${r.publishedRevision}:${new Date(r.publishedAt!).getTime()}`,
     content: parse(r.published),
     publishedAt: r.publishedAt!,
     date: r.firstPublishedAt ?? r.publishedAt!,

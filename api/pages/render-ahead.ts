@@ -48,6 +48,7 @@ import {
   tagBase,
   targetsOf,
   type JournalTargets,
+  type PostsKept,
 } from './journal-render.ts';
 import type { CachedPage, Change, PageRenderer, Publisher, PublishedPost } from '../site/publisher.ts';
 
@@ -79,6 +80,8 @@ export function createPublisher(
   /** The published content and posts a page made on request is drawn from; dropped when newer rows come. */
   let drawn: Promise<{ source: PublishedSource; posts: PublishedPost[]; byTag: Map<string, PublishedPost[]> }> | undefined;
   const onDemand = new Map<string, Promise<CachedPage | undefined>>();
+  /** The published posts as last parsed: a load reads again only those published since. */
+  const kept: PostsKept = new Map();
   let seen = '0';
   let renderer: PageRenderer | undefined;
   let live: { source: PublishedSource; settings: Settings; generation: string } | undefined;
@@ -265,7 +268,7 @@ export function createPublisher(
     }
     if (change.kind === 'all') await storeRedirects();
     if (change.kind !== 'facts') {
-      const posts = await loadPosts(db);
+      const posts = await loadPosts(db, kept);
       // Every page shows the navigation, posts too; a post's change touches its part of the journal.
       const journal = everyPage ? allTargets(posts) : change.kind === 'journal' ? targetsOf(posts, change) : undefined;
       if (journal) await renderJournal(source, posts, journal, () => notFoundBody(source, freshNotFound));
@@ -284,7 +287,7 @@ export function createPublisher(
   async function renderJournalPath(path: string): Promise<CachedPage | undefined> {
     const mark = stale.get(path);
     const { source, posts, byTag } = await (drawn ??= loadPublished(db).then(async (published) => {
-      const posts = await loadPosts(db);
+      const posts = await loadPosts(db, kept);
       return { source: { ...published, custom: published.custom.filter((p) => !isServedSlug(p.slug)) }, posts, byTag: postsByTag(posts) };
     }));
     const at = journalPageAt(posts, byTag, path);
@@ -347,7 +350,7 @@ export function createPublisher(
     },
     async previewPost(post) {
       if (!renderer) return undefined;
-      const [source, posts] = await Promise.all([loadPublished(db), loadPosts(db)]);
+      const [source, posts] = await Promise.all([loadPublished(db), loadPosts(db, kept)]);
       const others = posts.filter((p) => p.id !== post.id);
       const context = await postContext(
         db,
