@@ -6,14 +6,11 @@
  * Observed in what the server stored (rendered_pages: each render takes the next generation),
  * over real HTTP with the built site, the server restarted on the same database.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../../api/env.ts';
 import { startServer, type RunningServer } from '../../../api/server.ts';
-import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
+import { restartableDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { insertPosts } from '../../helpers/posts.ts';
 import type { TestServer } from '../../helpers/server.ts';
@@ -34,26 +31,24 @@ async function renderedSince(db: DB, since: string): Promise<string[]> {
 const generation = async (db: DB) => (await sql<{ g: string }>`select coalesce(max(generation), 0)::text as g from rendered_pages`.execute(db)).rows[0]!.g;
 
 describe(`a publish among ${POSTS} posts on ${testDbKind()}`, () => {
-  let fresh: FreshDatabase | undefined;
-  let dir: string | undefined;
   const running: RunningServer[] = [];
+  let database: FreshDatabase | undefined;
   afterAll(async () => {
-    for (const r of running) await r.close().catch(() => {});
-    await fresh?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (dir) rmSync(`${dir}.private-records-key`, { force: true });
+    await Promise.all(running.map((r) => r.close().catch(() => {})));
+    await database?.drop();
   });
 
   it('renders only what the post touches; the pages behind it are made on request, with every card moved by one', async () => {
-    let dbEnv: Record<string, string>;
-    if (testDbKind() === 'pglite') {
-      dir = mkdtempSync(join(tmpdir(), 'journal-cost-'));
-      dbEnv = { PGLITE_DIR: dir };
-    } else {
-      fresh = await freshDatabase('postgres');
-      dbEnv = fresh.env as Record<string, string>;
-    }
-    const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', RENDER_POLL_MS: '60000', JOURNAL_SCHEDULE_MS: '3600000', ...dbEnv });
+    database = await restartableDatabase('journal-cost-');
+    const env = loadEnv({
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      QUIET: '1',
+      RENDER_POLL_MS: '60000',
+      JOURNAL_SCHEDULE_MS: '3600000',
+      ...(database.env as Record<string, string>),
+    });
     const first = await startServer(env, { site: true });
     running.push(first);
     // Years of posts, oldest first: post 0 is the oldest, post 299 the newest.

@@ -117,6 +117,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0033_calendar_connections',
       '0034_free_meetings',
       '0035_calendar_mirror',
+      '0036_post_list_order',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
