@@ -4,8 +4,9 @@
  * the built site) on one throwaway PostgreSQL database:
  *  - the posts (about 300 words each, a tag each) are written straight into the database in
  *    batches (tests/helpers/posts.ts), as years of publishing leave them;
- *  - a start at 3,000 posts: the time until a replica listens, and its RSS then (it renders the
- *    journal's first pages only; the rest is made on its first request);
+ *  - a start at 3,000 posts: the time until a replica listens (goal: within 2× a start with no
+ *    posts, timed in the same run), and its RSS then (it renders the journal's first pages only;
+ *    the rest is made on its first request);
  *  - publish → live on both replicas: a new post published on A through the admin API, until A
  *    and B both serve its page and list it on `/blog` (goal ≤ 5 s each time, the pages issue's);
  *  - a page behind it (`/blog/page/150`), stale since the publish, made on its first request on B.
@@ -26,7 +27,8 @@ const POSTS = Number(process.env.BENCH_SCALE_POSTS ?? 3_000);
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 10);
 const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
 const LIVE_MS = 5_000;
-const START_MS = 10_000;
+/** A start at POSTS posts within this many times a start with none (the cost of a start follows what it renders now, not the journal). */
+const START_RATIO = 2;
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `bench_journal_scale_${process.pid}`;
@@ -55,7 +57,9 @@ async function main() {
   const problems: string[] = [];
   try {
     // The first start migrates the empty database; the posts then go in as years leave them.
+    const emptyStarted = performance.now();
     const first = await startReplica(databaseUrl, POLL_MS);
+    const emptyStart = performance.now() - emptyStarted;
     const handle = await openDatabase({ url: databaseUrl, pgliteDir: 'memory://' });
     console.log(`Writing ${POSTS} published posts…`);
     await insertPosts(handle.db, POSTS, { prefix: 'years', body: words });
@@ -79,7 +83,9 @@ async function main() {
     };
     const a = await started();
     const b = await started();
-    for (const s of starts) if (s.ms > START_MS) problems.push(`a start at ${POSTS} posts took ${Math.round(s.ms)} ms > ${START_MS} ms`);
+    for (const s of starts)
+      if (s.ms > START_RATIO * emptyStart)
+        problems.push(`a start at ${POSTS} posts took ${Math.round(s.ms)} ms > ${START_RATIO} × ${Math.round(emptyStart)} ms (a start with no posts)`);
 
     // --- publish → live on both ---------------------------------------------------------------
     const api = async <T>(path: string, json?: unknown): Promise<T> => {
@@ -125,9 +131,10 @@ async function main() {
       '',
       '| figure | measured | goal |',
       '|---|---:|---:|',
+      `| a start with no posts (it migrates the empty database too) | ${(emptyStart / 1000).toFixed(1)} s | |`,
       ...starts.map(
         (s, i) =>
-          `| start ${i + 1} at ${POSTS} posts (until it listens) | ${(s.ms / 1000).toFixed(1)} s, RSS ${s.rss} MB (peak ${s.peak} MB) | ≤ ${START_MS / 1000} s |`,
+          `| start ${i + 1} at ${POSTS} posts (until it listens) | ${(s.ms / 1000).toFixed(1)} s (${(s.ms / emptyStart).toFixed(2)}×), RSS ${s.rss} MB (peak ${s.peak} MB) | ≤ ${START_RATIO}× |`,
       ),
       `| publish → live on both replicas (its page and \`/blog\`), p50 / p95 / max of ${PUBLISHES} | ${ms(both, 50)} / ${ms(both, 95)} / ${Math.round(Math.max(...both))} ms | each ≤ ${LIVE_MS} ms |`,
       `| \`${deep}\` on B, stale since the publishes: first request / the next | ${firstAsk.toFixed(1)} / ${secondAsk.toFixed(1)} ms | |`,
