@@ -112,7 +112,8 @@ export async function startServer(
     // a page that redirects, a range request, a file over its size cap.
     root.on(['GET', 'HEAD'], '*', async (c, next) => {
       const path = c.req.path.replace(/(.)\/$/, '$1');
-      const page = path === NOT_FOUND ? undefined : publisher.lookup(path);
+      // A journal page not in memory (stale since a publish moved its cards) is made on this request.
+      const page = path === NOT_FOUND ? undefined : (publisher.lookup(path) ?? (await publisher.renderOnDemand(path)));
       if (!page) return next();
       if (page.status === 301) return c.redirect(page.body, 301);
       return sendRendered(c.req.header('accept-encoding') ?? '', c.req.header('if-none-match'), page);

@@ -35,6 +35,7 @@ import * as calendarConnections from './migrations/0033_calendar_connections.ts'
 import * as freeMeetings from './migrations/0034_free_meetings.ts';
 import * as calendarMirror from './migrations/0035_calendar_mirror.ts';
 import * as adminListIndexes from './migrations/0036_admin_list_indexes.ts';
+import * as postListOrder from './migrations/0037_post_list_order.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0034_free_meetings': freeMeetings,
   '0035_calendar_mirror': calendarMirror,
   '0036_admin_list_indexes': adminListIndexes,
+  '0037_post_list_order': postListOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

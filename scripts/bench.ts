@@ -13,6 +13,8 @@
  *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
  *  1i. The admin's lists at 1×, 10× and 100× a year of data (scripts/bench-lists.ts, issue 36): the
  *     p95 of each list's first page, flat within 2× (BENCH_SKIP_LISTS skips it).
+ *  1g. The journal at 100× posts (scripts/bench-journal-scale.ts, issue 36): a start and a publish
+ *     → live on two replicas at 3,000 posts.
  *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
  *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
  *     idle RSS and API throughput on PGlite beside PostgreSQL.
@@ -471,6 +473,12 @@ async function main() {
     if (r.status !== 0) console.warn('[bench] an admin list is not flat as the years pile up (see above)');
   }
   const listsReport = existsSync('docs/bench/lists.md') ? readFileSync('docs/bench/lists.md', 'utf8').replace(/^# .*\n/, '') : '';
+  // Issue 36: the journal at 3,000 posts (scripts/bench-journal-scale.ts).
+  if (!process.env.BENCH_SKIP_JOURNAL_SCALE) {
+    const r = spawnSync(process.execPath, ['scripts/bench-journal-scale.ts'], { stdio: 'inherit' });
+    if (r.status !== 0) console.warn('[bench] the journal at 100× posts missed a number (see above)');
+  }
+  const journalScaleReport = existsSync('docs/bench/journal-scale.md') ? readFileSync('docs/bench/journal-scale.md', 'utf8').replace(/^# .*\n/, '') : '';
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -513,6 +521,8 @@ async function main() {
     publishReport,
     '## Journal at 300 posts (issue 22)',
     journalReport,
+    '## Journal at 100× posts (issue 36)',
+    journalScaleReport,
     '## A visitor who scrolls and fills a cart; PGlite beside PostgreSQL (issue 25)',
     speedReport,
     '## Mail outbox (issue 21)',

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import { PAID_ORDER } from '../books/income.repo.ts';
+import { monthRange } from '../lib/time.ts';
 
 export interface BestSellerRow {
   name: string;
@@ -15,11 +16,12 @@ export interface BestSellerRow {
 
 /** The tins sold most in paid orders of the range, by quantity. */
 export async function bestSellers(db: DB, zone: string, from: string, to: string, limit = 5): Promise<BestSellerRow[]> {
+  const { start, end } = monthRange(from, to, zone).instants;
   const { rows } = await sql<BestSellerRow>`
     select i.name, sum(i.quantity) as quantity, sum(i.quantity * i.unit_price_cents) as cents
     from order_items i join orders o on o.id = i.order_id
     where o.status in ${PAID_ORDER}
-      and to_char(o.created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
+      and o.created_at >= ${start} and o.created_at < ${end}
     group by i.name order by 2 desc, 1 limit ${limit}`.execute(db);
   return rows;
 }
@@ -30,7 +32,8 @@ export async function bestSellers(db: DB, zone: string, from: string, to: string
  * booked ones now, whatever the range.
  */
 export async function tastingsOf(db: DB, zone: string, from: string, to: string) {
-  const month = (column: string) => sql`to_char(${sql.ref(column)} at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}`;
+  const { start, end } = monthRange(from, to, zone).instants;
+  const month = (column: string) => sql`${sql.ref(column)} >= ${start} and ${sql.ref(column)} < ${end}`;
   const { rows } = await sql<{ requests: number; quoted: number; booked: number; balanceDueCents: string | number }>`
     select
       (select count(*)::int from tasting_requests where ${month('created_at')}) as requests,

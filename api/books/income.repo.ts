@@ -19,6 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
+import { monthRange } from '../lib/time.ts';
 
 /** Order statuses whose money came in and stayed (order-status.ts). */
 export const PAID_ORDER = sql`('paid', 'ready_for_pickup', 'shipped', 'picked_up')`;
@@ -37,6 +38,7 @@ export interface ShopIncomeRow {
 }
 
 export async function shopIncome(db: DB, zone: string, from: string, to: string): Promise<ShopIncomeRow[]> {
+  const { start, end } = monthRange(from, to, zone).instants;
   const { rows } = await sql<ShopIncomeRow>`
     select to_char(created_at at time zone ${zone}, 'YYYY-MM') as month,
       count(*) filter (where status in ${PAID_ORDER})::int as "ordersPaidCount",
@@ -47,7 +49,7 @@ export async function shopIncome(db: DB, zone: string, from: string, to: string)
       coalesce(sum(total_cents) filter (where status = 'refunded'), 0) as "orderRefundsCents",
       coalesce(sum(tax_cents) filter (where status = 'refunded'), 0) as "refundedTaxCents"
     from orders
-    where to_char(created_at at time zone ${zone}, 'YYYY-MM') between ${from} and ${to}
+    where created_at >= ${start} and created_at < ${end}
     group by 1 order by 1`.execute(db);
   return rows;
 }
@@ -66,7 +68,9 @@ export interface SessionIncomeRow {
  * is money (paid), a coupon booking, still booked, refunded, and how it was paid. Sums by month
  * (sessionIncome) and by method (sessionIncomeByMethod) both read these rows, so they agree.
  */
-const sessionPayments = (zone: string) => sql`(
+const sessionPayments = (zone: string, from: string, to: string) => {
+  const { days, instants } = monthRange(from, to, zone);
+  return sql`(
       -- A gift card's part of a session PayPal paid the rest of (issue 33) is the session's money
       -- too: the card's debit keyed by the session's payment attempt, found by its PayPal order,
       -- which a moved session takes along (a cancel gives it back and lets go of the attempt, so
@@ -77,11 +81,12 @@ const sessionPayments = (zone: string) => sql`(
         not coupon_used and coalesce(amount_cents, 0) > 0 as paid, coupon_used as coupon, true as booked, false as refunded,
         'paypal' as method
       from slots
-      where booked_at is not null
+      where booked_at >= ${instants.start} and booked_at < ${instants.end}
       union all
       select to_char(coalesce(booked_at, created_at) at time zone ${zone}, 'YYYY-MM'), amount_cents,
         not coupon_used and coalesce(amount_cents, 0) > 0, coupon_used, false, refund_state = 'refunded', 'paypal'
       from booking_cancellations
+      where coalesce(booked_at, created_at) >= ${instants.start} and coalesce(booked_at, created_at) < ${instants.end}
       union all
       -- Packages sold (issue 32), on the site or by her hand, and single sessions she was paid for
       -- by hand, by the day the money came in; the sessions booked with their credits carry no
@@ -90,8 +95,9 @@ const sessionPayments = (zone: string) => sql`(
       select substr(paid_on, 1, 7), price_cents, price_cents > 0, false, false,
         exists (select 1 from ledger_entries e where e.lot_id = credit_lots.id and e.reason = 'refunded'), method
       from credit_lots
-      where unit = 'session' and method <> 'adjustment'
+      where unit = 'session' and method <> 'adjustment' and paid_on >= ${days.first} and paid_on < ${days.next}
     )`;
+};
 
 export async function sessionIncome(db: DB, zone: string, from: string, to: string): Promise<SessionIncomeRow[]> {
   const { rows } = await sql<SessionIncomeRow>`
@@ -101,8 +107,7 @@ export async function sessionIncome(db: DB, zone: string, from: string, to: stri
       count(*) filter (where coupon and booked)::int as "couponBookingsCount",
       count(*) filter (where paid and refunded)::int as "sessionRefundsCount",
       coalesce(sum(cents) filter (where paid and refunded), 0) as "sessionRefundsCents"
-    from ${sessionPayments(zone)} s
-    where month between ${from} and ${to}
+    from ${sessionPayments(zone, from, to)} s
     group by 1 order by 1`.execute(db);
   return rows;
 }
@@ -121,8 +126,7 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
     select method,
       count(*) filter (where (paid or method = 'free') and not refunded)::int as count,
       coalesce(sum(cents) filter (where paid and not refunded), 0) as cents
-    from ${sessionPayments(zone)} s
-    where month between ${from} and ${to}
+    from ${sessionPayments(zone, from, to)} s
     group by 1 order by 1`.execute(db);
   return rows;
 }
@@ -134,14 +138,15 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
  * when sold), and a tasting's deposit and balance.
  */
 export async function eventIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num; tastingsCents: Num }[]> {
+  const { first, next } = monthRange(from, to, 'UTC').days;
   const { rows } = await sql<{ month: string; classesCents: Num; tastingsCents: Num }>`
     select month, sum(classes) as "classesCents", sum(tastings) as "tastingsCents"
     from (
-      select substr(paid_on, 1, 7) as month, amount_cents as classes, 0 as tastings from event_payments where refund is null
+      select substr(paid_on, 1, 7) as month, amount_cents as classes, 0 as tastings from event_payments
+      where refund is null and paid_on >= ${first} and paid_on < ${next}
       union all
-      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments
+      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments where paid_on >= ${first} and paid_on < ${next}
     ) money
-    where month between ${from} and ${to}
     group by 1 order by 1`.execute(db);
   return rows;
 }
@@ -154,11 +159,12 @@ export interface GigIncomeRow {
 }
 
 export async function gigIncome(db: DB, from: string, to: string): Promise<GigIncomeRow[]> {
+  const { first, next } = monthRange(from, to, 'UTC').days;
   const { rows } = await sql<GigIncomeRow>`
     select substr(paid_on, 1, 7) as month, count(*)::int as "gigsPaidCount", sum(rate_cents) as "gigsCents",
       coalesce(sum(rate_cents) filter (where taxed), 0) as "gigsWithheldCents"
     from gigs
-    where paid and substr(paid_on, 1, 7) between ${from} and ${to}
+    where paid and paid_on >= ${first} and paid_on < ${next}
     group by 1 order by 1`.execute(db);
   return rows;
 }

@@ -107,5 +107,18 @@ export function addMonths(date: string, months: number): string {
   return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last))).toISOString().slice(0, 10);
 }
 
+/**
+ * Months `from` to `to` (YYYY-MM, both included) as a half-open range a column's index serves
+ * (issue 36): `days` for a text date (YYYY-MM-DD), `first` <= date < `next`; `instants` for a
+ * timestamp, from the first instant of `from` on the clocks of `zone` to the first of the month
+ * after `to`. The same rows as comparing to_char(column at time zone zone, 'YYYY-MM'), which no
+ * index serves.
+ */
+export function monthRange(from: string, to: string, zone: string): { days: { first: string; next: string }; instants: { start: Date; end: Date } } {
+  const first = `${from}-01`;
+  const next = addMonths(`${to}-01`, 1);
+  return { days: { first, next }, instants: { start: zonedInstant(first, '00:00', zone), end: zonedInstant(next, '00:00', zone) } };
+}
+
 /** Whether a session starting at `startsAt` can still be changed online at `now`, under a notice of `noticeHours`. */
 export const changeableAt = (noticeHours: number, startsAt: Date | string, now: number) => new Date(startsAt).getTime() - now >= noticeHours * 3_600_000;

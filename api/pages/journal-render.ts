@@ -18,7 +18,7 @@ import type { PictureView } from '../../contract/images.ts';
 import type { DB } from '../../db/client.ts';
 import { excerptOf, postImageIds, postWords, renderPostMarkdown } from '../lib/markdown.ts';
 import { pictureViews } from '../images/images.repo.ts';
-import { publishedPostRows } from './posts.repo.ts';
+import { publishedPostHeads, publishedPostRows } from './posts.repo.ts';
 import { contextFor, type PublishedSource } from './render-context.ts';
 import type { PostPlace, PublishedPost } from '../site/publisher.ts';
 
@@ -33,12 +33,32 @@ export const newestFirst = (a: { date: Date; id: string }, b: { date: Date; id: 
 const withoutNoncharacters = (content: unknown): unknown =>
   content === undefined ? content : JSON.parse(JSON.stringify(content).replace(/\p{Noncharacter_Code_Point}/gu, ''));
 
-export async function loadPosts(db: DB): Promise<PublishedPost[]> {
-  const rows = await publishedPostRows(db);
-  const posts: PublishedPost[] = [];
+/** Parsed posts by id with the version they were parsed at (publishedPostHeads): kept by each process between loads. */
+export type PostsKept = Map<string, { version: string; post: PublishedPost | undefined }>;
+
+/**
+ * Every published post, newest first. With `kept`, only the posts published since it was filled
+ * are read and parsed again (at 3,000 posts, reading and parsing all their text cost most of a
+ * publish); the rest come from it.
+ */
+export async function loadPosts(db: DB, kept: PostsKept = new Map()): Promise<PublishedPost[]> {
+  const heads = await publishedPostHeads(db);
+  const changed = heads.filter((h) => kept.get(h.id)?.version !== h.version).map((h) => h.id);
+  // A first load (or most of the journal changed): one read of everything rather than a long list of ids.
+  const rows = await publishedPostRows(db, changed.length > heads.length / 2 ? undefined : changed);
   for (const r of rows) {
     const parsed = postContent.safeParse(withoutNoncharacters(r.content));
-    if (parsed.success) posts.push({ id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) });
+    kept.set(r.id, {
+      version: r.version,
+      post: parsed.success ? { id: r.id, content: parsed.data, date: new Date(r.date), updated: new Date(r.publishedAt) } : undefined,
+    });
+  }
+  const live = new Set(heads.map((h) => h.id));
+  for (const id of kept.keys()) if (!live.has(id)) kept.delete(id);
+  const posts: PublishedPost[] = [];
+  for (const h of heads) {
+    const post = kept.get(h.id)?.post;
+    if (post) posts.push(post);
   }
   return posts.sort(newestFirst);
 }
@@ -54,7 +74,12 @@ export const pageCount = (n: number) => Math.max(1, Math.ceil(n / POSTS_PER_PAGE
 /** The tags of the published posts with their posts, newest first. */
 export function postsByTag(posts: readonly PublishedPost[]): Map<string, PublishedPost[]> {
   const out = new Map<string, PublishedPost[]>();
-  for (const p of posts) for (const t of p.content.tags) out.set(t, [...(out.get(t) ?? []), p]);
+  for (const p of posts)
+    for (const t of p.content.tags) {
+      const list = out.get(t);
+      if (list) list.push(p);
+      else out.set(t, [p]);
+    }
   return out;
 }
 
@@ -68,33 +93,54 @@ export function journalPaths(posts: readonly PublishedPost[]): Set<string> {
 }
 
 export interface JournalTargets {
+  /** Posts whose page to make now. */
   posts: PublishedPost[];
-  /** Page numbers of /blog to make. */
+  /** Page numbers of /blog to make now. */
   index: number[];
-  /** Page numbers of each tag's pages to make. */
+  /** Page numbers of each tag's pages to make now. */
   tags: { tag: string; pages: number[] }[];
+  /**
+   * Addresses the change touches too but made only when first asked for (render-ahead.ts
+   * renderOnDemand): the pages behind the one a post appears on, whose cards all move by one when
+   * a post comes or goes. Rendering them all at once made a publish cost the whole journal
+   * (issue 36: 11 s at 3,000 posts); now it costs what a reader sees first, bounded.
+   */
+  stale: string[];
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/** Everything: the start of a build, or a change every page shows (navigation, footer). */
+/** The first `n` of `pages` to make now, the rest's addresses under `base` for later. */
+function splitPages(base: string, pages: number[], n: number, stale: string[]): number[] {
+  for (const page of pages.slice(n)) stale.push(indexPath(base, page));
+  return pages.slice(0, n);
+}
+
+/**
+ * Everything: the start of a build, or a change every page shows (navigation, footer). Made now:
+ * the first page of /blog and of each tag, the posts it lists and the feed; every other address
+ * of the journal when first asked for (a start at 3,000 posts rendered 3,500 pages: 65 s).
+ */
 export function allTargets(posts: readonly PublishedPost[]): JournalTargets {
-  return {
-    posts: [...posts],
-    index: range(1, pageCount(posts.length)),
-    tags: [...postsByTag(posts)].map(([tag, tagged]) => ({ tag, pages: range(1, pageCount(tagged.length)) })),
-  };
+  const stale: string[] = [];
+  const index = splitPages('/blog', range(1, pageCount(posts.length)), 1, stale);
+  const tags = [...postsByTag(posts)].map(([tag, tagged]) => ({ tag, pages: splitPages(tagBase(tag), range(1, pageCount(tagged.length)), 1, stale) }));
+  const now = posts.slice(0, POSTS_PER_PAGE);
+  for (const p of posts.slice(POSTS_PER_PAGE)) stale.push(postPath(p.content.slug));
+  return { posts: now, index, tags, stale };
 }
 
 /**
  * What a change of one post touches: its page; its neighbours (their next/previous links name
  * it); the index pages from where it sits to the end when it came or went (every later card
  * moves), else only the page that shows it; the same on the pages of each tag it has or had.
+ * Of the index pages, the one that shows it is made now, the later ones when first asked for.
  */
 export function targetsOf(posts: readonly PublishedPost[], change: { id: string; before: PostPlace | null; after: PostPlace | null }): JournalTargets {
   const place = change.after ?? change.before;
-  if (!place) return { posts: [], index: [], tags: [] };
+  if (!place) return { posts: [], index: [], tags: [], stale: [] };
   const me = { date: place.date, id: change.id };
+  const stale: string[] = [];
   /** The pages of `list` that show a change of it: from where it sits to the end if it came or went, else its own. */
   const pagesOf = (list: readonly PublishedPost[], moved: boolean) => {
     // Where it sits (or sat) among the others: the count of posts newer than it.
@@ -109,13 +155,36 @@ export function targetsOf(posts: readonly PublishedPost[], change: { id: string;
   if (self) targets.add(self);
   if (others[at - 1]) targets.add(others[at - 1]!);
   if (others[at]) targets.add(others[at]!);
-  const index = pagesOf(posts, (change.before === null) !== (change.after === null));
+  const index = splitPages('/blog', pagesOf(posts, (change.before === null) !== (change.after === null)), 1, stale);
   const byTag = postsByTag(posts);
   const tags = [...new Set([...(change.before?.tags ?? []), ...(change.after?.tags ?? [])])].map((tag) => ({
     tag,
-    pages: pagesOf(byTag.get(tag) ?? [], (change.before?.tags.includes(tag) ?? false) !== (change.after?.tags.includes(tag) ?? false)),
+    pages: splitPages(
+      tagBase(tag),
+      pagesOf(byTag.get(tag) ?? [], (change.before?.tags.includes(tag) ?? false) !== (change.after?.tags.includes(tag) ?? false)),
+      1,
+      stale,
+    ),
   }));
-  return { posts: [...targets], index, tags };
+  return { posts: [...targets], index, tags, stale };
+}
+
+/** What the journal serves at `path` now: a post's page or a page of /blog or of a tag; undefined: nothing. */
+export type JournalPage = { kind: 'post'; post: PublishedPost } | { kind: 'index'; listed: readonly PublishedPost[]; tag: string | null; page: number };
+
+export function journalPageAt(posts: readonly PublishedPost[], byTag: ReadonlyMap<string, readonly PublishedPost[]>, path: string): JournalPage | undefined {
+  const index = /^\/blog(?:\/tag\/([^/]+))?(?:\/page\/([1-9]\d{0,6}))?$/.exec(path);
+  if (index) {
+    const tag = index[1] ?? null;
+    const page = index[2] ? Number(index[2]) : 1;
+    const listed = tag === null ? posts : byTag.get(tag);
+    // Page 1 is the base address itself (indexPath), never /page/1.
+    if (!listed || page > pageCount(listed.length) || indexPath(tag === null ? '/blog' : tagBase(tag), page) !== path) return undefined;
+    return { kind: 'index', listed, tag, page };
+  }
+  const slug = /^\/blog\/([^/]+)$/.exec(path)?.[1];
+  const post = slug === undefined ? undefined : posts.find((p) => p.content.slug === slug);
+  return post && { kind: 'post', post };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -60,17 +60,39 @@ const toRow = ({ slug, draft, published, ...rest }: Selected): PostRow => ({
 /** A unique index refused the write (the post slug's): PostgreSQL and PGlite both say 23505. */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
 
-/** Newest first: by date (first publish), drafts by when they were made. */
-export async function listPosts(db: DB): Promise<PostRow[]> {
-  const rows = await db
+/** The list's order: a post's date (its first publish), a draft's when it was made; then its key. Served by the index pages_post_list (0036). */
+const LIST_AT = sql<string>`coalesce(first_published_at, created_at)`;
+
+/** Where a page of the list ends: the last row's date (as PostgreSQL writes it, exact to the microsecond) and key. */
+export interface ListPosition {
+  at: string;
+  slug: string;
+}
+
+/**
+ * A page of posts, newest first: at most `limit` after `after` (a keyset on the indexed order,
+ * so the thousandth page costs what the first does), those whose draft's title holds `q` when
+ * given. One more row than asked says whether a page follows.
+ */
+export async function listPosts(db: DB, options: { limit: number; after?: ListPosition; q?: string }): Promise<{ rows: PostRow[]; next: ListPosition | null }> {
+  let query = db
     .selectFrom('pages')
-    .select(COLUMNS)
-    .where('kind', '=', 'post')
-    .orderBy(sql`coalesce(first_published_at, created_at)`, 'desc')
+    .select([...COLUMNS, sql<string>`${LIST_AT}::text`.as('listAt')])
+    .where('kind', '=', 'post');
+  const { after, q } = options;
+  if (after) query = query.where(sql<boolean>`(${LIST_AT} < ${after.at}::timestamptz or (${LIST_AT} = ${after.at}::timestamptz and slug > ${after.slug}))`);
+  if (q) query = query.where(sql<boolean>`draft::jsonb ->> 'title' ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  const rows = await query
+    .orderBy(LIST_AT, 'desc')
     .orderBy('slug')
-    .limit(2000)
+    .limit(options.limit + 1)
     .execute();
-  return rows.map(toRow);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map(({ listAt: _, ...row }) => toRow(row)),
+    next: rows.length > options.limit && last ? { at: last.listAt, slug: last.slug } : null,
+  };
 }
 
 export async function findPost(db: DB | Transaction<Database>, id: string): Promise<PostRow | undefined> {
@@ -199,16 +221,33 @@ export async function deletePost(db: DB, id: string): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-/** Every published post, for the journal's pages, feed and sitemap. */
-export async function publishedPostRows(db: DB) {
-  const rows = await db
-    .selectFrom('pages')
-    .select(['slug', 'published', 'publishedAt', 'firstPublishedAt'])
-    .where('kind', '=', 'post')
-    .where('published', 'is not', null)
-    .execute();
+/**
+ * What says whether a published post changed: its id, its revision and when it was published
+ * (every publish and restore writes both). A few bytes a post, so the journal's pages learn what
+ * changed without reading every post's text (render-ahead.ts keeps the parsed posts).
+ */
+export async function publishedPostHeads(db: DB) {
+  const rows = await publishedPosts(db).select(['slug', 'publishedRevision', 'publishedAt']).execute();
+  return rows.map((r) => ({ id: r.slug.slice(POST_KEY_PREFIX.length), version: versionOf(r) }));
+}
+
+const publishedPosts = (db: DB) => db.selectFrom('pages').where('kind', '=', 'post').where('published', 'is not', null);
+const versionOf = (r: { publishedRevision: number | null; publishedAt: Date | null }) => `${r.publishedRevision}:${new Date(r.publishedAt!).getTime()}`;
+
+/** The published posts `ids` (every one when undefined), for the journal's pages, feed and sitemap. */
+export async function publishedPostRows(db: DB, ids?: readonly string[]) {
+  if (ids?.length === 0) return [];
+  let query = publishedPosts(db).select(['slug', 'published', 'publishedRevision', 'publishedAt', 'firstPublishedAt']);
+  if (ids)
+    query = query.where(
+      'slug',
+      'in',
+      ids.map((id) => postKey(id)),
+    );
+  const rows = await query.execute();
   return rows.map((r) => ({
     id: r.slug.slice(POST_KEY_PREFIX.length),
+    version: versionOf(r),
     content: parse(r.published),
     publishedAt: r.publishedAt!,
     date: r.firstPublishedAt ?? r.publishedAt!,

@@ -16,7 +16,17 @@ import { systemClock, type Clock } from '../lib/clock.ts';
 import type { DB } from '../../db/client.ts';
 import { contextFor, extraNavOf, loadPublished, type PublishedCustomPage, type PublishedSource } from './render-context.ts';
 import { findRedirect, listRedirects } from './pages.repo.ts';
-import { deleteRenders, redirectsTo, rendersNewerThan, restampNotFound, servedJournalRenders, storeRender } from './rendered-pages.repo.ts';
+import {
+  deleteRenders,
+  markStale,
+  redirectsTo,
+  rendersNewerThan,
+  restampNotFound,
+  servedJournalRenders,
+  STALE,
+  storeRender,
+  storeRenderIfStale,
+} from './rendered-pages.repo.ts';
 import { runEvery } from '../lib/periodic.ts';
 import { isServedSlug } from './served-paths.ts';
 import { NOT_FOUND, SITE_ROUTES, type SiteRoute } from './site-routes.ts';
@@ -27,6 +37,7 @@ import {
   FEED_PATH,
   indexContext,
   indexPath,
+  journalPageAt,
   journalPaths,
   loadPosts,
   pageCount,
@@ -37,6 +48,7 @@ import {
   tagBase,
   targetsOf,
   type JournalTargets,
+  type PostsKept,
 } from './journal-render.ts';
 import type { CachedPage, Change, PageRenderer, Publisher, PublishedPost } from '../site/publisher.ts';
 
@@ -63,6 +75,13 @@ export function createPublisher(
   // browser hydrates to the same text in any zone (contract/content.ts PageClock).
   const pageClock = (): PageClock => ({ now: clock.now().toISOString(), zone: timeZone });
   const cache = new Map<string, CachedPage>();
+  /** The journal's addresses stored as stale (made when first asked for), with the generation of that mark. */
+  const stale = new Map<string, string>();
+  /** The published content and posts a page made on request is drawn from; dropped when newer rows come. */
+  let drawn: Promise<{ source: PublishedSource; posts: PublishedPost[]; byTag: Map<string, PublishedPost[]> }> | undefined;
+  const onDemand = new Map<string, Promise<CachedPage | undefined>>();
+  /** The published posts as last parsed: a load reads again only those published since. */
+  const kept: PostsKept = new Map();
   let seen = '0';
   let renderer: PageRenderer | undefined;
   let live: { source: PublishedSource; settings: Settings; generation: string } | undefined;
@@ -76,7 +95,16 @@ export function createPublisher(
   async function load(): Promise<void> {
     const rows = await rendersNewerThan(db, options.buildId, seen);
     if (rows.length === 0) return;
-    for (const row of rows) cache.set(row.path, await cachedOf(row));
+    drawn = undefined;
+    for (const row of rows) {
+      if (row.status === STALE) {
+        cache.delete(row.path);
+        stale.set(row.path, row.gen);
+      } else {
+        cache.set(row.path, await cachedOf(row));
+        stale.delete(row.path);
+      }
+    }
     seen = rows.at(-1)!.gen;
     // Navigation and footer of the on-demand pages follow what was published (her settings written in).
     const [source, settings] = await Promise.all([loadPublished(db), readSettings(db)]);
@@ -138,6 +166,8 @@ export function createPublisher(
     targets: JournalTargets,
     notFound: () => Promise<string>,
   ): Promise<void> {
+    // Every replica drops these from memory and makes each when it is first asked for.
+    await markStale(db, options.buildId, targets.stale);
     for (const post of targets.posts) {
       const { status, html } = await renderer!('blog-post', await postContext(db, source, posts, post, { timeZone }));
       if (status !== 200) throw new Error(`render-ahead ${postPath(post.content.slug)}: status ${status}`);
@@ -238,7 +268,7 @@ export function createPublisher(
     }
     if (change.kind === 'all') await storeRedirects();
     if (change.kind !== 'facts') {
-      const posts = await loadPosts(db);
+      const posts = await loadPosts(db, kept);
       // Every page shows the navigation, posts too; a post's change touches its part of the journal.
       const journal = everyPage ? allTargets(posts) : change.kind === 'journal' ? targetsOf(posts, change) : undefined;
       if (journal) await renderJournal(source, posts, journal, () => notFoundBody(source, freshNotFound));
@@ -248,8 +278,50 @@ export function createPublisher(
     log(`render-ahead: ${change.kind} ${'slug' in change ? change.slug : 'id' in change ? change.id : ''} in ${Math.round(performance.now() - started)} ms`);
   }
 
+  /**
+   * A page of the journal made on the first request for it (a stale one, or one never made for
+   * this build): drawn from the posts as this replica last loaded them, stored only if no newer
+   * render or stale mark came meanwhile (storeRenderIfStale), so a page drawn before a publish
+   * never hides the publish's mark.
+   */
+  async function renderJournalPath(path: string): Promise<CachedPage | undefined> {
+    const mark = stale.get(path);
+    const { source, posts, byTag } = await (drawn ??= loadPublished(db).then(async (published) => {
+      const posts = await loadPosts(db, kept);
+      return { source: { ...published, custom: published.custom.filter((p) => !isServedSlug(p.slug)) }, posts, byTag: postsByTag(posts) };
+    }));
+    const at = journalPageAt(posts, byTag, path);
+    if (!at) return undefined;
+    const { status, html } =
+      at.kind === 'post'
+        ? await renderer!('blog-post', await postContext(db, source, posts, at.post, { timeZone }))
+        : await renderer!('blog', await indexContext(db, source, at.listed, { page: at.page, tag: at.tag, timeZone }));
+    if (status !== 200) throw new Error(`render on request ${path}: status ${status}`);
+    const row = { path, status: 200, contentType: 'text/html; charset=utf-8', body: html, etag: etagOf(html) };
+    const page = await cachedOf(row);
+    if (await storeRenderIfStale(db, options.buildId, row, mark)) {
+      // Unless a newer mark or render came in while this one was made.
+      if (!cache.has(path) && stale.get(path) === mark) {
+        cache.set(path, page);
+        stale.delete(path);
+      }
+    }
+    return page;
+  }
+
+  function renderOnDemand(path: string): Promise<CachedPage | undefined> | undefined {
+    if (!renderer || !path.startsWith('/blog') || cache.has(path)) return undefined;
+    let pending = onDemand.get(path);
+    if (!pending) {
+      pending = renderJournalPath(path).finally(() => onDemand.delete(path));
+      onDemand.set(path, pending);
+    }
+    return pending;
+  }
+
   return {
     lookup: (path) => cache.get(path),
+    renderOnDemand,
     liveContext: (path) =>
       live && {
         path,
@@ -278,7 +350,7 @@ export function createPublisher(
     },
     async previewPost(post) {
       if (!renderer) return undefined;
-      const [source, posts] = await Promise.all([loadPublished(db), loadPosts(db)]);
+      const [source, posts] = await Promise.all([loadPublished(db), loadPosts(db, kept)]);
       const others = posts.filter((p) => p.id !== post.id);
       const context = await postContext(
         db,
@@ -295,9 +367,10 @@ export function createPublisher(
     refresh,
     async start(render, pollMs) {
       renderer = (route, context) => render(route, { ...context, clock: pageClock() });
-      await refresh();
       // Every page once for this build: a new build's assets have new names, and content may
-      // have been published by a process of another build.
+      // have been published by a process of another build. The journal's first pages now, the
+      // rest when first asked for (allTargets); regenerate's own load then reads what is stored,
+      // the journal's older pages as stale marks, which cost no compression.
       await regenerate({ kind: 'all' });
       const stop = runEvery('render-ahead', pollMs, () => refresh());
       return async () => stop();

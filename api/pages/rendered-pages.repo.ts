@@ -44,6 +44,67 @@ export async function storeRender(db: DB, buildId: string, page: RenderedPage): 
     .execute();
 }
 
+/** The status of a stored mark: the page at this address is to be made again when first asked for. */
+export const STALE = 0;
+
+/**
+ * Marks `paths` of `buildId` stale (made again on request, api/pages/render-ahead.ts), each with
+ * the next generation so every replica drops its copy; an address never rendered gets a mark too,
+ * so a render drawn before this mark can't be stored over it (storeRenderIfStale).
+ */
+export async function markStale(db: DB, buildId: string, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 1_000) {
+    const rows = paths.slice(i, i + 1_000).map((path) => ({
+      buildId,
+      path,
+      status: STALE,
+      contentType: 'text/html; charset=utf-8',
+      body: '',
+      etag: '',
+      generation: sql<string>`nextval('render_generation')`,
+    }));
+    await db
+      .insertInto('renderedPages')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['buildId', 'path']).doUpdateSet({
+          status: STALE,
+          body: '',
+          etag: '',
+          generation: sql`nextval('render_generation')`,
+          renderedAt: new Date(),
+        }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Stores a page made on request only if its address is still as the maker saw it: stale with
+ * generation `mark`, or (no mark) not stored at all. False when a newer render or mark came.
+ */
+export async function storeRenderIfStale(db: DB, buildId: string, page: RenderedPage, mark: string | undefined): Promise<boolean> {
+  const { path, status, contentType, body, etag } = page;
+  if (mark === undefined) {
+    const row = await db
+      .insertInto('renderedPages')
+      .values({ buildId, path, status, contentType, body, etag, generation: sql`nextval('render_generation')` })
+      .onConflict((oc) => oc.columns(['buildId', 'path']).doNothing())
+      .returning('path')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  const r = await db
+    .updateTable('renderedPages')
+    .set({ status, contentType, body, etag, generation: sql`nextval('render_generation')`, renderedAt: new Date() })
+    .where('buildId', '=', buildId)
+    .where('path', '=', path)
+    .where('status', '=', STALE)
+    .where(sql<boolean>`generation = ${mark}::bigint`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** Gives every address of `buildId` that answers 404 (but the 404 page's own, `notFoundPath`) the body `body`. */
 export async function restampNotFound(db: DB, buildId: string, notFoundPath: string, body: string, etag: string): Promise<void> {
   await db

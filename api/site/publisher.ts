@@ -49,6 +49,12 @@ export interface CachedPage {
 export interface Publisher {
   /** The page to serve for a path, if one was rendered ahead. */
   lookup(path: string): CachedPage | undefined;
+  /**
+   * A page of the journal not in memory (stale since a change moved its cards, or never made for
+   * this build), made now and stored for every replica; undefined at once for any other path,
+   * and the promise's undefined: nothing is served there.
+   */
+  renderOnDemand(path: string): Promise<CachedPage | undefined> | undefined;
   /** The published content for on-demand pages (client and admin areas): navigation and footer. */
   liveContext(path: string): RenderContext | undefined;
   /** Renders what a change touches, stores it, and serves it here at once (others within RENDER_POLL_MS). */

@@ -2,6 +2,9 @@
  * A fresh, empty database per test file: PGlite in memory, or (TEST_DB=postgres) a new
  * database on the server TEST_DATABASE_URL points at, dropped afterwards.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { throwawayDatabase } from '../../scripts/lib/throwaway-database.ts';
 import type { DB } from '../../db/client.ts';
@@ -23,6 +26,22 @@ export async function freshDatabase(kind: TestDbKind = testDbKind()): Promise<Fr
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const database = await throwawayDatabase(adminUrl, 't');
   return { env: { DATABASE_URL: database.url, PGLITE_DIR: 'memory://' }, drop: database.drop };
+}
+
+/**
+ * A database a test's servers can restart on: a PGlite folder of its own (and the private
+ * records' key made beside it), or a fresh PostgreSQL database; `drop` removes it.
+ */
+export async function restartableDatabase(prefix: string, kind: TestDbKind = testDbKind()): Promise<FreshDatabase> {
+  if (kind === 'postgres') return freshDatabase('postgres');
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    env: { PGLITE_DIR: dir },
+    drop: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(`${dir}.private-records-key`, { force: true });
+    },
+  };
 }
 
 /** How many rows `table` holds now: what a test compares before and after a request that must change nothing. */

@@ -22,7 +22,7 @@ describe('targetsOf', () => {
     expect(t.tags).toEqual([{ tag: 'cacao', pages: [1] }]);
   });
 
-  it('a new post at the top: every page of /blog and of its tags, its one neighbour', () => {
+  it('a new post at the top: its one neighbour, the first page of /blog and of its tags now; every later page of /blog when first asked for', () => {
     const fresh: PublishedPost = {
       ...posts[0]!,
       id: 'new',
@@ -31,8 +31,9 @@ describe('targetsOf', () => {
     };
     const t = targetsOf([fresh, ...posts], { id: 'new', before: null, after: place(fresh) });
     expect(ids(t.posts)).toEqual(['id-00', 'new']);
-    expect(t.index).toEqual([1, 2, 3]);
+    expect(t.index).toEqual([1]);
     expect(t.tags).toEqual([{ tag: 'cacao', pages: [1] }]);
+    expect(t.stale).toEqual(['/blog/page/2', '/blog/page/3']);
   });
 
   it('an unpublished post: its former neighbours, the pages from where it sat to the end, its tags’ pages', () => {
@@ -52,11 +53,12 @@ describe('targetsOf', () => {
     expect(t.tags).toEqual([{ tag: 'cacao', pages: [1] }]);
   });
 
-  it('everything, and the addresses that serve pages now', () => {
+  it('everything: the first pages and the posts they list now, every other address when first asked for; the addresses that serve pages now', () => {
     const t = allTargets(posts);
-    expect(t.posts).toHaveLength(25);
-    expect(t.index).toEqual([1, 2, 3]);
+    expect(ids(t.posts)).toEqual(ids(posts.slice(0, 10)));
+    expect(t.index).toEqual([1]);
     expect(t.tags).toEqual([{ tag: 'cacao', pages: [1] }]);
+    expect(t.stale.sort()).toEqual(['/blog/page/2', '/blog/page/3', ...posts.slice(10).map((p) => `/blog/${p.content.slug}`)].sort());
     const paths = journalPaths(posts);
     expect([...paths].filter((p) => !p.startsWith('/blog/post-')).sort()).toEqual([
       '/blog',

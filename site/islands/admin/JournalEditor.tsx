@@ -6,9 +6,9 @@
  * Preview / Publish in the bar at the bottom, a schedule, the history with a one-step restore,
  * and "Send as newsletter" once it is published. The server checks everything again.
  */
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { adminScreen } from './AdminShell';
-import { formatLosAngeles, useAdminList } from './admin-ui';
+import { formatLosAngeles } from './admin-ui';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { inlinePhoto, POST_MESSAGES, postContent, postSlug, slugify, type PostDetail, type PostListItem } from '../../../contract/content.ts';
 import { BackButton, DraftPending, DraftScreen, History, inPlace, NewDraftScreen } from './drafts/DraftParts';
@@ -65,8 +65,32 @@ function PostCard({ post, onOpen }: { post: PostListItem; onOpen: () => void }) 
   );
 }
 
+/**
+ * Her posts a page at a time (issue 36): the newest first, "Show more" for the next page, and a
+ * search by title that asks the server, so every post is in reach at 3,000 as at 30.
+ */
 function PostList({ go }: { go: Go }) {
-  const { items } = useAdminList<PostListItem>('/api/admin/posts', 'Could not load the journal', 'Please check the connection and reload the page.');
+  const searchId = useId();
+  const [items, setItems] = useState<PostListItem[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [searched, setSearched] = useState('');
+  const [loading, setLoading] = useState(false);
+  const load = useCallback(async (q: string, after: string | null) => {
+    setLoading(true);
+    const res = await postsApi.list({ q, after });
+    setLoading(false);
+    if (!res?.ok || !Array.isArray(res.data.items)) {
+      if (after === null) setItems([]);
+      await showAlert({ icon: 'error', title: 'Could not load the journal', text: 'Please check the connection and reload the page.' });
+      return;
+    }
+    const page = res.data;
+    setItems((old) => (after !== null && old ? [...old, ...page.items] : page.items));
+    setNext(page.next);
+    setSearched(q);
+  }, []);
+  useEffect(() => void load('', null), [load]);
   return (
     <>
       <p className="pages-intro">Your posts, newest first. A post stays a draft, seen only here, until you publish it or its scheduled time comes.</p>
@@ -78,7 +102,22 @@ function PostList({ go }: { go: Go }) {
           See the journal<span className="sr-only"> (new tab)</span>
         </a>
       </p>
-      <Listing items={items} empty={<p className="muted">No posts yet: “New post” starts one.</p>}>
+      <form
+        className="field admin-search"
+        role="search"
+        aria-label="Search posts by title"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          void load(query.trim(), null);
+        }}
+      >
+        <label htmlFor={searchId}>Search posts by title</label>
+        <input id={searchId} type="search" value={query} autoComplete="off" enterKeyHint="search" onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit" className="button button-small">
+          Search
+        </button>
+      </form>
+      <Listing items={items} empty={<p className="muted">{searched ? `No post has “${searched}” in its title.` : 'No posts yet: “New post” starts one.'}</p>}>
         {(items) => (
           <ul className="page-cards">
             {items.map((p) => (
@@ -87,6 +126,13 @@ function PostList({ go }: { go: Go }) {
           </ul>
         )}
       </Listing>
+      {next && (
+        <p>
+          <button type="button" className="button button-quiet" disabled={loading} onClick={() => void load(searched, next)}>
+            Show more
+          </button>
+        </p>
+      )}
     </>
   );
 }

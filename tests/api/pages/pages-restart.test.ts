@@ -3,35 +3,24 @@
  * lacks a page, never one that has her edits; a server starting on a build with no rendered
  * pages yet (a rebuild) renders them from the database, not from the YAML.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../../api/env.ts';
 import { startServer, type RunningServer } from '../../../api/server.ts';
-import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
+import { restartableDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 
 describe('her edits across restarts and rebuilds', () => {
-  let fresh: FreshDatabase | undefined;
-  let dir: string | undefined;
+  let database: FreshDatabase | undefined;
   const running: RunningServer[] = [];
   afterAll(async () => {
     for (const r of running) await r.close().catch(() => {});
-    await fresh?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   it('keeps a published edit and a saved draft; the YAML never overwrites them', async () => {
-    let dbEnv: Record<string, string>;
-    if (testDbKind() === 'pglite') {
-      dir = mkdtempSync(join(tmpdir(), 'pages-restart-'));
-      dbEnv = { PGLITE_DIR: dir };
-    } else {
-      fresh = await freshDatabase('postgres');
-      dbEnv = fresh.env as Record<string, string>;
-    }
+    database = await restartableDatabase('pages-restart-');
+    const dbEnv = database.env as Record<string, string>;
     const env = loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', ...dbEnv });
     const start = async () => {
       const r = await startServer(env, { site: true, seedContent: false });

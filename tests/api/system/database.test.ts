@@ -118,6 +118,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0034_free_meetings',
       '0035_calendar_mirror',
       '0036_admin_list_indexes',
+      '0037_post_list_order',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`

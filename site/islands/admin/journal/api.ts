@@ -3,7 +3,7 @@
  * session (a 401 goes to the login page); a server that can't be reached answers null.
  */
 import { request } from '../../../lib/http';
-import type { PageRevision, PostDetail, PostListItem, PostState } from '../../../../contract/content.ts';
+import type { PageRevision, PostDetail, PostListPage, PostState } from '../../../../contract/content.ts';
 import type { Answer, Refusal } from '../pages/api';
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
@@ -17,7 +17,13 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<Ans
 const post = (id: string) => `/api/admin/posts/${encodeURIComponent(id)}`;
 
 export const postsApi = {
-  list: () => call<PostListItem[]>('GET', '/api/admin/posts'),
+  /** A page of her posts, newest first (`after`: the page before's `next`; `q`: words of the title). */
+  list: (options: { after?: string | null; q?: string } = {}) => {
+    const query = new URLSearchParams();
+    if (options.after) query.set('after', options.after);
+    if (options.q) query.set('q', options.q);
+    return call<PostListPage>('GET', `/api/admin/posts${query.size ? `?${query}` : ''}`);
+  },
   get: (id: string) => call<PostDetail>('GET', post(id)),
   create: (body: unknown) => call<{ id: string; slug: string; version: number; state: PostState }>('POST', '/api/admin/posts', body),
   save: (id: string, content: unknown, version: number) =>
