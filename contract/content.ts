@@ -684,25 +684,6 @@ export interface PostListItem {
   newsletterSentAt: string | null;
 }
 
-/**
- * The admin's journal list a page at a time (issue 36): GET /api/admin/posts?limit=&after=&q=
- * answers at most `limit` posts (POST_LIST_LIMIT), newest first, and `next`, the `after` of the
- * following page (null: this was the last). `q` finds posts whose title holds it.
- */
-export interface PostListPage {
-  items: PostListItem[];
-  next: string | null;
-}
-
-export const POST_LIST_LIMIT = { default: 50, max: 100 } as const;
-
-export const postListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(POST_LIST_LIMIT.max).default(POST_LIST_LIMIT.default),
-  /** The `next` of the page before: opaque. */
-  after: z.string().max(200).optional(),
-  q: z.string().trim().max(200).optional(),
-});
-
 export interface PostDetail extends PostListItem {
   /** The draft. */
   content: PostContent;
@@ -711,7 +692,6 @@ export interface PostDetail extends PostListItem {
 
 export const POST_MESSAGES = {
   notFound: 'No such post',
-  badCursor: 'is not a page of this list: start again from the first page',
   slugTaken: 'Another post already uses this address: choose another slug',
   stale: PAGE_MESSAGES.stale.replace('This page', 'This post'),
   altRequired: PAGE_MESSAGES.altRequired,

@@ -19,13 +19,13 @@ export const CURSOR_INVALID = 'This cursor is not one the list gave: load the li
 export const SEARCH_TOO_LONG = 'Search for at most 100 characters';
 export const SEARCH_UNREADABLE = 'Search with letters, digits and punctuation only';
 
-/** What a key of a cursor holds: an instant (microseconds kept), a day (YYYY-MM-DD), an id. */
+/** What a key of a cursor holds: an instant (microseconds kept), a day (YYYY-MM-DD), an id (a row key such as a post's `post/<uuid>`). */
 export type CursorKey = 'instant' | 'day' | 'id';
 
 const KEY_PATTERNS: Record<CursorKey, RegExp> = {
   instant: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/,
   day: /^\d{4}-\d{2}-\d{2}$/,
-  id: /^[\w-]{1,100}$/,
+  id: /^[\w/-]{1,100}$/,
 };
 
 const toBase64Url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -2,10 +2,12 @@
  * The SQL every paged admin list shares (issue 36, decision 0046): the keyset condition that
  * continues after a page's last row, the cursor's text of an instant, and the search `q`.
  */
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { CursorKey } from '../../contract/paging.ts';
 
 const CAST: Record<CursorKey, string> = { instant: 'timestamptz', day: 'text', id: 'text' };
+
+const keyOf = (k: ListKeys[number]) => (typeof k.column === 'string' ? sql.ref(k.column) : k.column);
 
 /**
  * The rows after `keys` in the order `columns` sort by, all in `direction`: one row comparison,
@@ -13,7 +15,7 @@ const CAST: Record<CursorKey, string> = { instant: 'timestamptz', day: 'text', i
  * skips). Ties on the first keys are broken by the last, the id, so no row is met twice or missed.
  */
 export function afterKeys(columns: ListKeys, keys: readonly string[], direction: 'asc' | 'desc'): Expression<SqlBool> {
-  const left = sql.join(columns.map((c) => sql.ref(c.column)));
+  const left = sql.join(columns.map(keyOf));
   const right = sql.join(columns.map((c, i) => sql`cast(${keys[i]} as ${sql.raw(CAST[c.kind])})`));
   return direction === 'desc' ? sql<SqlBool>`(${left}) < (${right})` : sql<SqlBool>`(${left}) > (${right})`;
 }
@@ -22,7 +24,8 @@ export function afterKeys(columns: ListKeys, keys: readonly string[], direction:
  * An instant as a cursor holds it: UTC with its microseconds, so a row sharing the millisecond
  * of the page's last row is neither skipped nor repeated (a JavaScript Date keeps milliseconds).
  */
-export const instantKey = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const instantKey = (column: string | RawBuilder<unknown>) =>
+  sql<string>`to_char(${typeof column === 'string' ? sql.ref(column) : column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** LIKE's wildcards in a person's words are letters to find. */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -36,8 +39,11 @@ export function matchesWords<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, 
   return eb.and(words.map((w) => eb.or(columns.map((c) => sql<SqlBool>`${sql.ref(c)} ilike ${`%${escapeLike(w)}%`}`))));
 }
 
-/** A list's order, as its cursor holds it: the sort columns, the id last. */
-export type ListKeys = readonly { column: string; kind: CursorKey }[];
+/**
+ * A list's order, as its cursor holds it: the sort columns, the id last. A key may be an
+ * expression (`sql`), when the list's index is on one (the journal's date of a post or a draft).
+ */
+export type ListKeys = readonly { column: string | RawBuilder<unknown>; kind: CursorKey }[];
 
 /** The order most lists page in: an instant (created_at, starts_at), then the id. */
 export const instantThenId = (instant: string, id: string): ListKeys => [
@@ -60,6 +66,6 @@ export function keysetPage<DB, TB extends keyof DB, O>(
   let paged = page.after === undefined ? qb : qb.where(afterKeys(keys, page.after, direction));
   const { q } = page;
   if (q !== undefined && searched.length > 0) paged = paged.where((eb) => matchesWords(eb, q, searched));
-  for (const k of keys) paged = paged.orderBy(sql.ref(k.column), direction);
+  for (const k of keys) paged = paged.orderBy(keyOf(k), direction);
   return paged.limit(page.limit + 1);
 }

@@ -9,6 +9,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DB } from '../../db/client.ts';
 import { publishRevision } from './pages.repo.ts';
+import { instantKey, keysetPage, type ListKeys } from '../lib/pages.repo.ts';
 
 /** The row key of a post: never a page's slug (those have no '/'). */
 export const postKey = (id: string) => `post/${id}`;
@@ -60,39 +61,26 @@ const toRow = ({ slug, draft, published, ...rest }: Selected): PostRow => ({
 /** A unique index refused the write (the post slug's): PostgreSQL and PGlite both say 23505. */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
 
-/** The list's order: a post's date (its first publish), a draft's when it was made; then its key. Served by the index pages_post_list (0036). */
-const LIST_AT = sql<string>`coalesce(first_published_at, created_at)`;
-
-/** Where a page of the list ends: the last row's date (as PostgreSQL writes it, exact to the microsecond) and key. */
-export interface ListPosition {
-  at: string;
-  slug: string;
-}
+/** The list's order: a post's date (its first publish), a draft's when it was made; then its key. Served by the index pages_post_list (0037). */
+const POST_KEYS: ListKeys = [
+  { column: sql`coalesce(first_published_at, created_at)`, kind: 'instant' },
+  { column: 'slug', kind: 'id' },
+];
 
 /**
- * A page of posts, newest first: at most `limit` after `after` (a keyset on the indexed order,
- * so the thousandth page costs what the first does), those whose draft's title holds `q` when
- * given. One more row than asked says whether a page follows.
+ * A page of posts, newest first (api/lib/pages.repo.ts: a keyset on the indexed order, so the
+ * thousandth page costs what the first does), those whose draft's title holds `q` when given;
+ * one row more than `limit`, with the cursor's keys (api/lib/pages.ts answerPage).
  */
-export async function listPosts(db: DB, options: { limit: number; after?: ListPosition; q?: string }): Promise<{ rows: PostRow[]; next: ListPosition | null }> {
+export async function listPosts(db: DB, page: { limit: number; after?: string[] | undefined; q?: string | undefined }) {
   let query = db
     .selectFrom('pages')
-    .select([...COLUMNS, sql<string>`${LIST_AT}::text`.as('listAt')])
+    .select([...COLUMNS, instantKey(sql`coalesce(first_published_at, created_at)`).as('cursorAt')])
     .where('kind', '=', 'post');
-  const { after, q } = options;
-  if (after) query = query.where(sql<boolean>`(${LIST_AT} < ${after.at}::timestamptz or (${LIST_AT} = ${after.at}::timestamptz and slug > ${after.slug}))`);
+  const { q } = page;
   if (q) query = query.where(sql<boolean>`draft::jsonb ->> 'title' ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  const rows = await query
-    .orderBy(LIST_AT, 'desc')
-    .orderBy('slug')
-    .limit(options.limit + 1)
-    .execute();
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
-  return {
-    rows: page.map(({ listAt: _, ...row }) => toRow(row)),
-    next: rows.length > options.limit && last ? { at: last.listAt, slug: last.slug } : null,
-  };
+  const rows = await keysetPage(query, { limit: page.limit, after: page.after }, POST_KEYS, 'desc').execute();
+  return rows.map(({ cursorAt, ...row }) => ({ ...toRow(row), cursorAt }));
 }
 
 export async function findPost(db: DB | Transaction<Database>, id: string): Promise<PostRow | undefined> {

@@ -4,12 +4,12 @@ import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson, validateOptionalJson, validateParams, validateQuery } from '../validation.ts';
-import { decodeCursor, encodeCursor, PG_TIMESTAMP } from './list-cursor.ts';
+import { answerPage } from '../lib/pages.ts';
+import { pageQuery } from '../../contract/paging.ts';
 import { NEWSLETTER_SENDING } from '../../contract/backoffice.ts';
 import {
   createPostBody,
   POST_MESSAGES,
-  postListQuery,
   postNewsletterBody,
   postSlug,
   publishBody,
@@ -18,7 +18,6 @@ import {
   slugify,
   type PostDetail,
   type PostListItem,
-  type PostListPage,
   type PostState,
 } from '../../contract/content.ts';
 import { listRevisions } from './pages.repo.ts';
@@ -101,17 +100,15 @@ function putContent(body: Record<string, unknown>): { content: unknown; version:
   return { content, version };
 }
 
+/** The journal's list pages as every admin list does (contract/paging.ts): by its date, then its key. */
+const postListQuery = pageQuery(['instant', 'id']);
+
 export const adminPosts = new Hono<AppEnv>()
   .use('*', requireAdmin())
   .get('/', validateQuery(postListQuery), async (c) => {
-    const { limit, after, q } = c.req.valid('query');
-    // The key of the last post of the page before: its date as PostgreSQL wrote it, and its row key.
-    const position = after === undefined ? undefined : decodeCursor(after, [PG_TIMESTAMP, /^post\/[0-9a-f-]{36}$/]);
-    if (after !== undefined && !position)
-      return c.json({ message: `after: ${POST_MESSAGES.badCursor}`, issues: [{ path: 'after', message: POST_MESSAGES.badCursor }] }, 400);
-    const page = await listPosts(c.var.services.db, { limit, q: q || undefined, after: position && { at: position[0]!, slug: position[1]! } });
-    const body: PostListPage = { items: page.rows.map(listItem), next: page.next && encodeCursor([page.next.at, page.next.slug]) };
-    return c.json(body);
+    const { limit, cursor, q } = c.req.valid('query');
+    const rows = await listPosts(c.var.services.db, { limit, after: cursor, q });
+    return answerPage(c, rows, limit, (r) => [r.cursorAt, r.key], listItem);
   })
   .post('/', validateJson(createPostBody), async (c) => {
     const { slug: given, publishAt, ...rest } = c.req.valid('json');

@@ -38,7 +38,7 @@ test.beforeAll(async ({ playwright }) => {
   // A rerun on the same database starts without the post this spec makes.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { ...visitorHeaders(), origin: BASE_URL } });
   await postAdminLogin(admin);
-  const posts = ((await (await admin.get(`/api/admin/posts?q=${encodeURIComponent(TITLE)}`)).json()) as { items: { id: string; slug: string }[] }).items;
+  const posts = (await (await admin.get(`/api/admin/posts?q=${encodeURIComponent(TITLE)}`)).json()) as { id: string; slug: string }[];
   for (const p of posts.filter((x) => x.slug === SLUG)) expect((await admin.delete(`/api/admin/posts/${p.id}`)).status()).toBe(200);
   await admin.dispose();
 });

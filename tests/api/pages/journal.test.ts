@@ -21,7 +21,7 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { publishDuePosts } from '../../../api/pages/journal.ts';
 import { scriptHash } from '../../../api/middleware/security-headers.ts';
 import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.ts';
-import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListPage } from '../../../contract/content.ts';
+import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListItem } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
 
 beforeEach(() => resetRateLimits());
@@ -200,7 +200,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(await status(path)).toBe(404);
     expect(await page('/blog/feed.xml')).not.toContain(title);
     expect(await page('/sitemap.xml')).not.toContain(path);
-    const list = ((await (await call('/api/admin/posts')).json()) as PostListPage).items;
+    const list = (await (await call('/api/admin/posts')).json()) as PostListItem[];
     expect(list.find((p) => p.id === id)).toMatchObject({ state: 'draft', path: null, slug });
 
     const client = await createUser(server);
@@ -485,7 +485,7 @@ describe(`her journal on ${testDbKind()}`, () => {
   });
 
   it('pages the journal ten posts at a time: /blog/page/2 comes and goes with the posts', async () => {
-    const listed = ((await (await call('/api/admin/posts')).json()) as PostListPage).items;
+    const listed = (await (await call('/api/admin/posts')).json()) as PostListItem[];
     const published = listed.filter((p) => p.state === 'published').length;
     const ids: string[] = [];
     for (let i = published; i < 11; i++) {
@@ -500,7 +500,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(second).toContain('Page 2 of 2');
     expect(second).toContain('href="/blog"');
     // Two fewer published: one page again, and page 2 is gone.
-    for (const id of ((await (await call('/api/admin/posts')).json()) as PostListPage).items
+    for (const id of ((await (await call('/api/admin/posts')).json()) as PostListItem[])
       .filter((p) => p.state === 'published')
       .slice(0, 2)
       .map((p) => p.id))

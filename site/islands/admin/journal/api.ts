@@ -3,7 +3,8 @@
  * session (a 401 goes to the login page); a server that can't be reached answers null.
  */
 import { request } from '../../../lib/http';
-import type { PageRevision, PostDetail, PostListPage, PostState } from '../../../../contract/content.ts';
+import type { PageRevision, PostDetail, PostListItem, PostState } from '../../../../contract/content.ts';
+import { NEXT_CURSOR_HEADER, pageAddress } from '../../../../contract/paging.ts';
 import type { Answer, Refusal } from '../pages/api';
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
@@ -17,12 +18,14 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<Ans
 const post = (id: string) => `/api/admin/posts/${encodeURIComponent(id)}`;
 
 export const postsApi = {
-  /** A page of her posts, newest first (`after`: the page before's `next`; `q`: words of the title). */
-  list: (options: { after?: string | null; q?: string } = {}) => {
-    const query = new URLSearchParams();
-    if (options.after) query.set('after', options.after);
-    if (options.q) query.set('q', options.q);
-    return call<PostListPage>('GET', `/api/admin/posts${query.size ? `?${query}` : ''}`);
+  /**
+   * A page of her posts, newest first, as every admin list pages (contract/paging.ts): `after`
+   * is the page before's `next` (the answer's X-Next-Cursor); `q`: words of the title.
+   */
+  list: async (options: { after?: string | null; q?: string } = {}): Promise<Answer<{ items: PostListItem[]; next: string | null }>> => {
+    const res = await call<PostListItem[]>('GET', pageAddress('/api/admin/posts', { q: options.q }, options.after ?? undefined));
+    if (!res?.ok || !Array.isArray(res.data)) return res as Answer<{ items: PostListItem[]; next: string | null }>;
+    return { ...res, data: { items: res.data, next: res.headers?.get(NEXT_CURSOR_HEADER) ?? null } } as Answer<{ items: PostListItem[]; next: string | null }>;
   },
   get: (id: string) => call<PostDetail>('GET', post(id)),
   create: (body: unknown) => call<{ id: string; slug: string; version: number; state: PostState }>('POST', '/api/admin/posts', body),
