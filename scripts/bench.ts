@@ -1,27 +1,26 @@
 /**
  * `npm run bench`: one run, one report (docs/bench/report.md).
- *  1. The page report (scripts/bench-pages.ts: JS/CSS/transfer and Lighthouse per route).
- *  1b. The photo report (scripts/bench-photos.ts, issue 14): galleries and products full of
- *     12-MP photos; upload processing time, transfer before/after scrolling, Lighthouse and CLS.
- *  1b'. Photos at DPR 3 (scripts/bench-photos-dpr3.ts, issue 36): every public page with photos read
- *     to the end on a DPR 3 phone with textured 12-MP photos, ≤ 600 KB each (BENCH_SKIP_PHOTOS_DPR3).
- *  1c. The newsletter sender's throughput (scripts/bench-newsletter.ts, issue 16): mails a
- *     minute through the mailbox stand-in and through a local fake of Resend's API.
- *  1d. Publish → served by every replica (scripts/bench-publish.ts, issue 19): p50/p95 over 20
- *     publishes with two server processes on one PostgreSQL database.
- *  1f. The journal at 300 posts with 12-MP covers (scripts/bench-journal.ts, issue 22): /blog and a
- *     post on a phone (transfer, Lighthouse, CLS), publish → live on two replicas, feed and sitemap.
- *  1i. The admin's lists at 1×, 10× and 100× a year of data (scripts/bench-lists.ts, issue 36): the
- *     p95 of each list's first page, flat within 2× (BENCH_SKIP_LISTS skips it).
- *  1g. The journal at 100× posts (scripts/bench-journal-scale.ts, issue 36): a start and a publish
- *     → live on two replicas at 3,000 posts.
- *  1e. Issue 25 (scripts/bench-speed.ts): a phone visitor who scrolls every section and fills a
- *     cart (bytes, layout shift, page height, React before a press), the slot list on the wire,
- *     idle RSS and API throughput on PGlite beside PostgreSQL.
- *  1g. Issue 36 (scripts/bench-serve.ts): a page she published and `/favicon.svg` from the
- *     production server, each as a ratio to a plain Node file server sending the same bytes.
- *  1h. Issue 36 (scripts/bench-first-tap.ts): the script a first tap on the home page's form fetches,
- *     a content page's script files, and Lighthouse mobile on /cart with two items.
+ *  1. Steps, each a script of its own that writes docs/bench/<name>.md and exits non-zero when a
+ *     figure misses its goal (a miss fails the bench; BENCH_SKIP_<NAME> skips a step):
+ *     - bench-pages.ts: JS/CSS/transfer and Lighthouse per route;
+ *     - bench-photos.ts (issue 14): galleries and products full of 12-MP photos; upload time,
+ *       transfer before/after scrolling, Lighthouse and CLS;
+ *     - bench-photos-dpr3.ts (issue 36): every public page with photos read to the end on a DPR 3
+ *       phone with textured 12-MP photos, ≤ 600 KB each;
+ *     - bench-newsletter.ts (issue 16): mails a minute through the stand-in and a fake of Resend;
+ *     - bench-outbox.ts (issue 21): the mail outbox's commit → sent delay and drain rate;
+ *     - bench-publish.ts (issue 19): publish → served by two replicas on one PostgreSQL;
+ *     - bench-speed.ts (issue 25): a phone visitor who scrolls and fills a cart, the slot list on
+ *       the wire, idle RSS and API throughput on PGlite beside PostgreSQL;
+ *     - bench-serve.ts (issue 36): a page she published and `/favicon.svg`, each as a ratio to a
+ *       plain Node file server sending the same bytes (≥ 0.9);
+ *     - bench-journal.ts (issue 22): the journal at 300 posts with 12-MP covers on a phone;
+ *     - bench-first-tap.ts (issue 36): the script the first tap on the home page's form fetches
+ *       (≤ 60 KB in ≤ 4 requests), a content page's script files, Lighthouse on /cart (≥ 98);
+ *     - bench-lists.ts (issue 36): each admin list's first page at 1×, 10× and 100× a year of
+ *       data, flat within 2×;
+ *     - bench-journal-scale.ts (issue 36): a start and a publish → live on two replicas at 3,000
+ *       posts (≤ 5 s).
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -393,92 +392,33 @@ async function main() {
     return;
   }
   mkdirSync('docs/bench', { recursive: true });
-  if (!process.env.BENCH_SKIP_PAGES) {
-    const r = spawnSync(process.execPath, ['scripts/bench-pages.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the page report found a budget problem (see above)');
-  }
-  const pageReport = existsSync('docs/bench/pages.md') ? readFileSync('docs/bench/pages.md', 'utf8').replace(/^# Page report\n/, '') : '';
-  if (!process.env.BENCH_SKIP_PHOTOS) {
-    const r = spawnSync(process.execPath, ['scripts/bench-photos.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the photo report missed a number (see above)');
-  }
-  const photoReport = existsSync('docs/bench/photos.md')
-    ? readFileSync('docs/bench/photos.md', 'utf8')
-        .replace(/^# Photo report\n/, '')
-        .replace(/^## /gm, '### ')
-    : '';
-  // Issue 36: every public page with photos read to the end on a DPR 3 phone, textured 12-MP photos (scripts/bench-photos-dpr3.ts).
-  if (!process.env.BENCH_SKIP_PHOTOS_DPR3) {
-    const r = spawnSync(process.execPath, ['scripts/bench-photos-dpr3.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the DPR 3 photo report missed a number (see above)');
-  }
-  const photosDpr3Report = existsSync('docs/bench/photos-dpr3.md')
-    ? readFileSync('docs/bench/photos-dpr3.md', 'utf8')
-        .replace(/^# .*\n/, '')
-        .replace(/^## /gm, '### ')
-    : '';
-  // Issue 16: the newsletter sender's throughput (scripts/bench-newsletter.ts).
-  if (!process.env.BENCH_SKIP_NEWSLETTER) {
-    const r = spawnSync(process.execPath, ['scripts/bench-newsletter.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the newsletter report failed (see above)');
-  }
-  const newsletterReport = existsSync('docs/bench/newsletter.md') ? readFileSync('docs/bench/newsletter.md', 'utf8').replace(/^# Newsletter sender\n/, '') : '';
-  // Issue 21: the mail outbox's commit → sent delay and delivery rate (scripts/bench-outbox.ts).
-  if (!process.env.BENCH_SKIP_OUTBOX) {
-    const r = spawnSync(process.execPath, ['scripts/bench-outbox.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the outbox report failed (see above)');
-  }
-  const outboxReport = existsSync('docs/bench/outbox.md') ? readFileSync('docs/bench/outbox.md', 'utf8').replace(/^# .*\n/, '') : '';
-  // Issue 19: publish → served by both replicas (scripts/bench-publish.ts).
-  if (!process.env.BENCH_SKIP_PUBLISH) {
-    const r = spawnSync(process.execPath, ['scripts/bench-publish.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the publish report failed (see above)');
-  }
-  // Issue 25: a visitor who scrolls and fills a cart; idle memory and API throughput on PGlite and PostgreSQL (scripts/bench-speed.ts).
-  if (!process.env.BENCH_SKIP_SPEED) {
-    const r = spawnSync(process.execPath, ['scripts/bench-speed.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the issue 25 report missed a number (see above)');
-  }
-  const speedReport = existsSync('docs/bench/speed.md')
-    ? readFileSync('docs/bench/speed.md', 'utf8')
-        .replace(/^# .*\n/, '')
-        .replace(/^## /gm, '### ')
-    : '';
-  const publishReport = existsSync('docs/bench/publish.md') ? readFileSync('docs/bench/publish.md', 'utf8').replace(/^# .*\n/, '') : '';
-  // Issue 36: a published page and a static file beside a plain Node file server (scripts/bench-serve.ts).
-  if (!process.env.BENCH_SKIP_SERVE) {
-    const r = spawnSync(process.execPath, ['scripts/bench-serve.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the serving report missed a number (see above)');
-  }
-  const serveReport = existsSync('docs/bench/serve.md') ? readFileSync('docs/bench/serve.md', 'utf8').replace(/^# .*\n/, '') : '';
-  // Issue 22: the journal at 300 posts (scripts/bench-journal.ts).
-  if (!process.env.BENCH_SKIP_JOURNAL) {
-    const r = spawnSync(process.execPath, ['scripts/bench-journal.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the journal report missed a number (see above)');
-  }
-  const journalReport = existsSync('docs/bench/journal.md')
-    ? readFileSync('docs/bench/journal.md', 'utf8')
-        .replace(/^# .*\n/, '')
-        .replace(/^## /gm, '### ')
-    : '';
-  // Issue 36: the first tap of the home page's form and /cart's Lighthouse (scripts/bench-first-tap.ts).
-  if (!process.env.BENCH_SKIP_FIRST_TAP) {
-    const r = spawnSync(process.execPath, ['scripts/bench-first-tap.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the first-tap report missed a number (see above)');
-  }
-  const firstTapReport = existsSync('docs/bench/first-tap.md') ? readFileSync('docs/bench/first-tap.md', 'utf8').replace(/^# .*\n/, '') : '';
-  // Issue 36: the admin's lists' first page at 1×, 10× and 100× a year of data (scripts/bench-lists.ts).
-  if (!process.env.BENCH_SKIP_LISTS) {
-    const r = spawnSync(process.execPath, ['scripts/bench-lists.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] an admin list is not flat as the years pile up (see above)');
-  }
-  const listsReport = existsSync('docs/bench/lists.md') ? readFileSync('docs/bench/lists.md', 'utf8').replace(/^# .*\n/, '') : '';
-  // Issue 36: the journal at 3,000 posts (scripts/bench-journal-scale.ts).
-  if (!process.env.BENCH_SKIP_JOURNAL_SCALE) {
-    const r = spawnSync(process.execPath, ['scripts/bench-journal-scale.ts'], { stdio: 'inherit' });
-    if (r.status !== 0) console.warn('[bench] the journal at 100× posts missed a number (see above)');
-  }
-  const journalScaleReport = existsSync('docs/bench/journal-scale.md') ? readFileSync('docs/bench/journal-scale.md', 'utf8').replace(/^# .*\n/, '') : '';
+  // Each step is a script of its own that writes its report and exits non-zero when a figure
+  // misses its goal; a miss fails the whole bench (issue 36), after every step has run.
+  const missed: string[] = [];
+  const step = (script: string, skip: string, file: string, subHeadings = false): string => {
+    if (!process.env[skip]) {
+      const r = spawnSync(process.execPath, [`scripts/${script}`], { stdio: 'inherit' });
+      if (r.status !== 0) {
+        missed.push(script);
+        console.warn(`[bench] ${script} missed a figure (see above)`);
+      }
+    }
+    if (!existsSync(`docs/bench/${file}`)) return '';
+    const text = readFileSync(`docs/bench/${file}`, 'utf8').replace(/^# .*\n/, '');
+    return subHeadings ? text.replace(/^## /gm, '### ') : text;
+  };
+  const pageReport = step('bench-pages.ts', 'BENCH_SKIP_PAGES', 'pages.md');
+  const photoReport = step('bench-photos.ts', 'BENCH_SKIP_PHOTOS', 'photos.md', true);
+  const photosDpr3Report = step('bench-photos-dpr3.ts', 'BENCH_SKIP_PHOTOS_DPR3', 'photos-dpr3.md', true);
+  const newsletterReport = step('bench-newsletter.ts', 'BENCH_SKIP_NEWSLETTER', 'newsletter.md');
+  const outboxReport = step('bench-outbox.ts', 'BENCH_SKIP_OUTBOX', 'outbox.md');
+  const publishReport = step('bench-publish.ts', 'BENCH_SKIP_PUBLISH', 'publish.md');
+  const speedReport = step('bench-speed.ts', 'BENCH_SKIP_SPEED', 'speed.md', true);
+  const serveReport = step('bench-serve.ts', 'BENCH_SKIP_SERVE', 'serve.md');
+  const journalReport = step('bench-journal.ts', 'BENCH_SKIP_JOURNAL', 'journal.md', true);
+  const firstTapReport = step('bench-first-tap.ts', 'BENCH_SKIP_FIRST_TAP', 'first-tap.md');
+  const listsReport = step('bench-lists.ts', 'BENCH_SKIP_LISTS', 'lists.md');
+  const journalScaleReport = step('bench-journal-scale.ts', 'BENCH_SKIP_JOURNAL_SCALE', 'journal-scale.md');
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -536,6 +476,10 @@ async function main() {
   ];
   writeFileSync('docs/bench/report.md', report.join('\n'));
   console.log('\nWrote docs/bench/report.md');
+  if (missed.length) {
+    console.error(`[bench] a figure missed its goal in: ${missed.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 await main();
