@@ -20,7 +20,9 @@
  *     - bench-lists.ts (issue 36): each admin list's first page at 1×, 10× and 100× a year of
  *       data, flat within 2×;
  *     - bench-journal-scale.ts (issue 36): a start and a publish → live on two replicas at 3,000
- *       posts (≤ 5 s).
+ *       posts (≤ 5 s);
+ *     - check-memory.ts with CHECK_MEMORY_ONLY=pglite (issue 36): PGlite's peak RSS at a first
+ *       start, a restart and under a mixed load, each under the ceiling it states.
  *  2. How fast the built server answers `/`, `/yoga` and `/chocolates` (pages rendered ahead
  *     with the published content), each as a ratio to the same server answering a small
  *     static file in the same run.
@@ -395,9 +397,9 @@ async function main() {
   // Each step is a script of its own that writes its report and exits non-zero when a figure
   // misses its goal; a miss fails the whole bench (issue 36), after every step has run.
   const missed: string[] = [];
-  const step = (script: string, skip: string, file: string, subHeadings = false): string => {
+  const step = (script: string, skip: string, file: string, subHeadings = false, env: Record<string, string> = {}): string => {
     if (!process.env[skip]) {
-      const r = spawnSync(process.execPath, [`scripts/${script}`], { stdio: 'inherit' });
+      const r = spawnSync(process.execPath, [`scripts/${script}`], { stdio: 'inherit', env: { ...process.env, ...env } });
       if (r.status !== 0) {
         missed.push(script);
         console.warn(`[bench] ${script} missed a figure (see above)`);
@@ -419,6 +421,7 @@ async function main() {
   const firstTapReport = step('bench-first-tap.ts', 'BENCH_SKIP_FIRST_TAP', 'first-tap.md');
   const listsReport = step('bench-lists.ts', 'BENCH_SKIP_LISTS', 'lists.md');
   const journalScaleReport = step('bench-journal-scale.ts', 'BENCH_SKIP_JOURNAL_SCALE', 'journal-scale.md');
+  const pgliteMemoryReport = step('check-memory.ts', 'BENCH_SKIP_PGLITE_MEMORY', 'memory-pglite.md', true, { CHECK_MEMORY_ONLY: 'pglite' });
   const pageLines = await pages();
   const apiResult = await api();
   const pgVersion = await (async () => {
@@ -463,6 +466,8 @@ async function main() {
     journalReport,
     '## Journal at 100× posts (issue 36)',
     journalScaleReport,
+    "## PGlite's peak memory: a first start, a restart, a mixed load (issue 36)",
+    pgliteMemoryReport,
     '## A visitor who scrolls and fills a cart; PGlite beside PostgreSQL (issue 25)',
     speedReport,
     '## Mail outbox (issue 21)',
