@@ -2,7 +2,7 @@
  * Issue 36: the admin's lists as her years pile up. A throwaway PostgreSQL database is filled with
  * 1×, 10× and 100× a year of her data (a year: 600 orders of two items, 400 clients, 1,000 slots of
  * which a third are booked, 1,200 class sign-ups), each scale on top of the last, spread over as
- * many years back; at each scale the first page of every admin list is asked for one request at a
+ * many years back, and 30 journal posts a year; at each scale the first page of every admin list is asked for one request at a
  * time, as her screens ask for it, and its p50/p95 taken. A list's page must stay flat: its p95
  * at 100× within 2× its p95 at 1× (a floor of 2 ms under the 1× figure, so a sub-millisecond
  * baseline does not make noise a failure). Writes docs/bench/lists.md; exits 1 when a list misses.
@@ -21,6 +21,8 @@ import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { percentile } from './bench-publish.ts';
+import { zonedNow } from '../api/lib/time.ts';
+import { insertPosts } from '../tests/helpers/posts.ts';
 
 const SCALES = (process.env.BENCH_LISTS_SCALES ?? '1,10,100').split(',').map(Number);
 const REQUESTS = Number(process.env.BENCH_LISTS_REQUESTS ?? 100);
@@ -31,13 +33,18 @@ const FLAT = 2;
 const FLOOR_MS = 2;
 
 /** One year of her data. */
-const YEAR = { orders: 600, users: 400, slots: 1_000, signups: 1_200 };
+const YEAR = { orders: 600, users: 400, slots: 1_000, signups: 1_200, posts: 30 };
+
+/** The year she is in: the tax year's report is asked for it (a year's rows at every scale). */
+const THIS_YEAR = zonedNow(process.env.SITE_TIMEZONE ?? 'America/Los_Angeles').date.slice(0, 4);
 
 const LISTS = [
   { name: 'orders', path: '/api/admin/orders', what: 'orders with their items, newest first' },
   { name: 'clients', path: '/api/admin/users', what: 'clients, newest first' },
   { name: 'bookings', path: '/api/bookings', what: 'the admin view: slots ahead, sessions to come, passed sessions' },
   { name: 'sign-ups', path: '/api/admin/signups', what: 'class sign-ups, latest class first' },
+  { name: 'journal', path: '/api/admin/posts', what: "her journal's posts and drafts, newest first" },
+  { name: 'tax year', path: `/api/admin/tax-year/${THIS_YEAR}`, what: 'the report of the year she is in: its months served by an index on the date' },
 ] as const;
 
 /**
@@ -46,6 +53,9 @@ const LISTS = [
  */
 async function grow(db: Kysely<Database>, fromYears: number, toYears: number, zone: string) {
   const span = (n: number) => ({ a: fromYears * n + 1, b: toYears * n });
+  // Her journal: 30 posts a year, the years before this scale's older (their own titles and slugs).
+  const years = toYears - fromYears;
+  await insertPosts(db, years * YEAR.posts, { prefix: `y${toYears}`, from: new Date(Date.now() - toYears * 365 * 86_400_000) });
   const u = span(YEAR.users);
   await sql`insert into users (email, first_name, last_name, phone, city, zipcode, created_at)
     select 'client' || g || '@bench.test', 'Client' || g, 'Bench', '555-010-' || lpad((g % 10000)::text, 4, '0'), 'Portland, OR', '97201',
@@ -131,7 +141,7 @@ async function main() {
       years = scale;
       const took = (performance.now() - t0) / 1000;
       seeding.push(
-        `${scale}×: ${(scale * YEAR.orders).toLocaleString('en-US')} orders, ${(scale * YEAR.users).toLocaleString('en-US')} clients, ${(scale * YEAR.slots).toLocaleString('en-US')} slots, ${(scale * YEAR.signups).toLocaleString('en-US')} sign-ups (${took.toFixed(1)} s to seed)`,
+        `${scale}×: ${(scale * YEAR.orders).toLocaleString('en-US')} orders, ${(scale * YEAR.users).toLocaleString('en-US')} clients, ${(scale * YEAR.slots).toLocaleString('en-US')} slots, ${(scale * YEAR.signups).toLocaleString('en-US')} sign-ups, ${(scale * YEAR.posts).toLocaleString('en-US')} posts (${took.toFixed(1)} s to seed)`,
       );
       console.log(`[bench-lists] ${seeding.at(-1)}`);
       for (const list of LISTS) {
