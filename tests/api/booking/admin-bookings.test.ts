@@ -157,7 +157,10 @@ describe('slot lists', () => {
     const res = await asAdmin('/api/bookings');
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'cancellations', 'passedSessions']);
+    expect(Object.keys(body).sort()).toEqual(['availableSlots', 'bookedSlots', 'cancellations', 'next', 'passedSessions']);
+    // Each list a page at a time (issue 36): `next` holds the cursor of each list that goes on.
+    expect(['availableSlots', 'bookedSlots', 'passedSessions']).toEqual(expect.arrayContaining(Object.keys(body.next)));
+    expect(body.next.bookedSlots).toBeUndefined();
     const ids = (list: { _id: string }[]) => list.map((s) => s._id);
     expect(ids(body.availableSlots)).toContain(freeFuture.id);
     expect(ids(body.availableSlots)).not.toContain(bookedFuture.id);

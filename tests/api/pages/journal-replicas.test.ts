@@ -46,8 +46,9 @@ describe('scheduled posts on two replicas', () => {
       for (const server of [a, b]) await servedWithin(server, `/blog/${p.slug}`, p.title, 8_000);
     }
     for (const server of [a, b]) {
-      const index = await (await fetch(`${server.url}/blog`)).text();
-      for (const p of posts) expect(index).toContain(p.title);
+      // Each replica serves /blog within its poll (issue 36: a post's page may be rendered on its
+      // first request there before the index the publish stored reaches that replica).
+      for (const p of posts) await servedWithin(server, '/blog', p.title);
       await servedWithin(server, '/blog/tag/together', posts[4]!.title);
       await servedWithin(server, '/blog/feed.xml', posts[0]!.title);
     }
