@@ -177,7 +177,8 @@ function nginx(dir: string): { url: string; stop: () => void } | undefined {
   const conf = join(dir, 'nginx.conf');
   writeFileSync(
     conf,
-    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log /dev/null;
+    // As root its worker would be nobody, who can't read the bench's private folder.
+    `${process.getuid?.() === 0 ? 'user root; ' : ''}worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log /dev/null;
 events {} http { access_log off; types { text/html html; image/svg+xml svg; } server { listen 127.0.0.1:${port}; root ${dir}/site; } }`,
   );
   const child = spawn('nginx', ['-c', conf, '-p', dir], { stdio: 'ignore' });
