@@ -21,8 +21,8 @@ test.describe('home page: free 30-minute meeting request', () => {
   });
 
   test("a finger landing on the name field fetches the form's scripts at once; the form comes alive when it is used", async ({ page }) => {
-    await page.goto('/#book');
-    await page.waitForLoadState('networkidle');
+    // The page's own scripts loaded (the directive listens); the island's are fetched only on intent.
+    await page.goto('/#book', { waitUntil: 'load' });
     const form = page.getByRole('form', { name: 'Request a free meeting' });
     const island = page.locator('astro-island', { has: form });
     const renderer = (await island.getAttribute('renderer-url'))!;
