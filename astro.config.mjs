@@ -80,9 +80,9 @@ function zodWithoutEval() {
  * Only the client build is cut this way; the server's bundle keeps Rolldown's defaults.
  */
 const SITE_SCRIPT =
-  /[\\/]site[\\/](layouts[\\/]Base\.astro\?astro&type=script|lib[\\/](http|alert|profile)\.ts|scripts[\\/](navbar|newsletter|announcement|dialog-focus)\.ts)|vite[\\/]preload-helper|^\0?rolldown[:/]runtime/;
+  /[\\/]site[\\/](layouts[\\/]Base\.astro\?astro&type=script|lib[\\/](http|alert|profile|captcha|config|plain-form)\.ts|scripts[\\/](navbar|newsletter|announcement|dialog-focus)\.ts)|[\\/]contract[\\/]check\.ts$|vite[\\/]preload-helper|^\0?rolldown[:/]runtime/;
 const ISLANDS_RUNTIME =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/]node_modules[\\/]@astrojs[\\/]react[\\/]dist[\\/](client|static-html)\.js|[\\/]site[\\/](islands[\\/](useForm|useDomValues|useHydrated|Field)\.tsx?|lib[\\/](captcha|config)\.ts)$/;
+  /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/]node_modules[\\/]@astrojs[\\/]react[\\/]dist[\\/](client|static-html)\.js|[\\/]site[\\/](islands[\\/](useForm|useDomValues|useHydrated|Field)\.tsx?)$/;
 function scriptFiles() {
   return {
     name: 'script-files',

@@ -1,5 +1,6 @@
 import { showAlert } from '../lib/alert';
 import { request } from '../lib/http';
+import { whileSending } from '../lib/plain-form';
 
 /** Any non-space, an @, any non-space, a dot, any non-space (SPEC.md section 5). */
 export const NEWSLETTER_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -9,7 +10,6 @@ export function initNewsletter(): void {
   const form = document.querySelector<HTMLFormElement>('[data-newsletter]');
   if (!form) return;
   const input = form.querySelector<HTMLInputElement>('input[name="email"]')!;
-  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -19,25 +19,21 @@ export function initNewsletter(): void {
       await showAlert({ icon: 'warning', title: 'Invalid Email', text: 'Please enter a valid email address.' });
       return;
     }
-    const label = button.textContent;
-    button.textContent = 'Submitting...';
-    button.disabled = true;
-    try {
-      const res = await request('POST', '/api/subscribers/subscribe', { body: { email } });
-      if (res.status === 409) {
-        input.value = '';
-        await showAlert({ icon: 'info', title: 'Already Subscribed', text: 'This email is already on our list.' });
-      } else if (!res.ok) {
+    await whileSending(form, 'Submitting...', async () => {
+      try {
+        const res = await request('POST', '/api/subscribers/subscribe', { body: { email } });
+        if (res.status === 409) {
+          input.value = '';
+          await showAlert({ icon: 'info', title: 'Already Subscribed', text: 'This email is already on our list.' });
+        } else if (!res.ok) {
+          await showAlert({ icon: 'error', title: 'Oops!', text: "We couldn't process your subscription." });
+        } else {
+          input.value = '';
+          await showAlert({ icon: 'success', title: 'Subscribed!', text: 'Thanks for signing up!' });
+        }
+      } catch {
         await showAlert({ icon: 'error', title: 'Oops!', text: "We couldn't process your subscription." });
-      } else {
-        input.value = '';
-        await showAlert({ icon: 'success', title: 'Subscribed!', text: 'Thanks for signing up!' });
       }
-    } catch {
-      await showAlert({ icon: 'error', title: 'Oops!', text: "We couldn't process your subscription." });
-    } finally {
-      button.textContent = label;
-      button.disabled = false;
-    }
+    });
   });
 }

@@ -20,20 +20,40 @@ test.describe('home page: free 30-minute meeting request', () => {
     expect(teacher.find((m) => m.text.includes(email))!.html).not.toContain('<b>since</b>');
   });
 
-  test("a finger landing on the name field fetches the form's scripts at once; the form comes alive when it is used", async ({ page }) => {
-    // The page's own scripts loaded (the directive listens); the island's are fetched only on intent.
+  test("a finger landing on the name field fetches the form's code at once, no framework; the form comes alive when it is used", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => void (r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname)));
     await page.goto('/#book', { waitUntil: 'load' });
     const form = page.getByRole('form', { name: 'Request a free meeting' });
-    const island = page.locator('astro-island', { has: form });
-    const renderer = (await island.getAttribute('renderer-url'))!;
-    // Issue 36: the pointer's landing starts the download (site/directives/interaction.ts), before
-    // the focus or the click; a finger that then scrolls away hydrates nothing.
-    const fetched = page.waitForRequest((r) => new URL(r.url()).pathname === renderer);
+    const time = form.getByLabel('Meeting time (optional)');
+    // Issue 36, decision 0050: the pointer's landing starts the download of the form's own module,
+    // before the focus or the click; a finger that then scrolls away runs nothing.
+    const fetched = page.waitForRequest((r) => /\/book-request-form\.[\w-]+\.js$/.test(new URL(r.url()).pathname));
     await form.getByLabel('Name').dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
     await fetched;
-    await expect(island).toHaveAttribute('ssr');
+    await expect(time.locator('option').first()).toHaveText('Loading free times…');
     await form.getByLabel('Name').fill('Quick Finger');
-    await expect(island).not.toHaveAttribute('ssr');
+    // Alive: her free times are asked for and listed.
+    await expect(time.locator('option').first()).toHaveText(/: write to me$/);
+    // The form's first tap brings its own module and no framework: no React, no zod.
+    expect(scripts.filter((p) => /\/(client|forms)\.[\w-]+\.js$/.test(p))).toEqual([]);
+  });
+
+  test('a press before the form has its code is held and answered once the code is there', async ({ page }) => {
+    const code = heldResponse();
+    await page.route(/\/book-request-form\.[\w-]+\.js$/, async (r) => {
+      await code.until;
+      await r.continue();
+    });
+    await page.goto('/#book', { waitUntil: 'load' });
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    code.release();
+    // Not the browser's own POST (the page stays), but the form's check.
+    await expect(form.getByText('Name is required')).toBeVisible();
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(new URL(page.url()).pathname).toBe('/');
   });
 
   test('names the fields that are missing and sends nothing', async ({ page }) => {

@@ -157,6 +157,8 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
       if (CONTENT_PAGES.includes(path)) {
         // No island came alive (no React) from scrolling: Astro drops `ssr` from an island it hydrates.
         expect(await page.locator('astro-island:not([ssr])').count(), `${path}: an island hydrated without being used`).toBe(0);
+        // Nor did a plain form wake (decision 0050): the home page's form has not asked for her free times.
+        if (path === '/') await expect(page.getByLabel('Meeting time (optional)').locator('option').first()).toHaveText('Loading free times…');
       }
       await context.close();
     });
