@@ -83,6 +83,36 @@ test.describe('home page: free 30-minute meeting request', () => {
     await expectAlert(page, 'Verification Failed', "We couldn't verify that you're human. Please try again.");
   });
 
+  test("the server's word on a field is shown beside it; a time taken meanwhile is said and the times listed again", async ({ page }) => {
+    const answers = [
+      { status: 400, body: { message: 'email: Please use a real address', issues: [{ path: 'email', message: 'Please use a real address' }] } },
+      { status: 409, body: { message: 'Sorry, that time was just taken. Please choose another time.' } },
+    ];
+    let listed = 0;
+    await page.route('**/api/publicBookings/times', (r) => {
+      listed++;
+      return r.continue();
+    });
+    await page.route('**/api/publicBookings/request', (r) => {
+      const { status, body } = answers.shift()!;
+      return r.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await page.goto('/#book');
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await fillMeetingRequest(form, uniqueEmail('issues'));
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expect(form.getByText('Please use a real address')).toBeVisible();
+    await expect(form.getByLabel('Email')).toBeFocused();
+    await expect(form.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(listed).toBe(1);
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expectAlert(page, 'That time was just taken', 'Sorry, that time was just taken. Please choose another time.');
+    expect(listed).toBe(2);
+    // The browser's check passed this time: the server's line is gone with it.
+    await expect(form.getByText('Please use a real address')).toHaveCount(0);
+    await expect(form.getByLabel('Email')).not.toHaveAttribute('aria-invalid');
+  });
+
   test("a server failure shows the spec's apology", async ({ page }) => {
     await page.route('**/api/publicBookings/request', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }));
     await page.goto('/#book');
