@@ -2,7 +2,8 @@
  * Year and month filters an index serves (issue 36): the tax year's, the income's and the
  * finances' SQL ask for a range of the indexed column (created_at from her year's first instant
  * to the next year's; a text date from 'YYYY-01-01' to the next year's) where they compared
- * to_char(…) or substr(…), which no index serves. Each query the repositories send is explained
+ * to_char(…) or substr(…), which no index serves; the session income reads slots by when they were
+ * booked, cancellations by when they had been booked, packages by the day paid (migration 0038). Each query the repositories send is explained
  * by PostgreSQL with sequential scans made a last resort: the plan reads an index with the
  * column's range as its condition.
  * (The figures themselves, a year's edge in her zone included, are books-tax-year.test.ts's.)
@@ -13,7 +14,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import type { DB } from '../../../db/client.ts';
 import { mileMonths, salesTaxMonths, salesTaxQuarters, unpaidOfYear } from '../../../api/books/tax-year.repo.ts';
-import { shopIncome } from '../../../api/books/income.repo.ts';
+import { sessionIncome, sessionIncomeByMethod, shopIncome } from '../../../api/books/income.repo.ts';
 import { bestSellers } from '../../../api/backoffice/finances.repo.ts';
 
 const ZONE = 'America/Los_Angeles';
@@ -53,6 +54,16 @@ describe(`year filters on ${testDbKind()}`, () => {
     expect(rangeIndexed(miles!, 'date'), miles).toBe(true);
     const [unpaid] = await plansOf(db, (d) => unpaidOfYear(d, 2025, '2025-12-31'));
     expect(rangeIndexed(unpaid!, 'date'), unpaid).toBe(true);
+  });
+
+  it('the session income reads slots, cancellations and packages through their date indexes, not every slot of her history', async () => {
+    const db = server.services.db;
+    for (const run of [(d: DB) => sessionIncome(d, ZONE, '2025-01', '2025-12'), (d: DB) => sessionIncomeByMethod(d, ZONE, '2025-01', '2025-12')]) {
+      const [plan] = await plansOf(db, run);
+      expect(rangeIndexed(plan!, 'booked_at'), plan).toBe(true);
+      expect(plan).toMatch(/Index Cond: [^"]*COALESCE\(booked_at, created_at\) >= /);
+      expect(rangeIndexed(plan!, 'paid_on'), plan).toBe(true);
+    }
   });
 
   it('the income and the finances read orders by their index for a range of months', async () => {
