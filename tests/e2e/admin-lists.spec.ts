@@ -46,4 +46,13 @@ test('Clients: the first page, Show more, and a search that finds the oldest', a
   await expect(rows.first()).toContainText('Philippa');
   await expect(page.getByRole('button', { name: 'Show more clients' })).toHaveCount(0);
   await expect(page.locator('.admin-search-count')).toHaveText('1 shown');
+
+  // A Today link to her (focus=<id>) lands on her row, though 55 newer clients push it past the first page.
+  const id = (await rows.first().getAttribute('data-user-row'))!;
+  await page.goto(`/admin/users?focus=${id}`);
+  const hers = page.locator(`tr[data-user-row="${id}"]`);
+  await expect(hers).toHaveAttribute('aria-current', 'true');
+  await expect(hers).toBeFocused();
+  await expect(hers).toBeInViewport();
+  expect(await rows.count()).toBeGreaterThan(50);
 });

@@ -385,10 +385,14 @@ export function useAdminList<T>(url: string, failTitle: string, failText?: strin
   return { items, setItems, reload, failed };
 }
 
+/** How many pages past the first a Today link's row is looked for (1,000 rows at 50 a page). */
+const FOCUS_PAGES = 20;
+
 /**
  * A paged admin list (issue 36, decision 0046): the first page of `path` with `params` (its
  * filters and search; a change asks again, and an answer to an older question is dropped), then
- * the next page on `more()`, drawn below (the server's X-Next-Cursor says where it starts).
+ * the next page on `more()`, drawn below (the server's X-Next-Cursor says where it starts). With
+ * `focus=<id>` in the address, the first drawing goes on down to that row (at most FOCUS_PAGES more).
  * Failures as useAdminList's: the dialog `failTitle` once, then quietly (`failed`).
  */
 export function usePagedList<T extends { _id: string }>(path: string, filters: Record<string, string | undefined>, failTitle: string) {
@@ -414,15 +418,27 @@ export function usePagedList<T extends { _id: string }>(path: string, filters: R
     [address],
   );
 
+  const { focus } = useListFilter();
   const reload = useCallback(async () => {
     const question = ++asked.current;
     const page = await ask();
     if (question !== asked.current) return;
     if (page) {
+      // A Today link's row (focus=<id>) past the first page: the pages down to it are drawn, so the
+      // link lands on its row (useFocusRow), however many newer rows came since.
+      let { rows, next: cursor } = page;
+      const lookFor = loaded.current ? undefined : focus;
+      for (let n = 0; lookFor && cursor && n < FOCUS_PAGES && !rows.some((r) => r._id === lookFor); n++) {
+        const more = await ask(cursor);
+        if (question !== asked.current) return;
+        if (!more) break;
+        rows = [...rows, ...more.rows];
+        cursor = more.next;
+      }
       loaded.current = true;
       setFailed(false);
-      setItems(page.rows);
-      setNext(page.next);
+      setItems(rows);
+      setNext(cursor);
       return;
     }
     setFailed(true);
@@ -430,7 +446,7 @@ export function usePagedList<T extends { _id: string }>(path: string, filters: R
       setItems([]);
       await showAlert({ icon: 'error', title: failTitle });
     }
-  }, [ask, failTitle]);
+  }, [ask, failTitle, focus]);
 
   const more = useCallback(async () => {
     if (next === null) return;
