@@ -30,13 +30,36 @@ export const instantKey = (column: string | RawBuilder<unknown>) =>
 /** LIKE's wildcards in a person's words are letters to find. */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Accented Latin letters, both cases, and (below) the plain lower-case letter each is searched as. */
+const ACCENTED = 'ÀÁÂÃÄÅàáâãäåĀāĂăĄąÇçĆćČčĎďĐđÈÉÊËèéêëĒēĖėĘęĚěÌÍÎÏìíîïĪīĮįİıĹĺĽľŁłÑñŃńŇňÒÓÔÕÖØòóôõöøŌōŐőŔŕŘřŚśŞşŠšŢţŤťÙÚÛÜùúûüŪūŮůŰűŲųÝýÿŸŹźŻżŽž';
+/** Letters NFD does not split into a letter and a mark. */
+const UNSPLIT: Readonly<Record<string, string>> = { Đ: 'd', đ: 'd', ı: 'i', Ł: 'l', ł: 'l', Ø: 'o', ø: 'o' };
+const PLAIN = [...ACCENTED].map((c) => UNSPLIT[c] ?? c.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()).join('');
+const FOLDED = new Map([...ACCENTED].map((c, i) => [c, PLAIN[i]!]));
+
+/** A person's word as the search compares it: lower case, accents off (as the column, by foldColumn). */
+export const foldWord = (w: string) =>
+  [...w.normalize('NFC').toLowerCase()]
+    .map((c) => FOLDED.get(c) ?? c)
+    .join('')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '');
+
 /**
- * The search `q`: every word found (any case) in one of `columns`. It filters the list's ordered
- * index scan, which stops at the page's end; a rare word reads further, bounded by the table.
+ * A column as the search compares it. PostgreSQL's lower() and ilike change only ASCII letters
+ * under the C locale (PGlite's), and the lists' search ignored accents and case when it ran in the
+ * browser before issue 36 ("jose" found José): translate() takes each accented letter to its
+ * plain lower-case one.
+ */
+const foldColumn = (column: string) => sql`translate(lower(${sql.ref(column)}), ${ACCENTED}, ${PLAIN})`;
+
+/**
+ * The search `q`: every word found (any case, accents or none) in one of `columns`. It filters the
+ * list's ordered index scan, which stops at the page's end; a rare word reads further, bounded by the table.
  */
 export function matchesWords<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, q: string, columns: readonly string[]): Expression<SqlBool> {
-  const words = q.split(/\s+/).filter(Boolean).slice(0, 8);
-  return eb.and(words.map((w) => eb.or(columns.map((c) => sql<SqlBool>`${sql.ref(c)} ilike ${`%${escapeLike(w)}%`}`))));
+  const words = q.split(/\s+/).filter(Boolean).slice(0, 8).map(foldWord);
+  return eb.and(words.map((w) => eb.or(columns.map((c) => sql<SqlBool>`${foldColumn(c)} like ${`%${escapeLike(w)}%`}`))));
 }
 
 /**

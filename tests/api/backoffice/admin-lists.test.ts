@@ -129,6 +129,14 @@ describe(`the admin's lists, a page at a time, on ${testDbKind()}`, () => {
     expect(recent.every((u) => Date.parse(u.createdAt) >= Date.parse(since))).toBe(true);
   });
 
+  it('clients: the search ignores accents and case both ways, as it did in the browser before paging', async () => {
+    await sql`insert into users (email, first_name, last_name, created_at)
+      values ('zoe@example.com', 'Zoë', 'NÚÑEZ-Łukasz', now() - interval '8 years')`.execute(db());
+    const found = async (q: string) => ((await (await get(`/api/admin/users?q=${encodeURIComponent(q)}`)).json()) as { email: string }[]).map((u) => u.email);
+    for (const q of ['zoe nunez', 'ZOË', 'núñez', 'Nunez-lukasz', 'zoe\u0308']) expect(await found(q), q).toEqual(['zoe@example.com']);
+    expect(await found('zoa')).toEqual([]);
+  });
+
   it('orders: pages newest first with their items, ties included; status, pickups and the search narrow them', async () => {
     const expected = (await db().selectFrom('orders').select('id').orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()).map((o) => o.id);
     const { ids, sizes } = await walk('/api/admin/orders', 5);
