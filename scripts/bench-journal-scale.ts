@@ -15,14 +15,15 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
+import { writeBenchReport } from './lib/bench-report.ts';
+import { readFileSync } from 'node:fs';
 import { openDatabase } from '../db/client.ts';
 import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { insertPosts } from '../tests/helpers/posts.ts';
 import { build, isBuildCurrent } from './build.ts';
-import { percentile, startReplica, until } from './bench-publish.ts';
+import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
+import { percentile, startReplica, stopReplicas, until } from './bench-publish.ts';
 
 const POSTS = Number(process.env.BENCH_SCALE_POSTS ?? 3_000);
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 10);
@@ -30,9 +31,6 @@ const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
 const LIVE_MS = 5_000;
 /** A start at POSTS posts within this many times a start with none (the cost of a start follows what it renders now, not the journal). */
 const START_RATIO = 2;
-
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `bench_journal_scale_${process.pid}`;
 
 /** About 300 words of Markdown: a heading, a list and three paragraphs. */
 const words = (i: number) => {
@@ -50,10 +48,7 @@ function memoryOf(child: ChildProcess): { rss: number; peak: number } {
 
 async function main() {
   if (!isBuildCurrent()) build();
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+  const { url: databaseUrl, drop } = await throwawayDatabase(benchAdminUrl(), 'bench_journal_scale');
   const replicas: ChildProcess[] = [];
   const problems: string[] = [];
   try {
@@ -151,17 +146,10 @@ async function main() {
       '',
     ].join('\n');
     console.log(`\n${report}`);
-    mkdirSync('docs/bench', { recursive: true });
-    writeFileSync('docs/bench/journal-scale.md', report);
+    writeBenchReport('journal-scale', report, problems);
   } finally {
-    for (const child of replicas) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1_000));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
-  }
-  if (problems.length) {
-    console.error(problems.join('\n'));
-    process.exitCode = 1;
+    await stopReplicas(replicas);
+    await drop();
   }
 }
 

@@ -17,9 +17,8 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeBenchReport } from './lib/bench-report.ts';
 import { brotliCompressSync, constants } from 'node:zlib';
-import pg from 'pg';
 import * as chromeLauncher from 'chrome-launcher';
 import { openDatabase } from '../db/client.ts';
 import { sessionStore } from '../api/middleware/sessions.ts';
@@ -28,9 +27,10 @@ import { publishPost } from '../api/pages/journal.ts';
 import type { Publisher } from '../api/site/publisher.ts';
 import { cameraJpeg } from '../tests/helpers/camera.ts';
 import { build, isBuildCurrent } from './build.ts';
+import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { measureLoads, runLighthouse } from './bench-pages.ts';
-import { percentile, startReplica, until } from './bench-publish.ts';
+import { percentile, startReplica, stopReplicas, until } from './bench-publish.ts';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 300);
 const COVERS = Number(process.env.BENCH_COVERS ?? 4);
@@ -43,8 +43,6 @@ const LIVE_P95_MS = 5_000;
 const ANSWER_P95_MS = 50;
 const TAGS = ['breathwork', 'cacao', 'mornings', 'recipes', 'teaching', 'rest'];
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `bench_journal_${process.pid}`;
 const kb = (n: number) => (n / 1024).toFixed(1);
 
 /** A post of about 500 words: headings, a list, a quote, links. */
@@ -71,10 +69,7 @@ const noRenderer = { regenerate: async () => {} } as unknown as Publisher;
 
 async function main() {
   if (!isBuildCurrent()) build();
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+  const { url: databaseUrl, drop } = await throwawayDatabase(benchAdminUrl(), 'bench_journal');
   const replicas: ChildProcess[] = [];
   const problems: string[] = [];
   try {
@@ -245,17 +240,10 @@ async function main() {
       '',
     ].join('\n');
     console.log(`\n${report}`);
-    mkdirSync('docs/bench', { recursive: true });
-    writeFileSync('docs/bench/journal.md', report);
+    writeBenchReport('journal', report, problems);
   } finally {
-    for (const child of replicas) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1_000));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
-  }
-  if (problems.length) {
-    console.error(problems.join('\n'));
-    process.exitCode = 1;
+    await stopReplicas(replicas);
+    await drop();
   }
 }
 

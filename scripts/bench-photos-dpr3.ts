@@ -12,7 +12,7 @@
  *  - the bytes of each size the pipeline makes of one textured and one smooth photo.
  * Goal: ≤ 600 KB on every page. Writes docs/bench/photos-dpr3.md; exits 1 on a miss.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeBenchReport } from './lib/bench-report.ts';
 import { chromium } from '@playwright/test';
 import { build, isBuildCurrent } from './build.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
@@ -244,13 +244,7 @@ async function main() {
   } finally {
     await server.close();
   }
-  mkdirSync('docs/bench', { recursive: true });
-  writeFileSync('docs/bench/photos-dpr3.md', lines.join('\n'));
-  console.log('\nWrote docs/bench/photos-dpr3.md');
-  if (problems.length) {
-    console.error(problems.join('\n'));
-    process.exitCode = 1;
-  }
+  writeBenchReport('photos-dpr3', lines.join('\n'), problems);
 }
 
 await main();

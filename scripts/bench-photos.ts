@@ -12,7 +12,7 @@
  * The test photos are synthetic (no stock photos in the repo): gradients and shapes under
  * sensor-like grain, which compress about as a phone photo does (about 3 MB as JPEG at quality 92).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeBenchReport } from './lib/bench-report.ts';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
@@ -211,13 +211,7 @@ async function main() {
   } finally {
     await server.close();
   }
-  mkdirSync('docs/bench', { recursive: true });
-  writeFileSync('docs/bench/photos.md', lines.join('\n'));
-  console.log('\nWrote docs/bench/photos.md');
-  if (problems.length) {
-    console.error(problems.join('\n'));
-    process.exitCode = 1;
-  }
+  writeBenchReport('photos', lines.join('\n'), problems);
 }
 
 await main();

@@ -9,17 +9,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { build, isBuildCurrent } from './build.ts';
+import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 20);
 const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
-
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `bench_publish_${process.pid}`;
 
 /** One replica: the real server in a process of its own, on `databaseUrl`, with the built site (DIST_DIR and SITE_URL passed on when set). */
 export function startReplica(databaseUrl: string, pollMs = POLL_MS): Promise<{ url: string; child: ChildProcess }> {
@@ -50,6 +47,21 @@ export function startReplica(databaseUrl: string, pollMs = POLL_MS): Promise<{ u
   });
 }
 
+/** Stops the replicas and waits until each has exited (at most 5 s each), so their database can be dropped. */
+export async function stopReplicas(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const timer = setTimeout(() => (child.kill('SIGKILL'), done()), 5_000);
+          child.once('exit', () => (clearTimeout(timer), done()));
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
 export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -66,10 +78,7 @@ export async function until(url: string, text: string, since: number): Promise<n
 
 async function main() {
   if (!isBuildCurrent()) build();
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+  const { url: databaseUrl, drop } = await throwawayDatabase(benchAdminUrl(), 'bench_publish');
   const replicas: ChildProcess[] = [];
   try {
     const a = await startReplica(databaseUrl);
@@ -119,10 +128,8 @@ async function main() {
     mkdirSync('docs/bench', { recursive: true });
     writeFileSync('docs/bench/publish.md', report);
   } finally {
-    for (const child of replicas) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1_000));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await stopReplicas(replicas);
+    await drop();
   }
 }
 

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The most pairs api/, site/ and tests/ may hold (fewer than half of the 301 issue 31 found). */
-export const BUDGET = 146;
+export const BUDGET = 145;
 
 /** The folders read together. */
 export const SCOPE = ['api', 'site', 'tests'] as const;
