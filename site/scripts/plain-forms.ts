@@ -1,7 +1,7 @@
 /**
  * Forms the server draws whole and a small module of their own brings alive, with no framework
- * (issue 36, decision 0050): the home page's free-meeting request. Its first tap then costs its own
- * few KB rather than React's 59. They come alive as `client:interaction` islands do
+ * (issue 36, decision 0050): the home page's free-meeting request and the contact form. Their first
+ * tap then costs their own few KB rather than React's 59. They come alive as `client:interaction` islands do
  * (site/directives/interaction.ts):
  *  - a pointer landing on one of the form's controls fetches its module, without running it: a
  *    finger that lands and then scrolls costs the download only;
@@ -25,6 +25,10 @@ const FORMS: Record<string, { load: () => Promise<PlainForm>; failed: Parameters
   'book-request': {
     load: () => import('./book-request-form'),
     failed: { icon: 'error', title: 'Oops! Something went wrong!', text: "We couldn't submit your form. Please try again later." },
+  },
+  contact: {
+    load: () => import('./contact-form'),
+    failed: { icon: 'error', title: 'Message Not Sent', text: 'Failed to send message. Please try again later.' },
   },
 };
 
