@@ -56,6 +56,18 @@ test.describe('home page: free 30-minute meeting request', () => {
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
+  test("the form's code that can't be fetched (offline) says the form's failure line; the next press tries again", async ({ page }) => {
+    await page.route(/\/book-request-form\.[\w-]+\.js$/, (r) => r.abort('internetdisconnected'));
+    await page.goto('/#book', { waitUntil: 'load' });
+    const form = page.getByRole('form', { name: 'Request a free meeting' });
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expectAlert(page, 'Oops! Something went wrong!', "We couldn't submit your form. Please try again later.");
+    await closeAlert(page, 'Oops! Something went wrong!');
+    await page.unroute(/\/book-request-form\.[\w-]+\.js$/);
+    await form.getByRole('button', { name: 'Request my free meeting' }).click();
+    await expect(form.getByText('Name is required')).toBeVisible();
+  });
+
   test('names the fields that are missing and sends nothing', async ({ page }) => {
     let posted = false;
     await page.route('**/api/publicBookings/request', (r) => {
