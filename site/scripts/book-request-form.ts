@@ -9,7 +9,7 @@ import type { FreeMeetingTime, FreeMeetingTimesView } from '../../contract/free-
 import { showAlert } from '../lib/alert';
 import { getCaptchaToken } from '../lib/captcha';
 import { request } from '../lib/http';
-import { formValues, showFieldErrors, showServerIssues, whileSending } from '../lib/plain-form';
+import { formValues, showFieldErrors, showServerIssues } from '../lib/plain-form';
 
 /** The human-check action of the home page's request (the spec stores its token as captchaToken). */
 const ACTION = 'book_request';
@@ -49,20 +49,7 @@ export function wake(form: HTMLFormElement): void {
   void listTimes(form);
 }
 
-const failed = () => showAlert({ icon: 'error', title: 'Oops! Something went wrong!', text: "We couldn't submit your form. Please try again later." });
-
 export async function submit(form: HTMLFormElement): Promise<void> {
-  // Busy from the first press: the human check below takes a moment, and a second press must not send twice.
-  await whileSending(form, 'Submitting...', async () => {
-    try {
-      await checkAndSend(form);
-    } catch {
-      await failed();
-    }
-  });
-}
-
-async function checkAndSend(form: HTMLFormElement): Promise<void> {
   const values = formValues(form);
   // No time chosen: the request the spec has, and she writes back to find one.
   const { bookingRequest } = await import('../../contract/forms.ts');
@@ -85,7 +72,8 @@ async function checkAndSend(form: HTMLFormElement): Promise<void> {
     return;
   }
   if (!res.ok && showServerIssues(form, res.data)) return;
-  if (!res.ok) return void (await failed());
+  // Any other refusal: the form's failure line (plain-forms.ts).
+  if (!res.ok) throw new Error(res.data.message);
   localStorage.removeItem('captchaToken');
   const booked = times?.find((t) => t.startsAt === data.startsAt);
   form.reset();

@@ -8,25 +8,12 @@ import { check, fieldErrors } from '../../contract/check.ts';
 import { showAlert } from '../lib/alert';
 import { captchaTokenOrSay } from '../lib/captcha';
 import { request } from '../lib/http';
-import { formValues, showFieldErrors, showServerIssues, whileSending } from '../lib/plain-form';
-
-const failed = () => showAlert({ icon: 'error', title: 'Message Not Sent', text: 'Failed to send message. Please try again later.' });
+import { formValues, showFieldErrors, showServerIssues } from '../lib/plain-form';
 
 /** Nothing to start before the visitor sends: the human check is asked for on submit. */
 export function wake(): void {}
 
 export async function submit(form: HTMLFormElement): Promise<void> {
-  // Busy from the first press: the human check takes a moment, and a second press must not send twice.
-  await whileSending(form, 'Sending...', async () => {
-    try {
-      await checkAndSend(form);
-    } catch {
-      await failed();
-    }
-  });
-}
-
-async function checkAndSend(form: HTMLFormElement): Promise<void> {
   const { contactMessage } = await import('../../contract/forms.ts');
   const checked = check(contactMessage, formValues(form));
   showFieldErrors(form, checked.ok ? {} : fieldErrors(checked.issues));

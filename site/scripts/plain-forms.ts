@@ -12,22 +12,26 @@
  * makes one file per form and none of them loads with the page.
  */
 import { showAlert } from '../lib/alert';
+import { whileSending } from '../lib/plain-form';
 
 /** What a plain form's module exports. */
 export interface PlainForm {
   /** The visitor reached for the form: start what it needs. Runs once. */
   wake(form: HTMLFormElement): void;
-  /** The form was sent (its default already prevented). */
+  /** The form was sent (its default already prevented; its button busy meanwhile). A throw says the form's failure line. */
   submit(form: HTMLFormElement): Promise<void>;
 }
 
-const FORMS: Record<string, { load: () => Promise<PlainForm>; failed: Parameters<typeof showAlert>[0] }> = {
+/** Each form's module, what its button says while it sends, and the line when it can't send (SPEC.md section 8). */
+const FORMS: Record<string, { load: () => Promise<PlainForm>; busy: string; failed: Parameters<typeof showAlert>[0] }> = {
   'book-request': {
     load: () => import('./book-request-form'),
+    busy: 'Submitting...',
     failed: { icon: 'error', title: 'Oops! Something went wrong!', text: "We couldn't submit your form. Please try again later." },
   },
   contact: {
     load: () => import('./contact-form'),
+    busy: 'Sending...',
     failed: { icon: 'error', title: 'Message Not Sent', text: 'Failed to send message. Please try again later.' },
   },
 };
@@ -36,7 +40,7 @@ const FORMS: Record<string, { load: () => Promise<PlainForm>; failed: Parameters
 const CONTROLS = 'input, select, textarea, button, label';
 const WAKE = ['focusin', 'keydown', 'input'] as const;
 
-function plainForm(form: HTMLFormElement, { load, failed }: (typeof FORMS)[string]): void {
+function plainForm(form: HTMLFormElement, { load, busy, failed }: (typeof FORMS)[string]): void {
   let code: Promise<PlainForm> | undefined;
   const fetchCode = () =>
     (code ??= load().catch((err: unknown) => {
@@ -63,10 +67,14 @@ function plainForm(form: HTMLFormElement, { load, failed }: (typeof FORMS)[strin
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     wake();
-    fetchCode().then(
-      (m) => m.submit(form),
-      () => showAlert(failed),
-    );
+    // Busy from the first press (the module's fetch and the human check take a moment): a second press sends nothing.
+    void whileSending(form, busy, async () => {
+      try {
+        await (await fetchCode()).submit(form);
+      } catch {
+        await showAlert(failed);
+      }
+    });
   });
 }
 
