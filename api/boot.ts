@@ -7,6 +7,7 @@
 import type { Env } from './env.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { pgliteTemplatePath } from '../db/pglite-template.ts';
 import { seed } from './seed.ts';
 import { seedPages } from './pages/seed-pages.ts';
 import { preparePractice } from './practice/start.ts';
@@ -37,7 +38,12 @@ export interface BootOptions {
 
 /** Opens, migrates and seeds the database the environment names. */
 export async function prepareDatabase(env: Env, options: BootOptions = {}) {
-  const database = await openDatabase({ url: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR, poolMax: env.DATABASE_POOL_MAX });
+  const database = await openDatabase({
+    url: env.DATABASE_URL,
+    pgliteDir: env.PGLITE_DIR,
+    pgliteTemplate: pgliteTemplatePath(distDirOf(env.DIST_DIR)),
+    poolMax: env.DATABASE_POOL_MAX,
+  });
   try {
     const applied = await migrateToLatest(database.db);
     const firstStart = applied.includes('0001_initial');

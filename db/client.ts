@@ -2,12 +2,13 @@
  * The connection factory: PostgreSQL through `pg` when a URL is given, otherwise the embedded
  * PGlite (real PostgreSQL compiled to WebAssembly) stored in a folder.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './schema.ts';
 import { useNativeBytea } from './pglite-bytea.ts';
+import { readPgliteTemplate } from './pglite-template.ts';
 
 export type DB = Kysely<Database>;
 
@@ -16,6 +17,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** A folder, or `memory://` for a throwaway database. */
   pgliteDir?: string;
+  /**
+   * A fresh cluster's tarball (db/pglite-template.ts) a new PGlite database is loaded from instead
+   * of running initdb; when absent (no build, another PGlite version), initdb runs as before.
+   */
+  pgliteTemplate?: string | undefined;
   poolMax?: number;
 }
 
@@ -81,18 +87,23 @@ export const PGLITE_SMALL_SITE = [
   'wal_buffers=1MB',
 ];
 
-async function openPglite(dir: string): Promise<PGlite> {
+async function openPglite(dir: string, template?: string): Promise<PGlite> {
   const key = dir === 'memory://' ? `memory://${Math.random()}` : dir;
   let instance = openPglites.get(key);
   if (!instance) {
     instance = (async () => {
       const { PGlite } = await import('@electric-sql/pglite');
-      if (dir === 'memory://') return PGlite.create({ startParams: [...PGlite.defaultStartParams, ...PGLITE_SMALL_SITE] });
+      // A new database is loaded from the build's fresh cluster rather than made by initdb (decision 0051).
+      const fresh = dir === 'memory://' || !existsSync(join(dir, 'PG_VERSION'));
+      const loadDataDir = fresh ? readPgliteTemplate(template) : undefined;
+      const from = loadDataDir ? { loadDataDir } : {};
+      if (dir === 'memory://') return PGlite.create({ ...from, startParams: [...PGlite.defaultStartParams, ...PGLITE_SMALL_SITE] });
       mkdirSync(dir, { recursive: true });
       // WAL segments a checkpoint no longer needs are deleted, not kept for reuse with their old
       // bytes: the folder stays smaller and so does its backup (api/backups/; about half).
       const pglite = await PGlite.create({
         dataDir: dir,
+        ...from,
         startParams: [...PGlite.defaultStartParams, '-c', 'wal_recycle=off', '-c', 'min_wal_size=32MB', ...PGLITE_SMALL_SITE],
       });
       try {
@@ -120,7 +131,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, kind: 'postgres', where: `postgresql://${u.host}${u.pathname}`, pool, close: () => db.destroy() };
   }
   const dir = options.pgliteDir ?? '.data/pglite';
-  const pglite = await openPglite(dir);
+  const pglite = await openPglite(dir, options.pgliteTemplate);
   // Photos' bytes as binary parameters, not hex text built a byte at a time (db/pglite-bytea.ts).
   useNativeBytea(pglite);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });

@@ -73,6 +73,10 @@ export function build(siteUrl = defaultSiteUrl(), distDir = distDirOf()): void {
   });
   if (result.status !== 0) throw new Error(`astro build failed (exit ${result.status})`);
   const n = compressAssets(join(distDir, 'client'));
+  // A fresh database cluster for a first start to load instead of running initdb (decision 0051), in a
+  // process of its own: `npm start` builds in the server's process, which must not carry initdb's memory.
+  const template = spawnSync(process.execPath, [join(root, 'db/pglite-template.ts'), distDir], { cwd: root, stdio: 'inherit' });
+  if (template.status !== 0) throw new Error(`the PGlite template failed (exit ${template.status})`);
   writeBuildStamp(distDir, { inputs: fingerprint, siteUrl: origin });
   console.log(`[build] built for ${origin}; precompressed ${n} files`);
 }
