@@ -75,8 +75,8 @@ function zodWithoutEval() {
  *    renderer's own file (entries may export more than they declare: `allow-extension`), which also
  *    takes in Rolldown's small runtime helpers. Nanostores stay out: the header's cart count loads
  *    the cart store on the chocolate pages, and must not bring React with it.
- *  - each island's own code (Astro's entry per island), which stays small: zod is not in it when the
- *    island loads its schema on submit (useForm's validateWith).
+ *  - each island's own code (Astro's entry per island), which stays small. The public content pages'
+ *    forms are no islands at all (decision 0050): each is a module of its own, which loads zod on submit.
  * Only the client build is cut this way; the server's bundle keeps Rolldown's defaults.
  */
 const SITE_SCRIPT =

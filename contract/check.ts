@@ -28,3 +28,13 @@ export function fieldErrors(issues: FieldIssue[]): Record<string, string> {
   for (const i of issues) out[i.path] ??= i.message;
   return out;
 }
+
+/**
+ * A server's 400 `{issues}` when one of them names a field the form has (`has`, by the first part
+ * of its path): those issues, to show beside the fields; else null (the form says the message).
+ */
+export function issuesNaming(data: object, has: (field: string) => boolean): FieldIssue[] | null {
+  const given = (data as { issues?: unknown }).issues;
+  const issues = Array.isArray(given) ? (given as FieldIssue[]) : [];
+  return issues.some((i) => typeof i?.path === 'string' && has(i.path.split('.')[0]!)) ? issues : null;
+}

@@ -1,6 +1,6 @@
 /**
  * The free 30-minute online meeting, scheduled (issue 35): the times the home page offers and the
- * words about it. No zod here: the home page's light island reads it.
+ * words about it. No zod here: the home page's form module reads it on its first tap (decision 0050).
  */
 
 /** How long the free meeting is. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { check, fieldErrors, type FieldIssue } from '../../contract/check.ts';
+import { check, fieldErrors, issuesNaming, type FieldIssue } from '../../contract/check.ts';
 import { request, type JsonResult } from '../lib/http';
 import { useDomValues } from './useDomValues';
 import { useHydrated } from './useHydrated';
@@ -78,24 +78,15 @@ export function useForm<V extends Record<string, string>>(empty: V) {
   }
 
   /**
-   * validate, with the schema imported when the form is sent: a public form's island then costs no
-   * zod when it comes alive on the first tap, only on its first submit (issue 36).
-   */
-  async function validateLoaded<S extends z.ZodType>(load: () => Promise<S>, input: unknown): Promise<z.output<S> | null> {
-    return validate(await load(), input);
-  }
-
-  /**
    * A server's 400 `{issues}` shown like the browser's check: true when one names a field of
    * this form (the caller then needs no dialog), false otherwise.
    */
   function serverIssues(data: object): boolean {
-    const given = (data as { issues?: unknown }).issues;
-    const issues = Array.isArray(given) ? (given as FieldIssue[]) : [];
-    if (!issues.some((i) => typeof i?.path === 'string' && i.path.split('.')[0]! in values)) return false;
+    const issues = issuesNaming(data, (name) => name in values);
+    if (!issues) return false;
     showIssues(issues);
     return true;
   }
 
-  return { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, validateLoaded, serverIssues };
+  return { values, setValues, set, errors, hydrated, formRef, sending, send, submitting, validate, serverIssues };
 }

@@ -5,7 +5,7 @@
  * `span.field-error#<id>-error[role=alert]` at the end of the control's `.field`, the control
  * `aria-invalid` and described by it (and by its hint, when it has one).
  */
-import { fieldErrors, type FieldIssue } from '../../contract/check.ts';
+import { fieldErrors, issuesNaming } from '../../contract/check.ts';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
@@ -53,10 +53,9 @@ export function showFieldErrors(form: HTMLFormElement, errors: Record<string, st
  * form (the caller then needs no dialog), false otherwise (useForm's serverIssues).
  */
 export function showServerIssues(form: HTMLFormElement, data: object): boolean {
-  const given = (data as { issues?: unknown }).issues;
-  const issues = Array.isArray(given) ? (given as FieldIssue[]) : [];
   const names = new Set(controls(form).map((c) => c.name));
-  if (!issues.some((i) => typeof i?.path === 'string' && names.has(i.path.split('.')[0]!))) return false;
+  const issues = issuesNaming(data, (name) => names.has(name));
+  if (!issues) return false;
   showFieldErrors(form, fieldErrors(issues));
   return true;
 }
