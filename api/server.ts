@@ -29,6 +29,7 @@ import { boot, type BootOptions } from './boot.ts';
 import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, resourceHeaders, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
 import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE, type FastPath } from './middleware/fast-path.ts';
+import { answeredNeverServed, READ_ONLY_MESSAGE, refuseConnect } from './middleware/methods.ts';
 import { firstSegment } from './pages/served-paths.ts';
 import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
@@ -132,6 +133,8 @@ export async function startServer(
     const { handler } = (await import(/* @vite-ignore */ pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as { handler: AstroHandler };
     const builtNotFound = existsSync(`${clientDir}/404.html`) ? readFileSync(`${clientDir}/404.html`, 'utf8') : '<h1>Not found</h1>';
     root.all('*', async (c) => {
+      // Pages and files are only read: a write to one is refused here, not handed to Astro.
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ message: READ_ONLY_MESSAGE }, 405, { allow: 'GET, HEAD' });
       let locals: App.Locals;
       if (c.req.path.startsWith('/render-ahead/')) {
         const context = tickets.get(c.req.header('x-render-ticket') ?? '');
@@ -160,7 +163,12 @@ export async function startServer(
   const viaHono = getRequestListener(root.fetch, { hostname: env.HOST });
   const fast = fastPath;
   const server: ServerType = await new Promise((resolve) => {
-    const s = createServer(fast ? (req, res) => void (answeredFast(fast, req, res) || viaHono(req, res)) : viaHono);
+    const s = createServer(
+      fast
+        ? (req, res) => void (answeredFast(fast, req, res) || answeredNeverServed(req, res, resource) || viaHono(req, res))
+        : (req, res) => void (answeredNeverServed(req, res, resource) || viaHono(req, res)),
+    );
+    s.on('connect', refuseConnect);
     s.listen(env.PORT, env.HOST, () => resolve(s));
   });
   const address = server.address();

@@ -130,9 +130,15 @@ export function contentSecurityPolicy(env: Env, options: { scriptHashes?: readon
  */
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-/** What every answer that is not HTML carries, by lower-case name: no sniffing, and HSTS in production. */
+/**
+ * What every answer that is not HTML carries, by lower-case name: the short policy (nothing loads
+ * from it, no site frames it), no sniffing, and HSTS in production. The built site's files get
+ * the same on both paths (the fast path and Hono's serveStatic), an SVG or a feed opened on its
+ * own included (issue 47: the fast path sent no policy on them, the old path this one).
+ */
 export function resourceHeaders(env: Env): Record<string, string> {
   return {
+    'content-security-policy': NON_DOCUMENT_CSP,
     ...(env.NODE_ENV === 'production' ? { 'strict-transport-security': HSTS } : {}),
     'x-content-type-options': 'nosniff',
   };
@@ -163,7 +169,7 @@ export function securityHeaders(env: Env, options: { scriptHashes?: readonly str
  */
 export function securityHeadersMiddleware(document: Record<string, string>, resource: Record<string, string>): MiddlewareHandler {
   const page = Object.entries(document);
-  const other = Object.entries({ 'content-security-policy': NON_DOCUMENT_CSP, ...resource });
+  const other = Object.entries(resource);
   return async (c, next) => {
     await next();
     // Astro wrote this one to the socket itself (see setSecurityHeaders); this Response is a
