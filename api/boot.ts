@@ -29,6 +29,8 @@ import { trackLimits } from './middleware/rate-limit.ts';
 import { createPublisher } from './pages/render-ahead.ts';
 import { distDirOf, readBuildStamp } from './build-info.ts';
 import { clockOf } from './lib/clock.ts';
+import { keyringOf } from './lib/keys.ts';
+import { useOutboxKeys } from './mail/sealed-mail.ts';
 
 export interface BootOptions {
   /** Seed classes, slots, chocolates and coupons on a fresh database (default true). */
@@ -83,6 +85,9 @@ export async function boot(env: Env, options: BootOptions = {}) {
 export function createServices(env: Env, database: DatabaseHandle, overrides: Partial<Services> = {}): Services {
   const { db } = database;
   const clock = overrides.clock ?? clockOf(env);
+  // The outbox seals every mail's words with the private records' key (issue 47, decision 0052):
+  // queueMails is given no environment, so its keys are set here, before anything is queued.
+  useOutboxKeys(keyringOf(env));
   const mailer = env.standIns.mail
     ? createMailboxMailer(db)
     : createResendMailer({ apiKey: env.RESEND_API_KEY!, from: env.MAIL_FROM, baseUrl: env.RESEND_BASE_URL });

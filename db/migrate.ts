@@ -37,6 +37,7 @@ import * as calendarMirror from './migrations/0035_calendar_mirror.ts';
 import * as adminListIndexes from './migrations/0036_admin_list_indexes.ts';
 import * as postListOrder from './migrations/0037_post_list_order.ts';
 import * as sessionIncomeIndexes from './migrations/0038_session_income_indexes.ts';
+import * as outboxSealed from './migrations/0039_outbox_sealed.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0036_admin_list_indexes': adminListIndexes,
   '0037_post_list_order': postListOrder,
   '0038_session_income_indexes': sessionIncomeIndexes,
+  '0039_outbox_sealed': outboxSealed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

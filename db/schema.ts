@@ -618,7 +618,9 @@ export interface MailOutboxTable {
   about: string;
   /** The account that held `about` when it was queued, if any (0020). */
   accountId: string | null;
+  /** Empty while sealed; once sent, the subject alone, kept clear (it carries no secret; 0039). */
   subject: string;
+  /** Empty: the words are sealed (`sealed`), and dropped once sent; a legacy row's until 0039. */
   text: string;
   html: Generated<string>;
   headers: ColumnType<Record<string, string>, string | undefined, string>;
@@ -631,6 +633,10 @@ export interface MailOutboxTable {
   lastError: string | null;
   createdAt: CreatedAt;
   sentAt: Timestamp | null;
+  /** The key that sealed `sealed` (0039); null: a clear legacy row, or a sent one whose words were dropped. */
+  keyId: string | null;
+  /** The mail's words (subject, text, html, headers, attachments), sealed with the row's id (api/mail/sealed-mail.ts); dropped once sent. */
+  sealed: string | null;
 }
 
 /** An address Resend reported as bounced or complained: later mails to it are skipped. */

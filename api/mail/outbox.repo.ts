@@ -2,13 +2,21 @@
  * The mail outbox's SQL (decision 0024). A use-case writes its mails with `queueMails` inside the
  * transaction of its change; the sender (outbox.ts) claims due rows, sends them with no
  * transaction open and records how each ended.
+ *
+ * No secret at rest in clear (issue 47, decision 0052): a row's words (subject, text, html,
+ * headers, attachments) are written sealed (sealed-mail.ts) into `sealed`, under `key_id`, and
+ * its clear columns stay empty; the claim opens them; once sent they are dropped and only the
+ * subject is kept in clear (subjects name people and what happened, never a code or a link).
+ * A row with no key id is clear: a legacy row queued before 0039, sent as it is.
  */
+import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, MailOutboxState } from '../../db/schema.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 import { canonicalMailbox } from '../limits/limits.ts';
 import type { UnsentMailView } from '../../contract/mail.ts';
+import { openMail, sealMail, unopenedReason, type MailWords } from './sealed-mail.ts';
 
 /** A database handle or an open transaction: queueMails must get the change's transaction. */
 type Handle = DB | Transaction<Database>;
@@ -31,18 +39,24 @@ export async function queueMails(trx: Transaction<Database>, kind: string, mails
   const rows = await trx
     .insertInto('mailOutbox')
     .values(
-      mails.map((m) => ({
-        kind,
-        to: m.to,
-        canonicalTo: canonicalMailbox(m.to),
-        about: canonicalMailbox(personOf(m)),
-        accountId: accountOf.get(personOf(m)) ?? null,
-        subject: m.subject,
-        text: m.text,
-        html: m.html ?? '',
-        headers: JSON.stringify(m.headers ?? {}),
-        attachments: JSON.stringify(m.attachments ?? []),
-      })),
+      mails.map((m) => {
+        // The id is made here, so the sealed words are bound to their row before it exists.
+        const id = randomUUID();
+        const { keyId, sealed } = sealMail(id, m);
+        return {
+          id,
+          kind,
+          to: m.to,
+          canonicalTo: canonicalMailbox(m.to),
+          about: canonicalMailbox(personOf(m)),
+          accountId: accountOf.get(personOf(m)) ?? null,
+          // The words only sealed: the clear columns stay empty (a legacy row holds its words in them).
+          subject: '',
+          text: '',
+          keyId,
+          sealed,
+        };
+      }),
     )
     .returning('id')
     .execute();
@@ -63,6 +77,8 @@ export interface ClaimedMail {
   attempts: number;
   /** The address bounced or complained: the row was marked skipped by the claim, not sent. */
   suppressed: boolean;
+  /** Its sealed words did not open with any key this process knows (why, without content): not sent. */
+  unopened?: string;
 }
 
 type Row = {
@@ -76,28 +92,41 @@ type Row = {
   attachments: OutgoingMail['attachments'];
   attempts: number;
   state: MailOutboxState;
+  keyId: string | null;
+  sealed: string | null;
 };
 
 /** The Idempotency-Key an outbox row is sent with (the development mailbox keeps it too). */
 export const outboxKey = (id: string) => `mail/${id}`;
 
-const toClaimed = (r: Row): ClaimedMail => ({
-  id: r.id,
-  kind: r.kind,
-  to: r.to,
-  attempts: r.attempts,
-  suppressed: r.state === 'skipped',
-  mail: {
-    to: r.to,
-    subject: r.subject,
-    text: r.text,
-    ...(r.html ? { html: r.html } : {}),
-    ...(Object.keys(r.headers).length ? { headers: r.headers } : {}),
-    ...(r.attachments?.length ? { attachments: r.attachments } : {}),
-    // The row's id: the same on every try, whichever replica sends it.
-    idempotencyKey: outboxKey(r.id),
-  },
-});
+/** A row's words: opened when sealed, as stored when clear (a legacy row). */
+function wordsOf(r: Pick<Row, 'id' | 'subject' | 'text' | 'html' | 'headers' | 'attachments' | 'keyId' | 'sealed'>): MailWords {
+  if (r.keyId && r.sealed) return openMail(r.id, r.keyId, r.sealed);
+  return { subject: r.subject, text: r.text, html: r.html, headers: r.headers ?? {}, attachments: r.attachments ?? [] };
+}
+
+function toClaimed(r: Row): ClaimedMail {
+  const claimed = { id: r.id, kind: r.kind, to: r.to, attempts: r.attempts, suppressed: r.state === 'skipped' };
+  let words: MailWords;
+  try {
+    words = wordsOf(r);
+  } catch (err) {
+    return { ...claimed, mail: { to: r.to, subject: '', text: '' }, unopened: unopenedReason(err) };
+  }
+  return {
+    ...claimed,
+    mail: {
+      to: r.to,
+      subject: words.subject,
+      text: words.text,
+      ...(words.html ? { html: words.html } : {}),
+      ...(Object.keys(words.headers).length ? { headers: words.headers } : {}),
+      ...(words.attachments?.length ? { attachments: words.attachments } : {}),
+      // The row's id: the same on every try, whichever replica sends it.
+      idempotencyKey: outboxKey(r.id),
+    },
+  };
+}
 
 /**
  * Claims for `claimedBy`, in one committed statement: rows that are due (pending and past their
@@ -126,15 +155,22 @@ export async function claimMails(
         claimed_by = ${claimedBy}, claimed_at = ${now}::timestamptz, attempts = o.attempts + 1
     from (select id from mail_outbox where ${due} order by next_attempt_at limit ${limit} for update skip locked) c
     where o.id = c.id
-    returning o.id, o.kind, o."to", o.subject, o.text, o.html, o.headers, o.attachments, o.attempts, o.state`.execute(db);
+    returning o.id, o.kind, o."to", o.subject, o.text, o.html, o.headers, o.attachments, o.attempts, o.state, o.key_id as "keyId", o.sealed`.execute(db);
   return rows.map(toClaimed);
 }
 
-/** The provider has it. Only the claimant's 'sending' row moves: a late twin changes nothing. */
-export async function markMailSent(db: DB, id: string, claimedBy: string, now: Date): Promise<void> {
+/** A sent mail's columns once its words are dropped. */
+const DROPPED = { text: '', html: '', headers: '{}', attachments: '[]', keyId: null, sealed: null } as const;
+
+/**
+ * The provider has it. Only the claimant's 'sending' row moves: a late twin changes nothing. Its
+ * words are dropped (a sent mail's link or code must not outlive it at rest): who, what kind,
+ * when and its `subject` (clear: subjects carry no secret) are kept, for her and the export.
+ */
+export async function markMailSent(db: DB, id: string, claimedBy: string, now: Date, subject: string): Promise<void> {
   await db
     .updateTable('mailOutbox')
-    .set({ state: 'sent', sentAt: now, lastError: null })
+    .set({ state: 'sent', sentAt: now, lastError: null, subject, ...DROPPED })
     .where('id', '=', id)
     .where('state', '=', 'sending')
     .where('claimedBy', '=', claimedBy)
@@ -169,11 +205,14 @@ export async function suppressionsOf(db: Handle, emails: readonly string[]): Pro
   return (email) => byKey.get(canonicalMailbox(email));
 }
 
-/** What failed or was skipped (since `since`), newest first: the teacher's list (never the mail's text). */
+/**
+ * What failed or was skipped (since `since`), newest first: the teacher's list (never the mail's
+ * text). The subject she needs to know which mail it was is opened from the sealed words.
+ */
 export async function listUnsentMails(db: DB, options: { since?: Date; limit?: number } = {}): Promise<UnsentMailView[]> {
   let query = db
     .selectFrom('mailOutbox')
-    .select(['id', 'kind', 'to', 'subject', 'state', 'lastError', 'attempts', 'createdAt'])
+    .select(['id', 'kind', 'to', 'subject', 'state', 'lastError', 'attempts', 'createdAt', 'keyId', 'sealed'])
     .where('state', 'in', ['failed', 'skipped'])
     .orderBy('createdAt', 'desc')
     .limit(options.limit ?? 200);
@@ -183,12 +222,22 @@ export async function listUnsentMails(db: DB, options: { since?: Date; limit?: n
     id: r.id,
     kind: r.kind,
     to: r.to,
-    subject: r.subject,
+    subject: subjectOf(r),
     state: r.state as 'failed' | 'skipped',
     error: r.lastError ?? '',
     attempts: r.attempts,
     createdAt: new Date(r.createdAt).toISOString(),
   }));
+}
+
+/** The subject of a row for her list: opened when sealed; said plainly when it does not open here. */
+function subjectOf(r: { id: string; subject: string; keyId: string | null; sealed: string | null }): string {
+  if (!r.keyId || !r.sealed) return r.subject;
+  try {
+    return openMail(r.id, r.keyId, r.sealed).subject;
+  } catch {
+    return '(sealed with a key this server does not have)';
+  }
 }
 
 /** The teacher asks for one more try of a failed mail (after fixing the address, say). */

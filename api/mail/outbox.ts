@@ -12,6 +12,13 @@
  * 'pending' again after a backoff (OUTBOX_RETRY_BASE_MS doubling, at most an hour) until
  * OUTBOX_MAX_ATTEMPTS; any other 4xx (the provider will never take it) → 'failed' at once. Failed
  * and skipped mails are listed for the teacher (GET /api/admin/mail/unsent).
+ *
+ * No secret at rest in clear (issue 47, decision 0052): a mail's words are sealed from the moment
+ * it is queued (sealed-mail.ts, the private records' key, bound to the row's id); the claim opens
+ * them in this process, and once the provider has the mail they are dropped: the row keeps who,
+ * what kind, when and its subject, never a code or a link. A dump, a backup, the PGlite folder
+ * and its WAL hold no working code or link from a mail. A failed or skipped mail stays sealed
+ * (her list opens only its subject); one whose key this process lacks is failed, not sent.
  */
 import type { Services } from '../services/index.ts';
 import { MailError, type OutgoingMail } from '../services/mail/index.ts';
@@ -54,6 +61,13 @@ async function sendClaimed(services: SenderServices, claimed: ClaimedMail[]): Pr
       result.skipped++;
       continue;
     }
+    if (row.unopened) {
+      // Sealed with a key this process lacks: no try can send it until the key is configured.
+      console.error(`[mail] could not open ${row.kind} to ${maskedAddress(row.to)}: ${row.unopened}`);
+      await markMailUnsent(db, row.id, PROCESS_ID, row.unopened, null);
+      result.failed++;
+      continue;
+    }
     try {
       await mailer.send(row.mail);
     } catch (err) {
@@ -66,7 +80,7 @@ async function sendClaimed(services: SenderServices, claimed: ClaimedMail[]): Pr
       else result.failed++;
       continue;
     }
-    await markMailSent(db, row.id, PROCESS_ID, new Date());
+    await markMailSent(db, row.id, PROCESS_ID, new Date(), row.mail.subject);
     result.sent++;
   }
   return result;

@@ -120,6 +120,7 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0036_admin_list_indexes',
       '0037_post_list_order',
       '0038_session_income_indexes',
+      '0039_outbox_sealed',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
