@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { email } from './common.ts';
-import { personName, phone } from './forms.ts';
+import { humanToken, personName, phone } from './forms.ts';
 
 export * from './event-price-rules.ts';
 
@@ -21,6 +21,30 @@ export const EVENT_CANCELLED = 'This event has been cancelled.';
 /** Her hold lapsed while she was in PayPal's window and someone took the place: no capture is made. */
 export const EVENT_HOLD_LAPSED = 'The place held for your payment was released and the event is now full. Nothing was charged.';
 export const EVENT_PAYMENT_FOR_ANOTHER = 'This payment was made for another sign-up. Please start again.';
+/** How many unpaid places one client address may hold in one event at a time (issue 47). */
+export const HOLDS_PER_ADDRESS = 2;
+/** The third hold asked from one address while its two are unpaid (429). */
+export const TOO_MANY_HOLDS =
+  'Two places in this event are already held from your connection while they are paid for. Finish one of those payments, or wait until a hold lapses, before holding another.';
+
+/** Her day and time in words, on her clocks ("Tuesday, December 8, 2026" and "10:42 AM PST"). */
+export interface WhenInWords {
+  date: string;
+  time: string;
+}
+
+/**
+ * Every free place is held for someone paying right now (issue 47): not "This class is full.",
+ * but how many are held and when the first comes free if its buyer does not pay.
+ */
+export const placesHeldMessage = (held: number, firstFree: WhenInWords) =>
+  held === 1
+    ? `The last place is held for someone paying for it right now. If they don't pay, it is free again at ${firstFree.time} on ${firstFree.date}: please try again then.`
+    : `The last ${held} places are held for people paying for them right now. If they don't pay, the first is free again at ${firstFree.time} on ${firstFree.date}: please try again then.`;
+
+/** A place is held already for another spelling of this mailbox (ana+1@ for ana@): one hold per buyer. */
+export const emailHoldsPlaceMessage = (until: WhenInWords) =>
+  `A place in this event is already held for this e-mail address while it is paid for, until ${until.time} on ${until.date}. Finish that payment, or try again after then.`;
 /** A paid place is bought, never given by the line: the line is for a full event. */
 export const PLACE_FREE_PAY_INSTEAD = 'A place is free in this event: sign up and pay for it instead of joining the waitlist.';
 export const EVENT_NOT_FOUND = 'Event not found';
@@ -57,6 +81,8 @@ export const eventOrderRequest = z.object({
   name: personName,
   email,
   phone,
+  /** The sign-up form's human check (action 'signup_form_submit'), asked before any place is held (issue 47). */
+  recaptchaToken: humanToken,
 });
 export type EventOrderRequest = z.output<typeof eventOrderRequest>;
 

@@ -9,6 +9,13 @@ import { email, isoDate, requiredText } from './common.ts';
 import { humanToken, personName, phone } from './forms.ts';
 import { LINK_INVALID } from './class-places.ts';
 import { payingGiftCardCode } from './gift-card-code.ts';
+import { PAYMENT_UNSUCCESSFUL } from './booking.ts';
+
+/**
+ * A PayPal order id as PayPal issues them (issue 47): a NUL, a lone surrogate, a space or a 65th
+ * character is refused by the schema (400), never sent on to PayPal.
+ */
+export const PAYPAL_ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** Answers the islands read. Those with 'already' / "email doesn't exist" drive SPEC.md section 8's dialogs. */
 export const SIGNED_UP = 'Sign up successful';
@@ -68,7 +75,7 @@ export const classSignup = z.object({
   signature: z.string({ error: SIGNATURE_REQUIRED }).trim().min(1, SIGNATURE_REQUIRED),
   recaptchaToken: humanToken,
   /** A paid event (issue 34): the PayPal order POST /api/events/{id}/paypal-order made, approved. */
-  paypalOrderId: z.string({ error: 'paypalOrderId must be text' }).trim().min(1).max(64).optional(),
+  paypalOrderId: z.string({ error: PAYMENT_UNSUCCESSFUL }).regex(PAYPAL_ORDER_ID, PAYMENT_UNSUCCESSFUL).optional(),
   /** A paid event taken with one of the signed-in client's class credits (issue 34). */
   useCredit: z.literal(true, { error: 'useCredit must be true or left out' }).optional(),
   /** A paid event paid in full with a gift card (issue 34), for `amountCents` on a sliding scale. */

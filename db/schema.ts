@@ -114,6 +114,8 @@ export interface ClassSignupsTable {
   /** The PayPal order made for the hold, and what the buyer chose to pay on the scale. */
   holdOrderId: string | null;
   holdAmountCents: number | null;
+  /** 0041: the client address that asked for the hold (at most two live unpaid holds each); null once paid. */
+  holdClient: string | null;
   paymentId: string | null;
   /** The roster (issue 34): checked in, or did not come. */
   attendance: 'present' | 'noShow' | null;

@@ -21,10 +21,20 @@ export async function lockSignupOf(trx: Trx, eventId: string, classTitle: string
     .executeTakeFirst();
 }
 
-/** A new held place: counted until `heldUntil`, no waiver yet (signed when it is paid for). */
+/** A new held place: counted until `heldUntil`, no waiver yet (signed when it is paid for); `holdClient` the address that asked. */
 export async function insertHeldPlace(
   trx: Trx,
-  row: { eventId: string; classTitle: string; date: string; name: string; email: string; phone: string; heldUntil: Date; amountCents: number },
+  row: {
+    eventId: string;
+    classTitle: string;
+    date: string;
+    name: string;
+    email: string;
+    phone: string;
+    heldUntil: Date;
+    amountCents: number;
+    holdClient: string;
+  },
 ) {
   return trx
     .insertInto('classSignups')
@@ -40,14 +50,15 @@ export async function insertHeldPlace(
       payment: 'held',
       heldUntil: row.heldUntil,
       holdAmountCents: row.amountCents,
+      holdClient: row.holdClient,
     })
     .onConflict((oc) => oc.columns(['classTitle', 'date', 'email']).doNothing())
     .returning('id')
     .executeTakeFirst();
 }
 
-/** Holds an existing held place again, for `amountCents`, until the later of its hold and `heldUntil`. */
-export async function renewHold(trx: Trx, id: string, input: { name: string; phone: string; amountCents: number; heldUntil: Date }) {
+/** A held place whose hold lapsed, held anew (a new hold, from `holdClient`, until `heldUntil`). */
+export async function holdAgain(trx: Trx, id: string, input: { name: string; phone: string; amountCents: number; heldUntil: Date; holdClient: string }) {
   await trx
     .updateTable('classSignups')
     .set({
@@ -55,20 +66,41 @@ export async function renewHold(trx: Trx, id: string, input: { name: string; pho
       phone: input.phone,
       holdAmountCents: input.amountCents,
       holdOrderId: null,
-      heldUntil: sql<Date>`greatest(held_until, ${input.heldUntil})`,
+      heldUntil: input.heldUntil,
+      holdClient: input.holdClient,
     })
     .where('id', '=', id)
     .where('payment', '=', 'held')
     .execute();
 }
 
-/** Names the PayPal order made for a held place (after the hold's commit, once PayPal answered). */
-export async function setHoldOrder(db: DB, signupId: string, paypalOrderId: string): Promise<boolean> {
+/**
+ * A live hold's buyer chose another amount (issue 47): a new order will be made for it, and the
+ * hold keeps its expiry; asking again never extends a hold.
+ */
+export async function chooseHoldAmount(trx: Trx, id: string, amountCents: number) {
+  await trx.updateTable('classSignups').set({ holdAmountCents: amountCents, holdOrderId: null }).where('id', '=', id).where('payment', '=', 'held').execute();
+}
+
+/** The class's live holds (held, not lapsed), under the class's lock: whose e-mails, from which addresses, until when. */
+export async function liveHoldsOf(trx: Trx, eventId: string) {
+  return trx
+    .selectFrom('classSignups')
+    .select(['id', 'email', 'heldUntil', 'holdClient'])
+    .where('eventId', '=', eventId)
+    .where('payment', '=', 'held')
+    .where('heldUntil', '>', sql<Date>`now()`)
+    .execute();
+}
+
+/** Names the PayPal order made for a held place, if it is still held for that amount (after the hold's commit, once PayPal answered). */
+export async function setHoldOrder(db: DB, signupId: string, paypalOrderId: string, amountCents: number): Promise<boolean> {
   const r = await db
     .updateTable('classSignups')
     .set({ holdOrderId: paypalOrderId })
     .where('id', '=', signupId)
     .where('payment', '=', 'held')
+    .where('holdAmountCents', '=', amountCents)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
@@ -116,7 +148,7 @@ export async function insertEventPayment(trx: Trx, row: Insertable<EventPayments
 export async function markPlacePaid(trx: Trx, signupId: string, paymentId: string): Promise<boolean> {
   const paid = await trx
     .updateTable('classSignups')
-    .set({ payment: 'paid', paymentId, heldUntil: null })
+    .set({ payment: 'paid', paymentId, heldUntil: null, holdClient: null })
     .where('id', '=', signupId)
     .where('payment', '=', 'held')
     .returning('id')

@@ -19,15 +19,17 @@ import { spendCard, spendCredit } from '../packages/ledger.ts';
 import { classSeats, findClass, insertSignup, lockClass } from './signups.repo.ts';
 import { insertEventPayment, markPlacePaid } from './event-payments.repo.ts';
 import { studentFields, type Student } from './enrol.ts';
-import { paidEventRefusal, queuePaidSignupMails, type EventRefusal } from './paid-places.ts';
+import { noPlaceLeft, paidEventRefusal, queuePaidSignupMails, type EventRefusal } from './paid-places.ts';
 
 /** The session type a class credit covers (SPEC.md's name for group classes). */
 export const CLASS_CREDIT_TYPE = 'group yoga';
 
 /** Why a place was not taken with a credit or a card; nothing is held then. */
-export type LedgerPlaceRefusal = EventRefusal | 'already' | 'full' | 'amount' | 'no-credit' | 'unknown-account' | CardRefusal | 'gift-card-short';
+export type LedgerPlaceRefusal = EventRefusal | 'already' | 'full' | 'held' | 'amount' | 'no-credit' | 'unknown-account' | CardRefusal | 'gift-card-short';
+/** 'held' carries how many places are held for payments and when the first frees (issue 47). */
+export type LedgerPlaceRefused = { ok: false; kind: Exclude<LedgerPlaceRefusal, 'held'> } | { ok: false; kind: 'held'; held: number; freeAt: Date };
 
-type PlaceTaken = { ok: true; id: string; mails: QueuedMails } | { ok: false; kind: LedgerPlaceRefusal };
+type PlaceTaken = { ok: true; id: string; mails: QueuedMails } | LedgerPlaceRefused;
 
 /** Thrown inside the transaction to roll the place back when the credit or the card does not pay for it. */
 class NotEnough extends Error {
@@ -71,7 +73,8 @@ async function takePlaceFromLedger(deps: PlaceDeps, student: Student, paying: Le
       if (refused) return { ok: false, kind: refused } as const;
       const seats = await classSeats(trx, event!, student.email);
       if (seats.mine) return { ok: false, kind: 'already' } as const;
-      if (seats.taken >= event!.capacity) return { ok: false, kind: 'full' } as const;
+      const none = noPlaceLeft(seats, event!.capacity);
+      if (none) return { ok: false, ...none } as const;
       const row = await insertSignup(trx, {
         eventId: event!.id,
         classTitle: event!.title,

@@ -21,7 +21,8 @@ import type { Transaction } from 'kysely';
 import type { Database, EventAttemptDetails } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { Env } from '../env.ts';
-import { acceptsAmount, isPaidEvent, type EventOrderRequest } from '../../contract/event-prices.ts';
+import { acceptsAmount, HOLDS_PER_ADDRESS, isPaidEvent, type EventOrderRequest } from '../../contract/event-prices.ts';
+import { canonicalMailbox } from '../limits/limits.ts';
 import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
 import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
 import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
@@ -45,7 +46,9 @@ import {
   lockSignupOf,
   markPlacePaid,
   paymentOfOrder,
-  renewHold,
+  holdAgain,
+  chooseHoldAmount,
+  liveHoldsOf,
   setHoldOrder,
   signHeldPlace,
 } from './event-payments.repo.ts';
@@ -65,42 +68,83 @@ const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_0
 
 /** Why a paid event takes no place now, whoever pays. */
 export type EventRefusal = 'not-found' | 'cancelled' | 'external' | 'past' | 'free';
-export type HoldRefusal = EventRefusal | 'amount' | 'already' | 'full' | 'payment-unavailable';
+
+/**
+ * Why no place is free (issue 47): 'full' when paid or free places fill the class; 'held' when
+ * some of them are only held for payments that lapse unless paid, with how many and when the
+ * first comes free. A buyer is told "This class is full." only for the first.
+ */
+export type NoPlace = { kind: 'full' } | { kind: 'held'; held: number; freeAt: Date };
+
+/** The class's seats (classSeats) against its capacity: null while a place is free. */
+export function noPlaceLeft(seats: { taken: number; held: number; firstFree: Date | null }, capacity: number): NoPlace | null {
+  if (seats.taken < capacity) return null;
+  if (seats.taken - seats.held >= capacity || !seats.firstFree) return { kind: 'full' };
+  return { kind: 'held', held: seats.held, freeAt: seats.firstFree };
+}
+
+export type HoldRefusal = EventRefusal | 'amount' | 'already' | 'full' | 'held' | 'too-many-holds' | 'email-holds-one' | 'payment-unavailable';
+export type HoldRefused =
+  | { ok: false; kind: Exclude<HoldRefusal, 'held' | 'too-many-holds' | 'email-holds-one'> }
+  | { ok: false; kind: 'held'; held: number; freeAt: Date }
+  /** This address holds HOLDS_PER_ADDRESS unpaid places already; the first of them lapses at `freeAt`. */
+  | { ok: false; kind: 'too-many-holds'; freeAt: Date }
+  /** Another spelling of this mailbox holds a place until `freeAt`. */
+  | { ok: false; kind: 'email-holds-one'; freeAt: Date };
+
+type Held = { ok: true; signupId: string; event: ClassEvent } | { ok: true; orderId: string } | HoldRefused;
 
 /**
  * Holds a place in the paid event for the buyer and makes the PayPal order for `amountCents`
- * (exactly the price, or anything on the scale). The same buyer asking again (a new amount, a
- * second tab, or the waitlist's offer) keeps her one held place.
+ * (exactly the price, or anything on the scale). A place is held by a person, not a script
+ * (issue 47, decision 0054): the route asked the sign-up's human check first; one hold per
+ * mailbox (canonicalMailbox) and class; asking again answers the same hold and order (a new
+ * order for a new amount) and never moves its expiry, so a hold lapses HOLD_MINUTES after it was
+ * made (or when the waitlist's offer ends) whatever is asked meanwhile; and `client`, the address
+ * asking, holds at most HOLDS_PER_ADDRESS unpaid places of the class at a time.
  */
 export async function holdPlace(
   deps: Pick<Services, 'db' | 'payments'>,
   eventId: string,
   input: EventOrderRequest,
-): Promise<{ ok: true; orderId: string } | { ok: false; kind: HoldRefusal }> {
+  client: string,
+): Promise<{ ok: true; orderId: string } | HoldRefused> {
   const { db } = deps;
-  const held = await db.transaction().execute(async (trx): Promise<{ ok: true; signupId: string; event: ClassEvent } | { ok: false; kind: HoldRefusal }> => {
+  const held = await db.transaction().execute(async (trx): Promise<Held> => {
     const event = await lockEventById(trx, eventId);
     const refused = event ? paidEventRefusal(event, new Date()) : 'not-found';
     if (refused) return { ok: false, kind: refused };
     if (!acceptsAmount(event!, input.amountCents)) return { ok: false, kind: 'amount' };
-    const place = { name: input.name, phone: input.phone, amountCents: input.amountCents, heldUntil: minutesFromNow(HOLD_MINUTES) };
     const mine = await lockSignupOf(trx, event!.id, event!.title, event!.date, input.email);
     if (mine && mine.payment !== 'held') return { ok: false, kind: 'already' };
-    const lapsed = mine?.heldUntil && new Date(mine.heldUntil).getTime() <= Date.now();
-    if (mine && !lapsed) {
-      await renewHold(trx, mine.id, place);
+    const live = mine?.heldUntil && new Date(mine.heldUntil).getTime() > Date.now();
+    if (mine && live) {
+      // Her hold, asked again (a second tab, a retry, the waitlist's offer): the same order for
+      // the same amount; a new amount gets a new order. Its expiry never moves.
+      if (mine.holdOrderId && mine.holdAmountCents === input.amountCents) return { ok: true, orderId: mine.holdOrderId };
+      await chooseHoldAmount(trx, mine.id, input.amountCents);
       return { ok: true, signupId: mine.id, event: event! };
     }
+    const holds = await liveHoldsOf(trx, event!.id);
+    const mailbox = canonicalMailbox(input.email);
+    const twin = holds.find((h) => h.email !== input.email && canonicalMailbox(h.email) === mailbox);
+    if (twin) return { ok: false, kind: 'email-holds-one', freeAt: new Date(twin.heldUntil!) };
+    const fromHere = holds.filter((h) => h.holdClient === client);
+    if (fromHere.length >= HOLDS_PER_ADDRESS) {
+      return { ok: false, kind: 'too-many-holds', freeAt: new Date(Math.min(...fromHere.map((h) => new Date(h.heldUntil!).getTime()))) };
+    }
     // A new place, or one whose hold lapsed (not counted): only if one is free.
-    if ((await classSeats(trx, event!, input.email)).taken >= event!.capacity) return { ok: false, kind: 'full' };
+    const none = noPlaceLeft(await classSeats(trx, event!, input.email), event!.capacity);
+    if (none) return { ok: false, ...none };
+    const place = { name: input.name, phone: input.phone, amountCents: input.amountCents, heldUntil: minutesFromNow(HOLD_MINUTES), holdClient: client };
     if (mine) {
-      await renewHold(trx, mine.id, place);
+      await holdAgain(trx, mine.id, place);
       return { ok: true, signupId: mine.id, event: event! };
     }
     const row = await insertHeldPlace(trx, { eventId: event!.id, classTitle: event!.title, date: event!.date, email: input.email, ...place });
     return row ? { ok: true, signupId: row.id, event: event! } : { ok: false, kind: 'already' };
   });
-  if (!held.ok) return held;
+  if (!held.ok || 'orderId' in held) return held;
   const order = await createPayPalOrder(
     deps.payments,
     { amountCents: input.amountCents, referenceId: eventOrderReference(eventId, input.amountCents), description: `${held.event.title}, ${held.event.date}` },
@@ -111,7 +155,7 @@ export async function holdPlace(
     await db.transaction().execute((trx) => deleteHeldPlace(trx, held.signupId));
     return order;
   }
-  await setHoldOrder(db, held.signupId, order.orderId);
+  await setHoldOrder(db, held.signupId, order.orderId, input.amountCents);
   return order;
 }
 
@@ -167,7 +211,7 @@ export async function payForPlace(deps: PayDeps, paypalOrderId: string, student:
       if (!attempt) return { ok: true, attempt: undefined } as const;
       const event = await lockEventById(trx, pre.eventId);
       const hold = await lockHoldOfOrder(trx, order.id);
-      const refusal = claimRefusal(order, event, hold, student.email);
+      const refusal = claimRefusal(order, event, hold, student);
       if (refusal) throw new ClaimRefused(refusal);
       // A hold that lapsed while the buyer was in PayPal's window is still hers if the place is.
       const counted = await lockSignupOf(trx, event!.id, event!.title, event!.date, student.email);
@@ -205,19 +249,25 @@ class ClaimRefused extends Error {
   }
 }
 
-/** Why the held place cannot be paid for with this order now; null when it can. */
+/**
+ * Why the held place cannot be paid for with this order now; null when it can. The order pays
+ * only for the event the sign-up names (issue 47: a $10 order held for one event answered 201 for
+ * a $100 one), for the amount held, which the event still accepts, in USD, under our reference.
+ */
 function claimRefusal(
   order: { id: string; referenceId: string | undefined; currency: string; amountCents: number },
   event: ClassEvent | undefined,
   hold: { id: string; email: string; payment: string | null; holdAmountCents: number | null } | undefined,
-  email: string,
+  student: Pick<Student, 'email' | 'classTitle' | 'date'>,
 ): PayForPlaceRefusal | null {
-  if (!hold || hold.email !== email) return hold ? 'order-for-another-purchase' : 'hold-lapsed';
+  if (!hold || hold.email !== student.email) return hold ? 'order-for-another-purchase' : 'hold-lapsed';
   if (!event || event.cancelledAt) return 'cancelled';
+  if (event.title !== student.classTitle || event.date !== student.date) return 'order-for-another-purchase';
   if (hasStarted(event, new Date())) return 'past';
   if (hold.payment !== 'held') return 'order-already-used';
   const expected = eventOrderReference(event.id, hold.holdAmountCents ?? -1);
   if (order.referenceId !== expected || order.currency !== 'USD' || order.amountCents !== hold.holdAmountCents) return 'order-for-another-purchase';
+  if (!acceptsAmount(event, order.amountCents)) return 'order-for-another-purchase';
   return null;
 }
 

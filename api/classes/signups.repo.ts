@@ -58,14 +58,25 @@ export async function lockClass(trx: Transaction<Database>, title: string, date:
 }
 export type ClassEvent = NonNullable<Awaited<ReturnType<typeof findClass>>>;
 
-/** Places taken in the class and whether `email` holds one of them, in one query. */
+/** A place held for a payment that has not lapsed: taken for now, free again at held_until unless paid. */
+const LIVE_HOLD = sql<boolean>`(payment = 'held' and held_until > now())`;
+
+/**
+ * Places taken in the class and whether `email` holds one of them, in one query; of the taken,
+ * how many are only held for a payment (issue 47) and when the first of those holds lapses.
+ */
 export async function classSeats(db: DB, event: Pick<ClassEvent, 'id' | 'title' | 'date'>, email: string) {
   const row = await db
     .selectFrom('classSignups')
-    .select([sql<number>`count(*) filter (where ${TAKES_A_PLACE})::int`.as('taken'), sql<boolean>`coalesce(bool_or(email = ${email}), false)`.as('mine')])
+    .select([
+      sql<number>`count(*) filter (where ${TAKES_A_PLACE})::int`.as('taken'),
+      sql<boolean>`coalesce(bool_or(email = ${email}), false)`.as('mine'),
+      sql<number>`count(*) filter (where ${LIVE_HOLD})::int`.as('held'),
+      sql<Date | null>`min(held_until) filter (where ${LIVE_HOLD})`.as('firstFree'),
+    ])
     .where((eb) => eb.or([eb('eventId', '=', event.id), eb.and([eb('classTitle', '=', event.title), eb('date', '=', event.date)])]))
     .executeTakeFirstOrThrow();
-  return { taken: row.taken, mine: row.mine };
+  return { taken: row.taken, mine: row.mine, held: row.held, firstFree: row.firstFree === null ? null : new Date(row.firstFree) };
 }
 
 /** Adds a sign-up; undefined when this e-mail is signed up for this class title and date already. */

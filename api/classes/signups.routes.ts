@@ -1,10 +1,12 @@
 import { purchaseRefusals } from '../payments/settle.ts';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { requireAdmin, signedInUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
+import { clientAddress } from '../middleware/client.ts';
+import { classWhen } from '../mail/layout.ts';
 import { UNTRUSTED_FILE_CSP } from '../middleware/security-headers.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { id } from '../../contract/common.ts';
@@ -34,9 +36,9 @@ import { LIMITS } from '../limits/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
 import { refundDuePayments } from './refunds.ts';
-import { takePlaceWithCard, takePlaceWithCredit, type LedgerPlaceRefusal } from './ledger-places.ts';
+import { takePlaceWithCard, takePlaceWithCredit, type LedgerPlaceRefusal, type LedgerPlaceRefused } from './ledger-places.ts';
 import { findUserById } from '../accounts/users.repo.ts';
-import { holdPlace, payForPlace, type HoldRefusal, type PayForPlaceRefusal } from './paid-places.ts';
+import { holdPlace, payForPlace, type HoldRefusal, type HoldRefused, type PayForPlaceRefusal } from './paid-places.ts';
 import {
   CREDIT_EMAIL_MISMATCH,
   CREDIT_LOGIN_NEEDED,
@@ -47,7 +49,10 @@ import {
   EVENT_HOLD_LAPSED,
   EVENT_IS_FREE,
   EVENT_PAYMENT_FOR_ANOTHER,
+  TOO_MANY_HOLDS,
+  emailHoldsPlaceMessage,
   eventOrderRequest,
+  placesHeldMessage,
 } from '../../contract/event-prices.ts';
 import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
 import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
@@ -61,7 +66,8 @@ const payRefusals: Record<PayForPlaceRefusal, Refused> = {
   ...purchaseRefusals(EVENT_PAYMENT_FOR_ANOTHER),
 };
 
-const holdRefusals: Record<HoldRefusal, Refused> = {
+/** The refusals of a place that carry no data, shared by the hold and the ledger's place. */
+const placeRefusals = {
   'not-found': { status: 404, message: CLASS_NOT_FOUND },
   cancelled: { status: 400, message: EVENT_CANCELLED },
   external: { status: 400, message: CLASS_EXTERNAL },
@@ -70,18 +76,37 @@ const holdRefusals: Record<HoldRefusal, Refused> = {
   amount: { status: 400, message: EVENT_AMOUNT_INVALID },
   already: { status: 409, message: ALREADY_SIGNED_UP },
   full: { status: 409, message: CLASS_FULL },
+} satisfies Record<string, Refused>;
+
+/** Her instant in words, on her clocks (decision 0030): the one date formatter. */
+const inWords = (c: Context<AppEnv>, at: Date) => classWhen(at, c.var.services.env.SITE_TIMEZONE);
+
+const refuse = (c: Context<AppEnv>, refused: Refused) => c.json({ message: refused.message }, refused.status);
+/** Every place held for a payment that may lapse (issue 47): how many and when the first frees, not "full". */
+const heldAnswer = (c: Context<AppEnv>, r: { held: number; freeAt: Date }) => c.json({ message: placesHeldMessage(r.held, inWords(c, r.freeAt)) }, 409);
+
+const holdRefusals: Record<Exclude<HoldRefusal, 'held' | 'too-many-holds' | 'email-holds-one'>, Refused> = {
+  ...placeRefusals,
   'payment-unavailable': { status: 502, message: PAYMENT_SERVICE_UNAVAILABLE },
 };
 
-const ledgerRefusals: Record<LedgerPlaceRefusal, Refused> = {
-  'not-found': holdRefusals['not-found'],
-  cancelled: holdRefusals.cancelled,
-  external: holdRefusals.external,
-  past: holdRefusals.past,
-  free: holdRefusals.free,
-  already: holdRefusals.already,
-  full: holdRefusals.full,
-  amount: holdRefusals.amount,
+function answerHold(c: Context<AppEnv>, r: HoldRefused): Response {
+  switch (r.kind) {
+    case 'held':
+      return heldAnswer(c, r);
+    case 'too-many-holds':
+      // One address, two unpaid places at a time (issue 47): the third is 429 until one of them lapses.
+      c.header('retry-after', String(Math.max(1, Math.ceil((r.freeAt.getTime() - Date.now()) / 1000))));
+      return c.json({ message: TOO_MANY_HOLDS }, 429);
+    case 'email-holds-one':
+      return c.json({ message: emailHoldsPlaceMessage(inWords(c, r.freeAt)) }, 409);
+    default:
+      return refuse(c, holdRefusals[r.kind]);
+  }
+}
+
+const ledgerRefusals: Record<Exclude<LedgerPlaceRefusal, 'held'>, Refused> = {
+  ...placeRefusals,
   'no-credit': { status: 402, message: NO_CLASS_CREDIT },
   'unknown-account': { status: 401, message: CREDIT_LOGIN_NEEDED },
   'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
@@ -89,10 +114,13 @@ const ledgerRefusals: Record<LedgerPlaceRefusal, Refused> = {
   'gift-card-short': { status: 402, message: GIFT_CARD_SHORT_FOR_PLACE },
 };
 
+const answerLedger = (c: Context<AppEnv>, r: LedgerPlaceRefused) => (r.kind === 'held' ? heldAnswer(c, r) : refuse(c, ledgerRefusals[r.kind]));
+
 /**
- * POST /api/events/{id}/paypal-order {amountCents, name, email, phone} -> {orderID}: a place in
- * a paid event held while its buyer pays what she chose (issue 34); POST /api/signup with the
- * order's id then signs her up.
+ * POST /api/events/{id}/paypal-order {amountCents, name, email, phone, recaptchaToken} -> {orderID}:
+ * a place in a paid event held while its buyer pays what she chose (issue 34); POST /api/signup
+ * with the order's id then signs her up. Held by a person, not a script (issue 47): the sign-up
+ * form's human check first, then holdPlace's rules per mailbox and per address.
  */
 export const eventOrders = new Hono<AppEnv>().post(
   '/:id/paypal-order',
@@ -100,8 +128,10 @@ export const eventOrders = new Hono<AppEnv>().post(
   validateParams(z.object({ id })),
   validateJson(eventOrderRequest),
   async (c) => {
-    const held = await holdPlace(c.var.services, c.req.valid('param').id, c.req.valid('json'));
-    if (!held.ok) return c.json({ message: holdRefusals[held.kind].message }, holdRefusals[held.kind].status);
+    const body = c.req.valid('json');
+    await verifyHuman(c, body.recaptchaToken, 'signup_form_submit');
+    const held = await holdPlace(c.var.services, c.req.valid('param').id, body, clientAddress(c, c.var.services.env));
+    if (!held.ok) return answerHold(c, held);
     return c.json({ orderID: held.orderId } satisfies BookingOrderView);
   },
 );
@@ -124,7 +154,7 @@ export const signups = new Hono<AppEnv>()
       if (!userId) return c.json({ message: CREDIT_LOGIN_NEEDED }, 401);
       if ((await findUserById(c.var.services.db, userId))?.email !== student.email) return c.json({ message: CREDIT_EMAIL_MISMATCH }, 400);
       const taken = await takePlaceWithCredit(c.var.services, userId, { ...student, signaturePng: signature.bytes });
-      if (!taken.ok) return c.json({ message: ledgerRefusals[taken.kind].message }, ledgerRefusals[taken.kind].status);
+      if (!taken.ok) return answerLedger(c, taken);
       await sendQueued(c.var.services, taken.mails);
       return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
     }
@@ -135,7 +165,7 @@ export const signups = new Hono<AppEnv>()
         { ...student, signaturePng: signature.bytes },
         { code: body.giftCardCode, amountCents: body.amountCents },
       );
-      if (!taken.ok) return c.json({ message: ledgerRefusals[taken.kind].message }, ledgerRefusals[taken.kind].status);
+      if (!taken.ok) return answerLedger(c, taken);
       await sendQueued(c.var.services, taken.mails);
       return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
     }

@@ -32,7 +32,12 @@ describe('a server killed while it refunds a cancelled workshop', () => {
       .values({ title: 'Backbends Workshop', date, time: '10:00', startsAt: zonedInstant(date, '10:00', ZONE), capacity: 5, priceCents: 4_000 })
       .returning(['id', 'title', 'date'])
       .executeTakeFirstOrThrow();
-    const people = ['one', 'two', 'three'].map((n) => ({ name: `Pat ${n}`, email: `crash-${n}@example.com`, phone: '123-456-7890' }));
+    const people = ['one', 'two', 'three'].map((n) => ({
+      name: `Pat ${n}`,
+      email: `crash-${n}@example.com`,
+      phone: '123-456-7890',
+      recaptchaToken: 'dev:signup_form_submit',
+    }));
     for (const [i, p] of people.entries()) {
       const made = await post(`/api/events/${w.id}/paypal-order`, { amountCents: 4_000, ...p });
       expect(made.status).toBe(200);

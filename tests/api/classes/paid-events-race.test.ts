@@ -27,7 +27,12 @@ async function workshop(capacity: number, title: string) {
   return { id: row.id, title, date };
 }
 const people = (tag: string) =>
-  Array.from({ length: 20 }, (_, i) => ({ name: `Racer ${i}`, email: `${tag}-${i}-${Date.now().toString(36)}@example.com`, phone: '123-456-7890' }));
+  Array.from({ length: 20 }, (_, i) => ({
+    name: `Racer ${i}`,
+    email: `${tag}-${i}-${Date.now().toString(36)}@example.com`,
+    phone: '123-456-7890',
+    recaptchaToken: 'dev:signup_form_submit',
+  }));
 
 describe('the last paid place raced on postgres', () => {
   it('twenty holds at once for the last place: one is held, nineteen are told it is full', async () => {

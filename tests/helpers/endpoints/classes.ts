@@ -86,11 +86,13 @@ export const CLASSES_ENDPOINTS: Endpoint[] = [
       name: text(),
       email: text({ bad: ['not-an-address', 'a@b'] }),
       phone: text(),
+      // The sign-up form's human check (issue 47).
+      recaptchaToken: match(),
     },
     writes: ['classSignups'],
     example: async (fx) => ({
       params: { id: (await fx.event({ priceCents: 4_500 })).id },
-      json: { amountCents: 4_500, name: 'Pia Payer', email: fx.email('payer'), phone: '123-456-7890' },
+      json: { amountCents: 4_500, name: 'Pia Payer', email: fx.email('payer'), phone: '123-456-7890', recaptchaToken: 'dev:signup_form_submit' },
     }),
   },
   plainGet('/api/admin/events', 'admin'),
