@@ -2,7 +2,8 @@
  * A paid event's part of the sign-up form (issue 34): what a place costs (a fixed price, or her
  * sliding scale with pay-what-you-can from the lowest to the highest), her refund policy said
  * before paying, and the shared PayPal step. The server holds the place and makes the order for
- * the amount chosen; it decides whether that amount is within the range.
+ * the amount chosen; it decides whether that amount is within the range. The hold asks the sign-up
+ * form's human check (issue 47), as the sign-up itself does.
  */
 import { useEffect, useRef } from 'react';
 import type { EventView } from '../../contract/events.ts';
@@ -12,6 +13,7 @@ import { priceRange, refundPolicyLine } from '../../contract/event-price-rules.t
 import { hoursInWords } from '../../contract/settings.ts';
 import { classDateTime } from '../lib/calendar';
 import { request } from '../lib/http';
+import { getCaptchaToken } from '../lib/captcha';
 import { typedCents, usdFromCents } from '../lib/money';
 import { MoneyInput } from './Field';
 import { PayPalPayment } from './PayPalPayment';
@@ -72,11 +74,13 @@ export function PayForPlace(props: {
       <PayPalPayment
         config={props.config}
         buttonsFailedTitle="Payment Button Not Found"
-        createOrder={() =>
-          request<BookingOrderView>('POST', `/api/events/${encodeURIComponent(props.event._id)}/paypal-order`, {
-            body: { amountCents: props.amountCents, ...props.buyer },
-          })
-        }
+        createOrder={async () => {
+          // The place is held by a person (issue 47): the sign-up form's human check comes with the ask.
+          const recaptchaToken = await getCaptchaToken('signup_form_submit');
+          return request<BookingOrderView>('POST', `/api/events/${encodeURIComponent(props.event._id)}/paypal-order`, {
+            body: { amountCents: props.amountCents, ...props.buyer, recaptchaToken },
+          });
+        }}
         onApprove={props.onApproved}
         onFailed={props.onFailed}
       />

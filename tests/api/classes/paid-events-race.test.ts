@@ -2,8 +2,9 @@
  * Issue 34: the last paid place of a workshop raced by twenty people at once, on PostgreSQL
  * (vitest.config.ts leaves it out of api-pglite: PGlite runs one transaction at a time, so
  * nothing would race). Twenty holds at once: one gets the place and its PayPal order, nineteen
- * are told it is full; then twenty sign-ups race with twenty approved orders for two places: the
- * two holders are signed up and paid, once each, and nobody else is charged.
+ * are told it is held and when it frees; then twenty sign-ups race with twenty approved orders
+ * for two places: the two holders are signed up and paid, once each, and nobody else is charged.
+ * Issue 47: twelve holds at once from one address hold two places, never more.
  */
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
@@ -35,12 +36,30 @@ const people = (tag: string) =>
   }));
 
 describe('the last paid place raced on postgres', () => {
-  it('twenty holds at once for the last place: one is held, nineteen are told it is full', async () => {
+  it('twenty holds at once for the last place: one is held, nineteen are told it is held and when it frees (409)', async () => {
     const w = await workshop(1, `Inversions Workshop ${Date.now()}`);
     const answers = await Promise.all(people('hold').map((p) => post(`/api/events/${w.id}/paypal-order`, { amountCents: 5_000, ...p })));
     expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    // Issue 47: only held, not paid: not "This class is full." but when it frees.
+    const refused = await Promise.all(answers.filter((r) => r.status === 409).map(async (r) => ((await r.json()) as { message: string }).message));
+    expect(refused.every((m) => m.startsWith('The last place is held for someone paying for it right now.'))).toBe(true);
     const places = await server.services.db.selectFrom('classSignups').select(['payment']).where('eventId', '=', w.id).execute();
     expect(places).toEqual([{ payment: 'held' }]);
+  });
+
+  it('twelve holds at once from one address (issue 47): two are held, ten are 429, and the place left is a real buyer’s', async () => {
+    const w = await workshop(3, `Twists Workshop ${Date.now()}`);
+    const script = (json: unknown) => server.api(`/api/events/${w.id}/paypal-order`, { method: 'POST', json, headers: { 'x-forwarded-for': '10.47.99.1' } });
+    const answers = await Promise.all(
+      people('script')
+        .slice(0, 12)
+        .map((p) => script({ amountCents: 5_000, ...p })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, ...Array(10).fill(429)]);
+    const real = await post(`/api/events/${w.id}/paypal-order`, { amountCents: 5_000, ...people('real')[0] });
+    expect(real.status).toBe(200);
+    const places = await server.services.db.selectFrom('classSignups').select(['payment']).where('eventId', '=', w.id).execute();
+    expect(places).toHaveLength(3);
   });
 
   it('twenty paying at once for two places: two signed up and paid once each, nobody else charged', async () => {
