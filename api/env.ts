@@ -163,6 +163,11 @@ const schema = z.object({
    */
   PAYMENT_ATTEMPT_STALE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /**
+   * A refund owed (issue 47, decision 0055) that PayPal refused waits this long before its second
+   * try, each further try twice as long (at most six hours); looked for every RECONCILE_INTERVAL_MS.
+   */
+  REFUND_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
    * How many minutes after its PayPal order was made a booking whose client approved the payment
    * and never pressed Finalize Booking (the tab closed) is finalized by the server, or released
    * and both sides mailed (issue 20). Looked for on the reconciler's schedule (RECONCILE_INTERVAL_MS).

@@ -11,6 +11,7 @@
  */
 import { releaseLapsedHolds } from './classes/paid-places.ts';
 import { refundDuePayments } from './classes/refunds.ts';
+import { makeDueRefunds } from './payments/refunds-owed.ts';
 import { expireLapsedCredits } from './packages/ledger.ts';
 import { sendExpiryReminders } from './packages/expiry-reminders.ts';
 import { deliverDueCards } from './gift-cards/gift-cards.ts';
@@ -198,6 +199,8 @@ export async function startServer(
     // Paid class places (issue 34): holds whose buyers went away are offered on; refunds a crash left owed are made.
     runner.every('class holds', env.RECONCILE_INTERVAL_MS, () => releaseLapsedHolds(services));
     runner.every('event refunds', env.RECONCILE_INTERVAL_MS, () => refundDuePayments(services), { atStart: true });
+    // Refunds owed (issue 47): a package's or a voided card's PayPal refund refused or cut short by a crash, tried again with a growing wait.
+    runner.every('refunds owed', env.RECONCILE_INTERVAL_MS, () => makeDueRefunds(services), { atStart: true });
   }
   // Her Google busy times (issue 35): read again when stale, push channels renewed before they end.
   if (options.calendar !== false && services.calendar) runner.every('google calendar', env.GOOGLE_CALENDAR_REFRESH_MS, () => calendarTick(services));

@@ -37,6 +37,12 @@ export const adminLinks = {
   unpaidGigs: () => '/admin/gigs',
   /** Her Week from a day (issue 35): a free meeting, which is on no list, is found there. */
   week: (day: string) => `/admin/week?from=${day}`,
+  /** A client's page (issue 47: a refund owed to her is shown there). */
+  client: (id: string) => `/admin/client?id=${encodeURIComponent(id)}`,
+  /** Her clients: refunds owed (issue 47) are each on their client's page, a card's on her gift cards. */
+  refundsOwed: () => '/admin/users',
+  /** Her gift cards. */
+  giftCards: () => '/admin/gift-cards',
   /** Tasting requests (issue 34): the Tastings page lists the ones to quote first. */
   tastingRequests: () => '/admin/tastings',
   /**

@@ -339,6 +339,20 @@ export interface TodayTastingRequest {
   dates: string[];
 }
 
+/** A refund owed and not yet made through PayPal (issue 47): what for, how much, to whom, how often tried. */
+export interface TodayRefundOwed {
+  _id: string;
+  /** What was refunded: a package's name, a gift card. */
+  what: string;
+  amountCents: number;
+  /** The client's name; '' for a gift card's buyer (no account). */
+  clientName: string;
+  /** Failed tries so far, and PayPal's last answer. */
+  attempts: number;
+  lastError: string | null;
+  since: string;
+}
+
 /** GET /api/admin/today: what needs her today, each group a tap from its list. */
 export interface TodayView {
   /** The teacher's date (YYYY-MM-DD in her zone) the panel is for. */
@@ -368,4 +382,9 @@ export interface TodayView {
   newClients: TodayGroup<TodayClient>;
   /** Tasting requests she has not quoted yet (issue 34), newest first: the Tastings page answers them. */
   tastingRequests: TodayGroup<TodayTastingRequest>;
+  /**
+   * Refunds owed (issue 47): PayPal refused them for now and the site tries again until it makes
+   * them, oldest first, each a tap from the client's page (a card's: her gift cards); `cents` sums them.
+   */
+  refundsOwed: TodayGroup<TodayRefundOwed> & { cents: number };
 }

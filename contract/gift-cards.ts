@@ -119,7 +119,8 @@ export interface AdminGiftCardDetailView extends AdminGiftCardView {
 export interface GiftCardVoidedView {
   message: string;
   takenCents: number;
-  paypalRefund: 'refunded' | 'failed' | 'none';
+  /** 'owed': PayPal refused for now; the refund is owed and tried again until PayPal makes it (issue 47). */
+  paypalRefund: 'refunded' | 'owed' | 'none';
 }
 
 /** A bought card's amount: whole dollars from $10 to $500 (one message for every amount off). */

@@ -192,18 +192,38 @@ export interface PackageBoughtView {
 export interface LotRefundedView {
   message: string;
   sessionsTakenBack: number;
-  /** 'none': not paid through PayPal (she returns the money herself); 'failed': PayPal refused, refund by hand. */
-  paypalRefund: 'refunded' | 'failed' | 'none';
+  /**
+   * 'none': not paid through PayPal (she returns the money herself); 'owed': PayPal refused for
+   * now, the refund is owed and the site tries again until PayPal answers (issue 47).
+   */
+  paypalRefund: 'refunded' | 'owed' | 'none';
   balance: BalanceView;
 }
 export const lotRefunded = (taken: number, paypalRefund: LotRefundedView['paypalRefund']) =>
   `${taken === 0 ? 'No unused sessions were left to take back' : `${taken} unused ${taken === 1 ? 'session' : 'sessions'} taken back`}; sessions already used stay used. ${
     paypalRefund === 'refunded'
       ? 'The PayPal payment was refunded in full.'
-      : paypalRefund === 'failed'
-        ? 'PayPal could not refund the payment: please refund it in PayPal by hand.'
+      : paypalRefund === 'owed'
+        ? REFUND_OWED_WORDS
         : 'Return the money the way it was paid.'
   }`;
+
+/** Her answer when PayPal refused a refund for now (issue 47): owed, retried, nothing lost. */
+export const REFUND_OWED_WORDS = 'PayPal could not refund the payment just now: the refund is owed and the site will try again until PayPal makes it.';
+
+/** A refund owed to the client (issue 47): what it is for and how much, until PayPal makes it. */
+export interface RefundOwedView {
+  _id: string;
+  /** What was refunded: a package's name, a gift card. */
+  what: string;
+  amountCents: number;
+  /** When it was owed (ISO). */
+  since: string;
+}
+
+/** "Refund owed: $360.00 for Eight weeks of yoga therapy": one line, the same on her pages and the client's. */
+export const refundOwedWords = (r: Pick<RefundOwedView, 'what' | 'amountCents'>) =>
+  `Refund owed: $${Math.floor(r.amountCents / 100)}.${String(r.amountCents % 100).padStart(2, '0')} for ${r.what}`;
 
 /** Why a ledger row was written. */
 export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
@@ -215,6 +235,8 @@ export interface BalanceView {
   credits: { lotId: string; packageName: string; sessionTypes: string[]; remaining: number; expiresOn: string | null }[];
   /** Newest first. */
   history: { at: string; change: number; reason: LedgerReason; packageName: string; note: string }[];
+  /** Refunds owed to the client and not yet made through PayPal (issue 47), oldest first. */
+  refundsOwed: RefundOwedView[];
 }
 
 /** "Use 1 of your 6 sessions (until 15 Feb)": the booking page's offer of a credit. */

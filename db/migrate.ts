@@ -39,6 +39,7 @@ import * as postListOrder from './migrations/0037_post_list_order.ts';
 import * as sessionIncomeIndexes from './migrations/0038_session_income_indexes.ts';
 import * as holdClient from './migrations/0041_hold_client.ts';
 import * as outboxSealed from './migrations/0039_outbox_sealed.ts';
+import * as refundsOwed from './migrations/0042_refunds_owed.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0038_session_income_indexes': sessionIncomeIndexes,
   '0041_hold_client': holdClient,
   '0039_outbox_sealed': outboxSealed,
+  '0042_refunds_owed': refundsOwed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

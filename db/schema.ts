@@ -1036,6 +1036,33 @@ export interface TastingPaymentsTable {
   createdAt: CreatedAt;
 }
 
+/**
+ * A refund made after its commit, owed until PayPal answers (0042, issue 47): written with the
+ * ledger's change, tried after the commit and by the refund runner with a growing wait.
+ */
+export interface RefundsOwedTable {
+  id: Generated<string>;
+  kind: RefundOwedKind;
+  /** The lot or the card refunded; one row each. */
+  subjectId: string;
+  /** What it was for, in her words ("Eight weeks of yoga therapy"). */
+  what: string;
+  userId: string | null;
+  paypalOrderId: string | null;
+  paypalCaptureId: string | null;
+  amountCents: number;
+  state: Generated<'owed' | 'done'>;
+  attempts: Generated<number>;
+  nextTryAt: Timestamp;
+  lastError: string | null;
+  /** When she was mailed of its first failure (once). */
+  toldAt: Timestamp | null;
+  doneAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export type RefundOwedKind = 'package' | 'gift_card';
+
 export interface Database {
   users: UsersTable;
   userSessions: UserSessionsTable;
@@ -1094,6 +1121,7 @@ export interface Database {
   tastingRequests: TastingRequestsTable;
   tastingQuotes: TastingQuotesTable;
   tastingPayments: TastingPaymentsTable;
+  refundsOwed: RefundsOwedTable;
 }
 
 export type User = Selectable<UsersTable>;

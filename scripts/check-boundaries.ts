@@ -314,6 +314,23 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'packages', to: 'payments/attempts.repo.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
   { from: 'packages', to: 'payments/capture.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
   { from: 'packages', to: 'payments/settle.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
+  {
+    from: 'packages',
+    to: 'payments/refunds-owed.ts',
+    why: "a package's PayPal refund is owed with the ledger's row, then made and retried (issue 47, decision 0055)",
+  },
+  { from: 'packages', to: 'payments/refunds-owed.repo.ts', why: "a client's balance shows the refunds owed to her until PayPal makes them (decision 0055)" },
+  {
+    from: 'gift-cards',
+    to: 'payments/refunds-owed.ts',
+    why: "a voided card's PayPal refund is owed with its 'refunded' row, then made and retried (decision 0055)",
+  },
+  {
+    from: 'classes',
+    to: 'payments/refunds-owed.ts',
+    why: "a paid place's refund is made once by the capture's one refund call (refundCaptureOnce, decision 0055)",
+  },
+  { from: 'backoffice', to: 'payments/refunds-owed.repo.ts', why: 'Today lists every refund owed until PayPal makes it (issue 47, decision 0055)' },
   { from: 'pages', to: 'backoffice/newsletters.repo.ts', why: 'a journal post can go out as a newsletter (decision 0021)' },
   { from: 'pages', to: 'images/images.repo.ts', why: 'her pages and posts show her photos at their sizes' },
   { from: 'pages', to: 'packages/packages.repo.ts', why: '/yoga offers her packages as the public API shows them (issue 32, decision 0038)' },

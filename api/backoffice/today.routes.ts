@@ -7,6 +7,7 @@ import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, ty
 import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { unpaidOf } from '../books/gigs.ts';
+import { allRefundsOwed } from '../payments/refunds-owed.repo.ts';
 import {
   classesAhead,
   clientsSince,
@@ -51,7 +52,8 @@ const meetingView = (m: Awaited<ReturnType<typeof freeMeetingsBetween>>[number],
  * GET /api/admin/today (issue 20): the Today panel at the top of /admin/dashboard, what needs
  * her today, each group with its count and the admin list it is a tap from. Days are her
  * calendar's (SITE_TIMEZONE): "this week" is today and the six days after it, "newest" the last
- * seven days. The queries are today.repo.ts's, each the filter of its list.
+ * seven days. The queries are today.repo.ts's, each the filter of its list; the refunds owed
+ * (issue 47) are the refunds' own (api/payments/refunds-owed.repo.ts).
  */
 export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {
   const { db, env } = c.var.services;
@@ -59,7 +61,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings] = await Promise.all([
+  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings, owed] = await Promise.all([
     ordersToDeliver(db),
     pickupsComing(db),
     unpaidOf(db, today),
@@ -71,6 +73,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     clientsSince(db, since),
     listUnsentMails(db, { since }),
     unquotedTastings(db),
+    allRefundsOwed(db),
   ]);
   // Her sessions and the free meetings booked from the home page, in one list by their start.
   const week = [...slotWeek.map(sessionView), ...meetings.map((m) => meetingView(m, env.SITE_TIMEZONE))].sort(
@@ -177,6 +180,22 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       tastings.map((t) => ({ _id: t.id, createdAt: iso(t.createdAt), name: t.name, occasion: t.occasion, guests: t.guests, dates: t.dates })),
       adminLinks.tastingRequests(),
     ),
+    // Issue 47: each refund owed opens its client's page (a card's, her gift cards), where it shows.
+    refundsOwed: {
+      count: owed.length,
+      href: adminLinks.refundsOwed(),
+      items: owed.slice(0, TODAY_ITEMS).map((r) => ({
+        _id: r.id,
+        what: r.what,
+        amountCents: r.amountCents,
+        clientName: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim(),
+        attempts: r.attempts,
+        lastError: r.lastError,
+        since: iso(r.createdAt),
+        href: r.userId ? adminLinks.client(r.userId) : adminLinks.giftCards(),
+      })),
+      cents: owed.reduce((sum, r) => sum + r.amountCents, 0),
+    },
   };
   return c.json(view);
 });

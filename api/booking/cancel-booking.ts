@@ -21,7 +21,7 @@ import { bookingCalendar, clientCancelledMails, type ChangedSession } from './ma
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
+import { giveBackCardPart, settleSessionOnCancel } from '../packages/ledger.ts';
 import { changeableAt } from '../lib/time.ts';
 import { nudgeWriteBack } from '../agenda/write-back.ts';
 
@@ -204,9 +204,12 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
       const cancellationId = recorded.id;
       cardBackCents = recorded.cardBackCents;
       // A credit comes back in time; late, it is forfeited (the client was told before confirming).
-      const credit = slot.creditLotId
-        ? await settleCreditOnCancel(trx, { userId: input.userId, lotId: slot.creditLotId, slotId: slot.id, late, by: 'client' })
+      // A session a gift card paid wholly gives the card its value back instead (issue 47).
+      const settled = slot.creditLotId
+        ? await settleSessionOnCancel(trx, { userId: input.userId, lotId: slot.creditLotId, slotId: slot.id, late, by: 'client' })
         : undefined;
+      if (settled && 'cardBackCents' in settled) cardBackCents += settled.cardBackCents;
+      const credit = settled && 'credit' in settled ? settled.credit : undefined;
       await releaseBookedSlot(trx, slot.id);
       const mails = paid ? [] : await queueCancelledMails(trx, slot, 'none', credit);
       return { slot, cancellationId, captureId: paid ? captureId : null, paid, mails, credit };

@@ -17,7 +17,7 @@ import { lockSlots, type LockedSlot } from './booking.repo.ts';
 import { deleteSlot } from './slots.repo.ts';
 import { bookingCalendar, sessionCancelledMail } from './mails.ts';
 import { recordSessionCancellation, refundCancelled, type CancelRefund } from './cancel-booking.ts';
-import { settleCreditOnCancel } from '../packages/ledger.ts';
+import { settleSessionOnCancel } from '../packages/ledger.ts';
 
 export type DeleteSlotResult = { ok: true; booked: boolean; refund: CancelRefund } | { ok: false; kind: 'not-found' | 'payment-processing' };
 
@@ -73,7 +73,9 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
       cardBackCents = recorded?.cardBackCents ?? 0;
       // She called it off: a session booked with a credit gets it back, whatever the hour (issue 32).
       if (upcoming && slot.creditLotId && slot.bookedBy) {
-        await settleCreditOnCancel(trx, { userId: slot.bookedBy, lotId: slot.creditLotId, slotId: slot.id, late: false, by: 'admin' });
+        // A session a gift card paid wholly gives the card its value back instead (issue 47).
+        const settled = await settleSessionOnCancel(trx, { userId: slot.bookedBy, lotId: slot.creditLotId, slotId: slot.id, late: false, by: 'admin' });
+        if ('cardBackCents' in settled) cardBackCents += settled.cardBackCents;
       }
       await deleteSlot(trx, slotId);
       const mails = upcoming && !paid ? await mailsFor(trx, slot, 'none') : [];

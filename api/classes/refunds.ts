@@ -17,7 +17,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, EventPaymentMethod } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
-import { PayPalError } from '../services/payments/paypal.ts';
+import { refundCaptureOnce } from '../payments/refunds-owed.ts';
 import { changeableAt, zonedNow } from '../lib/time.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
@@ -145,23 +145,17 @@ export async function cancelEvent(
  */
 export async function refundDuePayments(deps: Pick<Services, 'db' | 'env' | 'payments' | 'clock'>): Promise<number> {
   const { db, payments } = deps;
-  let made = 0;
+  let count = 0;
   for (const due of await dueRefunds(db)) {
     if (!due.paypalCaptureId) continue;
-    try {
-      await payments.refundCapture(due.paypalCaptureId);
-    } catch (err) {
-      // Refunded already (a run before a crash, or a runner racing this one): the state owed.
-      if (!(err instanceof PayPalError && err.issue === 'CAPTURE_FULLY_REFUNDED')) {
-        console.error(
-          `[events] refund of capture ${due.paypalCaptureId} (PayPal order ${due.paypalOrderId}) failed; retried on the next run:`,
-          err instanceof Error ? err.message : err,
-        );
-        continue;
-      }
+    // Refunded already (a run before a crash, or a runner racing this one) counts as made.
+    const made = await refundCaptureOnce(payments, due.paypalCaptureId);
+    if (!made.ok) {
+      console.error(`[events] refund of capture ${due.paypalCaptureId} (PayPal order ${due.paypalOrderId}) failed; retried on the next run:`, made.why);
+      continue;
     }
     await markPaymentRefunded(db, due.id, zonedNow(deps.env.SITE_TIMEZONE, deps.clock.now()).date);
-    made += 1;
+    count += 1;
   }
-  return made;
+  return count;
 }

@@ -67,7 +67,7 @@ import { buyPackageWithCard, buyPackageWithCardAndPayPal, startPackagePaymentWit
 import { buyRefusals as packageRefusals } from '../packages/packages.routes.ts';
 import { assertSelf, requireAdmin, requireUser, signedInUser } from '../middleware/auth.ts';
 import { balanceOf } from '../packages/ledger.ts';
-import { packageAmountOutOfRange, type PackageBoughtView } from '../../contract/packages.ts';
+import { packageAmountOutOfRange, REFUND_OWED_WORDS, type PackageBoughtView } from '../../contract/packages.ts';
 import { giftCardShort, type BookingOrderView } from '../../contract/booking.ts';
 
 const params = z.object({ id });
@@ -213,7 +213,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   .post('/:id/void', validateParams(params), async (c) => {
     const result = await voidCard(c.var.services, c.req.valid('param').id);
     if (!result.ok) return c.json({ message: herCardRefusals[result.kind].message }, herCardRefusals[result.kind].status);
-    const refund = { refunded: ' The buyer was refunded through PayPal.', failed: ' The PayPal refund failed: please refund the buyer by hand.', none: '' };
+    const refund = { refunded: ' The buyer was refunded through PayPal.', owed: ` ${REFUND_OWED_WORDS}`, none: '' };
     return c.json({
       message: `Gift card voided.${refund[result.paypalRefund]}`,
       takenCents: result.takenCents,

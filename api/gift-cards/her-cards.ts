@@ -1,11 +1,11 @@
 /**
  * Her hand on the gift cards (issue 33, decision 0041): a card's history, voiding one that was
  * never delivered (its money taken back in its one 'refunded' row and, when it was bought through
- * PayPal, the buyer refunded after the commit), resending a delivered card's mail, and her
+ * PayPal, the buyer's refund owed with it and made after the commit), resending a delivered card's mail, and her
  * adjustment with a reason. Refusals are returned kinds.
  */
 import type { Services } from '../services/index.ts';
-import { findAttempt } from '../payments/attempts.repo.ts';
+import { makeOwedRefund, oweRefund } from '../payments/refunds-owed.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
@@ -15,8 +15,6 @@ import { codeOf } from './codes.ts';
 import { cardById, markVoided } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';
 
-type Card = NonNullable<Awaited<ReturnType<typeof cardById>>>;
-
 /** The card and its ledger rows, oldest first; undefined for an unknown id. */
 export async function cardWithHistory(db: Services['db'], id: string) {
   const card = await cardById(db, id);
@@ -25,41 +23,40 @@ export async function cardWithHistory(db: Services['db'], id: string) {
 }
 
 export type VoidResult =
-  { ok: true; takenCents: number; paypalRefund: 'refunded' | 'failed' | 'none' } | { ok: false; kind: 'not-found' | 'already-delivered' | 'already-voided' };
+  { ok: true; takenCents: number; paypalRefund: 'refunded' | 'owed' | 'none' } | { ok: false; kind: 'not-found' | 'already-delivered' | 'already-voided' };
 
 /**
  * Voids a card nobody has received yet: marked voided (the delivery's claim then passes it by)
- * and emptied in one transaction; a card bought through PayPal has its capture refunded after the
- * commit, with no transaction open. A delivered card is the recipient's: she adjusts it instead.
+ * and emptied in one transaction; a card bought through PayPal has its refund owed in that
+ * transaction (issue 47, decision 0055) and made after the commit, with no transaction open; a
+ * refund PayPal refuses stays owed and is tried again until PayPal answers. A delivered card is
+ * the recipient's: she adjusts it instead.
  */
-export async function voidCard(deps: Pick<Services, 'db' | 'payments'>, id: string): Promise<VoidResult> {
+export async function voidCard(deps: Pick<Services, 'db' | 'env' | 'payments' | 'mailer'>, id: string): Promise<VoidResult> {
   const card = await cardById(deps.db, id);
   if (!card) return { ok: false, kind: 'not-found' };
   const taken = await deps.db.transaction().execute(async (trx) => {
     if (!(await markVoided(trx, id))) return undefined;
-    return emptyCard(trx, { lotId: card.lotId, note: 'Voided before it was delivered' });
+    const emptied = await emptyCard(trx, { lotId: card.lotId, note: 'Voided before it was delivered' });
+    if (!emptied) return undefined;
+    const owed =
+      card.method === 'paypal' && card.paypalOrderId
+        ? await oweRefund(trx, {
+            kind: 'gift_card',
+            subjectId: card.id,
+            what: `Gift card …${card.codeLast4}`,
+            userId: null,
+            paypalOrderId: card.paypalOrderId,
+            amountCents: card.priceCents,
+          })
+        : undefined;
+    return { ...emptied, owed };
   });
   if (!taken) {
     const now = await cardById(deps.db, id);
     return { ok: false, kind: now?.voidedAt ? 'already-voided' : 'already-delivered' };
   }
-  return { ok: true, takenCents: taken.takenCents, paypalRefund: await refundPurchase(deps, card) };
-}
-
-/** The buyer's PayPal payment for the card, refunded in full; 'none' for a card she gave. */
-async function refundPurchase(deps: Pick<Services, 'db' | 'payments'>, card: Card): Promise<'refunded' | 'failed' | 'none'> {
-  if (card.method !== 'paypal' || !card.paypalOrderId) return 'none';
-  const captureId = (await findAttempt(deps.db, card.paypalOrderId))?.paypalCaptureId;
-  try {
-    if (!captureId) throw new Error('no capture recorded for it');
-    const r = await deps.payments.refundCapture(captureId);
-    console.warn(`[gift-cards] refunded capture ${captureId} of PayPal order ${card.paypalOrderId} (card ${card.id}): ${r.status}`);
-    return 'refunded';
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    console.error(`[gift-cards] REFUND NEEDED for PayPal order ${card.paypalOrderId} (card ${card.id}, capture ${captureId ?? 'unknown'}): ${why}`);
-    return 'failed';
-  }
+  return { ok: true, takenCents: taken.takenCents, paypalRefund: taken.owed ? await makeOwedRefund(deps, taken.owed) : 'none' };
 }
 
 export type ResendResult = { ok: true; sent: boolean } | { ok: false; kind: 'not-found' | 'not-yet-delivered' | 'voided' };

@@ -272,3 +272,24 @@ export function entriesOfLot(db: DB, lotId: string) {
     .orderBy('id')
     .execute();
 }
+
+/**
+ * The gift card that paid a session wholly (issue 33: the session sold as a lot of one, method
+ * 'gift_card', and the card debited with the claim): the card's lot and what it paid, found by the
+ * lot of one's 'used' row (its slot is the one booked first: a moved session keeps its rows).
+ */
+export async function cardPaymentOfSessionLot(
+  trx: Transaction<Database>,
+  lotId: string,
+): Promise<{ cardLotId: string; cents: number; slotId: string } | undefined> {
+  const row = await trx
+    .selectFrom('creditLots as own')
+    .innerJoin('ledgerEntries as used', (j) => j.onRef('used.lotId', '=', 'own.id').on('used.reason', '=', 'used'))
+    .innerJoin('ledgerEntries as card', (j) => j.onRef('card.slotId', '=', 'used.slotId').on('card.reason', '=', 'used'))
+    .innerJoin('creditLots as cardLot', (j) => j.onRef('cardLot.id', '=', 'card.lotId').on('cardLot.unit', '=', 'cents'))
+    .select(['card.lotId as cardLotId', 'card.change', 'used.slotId'])
+    .where('own.id', '=', lotId)
+    .where('own.method', '=', 'gift_card')
+    .executeTakeFirst();
+  return row?.slotId ? { cardLotId: row.cardLotId, cents: -row.change, slotId: row.slotId } : undefined;
+}

@@ -12,7 +12,9 @@ import type { Database, LotMethod } from '../../db/schema.ts';
 import { SESSION_TYPES } from '../../contract/booking.ts';
 import type { BalanceView } from '../../contract/packages.ts';
 import { addMonths } from '../lib/time.ts';
+import { refundsOwedTo } from '../payments/refunds-owed.repo.ts';
 import {
+  cardPaymentOfSessionLot,
   cardSpendOfAttempt,
   releaseSpend,
   heldLots,
@@ -99,6 +101,41 @@ export async function settleCreditOnCancel(
   return outcome;
 }
 
+/**
+ * A booked session is cancelled with its credit lot (issue 32): as settleCreditOnCancel, except a
+ * session paid wholly by a gift card (issue 33: a lot of one, method 'gift_card') in time, whose
+ * value goes back on the card (issue 47, decision 0042's one ledger): the lot of one is closed by
+ * its one 'refunded' row (nothing comes back to the client as a session credit) and the card gets
+ * a 'returned' row for what it paid; late, it stays used as any credit. Once per lot.
+ */
+export async function settleSessionOnCancel(
+  trx: Transaction<Database>,
+  input: { userId: string; lotId: string; slotId: string; late: boolean; by: 'client' | 'admin' },
+): Promise<{ credit: 'returned' | 'forfeited' } | { cardBackCents: number }> {
+  const card = input.late ? undefined : await cardPaymentOfSessionLot(trx, input.lotId);
+  if (!card) return { credit: await settleCreditOnCancel(trx, input) };
+  const closed = await insertEntry(trx, {
+    userId: input.userId,
+    lotId: input.lotId,
+    change: 0,
+    reason: 'refunded',
+    slotId: input.slotId,
+    note: 'Session cancelled: its gift card payment went back on the card',
+    createdBy: input.by,
+  });
+  if (!closed) return { cardBackCents: 0 };
+  await insertEntry(trx, {
+    userId: null,
+    lotId: card.cardLotId,
+    change: card.cents,
+    reason: 'returned',
+    slotId: card.slotId,
+    note: 'Session cancelled',
+    createdBy: 'system',
+  });
+  return { cardBackCents: card.cents };
+}
+
 export type AdjustResult = { ok: true; sessionsRemaining: number } | { ok: false; kind: 'unknown-account' } | { ok: false; kind: 'below-zero'; held: number };
 
 /**
@@ -144,10 +181,12 @@ export async function balanceOf(db: DB, userId: string, today: string): Promise<
   const lots = await heldLots(db, userId);
   const live = lots.filter((l) => l.remaining > 0 && (l.expiresOn === null || l.expiresOn >= today));
   const history = await ledgerOf(db, userId);
+  const owed = await refundsOwedTo(db, userId);
   return {
     sessionsRemaining: live.reduce((n, l) => n + l.remaining, 0),
     credits: live.map((l) => ({ lotId: l.id, packageName: l.name, sessionTypes: l.sessionTypes, remaining: l.remaining, expiresOn: l.expiresOn })),
     history: history.map((h) => ({ at: new Date(h.createdAt).toISOString(), change: h.change, reason: h.reason, packageName: h.name, note: h.note })),
+    refundsOwed: owed.map((r) => ({ _id: r.id, what: r.what, amountCents: r.amountCents, since: new Date(r.createdAt).toISOString() })),
   };
 }
 

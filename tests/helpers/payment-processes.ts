@@ -17,6 +17,8 @@ export interface EmulatorChild extends Child {
   refunds(): Promise<number>;
   /** The buyer approves `orderId` with `body` (the payer's names, captureDelayMs…); the emulator must take it. */
   approve(orderId: string, body: Record<string, unknown>): Promise<void>;
+  /** PayPal's refunds from now on: made ('ok'), refused ('fail') or held unmade until the mode changes ('hang'). */
+  refundMode(mode: 'ok' | 'fail' | 'hang'): Promise<void>;
 }
 
 export async function startEmulator(): Promise<EmulatorChild> {
@@ -29,6 +31,14 @@ export async function startEmulator(): Promise<EmulatorChild> {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+    },
+    refundMode: async (mode: 'ok' | 'fail' | 'hang') => {
+      const res = await fetch(`${child.url}/v2/emulator/refunds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode }),
       });
       expect(res.status).toBe(200);
     },

@@ -10,8 +10,9 @@
  *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING);
  *    the approve body's `captureStatus: 'PENDING'` makes the later capture PENDING, as PayPal
  *    answers for an eCheck or a payment under review, and `captureDelayMs` (tests) makes the
- *    capture answer wait after the capture is made; a capture repeated with the same
- *    PayPal-Request-Id is answered with the first one, as PayPal does;
+ *    capture answer wait after the capture is made; a capture (or a refund) repeated with the
+ *    same PayPal-Request-Id is answered with the first one, as PayPal does; POST
+ *    /v2/emulator/refunds `{mode}` (tests) makes refunds fail or hang until set back to 'ok';
  *  - POST /v1/notifications/verify-webhook-signature, PayPal's request and answer, which says
  *    SUCCESS for a delivery whose paypal-transmission-sig is EMULATOR_WEBHOOK_SIGNATURE: the
  *    emulator sends no webhooks itself, tests post events with emulatorWebhookHeaders().
@@ -46,7 +47,7 @@ interface EmulatedOrder {
   reference_id: string;
   description?: string;
   createdAt: number;
-  capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined };
+  capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined; refund?: { id: string; requestId: string | undefined } };
   /** Tests only (approve body `captureDelayMs`): how long the capture answer waits after the capture is made, as a slow PayPal. */
   captureDelayMs: number;
   /** Tests only (approve body `refundDelayMs`): how long a refund's answer waits after the refund is made (a crash test kills the server then). */
@@ -102,7 +103,15 @@ function checkBreakdown(
   return { ok: true, breakdown: parts };
 }
 
-type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number; refunds: number };
+/**
+ * Tests only: how the emulator answers refunds (POST /v2/emulator/refunds `{mode}`): 'ok' as
+ * PayPal does; 'fail' refuses each with a 503 and refunds nothing (PayPal down); 'hang' holds each
+ * unanswered and unmade until the mode changes, then refuses it (a server killed meanwhile never
+ * learns more: the refund was never made).
+ */
+export type RefundMode = 'ok' | 'fail' | 'hang';
+
+type EmulatorState = { orders: Map<string, EmulatedOrder>; tokens: Set<string>; captures: number; refunds: number; refundMode?: RefundMode };
 const state: EmulatorState = ((globalThis as { __paypalEmulator?: EmulatorState }).__paypalEmulator ??= {
   orders: new Map(),
   tokens: new Set(),
@@ -274,13 +283,33 @@ export function createPayPalEmulator(): Hono {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
     const order = [...state.orders.values()].find((o) => o.capture?.id === c.req.param('id'));
     if (!order?.capture) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+    const requestId = c.req.header('paypal-request-id');
+    // PayPal's idempotency: a refund repeated with its PayPal-Request-Id is answered with the refund made.
+    const made = order.capture.refund;
+    if (made && requestId && made.requestId === requestId) return c.json({ id: made.id, status: 'COMPLETED' }, 201);
     if (order.capture.refunded) return issue(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
+    const mode = () => state.refundMode ?? 'ok';
+    if (mode() === 'hang') {
+      while (mode() === 'hang') await new Promise((resolve) => setTimeout(resolve, 20));
+      return issue(503, 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'Service Unavailable (emulator: the refund was held and not made)');
+    }
+    if (mode() === 'fail') return issue(503, 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'Service Unavailable (emulator: refunds failing)');
     order.capture.refunded = true;
     order.capture.status = 'REFUNDED';
+    order.capture.refund = { id: newId(), requestId };
     state.refunds += 1;
     // The money is back; only the answer is slow (what a crash test needs: refunded, not yet told).
     if (order.refundDelayMs) await new Promise((resolve) => setTimeout(resolve, order.refundDelayMs));
-    return c.json({ id: newId(), status: 'COMPLETED' }, 201);
+    return c.json({ id: order.capture.refund.id, status: 'COMPLETED' }, 201);
+  });
+
+  // Tests only: PayPal's refunds failing, hanging, or back (see RefundMode).
+  app.post('/v2/emulator/refunds', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as { mode?: unknown } | null;
+    if (body?.mode !== 'ok' && body?.mode !== 'fail' && body?.mode !== 'hang')
+      return issue(400, 'INVALID_REQUEST', 'INVALID_PARAMETER_VALUE', "mode is 'ok', 'fail' or 'hang'");
+    state.refundMode = body.mode;
+    return c.json({ mode: state.refundMode });
   });
 
   // PayPal's answer to "is this delivery genuine?": here, genuine means signed with the emulator's signature.

@@ -306,7 +306,7 @@ function GiftCardsPanel() {
     const done = await send<GiftCardVoidedView>('POST', `/api/admin/gift-cards/${encodeURIComponent(c._id)}/void`, {}, 'Could not void the card');
     if (!done) return;
     void reload();
-    await showAlert({ icon: done.paypalRefund === 'failed' ? 'warning' : 'success', title: 'Card voided', text: done.message });
+    await showAlert({ icon: done.paypalRefund === 'owed' ? 'warning' : 'success', title: 'Card voided', text: done.message });
   }
 
   return (

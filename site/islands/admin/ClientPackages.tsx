@@ -6,7 +6,15 @@ import { request } from '../../lib/http';
 import { typedCents, usdFromCents } from '../../lib/money';
 import { useFreeSlots } from '../client/useFreeSlots';
 import { SESSION_TYPES } from '../../../contract/booking.ts';
-import { SALE_METHOD_WORDS, SALE_METHODS, type BalanceView, type LotRefundedView, type PackageView, type SaleMethod } from '../../../contract/packages.ts';
+import {
+  SALE_METHOD_WORDS,
+  SALE_METHODS,
+  refundOwedWords,
+  type BalanceView,
+  type LotRefundedView,
+  type PackageView,
+  type SaleMethod,
+} from '../../../contract/packages.ts';
 import { confirmDialog, showAlert } from '../../lib/alert';
 
 /**
@@ -236,7 +244,7 @@ export default function ClientPackages(props: { clientId: string; onBooked: () =
     const done = await send<LotRefundedView>('POST', `${base}/lots/${encodeURIComponent(lotId)}/refund`, {}, 'Could not refund the package');
     if (!done) return;
     setBalance(done.balance);
-    await showAlert({ icon: done.paypalRefund === 'failed' ? 'warning' : 'success', title: 'Package refunded', text: done.message });
+    await showAlert({ icon: done.paypalRefund === 'owed' ? 'warning' : 'success', title: 'Package refunded', text: done.message });
   }
 
   return (
@@ -250,6 +258,17 @@ export default function ClientPackages(props: { clientId: string; onBooked: () =
             <p data-balance>
               <strong>{sessionsWord(balance.sessionsRemaining)}</strong> left to book.
             </p>
+            {/* Issue 47: a refund PayPal refused for now, owed until the site's retries make it. */}
+            {balance.refundsOwed.length > 0 && (
+              <ul className="plain-list" aria-label="Refunds owed">
+                {balance.refundsOwed.map((r) => (
+                  <li key={r._id} className="attention" data-refund-owed>
+                    <strong>{refundOwedWords(r)}</strong>{' '}
+                    <span className="muted">· since {formatWhen(r.since)}; the site tries PayPal again until it is made</span>
+                  </li>
+                ))}
+              </ul>
+            )}
             {balance.credits.length > 0 && (
               <ul className="plain-list">
                 {balance.credits.map((c) => (

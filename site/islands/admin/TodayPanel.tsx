@@ -6,6 +6,7 @@ import { placeLink } from '../../../contract/slots.ts';
 import { mailKindLabel } from '../../../contract/mail.ts';
 import type { TodayGroup, TodayItemLink, TodaySession, TodayView } from '../../../contract/backoffice.ts';
 import { rosterPath } from '../../../contract/roster.ts';
+import { refundOwedWords } from '../../../contract/packages.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -226,6 +227,28 @@ export default function TodayPanel() {
                     ),
                   }
             }
+          />
+          {/* Issue 47: refunds PayPal refused for now; the site tries again until they are made. */}
+          <Group
+            testKey="refundsOwed"
+            name="Refunds owed"
+            group={today.refundsOwed}
+            attention
+            summary={`${usdFromCents(today.refundsOwed.cents)} owed; the site tries PayPal again until each is made`}
+            empty="No refund is owed."
+            item={(r) => ({
+              key: r._id,
+              content: (
+                <>
+                  <strong>{refundOwedWords(r)}</strong>
+                  {r.clientName && <> · {r.clientName}</>}
+                  <span className="muted">
+                    {' '}
+                    · {plural(r.attempts, 'try', 'tries')} so far{r.lastError ? ` (${r.lastError})` : ''}
+                  </span>
+                </>
+              ),
+            })}
           />
           {/* Issue 30: the classes she taught and was not paid for, oldest first. */}
           <Group

@@ -1,5 +1,5 @@
 import { useBalance } from './useCredits';
-import type { LedgerReason } from '../../../contract/packages.ts';
+import { refundOwedWords, type LedgerReason } from '../../../contract/packages.ts';
 
 /** Each ledger row's reason, in the client's words. */
 const REASONS: Record<LedgerReason, string> = {
@@ -20,7 +20,7 @@ const dayInWords = (day: string) =>
  * The client's session credits on her dashboard (issue 32): sessions left per package with the
  * last day they can book (her day, as the server dates lots on the teacher's clock), and the
  * history, each row dated in the teacher's zone (the page's clock). Nothing shows until she holds
- * or held a credit. GET /api/user/{id}/balance.
+ * or held a credit. A refund owed to her (issue 47) shows until PayPal makes it. GET /api/user/{id}/balance.
  */
 export default function MyBalance({ userId, zone }: { userId: string; zone: string }) {
   const balance = useBalance(userId);
@@ -32,6 +32,16 @@ export default function MyBalance({ userId, zone }: { userId: string; zone: stri
       <p data-sessions-remaining>
         {balance.sessionsRemaining} {balance.sessionsRemaining === 1 ? 'session' : 'sessions'} left to book
       </p>
+      {balance.refundsOwed.length > 0 && (
+        <ul className="item-list" aria-label="Refunds owed">
+          {balance.refundsOwed.map((r) => (
+            <li key={r._id} className="item" data-refund-owed>
+              <strong>{refundOwedWords(r)}</strong>
+              <div className="muted">Being refunded through PayPal; it may take a little while.</div>
+            </li>
+          ))}
+        </ul>
+      )}
       {balance.credits.length > 0 && (
         <ul className="item-list">
           {balance.credits.map((c) => (
