@@ -17,8 +17,8 @@ const env = loadEnvOrExit();
 try {
   const done = await rotateKeys(env);
   console.log(
-    `Re-encrypted ${done.answers} intake answer(s), ${done.notes} session note version(s) and ${done.calendarTokens} Google Calendar token(s) with key ${done.keyId}. ` +
-      (done.answers + done.notes + done.calendarTokens === 0 ? 'Nothing was left to do.' : 'You can now remove PRIVATE_RECORDS_OLD_KEYS.'),
+    `Re-encrypted ${done.answers} intake answer(s), ${done.notes} session note version(s), ${done.calendarTokens} Google Calendar token(s) and ${done.mails} waiting mail(s) with key ${done.keyId}. ` +
+      (done.answers + done.notes + done.calendarTokens + done.mails === 0 ? 'Nothing was left to do.' : 'You can now remove PRIVATE_RECORDS_OLD_KEYS.'),
   );
 } catch (err) {
   console.error(`Keys not rotated: ${err instanceof EnvError || err instanceof Error ? err.message : String(err)}`);

@@ -236,8 +236,19 @@ function subjectOf(r: { id: string; subject: string; keyId: string | null; seale
   try {
     return openMail(r.id, r.keyId, r.sealed).subject;
   } catch {
-    return '(sealed with a key this server does not have)';
+    return '(its words do not open here)';
   }
+}
+
+/** `npm run rotate-keys`: the rows sealed with another key than `currentKeyId` (unsent mails: a few at most). */
+export async function mailsSealedWithOtherKeys(db: DB, currentKeyId: string) {
+  return db.selectFrom('mailOutbox').select(['id', 'keyId', 'sealed']).where('keyId', 'is not', null).where('keyId', '!=', currentKeyId).execute();
+}
+
+/** Writes a row's words sealed again, unless they changed meanwhile (sent and dropped, say); whether it did. */
+export async function resealMailRow(db: DB, id: string, was: string, next: { keyId: string; sealed: string }): Promise<boolean> {
+  const r = await db.updateTable('mailOutbox').set(next).where('id', '=', id).where('sealed', '=', was).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** The teacher asks for one more try of a failed mail (after fixing the address, say). */

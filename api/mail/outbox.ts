@@ -23,7 +23,18 @@
 import type { Services } from '../services/index.ts';
 import { MailError, type OutgoingMail } from '../services/mail/index.ts';
 import { PROCESS_ID } from '../lib/process.ts';
-import { claimMails, markMailSent, markMailUnsent, queueMails, type ClaimedMail, type QueuedMails } from './outbox.repo.ts';
+import {
+  claimMails,
+  mailsSealedWithOtherKeys,
+  markMailSent,
+  markMailUnsent,
+  queueMails,
+  resealMailRow,
+  type ClaimedMail,
+  type QueuedMails,
+} from './outbox.repo.ts';
+import { resealMail } from './sealed-mail.ts';
+import type { Keyring } from '../lib/keys.ts';
 import { maskedAddress } from './send.ts';
 
 type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
@@ -117,4 +128,27 @@ export async function sendDueMails(services: SenderServices, now = new Date()): 
 export async function sendNow(services: SenderServices, kind: string, mails: readonly OutgoingMail[]): Promise<number> {
   const ids = await services.db.transaction().execute((trx) => queueMails(trx, kind, mails));
   return sendQueued(services, ids);
+}
+
+/**
+ * `npm run rotate-keys` (api/practice/rotate.ts): the mails still waiting in the outbox, sealed
+ * again with the current private records key, so PRIVATE_RECORDS_OLD_KEYS can go. Sent mails
+ * hold no words to re-seal; a row no configured key opens is left as it is (and said). Answers
+ * how many were sealed again.
+ */
+export async function resealOutbox(db: SenderServices['db'], ring: Keyring): Promise<number> {
+  let n = 0;
+  for (const row of await mailsSealedWithOtherKeys(db, ring.current.id)) {
+    if (!row.keyId || !row.sealed) continue;
+    let next: { keyId: string; sealed: string };
+    try {
+      next = resealMail(ring, row.id, row.keyId, row.sealed);
+    } catch (err) {
+      // A row no configured key opens (altered, or its key lost) is left as it is: it can't be sent either.
+      console.warn(`[mail] outbox row ${row.id} was left sealed as it was: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    if (await resealMailRow(db, row.id, row.sealed, next)) n++;
+  }
+  return n;
 }

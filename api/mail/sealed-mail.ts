@@ -56,6 +56,11 @@ export function openMail(id: string, keyId: string, sealed: string): MailWords {
   return JSON.parse(open(outboxKeyring(), contextOf(id), keyId, sealed)) as MailWords;
 }
 
+/** `npm run rotate-keys`: the row's words opened with any key of `ring` and sealed again with its current key. */
+export function resealMail(ring: Keyring, id: string, keyId: string, sealed: string): { keyId: string; sealed: string } {
+  return seal(ring, contextOf(id), open(ring, contextOf(id), keyId, sealed));
+}
+
 /** Why a row could not be opened, said without its content. */
 export const unopenedReason = (err: unknown) =>
   err instanceof SealError ? `not sent: its words do not open here (${err.message})` : `not sent: its words do not open here (${String(err)})`;
