@@ -16,6 +16,7 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
             'tests/api/system/hardening-races.test.ts',
             'tests/api/payments/payment-crash.test.ts',
             'tests/api/packages/package-crash.test.ts',
+            'tests/api/packages/refund-owed-crash.test.ts',
             'tests/api/gift-cards/gift-card-crash.test.ts',
             'tests/api/system/two-processes.test.ts',
             'tests/api/pages/pages-replicas.test.ts',
