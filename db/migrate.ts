@@ -37,8 +37,9 @@ import * as calendarMirror from './migrations/0035_calendar_mirror.ts';
 import * as adminListIndexes from './migrations/0036_admin_list_indexes.ts';
 import * as postListOrder from './migrations/0037_post_list_order.ts';
 import * as sessionIncomeIndexes from './migrations/0038_session_income_indexes.ts';
-import * as holdClient from './migrations/0041_hold_client.ts';
 import * as outboxSealed from './migrations/0039_outbox_sealed.ts';
+import * as erasureReachesTheMoney from './migrations/0040_erasure_reaches_the_money.ts';
+import * as holdClient from './migrations/0041_hold_client.ts';
 import * as refundsOwed from './migrations/0042_refunds_owed.ts';
 
 /**
@@ -83,8 +84,9 @@ const migrations: Record<string, Migration> = {
   '0036_admin_list_indexes': adminListIndexes,
   '0037_post_list_order': postListOrder,
   '0038_session_income_indexes': sessionIncomeIndexes,
-  '0041_hold_client': holdClient,
   '0039_outbox_sealed': outboxSealed,
+  '0040_erasure_reaches_the_money': erasureReachesTheMoney,
+  '0041_hold_client': holdClient,
   '0042_refunds_owed': refundsOwed,
 };
 

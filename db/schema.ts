@@ -422,6 +422,8 @@ export interface CalendarMirrorTable {
   nextAttemptAt: Timestamp;
   lastError: string | null;
   updatedAt: Timestamp;
+  /** The event was of an erased person (0040): renamed to a neutral title, then taken out. */
+  erased: Generated<boolean>;
 }
 
 /** A session its client cancelled, and what became of its payment (0009, decision 0016). */
@@ -620,6 +622,8 @@ export interface MailOutboxTable {
   about: string;
   /** The account that held `about` when it was queued, if any (0020). */
   accountId: string | null;
+  /** The canonical mailboxes of the others the mail names (0040): an erasure reaches it by them. */
+  names: ColumnType<string[], string | undefined, string>;
   /** Empty while sealed; once sent, the subject alone, kept clear (it carries no secret; 0039). */
   subject: string;
   /** Empty: the words are sealed (`sealed`), and dropped once sent; a legacy row's until 0039. */
@@ -1018,6 +1022,8 @@ export interface TastingQuotesTable {
   /** The deposit came in: the day is held in her agenda by `eventId` (a private event). */
   depositPaidAt: Timestamp | null;
   eventId: string | null;
+  /** Called off (0040: its client was erased); its payments owed back by her policy. */
+  cancelledAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: Generated<Date>;
 }
@@ -1033,6 +1039,8 @@ export interface TastingPaymentsTable {
   paypalCaptureId: string | null;
   /** Her day the money came in (YYYY-MM-DD). */
   paidOn: string;
+  /** Given back (0040): owed through PayPal ('due'), then 'refunded'; null: kept. */
+  refund: 'due' | 'refunded' | null;
   createdAt: CreatedAt;
 }
 

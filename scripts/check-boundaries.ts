@@ -254,6 +254,21 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   },
   {
     from: 'accounts',
+    to: 'tastings/tastings-of-deleted-account.ts',
+    why: 'erasing an account calls off her tastings to come in its one transaction, the teacher told what, never who (issue 47, decision 0053)',
+  },
+  {
+    from: 'accounts',
+    to: 'tastings/deleted-account.repo.ts',
+    why: 'erasing an account takes her name, address and place off her tastings, whose money the books keep (issue 47, decision 0053)',
+  },
+  {
+    from: 'accounts',
+    to: 'agenda/write-back.ts',
+    why: "erasing an account renames her events in the teacher's calendar to a neutral title before they are taken out (issue 47, decision 0053)",
+  },
+  {
+    from: 'accounts',
     to: 'booking/sessions-of-deleted-account.ts',
     why: 'erasing an account cancels her coming sessions in the same transaction (decisions 0029, 0033): the two-way pair',
   },

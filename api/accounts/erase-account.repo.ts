@@ -41,6 +41,38 @@ export async function deleteOutboxMailsOf(trx: Trx, userId: string, mailbox: str
     .execute();
 }
 
+/**
+ * The mails to others that name her (mail_outbox.names, decision 0053: the gift card to its
+ * recipient names its buyer, the buyer's receipt names the recipient), once they have left:
+ * their words emptied, who, what kind and when kept for the other person. One still waiting to
+ * leave keeps its words until it is sent (the sender drops them then): it is someone else's mail.
+ * Their ids.
+ */
+export async function emptyMailsNaming(trx: Trx, mailbox: string) {
+  return (
+    trx
+      .updateTable('mailOutbox')
+      // Her mailbox leaves the list too: the row then names no one it was about.
+      .set({ subject: '', text: '', html: '', names: sql`names - ${mailbox}::text` as never })
+      .where(sql<boolean>`names @> ${JSON.stringify([mailbox])}::jsonb`)
+      .where('state', 'not in', ['pending', 'sending'])
+      .returning('id')
+      .execute()
+  );
+}
+
+/** The development mailbox's copies of mails to others that name her (sent with one of `keys`): their words emptied. */
+export async function emptyMailboxCopies(trx: Trx, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await trx.updateTable('mails').set({ subject: '', text: '', html: '' }).where('idempotencyKey', 'in', keys).execute();
+}
+
+/** Every session she booked, past or to come (their calendar events are hers, decision 0053). */
+export async function sessionIdsOf(trx: Trx, userId: string): Promise<string[]> {
+  const rows = await trx.selectFrom('slots').select('id').where('bookedBy', '=', userId).execute();
+  return rows.map((r) => r.id);
+}
+
 /** The development mailbox's copies: addressed to `email` exactly, or sent with one of `keys`. */
 export async function deleteMailboxCopies(trx: Trx, email: string, keys: readonly string[]): Promise<void> {
   await trx
@@ -57,27 +89,51 @@ export async function deleteSuppression(trx: Trx, mailbox: string): Promise<void
 export async function keepBooksWithoutWho(trx: Trx, userId: string, email: string): Promise<void> {
   await trx.updateTable('slots').set({ firstName: null, lastName: null, email: null, message: null, link: null }).where('bookedBy', '=', userId).execute();
   await trx.updateTable('bookingCancellations').set({ userId: null, firstName: '', lastName: '', email: '' }).where('userId', '=', userId).execute();
+  // Payment attempts of every kind (issue 47): each kind's names and addresses, reached by her
+  // account or her exact address in the field that holds it, never by a search of the words.
+  const blank = (fields: Record<string, string>) => sql`${sql.ref('details')} || ${JSON.stringify(fields)}::jsonb` as never;
+  const detail = (key: string) => sql<string>`lower(details->>${key})`;
   await trx
     .updateTable('paymentAttempts')
-    .set({
-      userId: null,
-      payerFirstName: null,
-      details: sql`${sql.ref('details')} || ${JSON.stringify({ firstName: '', lastName: '', email: '', message: '' })}::jsonb` as never,
-    })
+    .set({ details: blank({ firstName: '', lastName: '', email: '', message: '' }) })
     .where('userId', '=', userId)
+    .where('kind', '=', 'booking')
     .execute();
   await trx
     .updateTable('paymentAttempts')
-    .set({ payerFirstName: null, details: sql`${sql.ref('details')} || ${JSON.stringify({ payerName: '', payerEmail: '' })}::jsonb` as never })
-    .where(sql<boolean>`lower(details->>'payerEmail') = ${email}`)
+    .set({ payerFirstName: null, details: blank({ payerName: '', payerEmail: '' }) })
+    .where('kind', '=', 'order')
+    .where(detail('payerEmail'), '=', email)
     .execute();
+  // A gift card she bought (signed in or not), and one bought for her: the message names them both.
+  await trx
+    .updateTable('paymentAttempts')
+    .set({ payerFirstName: null, details: blank({ buyerName: '', buyerEmail: '', message: '' }) })
+    .where('kind', '=', 'gift_card')
+    .where((eb) => eb.or([eb('userId', '=', userId), eb(detail('buyerEmail'), '=', email)]))
+    .execute();
+  await trx
+    .updateTable('paymentAttempts')
+    .set({ details: blank({ recipientName: '', recipientEmail: '', message: '' }) })
+    .where('kind', '=', 'gift_card')
+    .where(detail('recipientEmail'), '=', email)
+    .execute();
+  // A workshop place she paid (issue 34).
+  await trx
+    .updateTable('paymentAttempts')
+    .set({ payerFirstName: null, details: blank({ name: '', email: '', phone: '' }) })
+    .where('kind', '=', 'event')
+    .where(detail('email'), '=', email)
+    .execute();
+  // Whatever else her account paid (packages, bookings): the account and PayPal's name for her go.
+  await trx.updateTable('paymentAttempts').set({ userId: null, payerFirstName: null }).where('userId', '=', userId).execute();
   await trx.updateTable('orders').set({ payerName: '', payerEmail: '', shipToName: null, shipToAddress: null }).where('payerEmail', '=', email).execute();
   // Gift cards (issue 33): the cards she bought keep their money and lose her name and address; a
   // card given to her and delivered loses her name, address and the words to her (its code, held
   // by whoever has it, still spends). A card on its way to her is the buyer's, left as it is.
   await trx
     .updateTable('giftCards')
-    .set({ buyerName: '', buyerEmail: null })
+    .set({ buyerName: '', buyerEmail: null, message: '' })
     .where(sql`lower(buyer_email)`, '=', email)
     .execute();
   await trx
@@ -100,9 +156,8 @@ export async function eraseRowsOfAddress(trx: Trx, email: string) {
   const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
   await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
   await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
-  // Issue 34: the money of a class place and a tasting stays in her books; who paid does not.
+  // Issue 34: the money of a class place stays in her books; who paid does not (a tasting's: tastings/deleted-account.repo.ts).
   await trx.updateTable('eventPayments').set({ name: '', email: '' }).where('email', '=', email).execute();
-  await trx.updateTable('tastingRequests').set({ name: '', email: '', phone: '', place: '' }).where('email', '=', email).execute();
   return newsletters;
 }
 

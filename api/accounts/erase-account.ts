@@ -9,8 +9,13 @@
  *   address, and every mail to or about them (the outbox, the development mailbox `mails`, the
  *   suppression of their mailbox): found by account and mailbox, never by their words.
  * - Kept without who: booked sessions (date, type, amount, PayPal ids: the books' rows), their
- *   cancellations and refunds, payment attempts, chocolate orders bought with the address.
- *   Names, e-mail, message, shipping name and address are cleared.
+ *   cancellations and refunds, payment attempts of every kind, chocolate orders bought with the
+ *   address, gift cards she bought or was given, her tastings. Names, e-mail, phone, message,
+ *   shipping name and address, a tasting's place are cleared.
+ * - Reached wherever the money put her (issue 47, decision 0053): the mails to others that name
+ *   her are emptied once sent; the events written to the teacher's Google Calendar for her
+ *   sessions and tastings are renamed to a neutral title, then taken out; a tasting of hers still
+ *   to come is called off by the teacher's policy and the teacher told what, never who.
  * The sums of the finances page and its CSV files are the same before and after.
  */
 import type { Transaction } from 'kysely';
@@ -21,15 +26,21 @@ import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender
 import { commitWithMails } from '../mail/commit.ts';
 import type { Services } from '../services/index.ts';
 import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount } from '../booking/sessions-of-deleted-account.ts';
+import { cancelComingTastingsOfDeletedAccount, settleTastingsOfDeletedAccount } from '../tastings/tastings-of-deleted-account.ts';
+import { eraseTastingsOf } from '../tastings/deleted-account.repo.ts';
+import { eraseEventsOf, nudgeWriteBack } from '../agenda/write-back.ts';
 import {
   deleteAccount,
   deleteMailboxCopies,
   deleteOutboxMailsOf,
   deleteSuppression,
+  emptyMailboxCopies,
+  emptyMailsNaming,
   eraseRowsOfAddress,
   keepBooksWithoutWho,
   lockAccount,
   otherAccountsAtDomains,
+  sessionIdsOf,
 } from './erase-account.repo.ts';
 
 /**
@@ -48,6 +59,12 @@ async function eraseMails(trx: Transaction<Database>, user: { id: string; email:
   const erased = await deleteOutboxMailsOf(trx, user.id, mailbox, shared);
   const keys = [...erased.map((r) => outboxKey(r.id)), ...newsletterKeys];
   await deleteMailboxCopies(trx, user.email, keys);
+  // Mails to others that name her (decision 0053): found by the mailbox they recorded, emptied.
+  if (!shared)
+    await emptyMailboxCopies(
+      trx,
+      (await emptyMailsNaming(trx, mailbox)).map((r) => outboxKey(r.id)),
+    );
   if (!shared) await deleteSuppression(trx, mailbox);
 }
 
@@ -55,7 +72,7 @@ async function eraseMails(trx: Transaction<Database>, user: { id: string; email:
 export type EraseRefusal = 'no-account';
 export type EraseResult = { ok: true } | { ok: false; kind: EraseRefusal };
 
-export type EraseDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'>;
+export type EraseDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 /**
  * The one erasure of an account, whoever asks: the client by the mailed link, the teacher from
@@ -68,9 +85,16 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
     const user = await lockAccount(trx, userId);
     if (!user) return { result: undefined, mails: [] };
     const email = user.email;
+    const now = deps.clock.now();
+    // Every session of hers, read before the coming ones are freed: their calendar events are hers.
+    const sessionIds = await sessionIdsOf(trx, userId);
 
     // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
-    const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, deps.clock.now());
+    const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, now);
+    // Her tastings to come: called off by the same notice, the teacher told what (issue 47).
+    const tastings = await cancelComingTastingsOfDeletedAccount(trx, deps.env, email, now);
+    const tastingEventIds = await eraseTastingsOf(trx, email);
+    await eraseEventsOf(trx, { sessionIds, tastingEventIds }, now);
 
     await keepBooksWithoutWho(trx, userId, email);
     const newsletters = await eraseRowsOfAddress(trx, email);
@@ -80,9 +104,12 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
       newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
     );
     await deleteAccount(trx, userId);
-    return { result: coming.cancelled, mails: coming.mails };
+    return { result: { sessions: coming.cancelled, tastings: tastings.cancelled }, mails: [...coming.mails, ...tastings.mails] };
   });
   if (!done) return { ok: false, kind: 'no-account' };
-  await settleCancelledOfDeletedAccount(deps, done);
+  // Her events renamed, then taken out of the teacher's calendar, now rather than at the next tick.
+  nudgeWriteBack(deps);
+  await settleCancelledOfDeletedAccount(deps, done.sessions);
+  await settleTastingsOfDeletedAccount(deps, done.tastings);
   return { ok: true };
 }

@@ -22,6 +22,8 @@ export interface DueWrite {
   want: MirroredEvent | null;
   wantHash: string | null;
   attempts: number;
+  /** An erased person's event (decision 0053): renamed to its neutral wish, then taken out. */
+  erased: boolean;
 }
 
 /** The keys written (or to be written) to `calendarId` for things starting in [from, to), with their state. */
@@ -62,7 +64,9 @@ export async function wantEvents(trx: Transaction<Database>, calendarId: string,
             nextAttemptAt: now,
             updatedAt: now,
           }))
-          .where(sql<boolean>`calendar_mirror.want_hash is distinct from excluded.want_hash`),
+          .where(sql<boolean>`calendar_mirror.want_hash is distinct from excluded.want_hash`)
+          // An erased person's event keeps its neutral wish until it is taken out (decision 0053).
+          .where('calendarMirror.erased', '=', false),
       )
       .execute();
   }
@@ -99,7 +103,7 @@ export async function claimDueWrites(db: DB, options: { by: string; now: Date; s
              order by next_attempt_at, key limit ${options.limit}
              for update skip locked) due
      where m.calendar_id = due.calendar_id and m.key = due.key
-    returning m.calendar_id, m.key, m.event_id, m.want, m.want_hash, m.attempts`.execute(db);
+    returning m.calendar_id, m.key, m.event_id, m.want, m.want_hash, m.attempts, m.erased`.execute(db);
   return rows;
 }
 
@@ -122,6 +126,30 @@ export async function markWritten(db: DB, row: DueWrite, by: string, meetLink: s
     .where('wantHash', 'is', null)
     .where('writtenHash', 'is', null)
     .execute();
+}
+
+/**
+ * The rows of these keys in every calendar (an erased person's things, decision 0053), held
+ * until the erasure commits: what each event was wished to be, for its neutral twin.
+ */
+export async function lockMirrorRowsOf(trx: Transaction<Database>, keys: readonly string[]) {
+  if (keys.length === 0) return [];
+  return trx.selectFrom('calendarMirror').select(['calendarId', 'key', 'startsAt', 'want']).where('key', 'in', keys).forUpdate().execute();
+}
+
+/** The row's wish made `want` (no name, place or words), marked erased: written so, then taken out. */
+export async function wantErased(trx: Transaction<Database>, row: { calendarId: string; key: string }, want: MirroredEvent, wantHash: string, now: Date) {
+  await trx
+    .updateTable('calendarMirror')
+    .set({ want: JSON.stringify(want), wantHash, erased: true, meetLink: null, attempts: 0, nextAttemptAt: now, lastError: null, updatedAt: now })
+    .where('calendarId', '=', row.calendarId)
+    .where('key', '=', row.key)
+    .execute();
+}
+
+/** An erased person's event was renamed and taken out: its row goes (if still claimed by `by`). */
+export async function forgetErased(db: DB, row: DueWrite, by: string): Promise<void> {
+  await db.deleteFrom('calendarMirror').where('calendarId', '=', row.calendarId).where('key', '=', row.key).where('claimedBy', '=', by).execute();
 }
 
 /** Google refused or was away: tried again at `retryAt`, the reason kept. */

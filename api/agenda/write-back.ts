@@ -31,7 +31,10 @@ import { BUSY_HORIZON_DAYS, reasonOf, refreshTokenOf, type CalendarDeps } from '
 import { findConnection, lockConnection } from './calendar.repo.ts';
 import {
   claimDueWrites,
+  forgetErased,
   forgetSettledBefore,
+  lockMirrorRowsOf,
+  wantErased,
   holdPreparedEvent,
   markPrepared,
   mirrorRowOf,
@@ -148,8 +151,13 @@ export async function sendWrites(deps: CalendarDeps): Promise<{ written: number;
         continue;
       }
       try {
-        const meetLink = await send(deps, token, write);
-        await markWritten(db, write, PROCESS_ID, meetLink, clock.now());
+        if (write.erased) {
+          await sendErased(deps, token, write);
+          await forgetErased(db, write, PROCESS_ID);
+        } else {
+          const meetLink = await send(deps, token, write);
+          await markWritten(db, write, PROCESS_ID, meetLink, clock.now());
+        }
         written += 1;
       } catch (err) {
         failed += 1;
@@ -181,6 +189,53 @@ async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise
     meet: e.meet,
   });
   return event.meetLink;
+}
+
+/**
+ * An erased person's event (decision 0053): Google first holds its neutral title, with no place
+ * and no words, then it is taken out, so the cancelled event left in her calendar names no one.
+ * Both calls are repeatable: a retry after a crash renames and deletes again.
+ */
+async function sendErased(deps: CalendarDeps, token: string, write: DueWrite): Promise<void> {
+  const calendar = deps.calendar!;
+  if (write.want) {
+    const e = write.want;
+    await calendar.insertEvent(token, write.calendarId, {
+      id: write.eventId,
+      summary: e.summary,
+      description: e.description,
+      location: e.location,
+      start: new Date(e.start),
+      end: new Date(e.end),
+      timeZone: deps.env.SITE_TIMEZONE,
+      meet: false,
+    });
+  }
+  await calendar.deleteEvent(token, write.calendarId, write.eventId);
+}
+
+/** The things of an erased person whose events the site may have written: sessions (and free meetings) and tastings. */
+export interface ErasedThings {
+  sessionIds: readonly string[];
+  tastingEventIds: readonly string[];
+}
+
+/**
+ * In the erasure's transaction (decision 0053): each event written (or to be written) for her
+ * things is wished neutral (its kind's word, her time kept, no place, no description) and
+ * marked erased; the write-back renames it in Google and then takes it out. Nothing else of the
+ * queue changes, and the plan no longer wishes it otherwise.
+ */
+export async function eraseEventsOf(trx: Transaction<Database>, things: ErasedThings, now: Date): Promise<number> {
+  const keys = [...things.sessionIds.map((id) => `session:${id}`), ...things.tastingEventIds.map((id) => `tasting:${id}`)];
+  const rows = await lockMirrorRowsOf(trx, keys);
+  for (const row of rows) {
+    const kind = row.key.startsWith('tasting:') ? KIND_WORDS.tasting : KIND_WORDS.session;
+    const start = row.want?.start ?? new Date(row.startsAt).toISOString();
+    const want: MirroredEvent = { summary: kind, description: '', location: '', start, end: row.want?.end ?? start, meet: false };
+    await wantErased(trx, row, want, hashOf(want), now);
+  }
+  return rows.length;
 }
 
 /** How long an event made before its booking's claim is left to that claim. */

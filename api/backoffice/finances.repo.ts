@@ -40,7 +40,7 @@ export async function tastingsOf(db: DB, zone: string, from: string, to: string)
       (select count(*)::int from tasting_quotes where ${month('created_at')}) as quoted,
       (select count(*)::int from tasting_quotes where deposit_paid_at is not null and ${month('deposit_paid_at')}) as booked,
       (select coalesce(sum(q.price_cents - (select coalesce(sum(p.amount_cents), 0) from tasting_payments p where p.quote_id = q.id)), 0)
-        from tasting_quotes q where q.deposit_paid_at is not null) as "balanceDueCents"`.execute(db);
+        from tasting_quotes q where q.deposit_paid_at is not null and q.cancelled_at is null) as "balanceDueCents"`.execute(db);
   const r = rows[0]!;
   return { requests: r.requests, quoted: r.quoted, booked: r.booked, balanceDueCents: Number(r.balanceDueCents) };
 }

@@ -135,7 +135,8 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
  * Her events' money (issue 34), by the day it was paid (her day), in one query: paid class
  * places kept (PayPal's money, or a gift card's, which is income when spent; a place refunded or
  * owed a refund is not kept; one taken with a class credit is no money here, the pass was counted
- * when sold), and a tasting's deposit and balance.
+ * when sold), and a tasting's deposit and balance kept (one owed back or refunded when its tasting
+ * was called off is not: decision 0053).
  */
 export async function eventIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num; tastingsCents: Num }[]> {
   const { first, next } = monthRange(from, to, 'UTC').days;
@@ -145,7 +146,7 @@ export async function eventIncome(db: DB, from: string, to: string): Promise<{ m
       select substr(paid_on, 1, 7) as month, amount_cents as classes, 0 as tastings from event_payments
       where refund is null and paid_on >= ${first} and paid_on < ${next}
       union all
-      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments where paid_on >= ${first} and paid_on < ${next}
+      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments where refund is null and paid_on >= ${first} and paid_on < ${next}
     ) money
     group by 1 order by 1`.execute(db);
   return rows;

@@ -15,20 +15,27 @@ import type { CardToDeliver } from './gift-cards.repo.ts';
 /** The recipient's card and, for a bought card, the buyer's note that it was delivered. */
 export function deliveryMails(env: Env, brand: string, card: CardToDeliver, code: string): OutgoingMail[] {
   const amount = money(card.amountCents);
-  const from = card.createdBy === 'admin' ? brand : card.buyerName;
+  // A buyer erased before the card left is no longer named (decision 0053).
+  const from = card.createdBy === 'admin' ? brand : card.buyerName || 'Someone';
   const mails: OutgoingMail[] = [
-    mail(card.recipientEmail, `A ${amount} gift card from ${oneLine(from)}`, {
-      heading: `A gift card for you: ${amount}`,
-      paragraphs: [
-        greeting(card.recipientName),
-        `${from} sent you a ${brand} gift card worth ${amount}.`,
-        ...(card.message ? [`“${card.message}”`] : []),
-        `Your code: ${groupCode(code)}`,
-        'Use it for chocolates in the cart, or for a yoga session or package when you book: it pays what it can, and what is left stays on the card for next time. It never expires.',
-        `To give it by hand, print the card: ${env.SITE_URL}/gift-cards/print?card=${encodeURIComponent(card.id)}&token=${linkTokenOf(env.APP_SECRET, 'print', card.id)}`,
-      ],
-      footer: siteFooter(env, brand),
-    }),
+    mail(
+      card.recipientEmail,
+      `A ${amount} gift card from ${oneLine(from)}`,
+      {
+        heading: `A gift card for you: ${amount}`,
+        paragraphs: [
+          greeting(card.recipientName),
+          `${from} sent you a ${brand} gift card worth ${amount}.`,
+          ...(card.message ? [`“${card.message}”`] : []),
+          `Your code: ${groupCode(code)}`,
+          'Use it for chocolates in the cart, or for a yoga session or package when you book: it pays what it can, and what is left stays on the card for next time. It never expires.',
+          `To give it by hand, print the card: ${env.SITE_URL}/gift-cards/print?card=${encodeURIComponent(card.id)}&token=${linkTokenOf(env.APP_SECRET, 'print', card.id)}`,
+        ],
+        footer: siteFooter(env, brand),
+      },
+      // It names its buyer: erasing her empties it (decision 0053).
+      card.buyerEmail ? { names: [card.buyerEmail] } : {},
+    ),
   ];
   if (card.buyerEmail) {
     mails.push(
@@ -43,7 +50,7 @@ export function deliveryMails(env: Env, brand: string, card: CardToDeliver, code
           ],
           footer: siteFooter(env, brand),
         },
-        { about: card.buyerEmail },
+        { about: card.buyerEmail, names: [card.recipientEmail] },
       ),
     );
   }
@@ -88,6 +95,6 @@ export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMa
       ],
       footer: siteFooter(env, brand),
     },
-    { about: r.buyerEmail },
+    { about: r.buyerEmail, names: [r.recipientEmail] },
   );
 }

@@ -50,6 +50,7 @@ export async function queueMails(trx: Transaction<Database>, kind: string, mails
           canonicalTo: canonicalMailbox(m.to),
           about: canonicalMailbox(personOf(m)),
           accountId: accountOf.get(personOf(m)) ?? null,
+          names: JSON.stringify((m.names ?? []).map(canonicalMailbox)),
           // The words only sealed: the clear columns stay empty (a legacy row holds its words in them).
           subject: '',
           text: '',

@@ -91,7 +91,10 @@ export async function paymentOfOrder(db: Handle, paypalOrderId: string): Promise
 }
 
 /** Records a payment; undefined when that part of the quote was paid already (one of each). */
-export async function insertPayment(trx: Transaction<Database>, p: Omit<TastingPaymentRow, 'id' | 'createdAt'>): Promise<TastingPaymentRow | undefined> {
+export async function insertPayment(
+  trx: Transaction<Database>,
+  p: Omit<TastingPaymentRow, 'id' | 'createdAt' | 'refund'>,
+): Promise<TastingPaymentRow | undefined> {
   return trx
     .insertInto('tastingPayments')
     .values(p)

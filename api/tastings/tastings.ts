@@ -21,8 +21,9 @@ type Paid = { part: TastingPart; amountCents: number };
 
 export const paidCentsOf = (payments: readonly Paid[]) => payments.reduce((sum, p) => sum + p.amountCents, 0);
 
-/** What is due now: the deposit until it is paid, then the rest once; null when nothing is. */
-export function dueOf(quote: { priceCents: number; depositCents: number }, payments: readonly Paid[]): Paid | null {
+/** What is due now: the deposit until it is paid, then the rest once; null when nothing is (or the tasting was called off). */
+export function dueOf(quote: { priceCents: number; depositCents: number; cancelledAt?: Date | null }, payments: readonly Paid[]): Paid | null {
+  if (quote.cancelledAt) return null;
   if (!payments.some((p) => p.part === 'deposit')) return { part: 'deposit', amountCents: quote.depositCents };
   if (payments.some((p) => p.part === 'balance')) return null;
   const rest = quote.priceCents - paidCentsOf(payments);

@@ -20,6 +20,11 @@ export interface OutgoingMail {
    */
   about?: string;
   /**
+   * The addresses of the others the mail names by name (the gift card to its recipient names the
+   * buyer): the outbox records their mailboxes, so erasing one of them empties it (decision 0053). Never sent.
+   */
+  names?: string[];
+  /**
    * Sent to Resend as its Idempotency-Key header: a repeat within 24 hours is not sent again
    * (the newsletter outbox retries a claim a dead sender left with the same key).
    */

@@ -18,6 +18,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { PNG, SIGNATURE } from '../../helpers/endpoints.ts';
+import { everyTable as auditTables } from '../../helpers/every-table.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
@@ -150,18 +151,8 @@ async function busyClient(tag: string): Promise<Client> {
 
 const tracesOf = (c: Client) => [c.email, c.first, c.last, c.phone, c.city, c.marker, c.id];
 
-/** Every row of every table, as text, by table. */
-async function everyTable(): Promise<Map<string, string>> {
-  const { rows } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(server.services.db);
-  const out = new Map<string, string>();
-  for (const { name } of rows) {
-    const dump = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(name)} t`.execute(server.services.db.withoutPlugins());
-    out.set(name, dump.rows.map((r) => r.row).join('\n'));
-  }
-  return out;
-}
+/** Every row of every table, as text, by table (the erasure's audit: tests/helpers/every-table.ts). */
+const everyTable = () => auditTables(server.services.db);
 
 /** RFC 4180: quoted fields may hold commas, quotes ("") and line breaks. */
 function parseCsv(csv: string): string[][] {

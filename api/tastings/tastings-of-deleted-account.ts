@@ -1,0 +1,136 @@
+/**
+ * A client erased with a tasting booked (issue 47, decision 0053): each of her tastings still to
+ * come is called off in the erasure's transaction, by her policy for what was paid, as a class
+ * place given back is (api/classes/refunds.ts): further ahead than her notice period
+ * (settings.cancelNoticeHours), what came through PayPal is refunded in full after the commit
+ * (owed first: tasting_payments.refund 'due', then 'refunded'), and cash or a check is hers to
+ * hand back; inside the notice period the money is kept, hers to refund by hand if she chooses.
+ * The private event that held the day leaves her agenda (and her calendar). She is mailed what
+ * was cancelled (when, guests, paid, refunded or not), never who: the erasure leaves no row that
+ * names the client.
+ */
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Services } from '../services/index.ts';
+import type { OutgoingMail } from '../services/mail/index.ts';
+import { PayPalError } from '../services/payments/paypal.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { hoursInWords } from '../../contract/settings.ts';
+import { mail, money } from '../mail/layout.ts';
+import { commitWithMails } from '../mail/commit.ts';
+import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { changeableAt } from '../lib/time.ts';
+import { cancelTasting, keptPaymentsOf, lockComingTastingsOf, markTastingRefunded, oweTastingRefunds } from './deleted-account.repo.ts';
+
+/** What became of one called-off tasting's money. */
+export type CancelledTastingMoney = 'refund' | 'hers-to-decide';
+
+export interface CancelledTasting {
+  date: string;
+  time: string;
+  guests: number;
+  paidCents: number;
+  money: CancelledTastingMoney;
+  /** PayPal payments owed back (refund 'due'), made after the commit. */
+  refunds: { paymentId: string; captureId: string; amountCents: number }[];
+  /** Paid by her hand (cash, a check): hers to hand back when in time. */
+  byHandCents: number;
+}
+
+/** Calls off every tasting of `email` still to come at `now`, in the erasure's transaction; mails her the list. */
+export async function cancelComingTastingsOfDeletedAccount(
+  trx: Transaction<Database>,
+  env: Services['env'],
+  email: string,
+  now: Date,
+): Promise<{ cancelled: CancelledTasting[]; mails: QueuedMails }> {
+  const coming = await lockComingTastingsOf(trx, email, now);
+  if (coming.length === 0) return { cancelled: [], mails: [] };
+  const { cancelNoticeHours } = await readSettings(trx);
+  const cancelled: CancelledTasting[] = [];
+  for (const t of coming) {
+    const paid = await keptPaymentsOf(trx, t.id);
+    const inTime = changeableAt(cancelNoticeHours, t.startsAt, now.getTime());
+    const refunds = inTime
+      ? paid.flatMap((p) => (p.method === 'paypal' && p.paypalCaptureId ? [{ paymentId: p.id, captureId: p.paypalCaptureId, amountCents: p.amountCents }] : []))
+      : [];
+    await cancelTasting(trx, t);
+    await oweTastingRefunds(
+      trx,
+      refunds.map((r) => r.paymentId),
+    );
+    cancelled.push({
+      date: t.date,
+      time: t.time,
+      guests: t.guests,
+      paidCents: paid.reduce((sum, p) => sum + p.amountCents, 0),
+      money: inTime ? 'refund' : 'hers-to-decide',
+      refunds,
+      byHandCents: inTime ? paid.filter((p) => p.method !== 'paypal').reduce((sum, p) => sum + p.amountCents, 0) : 0,
+    });
+  }
+  const mails = await queueMails(trx, 'account-deleted-tastings', [teacherMail(env, cancelled, cancelNoticeHours)]);
+  return { cancelled, mails };
+}
+
+/**
+ * After the erasure's commit: the refunds owed, through PayPal. A capture refunded already counts
+ * as done; one PayPal refuses stays owed and she is mailed to refund it by hand.
+ */
+export async function settleTastingsOfDeletedAccount(
+  deps: Pick<Services, 'db' | 'env' | 'payments' | 'mailer'>,
+  cancelled: readonly CancelledTasting[],
+): Promise<void> {
+  for (const t of cancelled) {
+    for (const r of t.refunds) {
+      try {
+        await deps.payments.refundCapture(r.captureId);
+      } catch (err) {
+        if (!(err instanceof PayPalError && err.issue === 'CAPTURE_FULLY_REFUNDED')) {
+          console.error(`[tastings] refund of capture ${r.captureId} failed:`, err instanceof Error ? err.message : err);
+          await commitWithMails(deps, async (trx) => ({
+            result: undefined,
+            mails: await queueMails(trx, 'account-deleted-tasting-refund-failed', [refundFailedMail(deps.env, t, r.amountCents)]),
+          }));
+          continue;
+        }
+      }
+      await markTastingRefunded(deps.db, r.paymentId);
+    }
+  }
+}
+
+const line = (t: CancelledTasting, noticeHours: number) => {
+  const what = `${t.date} at ${t.time}, ${t.guests} guests`;
+  const paid = money(t.paidCents);
+  if (t.money === 'hers-to-decide')
+    return `${what} (paid ${paid}: within your notice of ${hoursInWords(noticeHours)}, not refunded; refund it by hand if you wish)`;
+  const back = t.refunds.reduce((sum, r) => sum + r.amountCents, 0);
+  const parts = [
+    ...(back ? [`${money(back)} refunded in full through PayPal`] : []),
+    ...(t.byHandCents ? [`${money(t.byHandCents)} paid by hand, yours to give back`] : []),
+  ];
+  return `${what} (paid ${paid}: ${parts.join('; ') || 'nothing to refund'})`;
+};
+
+function teacherMail(env: Services['env'], cancelled: readonly CancelledTasting[], noticeHours: number): OutgoingMail {
+  const n = cancelled.length;
+  return mail(env.TEACHER_EMAIL, `A client deleted their account: ${n} booked tasting${n === 1 ? '' : 's'} cancelled`, {
+    heading: 'Tastings cancelled with a deleted account',
+    paragraphs: [
+      `A client deleted their account. ${n === 1 ? 'Their booked tasting was' : `Their ${n} booked tastings were`} cancelled and the day${n === 1 ? ' is' : 's are'} free again:`,
+      cancelled.map((t) => `• ${line(t, noticeHours)}`).join('\n'),
+      'Their name, address and place are erased, as they asked; the payments stay in your books without them.',
+    ],
+  });
+}
+
+function refundFailedMail(env: Services['env'], t: CancelledTasting, cents: number): OutgoingMail {
+  return mail(env.TEACHER_EMAIL, `REFUND NEEDED: a deleted account's tasting on ${t.date}`, {
+    heading: 'Refund by hand',
+    paragraphs: [
+      `PayPal refused the refund of ${money(cents)} for the tasting on ${t.date} at ${t.time}, cancelled when its client deleted their account.`,
+      'Please refund it by hand in PayPal.',
+    ],
+  });
+}
