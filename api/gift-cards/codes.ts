@@ -6,9 +6,14 @@
  * The code is never stored. It is the first 80 bits of an HMAC-SHA256, keyed with APP_SECRET,
  * of the card's id (itself a random UUID): to anyone without the secret as unpredictable as 80
  * random bits, and any replica can write it into the recipient's mail on the delivery day without
- * a copy kept anywhere (a copy of the database holds no code that works). What is stored is its
- * SHA-256 (80 unpredictable bits need no salt for the hash to be hopeless to reverse; a look-up is
- * one index probe) and its last four, for the teacher.
+ * a copy kept anywhere. What is stored is its SHA-256 (80 unpredictable bits need no salt for the
+ * hash to be hopeless to reverse; a look-up is one index probe) and its last four, for the teacher.
+ *
+ * A copy of the database holds no code or link that works (issue 47, decision 0052): the mails
+ * that carry them (the recipient's code and print link, the buyer's change link) wait in the
+ * outbox sealed with the private records' key, and their words are dropped once sent
+ * (api/mail/sealed-mail.ts). tests/api/mail/secrets-at-rest.test.ts searches pg_dump, the PGlite
+ * folder with its WAL and a backup for every code and token it made.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { linkToken, linkTokenIs } from '../lib/link-token.ts';
