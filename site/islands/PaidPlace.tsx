@@ -61,7 +61,8 @@ export function PayForPlace(props: {
   amountCents: number;
   buyer: { name: string; email: string; phone: string };
   onApproved: (orderID: string) => Promise<void>;
-  onFailed: () => void;
+  /** `message`: why the server would not hold the place (held by others until a time, too many holds), to show by the price. */
+  onFailed: (message?: string) => void;
 }) {
   const stepRef = useRef<HTMLParagraphElement>(null);
   // The step takes the button's place: focus (and the phone's screen) follows.
@@ -82,7 +83,7 @@ export function PayForPlace(props: {
           });
         }}
         onApprove={props.onApproved}
-        onFailed={props.onFailed}
+        onFailed={(_failure, message) => props.onFailed(message)}
       />
     </div>
   );

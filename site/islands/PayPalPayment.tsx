@@ -101,7 +101,8 @@ export interface PayPalPaymentProps {
   /** Asks our server for the PayPal order of this payment ({orderID}, or a refusal). */
   createOrder: () => Promise<JsonResult<{ orderID: string | null }>>;
   onApprove: (orderID: string) => Promise<void>;
-  onFailed: (failure: PaymentFailure) => void;
+  /** `message`: the server's own words when it refused the order (a 4xx), for an island that shows them beside its form. */
+  onFailed: (failure: PaymentFailure, message?: string) => void;
 }
 
 export function PayPalPayment(props: PayPalPaymentProps) {
@@ -129,7 +130,7 @@ export function PayPalPayment(props: PayPalPaymentProps) {
     if (res?.ok && res.data.orderID) return res.data.orderID;
     orderFailed.current = true;
     void (res?.status === 502 ? paymentDialogs.serviceUnavailable() : paymentDialogs.buttonError());
-    onFailed('order');
+    onFailed('order', res && res.status >= 400 && res.status < 500 ? res.data.message : undefined);
     throw new Error(res?.data.message || 'The payment order was not created');
   }
 

@@ -248,7 +248,11 @@ export default function SignupForm({ waiver, clock }: { waiver: Waiver; clock?: 
           setPaypal(null);
           await submitting(() => signUp(filled.current!, { paypalOrderId: orderID }));
         }}
-        onFailed={() => setPaypal(null)}
+        onFailed={(message) => {
+          setPaypal(null);
+          // The server's reason stays by the price after the dialog closes: the places held and when one frees (issue 47).
+          if (message) setAmountError(message);
+        }}
       />
     ) : null;
   return (
