@@ -10,8 +10,9 @@
  *    shipping address when the order asked for one (shipping_preference other than NO_SHIPPING);
  *    the approve body's `captureStatus: 'PENDING'` makes the later capture PENDING, as PayPal
  *    answers for an eCheck or a payment under review, and `captureDelayMs` (tests) makes the
- *    capture answer wait after the capture is made; a capture (or a refund) repeated with the
- *    same PayPal-Request-Id is answered with the first one, as PayPal does; POST
+ *    capture answer wait after the capture is made; a capture repeated with the same
+ *    PayPal-Request-Id is answered with the first one, as PayPal does (a refund repeated is
+ *    refused CAPTURE_FULLY_REFUNDED, which callers take as made); POST
  *    /v2/emulator/refunds `{mode}` (tests) makes refunds fail or hang until set back to 'ok';
  *  - POST /v1/notifications/verify-webhook-signature, PayPal's request and answer, which says
  *    SUCCESS for a delivery whose paypal-transmission-sig is EMULATOR_WEBHOOK_SIGNATURE: the
@@ -47,7 +48,7 @@ interface EmulatedOrder {
   reference_id: string;
   description?: string;
   createdAt: number;
-  capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined; refund?: { id: string; requestId: string | undefined } };
+  capture?: { id: string; status: string; refunded: boolean; requestId: string | undefined; refund?: { id: string } };
   /** Tests only (approve body `captureDelayMs`): how long the capture answer waits after the capture is made, as a slow PayPal. */
   captureDelayMs: number;
   /** Tests only (approve body `refundDelayMs`): how long a refund's answer waits after the refund is made (a crash test kills the server then). */
@@ -283,10 +284,6 @@ export function createPayPalEmulator(): Hono {
     if (!authorized(c.req.header('authorization'))) return issue(401, 'AUTHENTICATION_FAILURE', 'AUTHENTICATION_FAILURE', 'Authentication failed');
     const order = [...state.orders.values()].find((o) => o.capture?.id === c.req.param('id'));
     if (!order?.capture) return issue(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
-    const requestId = c.req.header('paypal-request-id');
-    // PayPal's idempotency: a refund repeated with its PayPal-Request-Id is answered with the refund made.
-    const made = order.capture.refund;
-    if (made && requestId && made.requestId === requestId) return c.json({ id: made.id, status: 'COMPLETED' }, 201);
     if (order.capture.refunded) return issue(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
     const mode = () => state.refundMode ?? 'ok';
     if (mode() === 'hang') {
@@ -296,7 +293,7 @@ export function createPayPalEmulator(): Hono {
     if (mode() === 'fail') return issue(503, 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'Service Unavailable (emulator: refunds failing)');
     order.capture.refunded = true;
     order.capture.status = 'REFUNDED';
-    order.capture.refund = { id: newId(), requestId };
+    order.capture.refund = { id: newId() };
     state.refunds += 1;
     // The money is back; only the answer is slow (what a crash test needs: refunded, not yet told).
     if (order.refundDelayMs) await new Promise((resolve) => setTimeout(resolve, order.refundDelayMs));
