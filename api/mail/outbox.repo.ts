@@ -166,12 +166,16 @@ const DROPPED = { text: '', html: '', headers: '{}', attachments: '[]', keyId: n
 /**
  * The provider has it. Only the claimant's 'sending' row moves: a late twin changes nothing. Its
  * words are dropped (a sent mail's link or code must not outlive it at rest): who, what kind,
- * when and its `subject` (clear: subjects carry no secret) are kept, for her and the export.
+ * when and its `subject` (clear: subjects carry no secret) are kept, for her and the export,
+ * unless the mail names someone else.
  */
 export async function markMailSent(db: DB, id: string, claimedBy: string, now: Date, subject: string): Promise<void> {
   await db
     .updateTable('mailOutbox')
-    .set({ state: 'sent', sentAt: now, lastError: null, subject, ...DROPPED })
+    // A mail that names someone besides its recipient (mail_outbox.names: the card "from" its
+    // buyer) keeps no subject either: a subject can name her, and one who is erased while it
+    // waited must not stay named in clear after it leaves (decision 0053).
+    .set({ state: 'sent', sentAt: now, lastError: null, subject: sql<string>`case when names = '[]'::jsonb then ${subject} else '' end`, ...DROPPED })
     .where('id', '=', id)
     .where('state', '=', 'sending')
     .where('claimedBy', '=', claimedBy)

@@ -49,6 +49,29 @@ describe(`the outbox's sealed words on ${testDbKind()}`, () => {
     expect(unsent.find((m: { id: string }) => m.id === b)).toMatchObject({ subject: '(its words do not open here)' });
   });
 
+  it('keeps no subject of a sent mail that names someone else: she may be erased while it waits (decision 0053)', async () => {
+    const [card] = await db()
+      .transaction()
+      .execute((trx) =>
+        queueMails(trx, 'gift-card', [
+          {
+            to: 'named-recipient@example.com',
+            subject: 'A $50.00 gift card from Wren Ashdown',
+            text: 'From Wren Ashdown',
+            names: ['wren.ashdown@example.com'],
+          },
+        ]),
+      );
+    expect((await row(card!)).names).toEqual(['wren.ashdown@example.com']);
+    expect((await sendDueMails(server.services, later())).sent).toBe(1);
+    // The recipient has her mail as it was written; the outbox keeps who, what kind and when.
+    const [delivered] = await readMailbox(server, 'named-recipient@example.com');
+    expect(delivered!.subject).toBe('A $50.00 gift card from Wren Ashdown');
+    const sent = await row(card!);
+    expect(sent).toMatchObject({ state: 'sent', kind: 'gift-card', to: 'named-recipient@example.com', subject: '', text: '', sealed: null });
+    expect(JSON.stringify(sent)).not.toContain('Wren');
+  });
+
   it('sends a clear row queued before 0039 as it stands, then drops its words', async () => {
     const legacy = await db()
       .insertInto('mailOutbox')

@@ -64,6 +64,7 @@ const tables = [
   'private_record_keys',
   'products',
   'rate_limits',
+  'refunds_owed',
   'rendered_pages',
   'session_notes',
   'settings',
@@ -121,6 +122,9 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0037_post_list_order',
       '0038_session_income_indexes',
       '0039_outbox_sealed',
+      '0040_erasure_reaches_the_money',
+      '0041_hold_client',
+      '0042_refunds_owed',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
