@@ -4,7 +4,7 @@
  * the books' rows kept without who, what no law requires erased, her mails, then the account.
  */
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, PaymentAttemptsTable } from '../../db/schema.ts';
 
 type Trx = Transaction<Database>;
 
@@ -92,39 +92,28 @@ export async function keepBooksWithoutWho(trx: Trx, userId: string, email: strin
   // Payment attempts of every kind (issue 47): each kind's names and addresses, reached by her
   // account or her exact address in the field that holds it, never by a search of the words.
   const blank = (fields: Record<string, string>) => sql`${sql.ref('details')} || ${JSON.stringify(fields)}::jsonb` as never;
-  const detail = (key: string) => sql<string>`lower(details->>${key})`;
-  await trx
-    .updateTable('paymentAttempts')
-    .set({ details: blank({ firstName: '', lastName: '', email: '', message: '' }) })
-    .where('userId', '=', userId)
-    .where('kind', '=', 'booking')
-    .execute();
-  await trx
-    .updateTable('paymentAttempts')
-    .set({ payerFirstName: null, details: blank({ payerName: '', payerEmail: '' }) })
-    .where('kind', '=', 'order')
-    .where(detail('payerEmail'), '=', email)
-    .execute();
-  // A gift card she bought (signed in or not), and one bought for her: the message names them both.
-  await trx
-    .updateTable('paymentAttempts')
-    .set({ payerFirstName: null, details: blank({ buyerName: '', buyerEmail: '', message: '' }) })
-    .where('kind', '=', 'gift_card')
-    .where((eb) => eb.or([eb('userId', '=', userId), eb(detail('buyerEmail'), '=', email)]))
-    .execute();
-  await trx
-    .updateTable('paymentAttempts')
-    .set({ details: blank({ recipientName: '', recipientEmail: '', message: '' }) })
-    .where('kind', '=', 'gift_card')
-    .where(detail('recipientEmail'), '=', email)
-    .execute();
-  // A workshop place she paid (issue 34).
-  await trx
-    .updateTable('paymentAttempts')
-    .set({ payerFirstName: null, details: blank({ name: '', email: '', phone: '' }) })
-    .where('kind', '=', 'event')
-    .where(detail('email'), '=', email)
-    .execute();
+  // Each kind: the details' fields that name her, the field that holds her address (or her
+  // account, for a booking and a card she bought signed in), and whether PayPal's name for the
+  // payer goes too (she was the payer).
+  const kinds: { kind: PaymentAttemptsTable['kind']; fields: string[]; addressIn?: string; byAccount?: true; payer: boolean }[] = [
+    { kind: 'booking', fields: ['firstName', 'lastName', 'email', 'message'], byAccount: true, payer: false },
+    { kind: 'order', fields: ['payerName', 'payerEmail'], addressIn: 'payerEmail', payer: true },
+    // A gift card she bought (signed in or not), and one bought for her: the message names them both.
+    { kind: 'gift_card', fields: ['buyerName', 'buyerEmail', 'message'], addressIn: 'buyerEmail', byAccount: true, payer: true },
+    { kind: 'gift_card', fields: ['recipientName', 'recipientEmail', 'message'], addressIn: 'recipientEmail', payer: false },
+    // A workshop place she paid (issue 34).
+    { kind: 'event', fields: ['name', 'email', 'phone'], addressIn: 'email', payer: true },
+  ];
+  for (const k of kinds) {
+    await trx
+      .updateTable('paymentAttempts')
+      .set({ details: blank(Object.fromEntries(k.fields.map((f) => [f, '']))), ...(k.payer ? { payerFirstName: null } : {}) })
+      .where('kind', '=', k.kind)
+      .where((eb) =>
+        eb.or([...(k.byAccount ? [eb('userId', '=', userId)] : []), ...(k.addressIn ? [eb(sql<string>`lower(details->>${k.addressIn})`, '=', email)] : [])]),
+      )
+      .execute();
+  }
   // Whatever else her account paid (packages, bookings): the account and PayPal's name for her go.
   await trx.updateTable('paymentAttempts').set({ userId: null, payerFirstName: null }).where('userId', '=', userId).execute();
   await trx.updateTable('orders').set({ payerName: '', payerEmail: '', shipToName: null, shipToAddress: null }).where('payerEmail', '=', email).execute();

@@ -92,7 +92,7 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
     // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
     const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, now);
     // Her tastings to come: called off by the same notice, the teacher told what (issue 47).
-    const tastings = await cancelComingTastingsOfDeletedAccount(trx, deps.env, email, now);
+    const tastings = await cancelComingTastingsOfDeletedAccount(trx, deps.env, { email, now });
     const tastingEventIds = await eraseTastingsOf(trx, email);
     await eraseEventsOf(trx, { sessionIds, tastingEventIds }, now);
 

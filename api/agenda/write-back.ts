@@ -177,18 +177,22 @@ async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise
     await calendar.deleteEvent(token, write.calendarId, write.eventId);
     return undefined;
   }
-  const e = write.want;
-  const event = await calendar.insertEvent(token, write.calendarId, {
-    id: write.eventId,
+  const event = await calendar.insertEvent(token, write.calendarId, eventToWrite(deps, write.eventId, write.want, write.want.meet));
+  return event.meetLink;
+}
+
+/** The event Google is given for a planned write (`meet`: whether it asks for a Meet link). */
+function eventToWrite(deps: CalendarDeps, id: string, e: NonNullable<DueWrite['want']>, meet: boolean) {
+  return {
+    id,
     summary: e.summary,
     description: e.description,
     location: e.location,
     start: new Date(e.start),
     end: new Date(e.end),
     timeZone: deps.env.SITE_TIMEZONE,
-    meet: e.meet,
-  });
-  return event.meetLink;
+    meet,
+  };
 }
 
 /**
@@ -198,19 +202,7 @@ async function send(deps: CalendarDeps, token: string, write: DueWrite): Promise
  */
 async function sendErased(deps: CalendarDeps, token: string, write: DueWrite): Promise<void> {
   const calendar = deps.calendar!;
-  if (write.want) {
-    const e = write.want;
-    await calendar.insertEvent(token, write.calendarId, {
-      id: write.eventId,
-      summary: e.summary,
-      description: e.description,
-      location: e.location,
-      start: new Date(e.start),
-      end: new Date(e.end),
-      timeZone: deps.env.SITE_TIMEZONE,
-      meet: false,
-    });
-  }
+  if (write.want) await calendar.insertEvent(token, write.calendarId, eventToWrite(deps, write.eventId, write.want, false));
   await calendar.deleteEvent(token, write.calendarId, write.eventId);
 }
 

@@ -14,7 +14,7 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { hoursInWords } from '../../contract/settings.ts';
-import { classWhen, mail, money, oneLine } from '../mail/layout.ts';
+import { cancelledWithDeletedAccountMail, classWhen, mail, money, oneLine } from '../mail/layout.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { lockSlots, releaseBookedSlot, type LockedSlot } from './booking.repo.ts';
 import { recordSessionCancellation, refundCancelled } from './cancel-booking.ts';
@@ -84,17 +84,12 @@ const line = (env: Services['env'], c: CancelledOfDeletedAccount, noticeHours: n
     : `${what} (paid ${paid}: within your notice of ${hoursInWords(noticeHours)}, not refunded; refund it by hand if you wish)`;
 };
 
-function teacherMail(env: Services['env'], cancelled: readonly CancelledOfDeletedAccount[], noticeHours: number): OutgoingMail {
-  const n = cancelled.length;
-  return mail(env.TEACHER_EMAIL, `A client deleted their account: ${n} coming session${n === 1 ? '' : 's'} cancelled`, {
-    heading: 'Sessions cancelled with a deleted account',
-    paragraphs: [
-      `A client deleted their account. ${n === 1 ? 'Their coming session was' : `Their ${n} coming sessions were`} cancelled and the slot${n === 1 ? ' is' : 's are'} free again:`,
-      cancelled.map((c) => `• ${line(env, c, noticeHours)}`).join('\n'),
-      'Their name and address are erased, as they asked; the payments stay in your books without them.',
-    ],
-  });
-}
+const teacherMail = (env: Services['env'], cancelled: readonly CancelledOfDeletedAccount[], noticeHours: number) =>
+  cancelledWithDeletedAccountMail(
+    env,
+    { one: 'coming session', heading: 'Sessions cancelled with a deleted account', freed: 'slot', erased: 'name and address are' },
+    cancelled.map((c) => line(env, c, noticeHours)),
+  );
 
 function refundFailedMail(env: Services['env'], slot: LockedSlot): OutgoingMail {
   const when = classWhen(new Date(slot.startsAt), env.SITE_TIMEZONE);

@@ -55,7 +55,7 @@ import {
   placesHeldMessage,
 } from '../../contract/event-prices.ts';
 import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
-import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
+import { CARD_CODE_REFUSALS } from '../gift-cards/gift-cards.ts';
 
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
@@ -109,8 +109,7 @@ const ledgerRefusals: Record<Exclude<LedgerPlaceRefusal, 'held'>, Refused> = {
   ...placeRefusals,
   'no-credit': { status: 402, message: NO_CLASS_CREDIT },
   'unknown-account': { status: 401, message: CREDIT_LOGIN_NEEDED },
-  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
-  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
+  ...CARD_CODE_REFUSALS,
   'gift-card-short': { status: 402, message: GIFT_CARD_SHORT_FOR_PLACE },
 };
 

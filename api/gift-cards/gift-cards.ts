@@ -17,7 +17,16 @@ import { grantCardValue } from '../packages/ledger.ts';
 import { codeOf, linkTokenMatches, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
 import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';
-import type { GiftCardPrintView } from '../../contract/gift-cards.ts';
+import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND, type GiftCardPrintView } from '../../contract/gift-cards.ts';
+
+/**
+ * How the routes that take a card's code answer a code that can't pay (the cart, a
+ * class place): the same status and words wherever it is typed.
+ */
+export const CARD_CODE_REFUSALS = {
+  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
+  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
+} as const;
 
 type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
 

@@ -118,6 +118,28 @@ export function classWhen(startsAt: Date, zone: string): { date: string; time: s
   };
 }
 
+/**
+ * Her mail when a client's erasure called off what was booked (sessions, tastings): how many of
+ * `what` ("coming session", "booked tasting"), one line each, and that the client is erased. The
+ * client is never named: the erasure leaves no row that names her (decision 0053).
+ */
+export function cancelledWithDeletedAccountMail(
+  env: Pick<Env, 'TEACHER_EMAIL'>,
+  what: { one: string; heading: string; freed: 'slot' | 'day'; erased: string },
+  lines: readonly string[],
+): OutgoingMail {
+  const n = lines.length;
+  const many = n === 1 ? `Their ${what.one} was` : `Their ${n} ${what.one}s were`;
+  return mail(env.TEACHER_EMAIL, `A client deleted their account: ${n} ${what.one}${n === 1 ? '' : 's'} cancelled`, {
+    heading: what.heading,
+    paragraphs: [
+      `A client deleted their account. ${many} cancelled and the ${what.freed}${n === 1 ? ' is' : 's are'} free again:`,
+      lines.map((l) => `• ${l}`).join('\n'),
+      `Their ${what.erased} erased, as they asked; the payments stay in your books without them.`,
+    ],
+  });
+}
+
 /** A calendar file as a mail attachment. */
 export const icsAttachment = (filename: string, ics: string, method: 'PUBLISH' | 'REQUEST' | 'CANCEL') => ({
   filename,

@@ -10,15 +10,8 @@ import type { Database, RefundOwedKind, RefundsOwedTable } from '../../db/schema
 
 export type RefundOwed = Selectable<RefundsOwedTable>;
 
-export interface NewRefundOwed {
-  kind: RefundOwedKind;
-  subjectId: string;
-  what: string;
-  userId: string | null;
-  paypalOrderId: string | null;
-  paypalCaptureId: string | null;
-  amountCents: number;
-}
+/** What a new row names: the table's own columns, without what the table keeps itself (state, tries, times). */
+export type NewRefundOwed = Pick<RefundOwed, 'kind' | 'subjectId' | 'what' | 'userId' | 'paypalOrderId' | 'paypalCaptureId' | 'amountCents'>;
 
 /** Owes a refund, in the caller's transaction; undefined when this subject's refund is owed (or made) already. */
 export async function insertRefundOwed(trx: Transaction<Database>, row: NewRefundOwed): Promise<string | undefined> {

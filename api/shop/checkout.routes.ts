@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
-import { GIFT_CARD_CHANGED, GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
+import { GIFT_CARD_CHANGED } from '../../contract/gift-cards.ts';
+import { CARD_CODE_REFUSALS } from '../gift-cards/gift-cards.ts';
 import { validateJson } from '../validation.ts';
 import { COUPON_MINIMUM, INVALID_COUPON } from '../../contract/coupons.ts';
 import {
@@ -57,8 +58,7 @@ const quoteAnswers: Record<QuoteRefusal, Answer> = {
   'too-large': { status: 400, message: ORDER_TOO_LARGE },
   'zip-required': { status: 400, message: SHIP_TO_ZIP_REQUIRED },
   // One message for every code that is no card's, the balance look-up's.
-  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
-  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
+  ...CARD_CODE_REFUSALS,
 };
 
 function checkoutAnswer(r: CheckoutRefusal): Answer {

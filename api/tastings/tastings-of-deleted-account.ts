@@ -16,7 +16,7 @@ import type { OutgoingMail } from '../services/mail/index.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { hoursInWords } from '../../contract/settings.ts';
-import { mail, money } from '../mail/layout.ts';
+import { cancelledWithDeletedAccountMail, classWhen, mail, money } from '../mail/layout.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { changeableAt } from '../lib/time.ts';
@@ -26,8 +26,8 @@ import { cancelTasting, keptPaymentsOf, lockComingTastingsOf, markTastingRefunde
 export type CancelledTastingMoney = 'refund' | 'hers-to-decide';
 
 export interface CancelledTasting {
-  date: string;
-  time: string;
+  /** When it was to be, in her words and on her clocks (the one formatter, decision 0030). */
+  when: { date: string; time: string };
   guests: number;
   paidCents: number;
   money: CancelledTastingMoney;
@@ -38,14 +38,10 @@ export interface CancelledTasting {
 }
 
 /** Calls off every tasting of `email` still to come at `now`, in the erasure's transaction; mails her the list. */
-export async function cancelComingTastingsOfDeletedAccount(
-  trx: Transaction<Database>,
-  env: Services['env'],
-  email: string,
-  now: Date,
-): Promise<{ cancelled: CancelledTasting[]; mails: QueuedMails }> {
+export async function cancelComingTastingsOfDeletedAccount(trx: Transaction<Database>, env: Services['env'], of: { email: string; now: Date }) {
+  const { email, now } = of;
   const coming = await lockComingTastingsOf(trx, email, now);
-  if (coming.length === 0) return { cancelled: [], mails: [] };
+  if (coming.length === 0) return { cancelled: [] as CancelledTasting[], mails: [] as QueuedMails };
   const { cancelNoticeHours } = await readSettings(trx);
   const cancelled: CancelledTasting[] = [];
   for (const t of coming) {
@@ -60,8 +56,7 @@ export async function cancelComingTastingsOfDeletedAccount(
       refunds.map((r) => r.paymentId),
     );
     cancelled.push({
-      date: t.date,
-      time: t.time,
+      when: classWhen(new Date(t.startsAt), env.SITE_TIMEZONE),
       guests: t.guests,
       paidCents: paid.reduce((sum, p) => sum + p.amountCents, 0),
       money: inTime ? 'refund' : 'hers-to-decide',
@@ -101,7 +96,7 @@ export async function settleTastingsOfDeletedAccount(
 }
 
 const line = (t: CancelledTasting, noticeHours: number) => {
-  const what = `${t.date} at ${t.time}, ${t.guests} guests`;
+  const what = `${t.when.date}, ${t.when.time}: ${t.guests} guests`;
   const paid = money(t.paidCents);
   if (t.money === 'hers-to-decide')
     return `${what} (paid ${paid}: within your notice of ${hoursInWords(noticeHours)}, not refunded; refund it by hand if you wish)`;
@@ -113,23 +108,18 @@ const line = (t: CancelledTasting, noticeHours: number) => {
   return `${what} (paid ${paid}: ${parts.join('; ') || 'nothing to refund'})`;
 };
 
-function teacherMail(env: Services['env'], cancelled: readonly CancelledTasting[], noticeHours: number): OutgoingMail {
-  const n = cancelled.length;
-  return mail(env.TEACHER_EMAIL, `A client deleted their account: ${n} booked tasting${n === 1 ? '' : 's'} cancelled`, {
-    heading: 'Tastings cancelled with a deleted account',
-    paragraphs: [
-      `A client deleted their account. ${n === 1 ? 'Their booked tasting was' : `Their ${n} booked tastings were`} cancelled and the day${n === 1 ? ' is' : 's are'} free again:`,
-      cancelled.map((t) => `• ${line(t, noticeHours)}`).join('\n'),
-      'Their name, address and place are erased, as they asked; the payments stay in your books without them.',
-    ],
-  });
-}
+const teacherMail = (env: Services['env'], cancelled: readonly CancelledTasting[], noticeHours: number) =>
+  cancelledWithDeletedAccountMail(
+    env,
+    { one: 'booked tasting', heading: 'Tastings cancelled with a deleted account', freed: 'day', erased: 'name, address and place are' },
+    cancelled.map((t) => line(t, noticeHours)),
+  );
 
 function refundFailedMail(env: Services['env'], t: CancelledTasting, cents: number): OutgoingMail {
-  return mail(env.TEACHER_EMAIL, `REFUND NEEDED: a deleted account's tasting on ${t.date}`, {
+  return mail(env.TEACHER_EMAIL, `REFUND NEEDED: a deleted account's tasting on ${t.when.date}`, {
     heading: 'Refund by hand',
     paragraphs: [
-      `PayPal refused the refund of ${money(cents)} for the tasting on ${t.date} at ${t.time}, cancelled when its client deleted their account.`,
+      `PayPal refused the refund of ${money(cents)} for the tasting on ${t.when.date}, ${t.when.time}, cancelled when its client deleted their account.`,
       'Please refund it by hand in PayPal.',
     ],
   });

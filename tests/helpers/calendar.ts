@@ -40,3 +40,20 @@ export function addGoogleEvent(server: TestServer, calendarId: string, start: Da
     json: { calendarId, start: start.toISOString(), end: new Date(start.getTime() + minutes * 60_000).toISOString(), summary: 'Dentist' },
   });
 }
+
+/** An event as the stand-in keeps it (Google's fields the tests read). */
+export interface GoogleEvent {
+  id: string;
+  status: string;
+  summary: string;
+  description?: string;
+  location?: string;
+  start: { dateTime: string };
+  end: { dateTime: string };
+}
+
+/** The events of one of her calendars at the stand-in, cancelled ones included (the stand-in's empty-id rows left out). */
+export async function googleEventsIn(server: TestServer, calendarId: string): Promise<GoogleEvent[]> {
+  const res = await server.api(`/dev/google/emulator/events?calendarId=${encodeURIComponent(calendarId)}`);
+  return ((await res.json()) as GoogleEvent[]).filter((e) => e.id.length > 0);
+}

@@ -8,6 +8,8 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../api/services/payments/emulator.ts';
 import { freshDatabase, type FreshDatabase } from './database.ts';
 import { startChild, type Child } from './child.ts';
+import { createUser } from './auth.ts';
+import type { TestServer } from './server.ts';
 
 /** The PayPal emulator in a process of its own (tests/helpers/emulator-process.ts): PayPal outlives our crash. */
 export interface EmulatorChild extends Child {
@@ -91,6 +93,16 @@ export interface PaymentCrash {
   start(reconcile: { interval: number; stale: number }, extra?: Record<string, string>): Promise<Child>;
   /** A request to the server last started. */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /**
+   * A new client's PayPal order for the package named `name` at `amountCents`, approved at the
+   * emulator with `approve` (its test switches): the client, the package's id and the order's.
+   */
+  packageOrderOf(
+    email: string,
+    name: string,
+    amountCents: number,
+    approve?: Record<string, unknown>,
+  ): Promise<{ client: Awaited<ReturnType<typeof createUser>>; packageId: string; orderID: string }>;
   /** Polls `what` every 20 ms until true; fails after `ms` with `why` and the server's output. */
   until(what: () => Promise<boolean>, why: () => string, ms?: number): Promise<void>;
   /**
@@ -136,6 +148,19 @@ export function usePaymentCrash(site: { zone: string; teacher: string }): Paymen
         serverProcessEnv({ database: { DATABASE_URL: fresh.env.DATABASE_URL! }, ...site, emulator, reconcile }, extra),
       )),
     call: (path, init) => callProcess(server!, path, init),
+    async packageOrderOf(email, name, amountCents, approve = {}) {
+      const client = await createUser({ services: { db: handle.db } } as unknown as TestServer, { email });
+      const { id: packageId } = await handle.db.selectFrom('packages').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+      const made = await callProcess(server!, `/api/user/${client.id}/packages/${packageId}/paypal-order`, {
+        method: 'POST',
+        headers: { cookie: client.cookie },
+        json: { amountCents },
+      });
+      expect(made.status).toBe(200);
+      const { orderID } = (await made.json()) as { orderID: string };
+      await emulator.approve(orderID, { givenName: 'Pat', ...approve });
+      return { client, packageId, orderID };
+    },
     until,
     async killAfterCapture(request) {
       const before = await emulator.captures();

@@ -17,13 +17,14 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { deletionToken } from '../../../api/accounts/deletion-mails.ts';
 import { linkToken } from '../../../api/lib/link-token.ts';
 import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
+import { classWhen } from '../../../api/mail/layout.ts';
 import { EMULATOR_ACCOUNT } from '../../../api/services/calendar/emulator.ts';
 import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addFreeSlot } from '../../helpers/slots.ts';
-import { connectCalendar } from '../../helpers/calendar.ts';
+import { connectCalendar, googleEventsIn } from '../../helpers/calendar.ts';
 import { recordingRealtime } from '../../helpers/realtime.ts';
 import { rowsNaming } from '../../helpers/every-table.ts';
 import { until } from '../../helpers/until.ts';
@@ -56,17 +57,7 @@ const approve = async (orderId: string, payer: { givenName: string; surname: str
   expect(res.status).toBe(200);
 };
 
-interface GoogleEvent {
-  id: string;
-  status: string;
-  summary: string;
-  description?: string;
-  location?: string;
-}
-const calendarEvents = async () =>
-  ((await (await server.api(`/dev/google/emulator/events?calendarId=${encodeURIComponent(EMULATOR_ACCOUNT)}`)).json()) as GoogleEvent[]).filter(
-    (e) => e.id.length > 0,
-  );
+const calendarEvents = () => googleEventsIn(server, EMULATOR_ACCOUNT);
 
 type Client = Awaited<ReturnType<typeof createUser>> & {
   first: string;
@@ -313,9 +304,11 @@ describe(`erasure reaches the new money on ${testDbKind()}`, () => {
         { part: 'deposit', amountCents: 26_000, refund: 'refunded' },
       ]);
       const told = (await db().selectFrom('mails').selectAll().where('to', '=', server.env.TEACHER_EMAIL).execute()).filter(
-        (m) => /booked tasting cancelled/.test(m.subject) && m.text.includes(c.tasting.date),
+        (m) => /booked tasting cancelled/.test(m.subject) && m.text.includes(classWhen(zonedInstant(c.tasting.date, '12:00', zone()), zone()).date),
       );
       expect(told).toHaveLength(1);
+      // Her day in words, never the ISO date (the one formatter).
+      expect(told[0]!.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
       expect(told[0]!.text).toContain('$260.00 refunded in full through PayPal');
       expect(named(c, `${told[0]!.subject} ${told[0]!.text}`)).toEqual([]);
     }, 60_000);

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addFreeSlot, freeSlotTime } from '../../helpers/slots.ts';
-import { connectCalendar, googleRequests } from '../../helpers/calendar.ts';
+import { connectCalendar, googleEventsIn, googleRequests, type GoogleEvent } from '../../helpers/calendar.ts';
 import { EMULATOR_ACCOUNT, EMULATOR_FAMILY_CALENDAR } from '../../../api/services/calendar/emulator.ts';
 import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
@@ -22,16 +22,6 @@ const YOGA = 'Individual Yoga Session (60 min)';
 let admin: string;
 let client: Awaited<ReturnType<typeof createUser>>;
 
-interface GoogleEvent {
-  id: string;
-  status: string;
-  summary: string;
-  description?: string;
-  location?: string;
-  start: { dateTime: string };
-  end: { dateTime: string };
-}
-
 beforeAll(async () => {
   admin = await adminCookie(server);
   client = await createUser(server);
@@ -39,10 +29,7 @@ beforeAll(async () => {
 });
 
 const mirror = () => mirrorCalendar(server.services);
-async function eventsIn(calendarId: string): Promise<GoogleEvent[]> {
-  const res = await server.api(`/dev/google/emulator/events?calendarId=${encodeURIComponent(calendarId)}`);
-  return ((await res.json()) as GoogleEvent[]).filter((e) => e.id.length > 0);
-}
+const eventsIn = (calendarId: string) => googleEventsIn(server, calendarId);
 const live = async (calendarId: string) => (await eventsIn(calendarId)).filter((e) => e.status === 'confirmed');
 const eventOf = async (calendarId: string, key: string) => (await eventsIn(calendarId)).find((e) => e.id === eventIdFor(key));
 const unreachable = (on: boolean) => server.api('/dev/google/emulator/unreachable', { method: 'PUT', json: { unreachable: on } });

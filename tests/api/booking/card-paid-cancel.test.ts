@@ -6,7 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
-import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { bookingForm } from '../../helpers/slots.ts';
+import { cardBalance, issueCard } from '../../helpers/gift-cards.ts';
+import { createUser } from '../../helpers/auth.ts';
 import { packageFixtures } from '../../helpers/packages.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
@@ -20,31 +22,13 @@ const db = () => server.services.db;
 const YOGA = 'Individual Yoga Session (60 min)';
 const { addSlot } = packageFixtures(server);
 
-let n = 0;
-const unique = (who: string) => `${who}-${Date.now().toString(36)}-${++n}@example.com`;
-const asAdmin = async (path: string, method = 'GET', json?: unknown) => server.api(path, { method, json, headers: { cookie: await adminCookie(server) } });
-
-async function issue(amountCents: number): Promise<{ _id: string; code: string }> {
-  const res = await asAdmin('/api/admin/gift-cards', 'POST', { amountCents, recipientName: 'Rae Card', recipientEmail: unique('rae') });
-  expect(res.status).toBe(201);
-  return res.json();
-}
-const cardBalance = async (code: string) =>
-  ((await (await server.api(`/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
-const book = (client: { id: string; cookie: string }, slotId: string, code: string) =>
+const issue = (amountCents: number) => issueCard(server, amountCents);
+const cardBalanceOf = (code: string) => cardBalance(server, code);
+const book = (client: { id: string; email: string; cookie: string }, slotId: string, code: string) =>
   server.api(`/api/bookings/${slotId}/book`, {
     method: 'PUT',
     headers: { cookie: client.cookie },
-    json: {
-      userId: client.id,
-      firstName: 'Ana',
-      lastName: 'Lima',
-      email: 'ignored@example.com',
-      sessionType: YOGA,
-      message: '',
-      giftCardCode: code,
-      amount: 90,
-    },
+    json: bookingForm(client, YOGA, { giftCardCode: code, amount: 90 }),
   });
 const sessionsOf = async (client: { id: string; cookie: string }) =>
   ((await (await server.api(`/api/user/${client.id}/balance`, { headers: { cookie: client.cookie } })).json()) as BalanceView).sessionsRemaining;
@@ -56,7 +40,7 @@ describe(`a session paid wholly by a gift card, cancelled in time, on ${testDbKi
     const slot = await addSlot();
     const booked = await book(client, slot.id, card.code);
     expect(booked.status, await booked.clone().text()).toBe(200);
-    expect(await cardBalance(card.code)).toBe(1_000);
+    expect(await cardBalanceOf(card.code)).toBe(1_000);
 
     const cancelled = await server.api(`/api/bookings/${slot.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
@@ -65,7 +49,7 @@ describe(`a session paid wholly by a gift card, cancelled in time, on ${testDbKi
     expect(answer.credit).toBeUndefined();
 
     // The card holds its $90 again; the client holds no session credit from it.
-    expect(await cardBalance(card.code)).toBe(10_000);
+    expect(await cardBalanceOf(card.code)).toBe(10_000);
     expect(await sessionsOf(client)).toBe(0);
     const lot = await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).where('method', '=', 'gift_card').executeTakeFirstOrThrow();
     expect(
@@ -96,10 +80,10 @@ describe(`a session paid wholly by a gift card, cancelled in time, on ${testDbKi
       json: { toSlotId: later.id },
     });
     expect(moved.status, await moved.clone().text()).toBe(200);
-    expect(await cardBalance(card.code)).toBe(11_000);
+    expect(await cardBalanceOf(card.code)).toBe(11_000);
     const cancelled = await server.api(`/api/bookings/${later.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
-    expect(await cardBalance(card.code)).toBe(20_000);
+    expect(await cardBalanceOf(card.code)).toBe(20_000);
     expect(await sessionsOf(client)).toBe(0);
   });
 });

@@ -9,6 +9,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PayPalError } from '../../../api/services/payments/paypal.ts';
 import { useTestServer } from '../../helpers/server.ts';
+import { cardBalance, issueCard, uniqueAddress } from '../../helpers/gift-cards.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { packageFixtures } from '../../helpers/packages.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -23,17 +24,12 @@ const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true 
 const db = () => server.services.db;
 
 let n = 0;
-const unique = (who: string) => `${who}-${Date.now().toString(36)}-${++n}@example.com`;
+const unique = uniqueAddress;
 const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${(i % 250) + 1}` });
 const asAdmin = async (path: string, method = 'GET', json?: unknown) => server.api(path, { method, json, headers: { cookie: await adminCookie(server) } });
 
-async function issue(amountCents: number): Promise<{ _id: string; code: string }> {
-  const res = await asAdmin('/api/admin/gift-cards', 'POST', { amountCents, recipientName: 'Rae Card', recipientEmail: unique('rae') });
-  expect(res.status).toBe(201);
-  return res.json();
-}
-const balanceOf = async (code: string) =>
-  ((await (await server.api(`/api/gift-cards/balance?code=${encodeURIComponent(code)}`)).json()) as { balanceCents: number }).balanceCents;
+const issue = (amountCents: number) => issueCard(server, amountCents);
+const balanceOf = (code: string) => cardBalance(server, code);
 
 async function tin(priceCents: number, inventory = 100): Promise<string> {
   const row = await db()

@@ -18,14 +18,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEnv } from '../../../api/env.ts';
 import { startServer, type RunningServer } from '../../../api/server.ts';
 import { backupPglite, backupPostgres, pgTool } from '../../../api/backups/backup.ts';
 import { restoreDatabase } from '../../../api/backups/restore.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
-import { useTestServer } from '../../helpers/server.ts';
+import { testServerEnv, useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
@@ -308,15 +307,7 @@ describe(`no secret at rest in clear, on ${kind}`, () => {
     } else {
       target.PGLITE_DIR = join(work, 'restored');
     }
-    const env = loadEnv({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      QUIET: '1',
-      OUTBOX_INTERVAL_MS: '3600000',
-      APP_SECRET: server.env.APP_SECRET,
-      ...target,
-    });
+    const env = testServerEnv({ APP_SECRET: server.env.APP_SECRET, ...target });
     await restoreDatabase(env, backupFile);
     restored = await startServer(env, { site: false, seedContent: false });
     const base = `http://127.0.0.1:${restored.port}`;

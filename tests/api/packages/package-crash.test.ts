@@ -9,8 +9,6 @@
  * PostgreSQL only, as the other crash test: PGlite dies with the killed process.
  */
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../../helpers/auth.ts';
-import type { TestServer } from '../../helpers/server.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 
 const TEACHER = 'teacher@example.com';
@@ -27,21 +25,11 @@ describe('a server killed between a package’s capture and its credits', () => 
     const emulator = crash.emulator;
     // The first server never reconciles on its own during the test (a ten-minute interval).
     await crash.start({ interval: 600_000, stale: 600_000 });
-    const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email: 'crash.package@example.com' });
-    const eight = await db().selectFrom('packages').select('id').where('name', '=', EIGHT).executeTakeFirstOrThrow();
-
-    const made = await call(`/api/user/${client.id}/packages/${eight.id}/paypal-order`, {
-      method: 'POST',
-      headers: { cookie: client.cookie },
-      json: { amountCents: 36_000 },
-    });
-    expect(made.status).toBe(200);
-    const { orderID } = (await made.json()) as { orderID: string };
-    await emulator.approve(orderID, { givenName: 'Pat', captureDelayMs: 60_000 });
+    const { client, packageId, orderID } = await crash.packageOrderOf('crash.package@example.com', EIGHT, 36_000, { captureDelayMs: 60_000 });
 
     const before = await emulator.captures();
     const buy = () =>
-      call(`/api/user/${client.id}/packages/${eight.id}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
+      call(`/api/user/${client.id}/packages/${packageId}/buy`, { method: 'POST', headers: { cookie: client.cookie }, json: { paypalOrderId: orderID } });
     // PayPal captures and its answer is held back; then the crash.
     await crash.killAfterCapture(buy);
 

@@ -11,8 +11,6 @@
  * PostgreSQL only, as the other crash tests: PGlite dies with the killed process.
  */
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../../helpers/auth.ts';
-import type { TestServer } from '../../helpers/server.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
@@ -36,17 +34,8 @@ describe('a server killed after a package refund was owed', () => {
 
   /** A client who bought Five sessions through PayPal; `approve` extra: the emulator's refund answer held back. */
   async function boughtFive(email: string, approve: Record<string, unknown> = {}) {
-    const client = await createUser({ services: { db: db() } } as unknown as TestServer, { email });
-    const five = await db().selectFrom('packages').select('id').where('name', '=', FIVE).executeTakeFirstOrThrow();
-    const made = await call(`/api/user/${client.id}/packages/${five.id}/paypal-order`, {
-      method: 'POST',
-      headers: { cookie: client.cookie },
-      json: { amountCents: 45_000 },
-    });
-    expect(made.status).toBe(200);
-    const { orderID } = (await made.json()) as { orderID: string };
-    await crash.emulator.approve(orderID, { givenName: 'Pat', ...approve });
-    const bought = await call(`/api/user/${client.id}/packages/${five.id}/buy`, {
+    const { client, packageId, orderID } = await crash.packageOrderOf(email, FIVE, 45_000, approve);
+    const bought = await call(`/api/user/${client.id}/packages/${packageId}/buy`, {
       method: 'POST',
       headers: { cookie: client.cookie },
       json: { paypalOrderId: orderID },
