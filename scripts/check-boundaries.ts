@@ -264,6 +264,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   },
   {
     from: 'accounts',
+    to: 'gift-cards/gift-cards.ts',
+    why: 'erasing an account withholds the gift cards on their way to her and asks their buyers for a new recipient (issue 47, decision 0053)',
+  },
+  {
+    from: 'accounts',
     to: 'agenda/write-back.ts',
     why: "erasing an account renames her events in the teacher's calendar to a neutral title before they are taken out (issue 47, decision 0053)",
   },

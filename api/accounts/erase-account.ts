@@ -15,7 +15,8 @@
  * - Reached wherever the money put her (issue 47, decision 0053): the mails to others that name
  *   her are emptied once sent; the events written to the teacher's Google Calendar for her
  *   sessions and tastings are renamed to a neutral title, then taken out; a tasting of hers still
- *   to come is called off by the teacher's policy and the teacher told what, never who.
+ *   to come is called off by the teacher's policy and the teacher told what, never who; a gift
+ *   card on its way to her waits unsent, its buyer asked for a new recipient.
  * The sums of the finances page and its CSV files are the same before and after.
  */
 import type { Transaction } from 'kysely';
@@ -29,6 +30,7 @@ import { cancelComingSessionsOfDeletedAccount, settleCancelledOfDeletedAccount }
 import { cancelComingTastingsOfDeletedAccount, settleTastingsOfDeletedAccount } from '../tastings/tastings-of-deleted-account.ts';
 import { eraseTastingsOf } from '../tastings/deleted-account.repo.ts';
 import { eraseEventsOf, nudgeWriteBack } from '../agenda/write-back.ts';
+import { withholdCardsOfErased } from '../gift-cards/gift-cards.ts';
 import {
   deleteAccount,
   deleteMailboxCopies,
@@ -96,6 +98,8 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
     const tastingEventIds = await eraseTastingsOf(trx, email);
     await eraseEventsOf(trx, { sessionIds, tastingEventIds }, now);
 
+    // Cards on their way to her wait for a new recipient, their buyers asked for one (issue 47).
+    const withheld = await withholdCardsOfErased(trx, deps.env, email);
     await keepBooksWithoutWho(trx, userId, email);
     const newsletters = await eraseRowsOfAddress(trx, email);
     await eraseMails(
@@ -104,7 +108,7 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
       newsletters.map((n) => newsletterKey(n.newsletterId, n.email)),
     );
     await deleteAccount(trx, userId);
-    return { result: { sessions: coming.cancelled, tastings: tastings.cancelled }, mails: [...coming.mails, ...tastings.mails] };
+    return { result: { sessions: coming.cancelled, tastings: tastings.cancelled }, mails: [...coming.mails, ...tastings.mails, ...withheld] };
   });
   if (!done) return { ok: false, kind: 'no-account' };
   // Her events renamed, then taken out of the teacher's calendar, now rather than at the next tick.

@@ -85,6 +85,8 @@ export async function claimDueCards(trx: Transaction<Database>, today: string, i
     .whereRef('l.id', '=', 'g.lotId')
     .where('g.deliveredAt', 'is', null)
     .where('g.voidedAt', 'is', null)
+    // A card whose recipient was erased before its day waits for a new one (decision 0053).
+    .where('g.recipientEmail', '<>', '')
     .where('g.sendOn', '<=', today);
   if (ids) query = query.where('g.id', 'in', ids.length ? ids : ['']);
   return query
@@ -149,4 +151,22 @@ export async function changeDeliveryOf(
 ): Promise<boolean> {
   const r = await trx.updateTable('giftCards').set(to).where('id', '=', id).where('deliveredAt', 'is', null).where('voidedAt', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * The cards on their way to `email` (not delivered, not voided) when she is erased: her name,
+ * address and the words to her taken off, so the card waits, unsent, for its buyer to name another
+ * recipient (decision 0053). What each card's buyer (or the teacher, for a card she gave) is told.
+ */
+export async function withholdCardsTo(trx: Transaction<Database>, email: string) {
+  return trx
+    .updateTable('giftCards as g')
+    .from('creditLots as l')
+    .set({ recipientName: '', recipientEmail: '', message: '' })
+    .whereRef('l.id', '=', 'g.lotId')
+    .where(sql`lower(g.recipient_email)`, '=', email)
+    .where('g.deliveredAt', 'is', null)
+    .where('g.voidedAt', 'is', null)
+    .returning(['g.id', 'g.design', 'g.buyerName', 'g.buyerEmail', 'g.codeLast4', 'l.quantity as amountCents'])
+    .execute();
 }

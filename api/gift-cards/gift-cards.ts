@@ -15,8 +15,8 @@ import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { grantCardValue } from '../packages/ledger.ts';
 import { codeOf, linkTokenMatches, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
-import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, type NewGiftCard } from './gift-cards.repo.ts';
-import { deliveryMails } from './mails.ts';
+import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, withholdCardsTo, type NewGiftCard } from './gift-cards.repo.ts';
+import { deliveryMails, withheldCardMail } from './mails.ts';
 import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND, type GiftCardPrintView } from '../../contract/gift-cards.ts';
 
 /**
@@ -181,4 +181,20 @@ export async function printableByLink(services: Pick<Deps, 'db' | 'env'>, id: st
     recipientName: card.recipientName,
     message: card.message,
   };
+}
+
+/**
+ * In an erasure's transaction: the cards still on their way to `email` wait, unsent, without her
+ * name, address or message, and their buyers (the teacher, for cards she gave) are asked for a new
+ * recipient (decision 0053). The mails, queued in the same transaction.
+ */
+export async function withholdCardsOfErased(trx: Transaction<Database>, env: Services['env'], email: string): Promise<QueuedMails> {
+  const withheld = await withholdCardsTo(trx, email);
+  if (withheld.length === 0) return [];
+  const brands = await brandNames(trx);
+  return queueMails(
+    trx,
+    'gift-card-withheld',
+    withheld.map((card) => withheldCardMail(env, brands[card.design], card)),
+  );
 }

@@ -98,3 +98,37 @@ export function receiptMail(env: Env, brand: string, r: CardReceipt): OutgoingMa
     { about: r.buyerEmail, names: [r.recipientEmail] },
   );
 }
+
+/**
+ * A card withheld because its recipient asked to be erased before its day (decision 0053): to its
+ * buyer, with the link to name another recipient; for a card she gave, to the teacher. Never the
+ * erased person's name or address.
+ */
+export function withheldCardMail(
+  env: Env,
+  brand: string,
+  card: { id: string; buyerName: string; buyerEmail: string | null; codeLast4: string; amountCents: number },
+): OutgoingMail {
+  const amount = money(card.amountCents);
+  const why = `Your ${amount} gift card (ending ${card.codeLast4}) was not sent: its recipient asked us to erase their details, so we no longer have the address it was going to.`;
+  if (card.buyerEmail)
+    return mail(
+      card.buyerEmail,
+      `Your gift card (ending ${card.codeLast4}) needs a new recipient`,
+      {
+        heading: 'Your gift card was not sent',
+        paragraphs: [greeting(card.buyerName), why, `It keeps its value. Choose who it goes to, and when: ${changeLinkOf(env, card.id)}`],
+        footer: siteFooter(env, brand),
+      },
+      { about: card.buyerEmail },
+    );
+  return mail(env.TEACHER_EMAIL, `A gift card you gave (ending ${card.codeLast4}) was not sent`, {
+    heading: 'A gift card was not sent',
+    paragraphs: [
+      `The ${amount} gift card ending ${card.codeLast4} was not sent: its recipient deleted their account before its day, and their address is erased.`,
+      'It waits, unsent, on your Gift cards page: void it, or give a new card to whoever should have it.',
+    ],
+    action: { label: 'Gift cards', url: `${env.SITE_URL}/admin/gift-cards` },
+    footer: siteFooter(env, brand),
+  });
+}
