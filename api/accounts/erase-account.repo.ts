@@ -73,6 +73,20 @@ export async function sessionIdsOf(trx: Trx, userId: string): Promise<string[]> 
   return rows.map((r) => r.id);
 }
 
+/**
+ * The free meetings booked on the home page with her address (issue 47), past or to come: their
+ * events in the teacher's calendar are hers too (a free meeting is a session there, keyed by its
+ * own id). eraseRowsOfAddress deletes them.
+ */
+export async function freeMeetingIdsOf(trx: Trx, email: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('freeMeetings')
+    .select('id')
+    .where(sql`lower(email)`, '=', email)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** The development mailbox's copies: addressed to `email` exactly, or sent with one of `keys`. */
 export async function deleteMailboxCopies(trx: Trx, email: string, keys: readonly string[]): Promise<void> {
   await trx
@@ -145,6 +159,11 @@ export async function eraseRowsOfAddress(trx: Trx, email: string) {
   const newsletters = await trx.deleteFrom('newsletterOutbox').where('email', '=', email).returning(['newsletterId', 'email']).execute();
   await trx.deleteFrom('contactMessages').where('email', '=', email).execute();
   await trx.deleteFrom('bookingRequests').where('email', '=', email).execute();
+  // A free meeting is no money: it goes, and its time with it (its event renamed first: eraseEventsOf).
+  await trx
+    .deleteFrom('freeMeetings')
+    .where(sql`lower(email)`, '=', email)
+    .execute();
   // Issue 34: the money of a class place stays in her books; who paid does not (a tasting's: tastings/deleted-account.repo.ts).
   await trx.updateTable('eventPayments').set({ name: '', email: '' }).where('email', '=', email).execute();
   return newsletters;

@@ -5,7 +5,7 @@
  *
  * - Erased: the account (its sessions, login links, intake answers, session notes and access
  *   log go with it: on delete cascade), class sign-ups and waitlist places, the newsletter
- *   subscription and its send records, contact messages and meeting requests sent with the
+ *   subscription and its send records, contact messages, meeting requests and free meetings sent with the
  *   address, and every mail to or about them (the outbox, the development mailbox `mails`, the
  *   suppression of their mailbox): found by account and mailbox, never by their words.
  * - Kept without who: booked sessions (date, type, amount, PayPal ids: the books' rows), their
@@ -39,6 +39,7 @@ import {
   emptyMailboxCopies,
   emptyMailsNaming,
   eraseRowsOfAddress,
+  freeMeetingIdsOf,
   keepBooksWithoutWho,
   lockAccount,
   otherAccountsAtDomains,
@@ -89,7 +90,7 @@ export async function eraseAccount(deps: EraseDeps, userId: string): Promise<Era
     const email = user.email;
     const now = deps.clock.now();
     // Every session of hers, read before the coming ones are freed: their calendar events are hers.
-    const sessionIds = await sessionIdsOf(trx, userId);
+    const sessionIds = [...(await sessionIdsOf(trx, userId)), ...(await freeMeetingIdsOf(trx, email))];
 
     // Her sessions to come: cancelled (refunded by policy after the commit), the teacher told which.
     const coming = await cancelComingSessionsOfDeletedAccount(trx, deps.env, userId, now);

@@ -202,6 +202,14 @@ async function moneyClient(tag: string): Promise<Client> {
     expect(booked.status, await booked.clone().text()).toBe(200);
     sessions.push(slot.id);
   }
+  // A free meeting booked on the home page with her address: written to the calendar as "Free meeting: <name>".
+  const [time] = ((await (await call('/api/publicBookings/times')).json()) as { times: { startsAt: string }[] }).times.map((t) => t.startsAt);
+  const who = { name: `${first} ${last}`, email: user.email, phone };
+  const meeting = await call('/api/publicBookings', {
+    method: 'POST',
+    json: { ...who, sessionType: 'yoga therapy', message: 'My knee', captchaToken: 'dev:book_request', startsAt: time },
+  });
+  expect(meeting.status, await meeting.clone().text()).toBe(201);
   await mirrorCalendar(server.services);
   return { ...user, first, last, phone, street, sessions, cards, tasting: { quoteId, date: tastingDate } };
 }
@@ -245,7 +253,17 @@ describe(`erasure reaches the new money on ${testDbKind()}`, () => {
   it('before: she is in the payment attempts, the cards, the mails to others, the tastings and the calendar (the search finds her)', async () => {
     const rows = await rowsNaming(db(), tracesOf(a));
     const tables = new Set(rows.map((r) => r.slice(0, r.indexOf(' '))));
-    for (const t of ['payment_attempts', 'gift_cards', 'mail_outbox', 'tasting_requests', 'tasting_quotes', 'events', 'calendar_mirror', 'event_payments']) {
+    for (const t of [
+      'payment_attempts',
+      'gift_cards',
+      'mail_outbox',
+      'tasting_requests',
+      'tasting_quotes',
+      'events',
+      'calendar_mirror',
+      'event_payments',
+      'free_meetings',
+    ]) {
       expect(tables, t).toContain(t);
     }
     const events = await calendarEvents();
