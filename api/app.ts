@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
+import { allowedMethodsAnswer } from './middleware/methods.ts';
 import { closeUnreadBody } from './middleware/drain-refused-body.ts';
 import { compressAnswers } from './middleware/compress.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
@@ -199,7 +200,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   // The usual addresses of a site's feed lead to her journal's (issue 30).
   for (const alias of FEED_ALIASES) app.get(alias, (c) => c.redirect(FEED_PATH, 301));
   // Unknown /api paths answer JSON here instead of falling through to the site's 404 page.
-  api.all('*', onNotFound);
+  // A known address asked with a method it does not take: 405 with Allow (issue 47).
+  const wrongMethod = allowedMethodsAnswer(api.routes, '/api');
+  api.all('*', (c) => wrongMethod(c) ?? onNotFound(c));
   app.route('/api', api);
   // Her pages can't take an address these routes answer (issue 29).
   reserveRoutesOf(app);

@@ -1,7 +1,8 @@
 /**
  * Methods the server does not serve (issue 47): TRACE and CONNECT on any path are refused with
  * 501 and a JSON message, never a 500 with a stack in the log; any other write to a page or a
- * built file is 405 with `Allow: GET, HEAD`; the API keeps its JSON 404 for a route it lacks.
+ * built file is 405 with `Allow: GET, HEAD`; an API address asked with a method it does not take
+ * is 405 naming those it does, and one the API does not have stays a JSON 404.
  */
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
@@ -66,8 +67,24 @@ describe(`methods a path does not serve, ${testDbKind()}`, () => {
         expect(JSON.parse(res.body.toString()).message, `${method} ${path}`).toBe('This page can only be read (GET or HEAD).');
       }
     }
-    // Reading them still works, and the API's routes are its own.
+    // Reading them still works.
     expect((await rawRequest(server.url, '/yoga')).status).toBe(200);
+  });
+
+  it('answers an API address asked with a method it does not take with 405 and the methods it does; an unknown address stays 404', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/api/health', 'GET, HEAD'],
+      ['DELETE', '/api/events/3f0c1a52-6a9e-4c57-9a3e-2f0e8b6c1d11/paypal-order', 'POST'],
+      ['PATCH', '/api/signup', 'POST'],
+      ['OPTIONS', '/api/health', 'GET, HEAD'],
+    ] as const) {
+      const res = await rawRequest(server.url, path, { 'content-type': 'application/json' }, method);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(JSON.parse(res.body.toString()).message, `${method} ${path}`).toBe(`This address does not take ${method}: it takes ${allow}.`);
+    }
+    expect((await rawRequest(server.url, '/api/health', {}, 'HEAD')).status).toBe(200);
     expect((await rawRequest(server.url, '/api/no-such-thing', {}, 'POST')).status).toBe(404);
+    expect((await rawRequest(server.url, '/api/no-such-thing')).status).toBe(404);
   });
 });
