@@ -11,6 +11,7 @@
  */
 import { releaseLapsedHolds } from './classes/paid-places.ts';
 import { refundDuePayments } from './classes/refunds.ts';
+import { refundDueTastingPayments } from './tastings/tastings-of-deleted-account.ts';
 import { makeDueRefunds } from './payments/refunds-owed.ts';
 import { expireLapsedCredits } from './packages/ledger.ts';
 import { sendExpiryReminders } from './packages/expiry-reminders.ts';
@@ -199,6 +200,8 @@ export async function startServer(
     // Paid class places (issue 34): holds whose buyers went away are offered on; refunds a crash left owed are made.
     runner.every('class holds', env.RECONCILE_INTERVAL_MS, () => releaseLapsedHolds(services));
     runner.every('event refunds', env.RECONCILE_INTERVAL_MS, () => refundDuePayments(services), { atStart: true });
+    // A tasting called off by an erasure (issue 47): its PayPal refunds owed are made, retried until PayPal answers.
+    runner.every('tasting refunds', env.RECONCILE_INTERVAL_MS, () => refundDueTastingPayments(services), { atStart: true });
     // Refunds owed (issue 47): a package's or a voided card's PayPal refund refused or cut short by a crash, tried again with a growing wait.
     runner.every('refunds owed', env.RECONCILE_INTERVAL_MS, () => makeDueRefunds(services), { atStart: true });
   }

@@ -46,6 +46,19 @@ export async function keptPaymentsOf(trx: Trx, quoteId: string) {
   return trx.selectFrom('tastingPayments').selectAll().where('quoteId', '=', quoteId).where('refund', 'is', null).orderBy('createdAt').execute();
 }
 
+/** Tasting payments owed back through PayPal and not yet refunded, oldest first: the refund runner's work. */
+export async function dueTastingRefunds(db: DB, limit = 50) {
+  return db
+    .selectFrom('tastingPayments')
+    .select(['id', 'paypalCaptureId', 'amountCents'])
+    .where('refund', '=', 'due')
+    .where('method', '=', 'paypal')
+    .where('paypalCaptureId', 'is not', null)
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
+}
+
 /** These payments are owed back (made after the commit by PayPal). */
 export async function oweTastingRefunds(trx: Trx, paymentIds: readonly string[]): Promise<void> {
   if (paymentIds.length === 0) return;

@@ -13,14 +13,14 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { PayPalError } from '../services/payments/paypal.ts';
+import { refundCaptureOnce } from '../payments/refunds-owed.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { hoursInWords } from '../../contract/settings.ts';
 import { cancelledWithDeletedAccountMail, classWhen, mail, money } from '../mail/layout.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { changeableAt } from '../lib/time.ts';
-import { cancelTasting, keptPaymentsOf, lockComingTastingsOf, markTastingRefunded, oweTastingRefunds } from './deleted-account.repo.ts';
+import { cancelTasting, dueTastingRefunds, keptPaymentsOf, lockComingTastingsOf, markTastingRefunded, oweTastingRefunds } from './deleted-account.repo.ts';
 
 /** What became of one called-off tasting's money. */
 export type CancelledTastingMoney = 'refund' | 'hers-to-decide';
@@ -69,8 +69,9 @@ export async function cancelComingTastingsOfDeletedAccount(trx: Transaction<Data
 }
 
 /**
- * After the erasure's commit: the refunds owed, through PayPal. A capture refunded already counts
- * as done; one PayPal refuses stays owed and she is mailed to refund it by hand.
+ * After the erasure's commit: the refunds owed, through PayPal, tried now. One PayPal refuses stays
+ * owed ('due', written with the cancellation) and the refund runner (refundDueTastingPayments)
+ * tries it again until PayPal makes it; she is mailed once, now, that it is owed and retried.
  */
 export async function settleTastingsOfDeletedAccount(
   deps: Pick<Services, 'db' | 'env' | 'payments' | 'mailer'>,
@@ -78,21 +79,37 @@ export async function settleTastingsOfDeletedAccount(
 ): Promise<void> {
   for (const t of cancelled) {
     for (const r of t.refunds) {
-      try {
-        await deps.payments.refundCapture(r.captureId);
-      } catch (err) {
-        if (!(err instanceof PayPalError && err.issue === 'CAPTURE_FULLY_REFUNDED')) {
-          console.error(`[tastings] refund of capture ${r.captureId} failed:`, err instanceof Error ? err.message : err);
-          await commitWithMails(deps, async (trx) => ({
-            result: undefined,
-            mails: await queueMails(trx, 'account-deleted-tasting-refund-failed', [refundFailedMail(deps.env, t, r.amountCents)]),
-          }));
-          continue;
-        }
+      const made = await refundCaptureOnce(deps.payments, r.captureId);
+      if (made.ok) {
+        await markTastingRefunded(deps.db, r.paymentId);
+        continue;
       }
-      await markTastingRefunded(deps.db, r.paymentId);
+      console.error(`[tastings] refund of capture ${r.captureId} failed; owed and tried again by the refund runner:`, made.why);
+      await commitWithMails(deps, async (trx) => ({
+        result: undefined,
+        mails: await queueMails(trx, 'account-deleted-tasting-refund-owed', [refundOwedMail(deps.env, t, r.amountCents)]),
+      }));
     }
   }
+}
+
+/**
+ * The refund runner's part for tastings (at start and every RECONCILE_INTERVAL_MS, as the class
+ * places' refundDuePayments): every tasting payment owed back through PayPal, tried once each;
+ * a capture refunded already (a try before a crash) counts as made. How many were made.
+ */
+export async function refundDueTastingPayments(deps: Pick<Services, 'db' | 'payments'>): Promise<number> {
+  let made = 0;
+  for (const due of await dueTastingRefunds(deps.db)) {
+    const refunded = await refundCaptureOnce(deps.payments, due.paypalCaptureId!);
+    if (!refunded.ok) {
+      console.error(`[tastings] refund of capture ${due.paypalCaptureId} failed; retried on the next run:`, refunded.why);
+      continue;
+    }
+    await markTastingRefunded(deps.db, due.id);
+    made += 1;
+  }
+  return made;
 }
 
 const line = (t: CancelledTasting, noticeHours: number) => {
@@ -115,12 +132,12 @@ const teacherMail = (env: Services['env'], cancelled: readonly CancelledTasting[
     cancelled.map((t) => line(t, noticeHours)),
   );
 
-function refundFailedMail(env: Services['env'], t: CancelledTasting, cents: number): OutgoingMail {
-  return mail(env.TEACHER_EMAIL, `REFUND NEEDED: a deleted account's tasting on ${t.when.date}`, {
-    heading: 'Refund by hand',
+function refundOwedMail(env: Services['env'], t: CancelledTasting, cents: number): OutgoingMail {
+  return mail(env.TEACHER_EMAIL, `Refund owed: a deleted account's tasting on ${t.when.date}`, {
+    heading: 'A refund is owed',
     paragraphs: [
-      `PayPal refused the refund of ${money(cents)} for the tasting on ${t.when.date}, ${t.when.time}, cancelled when its client deleted their account.`,
-      'Please refund it by hand in PayPal.',
+      `PayPal could not refund ${money(cents)} for the tasting on ${t.when.date}, ${t.when.time}, cancelled when its client deleted their account.`,
+      'The site tries again by itself until PayPal makes it; nothing for you to do unless PayPal keeps refusing.',
     ],
   });
 }
