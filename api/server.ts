@@ -37,6 +37,7 @@ import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { chooseEncoding } from './middleware/compress.ts';
 import { sendDueReminders } from './booking/reminders.ts';
+import { retryOwedSessionRefunds } from './booking/cancel-booking.ts';
 import { reconcilePayments } from './payments/reconcile.ts';
 import { resolveUnfinalizedBookings } from './booking/unfinalized.ts';
 import { sendNewsletterBatch } from './backoffice/newsletter-sender.ts';
@@ -201,6 +202,8 @@ export async function startServer(
     runner.every('class holds', env.RECONCILE_INTERVAL_MS, () => releaseLapsedHolds(services));
     runner.every('event refunds', env.RECONCILE_INTERVAL_MS, () => refundDuePayments(services), { atStart: true });
     // A tasting called off by an erasure (issue 47): its PayPal refunds owed are made, retried until PayPal answers.
+    // A cancelled session's refund PayPal refused, or a crash left pending: tried again until made (issue 47).
+    runner.every('session refunds', env.RECONCILE_INTERVAL_MS, () => retryOwedSessionRefunds(services), { atStart: true });
     runner.every('tasting refunds', env.RECONCILE_INTERVAL_MS, () => refundDueTastingPayments(services), { atStart: true });
     // Refunds owed (issue 47): a package's or a voided card's PayPal refund refused or cut short by a crash, tried again with a growing wait.
     runner.every('refunds owed', env.RECONCILE_INTERVAL_MS, () => makeDueRefunds(services), { atStart: true });

@@ -346,6 +346,11 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     why: "a voided card's PayPal refund is owed with its 'refunded' row, then made and retried (decision 0055)",
   },
   {
+    from: 'booking',
+    to: 'payments/refunds-owed.ts',
+    why: "a cancelled session's refund PayPal refused is retried until made, once (refundCaptureOnce, issue 47)",
+  },
+  {
     from: 'tastings',
     to: 'payments/refunds-owed.ts',
     why: "a tasting called off by an erasure is refunded once by the capture's one refund call, retried until made (refundCaptureOnce, issue 47)",

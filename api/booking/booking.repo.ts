@@ -240,6 +240,22 @@ export async function settleCancellationRefund(db: DB, id: string, outcome: { st
     .execute();
 }
 
+/**
+ * Cancelled sessions whose PayPal refund is still owed (issue 47): PayPal refused it ('failed'), or
+ * a crash left it 'pending' after the cancellation's commit (untouched since `staleBefore`). The
+ * refund runner's work, oldest first.
+ */
+export async function owedCancellationRefunds(db: DB, staleBefore: Date, limit = 50) {
+  return db
+    .selectFrom('bookingCancellations')
+    .select(['id', 'slotId', 'paypalOrderId', 'paypalCaptureId'])
+    .where('paypalOrderId', 'is not', null)
+    .where((eb) => eb.or([eb('refundState', '=', 'failed'), eb.and([eb('refundState', '=', 'pending'), eb('updatedAt', '<', staleBefore)])]))
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
+}
+
 /** The admin's list of clients' cancellations, newest first (refunds that failed are there to make by hand). */
 export async function listCancellations(db: DB, limit = 200) {
   return db.selectFrom('bookingCancellations').selectAll().orderBy('createdAt', 'desc').limit(limit).execute();

@@ -16,7 +16,8 @@ import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt } from '../payments/attempts.repo.ts';
-import { lockSlots, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
+import { refundCaptureOnce } from '../payments/refunds-owed.ts';
+import { lockSlots, owedCancellationRefunds, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -174,6 +175,33 @@ export async function refundCancelled(
   });
   await sendQueued(deps, mails);
   return outcome.state;
+}
+
+/**
+ * The refund runner's part for cancelled sessions (issue 47: a refund owed is never forgotten), at
+ * start and every RECONCILE_INTERVAL_MS: each cancellation whose PayPal refund failed, or that a
+ * crash left pending after its commit for PAYMENT_ATTEMPT_STALE_MS, is tried again; a capture
+ * refunded already (a try before the crash, or her refund by hand in PayPal) counts as made, so it
+ * is refunded once. Her mail was sent at the first failure; a later success only updates the
+ * record she sees among the cancellations. How many were made.
+ */
+export async function retryOwedSessionRefunds(deps: Pick<Services, 'db' | 'env' | 'payments' | 'clock'>): Promise<number> {
+  const { db, payments } = deps;
+  const staleBefore = new Date(deps.clock.now().getTime() - deps.env.PAYMENT_ATTEMPT_STALE_MS);
+  let made = 0;
+  for (const owed of await owedCancellationRefunds(db, staleBefore)) {
+    const capture = owed.paypalCaptureId ?? (await captureOfOrder(payments, owed.paypalOrderId!));
+    const refunded = capture ? await refundCaptureOnce(payments, capture) : { ok: false as const, why: 'PayPal could not name the capture' };
+    if (!refunded.ok) {
+      console.error(
+        `[paypal] refund of cancelled session ${owed.slotId} (PayPal order ${owed.paypalOrderId}) still owed; retried on the next run: ${refunded.why}`,
+      );
+      continue;
+    }
+    await settleCancellationRefund(db, owed.id, { state: 'refunded', note: `refunded capture ${capture} on a later try` });
+    made += 1;
+  }
+  return made;
 }
 
 /** What a cancel did: the refund of a paid session; for one booked with a credit, the credit returned or forfeited (issue 32). */

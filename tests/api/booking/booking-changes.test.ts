@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freeSlotTime } from '../../helpers/slots.ts';
 import ICAL from 'ical.js';
 import { wallClock } from '../../../api/lib/time.ts';
-import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
+import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET, emulatorCaptureCount, emulatorRefundCount } from '../../../api/services/payments/emulator.ts';
+import { retryOwedSessionRefunds } from '../../../api/booking/cancel-booking.ts';
 import type { Realtime } from '../../../api/services/realtime.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -331,10 +332,8 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
     expect(records).toEqual([]);
   });
 
-  it('keeps a record the admin sees when PayPal refuses the refund; the session is cancelled anyway', async () => {
-    const client = await createUser(server);
-    const slot = await addSlot(3);
-    const orderId = await bookPaid(client, slot.id, 105, 9);
+  /** The client cancels while PayPal refuses every refund: her answer, and what was logged meanwhile. */
+  async function cancelWhilePayPalRefuses(client: Awaited<ReturnType<typeof createUser>>, slotId: string) {
     const payments = server.services.payments;
     const refundCapture = payments.refundCapture;
     payments.refundCapture = async () => {
@@ -344,18 +343,60 @@ describe(`cancelling a session on ${testDbKind()}`, () => {
     const error = console.error;
     console.error = (...args: unknown[]) => void logged.push(args.join(' '));
     try {
-      const res = await cancel(client, slot.id);
+      const res = await cancel(client, slotId);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ refund: 'failed' });
+      return { answer: (await res.json()) as unknown, logged };
     } finally {
       payments.refundCapture = refundCapture;
       console.error = error;
     }
+  }
+
+  it('keeps a record the admin sees when PayPal refuses the refund; the session is cancelled anyway', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(3);
+    const orderId = await bookPaid(client, slot.id, 105, 9);
+    const { answer, logged } = await cancelWhilePayPalRefuses(client, slot.id);
+    expect(answer).toMatchObject({ refund: 'failed' });
     expect(logged.some((l) => String(l).includes('REFUND NEEDED'))).toBe(true);
     await expectFree(slot.id);
     const admin = await (await server.api('/api/bookings', { headers: { cookie: await adminCookie(server) } })).json();
     expect(admin.cancellations.find((c: { paypalOrderId: string }) => c.paypalOrderId === orderId)).toMatchObject({ refundState: 'failed', amount: 105 });
     expect((await readMailbox(server, TEACHER)).some((m) => m.subject.startsWith('REFUND NEEDED: Cancelled by the client'))).toBe(true);
+
+    // Issue 47: the refund is owed, not forgotten. PayPal back, the runner makes it, once.
+    const refunds = emulatorRefundCount();
+    expect(await retryOwedSessionRefunds(server.services)).toBe(1);
+    const record = await server.services.db
+      .selectFrom('bookingCancellations')
+      .select(['refundState'])
+      .where('paypalOrderId', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(record.refundState).toBe('refunded');
+    expect(emulatorRefundCount()).toBe(refunds + 1);
+    expect(await retryOwedSessionRefunds(server.services)).toBe(0);
+    expect(emulatorRefundCount()).toBe(refunds + 1);
+  });
+
+  it('makes a refund a crash left pending after the cancellation, once it is stale (issue 47)', async () => {
+    const client = await createUser(server);
+    const slot = await addSlot(4);
+    const orderId = await bookPaid(client, slot.id, 95, 10);
+    await cancelWhilePayPalRefuses(client, slot.id);
+    // As a crash between the cancellation's commit and PayPal's answer leaves it: pending, just now.
+    const row = () =>
+      server.services.db.selectFrom('bookingCancellations').select(['id', 'refundState']).where('paypalOrderId', '=', orderId).executeTakeFirstOrThrow();
+    const { id } = await row();
+    const pendingSince = (updatedAt: Date) =>
+      server.services.db.updateTable('bookingCancellations').set({ refundState: 'pending', updatedAt }).where('id', '=', id).execute();
+    await pendingSince(new Date());
+    const refunds = emulatorRefundCount();
+    // Fresh, it is left to the request that owes it.
+    expect(await retryOwedSessionRefunds(server.services)).toBe(0);
+    await pendingSince(new Date(Date.now() - server.env.PAYMENT_ATTEMPT_STALE_MS - 1_000));
+    expect(await retryOwedSessionRefunds(server.services)).toBe(1);
+    expect((await row()).refundState).toBe('refunded');
+    expect(emulatorRefundCount()).toBe(refunds + 1);
   });
 });
 
