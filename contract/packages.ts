@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { email, id, isoDate, nameText, optionalText, requiredText } from './common.ts';
 import { PAYMENT_UNSUCCESSFUL, SESSION_TYPES, sessionType, type SessionType } from './booking.ts';
 import { SESSION_TYPE_KEYS, amountOutOfRange, type SessionTypeKey } from './settings.ts';
+import { usd } from './event-price-rules.ts';
 
 export const PACKAGE_NOT_FOUND = 'No package with this id.';
 export const PACKAGE_DELETED = 'Package deleted.';
@@ -222,8 +223,7 @@ export interface RefundOwedView {
 }
 
 /** "Refund owed: $360.00 for Eight weeks of yoga therapy": one line, the same on her pages and the client's. */
-export const refundOwedWords = (r: Pick<RefundOwedView, 'what' | 'amountCents'>) =>
-  `Refund owed: $${Math.floor(r.amountCents / 100)}.${String(r.amountCents % 100).padStart(2, '0')} for ${r.what}`;
+export const refundOwedWords = (r: Pick<RefundOwedView, 'what' | 'amountCents'>) => `Refund owed: ${usd(r.amountCents)} for ${r.what}`;
 
 /** Why a ledger row was written. */
 export type LedgerReason = 'bought' | 'used' | 'returned' | 'forfeited' | 'expired' | 'refunded' | 'adjusted';
