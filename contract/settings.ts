@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { isCleanText } from './common.ts';
 import { SESSION_TYPES, type SessionType } from './booking.ts';
 import { place, placeLink } from './slots.ts';
+import { DEFAULT_FOOD_LICENCE, foodLicence } from './food.ts';
 
 /** Saved. */
 export const SETTINGS_SAVED = 'Settings saved.';
@@ -139,6 +140,32 @@ export const meetingHours = z
   .refine((h) => h.from < h.to, { message: 'the end (to) must be after the start (from)', path: ['to'] });
 export type MeetingHours = z.output<typeof meetingHours>;
 
+/**
+ * What her Google Calendar receives as a session's title (issue 48, decision 0056): never the
+ * session type's words (a "Yoga Therapy Session" names a health service, which Washington's My
+ * Health My Data Act counts as consumer health data shared with Google). 'initial': "Session ·
+ * Jane D." (the default); 'fullName': "Session · Jane Doe"; 'none': "Session".
+ */
+export const CALENDAR_TITLES = ['initial', 'fullName', 'none'] as const;
+export type CalendarTitle = (typeof CALENDAR_TITLES)[number];
+
+/** PUT /api/admin/settings/postal-address: the one refusal of an empty address. */
+export const POSTAL_ADDRESS_REQUIRED = 'Enter your postal address (a PO box will do): every newsletter must carry it.';
+export const POSTAL_ADDRESS_SAVED = 'Postal address saved.';
+
+/** Her postal address (CAN-SPAM): a street address or a PO box, up to five lines. */
+export const postalAddress = z
+  .string({ error: 'must be text' })
+  .trim()
+  .max(300, 'must be at most 300 characters')
+  .refine((v) => v.split(/\r?\n/).length <= 5, 'must be at most five lines')
+  .refine(isCleanText, 'contains characters that are not allowed');
+
+/** PUT /api/admin/settings/postal-address: {address}, never empty. */
+export const postalAddressRequest = z.object({
+  address: postalAddress.refine((v) => v !== '', POSTAL_ADDRESS_REQUIRED),
+});
+
 /** Every setting, whole. */
 export const settingsSchema = z.object({
   /**
@@ -176,6 +203,15 @@ export const settingsSchema = z.object({
   meetingRoomUrl: roomUrl,
   /** When the home page offers the free 30-minute online meeting: weekdays, hours, days ahead and notice. */
   meetingHours,
+  /** How she sells her food: licensed (with its number) or cottage-food exempt, and what a label carries. */
+  foodLicence,
+  /**
+   * Your postal address (a PO box will do): every newsletter and marketing mail carries it, as
+   * CAN-SPAM asks. Empty: your shop's address is used; with neither, a newsletter cannot be sent.
+   */
+  postalAddress,
+  /** What your Google Calendar receives as a session's title: "Session · Jane D." (initial), the full name, or "Session" alone. */
+  calendarTitle: z.enum(CALENDAR_TITLES, { error: 'must be initial, fullName or none' }),
 });
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsKey = keyof Settings;
@@ -200,6 +236,9 @@ export const DEFAULT_SETTINGS: Settings = {
   meetingRoomUrl: '',
   // Weekdays 09:00-17:00, the next two weeks, at least four hours ahead.
   meetingHours: { days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00', daysAhead: 14, noticeHours: 4 },
+  foodLicence: DEFAULT_FOOD_LICENCE,
+  postalAddress: '',
+  calendarTitle: 'initial',
 };
 
 /** "24 hours", "1 hour": the notice period in a sentence. */

@@ -41,6 +41,7 @@ import * as outboxSealed from './migrations/0039_outbox_sealed.ts';
 import * as erasureReachesTheMoney from './migrations/0040_erasure_reaches_the_money.ts';
 import * as holdClient from './migrations/0041_hold_client.ts';
 import * as refundsOwed from './migrations/0042_refunds_owed.ts';
+import * as labelFacts from './migrations/0043_label_facts.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '0040_erasure_reaches_the_money': erasureReachesTheMoney,
   '0041_hold_client': holdClient,
   '0042_refunds_owed': refundsOwed,
+  '0043_label_facts': labelFacts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -222,6 +222,14 @@ export interface ProductsTable {
   priceCents: number;
   /** Tins in stock; 0 means sold out. Never negative (check constraint). */
   inventory: Generated<number>;
+  /** Label facts (0043, issue 48): ingredients in order of weight, '' until written. */
+  ingredients: Generated<string>;
+  /** The major allergens it contains, lower case and by kind (contract/food.ts); null until she says. */
+  allergens: string[] | null;
+  /** She said it has none of them (allergens is then []). */
+  allergenFree: Generated<boolean>;
+  netWeightGrams: number | null;
+  dietTags: Generated<string[]>;
   createdAt: CreatedAt;
   updatedAt: Timestamp;
 }
