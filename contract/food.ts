@@ -1,5 +1,5 @@
 /**
- * Her food, as the law reads it (issue 48, decision 0056): the label facts of a chocolate (its
+ * Her food, as the law reads it (issue 48, decisions 0056 and 0057): the label facts of a chocolate (its
  * ingredients, its major food allergens named as FALCPA and FDA's 2025 guidance name them, its
  * net weight in ounces and grams, optional diet tags) and the licence she sells under (Oregon's
  * domestic-kitchen licence, or the cottage-food exemption with its label statement, its yearly

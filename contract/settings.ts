@@ -141,7 +141,7 @@ export const meetingHours = z
 export type MeetingHours = z.output<typeof meetingHours>;
 
 /**
- * What her Google Calendar receives as a session's title (issue 48, decision 0056): never the
+ * What her Google Calendar receives as a session's title (issue 48, decision 0058): never the
  * session type's words (a "Yoga Therapy Session" names a health service, which Washington's My
  * Health My Data Act counts as consumer health data shared with Google). 'initial': "Session ·
  * Jane D." (the default); 'fullName': "Session · Jane Doe"; 'none': "Session".
