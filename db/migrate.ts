@@ -42,6 +42,7 @@ import * as erasureReachesTheMoney from './migrations/0040_erasure_reaches_the_m
 import * as holdClient from './migrations/0041_hold_client.ts';
 import * as refundsOwed from './migrations/0042_refunds_owed.ts';
 import * as labelFacts from './migrations/0043_label_facts.ts';
+import * as intakeConsents from './migrations/0044_intake_consents.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '0041_hold_client': holdClient,
   '0042_refunds_owed': refundsOwed,
   '0043_label_facts': labelFacts,
+  '0044_intake_consents': intakeConsents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -796,6 +796,10 @@ export interface IntakeAnswersTable {
   formVersion: number;
   keyId: string;
   sealed: string;
+  /** 0044: the consent to collect was given with these answers (false: saved before the site asked it). */
+  collectConsent: Generated<boolean>;
+  /** 0044: the consent to share (her supervisor may hear of the case); false unless ticked. */
+  shareConsent: Generated<boolean>;
   createdAt: CreatedAt;
 }
 
