@@ -3,6 +3,7 @@
  * saves, and the words the routes answer with. Shared with the admin island: zod only.
  */
 import { z } from 'zod';
+import type { CalendarTitle } from './settings.ts';
 
 /** A Google calendar id: her address, or Google's name for a shared or group calendar. */
 const calendarId = z
@@ -48,3 +49,29 @@ export const CALENDAR_UNREACHABLE = 'Google Calendar could not be reached';
 
 /** Where the connect round trip lands: /admin/settings?calendar=<outcome>. */
 export type ConnectOutcome = 'connected' | 'refused' | 'failed';
+
+/**
+ * The title a session (or a free meeting) has in her Google Calendar, by her `calendarTitle`
+ * setting (issue 48, decision 0058): the kind's word and the person as she chose, never the
+ * session type's words. 'initial': "Session · Jane D."; 'fullName': "Session · Jane Doe";
+ * 'none': "Session". A name given in one piece ("Jane Doe") is cut at its last space.
+ */
+export function calendarTitleOf(setting: CalendarTitle, word: string, person: { first: string; last: string }): string {
+  let first = person.first.trim();
+  let last = person.last.trim();
+  if (last === '' && /\s/.test(first)) {
+    const cut = first.lastIndexOf(' ');
+    [first, last] = [first.slice(0, cut).trim(), first.slice(cut + 1)];
+  }
+  const initial = Array.from(last)[0]?.toLocaleUpperCase('en-US');
+  const name = setting === 'none' ? '' : setting === 'fullName' ? `${first} ${last}`.trim() : [first, initial ? `${initial}.` : ''].filter(Boolean).join(' ');
+  return name ? `${word} · ${name}` : word;
+}
+
+/** What her calendar's titles look like under each choice, for the Settings page. */
+export const CALENDAR_TITLE_CHOICES: Record<CalendarTitle, string> = {
+  initial: 'Session · Jane D. (first name and initial)',
+  fullName: 'Session · Jane Doe (full name)',
+  none: 'Session (no name)',
+};
+export const CALENDAR_TITLE_SAVED = 'Titles saved: the sessions in your calendar are renamed on their own shortly.';

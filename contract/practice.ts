@@ -111,12 +111,60 @@ export const INTAKE_SAVED_NEW_VERSION = (v: number) => `Intake form saved as ver
 
 export type AnswerValue = string | boolean | string[];
 
+/**
+ * The two consents Washington's My Health My Data Act asks, apart (RCW 19.373.030, decision
+ * 0058). The site's words, not her form's: she can't edit them away.
+ *
+ * The consent to collect is required. It is given with the first required consent of her form
+ * (the seeded one is signed), which the intake shows with these words; a form without a required
+ * consent shows them as a checkbox of their own (`consents.collect`).
+ */
+export const COLLECT_CONSENT_TEXT =
+  'I agree that my teacher collects and keeps the health information I give in this form, and the notes of our sessions, only to teach and care for me safely. I can withdraw this consent at any time by deleting my account, which erases them.';
+export const COLLECT_CONSENT_LABEL = 'Consent to collect your health information';
+
+/**
+ * The consent to share: optional, off unless ticked, changed by saving the form again. The site
+ * itself hands the answers to no one; what ticking allows is her discussing the case with her
+ * supervisor, as a yoga therapist in training or practice does.
+ */
+export const SHARE_CONSENT_LABEL = 'Consent to share (optional)';
+export const SHARE_CONSENT_TEXT =
+  'This site shares your health information with no one, and your teacher keeps it to herself, unless you tick this box. Ticking it allows her to discuss your case with her yoga-therapy supervisor or mentor (a fellow therapist who keeps it confidential), by word of mouth and only as far as advice on your care needs, without giving your full name. You can untick it and save this form at any time.';
+export const SHARE_CONSENT_BOX = 'I allow my teacher to discuss my case with her supervisor';
+export const COLLECT_CONSENT_MISSING = `Please agree to the ${COLLECT_CONSENT_LABEL.toLowerCase()}: without it your answers can't be kept.`;
+
+/** The consents sent with the answers. */
+export const intakeConsents = z.object({
+  /** The consent to collect, ticked on its own (a form with no required consent of hers). */
+  collect: z.boolean({ error: 'consents.collect must be true or false' }).optional(),
+  /** The consent to share; false unless ticked. */
+  share: z.boolean({ error: 'consents.share must be true or false' }).default(false),
+});
+
+/** The question of her form that carries the consent to collect: her first required consent, if any. */
+export const collectConsentCarrier = (questions: readonly Pick<IntakeQuestion, 'id' | 'type' | 'required'>[]) =>
+  questions.find((q) => q.type === 'consent' && q.required);
+
+/** Whether checked answers give the consent to collect: ticked on its own, or with the consent that carries it. */
+export function collectConsentGiven(
+  questions: readonly Pick<IntakeQuestion, 'id' | 'type' | 'required'>[],
+  answers: Record<string, unknown>,
+  consents: { collect?: boolean } | undefined,
+): boolean {
+  if (consents?.collect === true) return true;
+  const carrier = collectConsentCarrier(questions);
+  return carrier !== undefined && answers[carrier.id] === true;
+}
+
 /** PUT /api/user/{id}/intake. The answers are checked against the version's questions on the server. */
 export const intakeAnswersRequest = z.object({
   version: z.number({ error: 'version must be a number' }).int().min(1),
   answers: z.record(z.string().max(40), z.union([z.string().max(300_000), z.boolean(), z.array(z.string().max(200)).max(30)]), {
     error: 'answers must be an object',
   }),
+  /** The consent to share (and the consent to collect when her form has no required consent). */
+  consents: intakeConsents.optional(),
 });
 export type IntakeAnswersRequest = z.input<typeof intakeAnswersRequest>;
 
@@ -142,6 +190,8 @@ export interface ClientIntakeView {
   answers?: Record<string, AnswerValue>;
   answeredVersion?: number;
   answeredAt?: string;
+  /** The consent to share as the client last saved it (false until ticked). */
+  shareConsent: boolean;
   message?: string;
 }
 
@@ -299,6 +349,36 @@ export interface IntakeAnswerView {
   answeredAt: string;
   questions: IntakeQuestion[];
   answers: Record<string, AnswerValue>;
+  /** The consents saved with these answers (migration 0044; collect is false on answers saved before it was asked). */
+  consents: { collect: boolean; share: boolean };
+}
+
+/**
+ * A consent as the client's record shows it: given now or not; since when (the first answer
+ * version of the run that kept it as it is now); withdrawn when an earlier version gave it.
+ */
+export interface ConsentState {
+  given: boolean;
+  since?: string;
+  withdrawn?: boolean;
+}
+export interface IntakeConsentsView {
+  collect: ConsentState;
+  share: ConsentState;
+}
+
+/** Each consent's state from every answer version, newest first (none: neither given). */
+export function consentsOf(versions: readonly Pick<IntakeAnswerView, 'answeredAt' | 'consents'>[]): IntakeConsentsView {
+  const one = (kind: 'collect' | 'share'): ConsentState => {
+    const given = versions[0]?.consents[kind] ?? false;
+    let since: string | undefined;
+    let i = 0;
+    for (; i < versions.length && versions[i]!.consents[kind] === given; i++) since = versions[i]!.answeredAt;
+    if (given) return { given, since };
+    // Never given: nothing to date. Withdrawn: dated by the version that took it back.
+    return i < versions.length ? { given, since, withdrawn: true } : { given };
+  };
+  return { collect: one('collect'), share: one('share') };
 }
 
 /** GET /api/admin/users/{id}/record. */
@@ -315,7 +395,7 @@ export interface ClientRecordView {
     zipcode: string;
     createdAt: string;
   };
-  intake: { required: boolean; latest?: IntakeAnswerView; earlier: IntakeAnswerView[] };
+  intake: { required: boolean; latest?: IntakeAnswerView; earlier: IntakeAnswerView[]; consents: IntakeConsentsView };
   sessions: RecordSessionView[];
   payments: { kind: 'session' | 'order'; date: string; amountCents: number; what: string }[];
 }

@@ -173,6 +173,8 @@ export async function clientData(db: DB, ring: Keyring, userId: string, reader: 
       formVersion: a.version,
       answeredAt: a.answeredAt,
       answers: a.questions.filter((q) => a.answers[q.id] !== undefined).map((q) => ({ question: q.label, answer: a.answers[q.id] })),
+      // The consents given with them (decision 0058): to collect, and to share with her supervisor.
+      consents: { collect: a.consents.collect, share: a.consents.share },
     })),
     // The admin's export only (a client who asked her by mail): her notes, every version, by session.
     ...(opened.notes

@@ -26,7 +26,16 @@ export interface TakenRow {
   roundTripTenthMiles: number | null;
   /** A busy time's source; null for the rest. */
   source: 'manual' | 'google' | null;
+  /**
+   * The person a session or free meeting is with (a free meeting's name in one piece, as typed),
+   * for her Google Calendar's title as she chose it (decision 0058); null for the rest.
+   */
+  personFirst: string | null;
+  personLast: string | null;
 }
+
+/** A free meeting's word in her agenda ("Free meeting: <name>") and in her Google Calendar's title. */
+export const FREE_MEETING_WORD = 'Free meeting';
 
 /** The longest buffer a location may carry (0032's check): what a window is widened by. */
 export const MAX_BUFFER_MINUTES = 240;
@@ -43,28 +52,29 @@ export async function takenRows(db: DB, window: { from: Date; to: Date; fromDay:
   const { rows } = await sql<TakenRow>`
     select e.id, case when e.private then 'tasting' else 'class' end as kind, e.starts_at, null as date, null as time,
            e.minutes, e.title, e.location as place, coalesce(l.buffer_minutes, 0) as buffer_minutes, false as online,
-           l.round_trip_tenth_miles, null as source
+           l.round_trip_tenth_miles, null as source, null as person_first, null as person_last
       from events e
       left join lateral (select buffer_minutes, round_trip_tenth_miles from locations where lower(name) = lower(trim(e.location)) limit 1) l on true
      where e.cancelled_at is null and e.starts_at < ${hi} and e.starts_at + make_interval(mins => e.minutes) > ${lo}
     union all
-    select g.id, 'gig', null, g.date, g.time, g.minutes, g.class_name, l.name, l.buffer_minutes, false, l.round_trip_tenth_miles, null
+    select g.id, 'gig', null, g.date, g.time, g.minutes, g.class_name, l.name, l.buffer_minutes, false, l.round_trip_tenth_miles, null, null, null
       from gigs g join locations l on l.id = g.location_id
      where not g.cancelled and g.date >= ${window.fromDay} and g.date <= ${window.toDay}
     union all
     select s.id, 'session', s.starts_at, null, null, coalesce(nullif(substring(s.duration from '^[0-9]+'), '')::int, 60),
            trim(coalesce(s.session_type, '') || ': ' || coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')),
            case when s.online then 'Online' else s.place end, case when s.online then 0 else coalesce(l.buffer_minutes, 0) end, s.online,
-           case when s.online then null else l.round_trip_tenth_miles end, null
+           case when s.online then null else l.round_trip_tenth_miles end, null, coalesce(s.first_name, ''), coalesce(s.last_name, '')
       from slots s
       left join lateral (select buffer_minutes, round_trip_tenth_miles from locations where lower(name) = lower(trim(s.place)) limit 1) l on true
      where s.booked_at is not null and s.starts_at < ${hi} and s.starts_at > ${new Date(lo.getTime() - 1440 * 60_000)}
     union all
-    select f.id, 'session', f.starts_at, null, null, f.minutes, 'Free meeting: ' || f.name, 'Online', 0, true, null, null
+    select f.id, 'session', f.starts_at, null, null, f.minutes, ${`${FREE_MEETING_WORD}: `} || f.name, 'Online', 0, true, null, null, f.name, ''
       from free_meetings f
      where f.cancelled_at is null and f.starts_at < ${hi} and f.starts_at + make_interval(mins => f.minutes) > ${lo}
     union all
-    select b.id, 'busy', b.starts_at, null, null, greatest(1, ceil(extract(epoch from (b.ends_at - b.starts_at)) / 60))::int, b.title, '', 0, false, null, b.source
+    select b.id, 'busy', b.starts_at, null, null, greatest(1, ceil(extract(epoch from (b.ends_at - b.starts_at)) / 60))::int, b.title, '', 0, false, null, b.source,
+           null, null
       from busy_times b
      where b.starts_at < ${hi} and b.ends_at > ${lo}`.execute(db);
   return rows.map((r) => ({ ...r, startsAt: r.startsAt === null ? null : new Date(r.startsAt) }));

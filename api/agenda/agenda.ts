@@ -70,6 +70,8 @@ export function asTaken(rows: TakenRow[], zone: string): Taken[] {
       online: r.online,
       roundTripTenthMiles: r.roundTripTenthMiles,
       source: r.source,
+      personFirst: r.personFirst,
+      personLast: r.personLast,
     };
   });
 }

@@ -14,8 +14,10 @@
  * GOOGLE_CALENDAR_WRITE_STALE_MS) and calls Google
  * with no transaction open. Each event's id is made from our key, and an insert that finds its id
  * updates instead: a write retried after a kill -9 between Google's answer and our record of it
- * finds the event it made, so each thing is in her calendar once. Titles carry the session type
- * and the client's name, the place or the video link; never notes, intake answers or amounts.
+ * finds the event it made, so each thing is in her calendar once. A session's title carries the
+ * client's name as she chose (calendarTitle: "Session · Jane D." by default, decision 0058) and
+ * never its session type; the event carries the place or the video link; never notes, intake
+ * answers or amounts.
  *
  * Disconnecting deletes the queue in the transaction that deletes the token: nothing more is sent.
  */
@@ -26,6 +28,10 @@ import { CalendarError, eventIdFor } from '../services/calendar/index.ts';
 import type { Transaction } from 'kysely';
 import type { Database, MirroredEvent } from '../../db/schema.ts';
 import { onlineLink } from '../settings/meeting-room.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import type { CalendarTitle } from '../../contract/settings.ts';
+import { calendarTitleOf } from '../../contract/calendar.ts';
+import { FREE_MEETING_WORD } from './agenda.repo.ts';
 import { sessionMinutes, takenAround, type Taken } from './agenda.ts';
 import { BUSY_HORIZON_DAYS, reasonOf, refreshTokenOf, type CalendarDeps } from './calendar.ts';
 import { findConnection, lockConnection } from './calendar.repo.ts';
@@ -69,11 +75,23 @@ const KIND_WORDS: Record<Exclude<Taken['kind'], 'busy'>, string> = {
 /** Our key for a thing of hers: its kind and its own id (a free meeting is a session with its own table's id). */
 const keyOf = (t: Taken) => `${t.kind}:${t.id}`;
 
+/**
+ * A thing's title in her calendar. A session or free meeting names the person as she chose
+ * (calendarTitle, decision 0058) and never its session type: "Yoga Therapy Session" is health
+ * data, and Google is a third party. Classes, gigs and tastings keep their own titles.
+ */
+function titleOf(t: Taken, calendarTitle: CalendarTitle): string {
+  if (t.kind === 'gig') return `${t.title} (gig)`;
+  if (t.kind !== 'session') return t.title;
+  const word = t.title.startsWith(`${FREE_MEETING_WORD}:`) ? FREE_MEETING_WORD : KIND_WORDS.session;
+  return calendarTitleOf(calendarTitle, word, { first: t.personFirst ?? '', last: t.personLast ?? '' });
+}
+
 /** The event a thing of hers is in her calendar: its title and place or video link, and where she manages it. */
-function eventOf(t: Taken, links: Map<string, string>, siteUrl: string): MirroredEvent {
+function eventOf(t: Taken, links: Map<string, string>, siteUrl: string, calendarTitle: CalendarTitle): MirroredEvent {
   const kind = KIND_WORDS[t.kind as Exclude<Taken['kind'], 'busy'>];
   return {
-    summary: t.kind === 'gig' ? `${t.title} (gig)` : t.title,
+    summary: titleOf(t, calendarTitle),
     description: `${kind}, from ${siteUrl}/admin/week`,
     location: t.online ? (links.get(t.id) ?? 'Online') : t.place,
     start: t.start.toISOString(),
@@ -104,8 +122,10 @@ export async function planWrites(deps: CalendarDeps): Promise<void> {
     db,
     things.filter((t) => t.online).map((t) => t.id),
   );
+  // Her choice of titles: a change of it changes every session's wish, so each is written again.
+  const { calendarTitle } = await readSettings(db);
   const wanted: WantedEvent[] = things.map((t) => {
-    const want = eventOf(t, links, env.SITE_URL);
+    const want = eventOf(t, links, env.SITE_URL, calendarTitle);
     return { key: keyOf(t), eventId: eventIdFor(keyOf(t)), startsAt: t.start, want, wantHash: hashOf(want) };
   });
   await db.transaction().execute(async (trx) => {

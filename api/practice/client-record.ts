@@ -5,7 +5,7 @@
  */
 import type { DB } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
-import type { ClientRecordView, IntakeAnswerView, NoteVersionView, RecordSessionView } from '../../contract/practice.ts';
+import { consentsOf, type ClientRecordView, type IntakeAnswerView, type NoteVersionView, type RecordSessionView } from '../../contract/practice.ts';
 import { intakeRequiredFor } from './intake-forms.repo.ts';
 import { bookedSessionsOf, ordersOf, sessionTimeOf } from './practice.repo.ts';
 
@@ -86,6 +86,8 @@ export async function clientRecordView(
       required: Object.values(await intakeRequiredFor(db)).some(Boolean),
       ...(opened.answers[0] ? { latest: opened.answers[0] } : {}),
       earlier: opened.answers.slice(1),
+      // Whether she may collect and share, and since when: read from every version's flags (decision 0058).
+      consents: consentsOf(opened.answers),
     },
     sessions,
     payments,

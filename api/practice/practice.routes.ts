@@ -8,12 +8,14 @@ import { LIMITS } from '../limits/limits.ts';
 import { id } from '../../contract/common.ts';
 import {
   CLIENT_NOT_FOUND,
+  COLLECT_CONSENT_MISSING,
   INTAKE_OUTDATED,
   INTAKE_SAVED_CLIENT,
   INTAKE_SAVED_NEW_VERSION,
   NOTE_SAVED,
   NOTE_SESSION_NOT_FOUND,
   checkAnswers,
+  collectConsentGiven,
   intakeAnswersRequest,
   intakeFormUpdate,
   sessionNoteRequest,
@@ -72,6 +74,7 @@ async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string,
     requiredFor,
     missingFor: keys.filter((_, i) => missing[i]),
     completed: withAnswers ? !!own : await hasIntakeAnswers(db, userId),
+    shareConsent: false,
     version: form.version,
     questions: form.questions.map((q) => ({
       id: q.id,
@@ -83,7 +86,7 @@ async function clientIntakeView(c: { var: AppEnv['Variables'] }, userId: string,
       ...(q.consentText ? { consentText: q.consentText } : {}),
     })),
   };
-  if (own) Object.assign(view, { answers: own.answers, answeredVersion: own.version, answeredAt: own.answeredAt });
+  if (own) Object.assign(view, { answers: own.answers, answeredVersion: own.version, answeredAt: own.answeredAt, shareConsent: own.consents.share });
   return view;
 }
 
@@ -107,7 +110,10 @@ export const userIntake = new Hono<AppEnv>()
       if (body.version !== form.version) return c.json({ message: INTAKE_OUTDATED }, 409);
       const checked = checkAnswers(form.questions, body.answers);
       if (!checked.ok) return c.json({ message: checked.message }, 400);
-      await saveIntakeAnswers(db, keyringOf(env), userId, form.version, checked.answers);
+      // Washington's My Health My Data Act (decision 0058): nothing is kept without the consent to collect; the one to share is apart.
+      if (!collectConsentGiven(form.questions, checked.answers, body.consents)) return c.json({ message: COLLECT_CONSENT_MISSING }, 400);
+      const consents = { collect: true, share: body.consents?.share ?? false };
+      await saveIntakeAnswers(db, keyringOf(env), userId, form.version, checked.answers, consents);
       return c.json({ ...(await clientIntakeView(c, userId)), message: INTAKE_SAVED_CLIENT });
     },
   );

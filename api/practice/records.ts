@@ -42,10 +42,22 @@ export async function accessLogOf(db: DB, userId: string) {
 // ---------------------------------------------------------------------------------------------
 // Intake answers
 
-export async function saveIntakeAnswers(db: DB, ring: Keyring, userId: string, version: number, answers: Record<string, AnswerValue>): Promise<Date> {
+/** A new answer version, sealed, with the consents given with it (decision 0058: not health data, stored in clear). */
+export async function saveIntakeAnswers(
+  db: DB,
+  ring: Keyring,
+  userId: string,
+  version: number,
+  answers: Record<string, AnswerValue>,
+  consents: { collect: boolean; share: boolean },
+): Promise<Date> {
   const id = randomUUID();
   const { keyId, sealed } = seal(ring, answerContext(id, userId), JSON.stringify(answers));
-  const row = await db.insertInto('intakeAnswers').values({ id, userId, formVersion: version, keyId, sealed }).returning('createdAt').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('intakeAnswers')
+    .values({ id, userId, formVersion: version, keyId, sealed, collectConsent: consents.collect, shareConsent: consents.share })
+    .returning('createdAt')
+    .executeTakeFirstOrThrow();
   return new Date(row.createdAt);
 }
 
@@ -65,6 +77,7 @@ async function openAnswers(db: DB, ring: Keyring, userId: string): Promise<Intak
       answeredAt: new Date(r.createdAt).toISOString(),
       questions: form?.questions ?? [],
       answers: JSON.parse(open(ring, answerContext(r.id, userId), r.keyId, r.sealed)) as Record<string, AnswerValue>,
+      consents: { collect: r.collectConsent, share: r.shareConsent },
     });
   }
   return out;

@@ -8,7 +8,9 @@ import {
   type AccessLogView,
   type AnswerValue,
   type ClientRecordView,
+  type ConsentState,
   type IntakeAnswerView,
+  type IntakeConsentsView,
   type NoteVersionView,
   type RecordSessionView,
 } from '../../../contract/practice.ts';
@@ -33,6 +35,33 @@ function Answer({ value }: { value: AnswerValue | undefined }) {
   if (Array.isArray(value)) return <>{value.join(', ')}</>;
   if (value.startsWith('data:image/png;base64,')) return <img src={value} alt="Signature" width={250} height={100} className="signature-image" />;
   return <span className="pre-wrap">{value}</span>;
+}
+
+/** A consent's state in words: "Given Fri, Dec 18 · 7:30 PM", "Withdrawn …", "Not given". */
+function consentWords(c: ConsentState): string {
+  if (c.given) return c.since ? `Given ${formatWhen(c.since)}` : 'Given';
+  return c.withdrawn && c.since ? `Withdrawn ${formatWhen(c.since)}` : 'Not given';
+}
+
+/**
+ * The client's two consents (Washington's My Health My Data Act, decision 0058): to collect, and
+ * to share with your supervisor (only with this one given may you discuss the case).
+ */
+function Consents({ consents }: { consents: IntakeConsentsView }) {
+  return (
+    <dl className="intake-answers" data-consents>
+      <div>
+        <dt>Consent to collect</dt>
+        <dd data-consent="collect">
+          {consents.collect.given || consents.collect.withdrawn ? consentWords(consents.collect) : 'Not asked (answered before the site asked it)'}
+        </dd>
+      </div>
+      <div>
+        <dt>Consent to share with your supervisor</dt>
+        <dd data-consent="share">{consentWords(consents.share)}</dd>
+      </div>
+    </dl>
+  );
 }
 
 function Answers({ a }: { a: IntakeAnswerView }) {
@@ -247,6 +276,7 @@ function ClientPanel({ clientId }: { clientId: string }) {
             <p className="muted">
               Answered {formatWhen(record.intake.latest.answeredAt)} (form version {record.intake.latest.version}).
             </p>
+            <Consents consents={record.intake.consents} />
             <Answers a={record.intake.latest} />
             {record.intake.earlier.length > 0 && (
               <details>

@@ -2,13 +2,16 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
 import { Checkbox, SelectInput } from '../Field';
-import type { CalendarChoice, CalendarView, ConnectOutcome } from '../../../contract/calendar.ts';
+import { CALENDAR_TITLE_CHOICES, CALENDAR_TITLE_SAVED, type CalendarChoice, type CalendarView, type ConnectOutcome } from '../../../contract/calendar.ts';
+import { CALENDAR_TITLES, type CalendarTitle, type SettingsView } from '../../../contract/settings.ts';
 
 /**
  * Her Google Calendar on the Settings page (issue 35, decision 0044): connect it (Google's consent
  * page, then back here), tick the calendars whose events mean she is busy, pick the one the site
  * writes to, see when her busy times were last read (and since when Google can't be reached),
- * disconnect. Dates are in her zone (formatWhen).
+ * disconnect. Dates are in her zone (formatWhen). Issue 48 (decision 0058): how her sessions are
+ * titled there (her calendarTitle setting, saved through PUT /api/admin/settings), never with the
+ * session type's words.
  */
 
 /** What the consent round trip's return (?calendar=…) says. */
@@ -28,6 +31,8 @@ export function GoogleCalendarPanel() {
   const [status, setStatus] = useState('');
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
+  const [title, setTitle] = useState<CalendarTitle>('initial');
+  const [savedTitle, setSavedTitle] = useState<CalendarTitle>('initial');
 
   function fill(v: CalendarView) {
     setView(v);
@@ -41,14 +46,31 @@ export function GoogleCalendarPanel() {
     request<CalendarView>('GET', '/api/admin/calendar', { session: 'admin' })
       .then((r) => (r.ok ? fill(r.data) : setFailed(true)))
       .catch(() => setFailed(true));
+    request<SettingsView>('GET', '/api/admin/settings', { session: 'admin' })
+      .then((r) => {
+        if (!r.ok) return;
+        setTitle(r.data.settings.calendarTitle);
+        setSavedTitle(r.data.settings.calendarTitle);
+      })
+      .catch(() => setFailed(true));
   }, []);
+
+  /** Her choice of titles, when changed: saved first, so the calendars' save that follows writes with it. */
+  async function saveTitle(): Promise<string | undefined> {
+    if (title === savedTitle) return undefined;
+    const r = await request<SettingsView>('PUT', '/api/admin/settings', { session: 'admin', body: { calendarTitle: title } });
+    if (!r.ok) return r.data.message ?? 'The calendar titles were not saved. Please try again.';
+    setSavedTitle(r.data.settings.calendarTitle);
+    return CALENDAR_TITLE_SAVED;
+  }
 
   async function send(method: 'PUT' | 'DELETE', body?: CalendarChoice) {
     setSending(true);
     try {
+      const titled = method === 'PUT' ? await saveTitle() : undefined;
       const r = await request<{ message?: string; calendar?: CalendarView }>(method, '/api/admin/calendar', { session: 'admin', ...(body ? { body } : {}) });
       if (r.ok && r.data.calendar) fill(r.data.calendar);
-      setStatus(r.data.message ?? (r.ok ? '' : 'That did not work. Please try again.'));
+      setStatus([r.data.message ?? (r.ok ? '' : 'That did not work. Please try again.'), titled].filter(Boolean).join(' '));
     } catch {
       setStatus('The server could not be reached. Please try again.');
     } finally {
@@ -136,6 +158,15 @@ export function GoogleCalendarPanel() {
             value={write}
             onChange={(ev) => setWrite(ev.target.value)}
             choices={[[NO_WRITE, 'No calendar'], ...view.calendars.filter((c) => c.writable).map((c) => [c.id, c.summary] as const)]}
+          />
+          <SelectInput
+            id={`${id}-title`}
+            label="Your sessions’ titles there"
+            hint="Google receives the title, the time and the place: never the kind of session, the client’s message or intake."
+            value={title}
+            onChange={(ev) => setTitle(ev.target.value as CalendarTitle)}
+            choices={CALENDAR_TITLES.map((t) => [t, CALENDAR_TITLE_CHOICES[t]] as const)}
+            data-calendar-title
           />
           <div className="card-actions">
             <button className="button button-small" type="submit" disabled={sending}>

@@ -2,7 +2,20 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import SignaturePad from '../SignaturePad';
-import { checkAnswers, type AnswerValue, type ClientIntakeView, type IntakeQuestion } from '../../../contract/practice.ts';
+import {
+  checkAnswers,
+  COLLECT_CONSENT_LABEL,
+  COLLECT_CONSENT_MISSING,
+  COLLECT_CONSENT_TEXT,
+  collectConsentCarrier,
+  collectConsentGiven,
+  SHARE_CONSENT_BOX,
+  SHARE_CONSENT_LABEL,
+  SHARE_CONSENT_TEXT,
+  type AnswerValue,
+  type ClientIntakeView,
+  type IntakeQuestion,
+} from '../../../contract/practice.ts';
 import type { User } from '../../stores/user';
 import { intakeUrl, useIntake } from './IntakeStatus';
 
@@ -11,8 +24,51 @@ import { intakeUrl, useIntake } from './IntakeStatus';
  * time (each save a new version; the old ones stay with her).
  */
 
-function QuestionField(props: { q: IntakeQuestion; value: AnswerValue | undefined; onChange: (v: AnswerValue | undefined) => void; id: string }) {
-  const { q, value, onChange, id } = props;
+/** The site's words of the consent to collect, shown with the consent of her form that carries it (decision 0058). */
+const CollectWords = ({ id }: { id: string }) => (
+  <p id={id} data-collect-consent>
+    <strong>{COLLECT_CONSENT_LABEL}:</strong> {COLLECT_CONSENT_TEXT}
+  </p>
+);
+
+/** A consent: its words (the paragraphs `describedBy` names), then the box. Her form's consents and the site's own are drawn alike. */
+function ConsentBox(props: {
+  id: string;
+  legend: ReactNode;
+  box: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  describedBy: (string | false)[];
+  children: ReactNode;
+}) {
+  const { id, legend, box, checked, onChange, describedBy, children } = props;
+  return (
+    <fieldset className="field intake-consent">
+      <legend>{legend}</legend>
+      {children}
+      <label className="check" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={describedBy.filter(Boolean).join(' ') || undefined}
+          onChange={(e) => onChange(e.target.checked)}
+        />{' '}
+        {box}
+      </label>
+    </fieldset>
+  );
+}
+
+function QuestionField(props: {
+  q: IntakeQuestion;
+  value: AnswerValue | undefined;
+  onChange: (v: AnswerValue | undefined) => void;
+  id: string;
+  /** This consent also gives the consent to collect. */
+  collect?: boolean;
+}) {
+  const { q, value, onChange, id, collect = false } = props;
   const help = q.help ? `${id}-help` : undefined;
   const label = (
     <>
@@ -97,21 +153,18 @@ function QuestionField(props: { q: IntakeQuestion; value: AnswerValue | undefine
     }
     case 'consent':
       return (
-        <fieldset className="field intake-consent">
-          <legend>{label}</legend>
+        <ConsentBox
+          id={id}
+          legend={label}
+          box="I agree"
+          checked={value === true}
+          onChange={onChange}
+          describedBy={[!!q.consentText && `${id}-text`, collect && `${id}-collect`]}
+        >
           {/* Without a longer text, the question itself is what she agrees to. */}
           {q.consentText && <p id={`${id}-text`}>{q.consentText}</p>}
-          <label className="check" htmlFor={id}>
-            <input
-              id={id}
-              type="checkbox"
-              checked={value === true}
-              aria-describedby={q.consentText ? `${id}-text` : undefined}
-              onChange={(e) => onChange(e.target.checked)}
-            />{' '}
-            I agree
-          </label>
-        </fieldset>
+          {collect && <CollectWords id={`${id}-collect`} />}
+        </ConsentBox>
       );
     case 'signature':
       return (
@@ -140,8 +193,10 @@ function SignedConsent(props: {
   value: AnswerValue | undefined;
   onChange: (signature: string | undefined) => void;
   id: string;
+  /** Signing also gives the consent to collect. */
+  collect: boolean;
 }) {
-  const { consent, signature, value, onChange, id } = props;
+  const { consent, signature, value, onChange, id, collect } = props;
   const saved = typeof value === 'string' && value.startsWith('data:image/png');
   return (
     <fieldset className="field intake-consent intake-signature">
@@ -150,8 +205,9 @@ function SignedConsent(props: {
         {consent.required && <span aria-hidden="true"> *</span>}
       </legend>
       {consent.consentText && <p id={`${id}-text`}>{consent.consentText}</p>}
+      {collect && <CollectWords id={`${id}-collect`} />}
       <p className="muted field-help">
-        {signature.label}: signing below means you agree{consent.consentText ? ' to the above' : ''}.
+        {signature.label}: signing below means you agree{consent.consentText || collect ? ' to the above' : ''}.
       </p>
       {saved && (
         <p>
@@ -171,6 +227,7 @@ function Questions(props: {
   id: string;
 }) {
   const { questions, answers, set, id } = props;
+  const carrier = collectConsentCarrier(questions);
   const out: ReactNode[] = [];
   for (let i = 0; i < questions.length; i++) {
     const q = questions[i]!;
@@ -182,6 +239,7 @@ function Questions(props: {
           id={`${id}-${q.id}`}
           consent={q}
           signature={next}
+          collect={q === carrier}
           value={answers[next.id]}
           onChange={(drawing) => {
             set(next.id, drawing);
@@ -192,9 +250,56 @@ function Questions(props: {
       i++;
       continue;
     }
-    out.push(<QuestionField key={q.id} id={`${id}-${q.id}`} q={q} value={answers[q.id]} onChange={(v) => set(q.id, v)} />);
+    out.push(<QuestionField key={q.id} id={`${id}-${q.id}`} q={q} collect={q === carrier} value={answers[q.id]} onChange={(v) => set(q.id, v)} />);
   }
   return <>{out}</>;
+}
+
+/**
+ * The consents the site asks itself, apart from her questions (Washington's My Health My Data
+ * Act, decision 0058): the consent to collect as a box of its own when no consent of her form
+ * carries it, and always the consent to share, unticked until the client ticks it.
+ */
+function SiteConsents(props: {
+  id: string;
+  ownCollect: boolean;
+  collect: boolean;
+  setCollect: (v: boolean) => void;
+  share: boolean;
+  setShare: (v: boolean) => void;
+}) {
+  const { id, ownCollect, collect, setCollect, share, setShare } = props;
+  return (
+    <>
+      {ownCollect && (
+        <ConsentBox
+          id={`${id}-collect`}
+          legend={
+            <>
+              {COLLECT_CONSENT_LABEL}
+              <span aria-hidden="true"> *</span>
+            </>
+          }
+          box="I agree"
+          checked={collect}
+          onChange={setCollect}
+          describedBy={[`${id}-collect-text`]}
+        >
+          <p id={`${id}-collect-text`}>{COLLECT_CONSENT_TEXT}</p>
+        </ConsentBox>
+      )}
+      <ConsentBox
+        id={`${id}-share`}
+        legend={SHARE_CONSENT_LABEL}
+        box={SHARE_CONSENT_BOX}
+        checked={share}
+        onChange={setShare}
+        describedBy={[`${id}-share-text`]}
+      >
+        <p id={`${id}-share-text`}>{SHARE_CONSENT_TEXT}</p>
+      </ConsentBox>
+    </>
+  );
 }
 
 /**
@@ -205,10 +310,14 @@ export default function IntakeForm({ user, onDone }: { user: User; onDone?: (vie
   const id = useId();
   const { view, setView, failed } = useIntake(user.id);
   const [answers, setAnswers] = useState<Record<string, AnswerValue | undefined>>({});
+  const [collect, setCollect] = useState(false);
+  const [share, setShare] = useState(false);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (view?.answers) setAnswers(view.answers);
+    // As last saved: a client who never ticked it finds it unticked.
+    setShare(view?.shareConsent ?? false);
   }, [view]);
 
   if (failed) return <p role="alert">We couldn’t load the intake form. Please refresh the page and try again.</p>;
@@ -218,15 +327,21 @@ export default function IntakeForm({ user, onDone }: { user: User; onDone?: (vie
     e.preventDefault();
     if (!view) return;
     const given = Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== undefined)) as Record<string, AnswerValue>;
-    const checked = checkAnswers(view.questions as IntakeQuestion[], given);
+    const questions = view.questions as IntakeQuestion[];
+    const checked = checkAnswers(questions, given);
     if (!checked.ok) {
       setError(checked.message);
+      return;
+    }
+    const ownCollect = !collectConsentCarrier(questions);
+    if (!collectConsentGiven(questions, checked.answers, { collect })) {
+      setError(COLLECT_CONSENT_MISSING);
       return;
     }
     setError('');
     setSaving(true);
     const res = await request<ClientIntakeView>('PUT', intakeUrl(user.id), {
-      body: { version: view.version, answers: checked.answers },
+      body: { version: view.version, answers: checked.answers, consents: { share, ...(ownCollect ? { collect } : {}) } },
       session: 'user',
     }).finally(() => setSaving(false));
     if (!res.ok) {
@@ -253,6 +368,7 @@ export default function IntakeForm({ user, onDone }: { user: User; onDone?: (vie
       )}
       <form className="form card" onSubmit={save} noValidate aria-label="New Client Form">
         <Questions questions={view.questions as IntakeQuestion[]} answers={answers} set={(qid, v) => setAnswers((a) => ({ ...a, [qid]: v }))} id={id} />
+        <SiteConsents id={id} ownCollect={!collectConsentCarrier(view.questions)} collect={collect} setCollect={setCollect} share={share} setShare={setShare} />
         {error && (
           <p className="field-error" role="alert">
             {error}

@@ -202,7 +202,7 @@ async function moneyClient(tag: string): Promise<Client> {
     expect(booked.status, await booked.clone().text()).toBe(200);
     sessions.push(slot.id);
   }
-  // A free meeting booked on the home page with her address: written to the calendar as "Free meeting: <name>".
+  // A free meeting booked on the home page with her address: written to the calendar as "Free meeting · <first name> <initial>." (decision 0058).
   // The first of the offered times that takes it, as a visitor told "just taken" picks the next (her
   // agenda may block an offered time by the time it is asked: the booking checks it again).
   const times = ((await (await call('/api/publicBookings/times')).json()) as { times: { startsAt: string }[] }).times.map((t) => t.startsAt);

@@ -57,7 +57,7 @@ describe('a server killed between Google’s write and the site’s record of it
   const holdWrites = (ms: number) =>
     fetch(`${google.url}/emulator/hold-writes`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
   const events = async () => (await (await fetch(`${google.url}/emulator/events?calendarId=${encodeURIComponent(EMULATOR_ACCOUNT)}`)).json()) as GoogleEvent[];
-  const sessionEvents = async () => (await events()).filter((e) => e.summary === `${YOGA}: Ana Lima`);
+  const sessionEvents = async () => (await events()).filter((e) => e.summary === 'Session · Ana L.');
   const mirrorDone = async (key: string) => {
     const row = await db().selectFrom('calendarMirror').select(['wantHash', 'writtenHash']).where('key', '=', key).executeTakeFirst();
     return row === undefined || row.wantHash === row.writtenHash;

@@ -1,7 +1,7 @@
 /**
  * Issue 35 (decision 0044): her agenda written to her Google Calendar, through the stand-in at
  * /dev/google. A booked session, a class and a gig become events in the calendar she writes to,
- * titled without notes; a move and a cancel follow; a second round writes nothing; Google away,
+ * titled without notes or the session type; a move and a cancel follow; a second round writes nothing; Google away,
  * the writes wait and go when it is back; a new choice of calendar moves them; her own events
  * read back as busy are not counted twice; disconnected, nothing is sent.
  */
@@ -106,7 +106,8 @@ describe('her agenda written to her Google Calendar', () => {
     await mirror();
     const written = await live(EMULATOR_ACCOUNT);
     const sessionEvent = written.find((e) => e.id === eventIdFor(`session:${slot.id}`));
-    expect(sessionEvent).toMatchObject({ summary: `${YOGA}: Ana Lima` });
+    // Titled as her calendarTitle setting says (default: first name and initial), never with the session type (decision 0058).
+    expect(sessionEvent).toMatchObject({ summary: 'Session · Ana L.' });
     expect(Date.parse(sessionEvent!.start.dateTime)).toBe(session.startsAt.getTime());
     expect(Date.parse(sessionEvent!.end.dateTime)).toBe(session.startsAt.getTime() + 60 * 60_000);
     expect(written.find((e) => e.id === eventIdFor(`class:${classId}`))).toMatchObject({ summary: 'Candlelight Yin', location: 'Studio Om' });
@@ -168,7 +169,7 @@ describe('her agenda written to her Google Calendar', () => {
     expect(moved.status).toBe(200);
     await mirror();
     expect((await eventOf(EMULATOR_ACCOUNT, `session:${session.id}`))?.status).toBe('cancelled');
-    const there = (await live(EMULATOR_ACCOUNT)).filter((e) => e.summary === `${YOGA}: Ana Lima`);
+    const there = (await live(EMULATOR_ACCOUNT)).filter((e) => e.summary === 'Session · Ana L.');
     expect(there.map((e) => [e.id, Date.parse(e.start.dateTime)])).toContainEqual([eventIdFor(`session:${target.id}`), new Date(target.startsAt).getTime()]);
 
     const cancelled = await server.api(`/api/bookings/${target.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
@@ -228,7 +229,7 @@ describe('her agenda written to her Google Calendar', () => {
     expect(mail!.text).toContain(`Join here: ${meet}`);
     expect(mail!.text).not.toContain(room);
     await mirror();
-    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: `${YOGA}: Ana Lima`, location: meet, hangoutLink: meet });
+    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: 'Session · Ana L.', location: meet, hangoutLink: meet });
 
     // Cancelled and booked again by someone else: a new link, never the first client's.
     const first = await eventOfSlot();
@@ -245,7 +246,7 @@ describe('her agenda written to her Google Calendar', () => {
     expect(second).not.toBe(meet);
     await mirror();
     expect((await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === first.id)?.status).toBe('cancelled');
-    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: `${YOGA}: Bea Cruz`, location: second });
+    expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: 'Session · Bea C.', location: second });
   });
 
   it('Google away at the booking: the online session takes her room link and is booked all the same', async () => {
@@ -285,7 +286,7 @@ describe('her agenda written to her Google Calendar', () => {
     await mirror();
     const row = await server.services.db.selectFrom('calendarMirror').select('eventId').where('key', '=', `session:${meeting.id}`).executeTakeFirstOrThrow();
     const event = (await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId);
-    expect(event).toMatchObject({ status: 'confirmed', summary: 'Free meeting: Mia Rossi', location: meeting.link });
+    expect(event).toMatchObject({ status: 'confirmed', summary: 'Free meeting · Mia R.', location: meeting.link });
     expect(JSON.stringify(event)).not.toContain('My knee');
 
     const token = new URL(invitation!.links.find((l) => l.includes('/meeting-cancel?token='))!).searchParams.get('token')!;
