@@ -64,7 +64,11 @@ describe(`the privacy and accessibility links on every public page, ${testDbKind
     ];
     for (const [path, status] of pages) {
       const links = footerLinks(await html(path, status), path);
-      for (const href of LEGAL) expect(links.filter((l) => l === href), `${path} links ${href} once`).toHaveLength(1);
+      for (const href of LEGAL)
+        expect(
+          links.filter((l) => l === href),
+          `${path} links ${href} once`,
+        ).toHaveLength(1);
     }
   });
 
