@@ -53,6 +53,7 @@ import { adminAnnouncement, announcement } from './backoffice/announcement.route
 import { adminToday } from './backoffice/today.routes.ts';
 // settings: her numbers and defaults (issue 20)
 import { adminSettings } from './settings/settings.routes.ts';
+import { adminFoodLicence } from './settings/food-licence.routes.ts';
 // backups: the database's backups (issue 21)
 import { adminBackups } from './backups/backups.routes.ts';
 // practice: intake, session notes, the client's record (issue 23); the client's data (export, deletion)
@@ -165,6 +166,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   // her Google Calendar (issue 35): the connection on Settings, and Google's push notifications
   api.route('/admin/calendar', adminCalendar);
   api.route('/google/calendar', googlePush);
+  // her food licence (issue 48): before /admin/settings, which has no /food-licence
+  api.route('/admin/settings/food-licence', adminFoodLicence);
   api.route('/admin/settings', adminSettings);
   // pages: her words, pages and their revisions (issue 19)
   api.route('/admin/pages', adminPages);

@@ -45,6 +45,10 @@ export const adminLinks = {
   giftCards: () => '/admin/gift-cards',
   /** Tasting requests (issue 34): the Tastings page lists the ones to quote first. */
   tastingRequests: () => '/admin/tastings',
+  /** Her products (issue 48: those missing label facts are each a tap from their product there). */
+  chocolates: () => '/admin/chocolates',
+  /** Her food licence on the Settings page (issue 48): its number, business name, address and phone. */
+  foodLicence: () => '/admin/settings#food-licence',
   /**
    * One item of a list (issue 30): the list's address, its filter kept, with `focus=<id>`; the
    * page scrolls that row into view once its data is drawn, opens its month and marks it. The

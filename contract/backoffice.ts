@@ -353,6 +353,23 @@ export interface TodayRefundOwed {
   since: string;
 }
 
+/** A product whose label lacks a fact (issue 48): what it lacks, in her words (contract/food.ts missingLabelFacts). */
+export interface TodayLabelFacts {
+  _id: string;
+  name: string;
+  /** 'ingredients', 'allergens', 'net weight': those not said yet. */
+  missing: string[];
+}
+
+/** What her food licence lacks for a lawful label (issue 48), and where she sets it. */
+export interface TodayFoodLicence {
+  mode: 'licensed' | 'cottage';
+  /** contract/food.ts missingLicenceFacts: her licence number first while licensed, then the business name, address, phone; [] when complete. */
+  missing: string[];
+  /** Her Settings page, at the food licence. */
+  href: string;
+}
+
 /** GET /api/admin/today: what needs her today, each group a tap from its list. */
 export interface TodayView {
   /** The teacher's date (YYYY-MM-DD in her zone) the panel is for. */
@@ -387,4 +404,8 @@ export interface TodayView {
    * them, oldest first, each a tap from the client's page (a card's: her gift cards); `cents` sums them.
    */
   refundsOwed: TodayGroup<TodayRefundOwed> & { cents: number };
+  /** Her food licence (issue 48): Today asks for what a label lacks under it (the licence number, seeded empty) until she sets it. */
+  foodLicence: TodayFoodLicence;
+  /** Products missing label facts (issue 48), by name, each with what it lacks and a tap from her products, until she fills them. */
+  labelFacts: TodayGroup<TodayLabelFacts>;
 }

@@ -11,8 +11,11 @@ export interface PublicConfigView {
   timezone: string;
   /** The booking page's amount ranges and sliding-scale sentence, as she set them (issue 20; contract/settings.ts). */
   booking: BookingAmounts;
-  /** Where and when a local-pickup order is collected, as the cart says it (issue 30): her shop's town and her hours ('' when she set none). */
-  pickup: { city: string; hours: string };
+  /**
+   * Where and when a local-pickup order is collected, as the cart says it (issue 30): her shop's town and her hours ('' when she set none).
+   * `handOverOnly` (issue 48): she sells under the cottage-food exemption, so the cart offers pickup alone (the server refuses shipping).
+   */
+  pickup: { city: string; hours: string; handOverOnly: boolean };
 }
 
 /** GET /api/config/paypal (SPEC.md section 7: {clientId}). */

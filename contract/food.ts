@@ -228,3 +228,32 @@ export function missingLicenceFacts(l: FoodLicence): string[] {
   if (!l.phone) out.push('phone');
   return out;
 }
+
+/** The licence as the server answers it (GET and PUT /api/admin/settings/food-licence). */
+export const foodLicenceView = (licence: FoodLicence, message?: string): FoodLicenceView => ({
+  licence,
+  missing: missingLicenceFacts(licence),
+  ...(message ? { message } : {}),
+});
+
+/** Cottage mode sells in person only: the cart offers pickup alone and the server refuses a shipped order (COTTAGE_HAND_OVER_ONLY). */
+export const handOverOnly = (l: Pick<FoodLicence, 'mode'>) => l.mode === 'cottage';
+
+/** Her choice of mode on the Settings page, each with what it changes on the site. */
+export const FOOD_LICENCE_MODE_WORDS: Record<FoodLicenceMode, { label: string; effect: string }> = {
+  licensed: {
+    label: 'Domestic kitchen licence',
+    effect: 'Your labels carry your licence number; orders can be shipped or picked up.',
+  },
+  cottage: {
+    label: 'Cottage-food exemption',
+    effect:
+      'Your labels and product details carry the cottage-food statement; the cart offers pickup only and refuses shipping; the Tax year shows your food sales against the yearly cap.',
+  },
+};
+
+/** What the Settings page and Today say about what the licence lacks: "Labels still need your licence number and phone." */
+export const missingLicenceWords = (missing: readonly string[]) =>
+  missing.length === 0
+    ? ''
+    : `Labels still need your ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`}.`;

@@ -138,3 +138,26 @@ export async function unquotedTastings(db: DB) {
     .orderBy('r.id')
     .execute();
 }
+
+/**
+ * Products whose label still lacks a fact (issue 48, contract/food.ts missingLabelFacts): no
+ * ingredients, allergens not said (an empty list is "none" only when she said so), or no net
+ * weight. By name, as her products list. One query; what each lacks is missingLabelFacts's.
+ */
+export async function productsMissingLabelFacts(db: DB) {
+  return db
+    .selectFrom('products')
+    .select(['id', 'name', 'ingredients', 'allergens', 'allergenFree', 'netWeightGrams'])
+    .where((eb) =>
+      eb.or([
+        // Blank: nothing but white space (what missingLabelFacts's trim() finds empty).
+        eb('ingredients', '!~', '\\S'),
+        eb('allergens', 'is', null),
+        eb.and([eb(sql<number>`cardinality(allergens)`, '=', 0), eb('allergenFree', '=', false)]),
+        eb('netWeightGrams', 'is', null),
+      ]),
+    )
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}

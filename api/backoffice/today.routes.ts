@@ -8,6 +8,8 @@ import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { unpaidOf } from '../books/gigs.ts';
 import { allRefundsOwed } from '../payments/refunds-owed.repo.ts';
+import { readSettings } from '../settings/settings.repo.ts';
+import { missingLabelFacts, missingLicenceFacts, type Allergen } from '../../contract/food.ts';
 import {
   classesAhead,
   clientsSince,
@@ -15,6 +17,7 @@ import {
   freeMeetingsBetween,
   ordersToDeliver,
   pickupsComing,
+  productsMissingLabelFacts,
   sessionsBetween,
   signupsSince,
   unquotedTastings,
@@ -53,7 +56,8 @@ const meetingView = (m: Awaited<ReturnType<typeof freeMeetingsBetween>>[number],
  * her today, each group with its count and the admin list it is a tap from. Days are her
  * calendar's (SITE_TIMEZONE): "this week" is today and the six days after it, "newest" the last
  * seven days. The queries are today.repo.ts's, each the filter of its list; the refunds owed
- * (issue 47) are the refunds' own (api/payments/refunds-owed.repo.ts).
+ * (issue 47) are the refunds' own (api/payments/refunds-owed.repo.ts). Issue 48: what her food
+ * licence and her products' labels still lack (contract/food.ts says what counts).
  */
 export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {
   const { db, env } = c.var.services;
@@ -61,7 +65,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings, owed] = await Promise.all([
+  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings, owed, unlabelled, settings] = await Promise.all([
     ordersToDeliver(db),
     pickupsComing(db),
     unpaidOf(db, today),
@@ -74,6 +78,8 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     listUnsentMails(db, { since }),
     unquotedTastings(db),
     allRefundsOwed(db),
+    productsMissingLabelFacts(db),
+    readSettings(db),
   ]);
   // Her sessions and the free meetings booked from the home page, in one list by their start.
   const week = [...slotWeek.map(sessionView), ...meetings.map((m) => meetingView(m, env.SITE_TIMEZONE))].sort(
@@ -196,6 +202,16 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
       })),
       cents: owed.reduce((sum, r) => sum + r.amountCents, 0),
     },
+    // Issue 48: seeded licensed with no number, so Today asks for it (and a label's other facts) until she sets them.
+    foodLicence: { mode: settings.foodLicence.mode, missing: missingLicenceFacts(settings.foodLicence), href: adminLinks.foodLicence() },
+    // Issue 48: each product whose label lacks a fact, until she fills them; it opens her products at its own.
+    labelFacts: group(
+      unlabelled
+        // The column holds what the product schema let through: allergens by their names.
+        .map((p) => ({ _id: p.id, name: p.name, missing: missingLabelFacts({ ...p, allergens: p.allergens as Allergen[] | null }) }))
+        .filter((p) => p.missing.length > 0),
+      adminLinks.chocolates(),
+    ),
   };
   return c.json(view);
 });

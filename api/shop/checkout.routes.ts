@@ -1,10 +1,12 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
 import { GIFT_CARD_CHANGED } from '../../contract/gift-cards.ts';
 import { CARD_CODE_REFUSALS } from '../gift-cards/gift-cards.ts';
 import { validateJson } from '../validation.ts';
 import { COUPON_MINIMUM, INVALID_COUPON } from '../../contract/coupons.ts';
+import { COTTAGE_HAND_OVER_ONLY, handOverOnly } from '../../contract/food.ts';
 import {
   CART_CHANGED,
   checkoutRequest,
@@ -43,6 +45,7 @@ import { LIMITS } from '../limits/limits.ts';
  *                  {cartItems, giftCardCode, payerName, payerEmail, shipTo?} without orderId: an order the card pays in full (issue 33)
  *
  * A request that names a gift card's code counts against LIMITS.giftCardCode as the balance look-up does.
+ * In cottage mode (issue 48, her food licence) both refuse a cart that is not local pickup: 409, COTTAGE_HAND_OVER_ONLY.
  *
  * The browser names products and quantities, nothing more; the use-cases decide, and these
  * handlers only validate, call, and answer a refusal with its status and words.
@@ -57,6 +60,8 @@ const quoteAnswers: Record<QuoteRefusal, Answer> = {
   'nothing-to-pay': { status: 400, message: NOTHING_TO_PAY },
   'too-large': { status: 400, message: ORDER_TOO_LARGE },
   'zip-required': { status: 400, message: SHIP_TO_ZIP_REQUIRED },
+  // Issue 48: in cottage mode nothing ships; the cart offers pickup alone, and the server is the judge.
+  'hand-over-only': { status: 409, message: COTTAGE_HAND_OVER_ONLY },
   // One message for every code that is no card's, the balance look-up's.
   ...CARD_CODE_REFUSALS,
 };
@@ -91,8 +96,24 @@ const placeOrderAnswers: Record<PlaceOrderRefusal, Answer> = {
   'ship-to-required': { status: 400, message: SHIP_TO_REQUIRED },
 };
 
+/**
+ * Cottage mode (issue 48): a cart that is not local pickup is refused before its fields are
+ * checked (a shipped cart without its state is still a shipped cart: choosing pickup is the one
+ * fix, so that is what it is told). The use-case refuses it again (quoteCart), the judge for
+ * every path: placing the order too (where a replay of an order paid before must still find it,
+ * so nothing answers before the use-case there).
+ */
+const handOverOnlyFirst: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    const body: unknown = await c.req.json().catch(() => null);
+    const shipped = !!body && typeof body === 'object' && !Array.isArray(body) && (body as { isLocalPickup?: unknown }).isLocalPickup !== true;
+    if (shipped && handOverOnly((await readSettings(c.var.services.db)).foodLicence)) return c.json({ message: COTTAGE_HAND_OVER_ONLY }, 409);
+  }
+  await next();
+};
+
 export const checkout = new Hono<AppEnv>()
-  .post('/paypal', rateLimit(LIMITS.checkout), validateJson(checkoutRequest), async (c) => {
+  .post('/paypal', rateLimit(LIMITS.checkout), handOverOnlyFirst, validateJson(checkoutRequest), async (c) => {
     const body = c.req.valid('json');
     const limited = body.giftCardCode ? await takeLimit(c, LIMITS.giftCardCode) : undefined;
     if (limited) return limited;

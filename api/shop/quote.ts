@@ -13,6 +13,8 @@ import { productsForCart } from './orders.repo.ts';
 import { salesTaxFor } from './sales-tax.ts';
 import type { TaxDeps } from './tax-lookup.ts';
 import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
+import { handOverOnly } from '../../contract/food.ts';
+import { readSettings } from '../settings/settings.repo.ts';
 
 /** What the buyer asks for: checkoutRequest of contract/orders.ts, parsed. */
 export interface Cart {
@@ -70,9 +72,12 @@ export interface Quote {
  * - 'nothing-to-pay': a total of $0 or less (PayPal takes no such order);
  * - 'too-large': above MAX_ORDER_CENTS, more than is paid online;
  * - 'zip-required': shipped to a state where she collects sales tax, without a ZIP (issue 29);
- * - 'unknown-gift-card', 'gift-card-empty': a code that is no card's, a card that holds nothing (issue 33).
+ * - 'unknown-gift-card', 'gift-card-empty': a code that is no card's, a card that holds nothing (issue 33);
+ * - 'hand-over-only': a shipped cart while she sells under the cottage-food exemption, which
+ *   allows selling only in person (issue 48, decision 0057): answered 409 with COTTAGE_HAND_OVER_ONLY.
  */
-export type QuoteRefusal = 'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large' | 'zip-required' | CardRefusal;
+export type QuoteRefusal =
+  'unknown-product' | 'invalid-coupon' | 'below-coupon-minimum' | 'nothing-to-pay' | 'too-large' | 'zip-required' | 'hand-over-only' | CardRefusal;
 
 export type QuoteResult = { ok: true; quote: Quote } | { ok: false; kind: QuoteRefusal };
 
@@ -106,10 +111,14 @@ export function cartReference(
 /**
  * Prices `cart` from today's products, coupons and the sales tax of its place of sale today in
  * `zone` (SITE_TIMEZONE): where she collects, the rate at the address (sales-tax.ts); reads only,
- * claims nothing. No transaction is open while the rate service is asked.
+ * claims nothing. No transaction is open while the rate service is asked. A shipped cart is
+ * refused while her licence allows hand-over only.
  */
 export async function quoteCart(deps: TaxDeps, cart: Cart, zone: string): Promise<QuoteResult> {
   const { db } = deps;
+  // Her licence decides whether anything ships (issue 48): every checkout path quotes here first,
+  // the PayPal order's, its placing and an order a gift card pays in full, so none makes a shipped order in cottage mode.
+  if (!cart.isLocalPickup && handOverOnly((await readSettings(db)).foodLicence)) return { ok: false, kind: 'hand-over-only' };
   // A product listed twice is one line with the quantities added.
   const wanted = new Map<string, number>();
   for (const { _id, quantity } of cart.cartItems) wanted.set(_id, (wanted.get(_id) ?? 0) + quantity);

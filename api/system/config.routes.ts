@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import type { PayPalConfigView, PublicConfigView } from '../../contract/config.ts';
+import { handOverOnly } from '../../contract/food.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { readTaxSettings } from '../shop/tax-settings.repo.ts';
 
@@ -26,6 +27,7 @@ export const config = new Hono<AppEnv>()
       // Her amount ranges, read each time: a change she saves shows on the next page load.
       booking: settings.bookingAmounts,
       // The town, not the street: her kitchen's address goes only to the buyer whose order is ready.
-      pickup: { city: tax.shopAddress.city, hours: settings.pickupHours },
+      // Cottage mode (issue 48): hand-over only; the checkout refuses a shipped cart whatever the page says.
+      pickup: { city: tax.shopAddress.city, hours: settings.pickupHours, handOverOnly: handOverOnly(settings.foodLicence) },
     } satisfies PublicConfigView);
   });

@@ -33,6 +33,7 @@ import { PACKAGES_ENDPOINTS } from './endpoints/packages.ts';
 import { GIFT_CARDS_ENDPOINTS } from './endpoints/gift-cards.ts';
 import { TASTINGS_ENDPOINTS } from './endpoints/tastings.ts';
 import { AGENDA_ENDPOINTS } from './endpoints/agenda.ts';
+import { FOOD_LICENCE_ENDPOINTS } from './endpoints/food-licence.ts';
 import type { Endpoint, Example, Fixtures } from './endpoints/common.ts';
 
 export { BOOKING_SESSION, CART_COUPON, Fixtures, PNG, PNG_BASE64, SIGNATURE, pngForm } from './endpoints/common.ts';
@@ -56,6 +57,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...MAILBOX_ENDPOINTS,
   ...BACKOFFICE_ENDPOINTS,
   ...BOOKS_ENDPOINTS,
+  ...FOOD_LICENCE_ENDPOINTS,
   ...AGENDA_ENDPOINTS,
   ...BACKUPS_ENDPOINTS,
   ...PRACTICE_ENDPOINTS,

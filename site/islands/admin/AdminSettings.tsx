@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { adminScreen } from './AdminShell';
 import { GoogleCalendarPanel } from './GoogleCalendarPanel';
+import { FoodLicencePanel } from './FoodLicencePanel';
 import { MeetingHoursFields, hoursToSend, typedHours, type MeetingHoursTyped } from './MeetingHoursFields';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -268,6 +269,7 @@ function SettingsPage() {
   return (
     <>
       <SettingsPanel />
+      <FoodLicencePanel />
       <GoogleCalendarPanel />
     </>
   );

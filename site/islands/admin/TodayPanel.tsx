@@ -7,6 +7,7 @@ import { mailKindLabel } from '../../../contract/mail.ts';
 import type { TodayGroup, TodayItemLink, TodaySession, TodayView } from '../../../contract/backoffice.ts';
 import { rosterPath } from '../../../contract/roster.ts';
 import { refundOwedWords } from '../../../contract/packages.ts';
+import { missingLicenceWords } from '../../../contract/food.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -119,6 +120,20 @@ export default function TodayPanel() {
         <p role="status">Loading…</p>
       ) : (
         <ul className="today-groups">
+          {/* Issue 48: what a lawful label still lacks under her licence (seeded with no number), until she sets it. */}
+          {today.foodLicence.missing.length > 0 && (
+            <li className="today-group attention" data-today-group="foodLicence" data-count={today.foodLicence.missing.length}>
+              <h3>
+                <a href={today.foodLicence.href}>Your food licence</a>
+              </h3>
+              <p className="today-summary">{missingLicenceWords(today.foodLicence.missing)}</p>
+              <p>
+                <a className="today-item" href={today.foodLicence.href}>
+                  {today.foodLicence.missing.includes('licence number') ? 'Add your licence number in Settings' : 'Add them in Settings'}
+                </a>
+              </p>
+            </li>
+          )}
           <Group
             testKey="ordersToDeliver"
             name="Orders to deliver"
@@ -246,6 +261,23 @@ export default function TodayPanel() {
                     {' '}
                     · {plural(r.attempts, 'try', 'tries')} so far{r.lastError ? ` (${r.lastError})` : ''}
                   </span>
+                </>
+              ),
+            })}
+          />
+          {/* Issue 48: a product's label lacks a fact until she fills it in its form. */}
+          <Group
+            testKey="labelFacts"
+            name="Labels to complete"
+            group={today.labelFacts}
+            attention
+            empty="Every product’s label has its facts."
+            item={(p) => ({
+              key: p._id,
+              content: (
+                <>
+                  <strong>{p.name}</strong>
+                  <span className="muted"> · needs {p.missing.join(', ')}</span>
                 </>
               ),
             })}
