@@ -31,8 +31,9 @@ export function GoogleCalendarPanel() {
   const [status, setStatus] = useState('');
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
-  const [title, setTitle] = useState<CalendarTitle>('initial');
-  const [savedTitle, setSavedTitle] = useState<CalendarTitle>('initial');
+  // Null until her settings are read: the panel waits for them, so a choice made meanwhile is never overwritten.
+  const [title, setTitle] = useState<CalendarTitle | null>(null);
+  const [savedTitle, setSavedTitle] = useState<CalendarTitle | null>(null);
 
   function fill(v: CalendarView) {
     setView(v);
@@ -48,7 +49,7 @@ export function GoogleCalendarPanel() {
       .catch(() => setFailed(true));
     request<SettingsView>('GET', '/api/admin/settings', { session: 'admin' })
       .then((r) => {
-        if (!r.ok) return;
+        if (!r.ok) return setFailed(true);
         setTitle(r.data.settings.calendarTitle);
         setSavedTitle(r.data.settings.calendarTitle);
       })
@@ -57,7 +58,7 @@ export function GoogleCalendarPanel() {
 
   /** Her choice of titles, when changed: saved first, so the calendars' save that follows writes with it. */
   async function saveTitle(): Promise<string | undefined> {
-    if (title === savedTitle) return undefined;
+    if (title === null || title === savedTitle) return undefined;
     const r = await request<SettingsView>('PUT', '/api/admin/settings', { session: 'admin', body: { calendarTitle: title } });
     if (!r.ok) return r.data.message ?? 'The calendar titles were not saved. Please try again.';
     setSavedTitle(r.data.settings.calendarTitle);
@@ -100,7 +101,7 @@ export function GoogleCalendarPanel() {
         <p role="alert">Your calendar settings could not be loaded. Please reload the page.</p>
       </section>
     );
-  if (!view) return <p role="status">Loading…</p>;
+  if (!view || title === null) return <p role="status">Loading…</p>;
 
   return (
     <section className="admin-panel" id="google-calendar" aria-labelledby={`${id}-heading`} data-google-calendar>

@@ -46,7 +46,7 @@ function ConsentBox(props: {
     <fieldset className="field intake-consent">
       <legend>{legend}</legend>
       {children}
-      <label className="check" htmlFor={id}>
+      <label className="checkbox" htmlFor={id}>
         <input
           id={id}
           type="checkbox"
