@@ -23,7 +23,8 @@ export const PRACTICE_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     body: 'json',
     // The answers are checked against the form's questions (tests/api/practice/practice-intake.test.ts), and sealed: never stored as typed.
-    fields: { version: { kind: 'number', required: true, role: 'match', bad: [0, -1, 1.5, 99999] }, answers: { kind: 'any' } },
+    // consents (issue 48): {collect?, share}, each true or false.
+    fields: { version: { kind: 'number', required: true, role: 'match', bad: [0, -1, 1.5, 99999] }, answers: { kind: 'any' }, consents: { kind: 'object' } },
     writes: ['intakeAnswers', 'privateAccessLog'],
     example: async (fx) => {
       const user = await fx.user();
