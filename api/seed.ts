@@ -9,10 +9,15 @@ import { insertSlots } from './booking/slots.repo.ts';
 import { insertEvents } from './classes/events.repo.ts';
 import { deleteAllSessions } from './middleware/sessions.repo.ts';
 import { insertCouponsIfMissing } from './shop/coupons.repo.ts';
-import { insertProduct } from './shop/products.repo.ts';
+import { insertProduct, type ProductFields } from './shop/products.repo.ts';
 import { addDays, weekday, zonedInstant, zonedNow } from './lib/time.ts';
 
-export const seedChocolates = [
+/**
+ * Her chocolates, each with the label facts the law asks for (issue 48): ingredients in order of
+ * weight with sub-ingredients, the major allergens (coconut is not one since FDA's 2025 guidance)
+ * and the net weight, so a fresh site's labels are not all "missing".
+ */
+export const seedChocolates: ProductFields[] = [
   {
     name: 'Sea Salt Caramel Tin',
     image: '/images/chocolates/sea-salt-caramel.svg',
@@ -20,6 +25,11 @@ export const seedChocolates = [
     details: 'Nine pieces. Dark chocolate 70%, cream, cane sugar, butter, sea salt. Contains milk.',
     priceCents: 1800,
     inventory: 24,
+    ingredients: 'Dark chocolate 70% (cocoa mass, cane sugar, cocoa butter), cream (milk), cane sugar, butter (milk), sea salt',
+    allergens: ['milk'],
+    allergenFree: false,
+    netWeightGrams: 105,
+    dietTags: [],
   },
   {
     name: 'Lavender Honey Truffles',
@@ -28,6 +38,11 @@ export const seedChocolates = [
     details: 'Nine pieces. Dark chocolate 64%, cream, honey, lavender, cocoa powder. Contains milk.',
     priceCents: 2000,
     inventory: 18,
+    ingredients: 'Dark chocolate 64% (cocoa mass, cane sugar, cocoa butter), cream (milk), honey, lavender, cocoa powder',
+    allergens: ['milk'],
+    allergenFree: false,
+    netWeightGrams: 110,
+    dietTags: [],
   },
   {
     name: 'Chai Spice Bonbons',
@@ -36,6 +51,12 @@ export const seedChocolates = [
     details: 'Nine pieces. Milk chocolate 45%, cream, spices, black tea. Contains milk.',
     priceCents: 1900,
     inventory: 20,
+    ingredients:
+      'Milk chocolate 45% (cane sugar, cocoa butter, whole milk powder, cocoa mass), cream (milk), spices (cardamom, cinnamon, clove, black pepper), black tea',
+    allergens: ['milk'],
+    allergenFree: false,
+    netWeightGrams: 99,
+    dietTags: [],
   },
   {
     name: 'Raspberry Rose Hearts',
@@ -44,6 +65,12 @@ export const seedChocolates = [
     details: 'Nine pieces. White and dark chocolate, raspberry, rose water, pectin. Contains milk.',
     priceCents: 2200,
     inventory: 12,
+    ingredients:
+      'White chocolate (cane sugar, cocoa butter, whole milk powder), raspberries, dark chocolate (cocoa mass, cane sugar, cocoa butter), cane sugar, rose water, pectin',
+    allergens: ['milk'],
+    allergenFree: false,
+    netWeightGrams: 108,
+    dietTags: [],
   },
   {
     name: 'Espresso Crunch Bar',
@@ -52,6 +79,11 @@ export const seedChocolates = [
     details: 'One 80 g bar. Dark chocolate 72%, cacao nibs, coffee. Vegan.',
     priceCents: 1200,
     inventory: 30,
+    ingredients: 'Dark chocolate 72% (cocoa mass, cane sugar, cocoa butter), cacao nibs, coffee',
+    allergens: [],
+    allergenFree: true,
+    netWeightGrams: 80,
+    dietTags: ['plant-based', 'dairy-free'],
   },
   {
     name: 'Matcha Coconut Squares',
@@ -60,6 +92,11 @@ export const seedChocolates = [
     details: 'Nine pieces. Cocoa butter, coconut milk, matcha, coconut. Vegan.',
     priceCents: 2100,
     inventory: 0,
+    ingredients: 'Cocoa butter, coconut milk, cane sugar, matcha, toasted coconut',
+    allergens: [],
+    allergenFree: true,
+    netWeightGrams: 95,
+    dietTags: ['plant-based', 'dairy-free'],
   },
 ];
 

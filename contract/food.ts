@@ -68,10 +68,8 @@ export const allergenList = z
   .max(ALLERGENS.length, 'Too many allergens')
   .transform((list) => [...new Set(list)].sort((a, b) => a.localeCompare(b, 'en')) as Allergen[]);
 
-/** "Contains: almond, milk". */
-export const containsWords = (allergens: readonly string[]) => `Contains: ${allergens.join(', ')}`;
-/** What a product she says has no major allergen reads. */
-export const ALLERGEN_FREE_WORDS = 'Contains none of the major food allergens';
+// "Contains: almond, milk" and the net weight's words live in the zod-free ./food-words.ts (the cart reads them).
+export { ALLERGEN_FREE_WORDS, allergenWords, containsWords, labelLines, netWeightWords } from './food-words.ts';
 
 /**
  * "May contain" wording is voluntary and says nothing FALCPA asks: she may keep it, but it does not
@@ -83,13 +81,6 @@ export const MAY_CONTAIN_WARNING =
 
 // ---------------------------------------------------------------------------------------------
 // Net weight and diet tags
-
-const GRAMS_PER_OUNCE = 28.349523125;
-
-/** "93 g", "92.5 g". */
-const gramsWords = (g: number) => `${Number.isInteger(g) ? g : Math.round(g * 10) / 10} g`;
-/** "Net wt 3.3 oz (93 g)": ounces to one decimal first (the US label's order), grams after. */
-export const netWeightWords = (grams: number) => `Net wt ${(Math.round((grams / GRAMS_PER_OUNCE) * 10) / 10).toFixed(1)} oz (${gramsWords(grams)})`;
 
 export const netWeightGrams = z
   .number({ error: 'Net weight must be a number of grams' })
@@ -107,7 +98,9 @@ export const dietTags = z
 
 /** A tag the allergens contradict: "plant-based" or "dairy-free" with milk (or egg, fish, shellfish for plant-based). */
 export function dietTagContradiction(tags: readonly string[], allergens: readonly string[]): string | null {
-  const animal = allergens.filter((a) => a === 'milk' || a === 'egg' || (FISH as readonly string[]).includes(a) || (SHELLFISH as readonly string[]).includes(a));
+  const animal = allergens.filter(
+    (a) => a === 'milk' || a === 'egg' || (FISH as readonly string[]).includes(a) || (SHELLFISH as readonly string[]).includes(a),
+  );
   if (tags.includes('plant-based') && animal.length) return `A product that contains ${animal.join(', ')} cannot be tagged plant-based.`;
   if (tags.includes('dairy-free') && allergens.includes('milk')) return 'A product that contains milk cannot be tagged dairy-free.';
   if (tags.includes('gluten-free') && allergens.includes('wheat')) return 'A product that contains wheat cannot be tagged gluten-free.';
@@ -140,13 +133,6 @@ export function missingLabelFacts(f: Pick<LabelFacts, 'ingredients' | 'allergens
   if (f.allergens === null || (f.allergens.length === 0 && !f.allergenFree)) out.push('allergens');
   if (f.netWeightGrams === null) out.push('net weight');
   return out;
-}
-
-/** The allergen line a buyer reads, or null when she has not said. */
-export function allergenWords(f: Pick<LabelFacts, 'allergens' | 'allergenFree'>): string | null {
-  if (f.allergens && f.allergens.length) return containsWords(f.allergens);
-  if (f.allergenFree) return ALLERGEN_FREE_WORDS;
-  return null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,7 +26,11 @@ export interface OrderMail extends Totals {
   payerName: string;
   /** Empty when neither PayPal nor the buyer gave one: then only the teacher is told. */
   payerEmail: string;
-  items: { name: string; unitPriceCents: number; quantity: number }[];
+  /**
+   * `label`: the product's allergen line and net weight (issue 48: "Contains: almond, milk",
+   * "Net wt 3.3 oz (93 g)"), where she has said them; absent or empty: none to show.
+   */
+  items: { name: string; unitPriceCents: number; quantity: number; label?: readonly string[] }[];
   couponCode: string | null;
   isLocalPickup: boolean;
   /** Where PayPal says to ship; null for pickup or when PayPal gave no address. */
@@ -44,8 +48,11 @@ export interface OrderMail extends Totals {
 // The order's number lives with the order's other shared pieces, so the admin's list shows the same one.
 export { orderReference };
 
-const itemLines = (o: OrderMail) =>
-  o.items.map((i) => `${i.quantity} × ${i.name} at ${money(i.unitPriceCents)} = ${money(i.unitPriceCents * i.quantity)}`).join('\n');
+const itemLine = (i: OrderMail['items'][number]) => `${i.quantity} × ${i.name} at ${money(i.unitPriceCents)} = ${money(i.unitPriceCents * i.quantity)}`;
+const itemLines = (o: OrderMail) => o.items.map(itemLine).join('\n');
+
+/** The buyer's lines, each with the product's allergen line and net weight under it (issue 48). */
+const buyerItemLines = (o: OrderMail) => o.items.map((i) => (i.label?.length ? `${itemLine(i)}\n${i.label.join(' · ')}` : itemLine(i))).join('\n');
 
 /** The total and how it was paid: by the gift card, through PayPal, or both (issue 33). */
 function paidLines(o: OrderMail): string[] {
@@ -112,7 +119,7 @@ const toTeacher = (env: Env, o: OrderMail, subject: string, content: Omit<MailCo
 
 /** What the buyer's confirmations list: items, totals, how it comes, and where to. */
 const buyerSummary = (o: OrderMail) => [
-  itemLines(o),
+  buyerItemLines(o),
   totalLines(o),
   o.isLocalPickup ? PICKUP_NOTE : SHIPPING_NOTE,
   ...(o.shipTo ? [`Shipping to:\n${shipToLines(o)}`] : []),

@@ -87,14 +87,14 @@ export const adminOrderView = (o: OrderRow, items: OrderItemRow[], paymentNote: 
 });
 
 /** A stored order as its mails tell it (shop/mails.ts). */
-export const orderMailView = (o: OrderRow, items: Pick<OrderItemRow, 'name' | 'unitPriceCents' | 'quantity'>[]): OrderMail => ({
+export const orderMailView = (o: OrderRow, items: (Pick<OrderItemRow, 'name' | 'unitPriceCents' | 'quantity'> & { label?: string[] })[]): OrderMail => ({
   id: o.id,
   paypalOrderId: o.paypalOrderId,
   paypalCaptureId: o.paypalCaptureId,
   giftCardCents: o.giftCardCents,
   payerName: o.payerName,
   payerEmail: o.payerEmail,
-  items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity })),
+  items: items.map((i) => ({ name: i.name, unitPriceCents: i.unitPriceCents, quantity: i.quantity, ...(i.label ? { label: i.label } : {}) })),
   itemsTotalCents: o.itemsTotalCents,
   discountCents: o.discountCents,
   shippingCents: o.shippingCents,

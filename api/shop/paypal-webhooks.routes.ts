@@ -26,6 +26,7 @@ import type { DB } from '../../db/client.ts';
 import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
 import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
 import { orderMailView } from './order-views.ts';
+import { withLabelLines } from './product-views.ts';
 import { brandNames } from '../site/brand.ts';
 import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
 import { settleFromWebhook } from '../payments/reconcile.ts';
@@ -93,7 +94,7 @@ function capturedBy(refund: z.output<typeof refundResource>): string | undefined
 
 /** An order as its mails want it. */
 async function orderMailOf(db: DB, order: OrderRow): Promise<OrderMail> {
-  return orderMailView(order, await itemsOfOrders(db, [order.id]));
+  return orderMailView(order, await withLabelLines(db, await itemsOfOrders(db, [order.id])));
 }
 
 /**

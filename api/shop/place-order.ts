@@ -35,6 +35,7 @@ import { orderMails } from './mails.ts';
 import { brandNames } from '../site/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
 import { orderView } from './order-views.ts';
+import { withLabelLines } from './product-views.ts';
 import { claimStock, findOrderByPaypalId, insertOrder, insertOrderItems, itemsOfOrders, recordCapture, restock } from './orders.repo.ts';
 import { quoteCart, type Cart, type Quote, type QuoteRefusal } from './quote.ts';
 import { shipStateChanged } from './sales-tax.ts';
@@ -334,7 +335,8 @@ async function storeOrder(
       paypalCaptureId,
       payerName,
       payerEmail,
-      items: details.lines,
+      // Each line with its allergen line and net weight (issue 48).
+      items: await withLabelLines(trx, details.lines),
       ...priced,
       giftCardCents,
       shipTo,

@@ -5,15 +5,16 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
-import { product, type ProductSavedView } from '../../contract/chocolates.ts';
+import { product, type ProductLabelView, type ProductSavedView } from '../../contract/chocolates.ts';
 import { deleteProduct, insertProduct, updateProduct } from './products.repo.ts';
 import { deleteOrphanImages } from '../images/images.repo.ts';
-import { listProductViews, productView as view } from './product-views.ts';
+import { listProductViews, productLabelView, productView as view } from './product-views.ts';
 
 /** Chocolates (SPEC.md sections 2, 3, 7): the public list and the admin's product cards. */
 
 const productParams = z.object({ id });
 
+// The whole card, label facts included (issue 48): what the schema left out is stored as "not said".
 const fields = ({ price, ...rest }: z.output<typeof product>) => ({ ...rest, priceCents: price });
 
 export const chocolates = new Hono<AppEnv>()
@@ -32,6 +33,13 @@ export const chocolates = new Hono<AppEnv>()
     if (!updated) return c.json({ message: 'Product not found' }, 404);
     await deleteOrphanImages(db); // the image it showed before may be nobody's now
     return c.json({ message: 'Product updated successfully.', product: view(updated) } satisfies ProductSavedView);
+  })
+
+  // Her printable label's facts under her licence, and what it still lacks (issue 48, decision 0056).
+  .get('/:id/label', requireAdmin(), validateParams(productParams), async (c) => {
+    const label = await productLabelView(c.var.services.db, c.req.valid('param').id);
+    if (!label) return c.json({ message: 'Product not found' }, 404);
+    return c.json(label satisfies ProductLabelView);
   })
 
   .delete('/:id', requireAdmin(), validateParams(productParams), async (c) => {

@@ -8,6 +8,7 @@ import { toCents, toDollars, usd, usdFromCents } from '../lib/money';
 import { COUPON_MINIMUM, couponAllowed, INVALID_COUPON, normalizeCouponCode, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
 import type { CouponView } from '../../contract/coupons.ts';
 import type { ProductView } from '../../contract/chocolates.ts';
+import { labelLines } from '../../contract/food-words.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
 import type { TaxRatesView } from '../../contract/tax.ts';
@@ -200,6 +201,13 @@ export default function CartPage() {
     setCard('card' in found ? found.card : null);
   };
 
+  /** The order's chocolates, each with its allergen line and net weight (issue 48), for the confirmation. */
+  const boughtLines = (order: OrderPlacedView['order'] | undefined) =>
+    (order?.items ?? []).map((item) => {
+      const p = item._id ? live?.get(item._id) : undefined;
+      return [`${item.quantity} × ${item.name}`, ...(p ? labelLines(p) : [])].join(' · ');
+    });
+
   const createOrder = () =>
     request<CheckoutView>('POST', '/api/orders/paypal', {
       body: paying(),
@@ -249,7 +257,7 @@ export default function CartPage() {
       // Also when PayPal holds the payment (pending): SPEC.md has no dialog for that, the order is
       // placed all the same, and the mail tells the buyer it ships once PayPal confirms the payment.
       // The name is the PayPal payer's (order.payerName, from the capture), as SPEC.md section 7 says.
-      await paymentDialogs.successful(firstNameOf(res.data.order?.payerName));
+      await paymentDialogs.successful(firstNameOf(res.data.order?.payerName), boughtLines(res.data.order));
     } catch {
       // No second payment from this page while the first one's fate is unknown: buttons hidden.
       setPaypal(null);
@@ -280,6 +288,7 @@ export default function CartPage() {
         icon: 'success',
         title: 'Order Placed',
         text: `Thank you, ${firstNameOf(buyer.payerName)}: your gift card paid for it all. Check your email for the confirmation.`,
+        details: boughtLines(res.data.order),
       });
     } catch {
       await showAlert({
@@ -308,6 +317,8 @@ export default function CartPage() {
       <ul className="item-list cart-items" aria-label="Items in your cart">
         {items.map((i) => {
           const s = status(i._id);
+          // Issue 48: the product's allergen line and net weight, as the server has them.
+          const facts = live?.get(i._id);
           return (
             <li key={i._id} className="item cart-item" data-cart-item={i.name}>
               <div className="item-main">
@@ -323,6 +334,12 @@ export default function CartPage() {
                 <div>
                   <strong>{i.name}</strong>
                   <div className="muted">{usd(i.price)} each</div>
+                  {facts &&
+                    labelLines(facts).map((line) => (
+                      <div key={line} className="muted" data-label-line>
+                        {line}
+                      </div>
+                    ))}
                   {s === 'gone' && <div className="field-error">No longer available — please remove it.</div>}
                   {s === 'soldout' && <div className="field-error">Sold out — please remove it.</div>}
                   {s === 'short' && <div className="field-error">Only {live?.get(i._id)?.inventory} left.</div>}

@@ -98,6 +98,23 @@ export function Checkbox(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'typ
   );
 }
 
+/** A box per choice ([value, words]), ticked when `chosen` holds its value; a tick adds it, an untick takes it away. */
+export function Checkboxes<T extends string | number>(props: {
+  choices: readonly (readonly [value: T, words: ReactNode])[];
+  chosen: readonly T[];
+  onChange: (chosen: T[]) => void;
+}) {
+  const { choices, chosen, onChange } = props;
+  return choices.map(([value, words]) => (
+    <Checkbox
+      key={value}
+      label={words}
+      checked={chosen.includes(value)}
+      onChange={(ev) => onChange(ev.target.checked ? [...chosen, value] : chosen.filter((c) => c !== value))}
+    />
+  ));
+}
+
 type InputProps = Omit<Parameters<typeof TextInput>[0], 'label'> & { label?: string };
 
 /** The forms' required e-mail field: one definition of its name, type and autofill. */

@@ -34,11 +34,13 @@ export const paymentDialogs = {
    * 'Transaction completed by {name}' with the payer's first name (SPEC.md section 7). Without a
    * name the sentence would end in "by": the title alone then, rather than words the spec lacks.
    */
-  successful: (payerFirstName: string) =>
+  /** `details`: lines that go with it (the chocolates bought, with their allergens and net weight: issue 48). */
+  successful: (payerFirstName: string, details: readonly string[] = []) =>
     showAlert({
       icon: 'success',
       title: 'Payment Successful',
       ...(payerFirstName.trim() ? { text: `Transaction completed by ${payerFirstName.trim()}` } : {}),
+      details,
     }),
 };
 

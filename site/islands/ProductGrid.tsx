@@ -5,6 +5,7 @@ import { request } from '../lib/http';
 import { showAlert } from '../lib/alert';
 import { usd } from '../lib/money';
 import type { ProductView } from '../../contract/chocolates.ts';
+import { allergenWords, netWeightWords } from '../../contract/food-words.ts';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
 
@@ -25,10 +26,50 @@ interface Props {
    * when the visitor reaches for it (the island hydrates on interaction) and at checkout.
    */
   initial?: ProductView[] | null;
+  /**
+   * The statement her licence puts on every label and product's details (Oregon's cottage-food
+   * statement in cottage mode), as the page was made with her settings; null when there is none.
+   */
+  statement?: string | null;
+}
+
+/**
+ * A product's label facts in its details (issue 48, decision 0056): ingredients, "Contains: …",
+ * "Net wt 3.3 oz (93 g)", diet tags and her licence's statement, each where there is one.
+ */
+function LabelFacts({ product: p, statement }: { product: ProductView; statement: string | null }) {
+  const allergens = allergenWords(p);
+  return (
+    <div className="label-facts" data-label-facts>
+      {p.ingredients && (
+        <p>
+          <strong>Ingredients:</strong> {p.ingredients}
+        </p>
+      )}
+      {allergens && (
+        <p>
+          <strong data-allergens>{allergens}</strong>
+        </p>
+      )}
+      {p.netWeightGrams !== null && <p data-net-weight>{netWeightWords(p.netWeightGrams)}</p>}
+      {p.dietTags.length > 0 && (
+        <ul className="diet-tags" aria-label="Diet">
+          {p.dietTags.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
+        </ul>
+      )}
+      {statement && (
+        <p className="muted" data-label-statement>
+          {statement}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** The product grid on /chocolates: sort A-Z / Z-A, details dialog, sold out at inventory 0. */
-export default function ProductGrid({ initial = null }: Props) {
+export default function ProductGrid({ initial = null, statement = null }: Props) {
   const [products, setProducts] = useState<ProductView[] | null>(initial);
   // The cart lives in this browser only: shown once alive, so the HTML made ahead matches the first render.
   const hydrated = useHydrated();
@@ -144,6 +185,7 @@ export default function ProductGrid({ initial = null }: Props) {
             )}
             <p>{open.description}</p>
             {open.details && <p className="muted">{open.details}</p>}
+            <LabelFacts product={open} statement={statement} />
             <p className="price">{usd(open.price)}</p>
             <p>
               {open.inventory <= 0 ? (

@@ -9,7 +9,13 @@ export type AlertIcon = 'success' | 'error' | 'warning' | 'info';
 
 const icons: Record<AlertIcon, string> = { success: '✓', error: '✕', warning: '!', info: 'i' };
 
-function build(icon: AlertIcon, title: string, text: string | undefined, buttons: { label: string; value: string; primary?: boolean }[]) {
+function build(
+  icon: AlertIcon,
+  title: string,
+  text: string | undefined,
+  buttons: { label: string; value: string; primary?: boolean }[],
+  details: readonly string[] = [],
+) {
   const dialog = document.createElement('dialog');
   dialog.className = `alert alert-${icon}`;
   dialog.setAttribute('aria-labelledby', 'alert-title');
@@ -27,6 +33,17 @@ function build(icon: AlertIcon, title: string, text: string | undefined, buttons
     p.id = 'alert-text';
     p.textContent = text;
     dialog.append(p);
+  }
+  // Lines that go with the message (an order's products with their allergens and net weight).
+  if (details.length) {
+    const list = document.createElement('ul');
+    list.className = 'alert-details';
+    for (const d of details) {
+      const li = document.createElement('li');
+      li.textContent = d;
+      list.append(li);
+    }
+    dialog.append(list);
   }
   const row = document.createElement('form');
   row.method = 'dialog';
@@ -54,8 +71,10 @@ function show(dialog: HTMLDialogElement): Promise<string> {
   });
 }
 
-export function showAlert(options: { icon: AlertIcon; title: string; text?: string; confirmText?: string }): Promise<void> {
-  return show(build(options.icon, options.title, options.text, [{ label: options.confirmText ?? 'OK', value: 'ok', primary: true }])).then(() => {});
+export function showAlert(options: { icon: AlertIcon; title: string; text?: string; confirmText?: string; details?: readonly string[] }): Promise<void> {
+  return show(build(options.icon, options.title, options.text, [{ label: options.confirmText ?? 'OK', value: 'ok', primary: true }], options.details)).then(
+    () => {},
+  );
 }
 
 /** Resolves true only when the confirm button was chosen (Escape and Cancel give false). */

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { adminScreen } from './AdminShell';
-import { confirmAndDelete, useAdminList } from './admin-ui';
+import { confirmAndDelete, useAdminList, useFocusRow, type FocusRowProps } from './admin-ui';
 import Picture from '../Picture';
 import FocusPicker from './FocusPicker';
 import { request } from '../../lib/http';
@@ -9,7 +9,18 @@ import { plainDollars, usd } from '../../lib/money';
 import { check } from '../../../contract/check.ts';
 import { product, type ImageUploadedView, type ProductSavedView, type ProductView } from '../../../contract/chocolates.ts';
 import { IMAGE_ACCEPT, IMAGE_MAX_MB, IMAGE_URL_PREFIX, photoRefusal, type PictureView } from '../../../contract/images.ts';
-import { CountInput, MoneyInput, TextArea, TextInput } from '../Field';
+import {
+  DIET_TAGS,
+  FISH,
+  MAY_CONTAIN,
+  MAY_CONTAIN_WARNING,
+  missingLabelFacts,
+  netWeightWords,
+  OTHER_MAJORS,
+  SHELLFISH,
+  TREE_NUTS,
+} from '../../../contract/food.ts';
+import { Checkbox, Checkboxes, CountInput, MoneyInput, TextArea, TextInput } from '../Field';
 import { Listing } from '../Listing';
 
 interface Draft {
@@ -19,9 +30,27 @@ interface Draft {
   details: string;
   price: string;
   inventory: string;
+  /** The label facts (issue 48): the allergens she ticked, "none of them", grams as typed. */
+  ingredients: string;
+  allergens: string[];
+  allergenFree: boolean;
+  netWeight: string;
+  dietTags: string[];
 }
 
-const emptyDraft: Draft = { name: '', image: '', description: '', details: '', price: '', inventory: '0' };
+const emptyDraft: Draft = {
+  name: '',
+  image: '',
+  description: '',
+  details: '',
+  price: '',
+  inventory: '0',
+  ingredients: '',
+  allergens: [],
+  allergenFree: false,
+  netWeight: '',
+  dietTags: [],
+};
 const toDraft = (p: ProductView): Draft => ({
   name: p.name,
   image: p.image,
@@ -29,6 +58,11 @@ const toDraft = (p: ProductView): Draft => ({
   details: p.details,
   price: plainDollars(p.price),
   inventory: String(p.inventory),
+  ingredients: p.ingredients,
+  allergens: p.allergens ?? [],
+  allergenFree: p.allergenFree,
+  netWeight: p.netWeightGrams === null ? '' : String(p.netWeightGrams),
+  dietTags: p.dietTags,
 });
 const toBody = (d: Draft) => ({
   name: d.name,
@@ -37,7 +71,109 @@ const toBody = (d: Draft) => ({
   details: d.details,
   price: d.price.trim(),
   inventory: d.inventory.trim() === '' ? undefined : Number(d.inventory),
+  ingredients: d.ingredients,
+  // Nothing ticked is "not said yet", never "none": only the "none" box says none.
+  allergens: d.allergenFree ? [] : d.allergens.length ? d.allergens : null,
+  allergenFree: d.allergenFree,
+  netWeightGrams: d.netWeight.trim() === '' ? null : Number(d.netWeight),
+  dietTags: d.dietTags,
 });
+
+/** Grams as she types them, when they are a weight: the ounces she will read on the label. */
+const typedGrams = (text: string): number | null => {
+  const g = Number(text);
+  return text.trim() !== '' && Number.isFinite(g) && g > 0 ? g : null;
+};
+
+/** Names as a box each, the name its words. */
+const named = (names: readonly string[]) => names.map((n) => [n, n] as const);
+
+/** A group of allergen boxes: each ticked one is in the draft; ticking one takes "none" away. */
+function AllergenBoxes(props: { names: readonly string[]; draft: Draft; onChange: (d: Draft) => void }) {
+  const { draft } = props;
+  return (
+    <div className="allergen-boxes">
+      <Checkboxes
+        choices={named(props.names)}
+        chosen={draft.allergens}
+        onChange={(allergens) => props.onChange({ ...draft, allergenFree: false, allergens })}
+      />
+    </div>
+  );
+}
+
+/**
+ * What her label must carry (issue 48, decision 0056): ingredients in order of weight, the major
+ * allergens as choices (tree nuts, fish and shellfish by their kind; "none" said explicitly, never
+ * read from nothing ticked), the net weight in grams with its ounces, and diet tags. "May contain"
+ * wording typed anywhere is warned about, not refused.
+ */
+function LabelFactsFields(props: { id: string; draft: Draft; onChange: (d: Draft) => void }) {
+  const { id, draft, onChange } = props;
+  const set = (k: 'ingredients' | 'netWeight') => (e: { target: { value: string } }) => onChange({ ...draft, [k]: e.target.value });
+  const grams = typedGrams(draft.netWeight);
+  const mayContain = [draft.ingredients, draft.description, draft.details].some((t) => MAY_CONTAIN.test(t));
+  const seaFood = [...FISH, ...SHELLFISH] as readonly string[];
+  return (
+    <fieldset className="label-facts-fields">
+      <legend>Label facts</legend>
+      <TextArea
+        id={`${id}-ingredients`}
+        label="Ingredients"
+        hint="In order of weight, most first; sub-ingredients in parentheses: Dark chocolate (cocoa mass, cane sugar), almonds, sea salt."
+        value={draft.ingredients}
+        onChange={set('ingredients')}
+        rows={3}
+        maxLength={3000}
+      />
+      <fieldset className="allergen-choices" aria-describedby={`${id}-allergens-hint`}>
+        <legend>Allergens it contains</legend>
+        <span className="field-hint" id={`${id}-allergens-hint`}>
+          Tick each one. Name tree nuts, fish and shellfish by their kind: the label must say which.
+        </span>
+        <Checkbox
+          label="Contains none of the major allergens"
+          checked={draft.allergenFree}
+          onChange={(e) => onChange({ ...draft, allergenFree: e.target.checked, allergens: e.target.checked ? [] : draft.allergens })}
+        />
+        <AllergenBoxes names={OTHER_MAJORS} draft={draft} onChange={onChange} />
+        <fieldset className="allergen-group">
+          <legend>Tree nuts</legend>
+          <AllergenBoxes names={TREE_NUTS} draft={draft} onChange={onChange} />
+        </fieldset>
+        <details className="allergen-more" open={draft.allergens.some((a) => seaFood.includes(a))}>
+          <summary>Fish and shellfish</summary>
+          <AllergenBoxes names={seaFood} draft={draft} onChange={onChange} />
+        </details>
+      </fieldset>
+      <TextInput
+        id={`${id}-net-weight`}
+        label="Net weight (grams)"
+        hint={grams !== null ? `The label reads: ${netWeightWords(grams)}` : 'The label shows it in ounces and grams.'}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step="any"
+        value={draft.netWeight}
+        onChange={set('netWeight')}
+      />
+      <fieldset className="allergen-group">
+        <legend>Diet tags</legend>
+        <div className="allergen-boxes">
+          <Checkboxes choices={named(DIET_TAGS)} chosen={draft.dietTags} onChange={(dietTags) => onChange({ ...draft, dietTags })} />
+        </div>
+      </fieldset>
+      {/* A live region that is always there, so the warning is said when it appears. */}
+      <div aria-live="polite">
+        {mayContain && (
+          <p className="field-warning" data-may-contain>
+            {MAY_CONTAIN_WARNING}
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
 
 /** 20 MB on a slow line takes longer than a JSON call may. */
 const UPLOAD_TIMEOUT_MS = 120_000;
@@ -157,6 +293,7 @@ function ProductFields(props: {
         <MoneyInput id={`${id}-price`} label="Price ($ per tin)" type="number" min={0} step={0.01} value={draft.price} onChange={set('price')} required />
         <CountInput id={`${id}-inventory`} label="Inventory" min={0} step={1} value={draft.inventory} onChange={set('inventory')} required />
       </div>
+      <LabelFactsFields id={id} draft={draft} onChange={props.onChange} />
     </>
   );
 }
@@ -260,6 +397,8 @@ function ProductCard(props: {
   product: ProductView;
   pictures: Pictures;
   open: boolean;
+  /** Today's link to this product (`?focus=`: its label lacks a fact) lands here. */
+  focus: FocusRowProps;
   onToggle: () => void;
   onUploaded: (url: string, picture: PictureView) => void;
   onDirty: (dirty: boolean) => void;
@@ -269,8 +408,9 @@ function ProductCard(props: {
   const { product: p } = props;
   const headingId = `product-${p._id}`;
   const formId = `product-form-${p._id}`;
+  const missing = missingLabelFacts(p);
   return (
-    <li className={props.open ? 'product-card open' : 'product-card'} data-product={p._id}>
+    <li className={props.open ? 'product-card open' : 'product-card'} data-product={p._id} {...props.focus}>
       <div className="product-line">
         <div className="product-thumb">
           <ProductImage image={p.image} picture={props.pictures.get(p.image)} alt="" sizes="4.5rem" />
@@ -280,6 +420,10 @@ function ProductCard(props: {
           <p className="muted">
             {usd(p.price)} · {p.inventory > 0 ? `${p.inventory} in stock` : <strong className="sold-out">sold out</strong>}
           </p>
+          {missing.length > 0 && <p className="label-missing">Label needs {missing.join(', ')}</p>}
+          <a className="label-link" href={`/admin/chocolates/${encodeURIComponent(p._id)}/label`}>
+            Label<span className="sr-only"> of {p.name}</span>
+          </a>
         </div>
         <button
           className={props.open ? 'button button-small' : 'button button-quiet button-small'}
@@ -358,7 +502,9 @@ function ChocolatesPanel() {
     'Please check your internet connection or refresh the page to try again.',
   );
   const [adding, setAdding] = useState(false);
-  const [openId, setOpenId] = useState<string | null>(null);
+  // A product Today sent her to (its label lacks a fact) opens with its editor.
+  const { focus, rowProps } = useFocusRow(items !== null);
+  const [openId, setOpenId] = useState<string | null>(focus ?? null);
   const dirty = useRef(false);
   // The list's pictures and the ones uploaded here: a saved product comes back without its sizes.
   const [uploaded, setUploaded] = useState<Map<string, PictureView>>(() => new Map());
@@ -417,6 +563,7 @@ function ChocolatesPanel() {
                   product={p}
                   pictures={pictures}
                   open={openId === p._id}
+                  focus={rowProps(p._id)}
                   onToggle={() => void toggle(p._id)}
                   onUploaded={remember}
                   onDirty={(d) => (dirty.current = d)}

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Checkbox, CountInput, TextInput } from '../Field';
+import { Checkboxes, CountInput, TextInput } from '../Field';
 import type { MeetingHours } from '../../../contract/settings.ts';
 
 /** Her meeting hours as typed: the numbers kept as text until saved. */
@@ -45,14 +45,7 @@ export function MeetingHoursFields(props: { value: MeetingHoursTyped; onChange: 
       <legend>Free meeting hours</legend>
       <p className="muted">The times the home page offers for the free 30-minute online meeting; anything in your agenda takes its time out.</p>
       <div className="row-actions" role="group" aria-label="Days offered">
-        {WEEKDAYS.map(([day, words]) => (
-          <Checkbox
-            key={day}
-            label={words}
-            checked={value.days.includes(day)}
-            onChange={(ev) => onChange({ ...value, days: ev.target.checked ? [...value.days, day] : value.days.filter((d) => d !== day) })}
-          />
-        ))}
+        <Checkboxes<number> choices={WEEKDAYS} chosen={value.days} onChange={(days) => onChange({ ...value, days })} />
       </div>
       {error('meetingHours.days') && <p className="field-error">{error('meetingHours.days')}</p>}
       <div className="form-row">

@@ -23,6 +23,9 @@ const card = {
   inventory: 24,
 };
 
+/** Label facts (issue 48) not said: what a card without them shows. */
+const NOT_SAID = { ingredients: '', allergens: null, allergenFree: false, netWeightGrams: null, dietTags: [] };
+
 const add = (json: Record<string, unknown>) => asAdmin('/api/chocolates', { method: 'POST', json });
 
 describe(`chocolates on ${testDbKind()}`, () => {
@@ -30,7 +33,7 @@ describe(`chocolates on ${testDbKind()}`, () => {
     const res = await add(card);
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toEqual({ message: 'Product added successfully.', product: { _id: expect.any(String), ...card } });
+    expect(body).toEqual({ message: 'Product added successfully.', product: { _id: expect.any(String), ...card, ...NOT_SAID } });
     const row = await server.services.db.selectFrom('products').selectAll().where('id', '=', body.product._id).executeTakeFirstOrThrow();
     expect(row.priceCents).toBe(1850);
   });
@@ -96,7 +99,9 @@ describe(`chocolates on ${testDbKind()}`, () => {
     expect(names.at(-1)).toBe('Zesty Orange');
     expect(names.indexOf('Sea Salt Caramel Tin')).toBeGreaterThan(0);
     expect(list.find((p) => p.name === 'Zesty Orange')).toMatchObject({ price: 21.25, inventory: 0 });
-    expect(Object.keys(list[0]!).sort()).toEqual(['_id', 'description', 'details', 'image', 'inventory', 'name', 'price']);
+    expect(Object.keys(list[0]!).sort()).toEqual(
+      ['_id', 'allergenFree', 'allergens', 'description', 'details', 'dietTags', 'image', 'ingredients', 'inventory', 'name', 'netWeightGrams', 'price'].sort(),
+    );
   });
 
   it('edits a product; the new price shows in the public list', async () => {
@@ -108,7 +113,7 @@ describe(`chocolates on ${testDbKind()}`, () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       message: 'Product updated successfully.',
-      product: { ...card, _id: product._id, name: 'Lavender Honey Truffles', price: 22.75, inventory: 3, description: 'New words.' },
+      product: { ...card, ...NOT_SAID, _id: product._id, name: 'Lavender Honey Truffles', price: 22.75, inventory: 3, description: 'New words.' },
     });
     const list = await (await server.api('/api/chocolates')).json();
     expect(list.find((p: { _id: string }) => p._id === product._id)).toMatchObject({ price: 22.75, inventory: 3 });

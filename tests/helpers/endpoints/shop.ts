@@ -1,6 +1,15 @@
 /** The endpoint table's shop part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
-import { pagedList, plainGet, text, optionalText, match, type Endpoint } from './common.ts';
+import { pagedList, plainGet, text, optionalText, match, type Endpoint, type Field } from './common.ts';
+
+/** A chocolate's label facts (issue 48): optional, each refused when it is not what a label may say. */
+const LABEL_FACT_FIELDS: Record<string, Field> = {
+  ingredients: optionalText(),
+  allergens: { kind: 'array', role: 'match', bad: [['nuts'], ['tree nuts'], ['coconut'], ['chocolate'], [1], [null]] },
+  allergenFree: { kind: 'boolean' },
+  netWeightGrams: { kind: 'number', bad: [0, -1, 100_001, 1e308] },
+  dietTags: { kind: 'array', role: 'match', bad: [['keto'], [1]] },
+};
 
 export const SHOP_ENDPOINTS: Endpoint[] = [
   // --- chocolates, coupons, orders -----------------------------------------------------------
@@ -17,10 +26,23 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
       details: optionalText(),
       price: { kind: 'money', required: true, bad: [-1, 0.001, '18.555', '1e3', 'NaN', 100_000.01, 1e308] },
       inventory: { kind: 'number', required: true, bad: [-1, 1.5, 1_000_001, 1e308] },
+      ...LABEL_FACT_FIELDS,
     },
     writes: ['products'],
     example: async (fx) => ({
-      json: { name: fx.unique('Chai Spice Bonbons'), image: '/images/chai.png', description: 'Warm spices.', details: '12 pieces', price: 18.5, inventory: 7 },
+      json: {
+        name: fx.unique('Chai Spice Bonbons'),
+        image: '/images/chai.png',
+        description: 'Warm spices.',
+        details: '12 pieces',
+        price: 18.5,
+        inventory: 7,
+        ingredients: 'Milk chocolate (cane sugar, cocoa butter, milk powder), cream (milk), spices',
+        allergens: ['milk'],
+        allergenFree: false,
+        netWeightGrams: 99,
+        dietTags: ['gluten-free'],
+      },
     }),
   },
   {
@@ -35,12 +57,33 @@ export const SHOP_ENDPOINTS: Endpoint[] = [
       details: optionalText(),
       price: { kind: 'money', required: true, bad: [-0.5, '1.234', 'ten'] },
       inventory: { kind: 'number', required: true, bad: [-3, 0.5] },
+      ...LABEL_FACT_FIELDS,
     },
     writes: ['products'],
     example: async (fx) => ({
       params: { id: (await fx.product()).id },
-      json: { name: fx.unique('Dark Sea Salt'), image: '', description: 'Flaky salt.', details: '70% cacao', price: '21.00', inventory: 4 },
+      json: {
+        name: fx.unique('Dark Sea Salt'),
+        image: '',
+        description: 'Flaky salt.',
+        details: '70% cacao',
+        price: '21.00',
+        inventory: 4,
+        ingredients: 'Dark chocolate (cocoa mass, cane sugar), sea salt',
+        allergens: [],
+        allergenFree: true,
+        netWeightGrams: 80,
+        dietTags: ['plant-based'],
+      },
     }),
+  },
+  {
+    method: 'GET',
+    route: '/api/chocolates/:id/label',
+    auth: 'admin',
+    body: 'none',
+    writes: [],
+    example: async (fx) => ({ params: { id: (await fx.product()).id } }),
   },
   {
     method: 'DELETE',
