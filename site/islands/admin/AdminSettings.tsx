@@ -7,7 +7,7 @@ import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { MoneyInput } from '../Field';
 import { fieldErrors, type FieldIssue } from '../../../contract/check.ts';
-import { settingsSchema, slidingScale, type SessionTypeKey, type Settings, type SettingsView, type TypeAmounts } from '../../../contract/settings.ts';
+import { settingsUpdate, slidingScale, type SessionTypeKey, type Settings, type SettingsView, type TypeAmounts } from '../../../contract/settings.ts';
 
 /**
  * Her settings (issue 20): where her sessions happen unless a slot says otherwise, and the
@@ -124,7 +124,8 @@ function SettingsPanel() {
       meetingRoomUrl: roomUrl,
       meetingHours: hours ? hoursToSend(hours) : loaded!.meetingHours,
     };
-    const checked = settingsSchema.safeParse(settings);
+    // The server's own schema for this PUT: the settings this form holds (the others have their own panels and routes).
+    const checked = settingsUpdate.safeParse(settings);
     if (!checked.success) {
       const issues: FieldIssue[] = checked.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
       setErrors(fieldErrors(issues));
