@@ -42,6 +42,7 @@ import { adminMail, mailWebhooks } from './mail/mail.routes.ts';
 import { adminTaxRates, adminTaxSettings, taxRates } from './shop/tax-rates.routes.ts';
 // books: her gigs, locations, trips, mileage rates and the tax year (issue 24)
 import { adminGigs, adminLocations, adminMileageRates, adminTaxYear, adminTrips } from './books/books.routes.ts';
+import { adminBooks } from './books/food-sales.routes.ts';
 // images: the photo pipeline (product photos) and the slideshows' galleries
 import { adminImages, images } from './images/images.routes.ts';
 import { adminGalleries, galleries } from './galleries/galleries.routes.ts';
@@ -152,6 +153,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/admin/trips', adminTrips);
   api.route('/admin/mileage-rates', adminMileageRates);
   api.route('/admin/tax-year', adminTaxYear);
+  api.route('/admin/books', adminBooks);
   api.route('/images', images);
   api.route('/admin/images', adminImages);
   api.route('/galleries', galleries);

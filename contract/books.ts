@@ -52,7 +52,7 @@ export const toTenths = (n: number) => Math.round(n * 10);
 export const fromTenths = (n: number) => n / 10;
 
 /** Whole cents, 0 to $10,000. */
-const cents = (label: string) =>
+export const cents = (label: string) =>
   z
     .number({ error: `${label} must be a whole number of cents` })
     .int(`${label} must be a whole number of cents`)
@@ -228,7 +228,7 @@ export interface MileageFigures {
  * (and paid), gigs by the day their money came in, in her zone (SITE_TIMEZONE).
  */
 export interface IncomeFigures {
-  /** Shop sales kept, net of sales tax: orders paid, ready for pickup, shipped or picked up; items − discount + shipping. */
+  /** Shop sales kept, net of sales tax: orders paid, ready for pickup, shipped or picked up: items − discount + shipping; and her food sales recorded by hand (issue 48). */
   shopNetCents: number;
   /** Session payments kept: paid sessions booked, plus paid sessions cancelled and not refunded (inside her notice period, or a refund still to make by hand). */
   sessionsCents: number;

@@ -9,6 +9,7 @@ import { isCleanText } from './common.ts';
 import { SESSION_TYPES, type SessionType } from './booking.ts';
 import { place, placeLink } from './slots.ts';
 import { DEFAULT_FOOD_LICENCE, foodLicence } from './food.ts';
+import { shopAddressLine, type ShopAddress } from './tax.ts';
 
 /** Saved. */
 export const SETTINGS_SAVED = 'Settings saved.';
@@ -165,6 +166,25 @@ export const postalAddress = z
 export const postalAddressRequest = z.object({
   address: postalAddress.refine((v) => v !== '', POSTAL_ADDRESS_REQUIRED),
 });
+
+/**
+ * Which postal address a newsletter or marketing mail carries (decision 0059), the one rule: the
+ * address she set; else her shop's address (her tax settings') when it has a street line; else
+ * none, and no newsletter can be sent. `from` says which.
+ */
+export interface PostalAddressView {
+  address: string;
+  from: 'setting' | 'shop' | 'none';
+}
+export function mailPostalAddress(postalAddress: string, shop: ShopAddress): PostalAddressView {
+  if (postalAddress.trim()) return { address: postalAddress.trim(), from: 'setting' };
+  if (shop.line1.trim()) return { address: shopAddressLine(shop), from: 'shop' };
+  return { address: '', from: 'none' };
+}
+
+/** POST /api/admin/newsletters/{id}/send (and a journal post's) while no address is there: what is missing, and where. */
+export const NEWSLETTER_NO_POSTAL_ADDRESS =
+  'Add your postal address before sending: every newsletter must carry one (a PO box will do). Set it under Settings, or on the Newsletter page.';
 
 /** Every setting, whole. */
 export const settingsSchema = z.object({

@@ -120,6 +120,10 @@ export const shopAddress = z.object({
 });
 export type ShopAddress = z.output<typeof shopAddress>;
 
+/** Her shop's address on one line: "12 Oak St, Portland, OR 97201" (the street line may be empty). */
+export const shopAddressLine = (a: ShopAddress): string =>
+  [a.line1, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', ');
+
 /**
  * GET and PUT /api/admin/settings/tax: the states where she is registered to collect sales tax,
  * and her shop's address. A state left out is charged no tax, whatever its rate.

@@ -43,6 +43,7 @@ import * as holdClient from './migrations/0041_hold_client.ts';
 import * as refundsOwed from './migrations/0042_refunds_owed.ts';
 import * as labelFacts from './migrations/0043_label_facts.ts';
 import * as intakeConsents from './migrations/0044_intake_consents.ts';
+import * as foodSalesRecords from './migrations/0045_food_sales_records.ts';
 
 /**
  * Migrations are listed here rather than read from the folder at run time, so they work the
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '0042_refunds_owed': refundsOwed,
   '0043_label_facts': labelFacts,
   '0044_intake_consents': intakeConsents,
+  '0045_food_sales_records': foodSalesRecords,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -284,6 +284,8 @@ export interface OrdersTable {
   /** What a gift card paid of totalCents, and which card's lot (0028); PayPal captured the rest. */
   giftCardCents: Generated<number>;
   giftCardLotId: Generated<string | null>;
+  /** When she marked it shipped or picked up (0045): the sales records' date shipped; null before, or once moved back. */
+  deliveredAt: Timestamp | null;
 }
 
 export interface OrderItemsTable {
@@ -675,6 +677,21 @@ export interface NewslettersTable {
   updatedAt: Timestamp;
   sendStartedAt: Timestamp | null;
   sentAt: Timestamp | null;
+  /** The postal address every copy carries (0045, CAN-SPAM), fixed when its send starts; null for one sent before. */
+  postalAddress: string | null;
+}
+
+/** A food sale she recorded by hand (0045, decision 0059): a market, a fair, a box handed over; no buyer. */
+export interface FoodSalesTable {
+  id: Generated<string>;
+  /** Her day, YYYY-MM-DD in SITE_TIMEZONE. */
+  soldOn: string;
+  food: string;
+  quantity: number;
+  amountCents: number;
+  /** Where it was sold: the event's address and organizer's contact, or the outlet. */
+  place: string;
+  createdAt: CreatedAt;
 }
 
 export type OutboxState = 'pending' | 'sending' | 'sent' | 'skipped' | 'failed';
@@ -1125,6 +1142,7 @@ export interface Database {
   freeMeetings: FreeMeetingsTable;
   calendarMirror: CalendarMirrorTable;
   gigs: GigsTable;
+  foodSales: FoodSalesTable;
   trips: TripsTable;
   mileageRates: MileageRatesTable;
   intakeForms: IntakeFormsTable;

@@ -59,7 +59,7 @@ async function run(services: Services, label: string, senders: number): Promise<
     subject: `Bench ${label}`,
     body: '# News\n\nHello **everyone**, see [the calendar](https://example.com/calendar).',
   });
-  const started = await services.db.transaction().execute((trx) => startSend(trx, letter.id, new Date()));
+  const started = await services.db.transaction().execute((trx) => startSend(trx, letter.id, new Date(), 'PO Box 1, Portland, OR 97201'));
   if (!started.ok) throw new Error(`could not start: ${started.kind}`);
   const t0 = performance.now();
   let mails = 0;

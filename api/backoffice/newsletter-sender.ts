@@ -16,6 +16,7 @@ import { newsletterIssueMail } from './mails.ts';
 import { maskedAddress } from '../mail/send.ts';
 import { isRetryable } from '../mail/outbox.ts';
 import { suppressionsOf } from '../mail/outbox.repo.ts';
+import { postalAddressOf } from '../settings/settings.repo.ts';
 
 type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
 
@@ -42,6 +43,8 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
   const claimed = await db.transaction().execute((trx) => claimOutbox(trx, limit, now, env.NEWSLETTER_CLAIM_STALE_MS));
   const result: BatchResult = { claimed: claimed.length, sent: 0, skipped: 0, failed: 0 };
   const letters = await lettersOf(db, [...new Set(claimed.map((r) => r.newsletterId))]);
+  // The address fixed when the send started; one sent before it was fixed (0045) carries today's.
+  const current = [...letters.values()].some((l) => l.postalAddress === null) ? (await postalAddressOf(db)).address : '';
   // Addresses that bounced or complained (Resend's webhook) are skipped, as every other mail is.
   const suppressed = await suppressionsOf(
     db,
@@ -60,7 +63,9 @@ export async function sendNewsletterBatch(services: SenderServices, options: { l
     }
     const letter = letters.get(row.newsletterId)!;
     try {
-      await mailer.send(newsletterIssueMail(env, row.email, letter, { idempotencyKey: idempotencyKey(row.newsletterId, row.email) }));
+      await mailer.send(
+        newsletterIssueMail(env, row.email, letter, letter.postalAddress ?? current, { idempotencyKey: idempotencyKey(row.newsletterId, row.email) }),
+      );
     } catch (err) {
       result.failed++;
       const message = err instanceof Error ? err.message : String(err);

@@ -51,18 +51,22 @@ export async function outboxCounts(db: DB, ids: string[]): Promise<Map<string, R
 }
 
 /**
- * Starts the send of a draft, in the caller's transaction: the newsletter becomes 'sending' and
- * every current subscriber gets one outbox row (the primary key makes it one). 'not_draft' when
- * it was sent or is being sent already (a second click, a second tab): nothing changes.
+ * Starts the send of a draft, in the caller's transaction: the newsletter becomes 'sending' with
+ * the postal address every copy will carry (CAN-SPAM, decision 0059), and every current
+ * subscriber gets one outbox row (the primary key makes it one). 'not_draft' when it was sent or
+ * is being sent already (a second click, a second tab); 'no_postal_address' when `postalAddress`
+ * is empty (she has set none, and her shop's address has no street): nothing changes, nothing is queued.
  */
 export async function startSend(
   trx: Transaction<Database>,
   id: string,
   now: Date,
-): Promise<{ ok: true; total: number } | { ok: false; kind: 'not_found' | 'not_draft' | 'no_subscribers' }> {
+  postalAddress: string,
+): Promise<{ ok: true; total: number } | { ok: false; kind: 'not_found' | 'not_draft' | 'no_subscribers' | 'no_postal_address' }> {
   const row = await trx.selectFrom('newsletters').select(['status']).where('id', '=', id).forUpdate().executeTakeFirst();
   if (!row) return { ok: false, kind: 'not_found' };
   if (row.status !== 'draft') return { ok: false, kind: 'not_draft' };
+  if (!postalAddress.trim()) return { ok: false, kind: 'no_postal_address' };
   const inserted = await trx
     .insertInto('newsletterOutbox')
     .columns(['newsletterId', 'email'])
@@ -72,7 +76,11 @@ export async function startSend(
     .execute();
   const total = inserted.length;
   if (total === 0) return { ok: false, kind: 'no_subscribers' };
-  await trx.updateTable('newsletters').set({ status: 'sending', totalCount: total, sendStartedAt: now, updatedAt: now }).where('id', '=', id).execute();
+  await trx
+    .updateTable('newsletters')
+    .set({ status: 'sending', totalCount: total, sendStartedAt: now, updatedAt: now, postalAddress })
+    .where('id', '=', id)
+    .execute();
   return { ok: true, total };
 }
 
@@ -168,11 +176,11 @@ export async function finishDrained(db: DB, now: Date): Promise<void> {
       and not exists (select 1 from newsletter_outbox o where o.newsletter_id = n.id and o.state in ('pending', 'sending'))`.execute(db);
 }
 
-/** Subjects and bodies of the newsletters the claimed rows belong to. */
+/** Subjects, bodies and postal addresses (null: sent before 0045) of the newsletters the claimed rows belong to. */
 export async function lettersOf(db: DB, ids: string[]) {
-  if (ids.length === 0) return new Map<string, { subject: string; body: string }>();
-  const rows = await db.selectFrom('newsletters').select(['id', 'subject', 'bodyMarkdown']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, { subject: r.subject, body: r.bodyMarkdown }]));
+  if (ids.length === 0) return new Map<string, { subject: string; body: string; postalAddress: string | null }>();
+  const rows = await db.selectFrom('newsletters').select(['id', 'subject', 'bodyMarkdown', 'postalAddress']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { subject: r.subject, body: r.bodyMarkdown, postalAddress: r.postalAddress }]));
 }
 
 export async function adminEmail(db: DB, adminId: string): Promise<string | undefined> {

@@ -18,6 +18,8 @@ import { sendNow } from '../mail/outbox.ts';
 import { newsletterIssueMail } from './mails.ts';
 import { adminEmail, findNewsletter, insertNewsletter, listNewsletters, outboxCounts, startSend, updateDraft, type NewsletterRow } from './newsletters.repo.ts';
 import type { DB } from '../../db/client.ts';
+import { NEWSLETTER_NO_POSTAL_ADDRESS } from '../../contract/settings.ts';
+import { postalAddressOf } from '../settings/settings.repo.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
@@ -47,6 +49,14 @@ async function views(db: DB, rows: NewsletterRow[]): Promise<NewsletterView[]> {
 
 const params = validateParams(z.object({ id }));
 
+/** Each refusal of a send, by its kind (the compiler checks none is missing). */
+const sendRefusals: Record<Exclude<Awaited<ReturnType<typeof startSend>>, { ok: true }>['kind'], { status: 404 | 409; message: string }> = {
+  not_found: { status: 404, message: NEWSLETTER_NOT_FOUND },
+  not_draft: { status: 409, message: NEWSLETTER_NOT_DRAFT },
+  no_subscribers: { status: 409, message: NEWSLETTER_NO_SUBSCRIBERS },
+  no_postal_address: { status: 409, message: NEWSLETTER_NO_POSTAL_ADDRESS },
+};
+
 /**
  * The admin's newsletters (issue 16, decision 0018): drafts, a preview in the mail layout, a
  * test to the admin's own address, the send (which only fills the outbox: the sender job
@@ -65,8 +75,8 @@ export const adminNewsletters = new Hono<AppEnv>()
   })
   // The mail as a subscriber gets it, for the live preview; rendered here so the browser ships no Markdown code.
   .post('/preview', validateJson(newsletterDraft), async (c) => {
-    const { env } = c.var.services;
-    const mail = newsletterIssueMail(env, 'subscriber@example.com', c.req.valid('json'));
+    const { db, env } = c.var.services;
+    const mail = newsletterIssueMail(env, 'subscriber@example.com', c.req.valid('json'), (await postalAddressOf(db)).address);
     return c.json({ subject: mail.subject, html: mail.html ?? '', text: mail.text } satisfies NewsletterPreview);
   })
   .get('/:id', params, async (c) => {
@@ -90,7 +100,7 @@ export const adminNewsletters = new Hono<AppEnv>()
     if (!to) return c.json({ message: 'Your admin account has no address.' }, 409);
     // Reports no change of its own: queued in a transaction of its own and sent at once.
     const sent = await sendNow(c.var.services, 'newsletter-test', [
-      newsletterIssueMail(env, to, { subject: row.subject, body: row.bodyMarkdown }, { test: true }),
+      newsletterIssueMail(env, to, { subject: row.subject, body: row.bodyMarkdown }, (await postalAddressOf(db)).address, { test: true }),
     ]);
     if (!sent) return c.json({ message: 'The test could not be sent. Please try again.' }, 502);
     return c.json({ message: NEWSLETTER_TEST_SENT, to });
@@ -98,12 +108,10 @@ export const adminNewsletters = new Hono<AppEnv>()
   .post('/:id/send', params, async (c) => {
     const { db } = c.var.services;
     const newsletterId = c.req.valid('param').id;
-    const started = await db.transaction().execute((trx) => startSend(trx, newsletterId, new Date()));
-    if (!started.ok) {
-      if (started.kind === 'not_found') return c.json({ message: NEWSLETTER_NOT_FOUND }, 404);
-      if (started.kind === 'not_draft') return c.json({ message: NEWSLETTER_NOT_DRAFT }, 409);
-      return c.json({ message: NEWSLETTER_NO_SUBSCRIBERS }, 409);
-    }
+    // Every copy carries her postal address (CAN-SPAM, decision 0059): none, and nothing is queued.
+    const { address } = await postalAddressOf(db);
+    const started = await db.transaction().execute((trx) => startSend(trx, newsletterId, new Date(), address));
+    if (!started.ok) return c.json({ message: sendRefusals[started.kind].message }, sendRefusals[started.kind].status);
     const row = await findNewsletter(db, newsletterId);
     return c.json({ message: NEWSLETTER_SENDING, newsletter: (await views(db, [row!]))[0] }, 202);
   });

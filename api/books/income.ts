@@ -2,7 +2,8 @@
  * Her income, one definition in one place (issue 30, decision 0031): the SQL sums of
  * income.repo.ts put together month by month, every month of the range present (zero when
  * nothing happened), for the Finances page (api/backoffice/finances.ts) and the Tax year
- * (tax-year.ts) and so for both their CSVs. Income = shop sales kept net of sales tax + session
+ * (tax-year.ts) and so for both their CSVs. Income = shop sales kept net of sales tax (her food
+ * sales recorded by hand among them, decision 0059) + session
  * payments kept + class places kept + tastings (issue 34) + gigs paid; refunds and sales tax are lines of their own, never in income. A
  * period's figures are the sums of its months', so every one of them is recomputed from its rows.
  */
@@ -10,6 +11,7 @@ import type { DB } from '../../db/client.ts';
 import type { IncomeFigures } from '../../contract/books.ts';
 import type { FinanceFigures } from '../../contract/backoffice.ts';
 import { eventIncome, gigIncome, sessionIncome, shopIncome } from './income.repo.ts';
+import { handSalesByMonth } from './food-sales.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 
@@ -105,11 +107,12 @@ export function monthsBetween(from: string, to: string): string[] {
 
 /** The income of every month from `from` to `to` (YYYY-MM, both included) in her zone, in order. */
 export async function incomeByMonth(db: DB, zone: string, from: string, to: string): Promise<({ month: string } & IncomeMonth)[]> {
-  const [shop, sessions, events, gigs] = await Promise.all([
+  const [shop, sessions, events, gigs, hand] = await Promise.all([
     shopIncome(db, zone, from, to),
     sessionIncome(db, zone, from, to),
     eventIncome(db, from, to),
     gigIncome(db, from, to),
+    handSalesByMonth(db, from, to),
   ]);
   const byMonth = new Map(monthsBetween(from, to).map((m) => [m, emptyIncome()]));
   // Each row's figures are named as IncomeMonth's: copy every one but the month.
@@ -119,6 +122,13 @@ export async function incomeByMonth(db: DB, zone: string, from: string, to: stri
       if (!f) continue;
       for (const [k, v] of Object.entries(figures)) f[k as (typeof ADDED)[number]] = n(v as string | number | null);
     }
+  }
+  // Her food sales recorded by hand (decision 0059) are shop sales: each one a sale, by the day sold (no sales tax, no shipping).
+  for (const { month, count, cents } of hand) {
+    const f = byMonth.get(month);
+    if (!f) continue;
+    f.shopNetCents += n(cents);
+    f.ordersPaidCount += n(count);
   }
   return [...byMonth].map(([month, f]) => ({ month, ...finishIncome(f) }));
 }

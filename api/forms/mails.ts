@@ -102,23 +102,47 @@ export function unsubscribeLinks(env: Env, email: string) {
   };
 }
 
-/** Any newsletter mail: content plus the unsubscribe line (a real link in the html) and headers. */
-export function newsletterMail(env: Env, to: string, subject: string, content: MailContent): OutgoingMail {
+/** The postal address as a footer line (its lines joined): CAN-SPAM's physical address, beside the unsubscribe. */
+export const postalAddressLine = (address: string) =>
+  address
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(', ');
+
+/**
+ * Any newsletter or other mail to a subscriber: content plus her postal address (CAN-SPAM 15
+ * U.S.C. 7704(a)(5); the one rule of which: contract/settings.ts mailPostalAddress, read by
+ * api/settings/settings.repo.ts postalAddressOf), the unsubscribe line (a real link in the html)
+ * and headers. `postalAddress` '' only where no newsletter can be sent yet (the welcome of a
+ * subscriber, a preview or test to her): a newsletter's send is refused without one.
+ */
+export function newsletterMail(env: Env, to: string, subject: string, content: MailContent, postalAddress: string): OutgoingMail {
   const links = unsubscribeLinks(env, to);
   const line = `Unsubscribe: ${links.page}`;
-  const rendered = renderMail({ ...content, footer: [...(content.footer ?? []), `You receive this because ${to} subscribed at ${env.SITE_URL}.`, line] });
+  const address = postalAddressLine(postalAddress);
+  const rendered = renderMail({
+    ...content,
+    footer: [...(content.footer ?? []), ...(address ? [address] : []), `You receive this because ${to} subscribed at ${env.SITE_URL}.`, line],
+  });
   // renderMail writes the footer as text; the one line we wrote ourselves becomes a link.
   const escaped = escapeHtml(links.page);
   const html = rendered.html.replace(`Unsubscribe: ${escaped}`, `<a href="${escaped}" style="color:#666">Unsubscribe</a>`);
   return { to, subject, text: rendered.text, html, headers: links.headers };
 }
 
-export function welcomeMail(env: Env, brand: string, email: string): OutgoingMail {
-  return newsletterMail(env, email, `Welcome to the ${brand} newsletter`, {
-    heading: 'Thanks for signing up!',
-    paragraphs: [
-      'You are on the list for news about yoga classes, workshops, yoga therapy and new chocolates.',
-      'Mails come rarely, and every one of them has a link to leave the list with one click.',
-    ],
-  });
+export function welcomeMail(env: Env, brand: string, email: string, postalAddress: string): OutgoingMail {
+  return newsletterMail(
+    env,
+    email,
+    `Welcome to the ${brand} newsletter`,
+    {
+      heading: 'Thanks for signing up!',
+      paragraphs: [
+        'You are on the list for news about yoga classes, workshops, yoga therapy and new chocolates.',
+        'Mails come rarely, and every one of them has a link to leave the list with one click.',
+      ],
+    },
+    postalAddress,
+  );
 }

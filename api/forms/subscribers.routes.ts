@@ -20,6 +20,7 @@ import { UNSUBSCRIBE_PURPOSE, welcomeMail } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
+import { postalAddressOf } from '../settings/settings.repo.ts';
 import { LIMITS } from '../limits/limits.ts';
 
 /**
@@ -34,7 +35,8 @@ export const subscribers = new Hono<AppEnv>()
     // On the list already: no welcome, and none of the address's mail allowance spent on it.
     if (await isSubscribed(db, email)) return c.json({ message: ALREADY_SUBSCRIBED }, 409);
     // The limiter counts on a connection of its own: the welcome is decided before the transaction.
-    const mails = await limitVisitorCopy(limits, [welcomeMail(env, (await brandNames(db)).yoga, email)], email);
+    const [brand, postal] = await Promise.all([brandNames(db), postalAddressOf(db)]);
+    const mails = await limitVisitorCopy(limits, [welcomeMail(env, brand.yoga, email, postal.address)], email);
     // The subscription and its welcome in one transaction (decision 0024). One statement
     // (INSERT ... ON CONFLICT DO NOTHING): concurrent twins make one row, and one welcome.
     const added = await commitWithMails(c.var.services, async (trx) => {

@@ -13,6 +13,7 @@ import { POST_MESSAGES, postContent, type PostContent } from '../../contract/con
 import type { Services } from '../services/index.ts';
 import { excerptOf } from '../lib/markdown.ts';
 import { insertNewsletter, startSend } from '../backoffice/newsletters.repo.ts';
+import { postalAddressOf } from '../settings/settings.repo.ts';
 import { findRevision } from './pages.repo.ts';
 import * as repo from './posts.repo.ts';
 import { done, invalidContent, type InvalidContent, type Outcome } from './publishing.ts';
@@ -26,10 +27,11 @@ import type { Change, PostPlace, PublishedPost } from '../site/publisher.ts';
  * - 'stale': the draft was saved since the editor loaded `currentVersion`;
  * - 'invalid': the content breaks its schema (`message`, `issues` by field);
  * - 'slug-taken': another post has the address;
- * - 'already-sent', 'not-published', 'no-subscribers': the newsletter can't be made.
+ * - 'already-sent', 'not-published', 'no-subscribers', 'no-postal-address' (none to carry, CAN-SPAM,
+ *   decision 0059): the newsletter can't be made.
  */
 export type PostRefusal =
-  | { ok: false; kind: 'not-found' | 'no-revision' | 'slug-taken' | 'already-sent' | 'not-published' | 'no-subscribers' }
+  | { ok: false; kind: 'not-found' | 'no-revision' | 'slug-taken' | 'already-sent' | 'not-published' | 'no-subscribers' | 'no-postal-address' }
   | { ok: false; kind: 'stale'; currentVersion: number }
   | InvalidContent;
 
@@ -282,6 +284,8 @@ export async function sendPostAsNewsletter(
   id: string,
   full: boolean,
 ): Promise<Outcome<{ newsletterId: string; total: number; sentAt: Date }, PostRefusal>> {
+  // Every copy carries her postal address (decision 0059), read before the transaction.
+  const { address } = await postalAddressOf(db);
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await repo.lockPostForNewsletter(trx, id);
@@ -292,9 +296,9 @@ export async function sendPostAsNewsletter(
       const letter = newsletterOf(parsed.data, env.SITE_URL, full);
       const newsletter = await insertNewsletter(trx, letter);
       const now = new Date();
-      const started = await startSend(trx, newsletter.id, now);
-      // Nobody to send to: the transaction is undone, newsletter and all; she can send it later.
-      if (!started.ok) throw new RolledBack(refused('no-subscribers'));
+      const started = await startSend(trx, newsletter.id, now, address);
+      // No address, or nobody to send to: the transaction is undone, newsletter and all; she can send it later.
+      if (!started.ok) throw new RolledBack(refused(started.kind === 'no_postal_address' ? 'no-postal-address' : 'no-subscribers'));
       await repo.markSentAsNewsletter(trx, id, newsletter.id, now);
       return done({ newsletterId: newsletter.id, total: started.total, sentAt: now });
     });

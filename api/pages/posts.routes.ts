@@ -7,6 +7,7 @@ import { validateJson, validateOptionalJson, validateParams, validateQuery } fro
 import { answerPage } from '../lib/pages.ts';
 import { pageQuery } from '../../contract/paging.ts';
 import { NEWSLETTER_SENDING } from '../../contract/backoffice.ts';
+import { NEWSLETTER_NO_POSTAL_ADDRESS } from '../../contract/settings.ts';
 import {
   createPostBody,
   POST_MESSAGES,
@@ -88,6 +89,7 @@ const postAnswers: { [K in PostRefusal['kind']]: (c: Context<AppEnv>, r: Extract
   'already-sent': (c) => c.json({ message: POST_MESSAGES.alreadySent }, 409),
   'not-published': (c) => c.json({ message: POST_MESSAGES.notPublished }, 409),
   'no-subscribers': (c) => c.json({ message: POST_MESSAGES.noSubscribers }, 409),
+  'no-postal-address': (c) => c.json({ message: NEWSLETTER_NO_POSTAL_ADDRESS }, 409),
 };
 
 /** A use-case's refusal → its answer. */

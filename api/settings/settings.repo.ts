@@ -6,6 +6,8 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import { DEFAULT_SETTINGS, settingsSchema, SETTINGS_KEYS, type Settings, type SettingsKey } from '../../contract/settings.ts';
+import { DEFAULT_TAX_SETTINGS, taxSettings, type TaxSettings } from '../../contract/tax.ts';
+import { mailPostalAddress, type PostalAddressView } from '../../contract/settings.ts';
 import { upgradeStored } from './stored-upgrades.ts';
 
 /** Every setting, in one query. */
@@ -40,4 +42,29 @@ export async function writeSettings(db: DB, changes: Partial<Settings>): Promise
         .execute();
     }
   });
+}
+
+/**
+ * Her tax registrations and her shop's address (issue 29, decision 0028): one setting, key 'tax',
+ * read through contract/tax.ts's schema (api/shop/tax-settings.repo.ts writes it). Never set, or
+ * stored in a shape that no longer fits: the default, her kitchen in Portland, Oregon, registered
+ * there only. Read here, below the wings, because the postal address falls back on the shop's.
+ */
+export async function readTaxSettings(db: DB): Promise<TaxSettings> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'tax').executeTakeFirst();
+  if (!row) return DEFAULT_TAX_SETTINGS;
+  try {
+    const parsed = taxSettings.safeParse(JSON.parse(row.value));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // unreadable JSON: the default, as below
+  }
+  console.error('[settings] stored tax settings no longer fit their schema; the default is used');
+  return DEFAULT_TAX_SETTINGS;
+}
+
+/** The postal address her newsletters and marketing mails carry now (contract/settings.ts mailPostalAddress: hers, else her shop's). */
+export async function postalAddressOf(db: DB): Promise<PostalAddressView> {
+  const [{ postalAddress }, { shopAddress }] = await Promise.all([readSettings(db), readTaxSettings(db)]);
+  return mailPostalAddress(postalAddress, shopAddress);
 }

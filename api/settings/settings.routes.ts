@@ -2,8 +2,18 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson } from '../validation.ts';
-import { MEETING_ROOM_CLEARED, MEETING_ROOM_SAVED, SETTINGS_SAVED, meetingRoomRequest, settingsUpdate, type SettingsView } from '../../contract/settings.ts';
-import { readSettings, writeSettings } from './settings.repo.ts';
+import {
+  MEETING_ROOM_CLEARED,
+  MEETING_ROOM_SAVED,
+  POSTAL_ADDRESS_SAVED,
+  SETTINGS_SAVED,
+  meetingRoomRequest,
+  postalAddressRequest,
+  settingsUpdate,
+  type PostalAddressView,
+  type SettingsView,
+} from '../../contract/settings.ts';
+import { postalAddressOf, readSettings, writeSettings } from './settings.repo.ts';
 
 /**
  * Her settings (issue 20), mounted on /api/admin/settings:
@@ -13,6 +23,8 @@ import { readSettings, writeSettings } from './settings.repo.ts';
  *           a place that is an address or an http(s) link); a refusal names the field and
  *           changes nothing
  *   PUT /meeting  {roomUrl}: her own meeting room link (issue 35), '' to clear it
+ *   GET /postal-address  the address her newsletters carry now and where it comes from (decision 0059)
+ *   PUT /postal-address  {address}: her postal address (CAN-SPAM); '' is refused (POSTAL_ADDRESS_REQUIRED)
  */
 export const adminSettings = new Hono<AppEnv>()
   .use('*', requireAdmin())
@@ -30,4 +42,11 @@ export const adminSettings = new Hono<AppEnv>()
     const { roomUrl } = c.req.valid('json');
     await writeSettings(db, { meetingRoomUrl: roomUrl });
     return c.json({ settings: await readSettings(db), message: roomUrl === '' ? MEETING_ROOM_CLEARED : MEETING_ROOM_SAVED } satisfies SettingsView);
+  })
+  .get('/postal-address', async (c) => c.json((await postalAddressOf(c.var.services.db)) satisfies PostalAddressView))
+  .put('/postal-address', validateJson(postalAddressRequest), async (c) => {
+    const { db } = c.var.services;
+    await writeSettings(db, { postalAddress: c.req.valid('json').address });
+    const [settings, postal] = await Promise.all([readSettings(db), postalAddressOf(db)]);
+    return c.json({ settings, postal, message: POSTAL_ADDRESS_SAVED } satisfies SettingsView & { postal: PostalAddressView });
   });

@@ -21,11 +21,12 @@ import { deliveryMail, type PickupPlace } from './mails.ts';
 import { readTaxSettings } from './tax-settings.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import type { DB } from '../../db/client.ts';
+import { shopAddressLine } from '../../contract/tax.ts';
 
 /** Her shop's address on one line and her pickup hours, as the ready-for-pickup mail tells them. */
 export async function pickupPlace(db: DB): Promise<PickupPlace> {
   const [{ shopAddress: a }, { pickupHours }] = await Promise.all([readTaxSettings(db), readSettings(db)]);
-  return { address: [a.line1, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', '), hours: pickupHours };
+  return { address: shopAddressLine(a), hours: pickupHours };
 }
 import { orderMailView } from './order-views.ts';
 

@@ -255,6 +255,18 @@ export async function findOrderByCaptureId(db: DB, paypalCaptureId: string) {
 }
 
 /**
+ * When it was shipped or picked up (0045, the sales records' date shipped, decision 0059): set
+ * the first time she marks it so (a repeat keeps the first), cleared when she moves it back to
+ * paid or ready for pickup; a refund keeps it (the tins went).
+ */
+const deliveredAtOn = (to: OrderStatus) =>
+  to === 'shipped' || to === 'picked_up'
+    ? { deliveredAt: sql<Date>`coalesce(delivered_at, now())` }
+    : to === 'paid' || to === 'ready_for_pickup'
+      ? { deliveredAt: null }
+      : {};
+
+/**
  * Sets the status of the order `which` names to `to`, only while it is one of `from`: one
  * conditional UPDATE, so of concurrent changes (the admin, PayPal's webhooks, a delivery
  * repeated) only one finds the order in `from`, and a repeat finds nothing left to change.
@@ -264,7 +276,7 @@ export async function findOrderByCaptureId(db: DB, paypalCaptureId: string) {
 export async function moveOrderStatus(db: DB, which: { id: string } | { paypalCaptureId: string }, from: readonly OrderStatus[], to: OrderStatus) {
   return db
     .updateTable('orders')
-    .set({ status: to })
+    .set({ status: to, ...deliveredAtOn(to) })
     .$call((q) => ('id' in which ? q.where('id', '=', which.id) : q.where('paypalCaptureId', '=', which.paypalCaptureId)))
     .where('status', 'in', from)
     .returning(orderColumns)

@@ -34,6 +34,12 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
   await page.goto('/admin/newsletter');
   await expect(page.getByRole('heading', { level: 1, name: 'Newsletter' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Newsletter' })).toHaveAttribute('aria-current', 'page');
+  // Issue 48: every newsletter carries her postal address (CAN-SPAM); she sets it here (a fresh site has none).
+  await hydrated(page);
+  await page.getByLabel('Your postal address').fill('Cacao & Breath\nPO Box 4120\nPortland, OR 97208');
+  await page.getByRole('button', { name: 'Save postal address' }).click();
+  await expect(page.locator('[data-postal-address-shown]')).toContainText('PO Box 4120');
+  await expect(page.locator('[data-postal-address="setting"]')).toBeVisible();
   await page.getByLabel('Subject').fill(subject);
   await page.getByLabel('Body (Markdown)').fill('Classes **resume** on Monday.\n\n<script>alert(1)</script>\n\n[The calendar](https://example.com/calendar)');
 
@@ -43,6 +49,7 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
   await expect(preview.locator('body')).toContainText('<script>alert(1)</script>');
   await expect(preview.getByRole('link', { name: 'Unsubscribe' })).toBeVisible();
   await expect(preview.locator('h1')).toHaveText(subject);
+  await expect(preview.locator('body')).toContainText('Cacao & Breath, PO Box 4120, Portland, OR 97208');
 
   await page.getByRole('button', { name: 'Send me a test' }).click();
   await expectAlert(page, 'A test was sent to your address.', 'admin@example.com');
@@ -64,6 +71,7 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
     const [mail] = await mailsTo(page.request, email);
     expect(mail!.subject).toBe(subject);
     expect(mail!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail!.text).toContain('Cacao & Breath, PO Box 4120, Portland, OR 97208');
   }
   // The archive lists it.
   await expect(page.locator('[data-newsletter-row]').filter({ hasText: subject })).toContainText('sent');

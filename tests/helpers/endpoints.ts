@@ -34,6 +34,7 @@ import { GIFT_CARDS_ENDPOINTS } from './endpoints/gift-cards.ts';
 import { TASTINGS_ENDPOINTS } from './endpoints/tastings.ts';
 import { AGENDA_ENDPOINTS } from './endpoints/agenda.ts';
 import { FOOD_LICENCE_ENDPOINTS } from './endpoints/food-licence.ts';
+import { FOOD_SALES_ENDPOINTS } from './endpoints/food-sales.ts';
 import type { Endpoint, Example, Fixtures } from './endpoints/common.ts';
 
 export { BOOKING_SESSION, CART_COUPON, Fixtures, PNG, PNG_BASE64, SIGNATURE, pngForm } from './endpoints/common.ts';
@@ -58,6 +59,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...BACKOFFICE_ENDPOINTS,
   ...BOOKS_ENDPOINTS,
   ...FOOD_LICENCE_ENDPOINTS,
+  ...FOOD_SALES_ENDPOINTS,
   ...AGENDA_ENDPOINTS,
   ...BACKUPS_ENDPOINTS,
   ...PRACTICE_ENDPOINTS,

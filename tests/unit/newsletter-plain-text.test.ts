@@ -31,10 +31,15 @@ describe('markdownToText', () => {
 
   it('is the text part of the newsletter mail, while the html part keeps the formatting', () => {
     const env = loadEnv({ NODE_ENV: 'test' });
-    const mail = newsletterIssueMail(env, 'reader@example.com', {
-      subject: 'Solstice',
-      body: '## Solstice\n\n**December 21**, [tickets](https://example.com/t)',
-    });
+    const mail = newsletterIssueMail(
+      env,
+      'reader@example.com',
+      {
+        subject: 'Solstice',
+        body: '## Solstice\n\n**December 21**, [tickets](https://example.com/t)',
+      },
+      'PO Box 1, Portland, OR 97201',
+    );
     expect(mail.text).toContain('Solstice\n\nDecember 21, tickets (https://example.com/t)');
     expect(mail.text).not.toContain('**');
     expect(mail.text).not.toContain('## ');

@@ -5,6 +5,7 @@ import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import type { NewsletterPreview, NewsletterView } from '../../../contract/backoffice.ts';
 import { TextArea, TextInput } from '../Field';
+import { PostalAddressPanel } from './PostalAddressPanel';
 
 const ARCHIVE_COLUMNS = ['Subject', 'Status', 'Recipients', 'Sent', 'Skipped', 'Failed', 'When', 'Actions'] as const;
 /** How often the progress bar asks how far the send has got. */
@@ -159,6 +160,7 @@ function NewsletterPanel() {
   const letters = archive.items && archive.items.filter((n) => !failedOnly || n.failed > 0);
   return (
     <>
+      <PostalAddressPanel />
       <section className="admin-panel" aria-labelledby={`${id}-write`}>
         <h2 id={`${id}-write`}>{locked ? 'Newsletter' : current ? 'Edit draft' : 'Write a newsletter'}</h2>
         <div className="newsletter-editor">

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { adminScreen } from './AdminShell';
 import { GoogleCalendarPanel } from './GoogleCalendarPanel';
 import { FoodLicencePanel } from './FoodLicencePanel';
+import { PostalAddressPanel } from './PostalAddressPanel';
 import { MeetingHoursFields, hoursToSend, typedHours, type MeetingHoursTyped } from './MeetingHoursFields';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -271,6 +272,7 @@ function SettingsPage() {
     <>
       <SettingsPanel />
       <FoodLicencePanel />
+      <PostalAddressPanel />
       <GoogleCalendarPanel />
     </>
   );

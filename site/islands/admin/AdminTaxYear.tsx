@@ -2,6 +2,7 @@ import { Fragment, useCallback, useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { adminScreen } from './AdminShell';
 import SalesTaxPanel, { STATE_CHOICES } from './SalesTaxPanel';
+import { FoodSalesPanel } from './FoodSalesPanel';
 import { AdminTable, herToday } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -247,6 +248,8 @@ function TaxYearPanel() {
               Months and quarters in {view.timeZone}. Mileage rate:{' '}
               {view.mileageRate ? `${view.mileageRate.centsPerMile}¢ a mile (${view.mileageRate.name})` : 'none set for this year (Gigs page)'}.
             </p>
+            {/* Issue 48: her food sales against the cottage-food cap, and their records. */}
+            <FoodSalesPanel year={view.year} />
             <FigureTable caption={`The year ${view.year}`} periods={[{ label: String(view.year), figures: view.totals }]} />
             <h3>Quarter by quarter</h3>
             <Quarters key={view.year} view={view} />

@@ -12,6 +12,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.ts';
+import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import type { Mailer } from '../../../api/services/mail/index.ts';
 import type { NewsletterView } from '../../../contract/backoffice.ts';
 
@@ -51,6 +52,8 @@ describe(`a newsletter to 200 subscribers on ${testDbKind()}`, () => {
   beforeAll(async () => {
     cookie = await adminCookie(server);
     resetRateLimits();
+    // Issue 48: a newsletter carries her postal address, and is not sent without one.
+    await writeSettings(server.services.db, { postalAddress: 'PO Box 4120, Portland, OR 97208' });
   });
 
   it('reaches each subscriber exactly once, with the RFC 8058 headers, a text part, a visible unsubscribe link and a working one-click URL', async () => {
@@ -113,6 +116,7 @@ describe(`a send killed half way on ${testDbKind()}`, () => {
   let cookie: string;
   beforeAll(async () => {
     cookie = await adminCookie(server);
+    await writeSettings(server.services.db, { postalAddress: 'PO Box 4120, Portland, OR 97208' });
   });
 
   it('resumes: a dead sender’s claims wait for the stale window, everyone else is mailed once, and who unsubscribed meanwhile gets nothing', async () => {

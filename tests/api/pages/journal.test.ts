@@ -21,6 +21,7 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { publishDuePosts } from '../../../api/pages/journal.ts';
 import { scriptHash } from '../../../api/middleware/security-headers.ts';
 import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.ts';
+import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListItem } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
 
@@ -48,6 +49,8 @@ describe(`her journal on ${testDbKind()}`, () => {
   let photoId: string;
   beforeAll(async () => {
     cookie = await adminCookie(server);
+    // Issue 48: a newsletter carries her postal address, and is not sent without one.
+    await writeSettings(server.services.db, { postalAddress: 'PO Box 4120, Portland, OR 97208' });
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await smallJpeg(1600, 1067))], { type: 'image/jpeg' }), 'cover.jpg');
     const res = await server.api('/api/admin/images', { method: 'POST', body: form, headers: { cookie } });

@@ -1,5 +1,6 @@
 /** The endpoint table's backoffice part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { monthRange, plainGet, text, optionalText, type Endpoint } from './common.ts';
+import { postalAddressSet } from './food-sales.ts';
 
 export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
   // --- the back office (issue 16) -----------------------------------------------------------
@@ -128,7 +129,7 @@ export const BACKOFFICE_ENDPOINTS: Endpoint[] = [
     writes: ['newsletters', 'newsletterOutbox', 'mails'],
     okStatus: [202],
     example: async (fx) => {
-      await fx.subscriber();
+      await Promise.all([fx.subscriber(), postalAddressSet(fx)]);
       return { params: { id: await fx.newsletter() } };
     },
   },

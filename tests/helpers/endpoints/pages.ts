@@ -1,5 +1,6 @@
 /** The endpoint table's pages part (tests/helpers/endpoints.ts holds the whole table, in order). */
 import { plainGet, text, optionalText, match, type Endpoint } from './common.ts';
+import { postalAddressSet } from './food-sales.ts';
 
 export const PAGES_ENDPOINTS: Endpoint[] = [
   // --- her pages (issue 19) ------------------------------------------------------------------
@@ -233,6 +234,6 @@ export const JOURNAL_ENDPOINTS: Endpoint[] = [
     body: 'none',
     writes: ['pages', 'newsletters', 'newsletterOutbox'],
     okStatus: [202],
-    example: async (fx) => ({ params: { id: await fx.post(true) } }),
+    example: async (fx) => ({ params: { id: await postalAddressSet(fx).then(() => fx.post(true)) } }),
   },
 ];
