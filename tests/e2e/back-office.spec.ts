@@ -94,7 +94,7 @@ test('the new admin pages: in the navigation, the finances chart drawn, no CSP c
       // kept, gigs paid (issue 30), class places kept and tastings (issue 34).
       await expect(page.locator('[data-finance-chart] rect')).toHaveCount(60);
       await expect(page.locator('[data-finance-row="incomeCents"]')).toBeVisible();
-    } else await expect(page.getByRole('form')).toBeVisible();
+    } else await expect(page.getByRole('form', { name: title })).toBeVisible();
     await hydrated(page);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
