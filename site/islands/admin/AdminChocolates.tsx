@@ -114,6 +114,7 @@ function LabelFactsFields(props: { id: string; draft: Draft; onChange: (d: Draft
   const grams = typedGrams(draft.netWeight);
   const mayContain = [draft.ingredients, draft.description, draft.details].some((t) => MAY_CONTAIN.test(t));
   const seaFood = [...FISH, ...SHELLFISH] as readonly string[];
+  const [seaOpen, setSeaOpen] = useState(() => draft.allergens.some((a) => seaFood.includes(a)));
   return (
     <fieldset className="label-facts-fields">
       <legend>Label facts</legend>
@@ -141,9 +142,10 @@ function LabelFactsFields(props: { id: string; draft: Draft; onChange: (d: Draft
           <legend>Tree nuts</legend>
           <AllergenBoxes names={TREE_NUTS} draft={draft} onChange={onChange} />
         </fieldset>
-        <details className="allergen-more" open={draft.allergens.some((a) => seaFood.includes(a))}>
+        {/* Folded unless one is ticked; its boxes exist only while it is open, so nothing lies hidden under the fields below. */}
+        <details className="allergen-more" open={seaOpen} onToggle={(e) => setSeaOpen(e.currentTarget.open)}>
           <summary>Fish and shellfish</summary>
-          <AllergenBoxes names={seaFood} draft={draft} onChange={onChange} />
+          {seaOpen && <AllergenBoxes names={seaFood} draft={draft} onChange={onChange} />}
         </details>
       </fieldset>
       <TextInput
