@@ -10,11 +10,14 @@ import { ALLERGEN_FREE_CONFLICT, product } from '../../contract/chocolates.ts';
 
 describe('net weight in words', () => {
   it('reads ounces to one decimal first, then grams, as a US label does', () => {
-    expect(netWeightWords(93)).toBe('Net wt 3.3 oz (93 g)');
-    expect(netWeightWords(92.5)).toBe('Net wt 3.3 oz (92.5 g)');
-    expect(netWeightWords(28.35)).toBe('Net wt 1.0 oz (28.4 g)');
-    expect(netWeightWords(80)).toBe('Net wt 2.8 oz (80 g)');
-    expect(netWeightWords(1000)).toBe('Net wt 35.3 oz (1000 g)');
+    const read: [grams: number, words: string][] = [
+      [93, 'Net wt 3.3 oz (93 g)'],
+      [92.5, 'Net wt 3.3 oz (92.5 g)'],
+      [28.35, 'Net wt 1.0 oz (28.4 g)'],
+      [80, 'Net wt 2.8 oz (80 g)'],
+      [1000, 'Net wt 35.3 oz (1000 g)'],
+    ];
+    for (const [grams, words] of read) expect(netWeightWords(grams), String(grams)).toBe(words);
   });
 
   it('takes a positive number of grams, kept to a tenth', () => {
