@@ -151,7 +151,9 @@ test('she writes a post with a cover photo from her phone, previews, publishes, 
   const feed = await (await page.request.get('/blog/feed.xml')).text();
   expect(feed).toContain(`<title>${TITLE}</title>`);
 
-  // One step to a newsletter; it arrives once.
+  // One step to a newsletter; it arrives once. Issue 48: it carries her postal address (CAN-SPAM), without which it is not sent.
+  const postal = await page.request.put('/api/admin/settings/postal-address', { data: { address: 'PO Box 4120, Portland, OR 97208' } });
+  expect(postal.status(), await postal.text()).toBe(200);
   await page.getByRole('button', { name: 'Send as newsletter' }).click();
   await page.getByRole('dialog', { name: 'Send this post to every subscriber?' }).getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('dialog', { name: 'On its way' })).toBeVisible();
@@ -162,6 +164,7 @@ test('she writes a post with a cover photo from her phone, previews, publishes, 
   await expect.poll(async () => (await lettersTo()).length, { timeout: 10_000 }).toBe(1);
   const letters = await lettersTo();
   expect(letters[0]!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  expect(letters[0]!.text).toContain('PO Box 4120, Portland, OR 97208');
   expect(letters[0]!.links.some((l) => l.endsWith(`/blog/${SLUG}`))).toBe(true);
   // Once its send has finished (every recipient sent, skipped or failed), still one.
   const finished = async () => {
