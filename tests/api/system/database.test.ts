@@ -36,6 +36,7 @@ const tables = [
   'credit_lots',
   'event_payments',
   'events',
+  'food_sales',
   'free_meetings',
   'gallery_photos',
   'gift_cards',
@@ -125,6 +126,9 @@ describe(`migrations on ${testDbKind()}`, () => {
       '0040_erasure_reaches_the_money',
       '0041_hold_client',
       '0042_refunds_owed',
+      '0043_label_facts',
+      '0044_intake_consents',
+      '0045_food_sales_records',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
     const { rows } = await sql<{ table_name: string }>`
