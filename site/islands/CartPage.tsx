@@ -8,7 +8,7 @@ import { toCents, toDollars, usd, usdFromCents } from '../lib/money';
 import { COUPON_MINIMUM, couponAllowed, INVALID_COUPON, normalizeCouponCode, priceCart, SHIPPING_CENTS } from '../../contract/pricing.ts';
 import type { CouponView } from '../../contract/coupons.ts';
 import type { ProductView } from '../../contract/chocolates.ts';
-import { labelLines } from '../../contract/food-words.ts';
+import { COTTAGE_PICKUP_ONLY, labelLines } from '../../contract/food-words.ts';
 import type { PayPalConfigView } from '../../contract/config.ts';
 import type { CheckoutView, OrderPlacedView } from '../../contract/orders.ts';
 import type { TaxRatesView } from '../../contract/tax.ts';
@@ -45,7 +45,7 @@ type Coupon = CouponView | null;
 export default function CartPage() {
   const items = useStore($cart);
   const [live, setLive] = useState<Map<string, ProductView> | null>(null);
-  const [pickup, setPickup] = useState(false);
+  const [pickupChosen, setPickup] = useState(false);
   const [code, setCode] = useState('');
   const [coupon, setCoupon] = useState<Coupon>(null);
   const [couponError, setCouponError] = useState('');
@@ -60,7 +60,9 @@ export default function CartPage() {
   const [shipToZip, setShipToZip] = useState('');
   const [rates, setRates] = useState<TaxRatesView | null>(null);
   // Where and when pickups happen (her settings); Portland, as the site says, until they arrive.
-  const [pickupInfo, setPickupInfo] = useState({ city: 'Portland', hours: '' });
+  const [pickupInfo, setPickupInfo] = useState({ city: 'Portland', hours: '', handOverOnly: false });
+  // Issue 48: under the cottage-food exemption she sells in person only, so pickup is the one way (the server refuses shipping).
+  const pickup = pickupChosen || pickupInfo.handOverOnly;
   useEffect(() => {
     publicConfig()
       .then((c) => c.pickup && setPickupInfo(c.pickup))
@@ -379,17 +381,25 @@ export default function CartPage() {
       </p>
       <section className="admin-panel cart-summary" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Order summary</h2>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={pickup}
-            onChange={(e) => {
-              setPickup(e.target.checked);
-              setPaypal(null);
-            }}
-          />{' '}
-          Local pickup in {pickupInfo.city} (no shipping fee)
-        </label>
+        {pickupInfo.handOverOnly ? (
+          <p data-hand-over-only>
+            <strong>Local pickup in {pickupInfo.city} (no shipping fee)</strong>
+            <br />
+            {COTTAGE_PICKUP_ONLY}
+          </p>
+        ) : (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={pickup}
+              onChange={(e) => {
+                setPickup(e.target.checked);
+                setPaypal(null);
+              }}
+            />{' '}
+            Local pickup in {pickupInfo.city} (no shipping fee)
+          </label>
+        )}
         {!pickup && (
           <div className="field">
             <label htmlFor="ship-to-state">Ships to (state)</label>
