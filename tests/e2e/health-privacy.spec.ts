@@ -1,5 +1,16 @@
-import { expect, test, type Page } from '@playwright/test';
-import { closeAlert, expectAlert, fitsThePhone, loginAdmin, logInOnTheForm, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
+import { expect, test } from '@playwright/test';
+import {
+  answerIntake,
+  closeAlert,
+  drawSignature,
+  expectAlert,
+  fitsThePhone,
+  loginAdmin,
+  logInOnTheForm,
+  registerAndVerify,
+  uniqueEmail,
+  visitorHeaders,
+} from './helpers';
 
 /**
  * Issue 48 (decision 0058) at 390×844, axe clean: the home page's footer links the privacy policy
@@ -13,19 +24,6 @@ test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'America/Los_Angel
 
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 const SITE = `http://localhost:${PORT}`;
-
-/** Draws a short stroke on the signature canvas: its end saves it. */
-async function sign(page: Page) {
-  const canvas = page.locator('canvas.signature-canvas');
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.6);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.3, { steps: 5 });
-  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.7, { steps: 5 });
-  await page.mouse.up();
-  await expect(page.getByText('Signature saved.')).toBeVisible();
-}
 
 test('the home page’s footer links the privacy policy and the accessibility statement; both open and fit the phone', async ({ page }) => {
   await page.goto('/');
@@ -64,16 +62,9 @@ test('the intake asks the consent to collect and, apart, the consent to share, u
   await expect(box).not.toBeChecked();
   await fitsThePhone(page);
 
-  await page.getByLabel(/^Health conditions/).fill('none');
-  await page.getByLabel(/^Injuries and surgeries/).fill('none');
-  await page
-    .getByRole('group', { name: /Are you pregnant/ })
-    .getByLabel('No')
-    .check();
-  await page.getByLabel(/^What do you hope/).fill('Steadier balance');
-  await page.getByLabel(/^Emergency contact/).fill('Kai Consent 555-0101');
+  await answerIntake(page, { health: 'none', injuries: 'none', hope: 'Steadier balance', emergency: 'Kai Consent 555-0101' });
   await box.check();
-  await sign(page);
+  await drawSignature(page, { autoSave: true });
   await page.getByRole('button', { name: 'Submit the form' }).click();
   await expectAlert(page, 'Intake form saved');
   await closeAlert(page, 'Intake form saved');

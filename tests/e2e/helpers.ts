@@ -415,3 +415,15 @@ export async function fillMeetingRequest(form: Locator, email: string, sessionTy
   await form.getByLabel('Phone').fill('503-555-0101');
   await form.getByLabel('Session type').selectOption(sessionType);
 }
+
+/** The seeded intake form's required answers (issue 30), as a client types them on her phone. */
+export async function answerIntake(page: Page, a: { health: string; injuries: string; hope: string; emergency: string }) {
+  await page.getByLabel(/^Health conditions/).fill(a.health);
+  await page.getByLabel(/^Injuries and surgeries/).fill(a.injuries);
+  await page
+    .getByRole('group', { name: /Are you pregnant/ })
+    .getByLabel('No')
+    .check();
+  await page.getByLabel(/^What do you hope/).fill(a.hope);
+  await page.getByLabel(/^Emergency contact/).fill(a.emergency);
+}

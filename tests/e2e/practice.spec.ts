@@ -1,7 +1,18 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
-import { pickFirstFreeSlot, closeAlert, expectAlert, loginAdmin, mailsTo, registerAndVerify, uniqueEmail, visitorHeaders } from './helpers';
+import {
+  answerIntake,
+  pickFirstFreeSlot,
+  closeAlert,
+  drawSignature,
+  expectAlert,
+  loginAdmin,
+  mailsTo,
+  registerAndVerify,
+  uniqueEmail,
+  visitorHeaders,
+} from './helpers';
 
 /**
  * Issue 23 at 390×844, as a new client and the teacher live it: she requires the intake; a new
@@ -60,19 +71,6 @@ async function setRequired(request: APIRequestContext, required: boolean) {
   const form = await (await request.get('/api/admin/intake')).json();
   const res = await request.put('/api/admin/intake', { data: { required, questions: form.questions } });
   expect(res.status()).toBe(200);
-}
-
-/** Draws a short stroke on the signature canvas: its end saves it. */
-async function sign(page: Page) {
-  const canvas = page.locator('canvas.signature-canvas');
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.6);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.3, { steps: 5 });
-  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 5 });
-  await page.mouse.up();
-  await expect(page.getByText('Signature saved.')).toBeVisible();
 }
 
 test.describe('the therapy practice on a phone', () => {
@@ -134,21 +132,14 @@ test.describe('the therapy practice on a phone', () => {
     await fitsThePhone(page);
     await page.getByRole('button', { name: 'Submit the form' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Please answer: Health conditions' })).toBeVisible();
-    await page.getByLabel(/^Health conditions/).fill('Mild asthma');
-    await page.getByLabel(/^Injuries and surgeries/).fill(marker);
-    await page
-      .getByRole('group', { name: /Are you pregnant/ })
-      .getByLabel('No')
-      .check();
+    await answerIntake(page, { health: 'Mild asthma', injuries: marker, hope: 'Sleep through the night', emergency: 'Sam Intake 555-0100' });
     await page
       .getByRole('group', { name: /Your yoga experience/ })
       .getByLabel('Some classes')
       .check();
-    await page.getByLabel(/^What do you hope/).fill('Sleep through the night');
-    await page.getByLabel(/^Emergency contact/).fill('Sam Intake 555-0100');
     // Signing under her consent text is the consent (issue 30): no box to tick, no Save to press.
     await expect(page.getByRole('group', { name: /Consent/ }).getByLabel('I agree')).toHaveCount(0);
-    await sign(page);
+    await drawSignature(page, { autoSave: true });
     await page.getByRole('button', { name: 'Submit the form' }).click();
     await expectAlert(page, 'Intake form saved');
     await closeAlert(page, 'Intake form saved');

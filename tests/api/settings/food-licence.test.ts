@@ -100,4 +100,16 @@ describe(`her food licence on ${testDbKind()}`, () => {
     const licensed = await put({ ...HER_KITCHEN, licenceNumber: undefined, capDollars: 60_000 });
     expect(await licensed.json()).toMatchObject({ licence: { mode: 'licensed', licenceNumber: '', capDollars: 60_000 }, missing: ['licence number'] });
   });
+
+  it('draws the public pages again when the licence comes through her whole settings too', async () => {
+    const regenerate = vi.spyOn(server.services.publisher, 'regenerate');
+    const res = await server.api('/api/admin/settings', {
+      method: 'PUT',
+      json: { foodLicence: { ...HER_KITCHEN, mode: 'cottage', licenceNumber: '' } },
+      headers: { cookie: await adminCookie(server) },
+    });
+    expect(res.status).toBe(200);
+    expect(regenerate).toHaveBeenCalledWith({ kind: 'all' });
+    expect((await get()).licence.mode).toBe('cottage');
+  });
 });

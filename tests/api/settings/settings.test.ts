@@ -31,6 +31,10 @@ const SPEC_DEFAULTS = {
   // Issue 35: no meeting room link until she sets one; the free meeting on weekdays 09:00-17:00, two weeks ahead.
   meetingRoomUrl: '',
   meetingHours: { days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00', daysAhead: 14, noticeHours: 4 },
+  // Issue 48: licensed with no number until she says (Today asks), no postal address of her own, her calendar's neutral titles.
+  foodLicence: { mode: 'licensed', licenceNumber: '', businessName: '', businessAddress: '', phone: '', capDollars: 50_000 },
+  postalAddress: '',
+  calendarTitle: 'initial',
 };
 
 /** Issue 20's bookingAmounts, as a database saved before issue 30 holds it. */

@@ -19,24 +19,16 @@ export const FOOD_SALES_ENDPOINTS: Endpoint[] = [
     writes: ['settings'],
     example: async (fx) => ({ json: { address: fx.unique('PO Box 4120, Portland, OR 97208') } }),
   },
-  {
+  // The year's food sales, as a screen and as the records' CSV: the same question of a year.
+  ...['/api/admin/books/food-sales', '/api/admin/books/food-sales.csv'].map((route): Endpoint => ({
     method: 'GET',
-    route: '/api/admin/books/food-sales',
+    route,
     auth: 'admin',
     body: 'none',
     fields: { year: year() },
     writes: [],
     example: async () => ({ query: { year: '2026' } }),
-  },
-  {
-    method: 'GET',
-    route: '/api/admin/books/food-sales.csv',
-    auth: 'admin',
-    body: 'none',
-    fields: { year: year() },
-    writes: [],
-    example: async () => ({ query: { year: '2026' } }),
-  },
+  })),
   {
     method: 'POST',
     route: '/api/admin/books/food-sales',
