@@ -35,7 +35,8 @@ export const adminSettings = new Hono<AppEnv>()
     await writeSettings(db, changes);
     // Her pages show settings where her words name them ({notice period}, {yoga therapy amounts}): drawn again with the new value.
     // Her licence's mode decides whether /chocolates carries the cottage-food statement (issue 48).
-    if (changes.cancelNoticeHours !== undefined || changes.bookingAmounts !== undefined || changes.foodLicence !== undefined) await publisher.regenerate({ kind: 'all' });
+    if (changes.cancelNoticeHours !== undefined || changes.bookingAmounts !== undefined || changes.foodLicence !== undefined)
+      await publisher.regenerate({ kind: 'all' });
     return c.json({ settings: await readSettings(db), message: SETTINGS_SAVED } satisfies SettingsView);
   })
   .put('/meeting', validateJson(meetingRoomRequest), async (c) => {
