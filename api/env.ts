@@ -1,6 +1,6 @@
 /**
  * The one place the environment is read. Every variable is listed here with a doc line;
- * `.env.example` and the README's table mirror this list.
+ * `.env.example` and the table of docs/environment.md mirror this list.
  *
  * Development and tests run with no keys at all: each outside service then uses its local
  * stand-in. Production (NODE_ENV=production) refuses to start until every key below marked
@@ -456,7 +456,7 @@ export function loadEnvOrExit(source: Record<string, string | undefined> = proce
 
 /** Says why the server cannot start, the same way for every entry point, and exits. */
 export function exitCannotStart(err: EnvError): never {
-  console.error(`\n  Cannot start: ${err.message}\n  See .env.example and the README for what each variable means.\n`);
+  console.error(`\n  Cannot start: ${err.message}\n  See .env.example and docs/environment.md for what each variable means.\n`);
   process.exit(1);
 }
 

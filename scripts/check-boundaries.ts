@@ -1,5 +1,5 @@
 /**
- * The arrows between the top-level folders run one way (README's layout; decision 0011):
+ * The arrows between the top-level folders run one way (docs/architecture.md's layout; decision 0011):
  *
  *   site → contract        the browser's code imports the shared contract, never the server's code
  *   api → contract, db

@@ -4,7 +4,7 @@
  * one allows; in memory on PGlite, which is one process anyway. Keys are hashed before they
  * are stored: a limit per recipient keys on an e-mail address, which the table never holds.
  *
- * Every bucket, its key and its numbers live in LIMITS below; the README's "Limits" table
+ * Every bucket, its key and its numbers live in LIMITS below; the "Limits" table of docs/architecture.md
  * lists the same numbers.
  */
 import { createHash } from 'node:crypto';
