@@ -41,10 +41,17 @@ import { intakeMissingForFirstBooking } from '../practice/gate.ts';
 import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard, spendCredit } from '../packages/ledger.ts';
 import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
-import { zonedNow } from '../lib/time.ts';
+import { zonedInstant, zonedNow } from '../lib/time.ts';
+import { classWhen } from '../mail/layout.ts';
 import { clearSlots, slotIsClear } from '../agenda/agenda.ts';
 import { refreshBusyTimesIfStale } from '../agenda/calendar.ts';
 import { nudgeWriteBack, prepareMeetLink, sessionLink } from '../agenda/write-back.ts';
+
+/** A session's PayPal description: "Session on Monday, December 14, 2026 at 10:00 AM PST", on her clocks. */
+const paypalSessionDescription = (startsAt: Date, zone: string) => {
+  const when = classWhen(startsAt, zone);
+  return `Session on ${when.date} at ${when.time}`;
+};
 
 /** SPEC.md section 5: compared ignoring case and surrounding spaces. */
 export const isBookingCoupon = (code: string, coupon: string) => code.trim().toLowerCase() === coupon.trim().toLowerCase();
@@ -159,7 +166,9 @@ export async function startBookingPayment(
     const order = await deps.payments.createOrder({
       amountCents: chargeCents,
       referenceId: bookingOrderReference(input.slotId, input.userId),
-      description: `${input.sessionType} on ${slot.date} at ${slot.time}`,
+      // What PayPal shows the payer and keeps: a session and its time in words, never its kind (a
+      // therapy session is health data, which goes to no one beyond what she agreed to: issue 48).
+      description: paypalSessionDescription(zonedInstant(slot.date, slot.time, deps.env.SITE_TIMEZONE), deps.env.SITE_TIMEZONE),
     });
     orderId = order.id;
   } catch (err) {

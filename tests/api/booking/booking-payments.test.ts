@@ -14,6 +14,7 @@ import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { orderInEmulator } from '../../helpers/paypal-emulator.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -108,6 +109,10 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     const orderID: string = body.orderID;
     const order = await server.services.payments.getOrder(orderID);
     expect(order).toMatchObject({ status: 'CREATED', amountCents: 7550, currency: 'USD', referenceId: `slot:${slot.id}:${client.id}` });
+    // What PayPal shows the payer and keeps (issue 48): the session's time in words, never its kind (therapy is health data).
+    const { description } = (await orderInEmulator(server.services, orderID)).purchase_units[0]!;
+    expect(description).toMatch(/^Session on [A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4} at 3:30\sPM [A-Z]{3,4}$/);
+    expect(description).not.toMatch(/therapy|yoga/i);
 
     await approve(orderID);
     const res = await book(client, slot.id, { paypalOrderId: orderID, sessionType: THERAPY });
