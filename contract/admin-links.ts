@@ -49,6 +49,8 @@ export const adminLinks = {
   chocolates: () => '/admin/chocolates',
   /** Her food licence on the Settings page (issue 48): its number, business name, address and phone. */
   foodLicence: () => '/admin/settings#food-licence',
+  /** Her postal address (issue 48): the Newsletter page shows the one every newsletter carries, and sets it. */
+  postalAddress: () => '/admin/newsletter',
   /**
    * One item of a list (issue 30): the list's address, its filter kept, with `focus=<id>`; the
    * page scrolls that row into view once its data is drawn, opens its month and marks it. The

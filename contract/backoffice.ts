@@ -406,6 +406,8 @@ export interface TodayView {
   refundsOwed: TodayGroup<TodayRefundOwed> & { cents: number };
   /** Her food licence (issue 48): Today asks for what a label lacks under it (the licence number, seeded empty) until she sets it. */
   foodLicence: TodayFoodLicence;
+  /** Her postal address (issue 48): `missing` while neither her setting nor her shop's street gives one, so no newsletter can be sent. */
+  postalAddress: { missing: boolean; href: string };
   /** Products missing label facts (issue 48), by name, each with what it lacks and a tap from her products, until she fills them. */
   labelFacts: TodayGroup<TodayLabelFacts>;
 }

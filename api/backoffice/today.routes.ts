@@ -8,7 +8,8 @@ import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { unpaidOf } from '../books/gigs.ts';
 import { allRefundsOwed } from '../payments/refunds-owed.repo.ts';
-import { readSettings } from '../settings/settings.repo.ts';
+import { readSettings, readTaxSettings } from '../settings/settings.repo.ts';
+import { mailPostalAddress } from '../../contract/settings.ts';
 import { missingLabelFacts, missingLicenceFacts, type Allergen } from '../../contract/food.ts';
 import {
   classesAhead,
@@ -65,7 +66,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
   const today = zonedNow(env.SITE_TIMEZONE, now).date;
   const weekEnd = addDays(today, TODAY_WEEK_DAYS - 1);
   const since = new Date(now.getTime() - TODAY_WEEK_DAYS * 86_400_000);
-  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings, owed, unlabelled, settings] = await Promise.all([
+  const [orders, pickups, gigs, slotWeek, meetings, classes, failed, signups, clients, unsent, tastings, owed, unlabelled, settings, tax] = await Promise.all([
     ordersToDeliver(db),
     pickupsComing(db),
     unpaidOf(db, today),
@@ -80,6 +81,7 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     allRefundsOwed(db),
     productsMissingLabelFacts(db),
     readSettings(db),
+    readTaxSettings(db),
   ]);
   // Her sessions and the free meetings booked from the home page, in one list by their start.
   const week = [...slotWeek.map(sessionView), ...meetings.map((m) => meetingView(m, env.SITE_TIMEZONE))].sort(
@@ -204,6 +206,8 @@ export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', a
     },
     // Issue 48: seeded licensed with no number, so Today asks for it (and a label's other facts) until she sets them.
     foodLicence: { mode: settings.foodLicence.mode, missing: missingLicenceFacts(settings.foodLicence), href: adminLinks.foodLicence() },
+    // Issue 48: no newsletter goes without her postal address (CAN-SPAM); a fresh site has none, so Today asks.
+    postalAddress: { missing: mailPostalAddress(settings.postalAddress, tax.shopAddress).from === 'none', href: adminLinks.postalAddress() },
     // Issue 48: each product whose label lacks a fact, until she fills them; it opens her products at its own.
     labelFacts: group(
       unlabelled

@@ -134,6 +134,20 @@ export default function TodayPanel() {
               </p>
             </li>
           )}
+          {/* Issue 48: a newsletter carries her postal address (CAN-SPAM); without one none can be sent. */}
+          {today.postalAddress.missing && (
+            <li className="today-group attention" data-today-group="postalAddress" data-count={1}>
+              <h3>
+                <a href={today.postalAddress.href}>Your postal address</a>
+              </h3>
+              <p className="today-summary">Newsletters need your postal address (a PO box will do) before one can be sent.</p>
+              <p>
+                <a className="today-item" href={today.postalAddress.href}>
+                  Add it on the Newsletter page
+                </a>
+              </p>
+            </li>
+          )}
           <Group
             testKey="ordersToDeliver"
             name="Orders to deliver"

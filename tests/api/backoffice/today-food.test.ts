@@ -80,4 +80,16 @@ describe(`Today's food asks on ${testDbKind()}`, () => {
     expect((await today()).foodLicence).toMatchObject({ mode: 'cottage', missing: [] });
     expect((await put({ mode: 'licensed', ...kitchen })).status).toBe(200);
   });
+
+  it('asks for her postal address while no newsletter could carry one, and not once she sets it', async () => {
+    // A fresh site: no address of her own, and her shop's has no street line.
+    expect((await today()).postalAddress).toEqual({ missing: true, href: '/admin/newsletter' });
+    const res = await server.api('/api/admin/settings/postal-address', {
+      method: 'PUT',
+      json: { address: 'PO Box 4120, Portland, OR 97208' },
+      headers: { cookie: admin },
+    });
+    expect(res.status).toBe(200);
+    expect((await today()).postalAddress.missing).toBe(false);
+  });
 });
