@@ -36,6 +36,13 @@ export interface BootOptions {
   /** Seed classes, slots, chocolates and coupons on a fresh database (default true). */
   seedContent?: boolean;
   overrides?: Partial<Services>;
+  /**
+   * The tests' copy of a migrated database (tests/helpers/database.ts): a new PGlite is loaded
+   * from `pgliteTemplate` instead of the build's fresh cluster, and a database made from such a
+   * copy starts as a first start does although its migrations are already applied. Never set by
+   * the Node entry, so production always migrates what it opens.
+   */
+  migratedCopy?: { pgliteTemplate?: string };
 }
 
 /** Opens, migrates and seeds the database the environment names. */
@@ -43,12 +50,12 @@ export async function prepareDatabase(env: Env, options: BootOptions = {}) {
   const database = await openDatabase({
     url: env.DATABASE_URL,
     pgliteDir: env.PGLITE_DIR,
-    pgliteTemplate: pgliteTemplatePath(distDirOf(env.DIST_DIR)),
+    pgliteTemplate: options.migratedCopy?.pgliteTemplate ?? pgliteTemplatePath(distDirOf(env.DIST_DIR)),
     poolMax: env.DATABASE_POOL_MAX,
   });
   try {
     const applied = await migrateToLatest(database.db);
-    const firstStart = applied.includes('0001_initial');
+    const firstStart = applied.includes('0001_initial') || options.migratedCopy !== undefined;
     const seeded = await seed(database.db, {
       adminEmail: env.ADMIN_EMAIL,
       adminPassword: env.ADMIN_PASSWORD,

@@ -24,10 +24,14 @@ export function pgliteVersion(): string {
 /** Where a build keeps the template for the installed PGlite. */
 export const pgliteTemplatePath = (distDir: string) => join(distDir, 'pglite', `template-${pgliteVersion()}.tar.gz`);
 
-/** The template's tarball, for PGlite's `loadDataDir`; undefined when there is none for this version. */
+/**
+ * The template's tarball, for PGlite's `loadDataDir`; undefined when there is none for this version.
+ * A `.tar` is read as it is (the tests' migrated copy, read by every test file: no gunzip each time).
+ */
 export function readPgliteTemplate(file: string | undefined): Blob | undefined {
   if (!file || !existsSync(file)) return undefined;
-  return new Blob([gunzipSync(readFileSync(file))]);
+  const bytes = readFileSync(file);
+  return new Blob([file.endsWith('.tar') ? bytes : gunzipSync(bytes)]);
 }
 
 /** initdb in memory, and its data folder as a gzipped tarball at `file`. */

@@ -9,7 +9,8 @@ import pg from 'pg';
 /** The server benchmarks use: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local default. */
 export const benchAdminUrl = () => process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function throwawayDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** `template`: a database to copy (PostgreSQL's CREATE DATABASE … TEMPLATE), say one already migrated. */
+export async function throwawayDatabase(adminUrl: string, prefix: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const run = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
@@ -20,7 +21,7 @@ export async function throwawayDatabase(adminUrl: string, prefix: string): Promi
       await client.end();
     }
   };
-  await run(`CREATE DATABASE "${name}"`);
+  await run(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };

@@ -2,13 +2,15 @@
  * A fresh, empty database per test file: PGlite in memory, or (TEST_DB=postgres) a new
  * database on the server TEST_DATABASE_URL points at, dropped afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { throwawayDatabase } from '../../scripts/lib/throwaway-database.ts';
 import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
+import type { BootOptions } from '../../api/boot.ts';
+import { pgliteCopyPath, postgresCopyName } from './migrated-copies.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -17,15 +19,26 @@ export const testDbKind = (): TestDbKind => (process.env.TEST_DB === 'postgres' 
 export interface FreshDatabase {
   /** Environment entries that select it. */
   env: { DATABASE_URL?: string; PGLITE_DIR: string };
+  /** With `migrated`, what the server's boot is told: the database is a migrated copy (tests/helpers/migrated-copies.ts). */
+  migratedCopy?: BootOptions['migratedCopy'];
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(kind: TestDbKind = testDbKind()): Promise<FreshDatabase> {
-  if (kind === 'pglite') return { env: { PGLITE_DIR: 'memory://' }, drop: async () => {} };
+/**
+ * A new database. `migrated`: a copy of the run's migrated database (made by tests/global-setup.ts)
+ * when there is one, so the server that opens it has no migration to run; else an empty one.
+ */
+export async function freshDatabase(kind: TestDbKind = testDbKind(), { migrated = false } = {}): Promise<FreshDatabase> {
+  if (kind === 'pglite') {
+    const copy = pgliteCopyPath();
+    const migratedCopy = migrated && existsSync(copy) ? { pgliteTemplate: copy } : undefined;
+    return { env: { PGLITE_DIR: 'memory://' }, ...(migratedCopy ? { migratedCopy } : {}), drop: async () => {} };
+  }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const database = await throwawayDatabase(adminUrl, 't');
-  return { env: { DATABASE_URL: database.url, PGLITE_DIR: 'memory://' }, drop: database.drop };
+  const copy = migrated && process.env.TEST_POSTGRES_COPY === postgresCopyName() ? process.env.TEST_POSTGRES_COPY : undefined;
+  const database = await throwawayDatabase(adminUrl, 't', copy);
+  return { env: { DATABASE_URL: database.url, PGLITE_DIR: 'memory://' }, ...(copy ? { migratedCopy: {} } : {}), drop: database.drop };
 }
 
 /**

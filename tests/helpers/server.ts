@@ -21,13 +21,17 @@ export const testServerEnv = (more: Record<string, string | undefined>) =>
   loadEnv({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', QUIET: '1', OUTBOX_INTERVAL_MS: '3600000', GOOGLE_CALENDAR_WRITE_MS: '3600000', ...more });
 
 export async function startTestServer(options: Omit<TestServerOptions, 'resetRateLimits'> = {}): Promise<TestServer> {
-  const database = await freshDatabase();
+  const database = await freshDatabase(undefined, { migrated: true });
   // The outbox's periodic sender waits an hour between ticks: a mail a test let fail is retried only
   // when the test says so (sendDueMails), never in the middle of a later test's count. So does the
   // write-back to her Google Calendar (mirrorCalendar): its writes, and the refreshes Google's
   // pushes about them start, never land in the middle of a test comparing tables.
   const env = testServerEnv({ ...database.env, ...(typeof options.env === 'function' ? options.env() : options.env) });
-  const running = await startServer(env, { site: options.site ?? false, seedContent: options.seedContent ?? false });
+  const running = await startServer(env, {
+    site: options.site ?? false,
+    seedContent: options.seedContent ?? false,
+    ...(database.migratedCopy ? { migratedCopy: database.migratedCopy } : {}),
+  });
   const base = `http://127.0.0.1:${running.port}`;
   return {
     ...running,
