@@ -27,7 +27,11 @@ export async function startTestServer(options: Omit<TestServerOptions, 'resetRat
   // write-back to her Google Calendar (mirrorCalendar): its writes, and the refreshes Google's
   // pushes about them start, never land in the middle of a test comparing tables.
   const env = testServerEnv({ ...database.env, ...(typeof options.env === 'function' ? options.env() : options.env) });
-  const running = await startServer(env, { site: options.site ?? false, seedContent: options.seedContent ?? false });
+  const running = await startServer(env, {
+    site: options.site ?? false,
+    seedContent: options.seedContent ?? false,
+    ...(options.fastPath === false ? { fastPath: false } : {}),
+  });
   const base = `http://127.0.0.1:${running.port}`;
   return {
     ...running,
@@ -50,6 +54,8 @@ export interface TestServerOptions {
   env?: Record<string, string> | (() => Record<string, string>);
   seedContent?: boolean;
   site?: boolean;
+  /** false: pages and files go through the Hono fallback, not the fast path (tests/api/pages/one-page-server.test.ts). */
+  fastPath?: boolean;
   /** Empty the rate limiters before each test (most suites send more than one client's share). */
   resetRateLimits?: boolean;
 }
