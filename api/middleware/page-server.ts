@@ -117,18 +117,29 @@ export function firstSegmentOf(path: string): string {
   return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }
 
-const ENTITY_TAG = /(?:W\/)?("[^"]*")/g;
+/** Optional whitespace or the end: a list member's edge. */
+const isSpace = (code: number) => code === 32 || code === 9;
 
 /**
  * Whether an If-None-Match header holds for a representation whose ETag is `etag` (RFC 9110
  * §13.1.2): `*` holds for any current representation; otherwise one of the listed tags must
- * match by weak comparison (`W/"x"` matches `"x"`: only the opaque tags are compared).
+ * match by weak comparison (`W/"x"` matches `"x"`: only the opaque tags are compared). A scan, not
+ * a parse: it runs on every revalidation of the fast path and allocates nothing.
  */
 export function ifNoneMatchHolds(header: string, etag: string): boolean {
-  // Cheap first: most revalidations name the tag as it was sent, and a header without it can't match.
   const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
-  if (!header.includes(opaque)) return header.trim() === '*';
-  for (const [, tag] of header.matchAll(ENTITY_TAG)) if (tag === opaque) return true;
+  if (header === opaque) return true;
+  let at = header.indexOf(opaque);
+  if (at === -1) return header.trim() === '*';
+  // Found: it counts when it is a whole member of the list (`"x"` or `W/"x"` between commas).
+  while (at !== -1) {
+    let before = at >= 2 && header.charCodeAt(at - 1) === 47 && header.charCodeAt(at - 2) === 87 ? at - 3 : at - 1;
+    while (before >= 0 && isSpace(header.charCodeAt(before))) before--;
+    let after = at + opaque.length;
+    while (after < header.length && isSpace(header.charCodeAt(after))) after++;
+    if ((before < 0 || header.charCodeAt(before) === 44) && (after === header.length || header.charCodeAt(after) === 44)) return true;
+    at = header.indexOf(opaque, at + 1);
+  }
   return false;
 }
 

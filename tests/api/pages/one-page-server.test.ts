@@ -129,7 +129,8 @@ describe('If-None-Match, as RFC 9110 §13.1.2 reads it', () => {
     const etag = '"abc-br"';
     for (const header of ['*', ' * ', '"abc-br"', 'W/"abc-br"', '"x", "abc-br"', '"x",W/"abc-br" , "y"'])
       expect(ifNoneMatchHolds(header, etag), header).toBe(true);
-    for (const header of ['"abc"', '"abc-br-x"', '"x", "y"', '', '"xabc-br"', 'W/"abc"']) expect(ifNoneMatchHolds(header, etag), header).toBe(false);
+    for (const header of ['"abc"', '"abc-br-x"', '"x", "y"', '', '"xabc-br"', 'W/"abc"', '"x" "abc-br"', '*, "y"', 'XW/"abc-br"'])
+      expect(ifNoneMatchHolds(header, etag), header).toBe(false);
     // A weak ETag of ours compares by its opaque tag too.
     expect(ifNoneMatchHolds('"abc"', 'W/"abc"')).toBe(true);
   });
