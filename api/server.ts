@@ -4,8 +4,10 @@
  *
  *   request ─▶ fast path: a published page or a built file, from memory (api/middleware/fast-path.ts)
  *           └▶ Hono app (/api/*, /dev/* stand-ins)
- *           └▶ a public page rendered ahead with her published content (api/pages/render-ahead.ts)
- *           └▶ static file from dist/client (precompressed, long cache on hashed /_astro/*)
+ *           └▶ a public page rendered ahead with her published content (api/pages/render-ahead.ts),
+ *              or a built file held in memory: answered by the page server the fast path uses
+ *              (api/middleware/page-server.ts, decision 0062)
+ *           └▶ static file from dist/client left on disk (over the size cap, a range request)
  *           └▶ Astro's handler (dist/server/entry.mjs, on-demand pages)
  *           └▶ the 404 page (rendered ahead, else dist/client/404.html) with status 404
  */
@@ -30,12 +32,12 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { boot, type BootOptions } from './boot.ts';
 import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, resourceHeaders, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
-import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE, type FastPath } from './middleware/fast-path.ts';
+import { createFastPath, type FastPath } from './middleware/fast-path.ts';
+import { createPageServer, IMMUTABLE_CACHE, PAGE_CACHE, responseOf } from './middleware/page-server.ts';
 import { answeredNeverServed, READ_ONLY_MESSAGE, refuseConnect } from './middleware/methods.ts';
 import { firstSegment } from './pages/served-paths.ts';
 import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
-import { chooseEncoding } from './middleware/compress.ts';
 import { sendDueReminders } from './booking/reminders.ts';
 import { retryOwedSessionRefunds } from './booking/cancel-booking.ts';
 import { reconcilePayments } from './payments/reconcile.ts';
@@ -44,7 +46,7 @@ import { sendNewsletterBatch } from './backoffice/newsletter-sender.ts';
 import { sendDueClassReminders } from './classes/reminders.ts';
 import { sendDueMails } from './mail/outbox.ts';
 import { autoBackupsOn, startAutoBackups } from './backups/schedule.ts';
-import type { CachedPage, PageRenderer } from './site/publisher.ts';
+import type { PageRenderer } from './site/publisher.ts';
 import { NOT_FOUND } from './pages/site-routes.ts';
 import { publishDuePosts } from './pages/journal.ts';
 import { createRunner } from './lib/periodic.ts';
@@ -77,6 +79,11 @@ export async function startServer(
     journal?: boolean;
     /** false: her Google busy times are not read on a timer (still on a push, a save and a booking attempt). */
     calendar?: boolean;
+    /**
+     * false: every page and file goes through the Hono fallback. Only tests set it, to prove both
+     * paths answer alike (tests/api/pages/one-page-server.test.ts); the entry below passes no options.
+     */
+    fastPath?: boolean;
   } = {},
 ): Promise<RunningServer> {
   const site = options.site !== false;
@@ -102,25 +109,30 @@ export async function startServer(
   let fastPath: FastPath | undefined;
   if (site) {
     const { publisher } = booted.services;
+    const appSegments = new Set(booted.app.routes.map((r) => firstSegment(r.path)).filter((s) => s !== undefined));
+    // One page server for both paths (decision 0062): the built files read once, each page's answer made once.
+    const pages = createPageServer({ clientDir, appSegments, documentHeaders: headers, resourceHeaders: resource });
     // Published pages and built files from memory, before Hono (issue 36); what it does not hold comes here.
-    fastPath = createFastPath({
-      clientDir,
-      publisher,
-      notFoundPath: NOT_FOUND,
-      appSegments: new Set(booted.app.routes.map((r) => firstSegment(r.path)).filter((s) => s !== undefined)),
-      documentHeaders: headers,
-      resourceHeaders: resource,
-      log: { ...logOptions, trust: { TRUST_PROXY: env.TRUST_PROXY, TRUSTED_PROXIES: env.TRUSTED_PROXIES } },
-    });
-    // The pages and files the fast path left: other spellings of their paths (`/yog%61`, `/./x`),
-    // a page that redirects, a range request, a file over its size cap.
+    if (options.fastPath !== false)
+      fastPath = createFastPath({
+        pages,
+        publisher,
+        notFoundPath: NOT_FOUND,
+        appSegments,
+        log: { ...logOptions, trust: { TRUST_PROXY: env.TRUST_PROXY, TRUSTED_PROXIES: env.TRUSTED_PROXIES } },
+      });
+    // The pages and files the fast path left: other spellings of their paths (`/yog%61`, `/./x`), a
+    // journal page rendered on demand. The same page server chooses their answer, sent as a
+    // Response with the same status, headers and bytes. What it does not hold goes on: a page
+    // that redirects, a range request, a file over its size cap.
     root.on(['GET', 'HEAD'], '*', async (c, next) => {
       const path = c.req.path.replace(/(.)\/$/, '$1');
       // A journal page not in memory (stale since a publish moved its cards) is made on this request.
       const page = path === NOT_FOUND ? undefined : (publisher.lookup(path) ?? (await publisher.renderOnDemand(path)));
-      if (!page) return next();
-      if (page.status === 301) return c.redirect(page.body, 301);
-      return sendRendered(c.req.header('accept-encoding') ?? '', c.req.header('if-none-match'), page);
+      if (page?.status === 301) return c.redirect(page.body, 301);
+      const answer = page ? pages.page(page) : c.req.header('range') === undefined ? pages.file(c.req.path) : undefined;
+      if (!answer) return next();
+      return responseOf(pages.choose(answer, c.req.header('accept-encoding'), c.req.header('if-none-match')), c.req.method);
     });
     root.use(
       '*',
@@ -268,22 +280,6 @@ function loopbackRenderer(host: string, port: number, tickets: Map<string, Rende
       tickets.delete(ticket);
     }
   };
-}
-
-/** A rendered page the fast path left to Hono (an encoded path): brotli or gzip as the client accepts, revalidated by its ETag. */
-function sendRendered(acceptEncoding: string, ifNoneMatch: string | undefined, page: CachedPage): Response {
-  const encoding = chooseEncoding(acceptEncoding) ?? undefined;
-  const etag = encoding ? `${page.etag.slice(0, -1)}-${encoding}"` : page.etag;
-  const headers: Record<string, string> = {
-    'content-type': page.contentType,
-    'cache-control': PAGE_CACHE,
-    etag,
-    vary: 'accept-encoding',
-  };
-  if (page.status === 200 && ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
-  if (encoding) headers['content-encoding'] = encoding;
-  const body = encoding === 'br' ? new Uint8Array(page.br) : encoding === 'gzip' ? new Uint8Array(page.gzip) : page.body;
-  return new Response(body, { status: page.status, headers });
 }
 
 export function banner(running: RunningServer): string {

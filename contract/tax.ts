@@ -1,5 +1,6 @@
 /**
- * Sales tax on shipped chocolate orders (issue 24, decision 0026): the states, the arithmetic in
+ * Sales tax on chocolate orders, shipped or picked up (issue 24, decision 0026; where she is
+ * registered and at the place of sale since decision 0028): the states, the arithmetic in
  * integer cents and the admin's rate table. Pure and zod only, so the cart shows the numbers the
  * server will charge; the server's numbers always win. What the cart needs without zod is in
  * contract/sales-tax.ts, re-exported here.

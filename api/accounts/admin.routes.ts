@@ -22,7 +22,7 @@ import { welcomeMail } from './mails.ts';
 
 /**
  * The administrator's session (SPEC.md sections 4, 6, 7) and the clients list. The session
- * lives only in the HttpOnly cookie (docs/decisions/0003): no token ever goes in a body.
+ * lives only in the HttpOnly cookie (docs/decisions/0013): no token ever goes in a body.
  */
 
 // An unknown e-mail is checked against this hash, so it costs the same time as a wrong password.

@@ -1,7 +1,8 @@
 /**
- * The mailed links that sign a client in (docs/decisions/0003): 32 random bytes (256 bits,
- * base64url) in the link, only their SHA-256 in `login_tokens`, valid 10 minutes, single use.
- * A stolen database yields no usable link; a used or expired one is worth nothing.
+ * The mailed links that sign a client in (docs/decisions/0013, which keeps 0003's links as they
+ * were): 32 random bytes (256 bits, base64url) in the link, only their SHA-256 in
+ * `login_tokens`, valid 10 minutes, single use. A stolen database yields no usable link; a used
+ * or expired one is worth nothing.
  */
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../../db/client.ts';

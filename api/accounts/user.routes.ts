@@ -44,7 +44,7 @@ import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';
 import { verifyHuman } from '../middleware/human.ts';
 
 /**
- * Client accounts (SPEC.md sections 2, 4, 6, 7, 8; docs/decisions/0003): register and log in
+ * Client accounts (SPEC.md sections 2, 4, 6, 7, 8; docs/decisions/0013): register and log in
  * by mailed link, Google sign-in, the cookie session's validate / refresh / logout, and the
  * account page. The session lives only in the HttpOnly cookie `yc_user`: no token is ever in
  * a body or a redirect URL. Register and login answer the same whether or not the e-mail has

@@ -175,6 +175,10 @@ export function securityHeadersMiddleware(document: Record<string, string>, reso
     // Astro wrote this one to the socket itself (see setSecurityHeaders); this Response is a
     // shared placeholder that is never sent.
     if (c.res.headers.has('x-hono-already-sent')) return;
+    // A 304's headers update the answer a cache holds (RFC 9111 §4.3.4): with no content type to
+    // tell a page from a file, adding a policy here could swap a stored page's for the short one.
+    // The page server's 304 carries what it should already (api/middleware/page-server.ts).
+    if (c.res.status === 304) return;
     const entries = isHtml(c.res.headers.get('content-type')) ? page : other;
     const missing = entries.filter(([name]) => !c.res.headers.has(name));
     if (missing.length === 0) return;

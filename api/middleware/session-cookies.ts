@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SessionKind } from './sessions.ts';
 
-/** Separate cookies for clients and the administrator (docs/decisions/0003). */
+/** Separate cookies for clients and the administrator (docs/decisions/0013, which superseded 0003). */
 export const SESSION_COOKIES: Record<SessionKind, string> = { user: 'yc_user', admin: 'yc_admin' };
 
 /**

@@ -31,6 +31,7 @@ export async function startTestServer(options: Omit<TestServerOptions, 'resetRat
     site: options.site ?? false,
     seedContent: options.seedContent ?? false,
     ...(database.migratedCopy ? { migratedCopy: database.migratedCopy } : {}),
+    ...(options.fastPath === false ? { fastPath: false } : {}),
   });
   const base = `http://127.0.0.1:${running.port}`;
   return {
@@ -54,6 +55,8 @@ export interface TestServerOptions {
   env?: Record<string, string> | (() => Record<string, string>);
   seedContent?: boolean;
   site?: boolean;
+  /** false: pages and files go through the Hono fallback, not the fast path (tests/api/pages/one-page-server.test.ts). */
+  fastPath?: boolean;
   /** Empty the rate limiters before each test (most suites send more than one client's share). */
   resetRateLimits?: boolean;
 }

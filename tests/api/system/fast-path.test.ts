@@ -17,7 +17,8 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { distDirOf } from '../../../api/build-info.ts';
 import { NON_DOCUMENT_CSP, UNTRUSTED_FILE_CSP } from '../../../api/middleware/security-headers.ts';
-import { createFastPath, IMMUTABLE_CACHE, PAGE_CACHE } from '../../../api/middleware/fast-path.ts';
+import { createFastPath } from '../../../api/middleware/fast-path.ts';
+import { createPageServer, IMMUTABLE_CACHE, PAGE_CACHE } from '../../../api/middleware/page-server.ts';
 import type { CachedPage } from '../../../api/site/publisher.ts';
 
 const raw = rawRequest;
@@ -260,15 +261,19 @@ describe('createFastPath on its own', () => {
     writeFileSync(join(dir, 'big.bin'), Buffer.alloc(2048));
     writeFileSync(join(dir, 'api', 'x.json'), '{}');
     writeFileSync(join(dir, 'folder', 'index.html'), '<p>folder</p>');
+    const appSegments = new Set(['api']);
     const fast = createFastPath({
-      clientDir: dir,
+      pages: createPageServer({
+        clientDir: dir,
+        appSegments,
+        documentHeaders: { 'content-security-policy': "default-src 'self'", 'x-content-type-options': 'nosniff' },
+        resourceHeaders: { 'x-content-type-options': 'nosniff' },
+        maxFileBytes: 1024,
+      }),
       publisher: { lookup: (path) => (path === '/hers' ? page : undefined) },
       notFoundPath: '/404',
-      appSegments: new Set(['api']),
-      documentHeaders: { 'content-security-policy': "default-src 'self'", 'x-content-type-options': 'nosniff' },
-      resourceHeaders: { 'x-content-type-options': 'nosniff' },
+      appSegments,
       log: { quiet: false, format: 'text', trust: { TRUST_PROXY: 1, TRUSTED_PROXIES: ['127.0.0.1', '::1'] } },
-      maxFileBytes: 1024,
     });
     // What the fast path leaves is answered 418 here, as Hono would answer it in the server.
     server = createServer((req, res) => void (fast(req, res) || res.writeHead(418).end('old path')));
