@@ -98,6 +98,9 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Every migration's name, in the order they run. */
+export const migrationNames = (): string[] => Object.keys(migrations).sort();
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // The migrator's own bookkeeping tables are snake_case already; run it without the camelCase plugin.
   const migrator = new Migrator({ db: db.withoutPlugins(), provider });
