@@ -56,7 +56,7 @@ import type { Env } from '../env.ts';
 import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
 import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
 import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } from '../../contract/packages.ts';
 
 /**

@@ -32,14 +32,14 @@ import type { Transaction } from 'kysely';
 import type { Database, LotMethod } from '../../db/schema.ts';
 import { claimSlot, findBookedSlot, findSlotForBooking, freeSlot, lockAndCountCouponBookings, type BookedSlot, type Claim } from './booking.repo.ts';
 import { findUserById } from '../accounts/users.repo.ts';
-import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
-import { followAttempt, readApprovedOrder, type CaptureOutcome } from '../payments/capture.ts';
-import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
-import type { PaidAnswers, Purchase, Settler } from '../payments/settle.ts';
+import { followAttempt, readApprovedOrder, type CaptureOutcome } from '../money/capture.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, settlePayment } from '../money/settle.ts';
+import type { PaidAnswers, Purchase, Settler } from '../money/settle.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard, spendCredit } from '../packages/ledger.ts';
-import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
+import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard, spendCredit } from '../money/ledger.ts';
+import { cardToSpend, type CardRefusal } from '../money/cards.ts';
 import type { SaleMethod } from '../../contract/packages.ts';
 import { zonedInstant, zonedNow } from '../lib/time.ts';
 import { classWhen } from '../mail/layout.ts';
@@ -571,7 +571,7 @@ async function announce(deps: BookingDeps, booked: BookedSlot, mails: QueuedMail
   await sendQueued(deps, mails);
 }
 
-/** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
+/** A replay of a PayPal order whose attempt is open or done (api/money/capture.ts followAttempt). */
 async function replay(deps: BookingDeps, first: PaymentAttempt, accountFirstName: string): Promise<BookingResult> {
   const followed = await followAttempt(deps, first);
   if (followed.kind === 'timeout') return { ok: false, kind: 'payment-unavailable' };
@@ -581,7 +581,7 @@ async function replay(deps: BookingDeps, first: PaymentAttempt, accountFirstName
   return answerAttempt(bookingAnswers(deps.db), followed.attempt, accountFirstName);
 }
 
-/** The booking's words for how settling ended (api/payments/settle.ts answerSettled). */
+/** The booking's words for how settling ended (api/money/settle.ts answerSettled). */
 function bookingAnswers(db: DB): PaidAnswers<BookedSlot, BookingResult, 'claim-lost'> {
   return {
     nothingToRecord: 'claim-lost',
@@ -594,7 +594,7 @@ function bookingAnswers(db: DB): PaidAnswers<BookedSlot, BookingResult, 'claim-l
 }
 
 /**
- * The booking's adapter of the payment lifecycle (api/payments/settle.ts): the money it accepts
+ * The booking's adapter of the payment lifecycle (api/money/settle.ts): the money it accepts
  * (the approved amount in USD, completed: a PENDING capture such as an eCheck is not money yet
  * and is refunded), the slot freed on a release, the confirmation's mails on completion, and
  * every open booking page told after the commit. `finalizedByServer`: the server finished a
@@ -642,5 +642,3 @@ export async function settleBookingAttempt(
   const settled = await settlePayment(deps, bookingPurchase(deps.env, finalizedByServer), attempt, outcome, by);
   return answerSettled(bookingAnswers(deps.db), attempt, settled, accountFirstName);
 }
-
-registerPurchase('booking', (env) => bookingPurchase(env));

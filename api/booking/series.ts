@@ -18,7 +18,7 @@ import { MISSED_WORDS } from '../../contract/series.ts';
 import { addDays, wallTime, zonedNow } from '../lib/time.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { balanceOf } from '../packages/ledger.ts';
+import { balanceOf } from '../money/ledger.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';

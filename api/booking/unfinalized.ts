@@ -27,7 +27,7 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { findUserById } from '../accounts/users.repo.ts';
-import { findAttempt } from '../payments/attempts.repo.ts';
+import { findAttempt } from '../money/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { brandNames } from '../site/brand.ts';
 import { acceptedAmounts, finalizeBooking, type BookingResult } from './finalize-booking.ts';
