@@ -9,6 +9,7 @@ import { adminTastings, tastings } from './tastings/tastings.routes.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from './types.ts';
 import type { Services } from './services/index.ts';
+import type { PurchaseKinds } from './money/settle.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { allowedMethodsAnswer } from './middleware/methods.ts';
 import { closeUnreadBody } from './middleware/drain-refused-body.ts';
@@ -68,7 +69,7 @@ import { FEED_ALIASES, FEED_PATH } from './pages/journal-render.ts';
  * (api/server.ts) puts the static site and Astro in front of its fall-through; tests call it
  * over real HTTP with the same wiring.
  */
-export function createApp(services: Services): Hono<AppEnv> {
+export function createApp(services: Services, purchases: PurchaseKinds): Hono<AppEnv> {
   const { env } = services;
   const app = new Hono<AppEnv>();
   app.onError(onError);
@@ -139,7 +140,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route('/chocolates', coupons);
   api.route('/orders', checkout);
   api.route('/admin/orders', adminOrders);
-  api.route('/paypal', paypalWebhooks);
+  api.route('/paypal', paypalWebhooks(purchases));
   // Private tastings on /chocolates: the request, her quote, the client's deposit and balance (issue 34)
   api.route('/tastings', tastings);
   api.route('/admin/tastings', adminTastings);

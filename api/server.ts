@@ -14,8 +14,8 @@
 import { releaseLapsedHolds } from './classes/paid-places.ts';
 import { refundDuePayments } from './classes/refunds.ts';
 import { refundDueTastingPayments } from './tastings/tastings-of-deleted-account.ts';
-import { makeDueRefunds } from './payments/refunds-owed.ts';
-import { expireLapsedCredits } from './packages/ledger.ts';
+import { makeDueRefunds } from './money/refunds-owed.ts';
+import { expireLapsedCredits } from './money/ledger.ts';
 import { sendExpiryReminders } from './packages/expiry-reminders.ts';
 import { deliverDueCards } from './gift-cards/gift-cards.ts';
 import { zonedNow } from './lib/time.ts';
@@ -24,12 +24,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { buildOriginProblem, distDirOf } from './build-info.ts';
+import { buildOriginProblem, distDirOf } from './lib/build-info.ts';
 import { Hono } from 'hono';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { boot, type BootOptions } from './boot.ts';
+import { boot, PURCHASE_KINDS, type BootOptions } from './boot.ts';
 import { EnvError, isLoopbackHost, loadEnvOrExit, orCannotStart, readDotEnv, unsafeStandIns, type Env } from './env.ts';
 import { inlineScriptHashes, resourceHeaders, securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './middleware/security-headers.ts';
 import { createFastPath, type FastPath } from './middleware/fast-path.ts';
@@ -40,7 +40,7 @@ import type { AppEnv } from './types.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { sendDueReminders } from './booking/reminders.ts';
 import { retryOwedSessionRefunds } from './booking/cancel-booking.ts';
-import { reconcilePayments } from './payments/reconcile.ts';
+import { reconcilePayments } from './money/reconcile.ts';
 import { resolveUnfinalizedBookings } from './booking/unfinalized.ts';
 import { sendNewsletterBatch } from './backoffice/newsletter-sender.ts';
 import { sendDueClassReminders } from './classes/reminders.ts';
@@ -207,7 +207,7 @@ export async function startServer(
   }
   if (options.reconciler !== false) {
     // Payment attempts a crash left half way: at start and each interval.
-    runner.every('payments', env.RECONCILE_INTERVAL_MS, () => reconcilePayments(services), { atStart: true });
+    runner.every('payments', env.RECONCILE_INTERVAL_MS, () => reconcilePayments(services, PURCHASE_KINDS), { atStart: true });
     // Bookings approved in PayPal and never finalized (the tab closed): finalized or released, both sides mailed.
     runner.every('unfinalized bookings', env.RECONCILE_INTERVAL_MS, () => resolveUnfinalizedBookings(services));
     // Paid class places (issue 34): holds whose buyers went away are offered on; refunds a crash left owed are made.

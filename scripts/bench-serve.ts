@@ -23,7 +23,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { distDirOf, readBuildStamp } from '../api/build-info.ts';
+import { distDirOf, readBuildStamp } from '../api/lib/build-info.ts';
 import { build, isBuildCurrent } from './build.ts';
 import { autocannonChild, type LoadResult } from './load.ts';
 

@@ -1,13 +1,13 @@
 /**
  * `npm run build`, and the "build if needed" step of `npm start`: astro build, then gzip and
  * brotli copies of text assets for the static server. A stamp of the inputs' contents and the
- * origin built for (api/build-info.ts) lets `npm start` skip the build when neither changed.
+ * origin built for (api/lib/build-info.ts) lets `npm start` skip the build when neither changed.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { distDirOf, originOf, readBuildStamp, writeBuildStamp } from '../api/build-info.ts';
+import { distDirOf, originOf, readBuildStamp, writeBuildStamp } from '../api/lib/build-info.ts';
 import { readDotEnv } from '../api/env.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

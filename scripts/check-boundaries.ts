@@ -16,9 +16,9 @@
  *
  *   entries   api/app.ts, boot.ts, server.ts, seed.ts, dev-route.ts: the composition roots; they
  *             may import anything of api/, and only an entry imports an entry
- *   floors    api/lib, site, services, limits, middleware, mail, settings and the root files
- *             env.ts, types.ts, validation.ts, build-info.ts: every wing may import them; a floor
- *             imports floors only (never a wing, never an entry)
+ *   floors    api/lib, site, services, middleware, mail, settings, money and the root files
+ *             env.ts, types.ts, validation.ts: every wing may import them; a floor imports floors
+ *             only (never a wing, never an entry)
  *   wings     every other folder of api/ (one per feature): a wing imports floors freely, and
  *             another wing's file only where API_WING_IMPORTS lists that import, with its reason
  *
@@ -171,17 +171,16 @@ export interface ApiRules {
 export const API_ENTRIES: readonly string[] = ['app.ts', 'boot.ts', 'server.ts', 'seed.ts', 'dev-route.ts'];
 
 export const API_FLOORS: readonly string[] = [
-  'lib', // clock, time, periodic runner, signed tokens, CSV, Markdown, the process id, the sealing keys
+  'lib', // clock, time, periodic runner, signed tokens, CSV, Markdown, the process id, the sealing keys, the build's stamp
   'site', // the site's words: the brand names, the YAML's defaults, the page publisher's types
-  'services', // the outside services' clients and the Services type (built by boot.ts)
-  'limits', // request limits shared by every replica
+  'services', // the outside services' clients, the request limits every replica shares, and the Services type (built by boot.ts)
   'middleware', // the request's guards, its session and cookie, regenerate-after
   'mail', // the outbox every wing mails through, the mails' layout, calendar files
   'settings', // her numbers and rules, read by every wing (decision 0033)
+  'money', // one balance, one payment lifecycle: payment attempts, capture, settle, reconcile, refunds owed; the ledger; a gift card's value by its code (decision 0060)
   'env.ts',
   'types.ts',
   'validation.ts',
-  'build-info.ts',
 ];
 
 /** Every import from one wing of api/ into another (issue 31: the list is the architecture). */
@@ -236,16 +235,6 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'agenda/free-meetings.ts',
     why: "the home page's free meeting is booked at a time her agenda leaves clear, checked again under its lock (issue 35, decision 0044)",
   },
-  {
-    from: 'accounts',
-    to: 'packages/ledger.repo.ts',
-    why: "the client's data (export) carries the credits she holds and their ledger (issue 32, decision 0037)",
-  },
-  {
-    from: 'booking',
-    to: 'packages/ledger.ts',
-    why: "a booking spends a session credit in the claim's transaction, a cancel returns or forfeits it (issue 32, decision 0037)",
-  },
   { from: 'accounts', to: 'practice/records.ts', why: "the client's data (export, decision 0025) carries her intake answers and session notes" },
   {
     from: 'accounts',
@@ -277,11 +266,6 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'booking/sessions-of-deleted-account.ts',
     why: 'erasing an account cancels her coming sessions in the same transaction (decisions 0029, 0033): the two-way pair',
   },
-  {
-    from: 'backoffice',
-    to: 'packages/ledger.repo.ts',
-    why: 'the finances page shows the sessions she still owes, summed from the ledger (issue 32, decision 0039)',
-  },
   { from: 'backoffice', to: 'books/gigs.ts', why: 'Today lists her unpaid gigs (issue 30)' },
   { from: 'backoffice', to: 'books/income.repo.ts', why: "the finances page sums income by the books' one definition (decision 0031)" },
   { from: 'backoffice', to: 'books/income.ts', why: "the finances page sums income by the books' one definition (decision 0031)" },
@@ -290,19 +274,10 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'backoffice', to: 'forms/mails.ts', why: "a newsletter carries the subscription's unsubscribe line, link and headers" },
   { from: 'backoffice', to: 'shop/orders.repo.ts', why: 'the exports list the chocolate orders with their items (decision 0019)' },
   { from: 'booking', to: 'accounts/users.repo.ts', why: "a booking's mails and records name the client (findUserById): the two-way pair" },
-  { from: 'booking', to: 'payments/attempts.repo.ts', why: 'a session is paid through a payment attempt (decision 0012)' },
-  { from: 'booking', to: 'payments/capture.ts', why: 'a session is paid through a payment attempt (decision 0012)' },
-  { from: 'booking', to: 'payments/settle.ts', why: 'a session is paid through a payment attempt (decision 0012)' },
   { from: 'booking', to: 'practice/gate.ts', why: 'a first session waits for her intake answers (issue 23)' },
   { from: 'booking', to: 'practice/records.ts', why: 'a moved session takes its notes along (decision 0033)' },
   { from: 'classes', to: 'accounts/users.repo.ts', why: 'a client takes a class place in her own name (findUserById)' },
   { from: 'classes', to: 'pages/pages.repo.ts', why: 'a sign-up records the waiver as she published it' },
-  {
-    from: 'gift-cards',
-    to: 'packages/ledger.ts',
-    why: "a gift card's money is a lot of the one ledger, counted in cents (issue 33, decision 0041)",
-  },
-  { from: 'gift-cards', to: 'packages/ledger.repo.ts', why: "her page reads a gift card's history, its lot's rows (decision 0041)" },
   { from: 'gift-cards', to: 'packages/buy-package.ts', why: "a package bought with a card is offered and priced on the package's own scale (decision 0042)" },
   { from: 'gift-cards', to: 'packages/mails.ts', why: 'a package bought with a card is mailed as any package bought (decision 0042)' },
   {
@@ -310,69 +285,13 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
     to: 'packages/packages.routes.ts',
     why: "a package paid partly by a card is refused in the package purchase's own words (decision 0042)",
   },
-  {
-    from: 'gift-cards',
-    to: 'payments/attempts.repo.ts',
-    why: 'a card bought on the site is paid through a payment attempt, and refunded from its capture when voided (decision 0041)',
-  },
-  { from: 'classes', to: 'gift-cards/gift-cards.ts', why: 'a paid class place is paid in full with a gift card (cardToSpend; decision 0043)' },
-  { from: 'classes', to: 'packages/ledger.ts', why: 'a paid class place is taken with a class credit and given back to it (decision 0043)' },
-  { from: 'classes', to: 'payments/capture.ts', why: 'a paid class place is paid through a payment attempt (decision 0043)' },
-  { from: 'classes', to: 'payments/attempts.repo.ts', why: 'a paid class place is paid through a payment attempt (decision 0043)' },
-  { from: 'classes', to: 'payments/settle.ts', why: 'a paid class place is paid through a payment attempt (decision 0043)' },
-  { from: 'gift-cards', to: 'payments/capture.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
-  { from: 'gift-cards', to: 'payments/settle.ts', why: 'a card bought on the site is paid through a payment attempt (decision 0041)' },
-  { from: 'shop', to: 'gift-cards/gift-cards.ts', why: 'a cart names a gift card by its code, which pays what it can (issue 33, decision 0042)' },
-  { from: 'booking', to: 'gift-cards/gift-cards.ts', why: 'a session is paid with a gift card by its code (issue 33, decision 0042)' },
-  {
-    from: 'shop',
-    to: 'packages/ledger.ts',
-    why: "a gift card's part of an order is debited with the claim and given back on a release or a refund (decision 0042)",
-  },
   { from: 'galleries', to: 'images/images.repo.ts', why: "a gallery's photos are the photo pipeline's" },
   { from: 'galleries', to: 'images/upload.ts', why: "a gallery's photos are uploaded through the photo pipeline" },
-  { from: 'packages', to: 'payments/attempts.repo.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
-  { from: 'packages', to: 'payments/capture.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
-  { from: 'packages', to: 'payments/settle.ts', why: 'a package bought on the site is paid through a payment attempt (decision 0038)' },
-  {
-    from: 'packages',
-    to: 'payments/refunds-owed.ts',
-    why: "a package's PayPal refund is owed with the ledger's row, then made and retried (issue 47, decision 0055)",
-  },
-  { from: 'packages', to: 'payments/refunds-owed.repo.ts', why: "a client's balance shows the refunds owed to her until PayPal makes them (decision 0055)" },
-  {
-    from: 'gift-cards',
-    to: 'payments/refunds-owed.ts',
-    why: "a voided card's PayPal refund is owed with its 'refunded' row, then made and retried (decision 0055)",
-  },
-  {
-    from: 'booking',
-    to: 'payments/refunds-owed.ts',
-    why: "a cancelled session's refund PayPal refused is retried until made, once (refundCaptureOnce, issue 47)",
-  },
-  {
-    from: 'tastings',
-    to: 'payments/refunds-owed.ts',
-    why: "a tasting called off by an erasure is refunded once by the capture's one refund call, retried until made (refundCaptureOnce, issue 47)",
-  },
-  {
-    from: 'classes',
-    to: 'payments/refunds-owed.ts',
-    why: "a paid place's refund is made once by the capture's one refund call (refundCaptureOnce, decision 0055)",
-  },
-  { from: 'backoffice', to: 'payments/refunds-owed.repo.ts', why: 'Today lists every refund owed until PayPal makes it (issue 47, decision 0055)' },
   { from: 'pages', to: 'backoffice/newsletters.repo.ts', why: 'a journal post can go out as a newsletter (decision 0021)' },
   { from: 'pages', to: 'images/images.repo.ts', why: 'her pages and posts show her photos at their sizes' },
   { from: 'pages', to: 'packages/packages.repo.ts', why: '/yoga offers her packages as the public API shows them (issue 32, decision 0038)' },
   { from: 'pages', to: 'shop/product-views.ts', why: "/chocolates is rendered from the shop's view of its products, never its tables (issue 31)" },
   { from: 'shop', to: 'images/images.repo.ts', why: "a chocolate's photo is the photo pipeline's" },
-  { from: 'shop', to: 'payments/attempts.repo.ts', why: 'an order is paid through a payment attempt (decision 0012)' },
-  { from: 'shop', to: 'payments/capture.ts', why: 'an order is paid through a payment attempt (decision 0012)' },
-  { from: 'shop', to: 'payments/reconcile.ts', why: "PayPal's webhook settles an attempt the way the reconciler does" },
-  { from: 'shop', to: 'payments/settle.ts', why: 'an order is paid through a payment attempt (decision 0012)' },
-  { from: 'tastings', to: 'payments/attempts.repo.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
-  { from: 'tastings', to: 'payments/capture.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
-  { from: 'tastings', to: 'payments/settle.ts', why: "a tasting's deposit or balance is paid through a payment attempt (issue 34)" },
   { from: 'system', to: 'shop/tax-settings.repo.ts', why: 'GET /api/config tells the site whether she charges sales tax (decision 0028)' },
 ];
 

@@ -13,7 +13,7 @@ import { findAdminByEmail, findAdminById, rehashAdminPassword } from './admins.r
 import { insertUser, pageUsers } from './users.repo.ts';
 import { answerPage } from '../lib/pages.ts';
 import { CLIENT_EMAIL_TAKEN, newClient } from '../../contract/packages.ts';
-import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../limits/limits.ts';
+import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../services/limits.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
@@ -38,7 +38,7 @@ export const admin = new Hono<AppEnv>()
     await verifyHuman(c, body.recaptchaToken, 'admin_login');
 
     // Per account, from any address: wrong passwords in a row make the next try wait longer
-    // (api/limits/limits.ts ADMIN_DELAY). Unknown e-mails count alike, so the delay tells nothing.
+    // (api/services/limits.ts ADMIN_DELAY). Unknown e-mails count alike, so the delay tells nothing.
     // The password is checked first and the delay holds back only failures: anyone who knows her
     // e-mail can start a delay, and it must not lock her out (issue 21). A wrong password during
     // the delay is answered 429 and lengthens it; guessing stays bounded by the per-address

@@ -6,7 +6,7 @@
  * their address: nothing about anyone else. Her session notes come only in the admin's export,
  * for a client who asks her by mail (decision 0025), not in the self-service download.
  */
-import { heldLots, ledgerOf } from '../packages/ledger.repo.ts';
+import { heldLots, ledgerOf } from '../money/ledger.repo.ts';
 import type { DB } from '../../db/client.ts';
 import { clientRows } from './client-data.repo.ts';
 import type { Keyring } from '../lib/keys.ts';

@@ -21,7 +21,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { canonicalMailbox } from '../limits/limits.ts';
+import { canonicalMailbox } from '../services/limits.ts';
 import { outboxKey } from '../mail/outbox.repo.ts';
 import { idempotencyKey as newsletterKey } from '../backoffice/newsletter-sender.ts';
 import { commitWithMails } from '../mail/commit.ts';

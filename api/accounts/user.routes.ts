@@ -40,7 +40,7 @@ import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { alreadyRegisteredMail, loginLinkMail, noAccountMail, verifyEmailMail } from './mails.ts';
 import type { User } from '../../db/schema.ts';
-import { LIMITS, TOO_MANY_MAILS } from '../limits/limits.ts';
+import { LIMITS, TOO_MANY_MAILS } from '../services/limits.ts';
 import { verifyHuman } from '../middleware/human.ts';
 
 /**

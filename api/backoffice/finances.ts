@@ -11,7 +11,7 @@ import type { FinanceFigures, FinanceMonth, FinancesView } from '../../contract/
 import { bestSellers, tastingsOf } from './finances.repo.ts';
 import { salesTaxByState } from '../books/sales-tax-report.ts';
 import { incomeByMonth, sumIncome, type IncomeMonth } from '../books/income.ts';
-import { giftCardsOwed, sessionsOwed } from '../packages/ledger.repo.ts';
+import { giftCardsOwed, sessionsOwed } from '../money/ledger.repo.ts';
 
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
 

@@ -7,7 +7,7 @@ import { TODAY_ITEMS, TODAY_WEEK_DAYS, type TodayFailedMail, type TodayGroup, ty
 import { adminLinks } from '../../contract/admin-links.ts';
 import { listUnsentMails } from '../mail/outbox.repo.ts';
 import { unpaidOf } from '../books/gigs.ts';
-import { allRefundsOwed } from '../payments/refunds-owed.repo.ts';
+import { allRefundsOwed } from '../money/refunds-owed.repo.ts';
 import { readSettings, readTaxSettings } from '../settings/settings.repo.ts';
 import { mailPostalAddress } from '../../contract/settings.ts';
 import { missingLabelFacts, missingLicenceFacts, type Allergen } from '../../contract/food.ts';
@@ -57,7 +57,7 @@ const meetingView = (m: Awaited<ReturnType<typeof freeMeetingsBetween>>[number],
  * her today, each group with its count and the admin list it is a tap from. Days are her
  * calendar's (SITE_TIMEZONE): "this week" is today and the six days after it, "newest" the last
  * seven days. The queries are today.repo.ts's, each the filter of its list; the refunds owed
- * (issue 47) are the refunds' own (api/payments/refunds-owed.repo.ts). Issue 48: what her food
+ * (issue 47) are the refunds' own (api/money/refunds-owed.repo.ts). Issue 48: what her food
  * licence and her products' labels still lack (contract/food.ts says what counts).
  */
 export const adminToday = new Hono<AppEnv>().use('*', requireAdmin()).get('/', async (c) => {

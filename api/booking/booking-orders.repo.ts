@@ -2,7 +2,7 @@
  * The PayPal orders the server made for bookings (db/migrations/0013), kept until each is
  * finalized, released or lapses: how the server finds an approval its client never finalized
  * (api/booking/unfinalized.ts). Every replica looks; one conditional UPDATE gives each order to
- * one of them at a time, as payment attempts are taken over (api/payments/attempts.repo.ts).
+ * one of them at a time, as payment attempts are taken over (api/money/attempts.repo.ts).
  */
 import { sql, type Selectable } from 'kysely';
 import type { DB } from '../../db/client.ts';

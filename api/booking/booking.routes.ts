@@ -55,14 +55,17 @@ import {
 import type { Env } from '../env.ts';
 import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
 import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
-import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingRefusal } from './finalize-booking.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { finalizeBooking, type BookingRefusal } from './finalize-booking.ts';
+import { startBookingPayment, type BookingPaymentRefusal } from './start-booking-payment.ts';
+import { isBookingCoupon } from './booking-claims.ts';
+import { LIMITS } from '../services/limits.ts';
 import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } from '../../contract/packages.ts';
 
 /**
  * A client books a paid one-to-one session (SPEC.md sections 4, 5, 7, 8; issue 5). Mounted on
  * /api/bookings beside the slot lists of api/booking/slots.routes.ts. The money flow itself is
- * in api/booking/finalize-booking.ts; these handlers validate, call it and answer its refusals.
+ * in api/booking/ (start-booking-payment.ts, finalize-booking.ts and its ways to pay, booking-claims.ts);
+ * these handlers validate, call it and answer its refusals.
  *
  *   POST /validate-coupon         {code}: is it the booking coupon? (the code never leaves the server)
  *   POST /{slotId}/paypal-order   {amount, sessionType, giftCardCode?} -> {orderID}: the server creates the order (for what the card does not pay)

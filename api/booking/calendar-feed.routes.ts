@@ -13,7 +13,7 @@ import { brandNames } from '../site/brand.ts';
 import { placeLink } from '../../contract/slots.ts';
 import { bookingCalendar } from './mails.ts';
 import { findCalendarSecret, findUserByCalendarSecret, replaceCalendarSecret, upcomingSessionsOf } from './calendar-feed.repo.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /**
  * A client's private calendar feed (issue 15, decision 0016): their booked sessions to come as

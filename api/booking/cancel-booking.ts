@@ -15,14 +15,14 @@ import type { Payments } from '../services/payments/paypal.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../site/brand.ts';
-import { findAttempt } from '../payments/attempts.repo.ts';
-import { refundCaptureOnce } from '../payments/refunds-owed.ts';
+import { findAttempt } from '../money/attempts.repo.ts';
+import { refundCaptureOnce } from '../money/refunds-owed.ts';
 import { lockSlots, owedCancellationRefunds, recordCancellation, releaseBookedSlot, settleCancellationRefund, type LockedSlot } from './booking.repo.ts';
 import { bookingCalendar, clientCancelledMails, type ChangedSession } from './mails.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { giveBackCardPart, settleSessionOnCancel } from '../packages/ledger.ts';
+import { giveBackCardPart, settleSessionOnCancel } from '../money/ledger.ts';
 import { changeableAt } from '../lib/time.ts';
 import { nudgeWriteBack } from '../agenda/write-back.ts';
 

@@ -12,12 +12,12 @@ import type { Database } from '../../db/schema.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
 import { brandNames } from '../site/brand.ts';
-import { findAttempt } from '../payments/attempts.repo.ts';
+import { findAttempt } from '../money/attempts.repo.ts';
 import { lockSlots, type LockedSlot } from './booking.repo.ts';
 import { deleteSlot } from './slots.repo.ts';
 import { bookingCalendar, sessionCancelledMail } from './mails.ts';
 import { recordSessionCancellation, refundCancelled, type CancelRefund } from './cancel-booking.ts';
-import { settleSessionOnCancel } from '../packages/ledger.ts';
+import { settleSessionOnCancel } from '../money/ledger.ts';
 
 export type DeleteSlotResult = { ok: true; booked: boolean; refund: CancelRefund } | { ok: false; kind: 'not-found' | 'payment-processing' };
 

@@ -1,7 +1,7 @@
 /**
  * A weekly series (issue 32): a client holding session credits, or the teacher for them, holds the
  * same weekday and time (her clock) for N weeks. Every week whose slot is free is booked with one
- * credit through the booking's own credit path (finalize-booking.ts claimWithCredit); the weeks
+ * credit through the booking's own credit path (booking-claims.ts claimWithCredit); the weeks
  * that could not be booked come back with the free times nearest them; each session is then a
  * booking of its own (moved or cancelled alone), sharing only a series id.
  *
@@ -18,14 +18,15 @@ import { MISSED_WORDS } from '../../contract/series.ts';
 import { addDays, wallTime, zonedNow } from '../lib/time.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { intakeMissingForFirstBooking } from '../practice/gate.ts';
-import { balanceOf } from '../packages/ledger.ts';
+import { balanceOf } from '../money/ledger.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { findSlotForBooking, type BookedSlot } from './booking.repo.ts';
 import { insertSlots } from './slots.repo.ts';
-import { bookedSession, claimWithCredit } from './finalize-booking.ts';
+import { bookedSession } from './finalize-booking.ts';
+import { claimWithCredit } from './booking-claims.ts';
 import { seriesMails } from './mails.ts';
 import { slotTime } from './slot-times.ts';
 import { markSeries, nearestFreeSlots, releaseSavepoint, rollbackToSavepoint, savepoint, slotAt, slotOverlapping } from './series.repo.ts';

@@ -11,7 +11,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { findAttempt } from '../payments/attempts.repo.ts';
+import { findAttempt } from '../money/attempts.repo.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { hoursInWords } from '../../contract/settings.ts';
 import { cancelledWithDeletedAccountMail, classWhen, mail, money, oneLine } from '../mail/layout.ts';

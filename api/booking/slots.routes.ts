@@ -42,7 +42,7 @@ import { findSlotWithBooking, insertSlots, listSlotsForClient, pageSlotsForAdmin
 import { announceNextPage, pageOf } from '../lib/pages.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { brandNames } from '../site/brand.ts';
-import { paymentNotesOfSlots } from '../payments/attempts.repo.ts';
+import { paymentNotesOfSlots } from '../money/attempts.repo.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import type { Slot } from '../../db/schema.ts';
 

@@ -1,6 +1,6 @@
 /**
  * A paid class place (issue 34, decision 0043): the fifth purchase kind of the one payment
- * lifecycle (api/payments/settle.ts), built as the gift card's (gift-cards/buy-gift-card.ts).
+ * lifecycle (api/money/settle.ts), built as the gift card's (gift-cards/buy-gift-card.ts).
  *
  *   holdPlace: under the class's lock, a place held for the buyer (counted until its hold
  *     lapses: HOLD_MINUTES), then the PayPal order for the amount she chose on the scale, made
@@ -22,11 +22,11 @@ import type { Database, EventAttemptDetails } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { Env } from '../env.ts';
 import { acceptsAmount, HOLDS_PER_ADDRESS, isPaidEvent, type EventOrderRequest } from '../../contract/event-prices.ts';
-import { canonicalMailbox } from '../limits/limits.ts';
-import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
-import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
-import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
+import { canonicalMailbox } from '../services/limits.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../money/capture.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
+import { acceptsApprovedUsd, answerSettled, captureAndSettle, replayPurchase } from '../money/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../money/settle.ts';
 import { zonedNow } from '../lib/time.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { sendQueued } from '../mail/outbox.ts';
@@ -344,8 +344,6 @@ export async function queuePaidSignupMails(
   const paid = { amountCents, noticeHours: cancelNoticeHours, credit };
   return queueMails(trx, 'class-signup', signupMails(env, yoga, { ...s, returning: false }, classMail(event), paid));
 }
-
-registerPurchase('event', (env) => placePurchase(env));
 
 /**
  * The hold runner: deletes the held places whose buyers went away (no payment being captured

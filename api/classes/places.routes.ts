@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { rateLimit, visitorCopyFor } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';

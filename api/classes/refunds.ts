@@ -17,10 +17,10 @@
 import type { Transaction } from 'kysely';
 import type { Database, EventPaymentMethod } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
-import { refundCaptureOnce } from '../payments/refunds-owed.ts';
+import { refundCaptureOnce } from '../money/refunds-owed.ts';
 import { changeableAt, zonedNow } from '../lib/time.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { giveBackCardPart, settleCreditOnCancel } from '../packages/ledger.ts';
+import { giveBackCardPart, settleCreditOnCancel } from '../money/ledger.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
 import { usd } from '../../contract/event-prices.ts';

@@ -1,4 +1,4 @@
-import { purchaseRefusals } from '../payments/settle.ts';
+import { purchaseRefusals } from '../money/settle.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -32,7 +32,7 @@ import { addDays, zonedNow } from '../lib/time.ts';
 import { answerPage } from '../lib/pages.ts';
 import { enrol } from './enrol.ts';
 import { sendQueued } from '../mail/outbox.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
 import { refundDuePayments } from './refunds.ts';
@@ -55,7 +55,7 @@ import {
   placesHeldMessage,
 } from '../../contract/event-prices.ts';
 import { PAYMENT_SERVICE_UNAVAILABLE, type BookingOrderView } from '../../contract/booking.ts';
-import { CARD_CODE_REFUSALS } from '../gift-cards/gift-cards.ts';
+import { CARD_CODE_REFUSALS } from '../money/cards.ts';
 
 type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 

@@ -9,7 +9,7 @@ import { contactMails } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /** The /contact form (SPEC.md sections 3, 5, 7, 8). */
 export const contact = new Hono<AppEnv>().post('/', rateLimit(LIMITS.contact), validateJson(contactMessage), async (c) => {

@@ -20,7 +20,7 @@ import { bookingRequestMails } from './mails.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import {
   bookFreeMeeting,
   cancelFreeMeeting,

@@ -21,7 +21,7 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { postalAddressOf } from '../settings/settings.repo.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /**
  * The newsletter (SPEC.md sections 2, 4, 7, 8): subscribe from the footer, unsubscribe from

@@ -1,6 +1,6 @@
 /**
  * A card bought through PayPal (issue 33, decision 0041): the fourth purchase kind of the one
- * payment lifecycle (api/payments/settle.ts), built as the package's (packages/buy-package.ts).
+ * payment lifecycle (api/money/settle.ts), built as the package's (packages/buy-package.ts).
  *
  *   startGiftCardPayment: the PayPal order, made by the server for a whole-dollar amount from
  *     $10 to $500, its reference naming the amount;
@@ -21,19 +21,18 @@ import type { GiftCardAttemptDetails } from '../../db/schema.ts';
 import { BOUGHT_MIN_CENTS, GIFT_CARD_MAX_CENTS } from '../../contract/gift-cards.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
-import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../money/capture.ts';
 import {
   acceptsApprovedUsd,
   answerSettled,
   captureAndSettle,
-  registerPurchase,
   replayPurchase,
   type PaidAnswers,
   type PaymentDeps,
   type PurchaseRefusal,
   type Purchase,
-} from '../payments/settle.ts';
+} from '../money/settle.ts';
 import { zonedNow } from '../lib/time.ts';
 import { createCard } from './gift-cards.ts';
 import { cardOfPaypalOrder } from './gift-cards.repo.ts';
@@ -124,7 +123,7 @@ function replay(deps: BuyDeps, first: PaymentAttempt): Promise<BuyGiftCardResult
   return replayPurchase(deps, giftCardPurchase(deps.env), giftCardAnswers(deps.db), first, '');
 }
 
-/** The card's words for how settling ended (api/payments/settle.ts answerSettled): the card it made. */
+/** The card's words for how settling ended (api/money/settle.ts answerSettled): the card it made. */
 function giftCardAnswers(db: DB): PaidAnswers<Made, BuyGiftCardResult, 'capture-failed'> {
   return {
     // Nothing is recorded only when the capture was refunded: a failed payment, to the buyer.
@@ -181,5 +180,3 @@ export function giftCardPurchase(env: PaymentDeps['env']): Purchase<Made> {
     },
   };
 }
-
-registerPurchase('gift_card', (env) => giftCardPurchase(env));

@@ -1,5 +1,5 @@
 /**
- * A gift card's code (issue 33, decision 0041): 16 characters from 32 that can't be mistaken for
+ * A gift card's code made (issue 33, decision 0041; how a typed code is read: api/money/card-code.ts): 16 characters from 32 that can't be mistaken for
  * one another read aloud or typed (no 0/O, no 1/I), 5 bits each: 80 bits. Shown in four groups of
  * four (`K7QM-2XWD-9PHN-4RTA`); typed in any case, with or without the dashes and spaces.
  *
@@ -15,12 +15,9 @@
  * (api/mail/sealed-mail.ts). tests/api/mail/secrets-at-rest.test.ts searches pg_dump, the PGlite
  * folder with its WAL and a backup for every code and token it made.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { linkToken, linkTokenIs } from '../lib/link-token.ts';
-
-/** The alphabet: digits 2–9 and the letters without I and O. */
-export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-export const CODE_LENGTH = 16;
+import { CODE_ALPHABET, CODE_LENGTH } from '../money/card-code.ts';
 
 /** The card's code, normalised (16 characters, no dashes): the same for its id wherever it is asked. */
 export function codeOf(secret: string, cardId: string): string {
@@ -36,22 +33,6 @@ export function codeOf(secret: string, cardId: string): string {
 
 /** `K7QM2XWD9PHN4RTA` → `K7QM-2XWD-9PHN-4RTA`. */
 export const groupCode = (code: string) => code.match(/.{1,4}/g)!.join('-');
-
-/**
- * The 16 characters a person typed, upper-cased, without spaces or dashes; null when it can't be a
- * code (a wrong length or a character outside the alphabet), which is answered as any unknown code.
- */
-export function normalizeCode(typed: string): string | null {
-  // Spaces and dashes as people type them (a phone's no-break space, an en dash); nothing
-  // invisible: a code with a zero-width character or a byte order mark in it is no code.
-  const code = typed.toUpperCase().replace(/[ \t\u00a0\u2010-\u2015-]/g, '');
-  if (code.length !== CODE_LENGTH) return null;
-  for (const ch of code) if (!CODE_ALPHABET.includes(ch)) return null;
-  return code;
-}
-
-/** What is stored and looked up: the SHA-256 of the normalised code, in hex. */
-export const hashCode = (normalized: string) => createHash('sha256').update(normalized).digest('hex');
 
 /** The last four characters, for the teacher's list and the buyer's mails. */
 export const lastFour = (normalized: string) => normalized.slice(-4);

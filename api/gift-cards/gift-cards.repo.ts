@@ -1,11 +1,12 @@
 /**
  * Gift cards' SQL (issue 33, decision 0041). A card's money is its lot's ledger rows (the one
- * ledger, api/packages/ledger.repo.ts); this table keeps what a card is besides: the code's hash
+ * ledger, api/money/ledger.repo.ts); this table keeps what a card is besides: the code's hash
  * and last four, who gave it to whom, its day and whether it was delivered or voided.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, GiftCardDesign } from '../../db/schema.ts';
+import { cardBalance as balance } from '../money/cards.repo.ts';
 
 type Handle = DB | Transaction<Database>;
 
@@ -26,19 +27,6 @@ export interface NewGiftCard {
 
 export async function insertGiftCard(trx: Transaction<Database>, card: NewGiftCard): Promise<void> {
   await trx.insertInto('giftCards').values(card).execute();
-}
-
-/** The card's balance: its lot's rows summed. */
-const balance = sql<number>`(select coalesce(sum(e.change), 0)::int from ledger_entries e where e.lot_id = g.lot_id)`;
-
-/** The card a code's hash names, with its balance; undefined for every other hash. */
-export async function cardByHash(db: Handle, codeHash: string) {
-  const row = await db
-    .selectFrom('giftCards as g')
-    .select(['g.id', 'g.lotId', 'g.voidedAt', 'g.deliveredAt', balance.as('balanceCents')])
-    .where('g.codeHash', '=', codeHash)
-    .executeTakeFirst();
-  return row && { ...row, balanceCents: Number(row.balanceCents) };
 }
 
 /** Every card, newest first, with what it was worth and what is left: her Gift cards page. */

@@ -17,13 +17,13 @@
  *   POST /api/admin/gift-cards/{id}/resend   a delivered card's mail again, the same code
  *   POST /api/admin/gift-cards/{id}/adjust   {cents, reason} -> 201 {balanceCents}; never below zero
  */
-import { purchaseRefusals } from '../payments/settle.ts';
+import { purchaseRefusals } from '../money/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { id } from '../../contract/common.ts';
 import {
@@ -59,14 +59,15 @@ import {
   type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
-import { balanceByCode, changeDelivery, deliveryByLink, issueGiftCard, printableByLink } from './gift-cards.ts';
+import { changeDelivery, deliveryByLink, issueGiftCard, printableByLink } from './gift-cards.ts';
+import { balanceByCode } from '../money/cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
 import { buyPackageWithCard, buyPackageWithCardAndPayPal, startPackagePaymentWithCard, type CardBuyResult, type PartCardResult } from './spend-on-package.ts';
 import { buyRefusals as packageRefusals } from '../packages/packages.routes.ts';
 import { assertSelf, requireAdmin, requireUser, signedInUser } from '../middleware/auth.ts';
-import { balanceOf } from '../packages/ledger.ts';
+import { balanceOf } from '../money/ledger.ts';
 import { packageAmountOutOfRange, REFUND_OWED_WORDS, type PackageBoughtView } from '../../contract/packages.ts';
 import { giftCardShort, type BookingOrderView } from '../../contract/booking.ts';
 

@@ -1,7 +1,8 @@
 /**
  * Gift cards' use-cases (issue 33, decision 0041): a card issued (by her, or bought through
- * PayPal: buy-gift-card.ts), delivered on its day, and its balance read by its code. A card's
- * money is a lot in the one ledger counted in cents (packages/ledger.ts grantCardValue); its code
+ * PayPal: buy-gift-card.ts) and delivered on its day; its balance read by its code and its spending are
+ * the money floor's (api/money/cards.ts). A card's
+ * money is a lot in the one ledger counted in cents (money/ledger.ts grantCardValue); its code
  * is derived from its id and APP_SECRET (codes.ts) and stored only as a hash. Refusals are
  * returned kinds.
  */
@@ -13,20 +14,12 @@ import type { QueuedMails } from '../mail/outbox.repo.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
-import { grantCardValue } from '../packages/ledger.ts';
-import { codeOf, linkTokenMatches, groupCode, hashCode, lastFour, normalizeCode } from './codes.ts';
-import { cardByHash, cardById, changeDeliveryOf, claimDueCards, insertGiftCard, withholdCardsTo, type NewGiftCard } from './gift-cards.repo.ts';
+import { grantCardValue } from '../money/ledger.ts';
+import { codeOf, linkTokenMatches, groupCode, lastFour } from './codes.ts';
+import { hashCode } from '../money/card-code.ts';
+import { cardById, changeDeliveryOf, claimDueCards, insertGiftCard, withholdCardsTo, type NewGiftCard } from './gift-cards.repo.ts';
 import { deliveryMails, withheldCardMail } from './mails.ts';
-import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND, type GiftCardPrintView } from '../../contract/gift-cards.ts';
-
-/**
- * How the routes that take a card's code answer a code that can't pay (the cart, a
- * class place): the same status and words wherever it is typed.
- */
-export const CARD_CODE_REFUSALS = {
-  'unknown-gift-card': { status: 400, message: GIFT_CARD_NOT_FOUND },
-  'gift-card-empty': { status: 400, message: GIFT_CARD_EMPTY },
-} as const;
+import type { GiftCardPrintView } from '../../contract/gift-cards.ts';
 
 type Deps = Pick<Services, 'db' | 'env' | 'mailer'>;
 
@@ -103,36 +96,6 @@ export async function deliverDueCards(services: Deps, today: string): Promise<nu
     return { result: mails.length, mails };
   });
   return done.result;
-}
-
-export type BalanceResult = { ok: true; balanceCents: number } | { ok: false; kind: 'not-found' };
-
-/** A card's balance by its code as typed; every code that is not a card's answers alike. */
-export async function balanceByCode(db: Services['db'], typed: string): Promise<BalanceResult> {
-  const code = normalizeCode(typed);
-  const card = code ? await cardByHash(db, hashCode(code)) : undefined;
-  if (!card) return { ok: false, kind: 'not-found' };
-  return { ok: true, balanceCents: card.voidedAt ? 0 : card.balanceCents };
-}
-
-/**
- * Why a code can't pay (the cart, the booking): 'unknown-gift-card' for every code that is no
- * card's, answered in the balance's one message; 'gift-card-empty' for a card spent or voided.
- */
-export type CardRefusal = 'unknown-gift-card' | 'gift-card-empty';
-
-export type CardToSpend = { ok: true; lotId: string; balanceCents: number } | { ok: false; kind: CardRefusal };
-
-/**
- * The card a buyer typed, to pay with (issue 33): its lot and what it holds now. Reads only; the
- * debit is ledger.ts's spendCard, under the lot's lock, in the order's or the booking's transaction.
- */
-export async function cardToSpend(db: Services['db'], typed: string): Promise<CardToSpend> {
-  const code = normalizeCode(typed);
-  const card = code ? await cardByHash(db, hashCode(code)) : undefined;
-  if (!card) return { ok: false, kind: 'unknown-gift-card' };
-  if (card.voidedAt || card.balanceCents <= 0) return { ok: false, kind: 'gift-card-empty' };
-  return { ok: true, lotId: card.lotId, balanceCents: card.balanceCents };
 }
 
 /** A card as the buyer's link shows it, or no card for a link that is not one's. */

@@ -5,12 +5,12 @@
  * adjustment with a reason. Refusals are returned kinds.
  */
 import type { Services } from '../services/index.ts';
-import { makeOwedRefund, oweRefund } from '../payments/refunds-owed.ts';
+import { makeOwedRefund, oweRefund } from '../money/refunds-owed.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
-import { adjustCard, emptyCard } from '../packages/ledger.ts';
-import { entriesOfLot } from '../packages/ledger.repo.ts';
+import { adjustCard, emptyCard } from '../money/ledger.ts';
+import { entriesOfLot } from '../money/ledger.repo.ts';
 import { codeOf } from './codes.ts';
 import { cardById, markVoided } from './gift-cards.repo.ts';
 import { deliveryMails } from './mails.ts';

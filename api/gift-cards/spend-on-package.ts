@@ -9,11 +9,11 @@ import { queueMails } from '../mail/outbox.repo.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
-import { grantPackage, spendCard } from '../packages/ledger.ts';
-import { clientContact } from '../packages/ledger.repo.ts';
+import { grantPackage, spendCard } from '../money/ledger.ts';
+import { clientContact } from '../money/ledger.repo.ts';
 import { buyPackage, offered, onScale, startPackagePayment, type BuyRefusal, type PackageAmountRefusal } from '../packages/buy-package.ts';
 import { packageBoughtMails } from '../packages/mails.ts';
-import { cardToSpend, type CardRefusal } from './gift-cards.ts';
+import { cardToSpend, type CardRefusal } from '../money/cards.ts';
 
 export type CardBuyResult =
   | { ok: true; lotId: string; payerFirstName: string }

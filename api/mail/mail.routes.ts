@@ -11,7 +11,7 @@ import type { AppEnv } from '../types.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateParams } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { id } from '../../contract/common.ts';
 import { listUnsentMails, retryMail, suppressAddress } from './outbox.repo.ts';
 import { sendQueued } from './outbox.ts';

@@ -14,7 +14,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, MailOutboxState } from '../../db/schema.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { canonicalMailbox } from '../limits/limits.ts';
+import { canonicalMailbox } from '../services/limits.ts';
 import type { UnsentMailView } from '../../contract/mail.ts';
 import { openMail, sealMail, unopenedReason, type MailWords } from './sealed-mail.ts';
 

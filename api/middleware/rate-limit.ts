@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
 import { clientAddress } from './client.ts';
-import { canonicalMailbox, LIMITS, TOO_MANY, type Limit, type Limits, type Taken } from '../limits/limits.ts';
+import { canonicalMailbox, LIMITS, TOO_MANY, type Limit, type Limits, type Taken } from '../services/limits.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
 
 /**
- * Limits as middleware and as a call (api/limits/limits.ts holds the store and every number).
+ * Limits as middleware and as a call (api/services/limits.ts holds the store and every number).
  * Refusals are 429 with a message and Retry-After.
  */
 export interface RateLimitOptions extends Limit {

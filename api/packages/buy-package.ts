@@ -1,6 +1,6 @@
 /**
  * A client buys a package through PayPal (issue 32, decision 0038): the third purchase kind of
- * the one payment lifecycle (api/payments/settle.ts), beside the shop's order and the booking.
+ * the one payment lifecycle (api/money/settle.ts), beside the shop's order and the booking.
  *
  *   startPackagePayment: the PayPal order, made by the server for this package and this client,
  *     for an amount on the package's scale;
@@ -19,14 +19,14 @@ import type { DB } from '../../db/client.ts';
 import type { PackageAttemptDetails } from '../../db/schema.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
-import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { attemptFor, createPayPalOrder, readApprovedOrder } from '../payments/capture.ts';
-import { acceptsApprovedUsd, answerSettled, captureAndSettle, registerPurchase, replayPurchase } from '../payments/settle.ts';
-import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
+import { attemptFor, createPayPalOrder, readApprovedOrder } from '../money/capture.ts';
+import { acceptsApprovedUsd, answerSettled, captureAndSettle, replayPurchase } from '../money/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../money/settle.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { findPackage } from './packages.repo.ts';
-import { clientContact, lotOfPaypalOrder } from './ledger.repo.ts';
-import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard } from './ledger.ts';
+import { clientContact, lotOfPaypalOrder } from '../money/ledger.repo.ts';
+import { cardPartOfAttempt, giveBackCardPart, grantPackage, spendCard } from '../money/ledger.ts';
 import { packageBoughtMails } from './mails.ts';
 
 /** The PayPal order a package is paid with: made by us for this package and this client. */
@@ -159,7 +159,7 @@ function replay(deps: BuyDeps, first: PaymentAttempt, firstName: string): Promis
   return replayPurchase(deps, packagePurchase(deps.env), packageAnswers(deps.db), first, firstName);
 }
 
-/** The package's words for how settling ended (api/payments/settle.ts answerSettled). */
+/** The package's words for how settling ended (api/money/settle.ts answerSettled). */
 function packageAnswers(db: DB): PaidAnswers<Granted, BuyResult, 'unknown-account'> {
   return {
     nothingToRecord: 'unknown-account',
@@ -223,5 +223,3 @@ export function packagePurchase(env: PaymentDeps['env']): Purchase<Granted> {
     },
   };
 }
-
-registerPurchase('package', (env) => packagePurchase(env));

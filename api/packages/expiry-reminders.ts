@@ -10,7 +10,7 @@ import { addDays } from '../lib/time.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
-import { claimExpiryReminders } from './ledger.repo.ts';
+import { claimExpiryReminders } from '../money/ledger.repo.ts';
 import { expiryReminderMail, type LapsingLot } from './mails.ts';
 
 /** How long before the last day the reminder goes. */

@@ -11,7 +11,7 @@
  *   POST   /api/user/{id}/packages/{packageId}/paypal-order  {amountCents} -> {orderID}: the server makes the order
  *   POST   /api/user/{id}/packages/{packageId}/buy           {paypalOrderId}: capture, then the credits (201)
  */
-import { purchaseRefusals } from '../payments/settle.ts';
+import { purchaseRefusals } from '../money/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
@@ -19,7 +19,7 @@ import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireSelfOrAdmin, requireUser } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { regenerateAfter } from '../middleware/regenerate-after.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { id } from '../../contract/common.ts';
 import {
   CLIENT_NOT_FOUND,
@@ -41,8 +41,8 @@ import {
   packageFields,
 } from '../../contract/packages.ts';
 import { deletePackage, findPackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
-import { adjustCredits, balanceOf, grantPackage } from './ledger.ts';
-import { clientContact } from './ledger.repo.ts';
+import { adjustCredits, balanceOf, grantPackage } from '../money/ledger.ts';
+import { clientContact } from '../money/ledger.repo.ts';
 import { addMonths, zonedNow } from '../lib/time.ts';
 import { commitWithMails } from '../mail/commit.ts';
 import { queueMails } from '../mail/outbox.repo.ts';

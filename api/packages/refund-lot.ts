@@ -3,15 +3,15 @@
  * taken back in one 'refunded' ledger row (at most one per lot, the partial unique index), under
  * the client's row lock so no booking spends them meanwhile; sessions already used stay used.
  * A lot bought through PayPal has its refund owed in the same transaction (issue 47, decision
- * 0055: api/payments/refunds-owed.ts), then its capture refunded in full after the commit, with no
+ * 0055: api/money/refunds-owed.ts), then its capture refunded in full after the commit, with no
  * transaction open; a refund PayPal refuses stays owed and the refund runner tries it again until
  * PayPal answers (her Today and the client's page show it owed). A lot recorded by hand (cash,
  * Venmo…) only gives its credits back: she returns the money the way it came. Either way the
  * books count its price among the refunds (api/books/income.repo.ts).
  */
 import type { Services } from '../services/index.ts';
-import { makeOwedRefund, oweRefund } from '../payments/refunds-owed.ts';
-import { insertEntry, lockAccount, lotOf } from './ledger.repo.ts';
+import { makeOwedRefund, oweRefund } from '../money/refunds-owed.ts';
+import { insertEntry, lockAccount, lotOf } from '../money/ledger.repo.ts';
 
 export type RefundLotResult =
   { ok: true; sessionsTakenBack: number; paypalRefund: 'refunded' | 'owed' | 'none' } | { ok: false; kind: 'lot-not-found' | 'already-refunded' };

@@ -18,7 +18,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_MESSAGES } from '../../contract/content.ts';
-import { distDirOf } from '../build-info.ts';
+import { distDirOf } from '../lib/build-info.ts';
 import { FEED_PATH } from './journal-render.ts';
 import { NOT_FOUND, SITE_ROUTES } from './site-routes.ts';
 

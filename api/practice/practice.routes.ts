@@ -4,7 +4,7 @@ import type { AppEnv } from '../types.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { id } from '../../contract/common.ts';
 import {
   CLIENT_NOT_FOUND,

@@ -15,7 +15,7 @@ import type { TaxRateService } from './tax-rates.ts';
 import type { CalendarProvider } from './calendar/index.ts';
 import type { GoogleEmulator } from './calendar/emulator.ts';
 import type { Hono } from 'hono';
-import type { Limits } from '../limits/limits.ts';
+import type { Limits } from './limits.ts';
 import type { Publisher } from '../site/publisher.ts';
 import type { Clock } from '../lib/clock.ts';
 
@@ -31,7 +31,7 @@ export interface Services {
   realtime: Realtime;
   /** The sales-tax rate service (issue 29): Washington's, or its stand-in. */
   taxRates: TaxRateService;
-  /** Request limits, shared by every replica on PostgreSQL (api/limits/limits.ts). */
+  /** Request limits, shared by every replica on PostgreSQL (api/services/limits.ts). */
   limits: Limits;
   /** Public pages made ahead of the request, shared by every replica (api/pages/render-ahead.ts). */
   publisher: Publisher;

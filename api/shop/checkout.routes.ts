@@ -3,7 +3,7 @@ import type { AppEnv } from '../types.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
 import { GIFT_CARD_CHANGED } from '../../contract/gift-cards.ts';
-import { CARD_CODE_REFUSALS } from '../gift-cards/gift-cards.ts';
+import { CARD_CODE_REFUSALS } from '../money/cards.ts';
 import { validateJson } from '../validation.ts';
 import { COUPON_MINIMUM, INVALID_COUPON } from '../../contract/coupons.ts';
 import { COTTAGE_HAND_OVER_ONLY, handOverOnly } from '../../contract/food.ts';
@@ -34,7 +34,7 @@ import {
 import type { QuoteRefusal } from './quote.ts';
 import { startCheckout, type CheckoutRefusal } from './start-checkout.ts';
 import { placeOrder, type PlaceOrderRefusal } from './place-order.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /**
  * The chocolate checkout (SPEC.md sections 3, 4, 7, 8; issue 6), mounted on /api/orders:

@@ -5,7 +5,7 @@ import { validateJson } from '../validation.ts';
 import { COUPON_MINIMUM, INVALID_COUPON, validateCouponRequest, type CouponView } from '../../contract/coupons.ts';
 import { couponAllowed } from '../../contract/pricing.ts';
 import { findActiveCoupon } from './coupons.repo.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /**
  * POST /api/chocolates/validate-coupon (SPEC.md sections 5, 7, 8): is this cart coupon valid,

@@ -22,7 +22,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SETTABLE_STATUSES } from '../../contract/orders.ts';
-import { giveBackCardPart } from '../packages/ledger.ts';
+import { giveBackCardPart } from '../money/ledger.ts';
 import { findOrderByCaptureId, findOrderById, moveOrderStatus, putBackStock, setOrderTracking, type OrderRow, type OrderStatus } from './orders.repo.ts';
 
 /**

@@ -28,7 +28,7 @@ import { changeOrderStatus } from './change-order-status.ts';
 import { adminOrderView } from './order-views.ts';
 import { itemsOfOrders, pageOrders, type OrderItemRow } from './orders.repo.ts';
 import { announceNextPage, pageOf } from '../lib/pages.ts';
-import { paymentNotesOfOrders } from '../payments/attempts.repo.ts';
+import { paymentNotesOfOrders } from '../money/attempts.repo.ts';
 
 /**
  * The admin's orders page (issue 6, beyond the spec), mounted on /api/admin/orders:

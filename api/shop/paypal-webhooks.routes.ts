@@ -29,8 +29,9 @@ import { orderMailView } from './order-views.ts';
 import { withLabelLines } from './product-views.ts';
 import { brandNames } from '../site/brand.ts';
 import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
-import { settleFromWebhook } from '../payments/reconcile.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { settleFromWebhook } from '../money/reconcile.ts';
+import type { PurchaseKinds } from '../money/settle.ts';
+import { LIMITS } from '../services/limits.ts';
 
 /**
  * PayPal's webhooks (POST /api/paypal/webhook) keep a chocolate order's status true after the
@@ -102,7 +103,7 @@ async function orderMailOf(db: DB, order: OrderRow): Promise<OrderMail> {
  * together (the outbox); the mails leave after the commit, and one that fails is retried by the
  * outbox: PayPal must not deliver again (and change nothing) because a mail did not leave.
  */
-async function apply(services: Services, eventId: string, action: Exclude<Action, { kind: 'ignore' | 'refuse' }>): Promise<boolean> {
+async function apply(services: Services, purchases: PurchaseKinds, eventId: string, action: Exclude<Action, { kind: 'ignore' | 'refuse' }>): Promise<boolean> {
   const { db, env } = services;
   const { captureId } = action;
 
@@ -115,7 +116,7 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
     });
     // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
     // capture whose checkout crashed before recording it: its open payment attempt is settled now.
-    if (!settled) return action.paypalOrderId ? settleFromWebhook(services, action.paypalOrderId) : false;
+    if (!settled) return action.paypalOrderId ? settleFromWebhook(services, purchases, action.paypalOrderId) : false;
     return true;
   }
 
@@ -149,43 +150,45 @@ async function apply(services: Services, eventId: string, action: Exclude<Action
   return returned;
 }
 
-export const paypalWebhooks = new Hono<AppEnv>().post(
-  '/webhook',
-  // PayPal sends from few addresses, sometimes many events at once: a generous limit.
-  rateLimit(LIMITS.paypalWebhook),
-  async (c) => {
-    const { env, payments } = c.var.services;
-    // No webhook id, nothing can be verified: as if the endpoint did not exist. The emulator
-    // verifies its own test signature without one.
-    if (!env.PAYPAL_WEBHOOK_ID && payments.kind !== 'emulator') return c.json({ message: WEBHOOK_NOT_CONFIGURED }, 404);
-    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ message: WEBHOOK_NOT_JSON }, 415);
+/** The webhook's route, given the table of purchase kinds (api/boot.ts) an open attempt is settled through. */
+export const paypalWebhooks = (purchases: PurchaseKinds) =>
+  new Hono<AppEnv>().post(
+    '/webhook',
+    // PayPal sends from few addresses, sometimes many events at once: a generous limit.
+    rateLimit(LIMITS.paypalWebhook),
+    async (c) => {
+      const { env, payments } = c.var.services;
+      // No webhook id, nothing can be verified: as if the endpoint did not exist. The emulator
+      // verifies its own test signature without one.
+      if (!env.PAYPAL_WEBHOOK_ID && payments.kind !== 'emulator') return c.json({ message: WEBHOOK_NOT_CONFIGURED }, 404);
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ message: WEBHOOK_NOT_JSON }, 415);
 
-    // The text as received: PayPal verifies its signature over these bytes, not over a re-encoding.
-    const raw = await c.req.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      return c.json({ message: WEBHOOK_MALFORMED_JSON }, 400);
-    }
-    const envelope = check(webhookEvent, body);
-    if (!envelope.ok) return c.json({ message: envelope.message, issues: envelope.issues }, 400);
-    const event = envelope.data;
-    const action = actionOf(event);
-    if (action.kind === 'refuse') return c.json({ message: action.message }, 400);
+      // The text as received: PayPal verifies its signature over these bytes, not over a re-encoding.
+      const raw = await c.req.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return c.json({ message: WEBHOOK_MALFORMED_JSON }, 400);
+      }
+      const envelope = check(webhookEvent, body);
+      if (!envelope.ok) return c.json({ message: envelope.message, issues: envelope.issues }, 400);
+      const event = envelope.data;
+      const action = actionOf(event);
+      if (action.kind === 'refuse') return c.json({ message: action.message }, 400);
 
-    let verified: boolean;
-    try {
-      verified = await payments.verifyWebhook(c.req.raw.headers, body, raw);
-    } catch (err) {
-      // Not a verdict: PayPal delivers again later, by which time it may answer.
-      console.error(`[paypal-webhook] could not verify event ${event.id}:`, err instanceof Error ? err.message : err);
-      return c.json({ message: WEBHOOK_VERIFY_UNAVAILABLE }, 503);
-    }
-    if (!verified) return c.json({ message: WEBHOOK_UNVERIFIED }, 400);
+      let verified: boolean;
+      try {
+        verified = await payments.verifyWebhook(c.req.raw.headers, body, raw);
+      } catch (err) {
+        // Not a verdict: PayPal delivers again later, by which time it may answer.
+        console.error(`[paypal-webhook] could not verify event ${event.id}:`, err instanceof Error ? err.message : err);
+        return c.json({ message: WEBHOOK_VERIFY_UNAVAILABLE }, 503);
+      }
+      if (!verified) return c.json({ message: WEBHOOK_UNVERIFIED }, 400);
 
-    if (action.kind === 'ignore') return c.json({ message: WEBHOOK_IGNORED });
-    const changed = await apply(c.var.services, event.id, action);
-    return c.json({ message: changed ? WEBHOOK_RECEIVED : WEBHOOK_IGNORED });
-  },
-);
+      if (action.kind === 'ignore') return c.json({ message: WEBHOOK_IGNORED });
+      const changed = await apply(c.var.services, purchases, event.id, action);
+      return c.json({ message: changed ? WEBHOOK_RECEIVED : WEBHOOK_IGNORED });
+    },
+  );

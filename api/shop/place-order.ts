@@ -13,7 +13,7 @@
  * transaction open; record the order in a second short transaction. A buyer who loses the last
  * tin is never charged (the PayPal order stays APPROVED and lapses); a declined capture gives
  * the tins back; a capture whose answer was lost (a crash, a timeout) is found again by the
- * buyer's retry, the reconciler (api/payments/reconcile.ts) or PayPal's webhook, which complete
+ * buyer's retry, the reconciler (api/money/reconcile.ts) or PayPal's webhook, which complete
  * the same attempt.
  */
 import type { DB } from '../../db/client.ts';
@@ -26,11 +26,11 @@ import { commitWithMails } from '../mail/commit.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ShipToAddress } from '../../contract/orders.ts';
-import { cardSpendBecameOrder, giveBackCardPart, spendCard } from '../packages/ledger.ts';
-import { findAttempt, isOpen, linkOrder, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
+import { cardSpendBecameOrder, giveBackCardPart, spendCard } from '../money/ledger.ts';
+import { findAttempt, isOpen, linkOrder, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
-import { followAttempt, type CaptureOutcome } from '../payments/capture.ts';
-import { captureAndSettle, registerPurchase, settlePayment, type PaymentDeps, type Purchase, type Settled, type Settler } from '../payments/settle.ts';
+import { followAttempt, type CaptureOutcome } from '../money/capture.ts';
+import { captureAndSettle, settlePayment, type PaymentDeps, type Purchase, type Settled, type Settler } from '../money/settle.ts';
 import { orderMails } from './mails.ts';
 import { brandNames } from '../site/brand.ts';
 import { statusAfterCapture } from './order-status.ts';
@@ -217,7 +217,7 @@ export async function placeOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, 
   return answer(deps.db, attempt, await captureAndSettle(deps, orderPurchase(deps.env), attempt));
 }
 
-/** A replay of a PayPal order whose attempt is open or done (api/payments/capture.ts followAttempt). */
+/** A replay of a PayPal order whose attempt is open or done (api/money/capture.ts followAttempt). */
 async function replay(deps: PaymentDeps, first: PaymentAttempt): Promise<PlaceOrderResult> {
   const followed = await followAttempt(deps, first);
   if (followed.kind === 'timeout') return refused('payment-unavailable');
@@ -234,7 +234,7 @@ interface PlacedOrder {
 }
 
 /**
- * The shop's adapter of the payment lifecycle (api/payments/settle.ts): the money it accepts (the
+ * The shop's adapter of the payment lifecycle (api/money/settle.ts): the money it accepts (the
  * attempt's total in its currency, completed or pending at PayPal), the tins given back on a
  * release, and the order with its lines, capture and mails recorded on completion.
  */
@@ -398,7 +398,7 @@ async function placeCardOrder(deps: PaymentDeps & Pick<TaxDeps, 'taxRates'>, inp
 
 /**
  * Records how an order's attempt ended, after the capture (or the look-up at PayPal), through the
- * shared lifecycle (api/payments/settle.ts), and answers it in the shop's words. Used by the
+ * shared lifecycle (api/money/settle.ts), and answers it in the shop's words. Used by the
  * checkout, the buyer's retry, the reconciler and the webhook alike.
  */
 export async function settleOrderAttempt(deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<PlaceOrderResult> {
@@ -432,5 +432,3 @@ async function answer(db: DB, attempt: PaymentAttempt, settled: Settled<PlacedOr
     }
   }
 }
-
-registerPurchase('order', orderPurchase);

@@ -12,7 +12,7 @@ import { findActiveCoupon } from './coupons.repo.ts';
 import { productsForCart } from './orders.repo.ts';
 import { salesTaxFor } from './sales-tax.ts';
 import type { TaxDeps } from './tax-lookup.ts';
-import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
+import { cardToSpend, type CardRefusal } from '../money/cards.ts';
 import { handOverOnly } from '../../contract/food.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 

@@ -3,7 +3,7 @@ import type { AppEnv } from '../types.ts';
 import type { Services } from '../services/index.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { validateJson, validateQuery } from '../validation.ts';
 import { zonedNow } from '../lib/time.ts';
 import { check } from '../../contract/check.ts';

@@ -1,6 +1,6 @@
 /**
  * A tasting's deposit or balance paid through PayPal (issue 34): the 'tasting' purchase kind of
- * the one payment lifecycle (api/payments/settle.ts), built as the gift card's
+ * the one payment lifecycle (api/money/settle.ts), built as the gift card's
  * (gift-cards/buy-gift-card.ts).
  *
  *   startTastingPayment: the PayPal order, made by the server for exactly what is due now (the
@@ -21,10 +21,10 @@ import type { TastingAttemptDetails } from '../../db/schema.ts';
 import type { TastingPart } from '../../contract/tastings.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
 import { brandNames } from '../site/brand.ts';
-import { findAttempt, openAttempt, type PaymentAttempt } from '../payments/attempts.repo.ts';
-import { attemptFor, createPayPalOrder, followAttempt, readApprovedOrder } from '../payments/capture.ts';
-import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, registerPurchase, settlePayment } from '../payments/settle.ts';
-import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../payments/settle.ts';
+import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts.repo.ts';
+import { attemptFor, createPayPalOrder, followAttempt, readApprovedOrder } from '../money/capture.ts';
+import { acceptsApprovedUsd, answerAttempt, answerSettled, captureAndSettle, settlePayment } from '../money/settle.ts';
+import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../money/settle.ts';
 import { wallTime, zonedNow } from '../lib/time.ts';
 import { findQuote, insertPayment, insertPrivateEvent, lockQuote, markDepositPaid, paymentOfOrder, paymentsOf } from './tastings.repo.ts';
 import { dueOf, eventTitleOf, paidCentsOf } from './tastings.ts';
@@ -124,7 +124,7 @@ async function replay(deps: PayDeps, first: PaymentAttempt): Promise<PayTastingR
   }
 }
 
-/** The tasting's words for how settling ended (api/payments/settle.ts answerSettled): the payment it recorded. */
+/** The tasting's words for how settling ended (api/money/settle.ts answerSettled): the payment it recorded. */
 function tastingAnswers(db: DB): PaidAnswers<Made, PayTastingResult, 'capture-failed'> {
   return {
     // Nothing is recorded when the part was paid meanwhile: the capture was refunded, a failed payment to the client.
@@ -192,5 +192,3 @@ export function tastingPurchase(env: PaymentDeps['env']): Purchase<Made> {
     },
   };
 }
-
-registerPurchase('tasting', (env) => tastingPurchase(env));

@@ -13,7 +13,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Services } from '../services/index.ts';
 import type { OutgoingMail } from '../services/mail/index.ts';
-import { refundCaptureOnce } from '../payments/refunds-owed.ts';
+import { refundCaptureOnce } from '../money/refunds-owed.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { hoursInWords } from '../../contract/settings.ts';
 import { cancelledWithDeletedAccountMail, classWhen, mail, money } from '../mail/layout.ts';

@@ -16,7 +16,7 @@ import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { verifyHuman } from '../middleware/human.ts';
 import { requireAdmin } from '../middleware/auth.ts';
-import { LIMITS } from '../limits/limits.ts';
+import { LIMITS } from '../services/limits.ts';
 import { wallTime, zonedNow } from '../lib/time.ts';
 import { id, nonexistentTimeMessage } from '../../contract/common.ts';
 import { PAYMENT_ALREADY_USED, PAYMENT_SERVICE_UNAVAILABLE, PAYMENT_UNSUCCESSFUL, type BookingOrderView } from '../../contract/booking.ts';

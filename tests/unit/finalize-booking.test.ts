@@ -12,7 +12,8 @@ import type { Services } from '../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../api/services/payments/paypal.ts';
 import { recordingRealtime } from '../helpers/realtime.ts';
 import { listMailbox } from '../../api/services/mail/mailbox.ts';
-import { bookingOrderReference, finalizeBooking, startBookingPayment, type BookingInput } from '../../api/booking/finalize-booking.ts';
+import { finalizeBooking, type BookingInput } from '../../api/booking/finalize-booking.ts';
+import { bookingOrderReference, startBookingPayment } from '../../api/booking/start-booking-payment.ts';
 import { claimSlot } from '../../api/booking/booking.repo.ts';
 import { bookingForm } from '../helpers/slots.ts';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CODE_ALPHABET, codeOf, groupCode, hashCode, lastFour, normalizeCode } from '../../api/gift-cards/codes.ts';
+import { codeOf, groupCode, lastFour } from '../../api/gift-cards/codes.ts';
+import { CODE_ALPHABET, hashCode, normalizeCode } from '../../api/money/card-code.ts';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 

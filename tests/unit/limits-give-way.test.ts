@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Hono } from 'hono';
-import { canonicalMailbox } from '../../api/limits/limits.ts';
+import { canonicalMailbox } from '../../api/services/limits.ts';
 import { isTrustedProxy } from '../../api/middleware/client.ts';
 import { escapeForLog, requestLog } from '../../api/middleware/request-log.ts';
 import { isIpOrCidr, loadEnv } from '../../api/env.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { email, invisibleCharactersMessage, isCleanText, isVisibleText, lettersMessage, nameText } from '../../contract/common.ts';
 import { check } from '../../contract/check.ts';
-import { canonicalMailbox } from '../../api/limits/limits.ts';
+import { canonicalMailbox } from '../../api/services/limits.ts';
 
 const name = nameText('Name');
 const accepted = (s: string) => check(name, s).ok;

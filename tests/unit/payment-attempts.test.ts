@@ -2,7 +2,7 @@
  * Payment attempts and the reconciler (issue 12, decision 0012), called directly on a migrated
  * in-memory PGlite, paying through the PayPal emulator. A "crash" here is a checkout whose
  * PayPal answers are lost (the capture made, then every call failing), which leaves its attempt
- * open exactly as a killed process does; the SIGKILL itself is tests/api/payments/payment-crash.test.ts.
+ * open exactly as a killed process does; the SIGKILL itself is tests/api/money/payment-crash.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
@@ -16,9 +16,11 @@ import { listMailbox } from '../../api/services/mail/mailbox.ts';
 import { startCheckout } from '../../api/shop/start-checkout.ts';
 import { placeOrder } from '../../api/shop/place-order.ts';
 import type { Cart } from '../../api/shop/quote.ts';
-import { finalizeBooking, startBookingPayment } from '../../api/booking/finalize-booking.ts';
-import { reconcilePayments } from '../../api/payments/reconcile.ts';
-import { findAttempt, takeStaleAttempt } from '../../api/payments/attempts.repo.ts';
+import { finalizeBooking } from '../../api/booking/finalize-booking.ts';
+import { startBookingPayment } from '../../api/booking/start-booking-payment.ts';
+import { reconcilePayments } from '../../api/money/reconcile.ts';
+import { PURCHASE_KINDS } from '../../api/boot.ts';
+import { findAttempt, takeStaleAttempt } from '../../api/money/attempts.repo.ts';
 import { emulatorCaptureCount } from '../../api/services/payments/emulator.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
 
@@ -98,9 +100,9 @@ describe('the reconciler', () => {
     const capturesBefore = emulatorCaptureCount();
 
     // Not stale yet for the default age: nothing is touched.
-    expect(await reconcilePayments(services)).toEqual({ completed: 0, released: 0, leftOpen: 0 });
-    expect(await reconcilePayments(services, { staleMs: 0 })).toEqual({ completed: 1, released: 0, leftOpen: 0 });
-    expect(await reconcilePayments(services, { staleMs: 0 })).toEqual({ completed: 0, released: 0, leftOpen: 0 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS)).toEqual({ completed: 0, released: 0, leftOpen: 0 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS, { staleMs: 0 })).toEqual({ completed: 1, released: 0, leftOpen: 0 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS, { staleMs: 0 })).toEqual({ completed: 0, released: 0, leftOpen: 0 });
 
     const [order] = await ordersOf(paypalOrderId);
     expect(order).toMatchObject({ status: 'paid', totalCents: 3600, payerEmail: email });
@@ -119,7 +121,7 @@ describe('the reconciler', () => {
 
   it('releases an attempt PayPal never captured: the tins go back, the PayPal order stays uncaptured', async () => {
     const { product, paypalOrderId } = await crashedCheckout(false);
-    expect(await reconcilePayments(services, { staleMs: 0 })).toEqual({ completed: 0, released: 1, leftOpen: 0 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS, { staleMs: 0 })).toEqual({ completed: 0, released: 1, leftOpen: 0 });
     expect(await inventory(product)).toBe(5);
     expect(await findAttempt(db(), paypalOrderId)).toMatchObject({ state: 'released', settledBy: 'reconciler' });
     expect((await services.payments.getOrder(paypalOrderId)).status).toBe('APPROVED');
@@ -134,17 +136,19 @@ describe('the reconciler', () => {
   it('leaves an attempt open while PayPal cannot say, and settles it later', async () => {
     const { product, paypalOrderId } = await crashedCheckout(true);
     const down: Services = { ...services, payments: { ...services.payments, getOrder: () => Promise.reject(new PayPalError('down', 503)) } };
-    expect(await reconcilePayments(down, { staleMs: 0 })).toEqual({ completed: 0, released: 0, leftOpen: 1 });
+    expect(await reconcilePayments(down, PURCHASE_KINDS, { staleMs: 0 })).toEqual({ completed: 0, released: 0, leftOpen: 1 });
     expect(await findAttempt(db(), paypalOrderId)).toMatchObject({ state: 'capturing' });
     expect(await inventory(product)).toBe(3);
-    expect(await reconcilePayments(services, { staleMs: 0 })).toMatchObject({ completed: 1 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS, { staleMs: 0 })).toMatchObject({ completed: 1 });
   });
 
   it('lets one of several concurrent reconcilers take each attempt', async () => {
     const { email, paypalOrderId } = await crashedCheckout(true);
     // Silent for an hour; each replica counts a minute as stale, so a taken attempt is fresh again for the others.
     await sql`update payment_attempts set claimed_at = now() - interval '1 hour' where paypal_order_id = ${paypalOrderId}`.execute(db());
-    const reports = await Promise.all(Array.from({ length: 5 }, (_, i) => reconcilePayments(services, { staleMs: 60_000, holder: `replica-${i}` })));
+    const reports = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => reconcilePayments(services, PURCHASE_KINDS, { staleMs: 60_000, holder: `replica-${i}` })),
+    );
     expect(reports.reduce((n, r) => n + r.completed, 0)).toBe(1);
     expect(await ordersOf(paypalOrderId)).toHaveLength(1);
     expect(await listMailbox(db(), { to: email })).toHaveLength(1);
@@ -190,7 +194,7 @@ describe('the reconciler', () => {
     });
     expect(await listMailbox(db(), { to: client.email })).toHaveLength(0);
 
-    expect(await reconcilePayments(services, { staleMs: 0 })).toMatchObject({ completed: 1 });
+    expect(await reconcilePayments(services, PURCHASE_KINDS, { staleMs: 0 })).toMatchObject({ completed: 1 });
     expect(await findAttempt(db(), started.orderId)).toMatchObject({ state: 'completed', settledBy: 'reconciler', payerFirstName: 'Pat' });
     expect(await listMailbox(db(), { to: client.email })).toHaveLength(1);
 

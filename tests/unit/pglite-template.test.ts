@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { pgliteTemplatePath, pgliteVersion, readPgliteTemplate } from '../../db/pglite-template.ts';
-import { distDirOf } from '../../api/build-info.ts';
+import { distDirOf } from '../../api/lib/build-info.ts';
 
 const template = pgliteTemplatePath(distDirOf());
 const root = mkdtempSync(path.join(tmpdir(), 'pglite-template-'));

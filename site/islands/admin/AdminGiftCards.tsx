@@ -29,7 +29,7 @@ import {
 
 const DESIGN_CHOICES = choicesOf(GIFT_CARD_DESIGNS, { yoga: 'Yoga', chocolates: 'Chocolates' });
 
-/** A ledger row's reason as she reads it (the card's rows: packages/ledger.ts); an unknown one as it is. */
+/** A ledger row's reason as she reads it (the card's rows: money/ledger.ts); an unknown one as it is. */
 const REASON_WORDS: Readonly<Record<string, string>> = {
   bought: 'put on the card',
   used: 'spent',

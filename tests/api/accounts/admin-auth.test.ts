@@ -3,7 +3,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { sessionIdOf, sessionStore } from '../../../api/middleware/sessions.ts';
-import { ADMIN_DELAY, LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../../../api/limits/limits.ts';
+import { ADMIN_DELAY, LIMITS, TOO_MANY_ADMIN_ATTEMPTS } from '../../../api/services/limits.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let password: string;

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { queueMails, suppressAddress } from '../../../api/mail/outbox.repo.ts';
-import { canonicalMailbox } from '../../../api/limits/limits.ts';
+import { canonicalMailbox } from '../../../api/services/limits.ts';
 import { deletionToken } from '../../../api/accounts/deletion-mails.ts';
 import { brandNames } from '../../../api/site/brand.ts';
 import { useTestServer } from '../../helpers/server.ts';

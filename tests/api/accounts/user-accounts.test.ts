@@ -12,7 +12,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
-import { LIMITS, TOO_MANY_MAILS } from '../../../api/limits/limits.ts';
+import { LIMITS, TOO_MANY_MAILS } from '../../../api/services/limits.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });

@@ -9,7 +9,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import type { MailboxEntry } from '../../../api/services/mail/mailbox.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
-import { LIMITS } from '../../../api/limits/limits.ts';
+import { LIMITS } from '../../../api/services/limits.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client: the concurrency test sends as
 // 20 visitors, so the per-client limit doesn't decide the outcome.

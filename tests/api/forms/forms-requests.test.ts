@@ -8,7 +8,7 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../../helpers/mail.ts';
-import { LIMITS } from '../../../api/limits/limits.ts';
+import { LIMITS } from '../../../api/services/limits.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 

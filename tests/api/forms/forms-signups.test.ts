@@ -13,7 +13,7 @@ import { classForm } from '../../helpers/classes.ts';
 // A real 1 by 1 PNG, as a canvas's toDataURL('image/png') gives (only smaller).
 import { PNG as PNG_BYTES, PNG_BASE64 as PNG_B64 } from '../../helpers/endpoints/common.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
-import { LIMITS } from '../../../api/limits/limits.ts';
+import { LIMITS } from '../../../api/services/limits.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });

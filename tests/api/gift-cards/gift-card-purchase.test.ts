@@ -12,7 +12,8 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
-import { reconcilePayments } from '../../../api/payments/reconcile.ts';
+import { reconcilePayments } from '../../../api/money/reconcile.ts';
+import { PURCHASE_KINDS } from '../../../api/boot.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
@@ -238,7 +239,7 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(await cardsOf(orderId)).toEqual([]);
 
     // Another replica's reconciler takes it over (stale at once here) and finds PayPal's capture.
-    const report = await reconcilePayments(server.services, { staleMs: 0, holder: 'another-replica' });
+    const report = await reconcilePayments(server.services, PURCHASE_KINDS, { staleMs: 0, holder: 'another-replica' });
     expect(report.completed).toBe(1);
     expect(await attemptOf(orderId)).toMatchObject({ state: 'completed', settledBy: 'reconciler' });
 

@@ -10,7 +10,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
-import { spendCard } from '../../../api/packages/ledger.ts';
+import { spendCard } from '../../../api/money/ledger.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 

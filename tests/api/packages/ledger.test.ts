@@ -11,7 +11,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { packageFixtures } from '../../helpers/packages.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
-import { expireLapsedCredits } from '../../../api/packages/ledger.ts';
+import { expireLapsedCredits } from '../../../api/money/ledger.ts';
 import type { BalanceView, PackageView } from '../../../contract/packages.ts';
 
 const server = useTestServer({ resetRateLimits: true });

@@ -1,6 +1,6 @@
 /**
  * Issue 32 (decision 0038): the server killed with SIGKILL after PayPal captured a package's
- * payment and before the credits were committed, as tests/api/payments/payment-crash.test.ts does
+ * payment and before the credits were committed, as tests/api/money/payment-crash.test.ts does
  * for an order and a booking. The PayPal emulator runs in a process of its own and holds back its
  * capture answer; after a restart the reconciler completes the open attempt: the credits granted
  * once, the client and the teacher mailed once, no second capture, and the client's retry answers

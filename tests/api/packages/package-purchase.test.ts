@@ -14,7 +14,8 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addMonths, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
-import { reconcilePayments } from '../../../api/payments/reconcile.ts';
+import { reconcilePayments } from '../../../api/money/reconcile.ts';
+import { PURCHASE_KINDS } from '../../../api/boot.ts';
 import { emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
@@ -178,7 +179,7 @@ describe(`buying a package through PayPal on ${testDbKind()}`, () => {
     expect(await lotsOf(client.id)).toEqual([]);
 
     // Another replica's reconciler takes it over (stale at once here) and finds PayPal's capture.
-    const report = await reconcilePayments(server.services, { staleMs: 0, holder: 'another-replica' });
+    const report = await reconcilePayments(server.services, PURCHASE_KINDS, { staleMs: 0, holder: 'another-replica' });
     expect(report.completed).toBe(1);
     expect(await attemptOf(orderId)).toMatchObject({ state: 'completed', settledBy: 'reconciler' });
 

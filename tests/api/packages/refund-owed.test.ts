@@ -15,7 +15,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { until } from '../../helpers/until.ts';
 import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts';
-import { makeDueRefunds } from '../../../api/payments/refunds-owed.ts';
+import { makeDueRefunds } from '../../../api/money/refunds-owed.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
 import type { TodayView } from '../../../contract/backoffice.ts';
 

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createApp } from '../../../api/app.ts';
-import { distDirOf } from '../../../api/build-info.ts';
+import { PURCHASE_KINDS } from '../../../api/boot.ts';
+import { distDirOf } from '../../../api/lib/build-info.ts';
 import { PAGE_MESSAGES } from '../../../contract/content.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -37,7 +38,7 @@ function pathsBelow(dir: string): string[] {
 const firstSegment = (path: string) => path.split('/').filter(Boolean)[0];
 
 function servedPaths(): string[] {
-  const app = createApp(server.services);
+  const app = createApp(server.services, PURCHASE_KINDS);
   return [
     ...pathsBelow('site/pages'),
     ...pathsBelow('site/public'),

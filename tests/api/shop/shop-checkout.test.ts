@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { LIMITS } from '../../../api/limits/limits.ts';
+import { LIMITS } from '../../../api/services/limits.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
 
 /** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest, useTestServer, type RawAnswer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
-import { distDirOf } from '../../../api/build-info.ts';
+import { distDirOf } from '../../../api/lib/build-info.ts';
 import { NON_DOCUMENT_CSP, UNTRUSTED_FILE_CSP } from '../../../api/middleware/security-headers.ts';
 import { createFastPath } from '../../../api/middleware/fast-path.ts';
 import { createPageServer, IMMUTABLE_CACHE, PAGE_CACHE } from '../../../api/middleware/page-server.ts';

@@ -26,6 +26,7 @@ import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { createApp } from '../../../api/app.ts';
+import { PURCHASE_KINDS } from '../../../api/boot.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { recordingRealtime } from '../../helpers/realtime.ts';
 import { testDbKind } from '../../helpers/database.ts';
@@ -412,7 +413,7 @@ function typeable(endpoint: Endpoint, example: Example): [string, Field, string,
 describe(`the endpoint table on ${kind}`, () => {
   it('lists every route the app mounts under /api', () => {
     const mounted = new Set(
-      createApp(server.services)
+      createApp(server.services, PURCHASE_KINDS)
         .routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/'))
         .map((r) => `${r.method} ${r.path}`),
     );

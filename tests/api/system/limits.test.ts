@@ -19,7 +19,7 @@
 import { describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
-import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS, TOO_MANY_MAILS } from '../../../api/limits/limits.ts';
+import { LIMITS, TOO_MANY_ADMIN_ATTEMPTS, TOO_MANY_MAILS } from '../../../api/services/limits.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { startTestServer, type TestServer, useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';

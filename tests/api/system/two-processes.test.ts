@@ -25,7 +25,7 @@ import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { EMULATOR_CLIENT_ID, EMULATOR_CLIENT_SECRET } from '../../../api/services/payments/emulator.ts';
 import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
-import { LIMITS } from '../../../api/limits/limits.ts';
+import { LIMITS } from '../../../api/services/limits.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';

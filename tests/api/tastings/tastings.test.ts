@@ -16,7 +16,8 @@ import { readMailbox } from '../../helpers/mail.ts';
 import { until } from '../../helpers/until.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
-import { reconcilePayments } from '../../../api/payments/reconcile.ts';
+import { reconcilePayments } from '../../../api/money/reconcile.ts';
+import { PURCHASE_KINDS } from '../../../api/boot.ts';
 import { TASTING_DATE_PAST, TASTING_DATES_COUNT, type AdminTastingView, type TastingQuoteView } from '../../../contract/tastings.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView, TodayView } from '../../../contract/backoffice.ts';
@@ -277,7 +278,7 @@ describe(`private tastings on ${testDbKind()}`, () => {
     await until(async () => (await attempt())?.state === 'capturing');
     expect(await paymentsOf(t.quoteId)).toEqual([]);
 
-    const report = await reconcilePayments(server.services, { staleMs: 0, holder: 'another-replica' });
+    const report = await reconcilePayments(server.services, PURCHASE_KINDS, { staleMs: 0, holder: 'another-replica' });
     expect(report.completed).toBe(1);
     expect(await attempt()).toMatchObject({ state: 'completed', settledBy: 'reconciler' });
     // The checkout's own answer comes late: the same deposit, recorded once, one event.

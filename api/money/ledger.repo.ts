@@ -2,7 +2,7 @@
  * What a client holds with her (issue 32, decision 0035): credit lots and their ledger, plain SQL.
  * A lot's balance is the sum of its ledger rows, read here and nowhere else; spending locks the
  * client's row first (`lockAccount`), so two spends of one balance queue instead of both reading
- * the same sum. The rules (which lot, expiry, refusals) are in api/packages/ledger.ts.
+ * the same sum. The rules (which lot, expiry, refusals) are in api/money/ledger.ts.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';

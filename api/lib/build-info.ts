@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The build folder: DIST_DIR (relative to the project, or absolute), else `dist/`. */
 export function distDirOf(distDir: string | undefined = process.env.DIST_DIR): string {

@@ -14,7 +14,8 @@
  *              the first to record an outcome wins; the others are answered what it recorded
  *              ('lost'), and a capture in hand for an attempt released meanwhile is refunded;
  *   reconcile  reconcile.ts: the reconciler and PayPal's webhook settle any kind's attempt
- *              through the adapter registered for it (`registerPurchase`).
+ *              through its kind's handler in the one table of kinds (`PurchaseKinds`, built in
+ *              api/boot.ts and handed to them).
  */
 import type { Transaction } from 'kysely';
 import type { Services } from '../services/index.ts';
@@ -217,23 +218,37 @@ export async function captureAndSettle<R>(deps: PaymentDeps, purchase: Purchase<
   return settlePayment(deps, purchase, attempt, await captureAttempt(deps.payments, attempt), { settledBy: 'checkout', holder: PROCESS_ID });
 }
 
-/**
- * Each purchase kind's settling, for the reconciler and PayPal's webhook, which meet attempts of
- * every kind: registered by the kind's own module (so `payments/` imports none of them). Answers
- * whether the attempt is settled now.
- */
-type AnySettle = (deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler) => Promise<boolean>;
-const registry = new Map<PaymentAttempt['kind'], AnySettle>();
+/** The kinds of purchase paid through a payment attempt (the attempt's `kind`). */
+export type PurchaseKind = PaymentAttempt['kind'];
 
-/** Registers a kind's adapter (made from the environment its mails need). */
-export function registerPurchase<R>(kind: PaymentAttempt['kind'], purchaseFor: (env: PaymentDeps['env']) => Purchase<R>): void {
-  registry.set(kind, async (deps, attempt, outcome, by) => (await settlePayment(deps, purchaseFor(deps.env), attempt, outcome, by)).kind === 'completed');
+/**
+ * One purchase kind's settling, for the reconciler and PayPal's webhook, which meet attempts of
+ * every kind: its adapter, made from the environment its mails need. Answers whether the
+ * attempt is settled now.
+ */
+export interface PurchaseHandler {
+  settle(deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<boolean>;
 }
 
-export function settleAnyPayment(deps: PaymentDeps, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<boolean> {
-  const settle = registry.get(attempt.kind);
-  if (!settle) throw new Error(`no purchase kind registered for payment attempts of kind ${attempt.kind}`);
-  return settle(deps, attempt, outcome, by);
+/**
+ * Every kind's handler: the one table of kinds, built by api/boot.ts (the composition root,
+ * which may import every wing) and handed to the reconciler and the webhook, so money/ imports
+ * no wing and nothing depends on which module happened to be imported first. A Record, so a
+ * kind the table leaves out does not compile.
+ */
+export type PurchaseKinds = Readonly<Record<PurchaseKind, PurchaseHandler>>;
+
+/** A kind's handler from its adapter. */
+export function purchaseHandler<R>(purchaseFor: (env: PaymentDeps['env']) => Purchase<R>): PurchaseHandler {
+  return { settle: async (deps, attempt, outcome, by) => (await settlePayment(deps, purchaseFor(deps.env), attempt, outcome, by)).kind === 'completed' };
+}
+
+/** Settles an attempt of any kind through its kind's handler. */
+export function settleAnyPayment(deps: PaymentDeps, kinds: PurchaseKinds, attempt: PaymentAttempt, outcome: CaptureOutcome, by: Settler): Promise<boolean> {
+  // Read from data: a kind the database holds that this build does not know is an error, not a silent skip.
+  const handler = (kinds as Partial<PurchaseKinds>)[attempt.kind];
+  if (!handler) throw new Error(`no purchase kind for payment attempts of kind ${attempt.kind}`);
+  return handler.settle(deps, attempt, outcome, by);
 }
 
 /**

@@ -2,7 +2,7 @@
  * The reconciler (issue 12, decision 0012): finishes or releases payment attempts that a crash,
  * a lost answer or an abandoned browser left open. Every server process runs it at start and
  * every RECONCILE_INTERVAL_MS; an attempt silent for PAYMENT_ATTEMPT_STALE_MS is taken over with
- * one conditional UPDATE (api/payments/attempts.repo.ts), so one replica settles each, and asked
+ * one conditional UPDATE (api/money/attempts.repo.ts), so one replica settles each, and asked
  * about at PayPal:
  *   captured              → completed: the order stored or the booking confirmed, mailed once;
  *   approved or never     → released: tins back in stock or the slot free, the PayPal order left
@@ -10,10 +10,10 @@
  *   unknown at PayPal
  *   PayPal unreachable    → left open, asked again next time.
  * PayPal's webhook (PAYMENT.CAPTURE.COMPLETED) settles an open attempt the same way, without
- * waiting: settleFromWebhook. Both go through the lifecycle written once in settle.ts, with the
- * adapter each purchase kind registered.
+ * waiting: settleFromWebhook. Both go through the lifecycle written once in settle.ts, with each
+ * kind's handler from the table of purchase kinds they are handed (PURCHASE_KINDS, api/boot.ts).
  */
-import { settleAnyPayment, type PaymentDeps } from './settle.ts';
+import { settleAnyPayment, type PaymentDeps, type PurchaseKinds } from './settle.ts';
 import { findAttempt, isOpen, staleAttemptIds, takeStaleAttempt } from './attempts.repo.ts';
 import { PROCESS_ID } from '../lib/process.ts';
 import { lookUpCapture } from './capture.ts';
@@ -27,14 +27,11 @@ export interface ReconcileReport {
   leftOpen: number;
 }
 
-/** Settled through the adapter its kind registered (the shop's, the booking's): payments/ imports neither. */
-const settle = settleAnyPayment;
-
 /**
  * One pass: every attempt silent for `staleMs` that this process manages to take over. Returns
  * what it did (the attempts other replicas took are not counted).
  */
-export async function reconcilePayments(deps: Deps, options: { staleMs?: number; holder?: string } = {}): Promise<ReconcileReport> {
+export async function reconcilePayments(deps: Deps, kinds: PurchaseKinds, options: { staleMs?: number; holder?: string } = {}): Promise<ReconcileReport> {
   const staleMs = options.staleMs ?? deps.env.PAYMENT_ATTEMPT_STALE_MS;
   const holder = options.holder ?? PROCESS_ID;
   const report: ReconcileReport = { completed: 0, released: 0, leftOpen: 0 };
@@ -48,7 +45,7 @@ export async function reconcilePayments(deps: Deps, options: { staleMs?: number;
       report.leftOpen += 1;
       continue;
     }
-    await settle(deps, attempt, outcome, { settledBy: 'reconciler', holder });
+    await settleAnyPayment(deps, kinds, attempt, outcome, { settledBy: 'reconciler', holder });
     // Counted only when this pass made the move (the attempt still names this holder).
     const now = await findAttempt(deps.db, attempt.paypalOrderId);
     const mine = now?.claimedBy === holder && now.settledBy === 'reconciler';
@@ -65,11 +62,11 @@ export async function reconcilePayments(deps: Deps, options: { staleMs?: number;
  * is taken, so it is completed now, by whoever holds it. Asks PayPal for the capture (the event
  * alone is not trusted for amounts or the payer). True when this call completed it.
  */
-export async function settleFromWebhook(deps: Deps, paypalOrderId: string): Promise<boolean> {
+export async function settleFromWebhook(deps: Deps, kinds: PurchaseKinds, paypalOrderId: string): Promise<boolean> {
   const attempt = await findAttempt(deps.db, paypalOrderId);
   if (!attempt || !isOpen(attempt)) return false;
   const outcome = await lookUpCapture(deps.payments, paypalOrderId);
   // Only a capture settles it here: releasing is for the attempt's holder, who may be capturing right now.
   if (outcome.kind !== 'captured') return false;
-  return settle(deps, attempt, outcome, { settledBy: 'webhook', holder: null });
+  return settleAnyPayment(deps, kinds, attempt, outcome, { settledBy: 'webhook', holder: null });
 }

@@ -12,7 +12,7 @@ import type { Database, LotMethod } from '../../db/schema.ts';
 import { SESSION_TYPES } from '../../contract/booking.ts';
 import type { BalanceView } from '../../contract/packages.ts';
 import { addMonths } from '../lib/time.ts';
-import { refundsOwedTo } from '../payments/refunds-owed.repo.ts';
+import { refundsOwedTo } from './refunds-owed.repo.ts';
 import {
   cardPaymentOfSessionLot,
   cardSpendOfAttempt,
