@@ -20,7 +20,7 @@ import pg from 'pg';
 import { openDatabase } from '../../db/client.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { pgliteTemplatePath, pgliteVersion } from '../../db/pglite-template.ts';
-import { distDirOf } from '../../api/build-info.ts';
+import { distDirOf } from '../../api/lib/build-info.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = path.join(root, 'node_modules', '.cache', 'migrated-copies');

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawRequest, useTestServer, type RawAnswer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
-import { distDirOf } from '../../../api/build-info.ts';
+import { distDirOf } from '../../../api/lib/build-info.ts';
 import { ifNoneMatchHolds } from '../../../api/middleware/page-server.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
