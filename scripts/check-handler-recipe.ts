@@ -15,7 +15,9 @@
  *                  first that is imported from neither a `*.repo.ts` file, the mail floor
  *                  (api/mail/) nor TRX_HELPERS below;
  *   inline-refusal a refusal answered without the answers table: a literal status
- *                  (`c.json(…, 404)`) inside `if (!x.ok)`, or `x.kind` compared with a string
+ *                  (`c.json(…, 404)`) inside `if (!x.ok)` where `x` is a use-case's answer
+ *                  (`const x = await …`; a check of the request itself, not awaited, is
+ *                  validation and answers 400 in place), or `x.kind` compared with a string
  *                  (`===`, `!==`) in a function that tests `x.ok` (an outcome's kind; the kinds
  *                  of a wall time or a payments adapter are not refusals). An answer function
  *                  the table calls for the kinds that carry data (`checkoutAnswer`, a `switch`
@@ -117,12 +119,31 @@ function importsOf(source: ts.SourceFile): Map<string, string> {
 const isLiteralStatus = (node: ts.Expression | undefined): boolean =>
   !!node && (ts.isNumericLiteral(node) || (ts.isAsExpression(node) && ts.isNumericLiteral(node.expression)));
 
-/** `!x.ok`: the condition of a refusal's branch. */
-const isNotOk = (node: ts.Expression): boolean =>
-  ts.isPrefixUnaryExpression(node) &&
-  node.operator === ts.SyntaxKind.ExclamationToken &&
-  ts.isPropertyAccessExpression(node.operand) &&
-  node.operand.name.text === 'ok';
+/**
+ * `!x.ok` where `x` is a use-case's answer (`const x = await …`): the condition of a refusal's
+ * branch. A check the route makes of the request itself (`const range = check(schema, …)`, a
+ * CSV parsed, a signature decoded: not awaited) is validation, answered 400 where it fails.
+ */
+function isNotOk(node: ts.Expression): boolean {
+  if (!ts.isPrefixUnaryExpression(node) || node.operator !== ts.SyntaxKind.ExclamationToken) return false;
+  const { operand } = node;
+  return ts.isPropertyAccessExpression(operand) && operand.name.text === 'ok' && ts.isIdentifier(operand.expression) && isAwaitedAnswer(operand.expression);
+}
+
+/** Whether `name` is declared, in a function around it, as `const name = await …`. */
+function isAwaitedAnswer(name: ts.Identifier): boolean {
+  for (let fn: ts.Node | undefined = name.parent; fn; fn = fn.parent) {
+    if (!ts.isFunctionLike(fn)) continue;
+    let awaited = false;
+    const look = (node: ts.Node): void => {
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name.text && node.initializer && ts.isAwaitExpression(node.initializer)) awaited = true;
+      if (!awaited) ts.forEachChild(node, look);
+    };
+    look(fn);
+    if (awaited) return true;
+  }
+  return false;
+}
 
 /** Whether `node` lies in the then-branch of an `if (!x.ok)`. */
 function insideRefusalBranch(node: ts.Node): boolean {

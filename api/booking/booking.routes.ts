@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { answer, answersOf, type Answers, type Refused } from '../lib/answers.ts';
+import { answer, answersOf, type Answers, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
 import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';

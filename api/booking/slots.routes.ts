@@ -1,7 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { refuse, type Refused } from '../lib/answers.ts';
+import { refuse, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { ambiguousTimeNote, id, nonexistentTimeMessage } from '../../contract/common.ts';

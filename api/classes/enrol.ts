@@ -11,6 +11,7 @@ import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.
 import { currentWaiver } from '../pages/pages.repo.ts';
 import { signupMails } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { EVENT_CANCELLED, EVENT_PAYMENT_REQUIRED, isPaidEvent } from '../../contract/event-prices.ts';
 
@@ -68,13 +69,13 @@ export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: Queued
  * student's confirmation (kept or left out by `visitorCopy`) are written in the same transaction.
  */
 export async function enrol(
-  deps: Pick<Services, 'db' | 'env'>,
+  deps: Pick<Services, 'db' | 'env' | 'mailer'>,
   student: Student,
   options: { alreadyStatus: 400 | 409; returning: boolean; visitorCopy: VisitorCopy },
 ): Promise<Enrolment> {
-  const { db, env } = deps;
+  const { env } = deps;
   const { alreadyStatus } = options;
-  return db.transaction().execute(async (trx): Promise<Enrolment> => {
+  return commitAnswer(deps, async (trx): Promise<Enrolment> => {
     const event = await lockClass(trx, student.classTitle, student.date);
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
     if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };

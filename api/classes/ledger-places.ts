@@ -14,6 +14,7 @@ import type { Services } from '../services/index.ts';
 import { acceptsAmount } from '../../contract/event-prices.ts';
 import { cardToSpend, type CardRefusal } from '../gift-cards/gift-cards.ts';
 import type { QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { zonedNow } from '../lib/time.ts';
 import { spendCard, spendCredit } from '../packages/ledger.ts';
 import { classSeats, findClass, insertSignup, lockClass } from './signups.repo.ts';
@@ -61,13 +62,13 @@ export async function takePlaceWithCard(deps: PlaceDeps, student: Student, card:
   return takePlaceFromLedger(deps, student, { kind: 'gift_card', lotId: found.lotId, cents });
 }
 
-type PlaceDeps = Pick<Services, 'db' | 'env' | 'clock'>;
+type PlaceDeps = Pick<Services, 'db' | 'env' | 'clock' | 'mailer'>;
 
 async function takePlaceFromLedger(deps: PlaceDeps, student: Student, paying: LedgerPayment): Promise<PlaceTaken> {
   const { db, env } = deps;
   const today = zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await commitAnswer(deps, async (trx) => {
       const event = await lockClass(trx, student.classTitle, student.date);
       const refused = event ? paidEventRefusal(event, new Date()) : 'not-found';
       if (refused) return { ok: false, kind: refused } as const;

@@ -21,7 +21,7 @@ import { purchaseRefusals } from '../payments/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { refuse, type Refused } from '../lib/answers.ts';
+import { refuse, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../limits/limits.ts';

@@ -16,7 +16,7 @@ import { purchaseRefusals } from '../payments/settle.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { answer, answersOf, refuse, type Answers, type Refused } from '../lib/answers.ts';
+import { answer, answersOf, refuse, type Answers, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireSelfOrAdmin, requireUser } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';

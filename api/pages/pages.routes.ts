@@ -2,7 +2,7 @@ import { revisionViews } from './revision-views.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import { answer, type Answers } from '../lib/answers.ts';
+import { answer, type Answers } from '../middleware/answers.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson, validateOptionalJson, validateParams } from '../validation.ts';
 import {
