@@ -86,7 +86,12 @@ function handlerOf(node: ts.Node, file: string, source: ts.SourceFile): string {
 function insideCommitWork(node: ts.Node): boolean {
   for (let at: ts.Node | undefined = node; at?.parent; at = at.parent) {
     const parent: ts.Node = at.parent;
-    if (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression) && parent.expression.text === 'commitWithMails' && parent.arguments.includes(at as ts.Expression)) {
+    if (
+      ts.isCallExpression(parent) &&
+      ts.isIdentifier(parent.expression) &&
+      parent.expression.text === 'commitWithMails' &&
+      parent.arguments.includes(at as ts.Expression)
+    ) {
       return ts.isFunctionLike(at);
     }
   }
@@ -136,7 +141,14 @@ function isAwaitedAnswer(name: ts.Identifier): boolean {
     if (!ts.isFunctionLike(fn)) continue;
     let awaited = false;
     const look = (node: ts.Node): void => {
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name.text && node.initializer && ts.isAwaitExpression(node.initializer)) awaited = true;
+      if (
+        ts.isVariableDeclaration(node) &&
+        ts.isIdentifier(node.name) &&
+        node.name.text === name.text &&
+        node.initializer &&
+        ts.isAwaitExpression(node.initializer)
+      )
+        awaited = true;
       if (!awaited) ts.forEachChild(node, look);
     };
     look(fn);
@@ -191,20 +203,27 @@ export function offRecipe(file: string, text: string): OffRecipe[] {
       if (ts.isPropertyAccessExpression(callee) && name === 'transaction') at(node, 'transaction', '.transaction(');
       if (ts.isIdentifier(callee) && name === 'sendQueued') at(node, 'mail-by-hand', 'sendQueued(');
       if (ts.isIdentifier(callee) && name === 'queueMails' && !insideCommitWork(node)) at(node, 'mail-by-hand', 'queueMails( outside commitWithMails');
-      if (ts.isPropertyAccessExpression(callee) && name === 'send' && /mailer/i.test(callee.expression.getText(source))) at(node, 'mail-by-hand', `${textOf(callee, source)}(`);
+      if (ts.isPropertyAccessExpression(callee) && name === 'send' && /mailer/i.test(callee.expression.getText(source)))
+        at(node, 'mail-by-hand', `${textOf(callee, source)}(`);
       const [first] = node.arguments;
       if (ts.isIdentifier(callee) && first && ts.isIdentifier(first) && first.text === 'trx' && name && !(name in TRX_HELPERS)) {
         const module = imports.get(name);
         if (module && !module.endsWith('.repo.ts') && !/(^|\/)mail\//.test(module)) at(node, 'use-case-work', `${name}(trx, …) from ${module}`);
       }
-      if (name === 'json' && isLiteralStatus(node.arguments[1]) && insideRefusalBranch(node)) at(node, 'inline-refusal', `${textOf(callee, source)}(…, ${textOf(node.arguments[1]!, source)}) in if (!ok)`);
+      if (name === 'json' && isLiteralStatus(node.arguments[1]) && insideRefusalBranch(node))
+        at(node, 'inline-refusal', `${textOf(callee, source)}(…, ${textOf(node.arguments[1]!, source)}) in if (!ok)`);
     }
     if (ts.isFunctionLike(node) && receivesTrx(node) && !insideCommitWork(node.parameters[0]!)) {
       // A function of the route's own that receives a transaction: the route opened one.
       if (!trxFunctionOf(node.parent)) at(node, 'transaction', 'a function of the route receives trx');
     }
     if (ts.isBinaryExpression(node) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind)) {
-      const kind = isKindAccess(node.left) && ts.isStringLiteralLike(node.right) ? node.left : isKindAccess(node.right) && ts.isStringLiteralLike(node.left) ? node.right : undefined;
+      const kind =
+        isKindAccess(node.left) && ts.isStringLiteralLike(node.right)
+          ? node.left
+          : isKindAccess(node.right) && ts.isStringLiteralLike(node.left)
+            ? node.right
+            : undefined;
       if (kind && ts.isPropertyAccessExpression(kind) && okTestedBeside(kind.expression, source)) at(node, 'inline-refusal', textOf(node, source));
     }
     ts.forEachChild(node, visit);

@@ -56,7 +56,15 @@ import {
 import type { Env } from '../env.ts';
 import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
 import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
-import { finalizeBooking, isBookingCoupon, startBookingPayment, type BookingPaymentRefusal, type BookingPaymentResult, type BookingRefusal, type BookingResult } from './finalize-booking.ts';
+import {
+  finalizeBooking,
+  isBookingCoupon,
+  startBookingPayment,
+  type BookingPaymentRefusal,
+  type BookingPaymentResult,
+  type BookingRefusal,
+  type BookingResult,
+} from './finalize-booking.ts';
 import { LIMITS } from '../limits/limits.ts';
 import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } from '../../contract/packages.ts';
 

@@ -65,7 +65,7 @@ export async function takePlaceWithCard(deps: PlaceDeps, student: Student, card:
 type PlaceDeps = Pick<Services, 'db' | 'env' | 'clock' | 'mailer'>;
 
 async function takePlaceFromLedger(deps: PlaceDeps, student: Student, paying: LedgerPayment): Promise<PlaceTaken> {
-  const { db, env } = deps;
+  const { env } = deps;
   const today = zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date;
   try {
     return await commitAnswer(deps, async (trx) => {

@@ -5,17 +5,7 @@ import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import { CROP_KEY, needsCrop, type AdminImageView, type ImageUploadedView } from '../../contract/images.ts';
-import {
-  deleteOrphanImages,
-  findImage,
-  findMaster,
-  findVariant,
-  IMAGE_URL_PREFIX,
-  imageExists,
-  listImages,
-  pictureViews,
-  replaceCrop,
-} from './images.repo.ts';
+import { deleteOrphanImages, findImage, findMaster, findVariant, IMAGE_URL_PREFIX, imageExists, listImages, pictureViews, replaceCrop } from './images.repo.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
 import { storeImage } from './store-image.ts';
 import { photoWork, type PhotoWork } from './queue.ts';

@@ -119,7 +119,11 @@ export async function sendQueued(services: SenderServices, ids: QueuedMails): Pr
  * tries counted afresh, and tried at once; a failure goes back to the outbox's schedule as any
  * other. 'not-retryable' when it is not one of hers to retry (sent, pending, unknown).
  */
-export async function retryUnsent(services: SenderServices, id: string, now = new Date()): Promise<{ ok: true; sent: boolean } | { ok: false; kind: 'not-retryable' }> {
+export async function retryUnsent(
+  services: SenderServices,
+  id: string,
+  now = new Date(),
+): Promise<{ ok: true; sent: boolean } | { ok: false; kind: 'not-retryable' }> {
   if (!(await retryMail(services.db, id, now))) return { ok: false, kind: 'not-retryable' };
   return { ok: true, sent: (await sendQueued(services, [id])) > 0 };
 }

@@ -42,7 +42,7 @@ import {
   offlineSale,
   packageFields,
 } from '../../contract/packages.ts';
-import { deletePackage, findPackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
+import { deletePackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
 import { balanceOf } from './ledger.ts';
 import { clientContact } from './ledger.repo.ts';
 import { zonedNow } from '../lib/time.ts';

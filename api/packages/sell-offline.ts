@@ -21,7 +21,10 @@ export type OfflineSaleRefusal = 'unknown-account' | 'package-not-found';
 export type OfflineSaleResult = { ok: true; lotId: string } | { ok: false; kind: OfflineSaleRefusal };
 
 /** Grants the lot she sold by hand; mails its receipt when she asks. */
-export async function sellOffline(services: Pick<Services, 'db' | 'env' | 'mailer'>, input: { userId: string; sale: z.output<typeof offlineSale> }): Promise<OfflineSaleResult> {
+export async function sellOffline(
+  services: Pick<Services, 'db' | 'env' | 'mailer'>,
+  input: { userId: string; sale: z.output<typeof offlineSale> },
+): Promise<OfflineSaleResult> {
   const { db, env } = services;
   const { userId, sale } = input;
   const [client, pkg] = await Promise.all([clientContact(db, userId), findPackage(db, sale.packageId)]);

@@ -35,10 +35,7 @@ import { applyPaymentEvent, type PaymentEvent } from './payment-events.ts';
  * rejects) is a 4xx.
  */
 
-type Action =
-  | { kind: 'ignore' }
-  | { kind: 'refuse'; message: string }
-  | PaymentEvent;
+type Action = { kind: 'ignore' } | { kind: 'refuse'; message: string } | PaymentEvent;
 
 const refused = (result: { message: string }): Action => ({ kind: 'refuse', message: `resource.${result.message}` });
 
