@@ -1,8 +1,8 @@
 /**
  * The class sign-up use-case, shared by a new student's sign-up and a returning student's
  * check-in (api/classes/signups.routes.ts): the route validates and verifies the human, this
- * decides and writes the sign-up's mails to the outbox with it (decision 0024), the route maps a
- * refusal to its status and sends the mails after the commit.
+ * decides and writes the sign-up's mails to the outbox with it (decision 0024), sent after the
+ * commit (commitAnswer); the route answers a refusal.
  */
 import type { DB } from '../../db/client.ts';
 import type { Services } from '../services/index.ts';

@@ -6,7 +6,8 @@
  *   - a gift card that holds the amount chosen: its money is income when spent (decision 0041).
  * One transaction under the class's lock, then the lot's: the place inserted, the credit or the
  * card's cents spent on it (the ledger's 'used' row names the place), its payment recorded, and
- * the sign-up's mails queued. Not enough on it: it all rolls back and nothing is held.
+ * the sign-up's mails queued, and sent after the commit (commitAnswer). Not enough on it: it all
+ * rolls back and nothing is held, nor mailed.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';

@@ -4,7 +4,7 @@
  * class's row is locked (the lock enrol() takes), so sign-ups, give-backs and promotions of one
  * class run one at a time: two places freed at once promote the first two in line, in order,
  * and the class never goes over capacity. Each change writes its mails to the outbox in its own
- * transaction (decision 0024); the routes send them after the commit (sendQueued).
+ * transaction (decision 0024) and sends them after the commit (commitAnswer, api/mail/commit.ts).
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
