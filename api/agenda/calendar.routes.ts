@@ -35,6 +35,10 @@ const ROUND_TRIP = { state: 'yc_calendar_state', verifier: 'yc_calendar_verifier
 
 type Refused = { status: 404 | 409; message: string };
 
+const disconnectRefusals: Record<'not-connected', Refused> = { 'not-connected': { status: 404, message: CALENDAR_NOT_CONNECTED } };
+/** A push that is none of her channels answers as any unknown one. */
+const pushRefusals: Record<'unknown-channel', Refused> = { 'unknown-channel': { status: 404, message: CALENDAR_PUSH_UNKNOWN } };
+
 const choiceRefusals: Record<ChoiceRefusal, Refused> = {
   'not-connected': { status: 404, message: CALENDAR_NOT_CONNECTED },
   'unknown-calendar': { status: 409, message: CALENDAR_UNKNOWN },
@@ -81,7 +85,7 @@ export const adminCalendar = new Hono<AppEnv>()
 
   .delete('/', requireAdmin(), async (c) => {
     const result = await disconnect(c.var.services);
-    if (!result.ok) return c.json({ message: CALENDAR_NOT_CONNECTED }, 404);
+    if (!result.ok) return c.json({ message: disconnectRefusals[result.kind].message }, disconnectRefusals[result.kind].status);
     return c.json({ message: CALENDAR_DISCONNECTED, calendar: await calendarView(c.var.services) });
   });
 
@@ -90,6 +94,6 @@ export const googlePush = new Hono<AppEnv>().post('/push', async (c) => {
   const token = header(c, 'x-goog-channel-token');
   if (!channelId || !token) return c.json({ message: CALENDAR_PUSH_UNKNOWN }, 404);
   const result = await acceptPush(c.var.services, { channelId, token, state: c.req.header('x-goog-resource-state') });
-  if (!result.ok) return c.json({ message: CALENDAR_PUSH_UNKNOWN }, 404);
+  if (!result.ok) return c.json({ message: pushRefusals[result.kind].message }, pushRefusals[result.kind].status);
   return c.body(null, 200);
 });

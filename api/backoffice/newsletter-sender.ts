@@ -11,7 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Services } from '../services/index.ts';
-import { claimOutbox, finishDrained, lettersOf, markSent, markSuppressed, markUnsent } from './newsletters.repo.ts';
+import type { DB } from '../../db/client.ts';
+import { claimOutbox, finishDrained, lettersOf, markSent, markSuppressed, markUnsent, startSend } from './newsletters.repo.ts';
 import { newsletterIssueMail } from './mails.ts';
 import { maskedAddress } from '../mail/send.ts';
 import { isRetryable } from '../mail/outbox.ts';
@@ -19,6 +20,16 @@ import { suppressionsOf } from '../mail/outbox.repo.ts';
 import { postalAddressOf } from '../settings/settings.repo.ts';
 
 type SenderServices = Pick<Services, 'db' | 'env' | 'mailer'>;
+
+/**
+ * She sends a draft: in one transaction it becomes 'sending' and every subscriber gets an outbox
+ * row; every copy carries her postal address (CAN-SPAM, decision 0059), so none means nothing is
+ * queued ('no_postal_address'). The ticks send the rows.
+ */
+export async function startNewsletterSend(db: DB, id: string, now = new Date()) {
+  const { address } = await postalAddressOf(db);
+  return db.transaction().execute((trx) => startSend(trx, id, now, address));
+}
 
 export interface BatchResult {
   claimed: number;

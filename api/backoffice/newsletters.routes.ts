@@ -16,7 +16,8 @@ import {
 } from '../../contract/backoffice.ts';
 import { sendNow } from '../mail/outbox.ts';
 import { newsletterIssueMail } from './mails.ts';
-import { adminEmail, findNewsletter, insertNewsletter, listNewsletters, outboxCounts, startSend, updateDraft, type NewsletterRow } from './newsletters.repo.ts';
+import { adminEmail, findNewsletter, insertNewsletter, listNewsletters, outboxCounts, updateDraft, type NewsletterRow } from './newsletters.repo.ts';
+import { startNewsletterSend } from './newsletter-sender.ts';
 import type { DB } from '../../db/client.ts';
 import { NEWSLETTER_NO_POSTAL_ADDRESS } from '../../contract/settings.ts';
 import { postalAddressOf } from '../settings/settings.repo.ts';
@@ -50,7 +51,7 @@ async function views(db: DB, rows: NewsletterRow[]): Promise<NewsletterView[]> {
 const params = validateParams(z.object({ id }));
 
 /** Each refusal of a send, by its kind (the compiler checks none is missing). */
-const sendRefusals: Record<Exclude<Awaited<ReturnType<typeof startSend>>, { ok: true }>['kind'], { status: 404 | 409; message: string }> = {
+const sendRefusals: Record<Exclude<Awaited<ReturnType<typeof startNewsletterSend>>, { ok: true }>['kind'], { status: 404 | 409; message: string }> = {
   not_found: { status: 404, message: NEWSLETTER_NOT_FOUND },
   not_draft: { status: 409, message: NEWSLETTER_NOT_DRAFT },
   no_subscribers: { status: 409, message: NEWSLETTER_NO_SUBSCRIBERS },
@@ -108,9 +109,7 @@ export const adminNewsletters = new Hono<AppEnv>()
   .post('/:id/send', params, async (c) => {
     const { db } = c.var.services;
     const newsletterId = c.req.valid('param').id;
-    // Every copy carries her postal address (CAN-SPAM, decision 0059): none, and nothing is queued.
-    const { address } = await postalAddressOf(db);
-    const started = await db.transaction().execute((trx) => startSend(trx, newsletterId, new Date(), address));
+    const started = await startNewsletterSend(db, newsletterId);
     if (!started.ok) return c.json({ message: sendRefusals[started.kind].message }, sendRefusals[started.kind].status);
     const row = await findNewsletter(db, newsletterId);
     return c.json({ message: NEWSLETTER_SENDING, newsletter: (await views(db, [row!]))[0] }, 202);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { answer, answersOf, type Answers, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { rateLimit, takeLimit } from '../middleware/rate-limit.ts';
 import { GIFT_CARD_EMPTY, GIFT_CARD_NOT_FOUND } from '../../contract/gift-cards.ts';
@@ -55,8 +56,8 @@ import {
 import type { Env } from '../env.ts';
 import { cancelBooking, type ChangeRefusal } from './cancel-booking.ts';
 import { rescheduleBooking, type RescheduleRefusal } from './reschedule-booking.ts';
-import { finalizeBooking, type BookingRefusal } from './finalize-booking.ts';
-import { startBookingPayment, type BookingPaymentRefusal } from './start-booking-payment.ts';
+import { finalizeBooking, type BookingRefusal, type BookingResult } from './finalize-booking.ts';
+import { startBookingPayment, type BookingPaymentRefusal, type BookingPaymentResult } from './start-booking-payment.ts';
 import { isBookingCoupon } from './booking-claims.ts';
 import { LIMITS } from '../services/limits.ts';
 import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } from '../../contract/packages.ts';
@@ -78,8 +79,6 @@ import { ADMIN_BOOKED, CLIENT_HAS_NO_CREDIT, CLIENT_NOT_FOUND, adminBooking } fr
  */
 
 const slotParams = z.object({ slotId: id });
-
-type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 /** The status and message (SPEC.md sections 5 and 8) each refusal of finalizeBooking answers. */
 const bookingRefusals: Record<Exclude<BookingRefusal, 'coupon-limit' | 'amount-out-of-range' | 'no-credit'>, Refused> = {
@@ -117,6 +116,41 @@ const paymentRefusals: Record<BookingPaymentRefusal, Refused> = {
   'gift-card-empty': bookingRefusals['gift-card-empty'],
   'gift-card-pays-all': { status: 400, message: GIFT_CARD_PAYS_ALL },
 };
+
+/** An order's refusal; her range for this session type (her settings) names the amounts she accepts. */
+const paymentAnswers: Answers<Extract<BookingPaymentResult, { ok: false }>> = {
+  ...answersOf(paymentRefusals),
+  'amount-out-of-range': (c, r) => c.json({ message: amountOutOfRange(r.range, r.typeWords) }, 400),
+};
+
+type BookingRefused = Extract<BookingResult, { ok: false }>;
+
+/** Each refusal of the client's booking; the words of the cap, of her range and of the session type name them. */
+const bookAnswers = (sessionType: string): Answers<BookingRefused> => ({
+  ...answersOf(bookingRefusals),
+  // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
+  'coupon-limit': (c) => c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409),
+  'amount-out-of-range': (c, r) => c.json({ message: amountOutOfRange(r.range, r.typeWords) }, 400),
+  // Issue 32: no credit fits; the words name the session type. Nothing was booked.
+  'no-credit': (c) => c.json({ message: noCreditFor(sessionType) }, 409),
+  // Issue 33: the card holds less than the amount chosen; 402, as any payment still due.
+  'gift-card-short': (c, r) => c.json({ message: giftCardShort(r.balanceCents, r.amountCents) }, 402),
+});
+
+/** A refusal her booking cannot meet: it has no PayPal, no coupon and no card. */
+const unexpected = (_c: unknown, r: { kind: string }): never => {
+  throw new Error(`unexpected refusal ${r.kind}`);
+};
+
+/** Each refusal of her booking for a client: no credit and no client in her words; only the slot's refusals are left. */
+const adminBookAnswers = (sessionType: string): Answers<BookingRefused> => ({
+  ...answersOf(bookingRefusals),
+  'no-credit': (c) => c.json({ message: CLIENT_HAS_NO_CREDIT(sessionType) }, 409),
+  'unknown-account': (c) => c.json({ message: CLIENT_NOT_FOUND }, 404),
+  'amount-out-of-range': unexpected,
+  'coupon-limit': unexpected,
+  'gift-card-short': unexpected,
+});
 
 /** The status and message of each refusal to change a session (issue 15), under her notice period. */
 const changeRefusals = (env: Env, noticeHours: number): Record<RescheduleRefusal, Refused> => ({
@@ -161,12 +195,7 @@ export const booking = new Hono<AppEnv>()
         sessionType,
         ...(giftCardCode !== undefined ? { giftCardCode } : {}),
       });
-      if (!result.ok) {
-        // Her range for this session type (her settings) names the amounts she accepts.
-        if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
-        const { status, message } = paymentRefusals[result.kind];
-        return c.json({ message }, status);
-      }
+      if (!result.ok) return answer(c, paymentAnswers, result);
       return c.json({ orderID: result.orderId } satisfies BookingOrderView);
     },
   )
@@ -197,23 +226,13 @@ export const booking = new Hono<AppEnv>()
             ? { kind: 'gift-card', code: body.giftCardCode, amountCents: toCents(body.amount!) }
             : { kind: 'coupon', code: body.couponCode! },
     });
-    if (!result.ok) {
-      // The cap's words name it; 409: the account's coupon bookings, not the request, stand in the way.
-      if (result.kind === 'coupon-limit') return c.json({ message: couponLimitReached(c.var.services.env.BOOKING_COUPON_LIMIT) }, 409);
-      if (result.kind === 'amount-out-of-range') return c.json({ message: amountOutOfRange(result.range, result.typeWords) }, 400);
-      // Issue 32: no credit fits; the words name the session type. Nothing was booked.
-      if (result.kind === 'no-credit') return c.json({ message: noCreditFor(body.sessionType) }, 409);
-      // Issue 33: the card holds less than the amount chosen; 402, as any payment still due.
-      if (result.kind === 'gift-card-short') return c.json({ message: giftCardShort(result.balanceCents, result.amountCents) }, 402);
-      const { status, message } = bookingRefusals[result.kind];
-      return c.json({ message }, status);
-    }
+    if (!result.ok) return answer(c, bookAnswers(body.sessionType), result);
     // SPEC.md section 7: the success message uses the payer's first name.
-    const answer: BookResponse =
+    const booked: BookResponse =
       result.payerFirstName !== undefined
         ? { success: true, message: BOOKING_CONFIRMED, payerFirstName: result.payerFirstName }
         : { success: true, message: BOOKING_CONFIRMED };
-    return c.json(answer);
+    return c.json(booked);
   })
 
   .post('/:slotId/cancel', requireUser(), rateLimit({ ...LIMITS.bookingChange, per: 'account' }), validateParams(slotParams), async (c) => {
@@ -287,15 +306,7 @@ export const adminClientBookings = new Hono<AppEnv>().post(
       payment: 'credit' in body.pay ? { kind: 'credit' } : { kind: 'recorded', ...body.pay },
       byAdmin: { mailClient: body.sendConfirmation },
     });
-    if (!result.ok) {
-      if (result.kind === 'no-credit') return c.json({ message: CLIENT_HAS_NO_CREDIT(body.sessionType) }, 409);
-      if (result.kind === 'unknown-account') return c.json({ message: CLIENT_NOT_FOUND }, 404);
-      // Only the slot's refusals are left: no PayPal, no coupon, no intake gate on her booking.
-      if (result.kind === 'amount-out-of-range' || result.kind === 'coupon-limit' || result.kind === 'gift-card-short')
-        throw new Error(`unexpected refusal ${result.kind}`);
-      const { status, message } = bookingRefusals[result.kind];
-      return c.json({ message }, status);
-    }
+    if (!result.ok) return answer(c, adminBookAnswers(body.sessionType), result);
     return c.json({ success: true, message: ADMIN_BOOKED, slotId: result.booking.id }, 201);
   },
 );

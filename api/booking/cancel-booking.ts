@@ -13,7 +13,7 @@
 import type { Services } from '../services/index.ts';
 import type { Payments } from '../services/payments/paypal.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitAnswer, commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt } from '../money/attempts.repo.ts';
 import { refundCaptureOnce } from '../money/refunds-owed.ts';
@@ -152,7 +152,7 @@ export async function refundCancelled(
   done: { slot: LockedSlot; cancellationId: string; captureId: string | null; by: string },
   mailsFor: (trx: Transaction<Database>, slot: LockedSlot, refund: 'refunded' | 'failed') => Promise<QueuedMails>,
 ): Promise<'refunded' | 'failed'> {
-  const { db, payments } = deps;
+  const { payments } = deps;
   const { slot, cancellationId } = done;
   let outcome: { state: 'refunded' | 'failed'; refundId?: string; note: string };
   const found = done.captureId ?? (await captureOfOrder(payments, slot.paypalOrderId!));
@@ -169,11 +169,10 @@ export async function refundCancelled(
       outcome = { state: 'failed', note: `refund of capture ${found} failed: ${why}` };
     }
   }
-  const mails = await db.transaction().execute(async (trx) => {
+  await commitWithMails(deps, async (trx) => {
     await settleCancellationRefund(trx, cancellationId, outcome);
-    return mailsFor(trx, slot, outcome.state);
+    return { result: undefined, mails: await mailsFor(trx, slot, outcome.state) };
   });
-  await sendQueued(deps, mails);
   return outcome.state;
 }
 
@@ -215,7 +214,7 @@ type CancelDeps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtim
  * PayPal and mails the client (with the .ics that cancels the entry) and the teacher.
  */
 export async function cancelBooking(deps: CancelDeps, input: { slotId: string; userId: string }): Promise<CancelResult> {
-  const { db, env, realtime } = deps;
+  const { env, realtime } = deps;
   // A gift card's part given back with the cancellation (issue 33), for the mails written after the refund.
   let cardBackCents = 0;
   const queueCancelledMails = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund, credit?: 'returned' | 'forfeited') => {
@@ -225,7 +224,7 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   };
   let done: { slot: LockedSlot; cancellationId: string; captureId: string | null; paid: boolean; mails: QueuedMails; credit?: 'returned' | 'forfeited' };
   try {
-    done = await db.transaction().execute(async (trx) => {
+    done = await commitAnswer(deps, async (trx) => {
       const { slot, captureId, late } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId, [], true);
       const paid = slot.paypalOrderId !== null && slot.amountCents !== null && slot.amountCents > 0;
       const recorded = await recordSessionCancellation(trx, slot, captureId, paid, 'client');
@@ -253,7 +252,6 @@ export async function cancelBooking(deps: CancelDeps, input: { slotId: string; u
   // Her Google Calendar loses the session now (issue 35).
   nudgeWriteBack(deps);
   if (!done.paid) {
-    await sendQueued(deps, done.mails);
     return { ok: true, refund: 'none', ...(done.credit ? { credit: done.credit } : {}) };
   }
 

@@ -10,7 +10,7 @@ import type { Transaction } from 'kysely';
 import type { Services } from '../services/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { findAttempt } from '../money/attempts.repo.ts';
 import { lockSlots, type LockedSlot } from './booking.repo.ts';
@@ -32,7 +32,7 @@ class Refused extends Error {
 type Deps = Pick<Services, 'db' | 'env' | 'payments' | 'mailer' | 'realtime'>;
 
 export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new Date()): Promise<DeleteSlotResult> {
-  const { db, env, realtime } = deps;
+  const { env, realtime } = deps;
   // A gift card's part given back with the cancellation (issue 33), for the client's mail.
   let cardBackCents = 0;
   const mailsFor = async (trx: Transaction<Database>, slot: LockedSlot, refund: CancelRefund): Promise<QueuedMails> =>
@@ -55,7 +55,7 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
 
   let done: { slot: LockedSlot; upcoming: boolean; paid: boolean; cancellationId: string | null; captureId: string | null; mails: QueuedMails };
   try {
-    done = await db.transaction().execute(async (trx) => {
+    done = await commitAnswer(deps, async (trx) => {
       const slot = (await lockSlots(trx, [slotId])).get(slotId);
       if (!slot) throw new Refused('not-found');
       let captureId: string | null = null;
@@ -90,7 +90,6 @@ export async function deleteSlotByTeacher(deps: Deps, slotId: string, now = new 
   // Every open booking page: a free slot vanishes; a booked one's page reloads what is left.
   void (slot.bookedAt === null ? realtime.notifySlotBooked(slot.id) : realtime.notifySlotFreed(slot.id)).catch(() => {});
   if (!done.paid) {
-    await sendQueued(deps, done.mails);
     return { ok: true, booked: slot.bookedAt !== null, refund: 'none' };
   }
   const refund = await refundCancelled(deps, { slot, cancellationId: done.cancellationId!, captureId: done.captureId, by: 'the teacher' }, mailsFor);

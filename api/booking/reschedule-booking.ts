@@ -12,7 +12,7 @@
 import { slotIsClear } from '../agenda/agenda.ts';
 import type { Services } from '../services/index.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { moveBooking, type LockedSlot } from './booking.repo.ts';
 import { moveSessionNotes } from '../practice/records.ts';
@@ -32,13 +32,13 @@ export type RescheduleResult = { ok: true; slotId: string; startsAt: Date } | { 
 type RescheduleDeps = Pick<Services, 'db' | 'env' | 'mailer' | 'realtime' | 'clock'> & Partial<Pick<Services, 'calendar'>>;
 
 export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: string; toSlotId: string; userId: string }): Promise<RescheduleResult> {
-  const { db, env, realtime } = deps;
+  const { env, realtime } = deps;
   if (input.slotId === input.toSlotId) return { ok: false, kind: 'same-slot' };
   // Onto an online slot: its Meet link made first when her calendar is connected (issue 35).
   await prepareMeetLink(deps, input.toSlotId);
   let done: { from: LockedSlot; to: LockedSlot; mails: QueuedMails };
   try {
-    done = await db.transaction().execute(async (trx) => {
+    done = await commitAnswer(deps, async (trx) => {
       const { slot: from, locked } = await lockOwnSession(trx, deps.clock.now(), input.slotId, input.userId, [input.toSlotId]);
       const target = locked.get(input.toSlotId);
       if (!target) throw new ChangeRefused('target-not-found');
@@ -70,6 +70,5 @@ export async function rescheduleBooking(deps: RescheduleDeps, input: { slotId: s
   void realtime.notifySlotBooked(to.id).catch(() => {});
   // Her Google Calendar moves it now (issue 35).
   nudgeWriteBack(deps);
-  await sendQueued(deps, done.mails);
   return { ok: true, slotId: to.id, startsAt: new Date(to.startsAt) };
 }

@@ -1,6 +1,7 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { refuse, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
 import { ambiguousTimeNote, id, nonexistentTimeMessage } from '../../contract/common.ts';
@@ -28,20 +29,17 @@ import {
   type SlotsAddedView,
   type SlotView,
 } from '../../contract/slots.ts';
-import { slotTime } from './slot-times.ts';
+import { slotTime, type SlotTime } from './slot-times.ts';
 import { clearSlots, sessionMinutes } from '../agenda/agenda.ts';
 import { overlapsOfNew } from '../agenda/overlaps.ts';
 import { tooLateToChange } from '../../contract/booking-changes.ts';
 import { changeableAt } from '../lib/time.ts';
 import { listCancellations } from './booking.repo.ts';
-import { bookingCalendar, bookingUid, placeChangedMail } from './mails.ts';
-import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
-import { deleteSlotByTeacher } from './delete-slot.ts';
-import { findSlotWithBooking, insertSlots, listSlotsForClient, pageSlotsForAdmin, setSlotPlace } from './slots.repo.ts';
+import { deleteSlotByTeacher, type DeleteSlotResult } from './delete-slot.ts';
+import { setPlaceOfSlot, type SlotPlaceResult } from './slot-place.ts';
+import { insertSlots, listSlotsForClient, pageSlotsForAdmin } from './slots.repo.ts';
 import { announceNextPage, pageOf } from '../lib/pages.ts';
 import { readSettings } from '../settings/settings.repo.ts';
-import { brandNames } from '../site/brand.ts';
 import { paymentNotesOfSlots } from '../money/attempts.repo.ts';
 import { centsToDollars } from '../../contract/chocolates.ts';
 import type { Slot } from '../../db/schema.ts';
@@ -106,6 +104,22 @@ const slotParams = z.object({ id });
 
 const listKinds: Record<AdminSlotList, 'available' | 'booked' | 'passed'> = { availableSlots: 'available', bookedSlots: 'booked', passedSessions: 'passed' };
 
+/** A slot's time that cannot be: its words name the date and time. */
+const slotTimeAnswers: Record<Extract<SlotTime, { ok: false }>['kind'], (c: Context<AppEnv>, date: string, time: string) => Response> = {
+  skipped: (c, date, time) => {
+    const message = nonexistentTimeMessage(date, time, c.var.services.env.SITE_TIMEZONE);
+    return c.json({ message, issues: [{ path: 'slots', message }] }, 400);
+  },
+  past: (c, date, time) => c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400),
+};
+
+const placeRefusals: Record<Extract<SlotPlaceResult, { ok: false }>['kind'], Refused> = { 'not-found': { status: 404, message: SLOT_NOT_FOUND_ADMIN } };
+
+const deleteRefusals: Record<Extract<DeleteSlotResult, { ok: false }>['kind'], Refused> = {
+  'not-found': { status: 404, message: 'Slot not found' },
+  'payment-processing': { status: 409, message: SLOT_PAYMENT_IN_PROGRESS },
+};
+
 export const slots = new Hono<AppEnv>()
   .post('/', requireAdmin(), validateJson(newSlots), async (c) => {
     const { db, env } = c.var.services;
@@ -116,11 +130,7 @@ export const slots = new Hono<AppEnv>()
     const { defaultPlace } = await readSettings(db);
     for (const { date, time, place, online } of c.req.valid('json').slots) {
       const at = slotTime(date, time, env.SITE_TIMEZONE, now);
-      if (!at.ok && at.kind === 'skipped') {
-        const message = nonexistentTimeMessage(date, time, env.SITE_TIMEZONE);
-        return c.json({ message, issues: [{ path: 'slots', message }] }, 400);
-      }
-      if (!at.ok) return c.json({ message: PAST_SLOT, issues: [{ path: 'slots', message: `${date} ${time} is not in the future` }] }, 400);
+      if (!at.ok) return slotTimeAnswers[at.kind](c, date, time);
       if (at.ambiguous && !wanted.has(`${date} ${time}`)) warnings.push(ambiguousTimeNote(date, time, env.SITE_TIMEZONE));
       wanted.set(`${date} ${time}`, { date, time, startsAt: at.startsAt, place: place ?? defaultPlace, online: online ?? false });
     }
@@ -246,41 +256,9 @@ export const slots = new Hono<AppEnv>()
   // One slot's place (issue 20): an address or an online link. A booked session to come is news
   // to its client: mailed with the updated .ics (same UID, next SEQUENCE).
   .put('/:id/place', requireAdmin(), validateParams(slotParams), validateJson(slotPlaceRequest), async (c) => {
-    const { services } = c.var;
-    const { db, env } = services;
-    const { id: slotId } = c.req.valid('param');
-    const { place } = c.req.valid('json');
-    const before = await findSlotWithBooking(db, slotId);
-    if (!before) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
-    const upcoming = before.bookedAt !== null && !!before.email && new Date(before.startsAt).getTime() > c.var.services.clock.now().getTime();
-    const changed = place !== before.place;
-    // The new place and the client's mail about it, in one transaction.
-    const saved = await db.transaction().execute(async (trx) => {
-      const slot = await setSlotPlace(trx, slotId, place, upcoming && changed ? bookingUid(env, before.id, new Date(before.bookedAt!)) : null);
-      if (!slot || !upcoming || !changed || slot.bookedAt === null || !slot.email) return { slot, mails: [] };
-      const brand = (await brandNames(trx)).yoga;
-      const mails = await queueMails(trx, 'session-place-changed', [
-        placeChangedMail(env, brand, {
-          startsAt: new Date(slot.startsAt),
-          duration: slot.duration,
-          sessionType: slot.sessionType ?? '',
-          firstName: slot.firstName ?? '',
-          lastName: slot.lastName ?? '',
-          email: slot.email,
-          userId: slot.bookedBy ?? '',
-          amountCents: slot.amountCents,
-          couponUsed: slot.couponUsed,
-          paypalOrderId: null,
-          withCredit: slot.creditLotId !== null,
-          place: slot.place,
-          calendar: bookingCalendar(env, slot),
-        }),
-      ]);
-      return { slot, mails };
-    });
-    const { slot } = saved;
-    if (!slot) return c.json({ message: SLOT_NOT_FOUND_ADMIN }, 404);
-    const clientMailed = saved.mails.length > 0 && (await sendQueued(services, saved.mails)) > 0;
+    const result = await setPlaceOfSlot(c.var.services, c.req.valid('param').id, c.req.valid('json').place);
+    if (!result.ok) return refuse(c, placeRefusals[result.kind]);
+    const { slot, clientMailed } = result;
     return c.json({ message: clientMailed ? PLACE_SAVED_CLIENT_TOLD : PLACE_SAVED, slot: freeView(slot), clientMailed } satisfies SlotPlaceView);
   })
 
@@ -288,6 +266,6 @@ export const slots = new Hono<AppEnv>()
   // mailed (api/booking/delete-slot.ts); the admin's page asks her first.
   .delete('/:id', requireAdmin(), validateParams(slotParams), async (c) => {
     const result = await deleteSlotByTeacher(c.var.services, c.req.valid('param').id);
-    if (!result.ok) return result.kind === 'not-found' ? c.json({ message: 'Slot not found' }, 404) : c.json({ message: SLOT_PAYMENT_IN_PROGRESS }, 409);
+    if (!result.ok) return refuse(c, deleteRefusals[result.kind]);
     return c.json({ message: result.booked ? SESSION_DELETED : SLOT_DELETED, booked: result.booked, refund: result.refund });
   });

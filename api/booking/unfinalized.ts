@@ -24,7 +24,7 @@
  */
 import type { Services } from '../services/index.ts';
 import { queueMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { PayPalError } from '../services/payments/paypal.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 import { findAttempt } from '../money/attempts.repo.ts';
@@ -67,10 +67,11 @@ const RELEASE_ON: Partial<Record<Exclude<BookingResult, { ok: true }>['kind'], R
 async function release(deps: Deps, order: BookingOrder, reason: ReleaseReason, startsAt: Date | null): Promise<boolean> {
   const { db, env } = deps;
   const account = order.userId ? await findUserById(db, order.userId) : undefined;
-  const mails = await db.transaction().execute(async (trx) => {
-    if (!(await resolveBookingOrder(trx, order.paypalOrderId, 'released', `approved, never finalized: ${reason}; left uncaptured`))) return undefined;
+  const { result: released } = await commitWithMails(deps, async (trx) => {
+    if (!(await resolveBookingOrder(trx, order.paypalOrderId, 'released', `approved, never finalized: ${reason}; left uncaptured`)))
+      return { result: false, mails: [] };
     const brand = (await brandNames(trx)).yoga;
-    return queueMails(
+    const mails = await queueMails(
       trx,
       'booking-released',
       releasedBookingMails(
@@ -89,10 +90,10 @@ async function release(deps: Deps, order: BookingOrder, reason: ReleaseReason, s
         reason,
       ),
     );
+    return { result: true, mails };
   });
-  if (!mails) return false;
+  if (!released) return false;
   console.warn(`[booking] PayPal order ${order.paypalOrderId} approved and never finalized: released (${reason})`);
-  await sendQueued(deps, mails);
   return true;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The class sign-up use-case, shared by a new student's sign-up and a returning student's
  * check-in (api/classes/signups.routes.ts): the route validates and verifies the human, this
- * decides and writes the sign-up's mails to the outbox with it (decision 0024), the route maps a
- * refusal to its status and sends the mails after the commit.
+ * decides and writes the sign-up's mails to the outbox with it (decision 0024), sent after the
+ * commit (commitAnswer); the route answers a refusal.
  */
 import type { DB } from '../../db/client.ts';
 import type { Services } from '../services/index.ts';
@@ -11,6 +11,7 @@ import { classSeats, insertSignup, lockClass, type ClassEvent } from './signups.
 import { currentWaiver } from '../pages/pages.repo.ts';
 import { signupMails } from './mails.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { EVENT_CANCELLED, EVENT_PAYMENT_REQUIRED, isPaidEvent } from '../../contract/event-prices.ts';
 
@@ -68,13 +69,13 @@ export type Enrolment = { ok: true; id: string; event: ClassEvent; mails: Queued
  * student's confirmation (kept or left out by `visitorCopy`) are written in the same transaction.
  */
 export async function enrol(
-  deps: Pick<Services, 'db' | 'env'>,
+  deps: Pick<Services, 'db' | 'env' | 'mailer'>,
   student: Student,
   options: { alreadyStatus: 400 | 409; returning: boolean; visitorCopy: VisitorCopy },
 ): Promise<Enrolment> {
-  const { db, env } = deps;
+  const { env } = deps;
   const { alreadyStatus } = options;
-  return db.transaction().execute(async (trx): Promise<Enrolment> => {
+  return commitAnswer(deps, async (trx): Promise<Enrolment> => {
     const event = await lockClass(trx, student.classTitle, student.date);
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
     if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };

@@ -20,8 +20,8 @@ import {
   type Repeat,
 } from '../../contract/events.ts';
 import { addDays, wallTime, zonedInstant, zonedNow } from '../lib/time.ts';
-import { underAgendaLock } from '../agenda/lock.ts';
-import { classStatus, deleteEvents, findEvent, insertEvents, listEventsFrom, updateEvent } from './events.repo.ts';
+import { classStatus, deleteEvents, findEvent, listEventsFrom, updateEvent } from './events.repo.ts';
+import { addEvents } from './add-events.ts';
 import type { Event } from '../../db/schema.ts';
 import { isPaidEvent, type EventPrice } from '../../contract/event-prices.ts';
 import { readSettings } from '../settings/settings.repo.ts';
@@ -35,7 +35,6 @@ const cancelRefusals: Record<CancelEventRefusal, { status: 404 | 409; message: s
 };
 import { fillFreePlaces } from './places.ts';
 import { overlapsOfNew } from '../agenda/overlaps.ts';
-import { sendQueued } from '../mail/outbox.ts';
 
 /**
  * Events (group classes), SPEC.md sections 2, 5 and 7. Three mounts: the public list and the
@@ -177,8 +176,7 @@ export const events = new Hono<AppEnv>()
     if (updated.capacity > current.capacity) {
       // More places: the waitlist's first in line get them (issue 15), their mails written with
       // the promotion and sent after its commit.
-      const filled = await fillFreePlaces(c.var.services, eventId);
-      await sendQueued(c.var.services, filled.mails);
+      await fillFreePlaces(c.var.services, eventId);
     }
     const { cancelNoticeHours } = await readSettings(db);
     return c.json({
@@ -204,8 +202,7 @@ export const adminEvents = new Hono<AppEnv>()
   .post('/:id/cancel', validateParams(eventParams), async (c) => {
     const result = await cancelEvent(c.var.services, c.req.valid('param').id);
     if (!result.ok) return c.json({ message: cancelRefusals[result.kind].message }, cancelRefusals[result.kind].status);
-    // The mails after the commit; then the refunds, each once (the refund runner finishes any a crash left).
-    await sendQueued(c.var.services, result.mails);
+    // The mails left after the commit; then the refunds, each once (the refund runner finishes any a crash left).
     await refundDuePayments(c.var.services);
     return c.json({ message: EVENT_CANCELLED_DONE, refunds: result.refunds } satisfies EventCancelledView);
   })
@@ -216,12 +213,9 @@ export const adminEvents = new Hono<AppEnv>()
     const seriesId = dates.length > 1 ? randomUUID() : null;
     const at = eventInstants(dates, fields.time, env.SITE_TIMEZONE);
     if ('refused' in at) return c.json({ message: at.refused, issues: [{ path: 'time', message: at.refused }] }, 400);
-    // Under the agenda's lock (issue 35): a slot claimed at this moment sees the class, or was booked first.
-    const rows = await underAgendaLock(db, (trx) =>
-      insertEvents(
-        trx,
-        dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
-      ),
+    const rows = await addEvents(
+      db,
+      dates.map((date, i) => ({ ...fields, date, startsAt: at.instants[i]!, seriesId })),
     );
     const now = c.var.services.clock.now();
     const { cancelNoticeHours } = await readSettings(db);

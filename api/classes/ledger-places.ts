@@ -6,7 +6,8 @@
  *   - a gift card that holds the amount chosen: its money is income when spent (decision 0041).
  * One transaction under the class's lock, then the lot's: the place inserted, the credit or the
  * card's cents spent on it (the ledger's 'used' row names the place), its payment recorded, and
- * the sign-up's mails queued. Not enough on it: it all rolls back and nothing is held.
+ * the sign-up's mails queued, and sent after the commit (commitAnswer). Not enough on it: it all
+ * rolls back and nothing is held, nor mailed.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -14,6 +15,7 @@ import type { Services } from '../services/index.ts';
 import { acceptsAmount } from '../../contract/event-prices.ts';
 import { cardToSpend, type CardRefusal } from '../money/cards.ts';
 import type { QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { zonedNow } from '../lib/time.ts';
 import { spendCard, spendCredit } from '../money/ledger.ts';
 import { classSeats, findClass, insertSignup, lockClass } from './signups.repo.ts';
@@ -61,13 +63,13 @@ export async function takePlaceWithCard(deps: PlaceDeps, student: Student, card:
   return takePlaceFromLedger(deps, student, { kind: 'gift_card', lotId: found.lotId, cents });
 }
 
-type PlaceDeps = Pick<Services, 'db' | 'env' | 'clock'>;
+type PlaceDeps = Pick<Services, 'db' | 'env' | 'clock' | 'mailer'>;
 
 async function takePlaceFromLedger(deps: PlaceDeps, student: Student, paying: LedgerPayment): Promise<PlaceTaken> {
-  const { db, env } = deps;
+  const { env } = deps;
   const today = zonedNow(env.SITE_TIMEZONE, deps.clock.now()).date;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await commitAnswer(deps, async (trx) => {
       const event = await lockClass(trx, student.classTitle, student.date);
       const refused = event ? paidEventRefusal(event, new Date()) : 'not-found';
       if (refused) return { ok: false, kind: refused } as const;

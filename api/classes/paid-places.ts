@@ -28,8 +28,8 @@ import { findAttempt, openAttempt, type PaymentAttempt } from '../money/attempts
 import { acceptsApprovedUsd, answerSettled, captureAndSettle, replayPurchase } from '../money/settle.ts';
 import type { PaidAnswers, PaymentDeps, Purchase, PurchaseRefusal } from '../money/settle.ts';
 import { zonedNow } from '../lib/time.ts';
-import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
-import { sendQueued } from '../mail/outbox.ts';
+import { queueMails } from '../mail/outbox.repo.ts';
+import { commitWithMails } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { classSeats, type ClassEvent } from './signups.repo.ts';
@@ -352,14 +352,13 @@ export async function queuePaidSignupMails(
 export async function releaseLapsedHolds(deps: Pick<Services, 'db' | 'env' | 'mailer'>): Promise<number> {
   let released = 0;
   for (const hold of await lapsedHolds(deps.db)) {
-    const mails: QueuedMails = await deps.db.transaction().execute(async (trx) => {
+    await commitWithMails(deps, async (trx) => {
       const event = hold.eventId ? await lockEventById(trx, hold.eventId) : undefined;
-      if (!(await deleteLapsedHold(trx, hold.id))) return [];
+      if (!(await deleteLapsedHold(trx, hold.id))) return { result: undefined, mails: [] };
       released += 1;
-      if (!event) return [];
-      return queuePromotedMails(trx, deps.env, event, await promoteFromWaitlist(trx, event, new Date()));
+      if (!event) return { result: undefined, mails: [] };
+      return { result: undefined, mails: await queuePromotedMails(trx, deps.env, event, await promoteFromWaitlist(trx, event, new Date())) };
     });
-    await sendQueued(deps, mails);
   }
   return released;
 }

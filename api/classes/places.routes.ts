@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { refuse, type Refused } from '../middleware/answers.ts';
 import { rateLimit, visitorCopyFor } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../services/limits.ts';
 import { assertSelf, requireAdmin, requireUser } from '../middleware/auth.ts';
@@ -23,7 +24,6 @@ import {
   type WaitlistRowView,
 } from '../../contract/class-places.ts';
 import { verifyToken } from '../lib/signed-token.ts';
-import { sendQueued } from '../mail/outbox.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from './mails.ts';
 import { giveBackPlace, hasStarted, joinWaitlist, type GiveBack } from './places.ts';
 import { deleteWaitlistEntry, findSignupById, findWaitlistEntry, listWaitlists, upcomingPlacesOf } from './places.repo.ts';
@@ -34,11 +34,15 @@ import { readSettings } from '../settings/settings.repo.ts';
 import { changeableAt } from '../lib/time.ts';
 import { findUserById } from '../accounts/users.repo.ts';
 
-/** Maps a give-back (by link or dashboard) to its answer; its queued mails leave after the commit. */
+const giveBackRefusals: Record<Extract<GiveBack, { ok: false }>['kind'], Refused> = {
+  started: { status: 409, message: CLASS_STARTED },
+  'not-yours': { status: 404, message: SIGNUP_NOT_YOURS },
+};
+
+/** Maps a give-back (by link or dashboard) to its answer; its mails left after the commit (commitAnswer). */
 async function answerGiveBack(c: Context<AppEnv>, result: GiveBack) {
-  if (!result.ok) return c.json({ message: result.kind === 'started' ? CLASS_STARTED : SIGNUP_NOT_YOURS }, result.kind === 'started' ? 409 : 404);
+  if (!result.ok) return refuse(c, giveBackRefusals[result.kind]);
   if (result.already) return c.json({ message: PLACE_ALREADY_GIVEN_BACK, alreadyGivenBack: true });
-  await sendQueued(c.var.services, result.mails);
   // A paid place refunded under her policy: the refund owed with the give-back is made now (issue 34).
   if (result.refund?.refunded) await refundDuePayments(c.var.services);
   return c.json({ message: result.refund ? `${PLACE_GIVEN_BACK} ${refundSentence(result.refund)}` : PLACE_GIVEN_BACK, alreadyGivenBack: false });
@@ -103,7 +107,6 @@ export const waitlist = new Hono<AppEnv>()
     // The place or the line, and their mails, in one transaction; the mails leave after its commit.
     const result = await joinWaitlist(c.var.services, { ...student, signaturePng: signature.bytes }, visitorCopy);
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    await sendQueued(c.var.services, result.mails);
     if (result.status === 'signedUp') return c.json({ message: SIGNED_UP, _id: result.id, status: 'signedUp' } satisfies WaitlistJoinedView, 201);
     return c.json({ message: WAITLIST_JOINED, _id: result.id, status: 'waiting', position: result.position } satisfies WaitlistJoinedView, 201);
   })

@@ -4,7 +4,7 @@
  * class's row is locked (the lock enrol() takes), so sign-ups, give-backs and promotions of one
  * class run one at a time: two places freed at once promote the first two in line, in order,
  * and the class never goes over capacity. Each change writes its mails to the outbox in its own
- * transaction (decision 0024); the routes send them after the commit (sendQueued).
+ * transaction (decision 0024) and sends them after the commit (commitAnswer, api/mail/commit.ts).
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -19,10 +19,11 @@ import { classMail, offeredPlaceMail, placeGivenBackMail, promotedMails, signupM
 import { EVENT_CANCELLED, isPaidEvent, PLACE_FREE_PAY_INSTEAD, priceRange } from '../../contract/event-prices.ts';
 import { refundOnGiveBack, type PlaceRefund } from './refunds.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { zonedNow } from '../lib/time.ts';
 
-type PlaceDeps = Pick<Services, 'db' | 'env'>;
+type PlaceDeps = Pick<Services, 'db' | 'env' | 'mailer'>;
 
 /**
  * A waitlisted student who now holds a place: the new sign-up's id and who it is. In a paid
@@ -121,7 +122,7 @@ export async function giveBackPlace(deps: PlaceDeps, signupId: string, options: 
   // By the dashboard a missing place can't be told apart from someone else's id: not-yours (404).
   if (!signup) return options.onlyEmail !== undefined ? { ok: false, kind: 'not-yours' } : { ok: true, already: true };
   if (options.onlyEmail !== undefined && signup.email !== options.onlyEmail) return { ok: false, kind: 'not-yours' };
-  return db.transaction().execute(async (trx): Promise<GiveBack> => {
+  return commitAnswer(deps, async (trx): Promise<GiveBack> => {
     const event = await lockClassOf(trx, signup);
     if (event && !options.byAdmin && hasStarted(event, now)) return { ok: false, kind: 'started' };
     // Its money's refund decided under the class's lock, before the place goes (issue 34).
@@ -152,8 +153,8 @@ export type WaitlistJoin =
  * (the student's, kept or left out by `visitorCopy`, and the promoted's) are written with it.
  */
 export async function joinWaitlist(deps: PlaceDeps, student: Student, visitorCopy: VisitorCopy, now = new Date()): Promise<WaitlistJoin> {
-  const { db, env } = deps;
-  return db.transaction().execute(async (trx): Promise<WaitlistJoin> => {
+  const { env } = deps;
+  return commitAnswer(deps, async (trx): Promise<WaitlistJoin> => {
     const event = await lockClass(trx, student.classTitle, student.date);
     if (!event) return { ok: false, status: 404, message: CLASS_NOT_FOUND };
     if (event.isExternal) return { ok: false, status: 400, message: CLASS_EXTERNAL };
@@ -202,7 +203,7 @@ export async function fillFreePlaces(
   eventId: string,
   now = new Date(),
 ): Promise<{ event: ClassEvent | undefined; promoted: Promoted[]; mails: QueuedMails }> {
-  return deps.db.transaction().execute(async (trx) => {
+  return commitAnswer(deps, async (trx) => {
     const event = await lockEventById(trx, eventId);
     const promoted = event ? await promoteFromWaitlist(trx, event, now) : [];
     return { event, promoted, mails: await queuePromotedMails(trx, deps.env, event, promoted) };

@@ -22,6 +22,7 @@ import { changeableAt, zonedNow } from '../lib/time.ts';
 import { readSettings } from '../settings/settings.repo.ts';
 import { giveBackCardPart, settleCreditOnCancel } from '../money/ledger.ts';
 import { queueMails, type QueuedMails } from '../mail/outbox.repo.ts';
+import { commitAnswer } from '../mail/commit.ts';
 import { brandNames } from '../site/brand.ts';
 import { usd } from '../../contract/event-prices.ts';
 import type { ClassEvent } from './signups.repo.ts';
@@ -117,7 +118,7 @@ export async function cancelEvent(
   eventId: string,
 ): Promise<{ ok: true; refunds: number; mails: QueuedMails } | { ok: false; kind: CancelEventRefusal }> {
   const { env } = deps;
-  return deps.db.transaction().execute(async (trx) => {
+  return commitAnswer(deps, async (trx) => {
     const event = await lockEventById(trx, eventId);
     if (!event) return { ok: false, kind: 'not-found' } as const;
     if (!(await markEventCancelled(trx, event.id))) return { ok: false, kind: 'already-cancelled' } as const;

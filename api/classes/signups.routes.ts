@@ -31,7 +31,6 @@ import { PAST_DAYS_SHOWN } from './events.routes.ts';
 import { addDays, zonedNow } from '../lib/time.ts';
 import { answerPage } from '../lib/pages.ts';
 import { enrol } from './enrol.ts';
-import { sendQueued } from '../mail/outbox.ts';
 import { LIMITS } from '../services/limits.ts';
 import { giveBackPlace } from './places.ts';
 import { visitorCopyFor } from '../middleware/rate-limit.ts';
@@ -154,7 +153,6 @@ export const signups = new Hono<AppEnv>()
       if ((await findUserById(c.var.services.db, userId))?.email !== student.email) return c.json({ message: CREDIT_EMAIL_MISMATCH }, 400);
       const taken = await takePlaceWithCredit(c.var.services, userId, { ...student, signaturePng: signature.bytes });
       if (!taken.ok) return answerLedger(c, taken);
-      await sendQueued(c.var.services, taken.mails);
       return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
     }
     if (body.giftCardCode) {
@@ -165,7 +163,6 @@ export const signups = new Hono<AppEnv>()
         { code: body.giftCardCode, amountCents: body.amountCents },
       );
       if (!taken.ok) return answerLedger(c, taken);
-      await sendQueued(c.var.services, taken.mails);
       return c.json({ message: SIGNED_UP, _id: taken.id }, 201);
     }
     if (body.paypalOrderId) {
@@ -178,14 +175,12 @@ export const signups = new Hono<AppEnv>()
     // The sign-up and its mails in one transaction; the mails leave after its commit.
     const result = await enrol(c.var.services, { ...student, signaturePng: signature.bytes }, { alreadyStatus: 409, returning: false, visitorCopy });
     if (!result.ok) return c.json({ message: result.message }, result.status);
-    await sendQueued(c.var.services, result.mails);
     return c.json({ message: SIGNED_UP, _id: result.id }, 201);
   })
   .delete('/:id', requireAdmin(), validateParams(z.object({ id })), async (c) => {
     // The freed place goes to the first on the class's waitlist in the same transaction, with their mails.
     const removed = await giveBackPlace(c.var.services, c.req.valid('param').id, { byAdmin: true });
     if (!removed.ok || removed.already) return c.json({ message: 'Sign-up not found.' }, 404);
-    await sendQueued(c.var.services, removed.mails);
     // A paid place she removed is refunded (unless marked a no-show): made after the commit.
     if (removed.refund?.refunded) await refundDuePayments(c.var.services);
     return c.json({ message: 'Sign-up deleted.' });
@@ -212,7 +207,6 @@ export const checkStudent = new Hono<AppEnv>().post('/', rateLimit(LIMITS.checkS
     { alreadyStatus: 400, returning: true, visitorCopy },
   );
   if (!result.ok) return c.json({ message: result.message }, result.status);
-  await sendQueued(c.var.services, result.mails);
   return c.json({ message: REGISTRATION_CONFIRMED, _id: result.id });
 });
 

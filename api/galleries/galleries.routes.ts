@@ -16,9 +16,10 @@ import {
   type GalleryPhotoView,
   type GalleryView,
 } from '../../contract/galleries.ts';
-import { insertImage, pictureViews } from '../images/images.repo.ts';
+import { pictureViews } from '../images/images.repo.ts';
 import { receiveImage, uploadBodyLimit } from '../images/upload.ts';
-import { countPhotos, deletePhoto, insertPhoto, listPhotos, reorder, updateAlt } from './galleries.repo.ts';
+import { countPhotos, listPhotos, updateAlt } from './galleries.repo.ts';
+import { addPhoto, removePhoto, reorderPhotos } from './photos.ts';
 
 /**
  * The slideshows' galleries: read by /yoga and /chocolates at run time (a change shows without
@@ -73,7 +74,7 @@ export const adminGalleries = new Hono<AppEnv>()
     });
     if (!received.ok) return c.json({ message: received.message }, received.status);
     // The encoding is done: the transaction only inserts.
-    const row = await db.transaction().execute(async (trx) => insertPhoto(trx, gallery, await insertImage(trx, received.image), alt));
+    const row = await addPhoto(db, gallery, received.image, alt);
     const [photo] = await views(db, [row]);
     return c.json({ message: 'Photo added.', photo: photo! } satisfies GalleryPhotoSavedView, 201);
   })
@@ -90,14 +91,14 @@ export const adminGalleries = new Hono<AppEnv>()
   .put('/:gallery/order', requireAdmin(), validateParams(galleryParams), validateJson(galleryOrder), async (c) => {
     const { gallery } = c.req.valid('param');
     const { db } = c.var.services;
-    const ok = await db.transaction().execute((trx) => reorder(trx, gallery, c.req.valid('json').ids));
+    const ok = await reorderPhotos(db, gallery, c.req.valid('json').ids);
     if (!ok) return c.json({ message: 'The order must list every photo of the slideshow once. Reload the page and try again.' }, 409);
     return c.json(await galleryView(db, gallery));
   })
 
   .delete('/:gallery/photos/:id', requireAdmin(), validateParams(galleryPhotoParams), async (c) => {
     const { gallery, id } = c.req.valid('param');
-    const deleted = await c.var.services.db.transaction().execute((trx) => deletePhoto(trx, gallery, id));
+    const deleted = await removePhoto(c.var.services.db, gallery, id);
     if (!deleted) return c.json({ message: 'Photo not found' }, 404);
     return c.json({ message: 'Photo deleted.' });
   });

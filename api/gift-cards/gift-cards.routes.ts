@@ -21,6 +21,7 @@ import { purchaseRefusals } from '../money/settle.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { refuse, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams, validateQuery } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../services/limits.ts';
@@ -59,8 +60,8 @@ import {
   type GiftCardBoughtView,
   type GiftCardIssuedView,
 } from '../../contract/gift-cards.ts';
-import { changeDelivery, deliveryByLink, issueGiftCard, printableByLink } from './gift-cards.ts';
-import { balanceByCode } from '../money/cards.ts';
+import { changeDelivery, deliveryByLink, issueGiftCard, printableByLink, type DeliveryChange } from './gift-cards.ts';
+import { balanceByCode, type BalanceResult } from '../money/cards.ts';
 import { listGiftCards } from './gift-cards.repo.ts';
 import { adjustCardBalance, cardWithHistory, resendCard, voidCard, type ResendResult, type VoidResult } from './her-cards.ts';
 import { buyGiftCard, startGiftCardPayment, type BuyGiftCardRefusal } from './buy-gift-card.ts';
@@ -112,7 +113,12 @@ function deliveryDay(services: AppEnv['Variables']['services'], asked: string | 
   return { today, sendOn, refusal: sendOnRefusal(sendOn, today) };
 }
 
-type Refused = { status: 400 | 402 | 409 | 502; message: string };
+/** A card's code or link that is no card's, and a delivery already made: every wrong one answers alike. */
+const balanceRefusals: Record<Extract<BalanceResult, { ok: false }>['kind'], Refused> = { 'not-found': { status: 404, message: GIFT_CARD_NOT_FOUND } };
+const deliveryRefusals: Record<Extract<DeliveryChange, { ok: false }>['kind'], Refused> = {
+  'not-found': { status: 404, message: GIFT_CARD_LINK_INVALID },
+  'already-sent': { status: 409, message: GIFT_CARD_ALREADY_SENT },
+};
 
 /** The status and message of each refusal of a purchase (the booking's and the package's words where they are the same). */
 const buyRefusals: Record<BuyGiftCardRefusal, Refused> = {
@@ -123,7 +129,7 @@ const buyRefusals: Record<BuyGiftCardRefusal, Refused> = {
 export const giftCards = new Hono<AppEnv>()
   .get('/balance', rateLimit(LIMITS.giftCardCode), validateQuery(z.object({ code: giftCardCode })), async (c) => {
     const result = await balanceByCode(c.var.services.db, c.req.valid('query').code);
-    if (!result.ok) return c.json({ message: GIFT_CARD_NOT_FOUND }, 404);
+    if (!result.ok) return refuse(c, balanceRefusals[result.kind]);
     return c.json({ balanceCents: result.balanceCents } satisfies GiftCardBalanceView);
   })
   // Anyone may buy a card, signed in or not: limited per address, as the shop's checkout is.
@@ -165,7 +171,7 @@ export const giftCards = new Hono<AppEnv>()
     const refusal = sendOnRefusal(to.sendOn, today);
     if (refusal) return c.json({ message: refusal }, 400);
     const result = await changeDelivery(c.var.services, { id: c.req.valid('param').id, token, ...to, today });
-    if (!result.ok) return result.kind === 'not-found' ? c.json({ message: GIFT_CARD_LINK_INVALID }, 404) : c.json({ message: GIFT_CARD_ALREADY_SENT }, 409);
+    if (!result.ok) return refuse(c, deliveryRefusals[result.kind]);
     return c.json({
       message: result.delivered ? `Sent to ${to.recipientEmail} now.` : `It goes to ${to.recipientEmail} on ${to.sendOn}.`,
       delivered: result.delivered,
@@ -240,10 +246,7 @@ export const adminGiftCards = new Hono<AppEnv>()
   });
 
 /** Why a package was not bought with a card, in words and status (the package's and the booking's words where they are the same). */
-function packageByCardRefusal(result: Exclude<CardBuyResult | PartCardResult<never>, { ok: true }>): {
-  status: 400 | 401 | 402 | 404 | 409 | 502;
-  message: string;
-} {
+function packageByCardRefusal(result: Exclude<CardBuyResult | PartCardResult<never>, { ok: true }>): Refused {
   switch (result.kind) {
     case 'amount-out-of-range':
       return { status: 400, message: packageAmountOutOfRange(result.package) };

@@ -5,19 +5,9 @@ import { validateJson, validateParams } from '../validation.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { id } from '../../contract/common.ts';
 import { CROP_KEY, needsCrop, type AdminImageView, type ImageUploadedView } from '../../contract/images.ts';
-import {
-  deleteOrphanImages,
-  findImage,
-  findMaster,
-  findVariant,
-  IMAGE_URL_PREFIX,
-  imageExists,
-  insertImage,
-  listImages,
-  pictureViews,
-  replaceCrop,
-} from './images.repo.ts';
+import { deleteOrphanImages, findImage, findMaster, findVariant, IMAGE_URL_PREFIX, imageExists, listImages, pictureViews, replaceCrop } from './images.repo.ts';
 import { receiveImage, uploadBodyLimit } from './upload.ts';
+import { storeImage } from './store-image.ts';
 import { photoWork, type PhotoWork } from './queue.ts';
 
 /**
@@ -96,7 +86,7 @@ export const adminImages = new Hono<AppEnv>()
     const received = await receiveImage(c);
     if (!received.ok) return c.json({ message: received.message }, received.status);
     const { db } = c.var.services;
-    const imageId = await db.transaction().execute((trx) => insertImage(trx, received.image));
+    const imageId = await storeImage(db, received.image);
     // Orphans are swept after the admin's image and product changes (rare, and the admin is
     // there): no timer to run, and an orphan lives at most until the next change.
     await deleteOrphanImages(db);

@@ -40,3 +40,19 @@ export async function commitWithMails<T>(
   const sent = await sendQueued(services, mails);
   return { result, mails, sent, allSent: sent === mails.length };
 }
+
+/**
+ * `commitWithMails` for a use-case whose answer carries the mails it queued (`mails` on its ok
+ * branches, none on a refusal): the answer is returned once the change is committed and its
+ * mails sent, so the route that asked sends nothing by hand.
+ */
+export async function commitAnswer<T extends object>(
+  services: Pick<Services, 'db' | 'env' | 'mailer'>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  const { result } = await commitWithMails(services, async (trx) => {
+    const answer = await work(trx);
+    return { result: answer, mails: 'mails' in answer ? (answer.mails as QueuedMails) : [] };
+  });
+  return result;
+}

@@ -13,8 +13,8 @@ import { validateParams } from '../validation.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { LIMITS } from '../services/limits.ts';
 import { id } from '../../contract/common.ts';
-import { listUnsentMails, retryMail, suppressAddress } from './outbox.repo.ts';
-import { sendQueued } from './outbox.ts';
+import { listUnsentMails, suppressAddress } from './outbox.repo.ts';
+import { retryUnsent } from './outbox.ts';
 import { verifyMailEvent, webhookSecret } from './resend-webhook.ts';
 import { maskedAddress } from './send.ts';
 
@@ -48,12 +48,13 @@ export const mailWebhooks = new Hono<AppEnv>().post('/resend', rateLimit(LIMITS.
 
 const mailParams = z.object({ id });
 
+const retryRefusals: Record<'not-retryable', { status: 404; message: string }> = { 'not-retryable': { status: 404, message: MAIL_NOT_RETRYABLE } };
+
 export const adminMail = new Hono<AppEnv>()
   .get('/unsent', requireAdmin(), async (c) => c.json(await listUnsentMails(c.var.services.db)))
   .post('/:id/retry', requireAdmin(), validateParams(mailParams), async (c) => {
     const { services } = c.var;
-    if (!(await retryMail(services.db, c.req.valid('param').id, new Date()))) return c.json({ message: MAIL_NOT_RETRYABLE }, 404);
-    // Tried at once; a failure goes back to the outbox's schedule as any other.
-    const sent = (await sendQueued(services, [c.req.valid('param').id])) > 0;
-    return c.json({ message: sent ? 'Sent.' : 'Queued: it will be tried again shortly.', sent });
+    const result = await retryUnsent(services, c.req.valid('param').id);
+    if (!result.ok) return c.json({ message: retryRefusals[result.kind].message }, retryRefusals[result.kind].status);
+    return c.json({ message: result.sent ? 'Sent.' : 'Queued: it will be tried again shortly.', sent: result.sent });
   });

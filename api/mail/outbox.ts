@@ -30,6 +30,7 @@ import {
   markMailUnsent,
   queueMails,
   resealMailRow,
+  retryMail,
   type ClaimedMail,
   type QueuedMails,
 } from './outbox.repo.ts';
@@ -111,6 +112,20 @@ export async function sendQueued(services: SenderServices, ids: QueuedMails): Pr
     console.error('[mail] sending after the commit failed; the outbox will retry:', err instanceof Error ? err.message : err);
     return 0;
   }
+}
+
+/**
+ * Her retry of a mail that did not leave (GET /api/admin/mail/unsent): due again now with its
+ * tries counted afresh, and tried at once; a failure goes back to the outbox's schedule as any
+ * other. 'not-retryable' when it is not one of hers to retry (sent, pending, unknown).
+ */
+export async function retryUnsent(
+  services: SenderServices,
+  id: string,
+  now = new Date(),
+): Promise<{ ok: true; sent: boolean } | { ok: false; kind: 'not-retryable' }> {
+  if (!(await retryMail(services.db, id, now))) return { ok: false, kind: 'not-retryable' };
+  return { ok: true, sent: (await sendQueued(services, [id])) > 0 };
 }
 
 /** One tick of the periodic sender: mails due for a retry, and those a dead process left claimed. */

@@ -1,6 +1,7 @@
 /**
  * Packages and what clients hold (issue 32, decision 0035): the routes validate, call the
- * use-cases of ledger.ts and the repos, and map refusals.
+ * use-cases (sell-offline.ts, credit-adjustment.ts, refund-lot.ts, buy-package.ts) and the repos,
+ * and map refusals by their tables (docs/handler-recipe.md).
  *
  *   GET    /api/packages                       the active packages
  *   GET    /api/admin/packages                 every package; POST, PUT /{id}, DELETE /{id}
@@ -12,9 +13,10 @@
  *   POST   /api/user/{id}/packages/{packageId}/buy           {paypalOrderId}: capture, then the credits (201)
  */
 import { purchaseRefusals } from '../money/settle.ts';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { answer, answersOf, refuse, type Answers, type Refused } from '../middleware/answers.ts';
 import { validateJson, validateParams } from '../validation.ts';
 import { assertSelf, requireAdmin, requireSelfOrAdmin, requireUser } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
@@ -40,24 +42,20 @@ import {
   offlineSale,
   packageFields,
 } from '../../contract/packages.ts';
-import { deletePackage, findPackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
-import { adjustCredits, balanceOf, grantPackage } from '../money/ledger.ts';
+import { deletePackage, insertPackage, listPackages, packageView, updatePackage } from './packages.repo.ts';
+import { balanceOf } from '../money/ledger.ts';
 import { clientContact } from '../money/ledger.repo.ts';
-import { addMonths, zonedNow } from '../lib/time.ts';
-import { commitWithMails } from '../mail/commit.ts';
-import { queueMails } from '../mail/outbox.repo.ts';
-import { brandNames } from '../site/brand.ts';
-import { receiptMail } from './mails.ts';
+import { zonedNow } from '../lib/time.ts';
+import { sellOffline, type OfflineSaleRefusal } from './sell-offline.ts';
+import { adjustClientCredits, type CreditAdjustmentRefusal } from './credit-adjustment.ts';
 import { GIFT_CARD_CHANGED_BOOKING, type BookingOrderView } from '../../contract/booking.ts';
 import { NOT_LOGGED_IN } from '../../contract/user.ts';
-import { buyPackage, startPackagePayment, type BuyRefusal } from './buy-package.ts';
-import { refundLot } from './refund-lot.ts';
+import { buyPackage, startPackagePayment, type BuyRefusal, type BuyResult } from './buy-package.ts';
+import { refundLot, type RefundLotRefusal } from './refund-lot.ts';
 
 const params = z.object({ id });
 const lotParams = z.object({ id, lotId: id });
 const packageParams = z.object({ id, packageId: id });
-
-type Refused = { status: 400 | 401 | 402 | 404 | 409 | 502; message: string };
 
 /** The status and message of each refusal of a purchase (the booking's words where they are the same). */
 export const buyRefusals: Record<BuyRefusal, Refused> = {
@@ -65,6 +63,28 @@ export const buyRefusals: Record<BuyRefusal, Refused> = {
   'unknown-account': { status: 401, message: NOT_LOGGED_IN },
   ...purchaseRefusals(PACKAGE_PAYMENT_FOR_ANOTHER),
   'gift-card-changed': { status: 409, message: GIFT_CARD_CHANGED_BOOKING },
+};
+
+/** A purchase's refusal, the amount off the package's scale with the package's words. */
+const buyAnswers: Answers<Extract<BuyResult, { ok: false }>> = {
+  ...answersOf(buyRefusals),
+  'amount-out-of-range': (c, r) => c.json({ message: packageAmountOutOfRange(r.package) }, 400),
+};
+const answerBuy = (c: Context<AppEnv>, r: Extract<BuyResult, { ok: false }>) => answer(c, buyAnswers, r);
+
+const offlineSaleRefusals: Record<OfflineSaleRefusal, Refused> = {
+  'unknown-account': { status: 404, message: CLIENT_NOT_FOUND },
+  'package-not-found': { status: 404, message: PACKAGE_NOT_FOUND },
+};
+
+const creditAnswers: Answers<CreditAdjustmentRefusal> = {
+  'unknown-account': (c) => c.json({ message: CLIENT_NOT_FOUND }, 404),
+  'below-zero': (c, r) => c.json({ message: CREDIT_BELOW_ZERO(r.held) }, 409),
+};
+
+const refundRefusals: Record<RefundLotRefusal, Refused> = {
+  'lot-not-found': { status: 404, message: LOT_NOT_FOUND },
+  'already-refunded': { status: 409, message: LOT_ALREADY_REFUNDED },
 };
 
 /** Her day now. */
@@ -90,52 +110,24 @@ export const adminPackages = new Hono<AppEnv>()
 // guard /admin/login too). Adding the client by hand is the accounts' (POST /api/admin/users).
 export const adminClients = new Hono<AppEnv>()
   .post('/users/:id/packages', requireAdmin(), validateParams(params), validateJson(offlineSale), async (c) => {
-    const { db } = c.var.services;
-    const body = c.req.valid('json');
     const userId = c.req.valid('param').id;
-    const [client, pkg] = await Promise.all([clientContact(db, userId), findPackage(db, body.packageId)]);
-    if (!client) return c.json({ message: CLIENT_NOT_FOUND }, 404);
-    if (!pkg) return c.json({ message: PACKAGE_NOT_FOUND }, 404);
-    const priceCents = body.method === 'free' ? 0 : body.amountCents;
-    // The lot and, when she asks, its receipt in one transaction (decision 0024): sent after the commit.
-    const { result: lotId } = await commitWithMails(c.var.services, async (trx) => {
-      const lot = await grantPackage(trx, { userId, package: pkg, priceCents, method: body.method, paidOn: body.paidOn, createdBy: 'admin' });
-      if (!body.sendReceipt) return { result: lot, mails: [] };
-      const receipt = receiptMail(c.var.services.env, (await brandNames(trx)).yoga, {
-        userId,
-        email: client.email,
-        firstName: client.firstName,
-        packageName: pkg.name,
-        sessions: pkg.sessions,
-        amountCents: priceCents,
-        method: body.method,
-        paidOn: body.paidOn,
-        expiresOn: addMonths(body.paidOn, pkg.monthsValid),
-      });
-      return { result: lot, mails: await queueMails(trx, 'package-receipt', [receipt]) };
-    });
-    return c.json({ _id: lotId, balance: await balanceOf(db, userId, todayOf(c.var.services)) }, 201);
+    const result = await sellOffline(c.var.services, { userId, sale: c.req.valid('json') });
+    if (!result.ok) return refuse(c, offlineSaleRefusals[result.kind]);
+    return c.json({ _id: result.lotId, balance: await balanceOf(c.var.services.db, userId, todayOf(c.var.services)) }, 201);
   })
   .post('/users/:id/credits', requireAdmin(), validateParams(params), validateJson(creditAdjustment), async (c) => {
-    const { db } = c.var.services;
     const userId = c.req.valid('param').id;
     const body = c.req.valid('json');
     const today = todayOf(c.var.services);
-    const result = await db.transaction().execute((trx) => adjustCredits(trx, { userId, sessions: body.sessions, reason: body.reason, today }));
-    if (!result.ok) {
-      const refusals = {
-        'unknown-account': () => c.json({ message: CLIENT_NOT_FOUND }, 404),
-        'below-zero': () => c.json({ message: CREDIT_BELOW_ZERO(result.kind === 'below-zero' ? result.held : 0) }, 409),
-      } satisfies Record<typeof result.kind, () => Response>;
-      return refusals[result.kind]();
-    }
-    return c.json(await balanceOf(db, userId, today), 201);
+    const result = await adjustClientCredits(c.var.services, { userId, sessions: body.sessions, reason: body.reason, today });
+    if (!result.ok) return answer(c, creditAnswers, result);
+    return c.json(await balanceOf(c.var.services.db, userId, today), 201);
   })
   .post('/users/:id/lots/:lotId/refund', requireAdmin(), validateParams(lotParams), async (c) => {
     const { db } = c.var.services;
     const { id: userId, lotId } = c.req.valid('param');
     const result = await refundLot(c.var.services, { userId, lotId });
-    if (!result.ok) return result.kind === 'already-refunded' ? c.json({ message: LOT_ALREADY_REFUNDED }, 409) : c.json({ message: LOT_NOT_FOUND }, 404);
+    if (!result.ok) return refuse(c, refundRefusals[result.kind]);
     return c.json({
       message: lotRefunded(result.sessionsTakenBack, result.paypalRefund),
       sessionsTakenBack: result.sessionsTakenBack,
@@ -163,11 +155,7 @@ export const userBalance = new Hono<AppEnv>()
       const { id: userId, packageId } = c.req.valid('param');
       assertSelf(c, userId);
       const result = await startPackagePayment(c.var.services, { userId, packageId, amountCents: c.req.valid('json').amountCents });
-      if (!result.ok) {
-        if (result.kind === 'amount-out-of-range') return c.json({ message: packageAmountOutOfRange(result.package) }, 400);
-        const { status, message } = buyRefusals[result.kind];
-        return c.json({ message }, status);
-      }
+      if (!result.ok) return answerBuy(c, result);
       return c.json({ orderID: result.orderId } satisfies BookingOrderView);
     },
   )
@@ -181,11 +169,7 @@ export const userBalance = new Hono<AppEnv>()
       const { id: userId, packageId } = c.req.valid('param');
       assertSelf(c, userId);
       const result = await buyPackage(c.var.services, { userId, packageId, paypalOrderId: c.req.valid('json').paypalOrderId });
-      if (!result.ok) {
-        if (result.kind === 'amount-out-of-range') return c.json({ message: packageAmountOutOfRange(result.package) }, 400);
-        const { status, message } = buyRefusals[result.kind];
-        return c.json({ message }, status);
-      }
+      if (!result.ok) return answerBuy(c, result);
       const balance = await balanceOf(c.var.services.db, userId, todayOf(c.var.services));
       return c.json({ lotId: result.lotId, payerFirstName: result.payerFirstName, balance } satisfies PackageBoughtView, 201);
     },

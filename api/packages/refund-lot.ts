@@ -13,8 +13,9 @@ import type { Services } from '../services/index.ts';
 import { makeOwedRefund, oweRefund } from '../money/refunds-owed.ts';
 import { insertEntry, lockAccount, lotOf } from '../money/ledger.repo.ts';
 
-export type RefundLotResult =
-  { ok: true; sessionsTakenBack: number; paypalRefund: 'refunded' | 'owed' | 'none' } | { ok: false; kind: 'lot-not-found' | 'already-refunded' };
+export type RefundLotRefusal = 'lot-not-found' | 'already-refunded';
+
+export type RefundLotResult = { ok: true; sessionsTakenBack: number; paypalRefund: 'refunded' | 'owed' | 'none' } | { ok: false; kind: RefundLotRefusal };
 
 export async function refundLot(
   deps: Pick<Services, 'db' | 'env' | 'payments' | 'mailer'>,

@@ -2,6 +2,7 @@ import { revisionViews } from './revision-views.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../types.ts';
+import { answer, type Answers } from '../middleware/answers.ts';
 import { requireAdmin } from '../middleware/auth.ts';
 import { validateJson, validateOptionalJson, validateParams } from '../validation.ts';
 import {
@@ -74,9 +75,6 @@ const detail = (row: PageRow): PageDetail => ({
   hasUnpublishedChanges: !same(row.draft, row.published),
 });
 
-/** Each refusal's answer, for every kind a page use-case names (the compiler checks none is missing). */
-type Answers<R extends { kind: string }> = { [K in R['kind']]: (c: Context<AppEnv>, r: Extract<R, { kind: K }>) => Response };
-
 const pageAnswers: Answers<PageRefusal> = {
   'not-found': (c) => c.json({ message: PAGE_MESSAGES.notFound }, 404),
   stale: (c, r) => c.json({ message: PAGE_MESSAGES.stale, version: r.currentVersion }, 409),
@@ -89,7 +87,7 @@ const pageAnswers: Answers<PageRefusal> = {
 const restoreAnswers: Answers<PageRefusal> = { ...pageAnswers, 'not-found': (c) => c.json({ message: PAGE_MESSAGES.noRevision }, 404) };
 
 /** A use-case's refusal → its answer. */
-const refusal = (c: Context<AppEnv>, r: PageRefusal, answers = pageAnswers) => (answers[r.kind] as (c: Context<AppEnv>, r: PageRefusal) => Response)(c, r);
+const refusal = (c: Context<AppEnv>, r: PageRefusal, answers = pageAnswers) => answer(c, answers, r);
 
 export const adminPages = new Hono<AppEnv>()
   .use('*', requireAdmin())

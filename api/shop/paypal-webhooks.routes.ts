@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../types.ts';
-import type { Services } from '../services/index.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { check } from '../../contract/check.ts';
 import {
@@ -20,18 +19,9 @@ import {
   type WebhookEvent,
 } from './paypal-webhooks.schema.ts';
 import { valueToCents } from '../services/payments/paypal.ts';
-import { queueMails } from '../mail/outbox.repo.ts';
-import { commitWithMails } from '../mail/commit.ts';
-import type { DB } from '../../db/client.ts';
-import { paymentCompletedMails, paymentDeniedMails, paymentReturnedMail, type OrderMail } from './mails.ts';
-import { findOrderByCaptureId, itemsOfOrders, type OrderRow } from './orders.repo.ts';
-import { orderMailView } from './order-views.ts';
-import { withLabelLines } from './product-views.ts';
-import { brandNames } from '../site/brand.ts';
-import { failPendingPayment, markRefunded, settlePendingPayment } from './order-status.ts';
-import { settleFromWebhook } from '../money/reconcile.ts';
 import type { PurchaseKinds } from '../money/settle.ts';
 import { LIMITS } from '../services/limits.ts';
+import { applyPaymentEvent, type PaymentEvent } from './payment-events.ts';
 
 /**
  * PayPal's webhooks (POST /api/paypal/webhook) keep a chocolate order's status true after the
@@ -46,12 +36,7 @@ import { LIMITS } from '../services/limits.ts';
  * rejects) is a 4xx.
  */
 
-type Action =
-  | { kind: 'ignore' }
-  | { kind: 'refuse'; message: string }
-  | { kind: 'completed'; captureId: string; paypalOrderId: string | undefined }
-  | { kind: 'denied'; captureId: string }
-  | { kind: 'refunded' | 'reversed'; captureId: string; refundedCents: number | undefined };
+type Action = { kind: 'ignore' } | { kind: 'refuse'; message: string } | PaymentEvent;
 
 const refused = (result: { message: string }): Action => ({ kind: 'refuse', message: `resource.${result.message}` });
 
@@ -93,63 +78,6 @@ function capturedBy(refund: z.output<typeof refundResource>): string | undefined
   return up?.href ? CAPTURE_LINK.exec(up.href)?.[1] : undefined;
 }
 
-/** An order as its mails want it. */
-async function orderMailOf(db: DB, order: OrderRow): Promise<OrderMail> {
-  return orderMailView(order, await withLabelLines(db, await itemsOfOrders(db, [order.id])));
-}
-
-/**
- * Applies a verified event; true when it changed an order. The change and its mails commit
- * together (the outbox); the mails leave after the commit, and one that fails is retried by the
- * outbox: PayPal must not deliver again (and change nothing) because a mail did not leave.
- */
-async function apply(services: Services, purchases: PurchaseKinds, eventId: string, action: Exclude<Action, { kind: 'ignore' | 'refuse' }>): Promise<boolean> {
-  const { db, env } = services;
-  const { captureId } = action;
-
-  if (action.kind === 'completed') {
-    const { result: settled } = await commitWithMails(services, async (trx) => {
-      const order = await settlePendingPayment(trx, captureId);
-      if (!order) return { result: false, mails: [] };
-      const mails = paymentCompletedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order));
-      return { result: true, mails: await queueMails(trx, 'payment-completed', mails) };
-    });
-    // No pending order: paid at checkout already (PayPal reports every capture), a repeat, or a
-    // capture whose checkout crashed before recording it: its open payment attempt is settled now.
-    if (!settled) return action.paypalOrderId ? settleFromWebhook(services, purchases, action.paypalOrderId) : false;
-    return true;
-  }
-
-  if (action.kind === 'denied') {
-    // The status change, the restock and the mails commit together, and only the delivery that made the change restocks.
-    const { result: denied } = await commitWithMails(services, async (trx) => {
-      const order = await failPendingPayment(trx, captureId);
-      if (!order) return { result: false, mails: [] };
-      const mails = paymentDeniedMails(env, (await brandNames(trx)).chocolates, await orderMailOf(trx, order));
-      return { result: true, mails: await queueMails(trx, 'payment-denied', mails) };
-    });
-    if (!denied) {
-      const known = await findOrderByCaptureId(db, captureId);
-      if (known && known.status !== 'payment_failed') {
-        // Marked paid by hand, or shipped since: only a person can sort this out.
-        console.error(
-          `[paypal-webhook] PayPal denied capture ${captureId} (event ${eventId}) of order ${known.id}, whose status is ${known.status}: check it in PayPal`,
-        );
-      }
-      return false;
-    }
-    return true;
-  }
-
-  // Refunded or reversed: only in full, and without restocking (see markRefunded).
-  const { result: returned } = await commitWithMails(services, async (trx) => {
-    const order = await markRefunded(trx, captureId, action.refundedCents);
-    if (!order) return { result: false, mails: [] };
-    return { result: true, mails: await queueMails(trx, `payment-${action.kind}`, [paymentReturnedMail(env, await orderMailOf(trx, order), action.kind)]) };
-  });
-  return returned;
-}
-
 /** The webhook's route, given the table of purchase kinds (api/boot.ts) an open attempt is settled through. */
 export const paypalWebhooks = (purchases: PurchaseKinds) =>
   new Hono<AppEnv>().post(
@@ -188,7 +116,7 @@ export const paypalWebhooks = (purchases: PurchaseKinds) =>
       if (!verified) return c.json({ message: WEBHOOK_UNVERIFIED }, 400);
 
       if (action.kind === 'ignore') return c.json({ message: WEBHOOK_IGNORED });
-      const changed = await apply(c.var.services, purchases, event.id, action);
+      const changed = await applyPaymentEvent(c.var.services, purchases, event.id, action);
       return c.json({ message: changed ? WEBHOOK_RECEIVED : WEBHOOK_IGNORED });
     },
   );

@@ -44,7 +44,7 @@ import {
 import { findQuote, listTastings, paymentsOf } from './tastings.repo.ts';
 import { payTokenMatches, paidCentsOf, quoteView } from './tastings.ts';
 import { requestTasting } from './request-tasting.ts';
-import { quoteTasting } from './quote-tasting.ts';
+import { quoteTasting, type QuoteResult } from './quote-tasting.ts';
 import { payTasting, startTastingPayment, type PayTastingRefusal } from './pay-tasting.ts';
 import { recordBalance, type BalanceResult } from './record-balance.ts';
 
@@ -70,6 +70,11 @@ const payRefusals: Record<PayTastingRefusal, Refused> = {
   'order-already-used': refused(409, PAYMENT_ALREADY_USED),
   'order-not-approved': refused(400, PAYMENT_UNSUCCESSFUL),
   'capture-failed': refused(402, PAYMENT_UNSUCCESSFUL),
+};
+
+const quoteRefusals: Record<Extract<QuoteResult, { ok: false }>['kind'], Refused> = {
+  'not-found': { status: 404, message: TASTING_NOT_FOUND },
+  'deposit-paid': { status: 409, message: TASTING_DEPOSIT_PAID },
 };
 
 const balanceRefusals: Record<Exclude<BalanceResult, { ok: true }>['kind'], Refused> = {
@@ -164,7 +169,7 @@ export const adminTastings = new Hono<AppEnv>()
       return c.json({ message, issues: [{ path: 'time', message }] }, 400);
     }
     const result = await quoteTasting(c.var.services, c.req.valid('param').id, body);
-    if (!result.ok) return result.kind === 'not-found' ? c.json({ message: TASTING_NOT_FOUND }, 404) : c.json({ message: TASTING_DEPOSIT_PAID }, 409);
+    if (!result.ok) return c.json({ message: quoteRefusals[result.kind].message }, quoteRefusals[result.kind].status);
     return c.json({ _id: result.quoteId, message: result.mailed ? 'Quote sent.' : 'Quote saved; its mail will be sent shortly.' }, 201);
   })
   .post('/:id/balance', validateParams(params), validateJson(tastingBalanceRequest), async (c) => {
