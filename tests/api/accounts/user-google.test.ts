@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
-import { startFakeServer, type FakeServer, type RecordedRequest } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '../../helpers/fake-server.ts';
 
 const CLIENT_ID = 'yoga-test.apps.googleusercontent.com';
 const CLIENT_SECRET = 'google-test-secret';

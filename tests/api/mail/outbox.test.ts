@@ -11,7 +11,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 import { createResendMailer } from '../../../api/services/mail/resend.ts';
 import { createMailboxMailer } from '../../../api/services/mail/mailbox.ts';
 import { queueMails } from '../../../api/mail/outbox.repo.ts';

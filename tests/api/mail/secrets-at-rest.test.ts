@@ -27,7 +27,7 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { testServerEnv, useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 
 const kind = testDbKind();
 

@@ -20,7 +20,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;

@@ -20,7 +20,7 @@ import { startTestServer, type TestServer, useTestServer } from '../../helpers/s
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
