@@ -31,7 +31,7 @@ async function axeViolations(page: Page) {
 
 /**
  * Nothing wider than the phone or scrolling sideways, and every control at least 24×24 CSS px:
- * the checks of tests/e2e/admin-phone.spec.ts, for these pages too.
+ * the checks of tests/e2e/admin/admin-phone.spec.ts, for these pages too.
  */
 async function fitsThePhone(page: Page) {
   const problems = await page.evaluate(() => {
