@@ -17,19 +17,12 @@ import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { zonedInstant } from '../../../api/lib/time.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
-import { pathOf, cookiesOf } from '../../helpers/calendar.ts';
+import { pathOf, cookiesOf, type GoogleEvent } from '../../helpers/calendar.ts';
 
 const ZONE = 'America/Los_Angeles';
 const TEACHER = 'teacher@example.com';
 const YOGA = 'Individual Yoga Session (60 min)';
 const RECONCILE = { interval: 600_000, stale: 600_000 };
-
-interface GoogleEvent {
-  id: string;
-  status: string;
-  summary: string;
-  start: { dateTime: string };
-}
 
 describe('a server killed between Google’s write and the site’s record of it', () => {
   const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });

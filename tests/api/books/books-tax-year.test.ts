@@ -14,6 +14,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import type { GigsView, TaxPeriodFigures, TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import type { OrderStatus } from '../../../contract/orders.ts';
 
 const ZONE = 'America/Los_Angeles';
 const server = useTestServer({ env: { SITE_TIMEZONE: ZONE } });
@@ -24,9 +25,8 @@ const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
 
 // --- the seed, as the test knows it --------------------------------------------------------------
 
-type Status = 'paid' | 'shipped' | 'picked_up' | 'refunded' | 'payment_pending';
 /** [local date, local time, status, items, discount, shipping, tax, state (null: pickup), tax on shipping] */
-const ORDERS: [string, string, Status, number, number, number, number, string | null, boolean][] = [
+const ORDERS: [string, string, OrderStatus, number, number, number, number, string | null, boolean][] = [
   ['2024-12-31', '23:30', 'paid', 3600, 0, 500, 234, 'WA', false], // 2024: out
   ['2025-01-01', '00:30', 'paid', 1800, 0, 500, 117, 'WA', false], // January, Q1
   ['2025-03-31', '23:30', 'shipped', 4000, 600, 500, 0, 'OR', false], // March (UTC: April 1), Q1
@@ -56,7 +56,7 @@ const TRIPS: [string, string, number][] = [
   ['2025-10-01', 'Packaging shop', 11],
 ];
 
-const PAID: Status[] = ['paid', 'shipped', 'picked_up'];
+const PAID: OrderStatus[] = ['paid', 'shipped', 'picked_up'];
 const monthKey = (date: string) => date.slice(0, 7);
 const in2025 = (date: string) => date.startsWith('2025-');
 

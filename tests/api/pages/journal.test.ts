@@ -24,10 +24,10 @@ import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.t
 import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListItem } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
+import type { Thing } from '../../../site/lib/structured-data.ts';
 
 beforeEach(() => resetRateLimits());
 
-type Node = Record<string, unknown> & { '@type': string };
 const LD_SCRIPT = /<script\b[^>]*\btype="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/gi;
 const meta = (html: string, key: string): string[] =>
   [...html.matchAll(new RegExp(`<meta (?:property|name)="${key.replace(/[:.]/g, '\\$&')}" content="([^"]*)"`, 'g'))].map((m) => m[1]!);
@@ -241,7 +241,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(html).toMatch(/<link rel="alternate" type="application\/atom\+xml" title="[^"]+" href="https?:\/\/[^"]+\/blog\/feed\.xml"/);
 
     // BlogPosting, parsed and checked against the page.
-    const nodes = [...html.matchAll(LD_SCRIPT)].flatMap((m) => ((JSON.parse(m[1]!) as { '@graph': Node[] })['@graph'] ?? []) as Node[]);
+    const nodes = [...html.matchAll(LD_SCRIPT)].flatMap((m) => ((JSON.parse(m[1]!) as { '@graph': Thing[] })['@graph'] ?? []) as Thing[]);
     const posting = nodes.find((x) => x['@type'] === 'BlogPosting')!;
     expect(posting).toBeDefined();
     expect(posting).toMatchObject({

@@ -14,8 +14,8 @@ import type { SiteContent } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
 import { fillPlaceholders } from '../../../contract/content.ts';
 import { DEFAULT_SETTINGS } from '../../../contract/settings.ts';
+import type { Thing } from '../../../site/lib/structured-data.ts';
 
-type Node = Record<string, unknown> & { '@type': string };
 
 const server = useTestServer({ site: true, seedContent: true });
 let cookie: string;
@@ -26,20 +26,20 @@ beforeAll(async () => {
 const LD_SCRIPT = /<script\b[^>]*\btype="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/gi;
 
 /** Every JSON-LD block of a page, parsed, with the page's CSP. */
-async function structuredData(path: string): Promise<{ nodes: Node[]; blocks: string[]; csp: string; html: string }> {
+async function structuredData(path: string): Promise<{ nodes: Thing[]; blocks: string[]; csp: string; html: string }> {
   const res = await fetch(`${server.url}${path}`);
   expect(res.status, path).toBe(200);
   const html = await res.text();
   const blocks = [...html.matchAll(LD_SCRIPT)].map((m) => m[1]!);
   const nodes = blocks.flatMap((block) => {
-    const json = JSON.parse(block) as { '@context': string; '@graph'?: Node[] } & Partial<Node>;
+    const json = JSON.parse(block) as { '@context': string; '@graph'?: Thing[] } & Partial<Thing>;
     expect(json['@context'], path).toBe('https://schema.org');
-    return json['@graph'] ?? [json as Node];
+    return json['@graph'] ?? [json as Thing];
   });
   return { nodes, blocks, csp: res.headers.get('content-security-policy') ?? '', html };
 }
 
-const ofType = (nodes: Node[], type: string) => nodes.filter((n) => n['@type'] === type);
+const ofType = (nodes: Thing[], type: string) => nodes.filter((n) => n['@type'] === type);
 
 async function content<K extends keyof SiteContent>(slug: K): Promise<{ content: SiteContent[K]; version: number }> {
   const res = await server.api(`/api/admin/pages/${slug}`, { headers: { cookie } });

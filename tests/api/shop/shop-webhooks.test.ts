@@ -21,6 +21,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import type { CheckoutRequest } from '../../../contract/orders.ts';
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
@@ -42,7 +43,7 @@ const TEACHER = 'teacher@example.com';
 const mailbox = (to: string) => readMailbox(server, to);
 const teacherMails = async (about: string) => (await mailbox(TEACHER)).filter((m) => m.text.includes(about));
 
-type Cart = { cartItems: { _id: string; quantity: number }[]; isLocalPickup?: boolean };
+type Cart = Pick<CheckoutRequest, 'cartItems' | 'isLocalPickup'>;
 
 interface Bought {
   orderId: string;

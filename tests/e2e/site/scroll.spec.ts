@@ -10,6 +10,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cameraJpeg } from '../../helpers/camera.ts';
 import { hydrated, loginAdmin, nextPaint } from '../helpers.ts';
+import type { ProductView } from '../../../contract/chocolates.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The public pages of the site (api/pages/render-ahead.ts SITE_ROUTES with a sitemap entry), then the cart and sign-up. */
@@ -96,10 +97,9 @@ async function expectSteadyWhileScrolling(page: Page, path: string): Promise<voi
 test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
   test.describe.configure({ mode: 'serial' });
 
-  type Product = { _id: string; name: string; image: string; description: string; details: string; price: number; inventory: number };
   /** What the set-up changed, put back afterwards: the other specs expect the illustrations and the seeded products. */
   const added: string[] = [];
-  let original: Product[] = [];
+  let original: ProductView[] = [];
 
   const asAdmin = async (browser: Browser) => {
     const context = await browser.newContext();
@@ -125,7 +125,7 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
         added.push(`/api/admin/galleries/${gallery}/photos/${photo!._id}`);
       }
     }
-    original = (await (await page.request.get('/api/chocolates')).json()) as Product[];
+    original = (await (await page.request.get('/api/chocolates')).json()) as ProductView[];
     for (const [i, p] of original.slice(0, 3).entries()) {
       const { url } = await send('/api/admin/images', 30 + i);
       const res = await page.request.put(`/api/chocolates/${p._id}`, { data: { ...p, image: url, inventory: Math.max(p.inventory, 20) } });
