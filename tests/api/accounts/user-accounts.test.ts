@@ -13,6 +13,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../../../api/limits/limits.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -66,15 +67,15 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     expect(user).toMatchObject({ email, firstName: 'Ana', lastName: 'Lima', emailVerifiedAt: null });
 
     const [mail] = await mailbox(email);
-    expect(mail!.subject).toContain('Verify your email');
+    expect(must(mail, 'mail').subject).toContain('Verify your email');
     const link = await linkTo(email, `${site()}/verify-email?token=`);
     const token = tokenOf(link);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes
     // Only the hash is stored.
-    const rows = await server.services.db.selectFrom('loginTokens').selectAll().where('userId', '=', user!.id).execute();
+    const rows = await server.services.db.selectFrom('loginTokens').selectAll().where('userId', '=', must(user, 'user').id).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: hashToken(token), purpose: 'verify_email', usedAt: null });
-    const ttl = new Date(rows[0]!.expiresAt).getTime() - Date.now();
+    const ttl = new Date(itemAt(rows, 0).expiresAt).getTime() - Date.now();
     expect(ttl).toBeGreaterThan(9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 5_000);
   });
@@ -93,8 +94,8 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     expect(await server.services.db.selectFrom('users').select('id').where('email', '=', known.email).execute()).toHaveLength(1);
 
     const [mail] = await mailbox(known.email);
-    expect(mail!.subject).toContain('already have an account');
-    expect(mail!.links.some((l) => l.includes('/verify-email'))).toBe(false);
+    expect(must(mail, 'mail').subject).toContain('already have an account');
+    expect(must(mail, 'mail').links.some((l) => l.includes('/verify-email'))).toBe(false);
     const link = await linkTo(known.email, `${site()}/verify-login?token=`);
     const res = await post('/api/user/verify-login', { token: tokenOf(link) });
     expect(res.status).toBe(200);
@@ -112,11 +113,22 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     const user = await userByEmail(email);
     expect(body).toEqual({
       message: VERIFIED,
-      userId: user!.id,
-      user: { id: user!.id, firstName: 'Vera', lastName: 'Link', email, image: null, phone: '', preferredName: '', pronoun: '', city: '', zipcode: '' },
+      userId: must(user, 'user').id,
+      user: {
+        id: must(user, 'user').id,
+        firstName: 'Vera',
+        lastName: 'Link',
+        email,
+        image: null,
+        phone: '',
+        preferredName: '',
+        pronoun: '',
+        city: '',
+        zipcode: '',
+      },
     });
     expect(JSON.stringify(body)).not.toContain(token);
-    expect(user!.emailVerifiedAt).not.toBeNull();
+    expect(must(user, 'user').emailVerifiedAt).not.toBeNull();
 
     const cookie = sessionCookie(res)!;
     expect(cookie.header).toMatch(/HttpOnly/i);
@@ -124,13 +136,13 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     expect(cookie.header).toMatch(/Path=\//);
     const check = await post('/api/user/validate-token', {}, { cookie: cookie.pair });
     expect(check.status).toBe(200);
-    expect((await check.json()).user.id).toBe(user!.id);
+    expect((await check.json()).user.id).toBe(must(user, 'user').id);
 
     const again = await post('/api/user/verify-email', { token });
     expect(again.status).toBe(400);
     expect(await again.json()).toEqual({ message: VERIFY_FAILED });
     expect(sessionCookie(again)).toBeUndefined();
-    expect(await sessionsOf(user!.id)).toHaveLength(1);
+    expect(await sessionsOf(must(user, 'user').id)).toHaveLength(1);
   });
 
   it('changes nothing on a GET of the link endpoints: the token still works afterwards', async () => {
@@ -143,8 +155,8 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
       expect(sessionCookie(res), path).toBeUndefined();
     }
     const user = await userByEmail(email);
-    expect(user!.emailVerifiedAt).toBeNull();
-    expect(await sessionsOf(user!.id)).toHaveLength(0);
+    expect(must(user, 'user').emailVerifiedAt).toBeNull();
+    expect(await sessionsOf(must(user, 'user').id)).toHaveLength(0);
     expect((await post('/api/user/verify-email', { token })).status).toBe(200);
   });
 
@@ -209,8 +221,8 @@ describe(`log in by link on ${testDbKind()}`, () => {
 
     await linkTo(known.email, `${site()}/verify-login?token=`);
     const [note] = await mailbox(unknown);
-    expect(note!.links).toContain(`${site()}/register`);
-    expect(note!.links.some((l) => l.includes('token='))).toBe(false);
+    expect(must(note, 'note').links).toContain(`${site()}/register`);
+    expect(must(note, 'note').links.some((l) => l.includes('token='))).toBe(false);
     expect(await userByEmail(unknown)).toBeUndefined();
   });
 
@@ -223,8 +235,11 @@ describe(`log in by link on ${testDbKind()}`, () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     const user = await userByEmail(email);
-    expect(body).toEqual({ userId: user!.id, user: expect.objectContaining({ id: user!.id, firstName: 'Lou', lastName: 'Gin', email }) });
-    expect(user!.emailVerifiedAt).not.toBeNull();
+    expect(body).toEqual({
+      userId: must(user, 'user').id,
+      user: expect.objectContaining({ id: must(user, 'user').id, firstName: 'Lou', lastName: 'Gin', email }),
+    });
+    expect(must(user, 'user').emailVerifiedAt).not.toBeNull();
     expect(sessionCookie(res)).toBeDefined();
 
     const reused = await post('/api/user/verify-login', { token });
@@ -261,12 +276,12 @@ describe(`log in by link on ${testDbKind()}`, () => {
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(19).fill(400)]);
     expect(answers.filter((r) => sessionCookie(r))).toHaveLength(1);
-    expect(await sessionsOf(user!.id)).toHaveLength(1);
+    expect(await sessionsOf(must(user, 'user').id)).toHaveLength(1);
 
     // The same at the store, with all 20 redemptions in the database's queue at once.
-    const token2 = await issueLoginToken(server.services.db, user!.id, 'login');
+    const token2 = await issueLoginToken(server.services.db, must(user, 'user').id, 'login');
     const redeemed = await Promise.all(Array.from({ length: 20 }, () => redeemLoginToken(server.services.db, token2, 'login')));
-    expect(redeemed.filter((id) => id === user!.id)).toHaveLength(1);
+    expect(redeemed.filter((id) => id === must(user, 'user').id)).toHaveLength(1);
     expect(redeemed.filter((id) => id === undefined)).toHaveLength(19);
   });
 
@@ -347,7 +362,7 @@ describe(`the cookie session on ${testDbKind()}`, () => {
     const expiresAt = new Date(body.expiresAt).getTime();
     expect(expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
     const [row] = await sessionsOf(u.id);
-    expect(new Date(row!.expiresAt).getTime()).toBe(expiresAt);
+    expect(new Date(must(row, 'row').expiresAt).getTime()).toBe(expiresAt);
     const cookie = sessionCookie(res)!;
     expect(cookie.pair).toBe(u.cookie); // same token, renewed in place
     expect(cookie.header).toMatch(/Expires=/);
@@ -392,7 +407,7 @@ describe(`the account on ${testDbKind()}`, () => {
       city: '',
       zipcode: '',
       image: null,
-      createdAt: new Date(row!.createdAt).toISOString(),
+      createdAt: new Date(must(row, 'row').createdAt).toISOString(),
     });
 
     const theirs = await server.api(`/api/user/${other.id}`, { headers: { cookie: me.cookie } });

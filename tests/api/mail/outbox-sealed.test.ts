@@ -15,6 +15,7 @@ import { resealOutbox, sendDueMails } from '../../../api/mail/outbox.ts';
 import { useOutboxKeys } from '../../../api/mail/sealed-mail.ts';
 import { keyringOf } from '../../../api/lib/keys.ts';
 import { loadEnv } from '../../../api/env.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const db = () => server.services.db;
@@ -41,7 +42,7 @@ describe(`the outbox's sealed words on ${testDbKind()}`, () => {
     expect(await row(b!)).toMatchObject({ state: 'failed', lastError: expect.stringContaining('do not open') });
     expect(await readMailbox(server, 'seal-b@example.com')).toEqual([]);
     const [toA] = await readMailbox(server, 'seal-a@example.com');
-    expect(toA!.subject).toBe('Your link, seal-a@example.com');
+    expect(must(toA, 'toA').subject).toBe('Your link, seal-a@example.com');
     // A is sent: its words are gone, its subject kept.
     expect(await row(a!)).toMatchObject({ state: 'sent', subject: 'Your link, seal-a@example.com', text: '', headers: {}, keyId: null, sealed: null });
     // Her list names the failed one by its subject (opened), never its words.
@@ -66,7 +67,7 @@ describe(`the outbox's sealed words on ${testDbKind()}`, () => {
     expect((await sendDueMails(server.services, later())).sent).toBe(1);
     // The recipient has her mail as it was written; the outbox keeps who, what kind and when.
     const [delivered] = await readMailbox(server, 'named-recipient@example.com');
-    expect(delivered!.subject).toBe('A $50.00 gift card from Wren Ashdown');
+    expect(must(delivered, 'delivered').subject).toBe('A $50.00 gift card from Wren Ashdown');
     const sent = await row(card!);
     expect(sent).toMatchObject({ state: 'sent', kind: 'gift-card', to: 'named-recipient@example.com', subject: '', text: '', sealed: null });
     expect(JSON.stringify(sent)).not.toContain('Wren');
@@ -88,7 +89,7 @@ describe(`the outbox's sealed words on ${testDbKind()}`, () => {
       .executeTakeFirstOrThrow();
     expect((await sendDueMails(server.services, later())).sent).toBe(1);
     const [mail] = await readMailbox(server, 'legacy@example.com');
-    expect(mail!.subject).toBe('Your login link');
+    expect(must(mail, 'mail').subject).toBe('Your login link');
     expect(await row(legacy.id)).toMatchObject({ state: 'sent', subject: 'Your login link', text: '', keyId: null, sealed: null });
   });
 
@@ -111,6 +112,6 @@ describe(`the outbox's sealed words on ${testDbKind()}`, () => {
     useOutboxKeys(renewed);
     expect((await sendDueMails(server.services, later())).sent).toBeGreaterThanOrEqual(1);
     const [mail] = await readMailbox(server, 'rotate@example.com');
-    expect(mail!.subject).toBe('Your link, rotate@example.com');
+    expect(must(mail, 'mail').subject).toBe('Your link, rotate@example.com');
   });
 });

@@ -17,6 +17,7 @@ import {
   clearSlotTime,
 } from '../helpers';
 import { TODAY_GROUPS } from '../../helpers/today';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /**
  * Issue 20, as the teacher holds it: every admin page at 390×844 with data in it fits the phone
@@ -46,7 +47,7 @@ async function newClient(request: APIRequestContext, playwright: { request: APIR
   const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
   expect((await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } })).status()).toBe(200);
   const [mail] = await mailsTo(request, email);
-  const token = new URL(mail!.links.find((l) => l.includes('/verify-email?token='))!).searchParams.get('token');
+  const token = new URL(must(mail, 'mail').links.find((l) => l.includes('/verify-email?token='))!).searchParams.get('token');
   const verified = await client.post('/api/user/verify-email', { data: { token } });
   expect(verified.status()).toBe(200);
   const { userId } = await verified.json();
@@ -349,7 +350,7 @@ test.describe('at 390×844', () => {
         const toggle = nav.getByRole('button', { name: 'Menu' });
         await expect(toggle).toHaveAttribute('aria-expanded', 'false');
         const bar = await page.locator('.admin-header').boundingBox();
-        expect.soft(bar!.height, `${path}: navigation height`).toBeLessThanOrEqual(80);
+        expect.soft(must(bar, 'bar').height, `${path}: navigation height`).toBeLessThanOrEqual(80);
 
         // Soft: one walk reports every page's problems.
         expect.soft(await overflowing(page), path).toEqual([]);
@@ -405,9 +406,9 @@ test.describe('at 390×844', () => {
     await search.fill(`wolkenstein-featherstonehaugh${STAMP}`);
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText('Maximiliana');
-    await search.fill(clients[0]!.email.toUpperCase());
+    await search.fill(itemAt(clients, 0).email.toUpperCase());
     await expect(rows).toHaveCount(1);
-    await expect(rows.first()).toContainText(clients[0]!.lastName);
+    await expect(rows.first()).toContainText(itemAt(clients, 0).lastName);
     await search.fill('');
     await expect(rows).toHaveCount(all);
 
@@ -424,7 +425,9 @@ test.describe('at 390×844', () => {
     // Its status is the card's one action, at its top.
     const status = orders.first().getByRole('combobox');
     await expect(status).toBeVisible();
-    expect((await status.boundingBox())!.y).toBeLessThan((await orders.first().locator('td').first().boundingBox())!.y + 200);
+    expect(must(await status.boundingBox(), 'status.boundingBox()').y).toBeLessThan(
+      must(await orders.first().locator('td').first().boundingBox(), '….boundingBox(…)').y + 200,
+    );
 
     // A slot's place: an online link, set on the slot, shown as a link.
     await page.goto('/admin/bookings');
@@ -631,7 +634,7 @@ test.describe('Today leads to the thing, at 390×844', () => {
         await expect(row).toBeInViewport();
         await expect(row).toBeFocused();
         const bar = (await page.locator('.admin-header').boundingBox())!;
-        expect((await row.boundingBox())!.y, `${key}: below the bar`).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
+        expect(must(await row.boundingBox(), 'row.boundingBox()').y, `${key}: below the bar`).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
         await settled(page);
         await expect(row).toBeInViewport();
         // Its month, where the list folds by month, is open.

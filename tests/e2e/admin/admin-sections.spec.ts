@@ -2,6 +2,7 @@ import { expect, type APIRequest, type APIRequestContext, type Page } from '@pla
 import AxeBuilder from '@axe-core/playwright';
 import { solidPng } from '../../helpers/photos';
 import { adminTest as test, BASE_URL, closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from '../helpers';
+import { must, mustFind } from '../../helpers/guards.ts';
 
 /**
  * The admin sections of issue 7 beyond events: bookings, chocolates, orders, classes, clients
@@ -43,7 +44,7 @@ async function newClient(request: APIRequestContext, playwright: { request: APIR
   const reg = await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } });
   expect(reg.status()).toBe(200);
   const [mail] = await mailsTo(request, email);
-  const link = mail!.links.find((l) => l.includes('/verify-email?token='));
+  const link = must(mail, 'mail').links.find((l) => l.includes('/verify-email?token='));
   expect(link).toBeTruthy();
   const token = new URL(link!).searchParams.get('token');
   const verified = await client.post('/api/user/verify-email', { data: { token } });
@@ -439,7 +440,7 @@ test.describe('admin sections', () => {
     const c = await newClient(request, playwright, 'Tomas', `Okafor${Date.now().toString(36)}`);
     await c.client.dispose();
     const users = (await (await page.request.get('/api/admin/users')).json()) as { email: string; createdAt: string }[];
-    const created = users.find((u) => u.email === c.email)!.createdAt;
+    const created = mustFind(users, (u) => u.email === c.email).createdAt;
 
     await page.goto('/admin/users');
     const row = page.locator('tr[data-user-row]').filter({ hasText: c.email });

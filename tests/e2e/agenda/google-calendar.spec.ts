@@ -9,6 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { clearSlotTime, fitsThePhone, logInOnTheForm, newClient, teacherToday, visitorHeaders } from '../helpers.ts';
+import { must } from '../../helpers/guards.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 const SITE = `http://localhost:${PORT}`;
@@ -44,7 +45,7 @@ test('she connects Google Calendar on Settings, marks a calendar busy, and an ev
   const client = await newClient(browser, 'Ines');
   await client.page.setViewportSize({ width: 390, height: 844 });
   await openDay(client.page, client.id, date);
-  await expect(client.page.locator(`[data-slot="${slot!._id}"]`)).toBeVisible();
+  await expect(client.page.locator(`[data-slot="${must(slot, 'slot')._id}"]`)).toBeVisible();
 
   // Settings: connect, through Google's consent (the stand-in approves at once), back to Settings.
   await admin.goto('/admin/settings');
@@ -63,14 +64,14 @@ test('she connects Google Calendar on Settings, marks a calendar busy, and an ev
   await fitsThePhone(admin);
 
   // Her family puts an event over the slot in Google: the push reaches the site, the slot goes.
-  const start = new Date(slot!.startsAt);
+  const start = new Date(must(slot, 'slot').startsAt);
   const event = await admin.request.post('/dev/google/emulator/events', {
     data: { calendarId: FAMILY, start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString(), summary: 'School play' },
   });
   expect(event.status()).toBe(201);
   await expect(async () => {
     await openDay(client.page, client.id, date);
-    await expect(client.page.locator(`[data-slot="${slot!._id}"]`)).toHaveCount(0);
+    await expect(client.page.locator(`[data-slot="${must(slot, 'slot')._id}"]`)).toHaveCount(0);
   }).toPass({ timeout: 15_000 });
   await fitsThePhone(client.page);
 

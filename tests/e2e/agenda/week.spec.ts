@@ -1,5 +1,6 @@
 import { expect } from '@playwright/test';
 import { adminTest as test, fitsThePhone, teacherToday } from '../helpers';
+import { itemAt } from '../../helpers/guards.ts';
 
 /**
  * Issue 35, her Week on her phone at 390 × 844: she opens Week from Today, goes to a day with a
@@ -36,7 +37,7 @@ test('she reads her week, sees the overlap, adds a busy time and deletes it', as
   const riverside = await location(`Riverside Studio ${run}`, 12, 30);
   const event = await api.post('/api/admin/events', { data: { title: 'Morning Flow', date: day, time: '09:00', location: `Oak Hall ${run}`, minutes: 60 } });
   expect(event.status(), await event.text()).toBe(201);
-  const eventId = ((await event.json()) as { events: { _id: string }[] }).events[0]!._id;
+  const eventId = itemAt(((await event.json()) as { events: { _id: string }[] }).events, 0)._id;
   const busy = await api.post('/api/admin/busy', { data: { start: laInstant(day, '17:00'), end: laInstant(day, '18:15'), title: 'Dentist' } });
   expect(busy.status(), await busy.text()).toBe(201);
   const busyId = ((await busy.json()) as { busy: { id: string } }).busy.id;

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, expectAlert, hydrated, loginAdmin, mailsTo, nextPaint, uniqueEmail } from '../helpers.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /** Content Security Policy complaints the page logs. */
 function watchCsp(page: Page): string[] {
@@ -55,7 +56,7 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
   await expectAlert(page, 'A test was sent to your address.', 'admin@example.com');
   await closeAlert(page, 'A test was sent to your address.');
   const tests = await mailsTo(page.request, 'admin@example.com');
-  expect(tests[0]!.subject).toBe(`[Test] ${subject}`);
+  expect(itemAt(tests, 0).subject).toBe(`[Test] ${subject}`);
 
   await page.getByRole('button', { name: 'Send to all subscribers' }).click();
   await page.getByRole('dialog', { name: 'Send to every subscriber?' }).getByRole('button', { name: 'Yes, send it!' }).click();
@@ -69,9 +70,9 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
 
   for (const email of readers) {
     const [mail] = await mailsTo(page.request, email);
-    expect(mail!.subject).toBe(subject);
-    expect(mail!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    expect(mail!.text).toContain('Cacao & Breath, PO Box 4120, Portland, OR 97208');
+    expect(must(mail, 'mail').subject).toBe(subject);
+    expect(must(mail, 'mail').headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(must(mail, 'mail').text).toContain('Cacao & Breath, PO Box 4120, Portland, OR 97208');
   }
   // The archive lists it.
   await expect(page.locator('[data-newsletter-row]').filter({ hasText: subject })).toContainText('sent');
@@ -146,7 +147,7 @@ test.describe('the announcement', () => {
       .poll(async () => {
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         const line = (await lastLine.boundingBox())!;
-        return line.y + line.height - (await bar.boundingBox())!.y;
+        return line.y + line.height - must(await bar.boundingBox(), 'bar.boundingBox()').y;
       })
       .toBeLessThanOrEqual(0);
     await bar.getByRole('button', { name: 'Dismiss announcement' }).click();

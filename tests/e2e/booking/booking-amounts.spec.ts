@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { pickFirstFreeSlot, loginAdmin, registerAndVerify, uniqueEmail, visitorHeaders } from '../helpers';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * Issue 30 (decision 0032) at 390×844: one amount range per session type. A therapy client typing
@@ -46,7 +47,7 @@ test('a therapy client typing $30 can press Continue; individual yoga at $30 is 
   await expect(continueButton).toBeEnabled();
   await expect(page.locator('[data-continue-hint]')).toHaveCount(0);
   const box = await continueButton.boundingBox();
-  expect(box!.height).toBeGreaterThanOrEqual(24);
+  expect(must(box, 'box').height).toBeGreaterThanOrEqual(24);
   await continueButton.click();
   await expect(page.getByText('Invalid Payment Amount')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toBeVisible();
@@ -69,8 +70,8 @@ test('her Settings show one range per session type on a phone, and the sentence 
   await expect(page.getByText('Amounts accepted')).toHaveCount(0);
   // Lowest and highest side by side on the phone, inside it.
   const [low, high] = [await therapy.getByLabel('Lowest ($)').boundingBox(), await therapy.getByLabel('Highest ($)').boundingBox()];
-  expect(Math.abs(low!.y - high!.y)).toBeLessThan(2);
-  expect(high!.x + high!.width).toBeLessThanOrEqual(390);
+  expect(Math.abs(must(low, 'low').y - must(high, 'high').y)).toBeLessThan(2);
+  expect(must(high, 'high').x + must(high, 'high').width).toBeLessThanOrEqual(390);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expect(page.locator('[data-sliding-preview]')).toHaveText(`The booking page says: “${SENTENCE}”`);
 

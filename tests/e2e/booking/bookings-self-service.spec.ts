@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { newClient, closeAlert, expectAlert, loginAdmin, mailsTo, recordAlerts, teacherToday, visitorHeaders, clearSlotTime, teacherClock } from '../helpers';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /**
  * Clients change their own sessions from the dashboard (issue 15): cancel (a second browser on
@@ -97,7 +98,7 @@ test.describe('clients change their own sessions', () => {
     await expect(a.page.locator(`[data-session="${to.id}"]`)).toBeVisible();
     await expect(a.page.locator(`[data-session="${from.id}"]`)).toHaveCount(0);
     const [moved] = await mailsTo(a.page.request, a.email, 3);
-    expect(moved!.subject).toMatch(/^Session moved/);
+    expect(must(moved, 'moved').subject).toMatch(/^Session moved/);
 
     // Her record shows the note on the new time, and no phantom session holds it on the old one.
     await teacher.reload();
@@ -121,7 +122,7 @@ test.describe('clients change their own sessions', () => {
     await a.page.getByRole('button', { name: 'Email me a login link' }).click();
     await expectAlert(a.page, 'Login Email Sent');
     const mails = await mailsTo(a.page.request, a.email, 2);
-    const link = mails[0]!.links.find((l) => l.includes('/verify-login?token='))!;
+    const link = itemAt(mails, 0).links.find((l) => l.includes('/verify-login?token='))!;
     const alerts = await recordAlerts(a.page);
     await a.page.goto(new URL(link).pathname + new URL(link).search);
     // Nobody clicks OK.

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { heldResponse, hydrated, mailsTo, registerAndOpenLink, smallTargets, uniqueEmail, visitorHeaders } from '../helpers';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /**
  * Issue 30: a newcomer on a 390 × 844 phone goes from /yoga to a paid, confirmed first yoga
@@ -90,11 +91,11 @@ test('a newcomer books and pays a first yoga therapy session, intake included, i
 
   // The mailed link signs her in and leads on to that booking.
   const [mail] = await mailsTo(page.request, email);
-  const link = mail!.links.find((l) => l.includes('/verify-email?token='))!;
+  const link = must(mail, 'mail').links.find((l) => l.includes('/verify-email?token='))!;
   expect(link).toContain('book=yoga-therapy');
   await taps.openLink(link);
   await page.waitForURL(/\/user\/[^/]+\/book\/yoga-therapy$/);
-  const userId = page.url().split('/user/')[1]!.split('/')[0]!;
+  const userId = itemAt(page.url().split('/user/'), 1).split('/')[0]!;
 
   // Step 1: her intake (required for yoga therapy by default); nothing to pay yet.
   await expect(page.locator('[data-step]')).toHaveText('Step 1 of 2: Your health form');
@@ -138,7 +139,7 @@ test('the guided booking keeps the payment away until the intake is in; the spec
   const email = uniqueEmail('later');
   await registerAndOpenLink(page, 'Lee', 'Later', email, 'A yoga therapy session');
   await page.waitForURL(/\/book\/yoga-therapy$/);
-  const userId = page.url().split('/user/')[1]!.split('/')[0]!;
+  const userId = itemAt(page.url().split('/user/'), 1).split('/')[0]!;
   await expect(page.getByRole('heading', { name: 'New Client Form' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Pay with PayPal/ })).toHaveCount(0);
 
@@ -174,6 +175,6 @@ test('a session ticked on /register before the form comes to life is the one the
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   const [mail] = await mailsTo(page.request, email);
-  expect(mail!.links.find((l) => l.includes('/verify-email?token='))).toContain('book=yoga-therapy');
+  expect(must(mail, 'mail').links.find((l) => l.includes('/verify-email?token='))).toContain('book=yoga-therapy');
   await context.close();
 });

@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   visitorHeaders,
 } from '../helpers';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * Issue 15 (class places): giving a place back by the mail's link and from the dashboard,
@@ -166,7 +167,7 @@ test.describe('class places', () => {
 
     const [youreIn] = (await mailsTo(page.request, email, 2)).filter((m) => m.subject.startsWith("You're in: "));
     expect(youreIn).toBeDefined();
-    expect(youreIn!.attachments.map((a) => a.filename)).toContain('class.ics');
+    expect(must(youreIn, 'youreIn').attachments.map((a) => a.filename)).toContain('class.ics');
     expect(await taken(page.request, cls)).toBe(1);
   });
 

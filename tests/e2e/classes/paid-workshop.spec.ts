@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   visitorPhoneAhead,
 } from '../helpers';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /**
  * Issue 34's visitor at 390 × 844, on a phone in Kiritimati (UTC+14, a day ahead of her most of
@@ -74,8 +75,8 @@ test('a visitor pays what she can for a workshop on the sliding scale', async ({
   await page.waitForURL('**/calendar');
 
   const [confirmation] = await mailsTo(page.request, email);
-  expect(confirmation!.subject).toMatch(/^You're signed up: Hips and Hearts Workshop/);
-  expect(confirmation!.text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
+  expect(must(confirmation, 'confirmation').subject).toMatch(/^You're signed up: Hips and Hearts Workshop/);
+  expect(must(confirmation, 'confirmation').text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
   const status = (await (await page.request.get(`/api/class-status?classTitle=${encodeURIComponent(title)}&date=${date}`)).json()) as { taken: number };
   expect(status.taken).toBe(1);
 });
@@ -131,7 +132,7 @@ test('a place only held by someone paying is not "full": the form says when it f
   const date = teacherToday(5);
   const made = await page.request.post('/api/admin/events', { data: { title, date, time: '09:00', location: 'Studio One', capacity: 1, priceCents: 3_000 } });
   expect(made.status()).toBe(201);
-  const eventId = ((await made.json()) as { events: { _id: string }[] }).events[0]!._id;
+  const eventId = itemAt(((await made.json()) as { events: { _id: string }[] }).events, 0)._id;
   await page.goto('about:blank');
   await page.context().clearCookies();
   // Someone else is paying for the one place right now (issue 47: a hold a person makes, with the human check).

@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { BASE_URL, adminTest as test, drawSignature, fitsThePhone, teacherToday, uniqueEmail, visitorHeaders } from '../helpers';
+import { itemAt } from '../../helpers/guards.ts';
 
 /**
  * Issue 34, the roster on her phone at 390 × 844: from the class on her Events list she opens its
@@ -34,7 +35,7 @@ test('the teacher checks two people in, adds a walk-in who signs on her phone, a
     const res = await visitor.post('/api/signup', {
       data: {
         name,
-        email: uniqueEmail(name.split(' ')[0]!.toLowerCase()),
+        email: uniqueEmail(itemAt(name.split(' '), 0).toLowerCase()),
         phone: '503-555-0142',
         classTitle: title,
         date: tomorrow.date,

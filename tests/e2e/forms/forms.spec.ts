@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, drawSignature, expectAlert, fillMeetingRequest, heldResponse, loginAdmin, mailsTo, teacherToday, uniqueEmail } from '../helpers';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 test.describe('home page: free 30-minute meeting request', () => {
   test('sends the request; the teacher and the visitor get mails; the form resets', async ({ page }) => {
@@ -13,11 +14,11 @@ test.describe('home page: free 30-minute meeting request', () => {
     await closeAlert(page, 'Success!');
     await expect(form.getByLabel('Name')).toHaveValue('');
     const mine = await mailsTo(page.request, email);
-    expect(mine[0]!.text).toBeTruthy();
+    expect(itemAt(mine, 0).text).toBeTruthy();
     const teacher = await mailsTo(page.request, 'teacher@example.com');
     expect(teacher.some((m) => m.text.includes(email) && m.text.includes('Lower back pain <b>since</b> spring'))).toBe(true);
     // Visitor text never becomes markup in the mail.
-    expect(teacher.find((m) => m.text.includes(email))!.html).not.toContain('<b>since</b>');
+    expect(mustFind(teacher, (m) => m.text.includes(email)).html).not.toContain('<b>since</b>');
   });
 
   test("a finger landing on the name field fetches the form's code at once, no framework; the form comes alive when it is used", async ({ page }) => {
@@ -215,8 +216,8 @@ test.describe('newsletter', () => {
 
     // The welcome mail carries a signed unsubscribe link and the one-click headers.
     const [welcome] = await mailsTo(page.request, email);
-    expect(welcome!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    const link = welcome!.links.find((l) => l.includes('/unsubscribe?token='))!;
+    expect(must(welcome, 'welcome').headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const link = must(welcome, 'welcome').links.find((l) => l.includes('/unsubscribe?token='))!;
     expect(link).toBeTruthy();
     await page.goto(new URL(link).pathname + new URL(link).search);
     await expect(page.getByRole('status')).toHaveText("You’ve been unsubscribed successfully. I'm sorry to see you go!");
@@ -433,8 +434,8 @@ test.describe('calendar and class sign-up', () => {
     await page.waitForURL('**/calendar');
 
     const [confirmation] = await mailsTo(page.request, email);
-    expect(confirmation!.attachments.map((a) => a.filename)).toContain('class.ics');
-    expect(confirmation!.text).toContain('6:00 PM');
+    expect(must(confirmation, 'confirmation').attachments.map((a) => a.filename)).toContain('class.ics');
+    expect(must(confirmation, 'confirmation').text).toContain('6:00 PM');
 
     // Returning: the same e-mail signs up for the later class; the same class again is refused.
     await page.goto(`/signup-selection?title=${encodeURIComponent('Gentle Flow & Friends')}&date=${later}&location=x`);

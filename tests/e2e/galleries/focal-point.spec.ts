@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { cameraJpeg } from '../../helpers/camera.ts';
+import { must } from '../../helpers/guards.ts';
 
 test('the admin sets the focal point of a portrait slideshow photo; the gallery serves the new cut', async ({ page }) => {
   test.setTimeout(60_000);
@@ -34,8 +35,8 @@ test('the admin sets the focal point of a portrait slideshow photo; the gallery 
     expect(saved.picture.focus).toEqual({ x: 0.5, y: 0.15 });
     expect(saved.picture.crop?.webp).toMatch(/\/c50-15\/160\.webp/);
     // The cut under the new name is served; the old name is gone.
-    expect((await page.request.get(saved.picture.crop!.webp.split(' ')[0]!)).status()).toBe(200);
-    expect((await page.request.get(photo.picture.crop!.webp.split(' ')[0]!)).status()).toBe(404);
+    expect((await page.request.get(must(saved.picture.crop, 'saved.picture.crop').webp.split(' ')[0]!)).status()).toBe(200);
+    expect((await page.request.get(must(photo.picture.crop, 'photo.picture.crop').webp.split(' ')[0]!)).status()).toBe(404);
   } finally {
     expect((await page.request.delete(`/api/admin/galleries/yoga/photos/${photo._id}`)).status()).toBe(200);
   }

@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { adminTest, BASE_URL, nextPaint } from '../helpers';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * Issue 14: the teacher's photos. A gallery change on the admin page reaches /yoga's slideshow
@@ -150,7 +151,9 @@ test('the product grid and its dialog use srcset and sizes with intrinsic sizes'
     await img.scrollIntoViewIfNeeded();
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.currentSrc)).toMatch(/\/api\/images\/[\w-]+\/\d+\.avif$/);
     // A phone picks a size near its width, never the 2400 px original.
-    expect(Number((await img.evaluate((i: HTMLImageElement) => i.currentSrc)).match(/\/(\d+)\.avif$/)![1])).toBeLessThanOrEqual(1280);
+    expect(
+      Number(must((await img.evaluate((i: HTMLImageElement) => i.currentSrc)).match(/\/(\d+)\.avif$/), 'a match in img.evaluate(…)')[1]),
+    ).toBeLessThanOrEqual(1280);
 
     // Once the grid is there (its own arrival is the island's business), its photos arriving shift nothing.
     await page.evaluate(() => ((window as unknown as { __shifts: string[] }).__shifts.length = 0));

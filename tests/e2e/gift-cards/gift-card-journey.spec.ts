@@ -14,6 +14,7 @@ import {
   visitorHeaders,
 } from '../helpers';
 import type { PublicConfigView } from '../../../contract/config.ts';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * Issue 33's card from its sale to its last cent, at 390 × 844 (axe clean at each step): a buyer
@@ -38,7 +39,7 @@ const linkIn = (text: string, path: string) => {
 };
 
 async function newPage(page: Page) {
-  const context = await page.context().browser()!.newContext({ extraHTTPHeaders: visitorHeaders() });
+  const context = await must(page.context().browser(), 'page.context().browser()').newContext({ extraHTTPHeaders: visitorHeaders() });
   return context.newPage();
 }
 
@@ -74,7 +75,7 @@ test('a card bought for tomorrow is brought forward, spent on a tin and a sessio
 
   // The receipt's link: the day brought forward to today, which sends it now.
   const [receipt] = await mailsTo(buyer.request, buyerEmail);
-  await buyer.goto(linkIn(receipt!.text, '/gift-cards/change'));
+  await buyer.goto(linkIn(must(receipt, 'receipt').text, '/gift-cards/change'));
   const change = buyer.getByRole('form', { name: 'Change the gift card’s delivery' });
   await expect(change.getByLabel('Day it is sent')).toHaveValue(teacherToday(1));
   await expect(change.getByLabel('Day it is sent')).toHaveAttribute('min', teacherToday());
@@ -88,9 +89,9 @@ test('a card bought for tomorrow is brought forward, spent on a tin and a sessio
 
   // The recipient: the code in the mail, and the card to print.
   const [card] = await mailsTo(buyer.request, recipientEmail);
-  const code = CODE.exec(card!.text)![1]!;
+  const code = must(CODE.exec(must(card, 'card').text), 'CODE.exec(card.text)')[1]!;
   const recipient = await newPage(page);
-  await recipient.goto(linkIn(card!.text, '/gift-cards/print'));
+  await recipient.goto(linkIn(must(card, 'card').text, '/gift-cards/print'));
   const printable = recipient.getByRole('article', { name: 'Gift card' });
   await expect(printable).toContainText(code);
   await expect(printable).toContainText(`$${cardDollars.toFixed(2)}`);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { loginAdmin, visitorHeaders, type MailboxEntry } from '../helpers';
 import { smallJpeg } from '../../helpers/photos';
+import { itemAt, mustFind } from '../../helpers/guards.ts';
 
 /**
  * Issue 30: mails read on a phone. A newsletter with a cover photo (a 1200-px picture) used to be
@@ -53,10 +54,7 @@ test('every mail the site sends fits a 390-px phone, a newsletter with a cover p
   // One of each kind (by subject's first words), the newest: the layout is per kind.
   const kinds = new Map<string, MailboxEntry>();
   for (const m of mails) {
-    const kind = m.subject
-      .replace(/[0-9a-z]{6,}|\d+/gi, '#')
-      .split(/[:!]/)[0]!
-      .trim();
+    const kind = itemAt(m.subject.replace(/[0-9a-z]{6,}|\d+/gi, '#').split(/[:!]/), 0).trim();
     if (!kinds.has(kind)) kinds.set(kind, m);
   }
   expect(kinds.size).toBeGreaterThanOrEqual(4);
@@ -70,7 +68,7 @@ test('every mail the site sends fits a 390-px phone, a newsletter with a cover p
     expect(widths.widest, `${kind}: its widest element`).toBeLessThanOrEqual(390);
   }
   // The cover itself was loaded and drawn across the column, not at its own 1200 px.
-  await page.setContent(mails.find((m) => m.subject.includes(subject))!.html, { waitUntil: 'load' });
+  await page.setContent(mustFind(mails, (m) => m.subject.includes(subject)).html, { waitUntil: 'load' });
   const cover = page.getByRole('img', { name: 'Cacao pods on a table' });
   await expect(cover).toBeVisible();
   const box = (await cover.boundingBox())!;

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { closeAlert, expectAlert, loginAdmin, registerAndVerify, teacherToday, uniqueEmail, visitorHeaders, clearSlotTime } from '../helpers';
+import { itemAt } from '../../helpers/guards.ts';
 
 /**
  * Issue 32 at 390 × 844 (decision 0038): /yoga offers her packages with what they save and leads
@@ -70,7 +71,7 @@ test('a client buys a package with the PayPal emulator and her dashboard shows 8
 
   // Her dashboard: 8 left, until the last day (her day, four months on).
   const balance = (await (await page.request.get(`/api/user/${userId}/balance`)).json()) as { credits: { expiresOn: string }[] };
-  const until = new Date(`${balance.credits[0]!.expiresOn}T12:00:00Z`).toLocaleDateString('en-US', {
+  const until = new Date(`${itemAt(balance.credits, 0).expiresOn}T12:00:00Z`).toLocaleDateString('en-US', {
     month: 'short',
     day: 'numeric',
     year: 'numeric',

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { closeAlert, expectAlert, loginAdmin, teacherToday, uniqueEmail, clearSlotTime } from '../helpers';
+import { itemAt, mustFind } from '../../helpers/guards.ts';
 
 /**
  * Issue 32, the teacher's side at 390 × 844 (her phone): she adds a client who called, records
@@ -22,7 +23,7 @@ async function freeSlot(page: Page): Promise<string> {
   expect(res.status()).toBe(201);
   const { slots } = (await res.json()) as { slots: { _id: string }[] };
   expect(slots).toHaveLength(1);
-  return slots[0]!._id;
+  return itemAt(slots, 0)._id;
 }
 
 test('the teacher adds a phone client, records their Venmo payment and books them with a credit', async ({ page }) => {
@@ -30,9 +31,10 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   await loginAdmin(page);
   const slotId = await freeSlot(page);
   const year = teacherToday().slice(0, 4);
-  const venmoBefore = (
-    (await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }
-  ).sessionsByMethod.find((m) => m.method === 'venmo')!.cents;
+  const venmoBefore = mustFind(
+    ((await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }).sessionsByMethod,
+    (m) => m.method === 'venmo',
+  ).cents;
 
   // Clients → Add a client: a phone client, no welcome mail.
   await page.goto('/admin/users');
@@ -90,9 +92,10 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   await page.goto('/admin/tax-year');
   const venmo = page.locator('tr[data-session-method="venmo"]');
   await expect(venmo).toContainText('Venmo');
-  const after = (
-    (await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }
-  ).sessionsByMethod.find((m) => m.method === 'venmo')!.cents;
+  const after = mustFind(
+    ((await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }).sessionsByMethod,
+    (m) => m.method === 'venmo',
+  ).cents;
   expect(after - venmoBefore).toBe(45_000);
   await page.goto('/admin/finances');
   await expect(page.locator('[data-sessions-owed]')).toContainText(/sessions? still to give, worth \$/);
@@ -107,9 +110,10 @@ test('the teacher adds a phone client, records their Venmo payment and books the
   await expect(page.locator('[data-balance]')).toHaveText('0 sessions left to book.');
 
   // A refunded package is no income kept: the Venmo figure is back where it was.
-  const refunded = (
-    (await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }
-  ).sessionsByMethod.find((m) => m.method === 'venmo')!.cents;
+  const refunded = mustFind(
+    ((await (await page.request.get(`/api/admin/tax-year/${year}`)).json()) as { sessionsByMethod: { method: string; cents: number }[] }).sessionsByMethod,
+    (m) => m.method === 'venmo',
+  ).cents;
   expect(refunded).toBe(venmoBefore);
   await axeClean(page);
 });

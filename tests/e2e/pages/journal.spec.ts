@@ -1,6 +1,7 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { smallJpeg } from '../../helpers/photos';
 import { axeClean, BASE_URL, fitsThePhone, logInOnTheForm, mailsTo, postAdminLogin, uniqueEmail, visitorHeaders } from '../helpers';
+import { itemAt } from '../../helpers/guards.ts';
 
 /**
  * Issue 22, as the teacher does it on her phone (390×844): in the admin's Journal she writes a
@@ -163,9 +164,9 @@ test('she writes a post with a cover photo from her phone, previews, publishes, 
   const lettersTo = async () => (await mailsTo(page.request, reader)).filter((m) => m.subject === TITLE);
   await expect.poll(async () => (await lettersTo()).length, { timeout: 10_000 }).toBe(1);
   const letters = await lettersTo();
-  expect(letters[0]!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-  expect(letters[0]!.text).toContain('PO Box 4120, Portland, OR 97208');
-  expect(letters[0]!.links.some((l) => l.endsWith(`/blog/${SLUG}`))).toBe(true);
+  expect(itemAt(letters, 0).headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  expect(itemAt(letters, 0).text).toContain('PO Box 4120, Portland, OR 97208');
+  expect(itemAt(letters, 0).links.some((l) => l.endsWith(`/blog/${SLUG}`))).toBe(true);
   // Once its send has finished (every recipient sent, skipped or failed), still one.
   const finished = async () => {
     const list = (await (await page.request.get('/api/admin/newsletters')).json()) as {

@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   visitorHeaders,
 } from '../helpers';
+import { mustFind } from '../../helpers/guards.ts';
 
 /**
  * Issue 23 at 390×844, as a new client and the teacher live it: she requires the intake; a new
@@ -225,7 +226,7 @@ test.describe('the therapy practice on a phone', () => {
     await expectAlert(page, 'Check your e-mail');
     await closeAlert(page, 'Check your e-mail');
     const mails = await mailsTo(page.request, email, 2);
-    const confirm = new URL(mails.find((m) => m.subject.startsWith('Confirm the deletion'))!.links.find((l) => l.includes('/account-deletion?token='))!);
+    const confirm = new URL(mustFind(mails, (m) => m.subject.startsWith('Confirm the deletion')).links.find((l) => l.includes('/account-deletion?token='))!);
     await page.goto(confirm.pathname + confirm.search);
     await fitsThePhone(page);
     await page.getByRole('button', { name: 'Yes, delete my account' }).click();

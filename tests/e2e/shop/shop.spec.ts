@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { breakPayPalButtons, closeAlert, expectAlert, expectAlertText, failPayPalSdk, loginAdmin, mailsTo } from '../helpers';
+import { itemAt } from '../../helpers/guards.ts';
 
 /** The grid is drawn in the page made ahead; it comes alive when the visitor presses a button (issue 25). */
 const openShop = async (page: Page) => {
@@ -102,7 +103,7 @@ test.describe('the chocolate shop', () => {
 
     expect((await stock(page, 'Sea Salt Caramel Tin')).inventory).toBe(before.inventory - 2);
     const mails = await mailsTo(page.request, 'buyer@example.com');
-    expect(mails[0]!.text).toContain('Sea Salt Caramel Tin');
+    expect(itemAt(mails, 0).text).toContain('Sea Salt Caramel Tin');
     const teacher = await mailsTo(page.request, 'teacher@example.com');
     expect(teacher.some((m) => m.text.includes('Sea Salt Caramel Tin'))).toBe(true);
 

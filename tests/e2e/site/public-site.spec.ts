@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { must } from '../../helpers/guards.ts';
 
 /** The content pages of issue 3 and the headings SPEC.md section 2 lists for each. */
 const pages: Record<string, string[]> = {
@@ -51,8 +52,8 @@ test('the home page split banner leads to yoga on the left and chocolates on the
   await expect(yoga).toHaveAttribute('href', '/yoga');
   await expect(choc).toHaveAttribute('href', '/chocolates');
   const [a, b] = [await yoga.boundingBox(), await choc.boundingBox()];
-  expect(a!.x).toBeLessThan(b!.x);
-  expect(Math.abs(a!.width - b!.width)).toBeLessThan(2);
+  expect(must(a, 'a').x).toBeLessThan(must(b, 'b').x);
+  expect(Math.abs(must(a, 'a').width - must(b, 'b').width)).toBeLessThan(2);
 });
 
 test('the yoga navigation bar: title, links, Register and Log in when logged out', async ({ page }) => {

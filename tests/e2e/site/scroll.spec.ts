@@ -11,6 +11,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { cameraJpeg } from '../../helpers/camera.ts';
 import { hydrated, loginAdmin, nextPaint } from '../helpers.ts';
 import type { ProductView } from '../../../contract/chocolates.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The public pages of the site (api/pages/render-ahead.ts SITE_ROUTES with a sitemap entry), then the cart and sign-up. */
@@ -122,7 +123,7 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     for (const gallery of ['yoga', 'chocolates']) {
       for (let i = 0; i < 2; i++) {
         const { photo } = await send(`/api/admin/galleries/${gallery}/photos`, 10 + i + (gallery === 'yoga' ? 0 : 5), `${gallery} ${i + 1}`);
-        added.push(`/api/admin/galleries/${gallery}/photos/${photo!._id}`);
+        added.push(`/api/admin/galleries/${gallery}/photos/${must(photo, 'photo')._id}`);
       }
     }
     original = (await (await page.request.get('/api/chocolates')).json()) as ProductView[];
@@ -187,8 +188,8 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ name, quantity: 1 });
     // The cart keeps the photo's sizes, not the master's address.
-    expect(stored[0]!.picture?.src).toMatch(/^\/api\/images\//);
-    expect(stored[0]!.image).toBeUndefined();
+    expect(itemAt(stored, 0).picture?.src).toMatch(/^\/api\/images\//);
+    expect(itemAt(stored, 0).image).toBeUndefined();
     await expect(page.locator('[data-cart-count]')).toContainText('1');
     await context.close();
   });

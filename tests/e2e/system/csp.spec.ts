@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { closeAlert, expectAlert, hydrated, loginAdmin, nextPaint, scrollThrough, uniqueEmail } from '../helpers';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * The Content-Security-Policy (api/middleware/security-headers.ts) against the real pages:
@@ -73,7 +74,7 @@ test.describe('Content-Security-Policy', () => {
     for (const path of publicPages) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(200);
-      const headers = res!.headers();
+      const headers = must(res, 'res').headers();
       expect(headers['content-security-policy'], path).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+[;]/);
       expect(headers['content-security-policy'], path).not.toContain('unsafe-eval');
       expect(headers['content-security-policy'], path).not.toMatch(/script-src[^;]*'unsafe-inline'/);
@@ -91,7 +92,7 @@ test.describe('Content-Security-Policy', () => {
     const violations = await watchCsp(page);
     const res = await page.goto('/no-such-page');
     expect(res?.status()).toBe(404);
-    expect(res!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(must(res, 'res').headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await page.waitForLoadState('load');
     await hydrated(page);
     expect(await violations()).toEqual([]);
@@ -199,8 +200,8 @@ test.describe('Content-Security-Policy', () => {
     page.on('websocket', (ws) => sockets.push(ws.url()));
 
     const res = await page.goto('/user/csp-client/book');
-    expect(res!.status()).toBe(200);
-    expect(res!.headers()['content-security-policy']).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
+    expect(must(res, 'res').status()).toBe(200);
+    expect(must(res, 'res').headers()['content-security-policy']).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
     await expect(page.getByRole('heading', { name: 'Hi, Cy!' })).toBeVisible();
     await expect(page.locator('.calendar-day').first()).toBeVisible();
     await expect.poll(() => sockets.some((u) => u.startsWith('ws://127.0.0.1:'))).toBe(true);

@@ -13,6 +13,7 @@ import { UNSUBSCRIBE_PURPOSE } from '../../../api/forms/mails.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from '../../../api/classes/mails.ts';
 import { adminCookie, createUser } from '../auth.ts';
 import type { TestServer } from '../server.ts';
+import { must } from '../guards.ts';
 
 export type Table = keyof Database & string;
 export type Auth = 'none' | 'user' | 'admin';
@@ -217,7 +218,7 @@ export class Fixtures {
       waiverAccepted: true,
       signaturePng: new Uint8Array(PNG),
     });
-    return { id: row!.id, email, eventId: event.id };
+    return { id: must(row, 'row').id, email, eventId: event.id };
   }
 
   async image() {

@@ -14,6 +14,7 @@ import {
 } from '../../../api/accounts/google.ts';
 import { loadEnv } from '../../../api/env.ts';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import { must } from '../../helpers/guards.ts';
 
 const CLIENT_ID = 'client-123.apps.googleusercontent.com';
 const CLIENT_SECRET = 'google-secret';
@@ -65,7 +66,7 @@ describe('googleConfig', () => {
       redirectUri: 'https://yoga.example/api/user/auth/google/callback',
     });
     const custom = loadEnv({ NODE_ENV: 'test', GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET, GOOGLE_TOKEN_URL: `${fake.url}/token` });
-    expect(googleConfig(custom)!.tokenUrl).toBe(`${fake.url}/token`);
+    expect(must(googleConfig(custom), 'googleConfig(custom)').tokenUrl).toBe(`${fake.url}/token`);
   });
 });
 

@@ -7,6 +7,7 @@ import { backupName, lastBackup, listBackups, parseBackupName, stampOf } from '.
 import { pruneAutoBackups } from '../../../api/backups/schedule.ts';
 import { formatOf } from '../../../api/backups/backup.ts';
 import { loadEnv } from '../../../api/env.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const DAY = 86_400_000;
 const at = (iso: string) => new Date(iso);
@@ -53,8 +54,8 @@ describe('backup retention (7 daily, 4 weekly by default)', () => {
 
   it('takes the newest of several backups in one day', () => {
     const all = [auto(at('2026-12-01T01:00:00Z')), auto(at('2026-12-01T13:00:00Z')), auto(at('2026-12-01T23:00:00Z')), auto(at('2026-11-30T23:00:00Z'))];
-    expect([...backupsToKeep(all, 1, 0)]).toEqual([all[2]!.name]);
-    expect([...backupsToKeep(all, 2, 0)].sort()).toEqual([all[3]!.name, all[2]!.name].sort());
+    expect([...backupsToKeep(all, 1, 0)]).toEqual([itemAt(all, 2).name]);
+    expect([...backupsToKeep(all, 2, 0)].sort()).toEqual([itemAt(all, 3).name, itemAt(all, 2).name].sort());
   });
 
   it('counts days that have a backup: after a month off, the last 7 are still there', () => {
@@ -63,8 +64,8 @@ describe('backup retention (7 daily, 4 weekly by default)', () => {
     const keep = backupsToKeep([after, ...before], 7, 0);
     expect(keep.size).toBe(7);
     expect(keep.has(after.name)).toBe(true);
-    expect(keep.has(before[5]!.name)).toBe(true);
-    expect(keep.has(before[6]!.name)).toBe(false);
+    expect(keep.has(itemAt(before, 5).name)).toBe(true);
+    expect(keep.has(itemAt(before, 6).name)).toBe(false);
   });
 
   it('always keeps the newest, even when asked to keep nothing weekly', () => {

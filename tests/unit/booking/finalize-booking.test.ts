@@ -15,6 +15,7 @@ import { listMailbox } from '../../../api/services/mail/mailbox.ts';
 import { bookingOrderReference, finalizeBooking, startBookingPayment, type BookingInput } from '../../../api/booking/finalize-booking.ts';
 import { claimSlot } from '../../../api/booking/booking.repo.ts';
 import { bookingForm } from '../../helpers/slots.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -74,7 +75,7 @@ async function expectFree(slotId: string) {
 
 /** What the buyer does in PayPal's window: the emulator's approve endpoint. */
 async function approve(orderId: string, body: Record<string, unknown> = { givenName: 'Pat' }) {
-  const res = await services.paypalEmulator!.request(`/v2/checkout/orders/${orderId}/approve`, {
+  const res = await must(services.paypalEmulator, 'services.paypalEmulator').request(`/v2/checkout/orders/${orderId}/approve`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -170,8 +171,8 @@ describe('finalizeBooking: the successful paths', () => {
     expect(notified).toEqual([slot.id]);
     const [mail, ...more] = await mailsTo(client.email);
     expect(more).toHaveLength(0);
-    expect(mail!.subject).toMatch(/^Booking Confirmed! /);
-    expect(mail!.text).toContain('Coupon applied (no charge)');
+    expect(must(mail, 'mail').subject).toMatch(/^Booking Confirmed! /);
+    expect(must(mail, 'mail').text).toContain('Coupon applied (no charge)');
     expect((await mailsTo(TEACHER)).some((m) => m.text.includes(client.email) && m.subject.startsWith('New booking'))).toBe(true);
   });
 
@@ -188,9 +189,9 @@ describe('finalizeBooking: the successful paths', () => {
     expect(notified).toEqual([slot.id]);
     const mails = await mailsTo(client.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain('$95.50');
-    expect(mails[0]!.attachments).toEqual([expect.objectContaining({ filename: 'session.ics' })]);
-    expect((await mailsTo(TEACHER)).find((m) => m.text.includes(client.email))!.text).toContain(orderId);
+    expect(itemAt(mails, 0).text).toContain('$95.50');
+    expect(itemAt(mails, 0).attachments).toEqual([expect.objectContaining({ filename: 'session.ics' })]);
+    expect(mustFind(await mailsTo(TEACHER), (m) => m.text.includes(client.email)).text).toContain(orderId);
   });
 
   it("answers the account's first name when PayPal gives the payer none", async () => {

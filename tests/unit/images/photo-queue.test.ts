@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { boundaryOf, spoolMultipart, type SpooledUpload } from '../../../api/images/multipart.ts';
 import { PhotoWork, WorkQueue } from '../../../api/images/queue.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
+import { must } from '../../helpers/guards.ts';
 
 describe('WorkQueue', () => {
   it('runs at most `concurrency` jobs at once, the others in arrival order, and goes on past a failure', async () => {
@@ -72,9 +73,9 @@ describe('spoolMultipart', () => {
       expect(spooled.file?.name).toBe('cup 1.jpg');
       expect(spooled.file?.type).toBe('image/jpeg');
       expect(spooled.file?.size).toBe(photo.length);
-      expect(readFileSync(spooled.file!.path).equals(photo), `chunks of ${size}`).toBe(true);
+      expect(readFileSync(must(spooled.file, 'spooled.file').path).equals(photo), `chunks of ${size}`).toBe(true);
       await spooled.discard();
-      expect(existsSync(spooled.file!.path)).toBe(false);
+      expect(existsSync(must(spooled.file, 'spooled.file').path)).toBe(false);
     }
   });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import { buildFeed } from '../../../api/mail/ics.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 describe('buildFeed', () => {
   const feed = buildFeed({
@@ -33,14 +34,14 @@ describe('buildFeed', () => {
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Yoga & Chocolates classes');
     const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
     expect(events.map((e) => e.uid)).toEqual(['class-1@example.com', 'class-2@example.com']);
-    expect(events[0]!.summary).toBe('Flow; slow, then fast');
-    expect(events[0]!.location).toBe('Studio, Room 2');
+    expect(itemAt(events, 0).summary).toBe('Flow; slow, then fast');
+    expect(itemAt(events, 0).location).toBe('Studio, Room 2');
     // The clocks fell back in Los Angeles on 2026-11-01 at 09:00Z: each instant is still exact.
-    expect(events[0]!.startDate.toJSDate().toISOString()).toBe('2026-11-01T08:30:00.000Z');
-    expect(events[1]!.startDate.toJSDate().toISOString()).toBe('2026-11-01T10:30:00.000Z');
-    expect(events[1]!.endDate.toJSDate().toISOString()).toBe('2026-11-01T11:30:00.000Z');
-    expect(events[1]!.summary).toBe('Long '.repeat(40).trim());
-    expect(events[1]!.description).toBe('Line one\nLine two');
+    expect(itemAt(events, 0).startDate.toJSDate().toISOString()).toBe('2026-11-01T08:30:00.000Z');
+    expect(itemAt(events, 1).startDate.toJSDate().toISOString()).toBe('2026-11-01T10:30:00.000Z');
+    expect(itemAt(events, 1).endDate.toJSDate().toISOString()).toBe('2026-11-01T11:30:00.000Z');
+    expect(itemAt(events, 1).summary).toBe('Long '.repeat(40).trim());
+    expect(itemAt(events, 1).description).toBe('Line one\nLine two');
   });
 
   it('is an empty calendar without classes', () => {

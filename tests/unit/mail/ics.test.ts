@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIcs, escapeText, foldLine } from '../../../api/mail/ics.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const LA = 'America/Los_Angeles';
 const base = {
@@ -61,8 +62,8 @@ describe('buildIcs', () => {
   it('defines the zone with its clock changes around the event (VTIMEZONE)', () => {
     const ics = buildIcs(base);
     const [tz] = blocks(ics, 'VTIMEZONE');
-    expect(tz![0]).toBe('TZID:America/Los_Angeles');
-    const joined = tz!.join('\n');
+    expect(must(tz, 'tz')[0]).toBe('TZID:America/Los_Angeles');
+    const joined = must(tz, 'tz').join('\n');
     expect(joined).toContain('BEGIN:DAYLIGHT\nDTSTART:20260308T020000\nTZOFFSETFROM:-0800\nTZOFFSETTO:-0700\nEND:DAYLIGHT');
     expect(joined).toContain('BEGIN:STANDARD\nDTSTART:20261101T020000\nTZOFFSETFROM:-0700\nTZOFFSETTO:-0800\nEND:STANDARD');
     // The zone is defined before the event that uses it.
@@ -72,12 +73,14 @@ describe('buildIcs', () => {
   it('handles zones without clock changes and southern-hemisphere summers', () => {
     const kolkata = buildIcs({ ...base, timezone: 'Asia/Kolkata' });
     expect(blocks(kolkata, 'VEVENT')[0]).toContain('DTSTART;TZID=Asia/Kolkata:20260701T213000');
-    expect(blocks(kolkata, 'VTIMEZONE')[0]!.join('\n')).toMatch(/BEGIN:STANDARD\nDTSTART:\d{8}T\d{6}\nTZOFFSETFROM:\+0530\nTZOFFSETTO:\+0530\nEND:STANDARD/);
+    expect(itemAt(blocks(kolkata, 'VTIMEZONE'), 0).join('\n')).toMatch(
+      /BEGIN:STANDARD\nDTSTART:\d{8}T\d{6}\nTZOFFSETFROM:\+0530\nTZOFFSETTO:\+0530\nEND:STANDARD/,
+    );
     expect(blocks(kolkata, 'DAYLIGHT')).toHaveLength(0);
 
     const sydney = buildIcs({ ...base, timezone: 'Australia/Sydney', start: new Date('2027-01-10T23:00:00Z') });
     expect(blocks(sydney, 'VEVENT')[0]).toContain('DTSTART;TZID=Australia/Sydney:20270111T100000');
-    expect(blocks(sydney, 'VTIMEZONE')[0]!.join('\n')).toContain('BEGIN:DAYLIGHT\nDTSTART:20261004T020000\nTZOFFSETFROM:+1000\nTZOFFSETTO:+1100');
+    expect(itemAt(blocks(sydney, 'VTIMEZONE'), 0).join('\n')).toContain('BEGIN:DAYLIGHT\nDTSTART:20261004T020000\nTZOFFSETFROM:+1000\nTZOFFSETTO:+1100');
   });
 
   it('escapes text values and leaves no raw line break in them', () => {
@@ -130,7 +133,7 @@ describe('buildIcs', () => {
     });
     const [event] = blocks(ics, 'VEVENT');
     expect(event).toContain('ORGANIZER;CN="Yoga & Chocolates":mailto:teacher@example.com');
-    const attendees = event!.filter((l) => l.startsWith('ATTENDEE'));
+    const attendees = must(event, 'event').filter((l) => l.startsWith('ATTENDEE'));
     expect(attendees).toEqual(['ATTENDEE;CN="Ana x:mailto:evil@example.comATTENDEE:mailto:b@example.com":mailto:ana@example.com']);
     expect(unfold(buildIcs(base)).some((l) => l.startsWith('ORGANIZER') || l.startsWith('ATTENDEE'))).toBe(false);
   });
@@ -141,8 +144,8 @@ describe('buildIcs', () => {
 
   it('leaves out LOCATION and DESCRIPTION when there are none', () => {
     const [event] = blocks(buildIcs({ ...base, location: '' }), 'VEVENT');
-    expect(event!.some((l) => l.startsWith('LOCATION'))).toBe(false);
-    expect(event!.some((l) => l.startsWith('DESCRIPTION'))).toBe(false);
+    expect(must(event, 'event').some((l) => l.startsWith('LOCATION'))).toBe(false);
+    expect(must(event, 'event').some((l) => l.startsWith('DESCRIPTION'))).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createResendMailer } from '../../../api/services/mail/resend.ts';
 import { MailError } from '../../../api/services/mail/index.ts';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 describe('createResendMailer against a fake Resend API', () => {
   let resend: FakeServer;
@@ -20,7 +21,7 @@ describe('createResendMailer against a fake Resend API', () => {
   it("sends Reply-To as Resend's reply_to field, not as a raw header", async () => {
     const mailer = createResendMailer({ apiKey: 'k', from: 'Studio <hello@example.com>', baseUrl: resend.url });
     await mailer.send({ to: 'teacher@example.com', subject: 'New message', text: 'x', headers: { 'Reply-To': 'ana@example.com' } });
-    const body = JSON.parse(resend.requests[0]!.body);
+    const body = JSON.parse(itemAt(resend.requests, 0).body);
     expect(body.reply_to).toBe('ana@example.com');
     expect(body.headers).toBeUndefined();
   });
@@ -29,9 +30,9 @@ describe('createResendMailer against a fake Resend API', () => {
     const mailer = createResendMailer({ apiKey: 'k', from: 'Studio <hello@example.com>', baseUrl: resend.url });
     await mailer.send({ to: 'ana@example.com', subject: 'News', text: 'x', idempotencyKey: 'newsletter/abc/123' });
     await mailer.send({ to: 'ana@example.com', subject: 'News', text: 'x' });
-    expect(resend.requests[0]!.headers['idempotency-key']).toBe('newsletter/abc/123');
-    expect(JSON.parse(resend.requests[0]!.body)).not.toHaveProperty('idempotencyKey');
-    expect(resend.requests[1]!.headers['idempotency-key']).toBeUndefined();
+    expect(itemAt(resend.requests, 0).headers['idempotency-key']).toBe('newsletter/abc/123');
+    expect(JSON.parse(itemAt(resend.requests, 0).body)).not.toHaveProperty('idempotencyKey');
+    expect(itemAt(resend.requests, 1).headers['idempotency-key']).toBeUndefined();
   });
 
   it('POSTs /emails with the bearer key and the full JSON body', async () => {
@@ -75,8 +76,8 @@ describe('createResendMailer against a fake Resend API', () => {
     await mailer.send({ to: 'b@example.com', subject: 'Hi', text: 'Plain', attachments: [] });
 
     expect(resend.requests).toHaveLength(1);
-    expect(resend.requests[0]!.url).toBe('/emails');
-    expect(JSON.parse(resend.requests[0]!.body)).toEqual({
+    expect(itemAt(resend.requests, 0).url).toBe('/emails');
+    expect(JSON.parse(itemAt(resend.requests, 0).body)).toEqual({
       from: 'a@example.com',
       to: ['b@example.com'],
       subject: 'Hi',

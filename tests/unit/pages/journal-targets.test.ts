@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { allTargets, journalPaths, targetsOf } from '../../../api/pages/journal-render.ts';
 import type { PublishedPost } from '../../../api/site/publisher.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 /** 25 posts, newest first: post 0 is the newest; every third has the tag "cacao". */
 const posts: PublishedPost[] = Array.from({ length: 25 }, (_, i) => ({
@@ -26,7 +27,7 @@ describe('targetsOf', () => {
     const fresh: PublishedPost = {
       ...posts[0]!,
       id: 'new',
-      content: { ...posts[0]!.content, slug: 'new', tags: ['cacao'] },
+      content: { ...itemAt(posts, 0).content, slug: 'new', tags: ['cacao'] },
       date: new Date(Date.UTC(2026, 11, 1)),
     };
     const t = targetsOf([fresh, ...posts], { id: 'new', before: null, after: place(fresh) });

@@ -11,6 +11,7 @@ import {
   emulatorWebhookHeaders,
 } from '../../../api/services/payments/emulator.ts';
 import { createPayPalClient, PayPalError } from '../../../api/services/payments/paypal.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 /** Serves a Hono app over real HTTP on 127.0.0.1, port 0. */
 async function serveOnFreePort(app: Hono): Promise<{ server: ServerType; url: string }> {
@@ -319,7 +320,7 @@ describe('the emulator SDK buttons, mounted like the app mounts them (/dev/paypa
     });
     const buttons = container.querySelectorAll('button');
     expect(buttons.map((b) => b.textContent)).toEqual(['Pay with PayPal (emulator)', 'Decline (emulator)']);
-    for (const fn of buttons[0]!.listeners.click ?? []) void fn();
+    for (const fn of itemAt(buttons, 0).listeners.click ?? []) void fn();
 
     const { orderID } = await approved;
     expect((await payments.getOrder(orderID)).status).toBe('APPROVED');

@@ -21,6 +21,7 @@ import { reconcilePayments } from '../../../api/payments/reconcile.ts';
 import { findAttempt, takeStaleAttempt } from '../../../api/payments/attempts.repo.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
+import { must } from '../../helpers/guards.ts';
 
 const TEACHER = 'teacher@example.com';
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -104,7 +105,7 @@ describe('the reconciler', () => {
 
     const [order] = await ordersOf(paypalOrderId);
     expect(order).toMatchObject({ status: 'paid', totalCents: 3600, payerEmail: email });
-    expect(await findAttempt(db(), paypalOrderId)).toMatchObject({ state: 'completed', settledBy: 'reconciler', orderId: order!.id });
+    expect(await findAttempt(db(), paypalOrderId)).toMatchObject({ state: 'completed', settledBy: 'reconciler', orderId: must(order, 'order').id });
     expect(await inventory(product)).toBe(3);
     expect(emulatorCaptureCount()).toBe(capturesBefore);
     expect(await listMailbox(db(), { to: email })).toHaveLength(1);
@@ -112,7 +113,7 @@ describe('the reconciler', () => {
 
     // The buyer's retry after the crash answers that order, and changes nothing.
     const retry = await placeOrder(services, { paypalOrderId, ...cartOf(product, 2) });
-    expect(retry).toMatchObject({ ok: true, replayed: true, order: { _id: order!.id } });
+    expect(retry).toMatchObject({ ok: true, replayed: true, order: { _id: must(order, 'order').id } });
     expect(await ordersOf(paypalOrderId)).toHaveLength(1);
     expect(await listMailbox(db(), { to: email })).toHaveLength(1);
   });

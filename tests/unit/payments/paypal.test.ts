@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { centsToValue, createPayPalClient, PayPalError, shipToOf, valueToCents } from '../../../api/services/payments/paypal.ts';
 import { startFakeServer, type FakeServer, type RecordedRequest } from '../../helpers/fake-server.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 describe('centsToValue / valueToCents', () => {
   it('formats cents as a two-decimal value', () => {
@@ -134,7 +135,7 @@ describe('shipToOf', () => {
     expect(ship.name).toBe('Ana <b>Lima</b>'); // escaped where it is shown, not here
     const [street, city, country] = ship.address.split('\n');
     expect(street).toMatch(/^1 Main St x+$/);
-    expect(street!.length).toBe(300);
+    expect(must(street, 'street').length).toBe(300);
     expect(city).toBe('Salem\uFFFD');
     expect(country).toBe('US');
   });
@@ -175,10 +176,10 @@ describe('createPayPalClient against a fake PayPal server', () => {
     await client().createOrder({ amountCents: 1234 });
     const [tokenReq] = tokenRequests();
     expect(tokenReq).toBeDefined();
-    expect(tokenReq!.method).toBe('POST');
-    expect(tokenReq!.headers.authorization).toBe(EXPECTED_BASIC);
-    expect(tokenReq!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(new URLSearchParams(tokenReq!.body).get('grant_type')).toBe('client_credentials');
+    expect(must(tokenReq, 'tokenReq').method).toBe('POST');
+    expect(must(tokenReq, 'tokenReq').headers.authorization).toBe(EXPECTED_BASIC);
+    expect(must(tokenReq, 'tokenReq').headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(new URLSearchParams(must(tokenReq, 'tokenReq').body).get('grant_type')).toBe('client_credentials');
   });
 
   it('reuses the access token: two calls make one token request, both with the bearer header', async () => {
@@ -225,13 +226,13 @@ describe('createPayPalClient against a fake PayPal server', () => {
 
   it('lets the buyer choose a shipping address when the order collects one', async () => {
     await client().createOrder({ amountCents: 1234, shipping: 'collect' });
-    const body = JSON.parse(paypal.requests.find((r) => r.url === '/v2/checkout/orders')!.body);
+    const body = JSON.parse(mustFind(paypal.requests, (r) => r.url === '/v2/checkout/orders').body);
     expect(body.payment_source.paypal.experience_context.shipping_preference).toBe('GET_FROM_FILE');
   });
 
   it('cuts the description to PayPal’s 127 characters', async () => {
     await client().createOrder({ amountCents: 500, description: 'x'.repeat(300) });
-    const body = JSON.parse(paypal.requests.find((r) => r.url === '/v2/checkout/orders')!.body);
+    const body = JSON.parse(mustFind(paypal.requests, (r) => r.url === '/v2/checkout/orders').body);
     expect(body.purchase_units[0].description).toHaveLength(127);
     expect(body.purchase_units[0].reference_id).toBeUndefined();
   });
@@ -326,7 +327,7 @@ describe('createPayPalClient against a fake PayPal server', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayPalError);
     expect((error as PayPalError).issue).toBe('INVALID_RESOURCE_ID');
-    expect(paypal.requests.at(-1)!.url).toBe('/v2/checkout/orders/..%2F..%2Fv1%2Foauth2%2Ftoken');
+    expect(itemAt(paypal.requests, -1).url).toBe('/v2/checkout/orders/..%2F..%2Fv1%2Foauth2%2Ftoken');
   });
 
   it('fails with a 401 PayPalError when the credentials are refused', async () => {
@@ -358,10 +359,10 @@ describe('createPayPalClient against a fake PayPal server', () => {
       expect(await webhookClient().verifyWebhook(delivery('GOOD-SIG'), event, raw)).toBe(true);
       const [req] = verifyRequests();
       expect(req).toBeDefined();
-      expect(req!.method).toBe('POST');
-      expect(req!.headers.authorization).toBe(`Bearer ${issued[0]}`);
-      expect(req!.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(req!.body)).toEqual({
+      expect(must(req, 'req').method).toBe('POST');
+      expect(must(req, 'req').headers.authorization).toBe(`Bearer ${issued[0]}`);
+      expect(must(req, 'req').headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(must(req, 'req').body)).toEqual({
         auth_algo: 'SHA256withRSA',
         cert_url: 'https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
         transmission_id: '69cd13f0-d67a-11e5-baa3-778b53f4ae55',
@@ -371,12 +372,12 @@ describe('createPayPalClient against a fake PayPal server', () => {
         webhook_event: event,
       });
       // The signature covers the bytes PayPal sent: they go back unchanged, not re-encoded.
-      expect(req!.body).toContain(`"webhook_event":${raw}`);
+      expect(must(req, 'req').body).toContain(`"webhook_event":${raw}`);
     });
 
     it('writes the parsed event when no raw body is given', async () => {
       expect(await webhookClient().verifyWebhook(delivery('GOOD-SIG'), event)).toBe(true);
-      expect(JSON.parse(verifyRequests()[0]!.body).webhook_event).toEqual(event);
+      expect(JSON.parse(itemAt(verifyRequests(), 0).body).webhook_event).toEqual(event);
     });
 
     it('is false when PayPal answers FAILURE or refuses the inputs, and throws when PayPal is down', async () => {

@@ -17,6 +17,7 @@ import { quoteCart, type Cart } from '../../../api/shop/quote.ts';
 import { claimStock } from '../../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
+import { must } from '../../helpers/guards.ts';
 
 /** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
 const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
@@ -236,7 +237,7 @@ describe('placeOrder', () => {
     expect(await paypalStatus(paypalOrderId)).toBe('COMPLETED');
     const [confirmation, ...more] = await mailsTo(email);
     expect(more).toHaveLength(0);
-    expect(confirmation!.text).toContain('Total paid: $55.40 USD');
+    expect(must(confirmation, 'confirmation').text).toContain('Total paid: $55.40 USD');
     expect((await mailsTo(TEACHER)).filter((m) => m.text.includes(paypalOrderId))).toHaveLength(1);
     expect(await mailsTo('someone@example.com')).toHaveLength(0);
   });
@@ -253,7 +254,7 @@ describe('placeOrder', () => {
     expect(row).toEqual({ status: 'payment_pending', shipToAddress: null });
     expect(await inventory(id)).toBe(8);
     const [mail] = await mailsTo(email);
-    expect(mail!.text).toContain('Total: $24.00 USD, payment pending at PayPal');
+    expect(must(mail, 'mail').text).toContain('Total: $24.00 USD, payment pending at PayPal');
   });
 
   it('answers a replay with the same order: no second capture, no second claim, no second mail, whatever cart it names', async () => {

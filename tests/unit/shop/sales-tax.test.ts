@@ -13,6 +13,7 @@ import { closedPortUrl, startFakeServer, type FakeServer } from '../../helpers/f
 import { addTax, formatRate, percentToPpm, rateInEffect, taxLabel, taxOn, usState } from '../../../contract/tax.ts';
 import { priceCart } from '../../../contract/pricing.ts';
 import { shipStateChanged } from '../../../api/shop/sales-tax.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const WA = { state: 'WA', ratePpm: 65_000, shippingTaxable: false };
 
@@ -211,7 +212,7 @@ describe('Washington’s rate service', () => {
     it('asks for the ZIP as its URL interface wants it, and reads the rate', async () => {
       fake.handle(() => ({ headers: { 'content-type': 'text/xml' }, body: SEATTLE_XML }));
       expect(await client().rateAt('WA', '98101-2345')).toEqual({ ratePpm: 103_500, locationCode: '1726', jurisdiction: 'SEATTLE' });
-      const asked = new URL(fake.requests.at(-1)!.url, fake.url);
+      const asked = new URL(itemAt(fake.requests, -1).url, fake.url);
       expect(asked.pathname).toBe('/webapi/AddressRates.aspx');
       expect(Object.fromEntries(asked.searchParams)).toEqual({ output: 'xml', addr: '', city: '', zip: '98101-2345' });
     });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkBudgets, checkFirstTap, FIRST_TAP_BUDGET, formatReport, JS_BUDGET_KB } from '../../../scripts/check-budgets.ts';
+import { must } from '../../helpers/guards.ts';
 
 const distClient = path.resolve(import.meta.dirname, '../../../dist/client');
 
@@ -83,24 +84,30 @@ describe('JavaScript budgets (decision 0007)', () => {
     const gz = (...names: string[]) => names.reduce((n, name) => n + gzipSync(files[name]!).length, 0);
 
     it('counts scripts, their static imports and the islands that hydrate at once', () => {
-      expect(home!.files.atOnce).toEqual(['/_astro/Eager.js', '/_astro/client.js', '/_astro/page.js', '/_astro/reexported.js', '/_astro/shared.js']);
-      expect(home!.inlineScripts).toBe(1); // JSON-LD is not JavaScript
-      expect(home!.atOnce).toBe(
+      expect(must(home, 'home').files.atOnce).toEqual([
+        '/_astro/Eager.js',
+        '/_astro/client.js',
+        '/_astro/page.js',
+        '/_astro/reexported.js',
+        '/_astro/shared.js',
+      ]);
+      expect(must(home, 'home').inlineScripts).toBe(1); // JSON-LD is not JavaScript
+      expect(must(home, 'home').atOnce).toBe(
         gzipSync('window.inline = 1;').length + gz('_astro/Eager.js', '_astro/client.js', '_astro/page.js', '_astro/reexported.js', '_astro/shared.js'),
       );
     });
 
     it('counts dynamic imports apart, as lazy, and leaves out visible and interaction islands', () => {
-      expect(home!.files.lazy).toEqual(['/_astro/lazy-dep.js', '/_astro/lazy.js']);
-      expect(home!.lazy).toBe(gz('_astro/lazy.js', '_astro/lazy-dep.js'));
-      expect([...home!.files.atOnce, ...home!.files.lazy].some((f) => /Below|Touched/.test(f))).toBe(false);
+      expect(must(home, 'home').files.lazy).toEqual(['/_astro/lazy-dep.js', '/_astro/lazy.js']);
+      expect(must(home, 'home').lazy).toBe(gz('_astro/lazy.js', '_astro/lazy-dep.js'));
+      expect([...must(home, 'home').files.atOnce, ...must(home, 'home').files.lazy].some((f) => /Below|Touched/.test(f))).toBe(false);
     });
 
     it('reports the page over its budget and passes the one within', () => {
-      expect(home!.atOnce + home!.lazy).toBeGreaterThan(2 * 1024);
-      expect(home!.problems).toEqual([expect.stringMatching(/^JS \d+\.\d KB gzip > budget 2 KB$/)]);
+      expect(must(home, 'home').atOnce + must(home, 'home').lazy).toBeGreaterThan(2 * 1024);
+      expect(must(home, 'home').problems).toEqual([expect.stringMatching(/^JS \d+\.\d KB gzip > budget 2 KB$/)]);
       expect(formatReport(home!)).toContain('✗ JS');
-      expect(small!.problems).toEqual([]);
+      expect(must(small, 'small').problems).toEqual([]);
     });
 
     it('reports a first tap over its files or its bytes: the form module the page imports, less what the page had loaded', () => {
@@ -119,8 +126,8 @@ describe('JavaScript budgets (decision 0007)', () => {
     it('reports a route with no page and a script the build lacks', () => {
       writeFileSync(path.join(root, 'broken.html'), '<script type="module" src="/_astro/gone.js"></script>');
       const [missing, broken] = checkBudgets(root, { '/nowhere': 80, '/broken': 80 });
-      expect(missing!.problems).toEqual([expect.stringContaining('no page for /nowhere')]);
-      expect(broken!.problems).toEqual(['/_astro/gone.js is not in the build']);
+      expect(must(missing, 'missing').problems).toEqual([expect.stringContaining('no page for /nowhere')]);
+      expect(must(broken, 'broken').problems).toEqual(['/_astro/gone.js is not in the build']);
     });
   });
 });

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { startPartykitDev, type PartykitDev } from '../../../scripts/partykit.ts';
+import { must } from '../../helpers/guards.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -34,7 +35,7 @@ const reach = (host: string, port: number) =>
 const outsideAddresses = Object.values(networkInterfaces())
   .flat()
   .filter((a) => a && !a.internal && a.family === 'IPv4')
-  .map((a) => a!.address);
+  .map((a) => must(a, 'a').address);
 
 /** Every TCP socket the process tree of `pid` listens on, as `address:port` (needs `ss`). */
 function listeningOf(pid: number): string[] | undefined {

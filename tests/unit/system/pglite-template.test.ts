@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../db/client.ts';
 import { pgliteTemplatePath, pgliteVersion, readPgliteTemplate } from '../../../db/pglite-template.ts';
 import { distDirOf } from '../../../api/build-info.ts';
+import { must } from '../../helpers/guards.ts';
 
 const template = pgliteTemplatePath(distDirOf());
 const root = mkdtempSync(path.join(tmpdir(), 'pglite-template-'));
@@ -29,7 +30,7 @@ describe('a new PGlite database from the fresh cluster the build made', () => {
   it('the build holds a template for the installed PGlite, and none is read for another version', () => {
     expect(template).toContain(`template-${pgliteVersion()}.tar.gz`);
     expect(existsSync(template), 'dist/pglite has no template: run npm run build').toBe(true);
-    expect(readPgliteTemplate(template)!.size).toBeGreaterThan(1_000_000);
+    expect(must(readPgliteTemplate(template), 'readPgliteTemplate(template)').size).toBeGreaterThan(1_000_000);
     expect(readPgliteTemplate(template.replace(pgliteVersion(), '0.0.0'))).toBeUndefined();
     expect(readPgliteTemplate(undefined)).toBeUndefined();
   });

@@ -8,6 +8,7 @@ import { wallTime, zonedInstant } from '../../../api/lib/time.ts';
 import { DATE_OUT_OF_RANGE, email, invisibleCharactersMessage, isoDate, isVisibleText, nameText } from '../../../contract/common.ts';
 import { personName } from '../../../contract/forms.ts';
 import { profileUpdate, registration } from '../../../contract/user.ts';
+import { must } from '../../helpers/guards.ts';
 
 const LA = 'America/Los_Angeles';
 const iso = (d: Date | undefined) => d?.toISOString();
@@ -80,7 +81,7 @@ describe('names and e-mails refuse invisible characters', () => {
   const joiners = ['\u200c', '\u200d'];
 
   it('isVisibleText knows each of them, and lets ordinary non-Latin names through', () => {
-    for (const ch of invisible) expect(isVisibleText(`a${ch}b`), ch.codePointAt(0)!.toString(16)).toBe(false);
+    for (const ch of invisible) expect(isVisibleText(`a${ch}b`), must(ch.codePointAt(0), 'ch.codePointAt(0)').toString(16)).toBe(false);
     for (const ok of ['Ana Lima', 'José Núñez', 'محمد علي', 'שרה כהן', '山田 太郎', 'Zoë O’Brien-Smith']) expect(isVisibleText(ok), ok).toBe(true);
   });
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCleanText } from '../../../contract/common.ts';
 import { xml } from '../../../api/pages/journal-render.ts';
+import { must } from '../../helpers/guards.ts';
 
 /** Every noncharacter: U+FDD0–U+FDEF, and the last two code points of each of the 17 planes. */
 const NONCHARACTERS = [
@@ -16,7 +17,7 @@ const NONCHARACTERS = [
 describe('isCleanText', () => {
   it('refuses each of the 66 noncharacters, as it refuses NUL and a lone surrogate', () => {
     expect(NONCHARACTERS).toHaveLength(66);
-    for (const c of NONCHARACTERS) expect(isCleanText(`a${c}b`), c.codePointAt(0)!.toString(16)).toBe(false);
+    for (const c of NONCHARACTERS) expect(isCleanText(`a${c}b`), must(c.codePointAt(0), 'c.codePointAt(0)').toString(16)).toBe(false);
     expect(isCleanText('a\u0000b')).toBe(false);
     expect(isCleanText('a\ud800b')).toBe(false);
   });
