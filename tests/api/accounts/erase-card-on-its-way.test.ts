@@ -13,7 +13,7 @@ import { readMailbox } from '../../helpers/mail.ts';
 import { uniqueAddress } from '../../helpers/gift-cards.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
-import { must } from '../../helpers/guards.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const today = () => zonedNow(server.env.SITE_TIMEZONE, server.services.clock.now()).date;
@@ -91,7 +91,7 @@ describe(`a gift card on its way to a client erased before its day, ${testDbKind
       json: { token: decodeURIComponent(token), recipientName: 'Nell Newton', recipientEmail: newOne, sendOn: today() },
     });
     expect(changed.status, await changed.clone().text()).toBe(200);
-    const [delivered] = await readMailbox(server, newOne);
-    expect(must(delivered, 'delivered').text).toMatch(/Your code: [2-9A-HJ-NP-Z]{4}-/);
+    const delivered = itemAt(await readMailbox(server, newOne), 0);
+    expect(delivered.text).toMatch(/Your code: [2-9A-HJ-NP-Z]{4}-/);
   });
 });

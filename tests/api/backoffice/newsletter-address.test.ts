@@ -17,7 +17,7 @@ import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.t
 import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import { NEWSLETTER_NO_POSTAL_ADDRESS } from '../../../contract/settings.ts';
 import type { NewsletterPreview, NewsletterView } from '../../../contract/backoffice.ts';
-import { must } from '../../helpers/guards.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const ADDRESS = 'Cacao & Breath\nPO Box 4120\nPortland, OR 97208';
 /** As a footer line: her lines joined. */
@@ -67,17 +67,13 @@ describe(`the newsletter's postal address on ${testDbKind()}`, () => {
     expect(await (await call(`/api/admin/newsletters/${letter.id}`)).json()).toMatchObject({ status: 'draft', total: 0 });
 
     // A journal post sent as a newsletter is refused the same way: no newsletter made, the post not marked sent.
-    const [post] = await insertPosts(server.services.db, 1, { prefix: 'postal' });
+    const post = itemAt(await insertPosts(server.services.db, 1, { prefix: 'postal' }), 0);
     const before = await server.services.db.selectFrom('newsletters').select('id').execute();
-    const viaPost = await call(`/api/admin/posts/${must(post, 'post').id}/newsletter`, { method: 'POST', json: {} });
+    const viaPost = await call(`/api/admin/posts/${post.id}/newsletter`, { method: 'POST', json: {} });
     expect(viaPost.status).toBe(409);
     expect((await viaPost.json()).message).toBe(NEWSLETTER_NO_POSTAL_ADDRESS);
     expect(await server.services.db.selectFrom('newsletters').select('id').execute()).toHaveLength(before.length);
-    const row = await server.services.db
-      .selectFrom('pages')
-      .select(['newsletterSentAt'])
-      .where('slug', '=', `post/${must(post, 'post').id}`)
-      .executeTakeFirstOrThrow();
+    const row = await server.services.db.selectFrom('pages').select(['newsletterSentAt']).where('slug', '=', `post/${post.id}`).executeTakeFirstOrThrow();
     expect(row.newsletterSentAt).toBeNull();
 
     // Nothing was queued: the sender finds nothing to send.

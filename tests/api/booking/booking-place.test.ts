@@ -47,8 +47,8 @@ async function bookWithCoupon(slotId: string, client: Awaited<ReturnType<typeof 
 describe(`a place for each session on ${testDbKind()}`, () => {
   it('gives slots without a place her default place, and each slot its own when given', async () => {
     // None set yet: no place.
-    const [none] = await addSlots([{ date: day(4), time: '08:05' }]);
-    expect(must(none, 'none').place).toBe('');
+    const none = itemAt(await addSlots([{ date: day(4), time: '08:05' }]), 0);
+    expect(none.place).toBe('');
 
     const saved = await asAdmin('/api/admin/settings', { method: 'PUT', json: { defaultPlace: STUDIO } });
     expect(saved.status).toBe(200);
@@ -76,8 +76,8 @@ describe(`a place for each session on ${testDbKind()}`, () => {
 
   it('puts an online place in the confirmation (linked), the .ics (LOCATION and URL) and the client’s dashboard', async () => {
     const client = await createUser(server, { firstName: 'Ana' });
-    const [slot] = await addSlots([{ date: day(6), time: '14:30', place: ONLINE }]);
-    await bookWithCoupon(must(slot, 'slot')._id, client);
+    const slot = itemAt(await addSlots([{ date: day(6), time: '14:30', place: ONLINE }]), 0);
+    await bookWithCoupon(slot._id, client);
 
     const [mail] = (await readMailbox(server, client.email)).filter((m) => m.subject.startsWith('Booking Confirmed!'));
     expect(must(mail, 'mail').text).toContain(`Place: ${ONLINE}`);
@@ -86,17 +86,20 @@ describe(`a place for each session on ${testDbKind()}`, () => {
     expect(ics).toContain(`\r\nLOCATION:${ONLINE}\r\n`);
     expect(ics).toContain(`\r\nURL:${ONLINE}\r\n`);
     // The teacher's notice names the place too.
-    const teacher = (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('New booking') && m.text.includes(client.email));
-    expect(must(teacher, 'teacher').text).toContain(`Place: ${ONLINE}`);
+    const teacher = must(
+      (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('New booking') && m.text.includes(client.email)),
+      'teacher',
+    );
+    expect(teacher.text).toContain(`Place: ${ONLINE}`);
 
     const mine = await (await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).json();
-    expect(mine.bookedSlots).toEqual([expect.objectContaining({ _id: must(slot, 'slot')._id, place: ONLINE })]);
+    expect(mine.bookedSlots).toEqual([expect.objectContaining({ _id: slot._id, place: ONLINE })]);
   });
 
   it('puts an address in the confirmation as text and in the .ics as LOCATION, and in the reminder', async () => {
     const client = await createUser(server, { firstName: 'Bea' });
-    const [slot] = await addSlots([{ date: day(7), time: '15:45', place: STUDIO }]);
-    await bookWithCoupon(must(slot, 'slot')._id, client);
+    const slot = itemAt(await addSlots([{ date: day(7), time: '15:45', place: STUDIO }]), 0);
+    await bookWithCoupon(slot._id, client);
     const [mail] = await readMailbox(server, client.email);
     expect(must(mail, 'mail').text).toContain(`Place: ${STUDIO}`);
     const ics = icsOf(mail!);
@@ -104,22 +107,25 @@ describe(`a place for each session on ${testDbKind()}`, () => {
     expect(ics).toContain(`\r\nURL:${server.env.SITE_URL}/user/${client.id}\r\n`);
 
     // The reminder two hours before carries it.
-    const sent = await sendDueReminders(server.services, new Date(new Date(must(slot, 'slot').startsAt).getTime() - 60 * 60_000));
+    const sent = await sendDueReminders(server.services, new Date(new Date(slot.startsAt).getTime() - 60 * 60_000));
     expect(sent.soon).toBeGreaterThanOrEqual(1);
-    const reminder = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Reminder:'));
-    expect(must(reminder, 'reminder').text).toContain(`Place: ${STUDIO}`);
+    const reminder = must(
+      (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Reminder:')),
+      'reminder',
+    );
+    expect(reminder.text).toContain(`Place: ${STUDIO}`);
   });
 
   it('changes one slot’s place; a booked client is mailed the new place with the updated .ics', async () => {
-    const [free] = await addSlots([{ date: day(8), time: '09:20' }]);
-    const moved = await asAdmin(`/api/bookings/${must(free, 'free')._id}/place`, { method: 'PUT', json: { place: ONLINE } });
+    const free = itemAt(await addSlots([{ date: day(8), time: '09:20' }]), 0);
+    const moved = await asAdmin(`/api/bookings/${free._id}/place`, { method: 'PUT', json: { place: ONLINE } });
     expect(moved.status).toBe(200);
-    expect(await moved.json()).toMatchObject({ message: 'Place saved.', clientMailed: false, slot: { _id: must(free, 'free')._id, place: ONLINE } });
+    expect(await moved.json()).toMatchObject({ message: 'Place saved.', clientMailed: false, slot: { _id: free._id, place: ONLINE } });
 
     const client = await createUser(server, { firstName: 'Cy' });
-    const [slot] = await addSlots([{ date: day(8), time: '10:20', place: STUDIO }]);
-    await bookWithCoupon(must(slot, 'slot')._id, client);
-    const res = await asAdmin(`/api/bookings/${must(slot, 'slot')._id}/place`, { method: 'PUT', json: { place: ONLINE } });
+    const slot = itemAt(await addSlots([{ date: day(8), time: '10:20', place: STUDIO }]), 0);
+    await bookWithCoupon(slot._id, client);
+    const res = await asAdmin(`/api/bookings/${slot._id}/place`, { method: 'PUT', json: { place: ONLINE } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ message: 'Place saved. The client was mailed the new place.', clientMailed: true, slot: { place: ONLINE } });
     const [notice] = await readMailbox(server, client.email);
@@ -128,13 +134,13 @@ describe(`a place for each session on ${testDbKind()}`, () => {
     const ics = icsOf(notice!);
     expect(ics).toContain('METHOD:REQUEST');
     expect(ics).toContain('\r\nSEQUENCE:1\r\n');
-    expect(ics).toContain(`\r\nUID:booking-${must(slot, 'slot')._id}-`);
+    expect(ics).toContain(`\r\nUID:booking-${slot._id}-`);
     expect(ics).toContain(`\r\nLOCATION:${ONLINE}\r\n`);
     const mine = await (await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).json();
     expect(mine.bookedSlots[0].place).toBe(ONLINE);
 
     // The same place again is no news.
-    const same = await asAdmin(`/api/bookings/${must(slot, 'slot')._id}/place`, { method: 'PUT', json: { place: ONLINE } });
+    const same = await asAdmin(`/api/bookings/${slot._id}/place`, { method: 'PUT', json: { place: ONLINE } });
     expect(await same.json()).toMatchObject({ clientMailed: false });
     expect((await readMailbox(server, client.email)).filter((m) => m.subject.startsWith('New place'))).toHaveLength(1);
   });

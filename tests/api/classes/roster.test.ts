@@ -39,20 +39,23 @@ async function addEvent(days: number, fields: { capacity?: number; seriesId?: st
 }
 
 async function addSignup(event: { id: string; title: string; date: string }, name: string, fields: { payment?: 'held' | 'paid'; email?: string } = {}) {
-  const row = await insertSignup(db(), {
-    eventId: event.id,
-    classTitle: event.title,
-    date: event.date,
-    name,
-    email: fields.email ?? `${name.toLowerCase().replace(/\W+/g, '.')}.${++n}@example.com`,
-    phone: '123-456-7890',
-    waiverAccepted: true,
-    signaturePng: new Uint8Array(PNG),
-    payment: fields.payment ?? null,
-    // One second apart: sign-up order is creation order, never a tie broken by random ids.
-    createdAt: new Date(Date.UTC(2026, 0, 1) + ++n * 1000),
-  });
-  return must(row, 'row').id;
+  const row = must(
+    await insertSignup(db(), {
+      eventId: event.id,
+      classTitle: event.title,
+      date: event.date,
+      name,
+      email: fields.email ?? `${name.toLowerCase().replace(/\W+/g, '.')}.${++n}@example.com`,
+      phone: '123-456-7890',
+      waiverAccepted: true,
+      signaturePng: new Uint8Array(PNG),
+      payment: fields.payment ?? null,
+      // One second apart: sign-up order is creation order, never a tie broken by random ids.
+      createdAt: new Date(Date.UTC(2026, 0, 1) + ++n * 1000),
+    }),
+    'row',
+  );
+  return row.id;
 }
 
 const asAdmin = async (path: string, init: { method?: string; json?: unknown } = {}) =>

@@ -187,9 +187,9 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     const nextWeek = addDays(today(), 7);
     const json = purchase(orderId, 3_000, { sendOn: nextWeek });
     expect((await buy(json)).status).toBe(201);
-    const [receipt] = await readMailbox(server, json.buyerEmail as string);
-    const link = /(https?:\/\/\S+\/gift-cards\/change\?card=(\S+)&token=(\S+))/.exec(must(receipt, 'receipt').text);
-    expect(link, must(receipt, 'receipt').text).not.toBeNull();
+    const receipt = itemAt(await readMailbox(server, json.buyerEmail as string), 0);
+    const link = /(https?:\/\/\S+\/gift-cards\/change\?card=(\S+)&token=(\S+))/.exec(receipt.text);
+    expect(link, receipt.text).not.toBeNull();
     const [, , id, token] = link! as unknown as [string, string, string, string];
     const delivery = (t: string) => server.api(`/api/gift-cards/${id}/delivery?token=${encodeURIComponent(t)}`);
     const change = (body: Record<string, unknown>) =>

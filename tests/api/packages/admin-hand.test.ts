@@ -14,7 +14,7 @@ import { zonedNow } from '../../../api/lib/time.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
-import { must, mustFind } from '../../helpers/guards.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 // No realtime room in tests: a booking's notice to open pages is stubbed (one test spies on it).
@@ -91,9 +91,9 @@ describe(`clients she adds and sales she records on ${testDbKind()}`, () => {
     expect(owedAfter.cents - owedBefore.cents).toBe(45_000);
     expect(owedAfter.asOf).toBe(today());
 
-    const [receipt] = await readMailbox(server, client.email);
-    expect(must(receipt, 'receipt').subject).toBe('Your receipt: Five individual yoga sessions');
-    expect(must(receipt, 'receipt').text).toContain('$450.00 paid by Venmo on');
+    const receipt = itemAt(await readMailbox(server, client.email), 0);
+    expect(receipt.subject).toBe('Your receipt: Five individual yoga sessions');
+    expect(receipt.text).toContain('$450.00 paid by Venmo on');
 
     // Her adjustments give sessions, not sales: nothing on the books, nothing owed in money.
     await asAdmin(`/api/admin/users/${client.id}/credits`, 'POST', { sessions: 1, reason: 'A thank-you' });

@@ -231,20 +231,20 @@ describe(`limits per recipient, per account and per admin on ${kind}`, () => {
     });
     // The account form may take such a name (it is only text); the mail must not carry it.
     if (res.status === 200) {
-      const [mail] = await readMailbox(server, target);
-      expect(must(mail, 'mail').text).not.toContain('evil');
-      expect(must(mail, 'mail').html).not.toContain('evil');
-      expect(must(mail, 'mail').text).toMatch(/^Hi,$/m);
+      const mail = itemAt(await readMailbox(server, target), 0);
+      expect(mail.text).not.toContain('evil');
+      expect(mail.html).not.toContain('evil');
+      expect(mail.text).toMatch(/^Hi,$/m);
     } else {
       expect(res.status).toBe(400);
     }
     const contactTarget = email('victim2');
     const json = { name: 'Order failed: see https://evil.example/pay', email: contactTarget, message: 'x', recaptchaToken: 'dev:contact_form_submit' };
     expect((await server.api('/api/contact', { method: 'POST', json, headers: from(44) })).status).toBe(200);
-    const [copy] = await readMailbox(server, contactTarget);
-    expect(must(copy, 'copy').text).not.toContain('evil');
-    expect(must(copy, 'copy').html).not.toContain('evil');
-    expect(must(copy, 'copy').text).toContain('Thank you!');
+    const copy = itemAt(await readMailbox(server, contactTarget), 0);
+    expect(copy.text).not.toContain('evil');
+    expect(copy.html).not.toContain('evil');
+    expect(copy.text).toContain('Thank you!');
     // A plain name is still greeted by name.
     const friend = email('friend');
     await server.api('/api/contact', { method: 'POST', json: { ...json, name: "Zoë O'Neil-Ramírez", email: friend }, headers: from(45) });

@@ -178,8 +178,8 @@ describe('two server processes on one PostgreSQL database', () => {
       .returning(['id', 'email'])
       .executeTakeFirstOrThrow();
     expect((await call(b, '/api/user/login', { method: 'POST', json: { email: client.email } })).status).toBe(200);
-    const [link] = await mailsTo(client.email);
-    const token = decodeURIComponent(must(/verify-login\?token=([^\s"&<]+)/.exec(must(link, 'link').text), 'a match in link.text')[1]!);
+    const link = itemAt(await mailsTo(client.email), 0);
+    const token = decodeURIComponent(must(/verify-login\?token=([^\s"&<]+)/.exec(link.text), 'a match in link.text')[1]!);
     const redeemed = await call(a, '/api/user/verify-login', { method: 'POST', json: { token } });
     expect(redeemed.status).toBe(200);
     const cookie = cookieOf(redeemed, SESSION_COOKIES.user);

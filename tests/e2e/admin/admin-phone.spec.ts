@@ -46,8 +46,8 @@ async function newClient(request: APIRequestContext, playwright: { request: APIR
   const email = uniqueEmail(firstName.toLowerCase());
   const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
   expect((await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } })).status()).toBe(200);
-  const [mail] = await mailsTo(request, email);
-  const token = new URL(must(mail, 'mail').links.find((l) => l.includes('/verify-email?token='))!).searchParams.get('token');
+  const mail = itemAt(await mailsTo(request, email), 0);
+  const token = new URL(mail.links.find((l) => l.includes('/verify-email?token='))!).searchParams.get('token');
   const verified = await client.post('/api/user/verify-email', { data: { token } });
   expect(verified.status()).toBe(200);
   const { userId } = await verified.json();
@@ -349,8 +349,8 @@ test.describe('at 390×844', () => {
         const nav = page.getByRole('navigation', { name: 'Admin' });
         const toggle = nav.getByRole('button', { name: 'Menu' });
         await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-        const bar = await page.locator('.admin-header').boundingBox();
-        expect.soft(must(bar, 'bar').height, `${path}: navigation height`).toBeLessThanOrEqual(80);
+        const bar = must(await page.locator('.admin-header').boundingBox(), 'bar');
+        expect.soft(bar.height, `${path}: navigation height`).toBeLessThanOrEqual(80);
 
         // Soft: one walk reports every page's problems.
         expect.soft(await overflowing(page), path).toEqual([]);

@@ -46,8 +46,8 @@ test('a therapy client typing $30 can press Continue; individual yoga at $30 is 
   await expect(page.getByLabel('Payment amount ($10-$80)')).toHaveValue('30');
   await expect(continueButton).toBeEnabled();
   await expect(page.locator('[data-continue-hint]')).toHaveCount(0);
-  const box = await continueButton.boundingBox();
-  expect(must(box, 'box').height).toBeGreaterThanOrEqual(24);
+  const box = must(await continueButton.boundingBox(), 'box');
+  expect(box.height).toBeGreaterThanOrEqual(24);
   await continueButton.click();
   await expect(page.getByText('Invalid Payment Amount')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Pay with PayPal (emulator)' })).toBeVisible();

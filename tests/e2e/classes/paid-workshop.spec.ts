@@ -13,7 +13,7 @@ import {
   uniqueEmail,
   visitorPhoneAhead,
 } from '../helpers';
-import { itemAt, must } from '../../helpers/guards.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 /**
  * Issue 34's visitor at 390 × 844, on a phone in Kiritimati (UTC+14, a day ahead of her most of
@@ -74,9 +74,9 @@ test('a visitor pays what she can for a workshop on the sliding scale', async ({
   await closeAlert(page, 'Sign up successful');
   await page.waitForURL('**/calendar');
 
-  const [confirmation] = await mailsTo(page.request, email);
-  expect(must(confirmation, 'confirmation').subject).toMatch(/^You're signed up: Hips and Hearts Workshop/);
-  expect(must(confirmation, 'confirmation').text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
+  const confirmation = itemAt(await mailsTo(page.request, email), 0);
+  expect(confirmation.subject).toMatch(/^You're signed up: Hips and Hearts Workshop/);
+  expect(confirmation.text).toMatch(/Paid: \$25\.00\. Cancel at least 24 hours before it starts/);
   const status = (await (await page.request.get(`/api/class-status?classTitle=${encodeURIComponent(title)}&date=${date}`)).json()) as { taken: number };
   expect(status.taken).toBe(1);
 });

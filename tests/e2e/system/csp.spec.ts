@@ -199,9 +199,9 @@ test.describe('Content-Security-Policy', () => {
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
 
-    const res = await page.goto('/user/csp-client/book');
-    expect(must(res, 'res').status()).toBe(200);
-    expect(must(res, 'res').headers()['content-security-policy']).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
+    const res = must(await page.goto('/user/csp-client/book'), 'res');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-security-policy']).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:\d+/);
     await expect(page.getByRole('heading', { name: 'Hi, Cy!' })).toBeVisible();
     await expect(page.locator('.calendar-day').first()).toBeVisible();
     await expect.poll(() => sockets.some((u) => u.startsWith('ws://127.0.0.1:'))).toBe(true);

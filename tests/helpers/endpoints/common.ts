@@ -208,17 +208,20 @@ export class Fixtures {
   /** A sign-up with an accepted waiver and a signature (a returning student's first one), and its event's id. */
   async signup(email = this.email('student')) {
     const event = await this.event();
-    const row = await insertSignup(this.db, {
-      eventId: event.id,
-      classTitle: event.title,
-      date: event.date,
-      name: 'Rita Returning',
-      email,
-      phone: '123-456-7890',
-      waiverAccepted: true,
-      signaturePng: new Uint8Array(PNG),
-    });
-    return { id: must(row, 'row').id, email, eventId: event.id };
+    const row = must(
+      await insertSignup(this.db, {
+        eventId: event.id,
+        classTitle: event.title,
+        date: event.date,
+        name: 'Rita Returning',
+        email,
+        phone: '123-456-7890',
+        waiverAccepted: true,
+        signaturePng: new Uint8Array(PNG),
+      }),
+      'row',
+    );
+    return { id: row.id, email, eventId: event.id };
   }
 
   async image() {

@@ -17,7 +17,7 @@ import { quoteCart, type Cart } from '../../../api/shop/quote.ts';
 import { claimStock } from '../../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
-import { must } from '../../helpers/guards.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 /** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
 const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
@@ -253,8 +253,8 @@ describe('placeOrder', () => {
     const row = await db().selectFrom('orders').select(['status', 'shipToAddress']).where('paypalOrderId', '=', paypalOrderId).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'payment_pending', shipToAddress: null });
     expect(await inventory(id)).toBe(8);
-    const [mail] = await mailsTo(email);
-    expect(must(mail, 'mail').text).toContain('Total: $24.00 USD, payment pending at PayPal');
+    const mail = itemAt(await mailsTo(email), 0);
+    expect(mail.text).toContain('Total: $24.00 USD, payment pending at PayPal');
   });
 
   it('answers a replay with the same order: no second capture, no second claim, no second mail, whatever cart it names', async () => {
