@@ -48,7 +48,7 @@ function interactionDirective() {
  * of zod agree) rather than importing zod, which would cost a request on every page. (A
  * before-hydration script would do too, but it delays every island's directive until it has
  * loaded, and a form using client:interaction could then be submitted before it hydrates.)
- * tests/e2e/csp.spec.ts fails if the probe comes back. Astro's own `security.csp` is not
+ * tests/e2e/system/csp.spec.ts fails if the probe comes back. Astro's own `security.csp` is not
  * used: see docs/decisions/0005-security-headers.md.
  */
 function zodWithoutEval() {

@@ -268,7 +268,7 @@ const schema = z.object({
     .transform((v) => v === '1'),
 });
 
-/** Every variable the server reads: `.env.example` names each, and no other (tests/unit/env-example.test.ts). */
+/** Every variable the server reads: `.env.example` names each, and no other (tests/unit/system/env-example.test.ts). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** Keys production cannot run without. */

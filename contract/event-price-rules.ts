@@ -1,7 +1,7 @@
 /**
  * The rules of a paid event's price (issue 34, decision 0043), without zod: the calendar's and
  * the sign-up page's islands read them without loading the schemas (the calendar's script budget,
- * tests/unit/budgets.test.ts). contract/event-prices.ts holds the schemas and re-exports these.
+ * tests/unit/system/budgets.test.ts). contract/event-prices.ts holds the schemas and re-exports these.
  */
 
 export const PRICE_SHAPE = 'Give a fixed price, or the lowest, suggested and highest amounts of a sliding scale, not both.';

@@ -27,7 +27,7 @@
  * An entry of API_WING_IMPORTS that no import uses any more is reported too, so the list stays
  * the list of what is.
  *
- * `node scripts/check-boundaries.ts` prints each violation and exits 1; tests/unit/boundaries.test.ts
+ * `node scripts/check-boundaries.ts` prints each violation and exits 1; tests/unit/system/boundaries.test.ts
  * runs it inside `npm test`, on this repository and on broken fixture trees.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

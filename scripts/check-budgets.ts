@@ -2,7 +2,7 @@
  * The JavaScript budgets of decision 0007, checked from the build's own files (`dist/client`) in
  * well under a second: no server, no browser, no Lighthouse. `npm run bench:pages` measures the
  * same thing in Chromium (and much more); this check runs inside `npm test`
- * (tests/unit/budgets.test.ts), and `node scripts/check-budgets.ts [dist/client]` prints the table.
+ * (tests/unit/system/budgets.test.ts), and `node scripts/check-budgets.ts [dist/client]` prints the table.
  *
  * What counts, per route, is the JavaScript a page runs before the visitor scrolls or clicks,
  * each file gzipped on its own with node:zlib's default level (as the benchmark does):

@@ -7,8 +7,8 @@
  *
  * The command is a tool of this machine, not a package (its README: call it, do not copy it into
  * a repo). Where it is not installed the stage says so and passes: nothing else in the suite
- * depends on it. `node scripts/check-duplicates.ts` runs it alone; tests/unit/duplicates-budget
- * .test.ts holds the reading of its answer.
+ * depends on it. `node scripts/check-duplicates.ts` runs it alone;
+ * tests/unit/system/duplicates-budget.test.ts holds the reading of its answer.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -29,7 +29,7 @@
  * the few that stay off the recipe, each with its reason (docs/handler-recipe.md repeats them);
  * at most MAX_ALLOWED. `node scripts/check-handler-recipe.ts` prints each handler off the recipe
  * not on the list and each listed one no longer off it, and exits 1;
- * tests/unit/handler-recipe.test.ts runs it inside `npm test`, on this repository and on a fixture
+ * tests/unit/system/handler-recipe.test.ts runs it inside `npm test`, on this repository and on a fixture
  * tree that breaks each rule.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -10,7 +10,7 @@
  *
  * TypeScript's parser reads the files, so a comment or a string that merely mentions `selectFrom`
  * is not a query. `node scripts/check-sql-in-repos.ts` prints each place and exits 1;
- * tests/unit/sql-in-repos.test.ts runs it inside `npm test`, on this repository and on a fixture
+ * tests/unit/system/sql-in-repos.test.ts runs it inside `npm test`, on this repository and on a fixture
  * tree that breaks the rule.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,19 +1,13 @@
 import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
+import { itemAt } from '../helpers/guards.ts';
 
 /** The e2e server (playwright.config.ts), for request contexts and browser contexts made by hand. */
 export const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
 
-export interface MailboxEntry {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-  headers: Record<string, string>;
-  attachments: { filename: string; contentType: string; size: number }[];
-  sentAt: string;
-}
+/** A mail as GET /api/dev/mailbox answers it: the mailbox stand-in's own type. */
+export type { MailboxEntry };
 
 /** Mails to `to`, newest first, waiting until at least `count` have arrived. */
 export async function mailsTo(request: APIRequestContext, to: string, count = 1): Promise<MailboxEntry[]> {
@@ -282,8 +276,8 @@ export async function registerAndOpenLink(page: Page, first: string, last: strin
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-  const [mail] = await mailsTo(page.request, email);
-  const link = new URL(mail!.links.find((l) => l.includes('/verify-email?token='))!);
+  const mail = itemAt(await mailsTo(page.request, email), 0);
+  const link = new URL(mail.links.find((l) => l.includes('/verify-email?token='))!);
   await page.goto(link.pathname + link.search);
 }
 

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import type { TestServer } from './server.ts';
 import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
+import { itemAt } from './guards.ts';
 
 export const MAIL_DOWN = 'mail service down';
 
@@ -38,5 +39,5 @@ export async function icsTo(server: TestServer, to: string): Promise<string> {
     .orderBy('sentAt', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
-  return Buffer.from(row.attachments[0]!.content, 'base64').toString('utf8');
+  return Buffer.from(itemAt(row.attachments, 0).content, 'base64').toString('utf8');
 }

@@ -10,6 +10,7 @@ import { freshDatabase, type FreshDatabase } from './database.ts';
 import { startChild, type Child } from './child.ts';
 import { createUser } from './auth.ts';
 import type { TestServer } from './server.ts';
+import { must } from './guards.ts';
 
 /** The PayPal emulator in a process of its own (tests/helpers/emulator-process.ts): PayPal outlives our crash. */
 export interface EmulatorChild extends Child {
@@ -169,7 +170,7 @@ export function usePaymentCrash(site: { zone: string; teacher: string }): Paymen
         async () => (await emulator.captures()) > before,
         () => 'no capture',
       );
-      await server!.kill('SIGKILL');
+      await must(server, 'server').kill('SIGKILL');
       expect(await hanging).toBe('killed');
     },
   };

@@ -16,6 +16,7 @@ import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/dat
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { sessionIdOf } from '../../../api/middleware/sessions.ts';
 import { ARGON2_PARAMS, verifyPassword } from '../../../api/accounts/password.ts';
+import { must } from '../../helpers/guards.ts';
 
 const EMAIL = 'admin@example.com';
 const PASSWORD = 'first-password-of-the-admin';
@@ -139,17 +140,24 @@ describe(`admin password hash on ${testDbKind()}`, () => {
     const stored = await storedHash(s);
     const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(stored);
     expect(match, stored).not.toBeNull();
-    const [m, t, p] = [Number(match![1]), Number(match![2]), Number(match![3])];
+    const [m, t, p] = [Number(must(match, 'match')[1]), Number(must(match, 'match')[2]), Number(must(match, 'match')[3])];
     expect({ m, t, p }).toEqual({ m: ARGON2_PARAMS.memory, t: ARGON2_PARAMS.passes, p: ARGON2_PARAMS.parallelism });
     // OWASP: m = 19 MiB (19456 KiB), t = 2, p = 1 at least.
     expect(m).toBeGreaterThanOrEqual(19_456);
     expect(t).toBeGreaterThanOrEqual(2);
     expect(p).toBeGreaterThanOrEqual(1);
-    expect(Buffer.from(match![4]!, 'base64')).toHaveLength(16);
-    expect(Buffer.from(match![5]!, 'base64')).toHaveLength(32);
+    expect(Buffer.from(must(match, 'match')[4]!, 'base64')).toHaveLength(16);
+    expect(Buffer.from(must(match, 'match')[5]!, 'base64')).toHaveLength(32);
     // The hash is what argon2id makes of the password with that salt and those parameters.
-    const tag = argon2Sync('argon2id', { message: PASSWORD, nonce: Buffer.from(match![4]!, 'base64'), memory: m, passes: t, parallelism: p, tagLength: 32 });
-    expect(tag.equals(Buffer.from(match![5]!, 'base64'))).toBe(true);
+    const tag = argon2Sync('argon2id', {
+      message: PASSWORD,
+      nonce: Buffer.from(must(match, 'match')[4]!, 'base64'),
+      memory: m,
+      passes: t,
+      parallelism: p,
+      tagLength: 32,
+    });
+    expect(tag.equals(Buffer.from(must(match, 'match')[5]!, 'base64'))).toBe(true);
   });
 
   it('logs in with an old scrypt hash once and stores argon2id in its place', async () => {

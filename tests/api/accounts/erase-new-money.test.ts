@@ -29,6 +29,7 @@ import { recordingRealtime } from '../../helpers/realtime.ts';
 import { rowsNaming } from '../../helpers/every-table.ts';
 import { until } from '../../helpers/until.ts';
 import { SIGNATURE } from '../../helpers/endpoints/common.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -215,7 +216,7 @@ async function moneyClient(tag: string): Promise<Client> {
     });
     if (meeting.status !== 409) break;
   }
-  expect(meeting!.status, await meeting!.clone().text()).toBe(201);
+  expect(must(meeting, 'meeting').status, await must(meeting, 'meeting').clone().text()).toBe(201);
   await mirrorCalendar(server.services);
   return { ...user, first, last, phone, street, sessions, cards, tasting: { quoteId, date: tastingDate } };
 }
@@ -332,9 +333,9 @@ describe(`erasure reaches the new money on ${testDbKind()}`, () => {
       );
       expect(told).toHaveLength(1);
       // Her day in words, never the ISO date (the one formatter).
-      expect(told[0]!.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
-      expect(told[0]!.text).toContain('$260.00 refunded in full through PayPal');
-      expect(named(c, `${told[0]!.subject} ${told[0]!.text}`)).toEqual([]);
+      expect(itemAt(told, 0).text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(itemAt(told, 0).text).toContain('$260.00 refunded in full through PayPal');
+      expect(named(c, `${itemAt(told, 0).subject} ${itemAt(told, 0).text}`)).toEqual([]);
     }, 60_000);
   }
 });

@@ -4,6 +4,7 @@ import { migrateToLatest } from '../../../db/migrate.ts';
 import { sql } from 'kysely';
 import { hashToken, sessionIdOf, sessionStore } from '../../../api/middleware/sessions.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 let fresh: FreshDatabase;
 let h: DatabaseHandle;
@@ -29,10 +30,10 @@ describe(`sessions on ${testDbKind()}`, () => {
     const [id, secret] = token.split('.') as [string, string];
     const rows = await h.db.selectFrom('userSessions').select(['id', 'secretHash']).execute();
     expect(rows).toEqual([{ id, secretHash: hashToken(secret) }]);
-    expect(rows[0]!.secretHash).not.toContain(secret);
+    expect(itemAt(rows, 0).secretHash).not.toContain(secret);
     expect(await users.validate(token)).toMatchObject({ subjectId: userId, renewed: false });
     expect(await users.validate(`${token}x`)).toBeNull();
-    expect(await users.validate(`${rows[0]!.id}.${rows[0]!.secretHash}`)).toBeNull(); // the stored row is not a token
+    expect(await users.validate(`${itemAt(rows, 0).id}.${itemAt(rows, 0).secretHash}`)).toBeNull(); // the stored row is not a token
   });
 
   it('keeps clients and the administrator apart', async () => {
@@ -55,7 +56,7 @@ describe(`sessions on ${testDbKind()}`, () => {
     const { token, expiresAt } = await admins.create(adminId, start);
     const checked = await admins.validate(token);
     expect(checked?.renewed).toBe(true);
-    expect(checked!.expiresAt.getTime()).toBeGreaterThan(expiresAt.getTime());
+    expect(must(checked, 'checked').expiresAt.getTime()).toBeGreaterThan(expiresAt.getTime());
   });
 
   it("ends one session on logout and all of a user's sessions on demand", async () => {
@@ -149,7 +150,7 @@ describe(`sessions on ${testDbKind()}`, () => {
     );
     const renewed = await users.validate(younger);
     expect(renewed?.renewed).toBe(true);
-    expect(renewed!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
-    expect(renewed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    expect(must(renewed, 'renewed').expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
+    expect(must(renewed, 'renewed').expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 });

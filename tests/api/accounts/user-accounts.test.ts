@@ -13,6 +13,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../../../api/services/limits.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -65,16 +66,16 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     const user = await userByEmail(email);
     expect(user).toMatchObject({ email, firstName: 'Ana', lastName: 'Lima', emailVerifiedAt: null });
 
-    const [mail] = await mailbox(email);
-    expect(mail!.subject).toContain('Verify your email');
+    const mail = itemAt(await mailbox(email), 0);
+    expect(mail.subject).toContain('Verify your email');
     const link = await linkTo(email, `${site()}/verify-email?token=`);
     const token = tokenOf(link);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes
     // Only the hash is stored.
-    const rows = await server.services.db.selectFrom('loginTokens').selectAll().where('userId', '=', user!.id).execute();
+    const rows = await server.services.db.selectFrom('loginTokens').selectAll().where('userId', '=', must(user, 'user').id).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: hashToken(token), purpose: 'verify_email', usedAt: null });
-    const ttl = new Date(rows[0]!.expiresAt).getTime() - Date.now();
+    const ttl = new Date(itemAt(rows, 0).expiresAt).getTime() - Date.now();
     expect(ttl).toBeGreaterThan(9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 5_000);
   });
@@ -92,9 +93,9 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     expect(owner).toMatchObject({ id: known.id, firstName: 'Kim', lastName: 'Known' });
     expect(await server.services.db.selectFrom('users').select('id').where('email', '=', known.email).execute()).toHaveLength(1);
 
-    const [mail] = await mailbox(known.email);
-    expect(mail!.subject).toContain('already have an account');
-    expect(mail!.links.some((l) => l.includes('/verify-email'))).toBe(false);
+    const mail = itemAt(await mailbox(known.email), 0);
+    expect(mail.subject).toContain('already have an account');
+    expect(mail.links.some((l) => l.includes('/verify-email'))).toBe(false);
     const link = await linkTo(known.email, `${site()}/verify-login?token=`);
     const res = await post('/api/user/verify-login', { token: tokenOf(link) });
     expect(res.status).toBe(200);
@@ -109,14 +110,14 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     const res = await post('/api/user/verify-email', { token });
     expect(res.status).toBe(200);
     const body = await res.json();
-    const user = await userByEmail(email);
+    const user = must(await userByEmail(email), 'user');
     expect(body).toEqual({
       message: VERIFIED,
-      userId: user!.id,
-      user: { id: user!.id, firstName: 'Vera', lastName: 'Link', email, image: null, phone: '', preferredName: '', pronoun: '', city: '', zipcode: '' },
+      userId: user.id,
+      user: { id: user.id, firstName: 'Vera', lastName: 'Link', email, image: null, phone: '', preferredName: '', pronoun: '', city: '', zipcode: '' },
     });
     expect(JSON.stringify(body)).not.toContain(token);
-    expect(user!.emailVerifiedAt).not.toBeNull();
+    expect(user.emailVerifiedAt).not.toBeNull();
 
     const cookie = sessionCookie(res)!;
     expect(cookie.header).toMatch(/HttpOnly/i);
@@ -124,13 +125,13 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
     expect(cookie.header).toMatch(/Path=\//);
     const check = await post('/api/user/validate-token', {}, { cookie: cookie.pair });
     expect(check.status).toBe(200);
-    expect((await check.json()).user.id).toBe(user!.id);
+    expect((await check.json()).user.id).toBe(user.id);
 
     const again = await post('/api/user/verify-email', { token });
     expect(again.status).toBe(400);
     expect(await again.json()).toEqual({ message: VERIFY_FAILED });
     expect(sessionCookie(again)).toBeUndefined();
-    expect(await sessionsOf(user!.id)).toHaveLength(1);
+    expect(await sessionsOf(user.id)).toHaveLength(1);
   });
 
   it('changes nothing on a GET of the link endpoints: the token still works afterwards', async () => {
@@ -142,9 +143,9 @@ describe(`register and verify the e-mail on ${testDbKind()}`, () => {
       expect(res.status, path).not.toBe(200);
       expect(sessionCookie(res), path).toBeUndefined();
     }
-    const user = await userByEmail(email);
-    expect(user!.emailVerifiedAt).toBeNull();
-    expect(await sessionsOf(user!.id)).toHaveLength(0);
+    const user = must(await userByEmail(email), 'user');
+    expect(user.emailVerifiedAt).toBeNull();
+    expect(await sessionsOf(user.id)).toHaveLength(0);
     expect((await post('/api/user/verify-email', { token })).status).toBe(200);
   });
 
@@ -208,9 +209,9 @@ describe(`log in by link on ${testDbKind()}`, () => {
     expect(sessionCookie(a)).toBeUndefined();
 
     await linkTo(known.email, `${site()}/verify-login?token=`);
-    const [note] = await mailbox(unknown);
-    expect(note!.links).toContain(`${site()}/register`);
-    expect(note!.links.some((l) => l.includes('token='))).toBe(false);
+    const note = itemAt(await mailbox(unknown), 0);
+    expect(note.links).toContain(`${site()}/register`);
+    expect(note.links.some((l) => l.includes('token='))).toBe(false);
     expect(await userByEmail(unknown)).toBeUndefined();
   });
 
@@ -222,9 +223,12 @@ describe(`log in by link on ${testDbKind()}`, () => {
     const res = await post('/api/user/verify-login', { token });
     expect(res.status).toBe(200);
     const body = await res.json();
-    const user = await userByEmail(email);
-    expect(body).toEqual({ userId: user!.id, user: expect.objectContaining({ id: user!.id, firstName: 'Lou', lastName: 'Gin', email }) });
-    expect(user!.emailVerifiedAt).not.toBeNull();
+    const user = must(await userByEmail(email), 'user');
+    expect(body).toEqual({
+      userId: user.id,
+      user: expect.objectContaining({ id: user.id, firstName: 'Lou', lastName: 'Gin', email }),
+    });
+    expect(user.emailVerifiedAt).not.toBeNull();
     expect(sessionCookie(res)).toBeDefined();
 
     const reused = await post('/api/user/verify-login', { token });
@@ -261,12 +265,12 @@ describe(`log in by link on ${testDbKind()}`, () => {
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(19).fill(400)]);
     expect(answers.filter((r) => sessionCookie(r))).toHaveLength(1);
-    expect(await sessionsOf(user!.id)).toHaveLength(1);
+    expect(await sessionsOf(must(user, 'user').id)).toHaveLength(1);
 
     // The same at the store, with all 20 redemptions in the database's queue at once.
-    const token2 = await issueLoginToken(server.services.db, user!.id, 'login');
+    const token2 = await issueLoginToken(server.services.db, must(user, 'user').id, 'login');
     const redeemed = await Promise.all(Array.from({ length: 20 }, () => redeemLoginToken(server.services.db, token2, 'login')));
-    expect(redeemed.filter((id) => id === user!.id)).toHaveLength(1);
+    expect(redeemed.filter((id) => id === must(user, 'user').id)).toHaveLength(1);
     expect(redeemed.filter((id) => id === undefined)).toHaveLength(19);
   });
 
@@ -346,8 +350,8 @@ describe(`the cookie session on ${testDbKind()}`, () => {
     expect(body).toEqual({ ok: true, expiresAt: expect.any(String) });
     const expiresAt = new Date(body.expiresAt).getTime();
     expect(expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
-    const [row] = await sessionsOf(u.id);
-    expect(new Date(row!.expiresAt).getTime()).toBe(expiresAt);
+    const row = itemAt(await sessionsOf(u.id), 0);
+    expect(new Date(row.expiresAt).getTime()).toBe(expiresAt);
     const cookie = sessionCookie(res)!;
     expect(cookie.pair).toBe(u.cookie); // same token, renewed in place
     expect(cookie.header).toMatch(/Expires=/);
@@ -379,7 +383,7 @@ describe(`the account on ${testDbKind()}`, () => {
     const other = await createUser(server, { email: freshEmail() });
     const res = await server.api(`/api/user/${me.id}`, { headers: { cookie: me.cookie } });
     expect(res.status).toBe(200);
-    const row = await userByEmail(me.email);
+    const row = must(await userByEmail(me.email), 'row');
     expect(await res.json()).toEqual({
       _id: me.id,
       id: me.id,
@@ -392,7 +396,7 @@ describe(`the account on ${testDbKind()}`, () => {
       city: '',
       zipcode: '',
       image: null,
-      createdAt: new Date(row!.createdAt).toISOString(),
+      createdAt: new Date(row.createdAt).toISOString(),
     });
 
     const theirs = await server.api(`/api/user/${other.id}`, { headers: { cookie: me.cookie } });

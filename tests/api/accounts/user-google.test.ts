@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { createUser } from '../../helpers/auth.ts';
-import { startFakeServer, type FakeServer, type RecordedRequest } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '../../helpers/fake-server.ts';
+import { must } from '../../helpers/guards.ts';
 
 const CLIENT_ID = 'yoga-test.apps.googleusercontent.com';
 const CLIENT_SECRET = 'google-test-secret';
@@ -126,7 +127,7 @@ describe(`Google sign-in on ${testDbKind()}`, () => {
     }
     expect(start.cookie).toContain(`yc_google_state=${start.state}`);
     // The verifier goes only to the token endpoint, never to the browser's address bar.
-    const verifier = /yc_google_verifier=([^;]+)/.exec(start.cookie)![1]!;
+    const verifier = must(/yc_google_verifier=([^;]+)/.exec(start.cookie), 'a match in start.cookie')[1]!;
     expect(start.location.toString()).not.toContain(verifier);
   });
 

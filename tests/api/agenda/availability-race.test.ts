@@ -15,6 +15,7 @@ import { someoneWaitsOnALock } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { insertBusyTime, lockAgenda } from '../../../api/agenda/agenda.repo.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -63,7 +64,7 @@ describe('claims racing her busy times on postgres', () => {
     expect(booked.filter((r) => inside(r.startsAt))).toEqual([]);
     // Outside it, the booked sessions never overlap one another, and every slot left free overlaps one of them.
     for (let i = 1; i < booked.length; i++)
-      expect(new Date(booked[i]!.startsAt).getTime() - new Date(booked[i - 1]!.startsAt).getTime()).toBeGreaterThanOrEqual(hour);
+      expect(new Date(itemAt(booked, i).startsAt).getTime() - new Date(itemAt(booked, i - 1).startsAt).getTime()).toBeGreaterThanOrEqual(hour);
     const free = rows.filter((r) => r.bookedAt === null && !inside(r.startsAt));
     for (const f of free) expect(booked.some((b) => Math.abs(new Date(b.startsAt).getTime() - new Date(f.startsAt).getTime()) < hour)).toBe(true);
     expect(booked.length).toBeGreaterThanOrEqual(5);
@@ -115,8 +116,8 @@ describe('claims racing her busy times on postgres', () => {
       expect(await db.selectFrom('gigs').select('id').where('className', '=', 'Locked Gig').execute()).toHaveLength(0);
     });
     const [event, gig] = await adding!;
-    expect(event!.status).toBe(201);
-    expect(gig!.status).toBe(201);
+    expect(must(event, 'event').status).toBe(201);
+    expect(must(gig, 'gig').status).toBe(201);
     expect(await db.selectFrom('events').select('id').where('title', '=', 'Locked Flow').execute()).toHaveLength(1);
   });
 });

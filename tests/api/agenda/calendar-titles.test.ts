@@ -16,6 +16,7 @@ import { EMULATOR_ACCOUNT } from '../../../api/services/calendar/emulator.ts';
 import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
 import { calendarTitleOf } from '../../../contract/calendar.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const THERAPY = 'Yoga Therapy Session (60 min)';
@@ -66,7 +67,7 @@ describe(`her Google Calendar's titles on ${testDbKind()}`, () => {
       });
       if (meeting.status !== 409) break;
     }
-    expect(meeting!.status, await meeting!.clone().text()).toBe(201);
+    expect(must(meeting, 'meeting').status, await must(meeting, 'meeting').clone().text()).toBe(201);
     const { id } = await server.services.db.selectFrom('freeMeetings').select('id').where('email', '=', email).executeTakeFirstOrThrow();
     meetingKey = `session:${id}`;
 

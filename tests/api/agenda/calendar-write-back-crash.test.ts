@@ -17,19 +17,13 @@ import { eventIdFor } from '../../../api/services/calendar/index.ts';
 import { zonedInstant } from '../../../api/lib/time.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
-import { pathOf, cookiesOf } from '../../helpers/calendar.ts';
+import { pathOf, cookiesOf, type GoogleEvent } from '../../helpers/calendar.ts';
+import { must } from '../../helpers/guards.ts';
 
 const ZONE = 'America/Los_Angeles';
 const TEACHER = 'teacher@example.com';
 const YOGA = 'Individual Yoga Session (60 min)';
 const RECONCILE = { interval: 600_000, stale: 600_000 };
-
-interface GoogleEvent {
-  id: string;
-  status: string;
-  summary: string;
-  start: { dateTime: string };
-}
 
 describe('a server killed between Google’s write and the site’s record of it', () => {
   const crash = usePaymentCrash({ zone: ZONE, teacher: TEACHER });
@@ -72,7 +66,7 @@ describe('a server killed between Google’s write and the site’s record of it
       async () => (await stats()).writes > before,
       () => 'Google was never written to',
     );
-    await crash.server!.kill('SIGKILL');
+    await must(crash.server, 'crash.server').kill('SIGKILL');
     await holdWrites(0);
     await start();
   }
@@ -106,36 +100,42 @@ describe('a server killed between Google’s write and the site’s record of it
 
     // Booked: the insert made, its answer lost with the server.
     await killMidWrite(() =>
-      call(`/api/bookings/${first!.id}/book`, {
+      call(`/api/bookings/${must(first, 'first').id}/book`, {
         method: 'PUT',
         headers: { cookie: client },
         json: { userId: user.id, firstName: 'Ana', lastName: 'Lima', email: 'crash.calendar@example.com', sessionType: YOGA, couponCode: 'JOURNEY' },
       }),
     );
     await crash.until(
-      () => mirrorDone(`session:${first!.id}`),
+      () => mirrorDone(`session:${must(first, 'first').id}`),
       () => 'the booking was not written after the restart',
     );
     expect((await sessionEvents()).map((e) => [e.id, e.status, Date.parse(e.start.dateTime)])).toEqual([
-      [eventIdFor(`session:${first!.id}`), 'confirmed', new Date(first!.startsAt).getTime()],
+      [eventIdFor(`session:${must(first, 'first').id}`), 'confirmed', new Date(must(first, 'first').startsAt).getTime()],
     ]);
 
     // Moved to 14:00: the delete or the insert cut short, each done once after the restart.
-    await killMidWrite(() => call(`/api/bookings/${first!.id}/reschedule`, { method: 'POST', headers: { cookie: client }, json: { toSlotId: second!.id } }));
+    await killMidWrite(() =>
+      call(`/api/bookings/${must(first, 'first').id}/reschedule`, {
+        method: 'POST',
+        headers: { cookie: client },
+        json: { toSlotId: must(second, 'second').id },
+      }),
+    );
     await crash.until(
-      async () => (await mirrorDone(`session:${first!.id}`)) && (await mirrorDone(`session:${second!.id}`)),
+      async () => (await mirrorDone(`session:${must(first, 'first').id}`)) && (await mirrorDone(`session:${must(second, 'second').id}`)),
       () => 'the move was not written after the restart',
     );
     const afterMove = await sessionEvents();
     expect(afterMove.filter((e) => e.status === 'confirmed').map((e) => [e.id, Date.parse(e.start.dateTime)])).toEqual([
-      [eventIdFor(`session:${second!.id}`), new Date(second!.startsAt).getTime()],
+      [eventIdFor(`session:${must(second, 'second').id}`), new Date(must(second, 'second').startsAt).getTime()],
     ]);
     expect(afterMove).toHaveLength(2);
 
     // Cancelled: no session left in her calendar.
-    await killMidWrite(() => call(`/api/bookings/${second!.id}/cancel`, { method: 'POST', headers: { cookie: client } }));
+    await killMidWrite(() => call(`/api/bookings/${must(second, 'second').id}/cancel`, { method: 'POST', headers: { cookie: client } }));
     await crash.until(
-      () => mirrorDone(`session:${second!.id}`),
+      () => mirrorDone(`session:${must(second, 'second').id}`),
       () => 'the cancel was not written after the restart',
     );
     expect((await sessionEvents()).filter((e) => e.status === 'confirmed')).toEqual([]);

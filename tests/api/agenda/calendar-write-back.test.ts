@@ -16,6 +16,7 @@ import { mirrorCalendar } from '../../../api/agenda/write-back.ts';
 import { refreshBusyTimes } from '../../../api/agenda/calendar.ts';
 import { zonedInstant } from '../../../api/lib/time.ts';
 import { readMailbox } from '../../helpers/mail.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -108,12 +109,12 @@ describe('her agenda written to her Google Calendar', () => {
     const sessionEvent = written.find((e) => e.id === eventIdFor(`session:${slot.id}`));
     // Titled as her calendarTitle setting says (default: first name and initial), never with the session type (decision 0058).
     expect(sessionEvent).toMatchObject({ summary: 'Session · Ana L.' });
-    expect(Date.parse(sessionEvent!.start.dateTime)).toBe(session.startsAt.getTime());
-    expect(Date.parse(sessionEvent!.end.dateTime)).toBe(session.startsAt.getTime() + 60 * 60_000);
+    expect(Date.parse(must(sessionEvent, 'sessionEvent').start.dateTime)).toBe(session.startsAt.getTime());
+    expect(Date.parse(must(sessionEvent, 'sessionEvent').end.dateTime)).toBe(session.startsAt.getTime() + 60 * 60_000);
     expect(written.find((e) => e.id === eventIdFor(`class:${classId}`))).toMatchObject({ summary: 'Candlelight Yin', location: 'Studio Om' });
     const gig = written.find((e) => e.id === eventIdFor(`gig:${gigId}`));
     expect(gig).toMatchObject({ summary: 'Riverside Flow (gig)', location: 'Riverside Studio' });
-    expect(Date.parse(gig!.start.dateTime)).toBe(zonedInstant(gigAt.date, gigAt.time, zone).getTime());
+    expect(Date.parse(must(gig, 'gig').start.dateTime)).toBe(zonedInstant(gigAt.date, gigAt.time, zone).getTime());
     // The client's message (health words, often) never leaves the site.
     expect(JSON.stringify(written)).not.toContain('back hurts');
   });
@@ -225,9 +226,9 @@ describe('her agenda written to her Google Calendar', () => {
     expect((await book(slot.id)).status).toBe(200);
     const meet = await linkOf();
     expect(meet).toMatch(/^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/);
-    const [mail] = await readMailbox(server, client.email);
-    expect(mail!.text).toContain(`Join here: ${meet}`);
-    expect(mail!.text).not.toContain(room);
+    const mail = itemAt(await readMailbox(server, client.email), 0);
+    expect(mail.text).toContain(`Join here: ${meet}`);
+    expect(mail.text).not.toContain(room);
     await mirror();
     expect(await eventOfSlot()).toMatchObject({ status: 'confirmed', summary: 'Session · Ana L.', location: meet, hangoutLink: meet });
 
@@ -281,15 +282,15 @@ describe('her agenda written to her Google Calendar', () => {
     expect(booked.status).toBe(201);
     const meeting = await server.services.db.selectFrom('freeMeetings').select(['id', 'link']).where('email', '=', email).executeTakeFirstOrThrow();
     expect(meeting.link).toMatch(/^https:\/\/meet\.google\.com\//);
-    const [invitation] = await readMailbox(server, email);
-    expect(invitation!.text).toContain(`Join here: ${meeting.link}`);
+    const invitation = itemAt(await readMailbox(server, email), 0);
+    expect(invitation.text).toContain(`Join here: ${meeting.link}`);
     await mirror();
     const row = await server.services.db.selectFrom('calendarMirror').select('eventId').where('key', '=', `session:${meeting.id}`).executeTakeFirstOrThrow();
     const event = (await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId);
     expect(event).toMatchObject({ status: 'confirmed', summary: 'Free meeting · Mia R.', location: meeting.link });
     expect(JSON.stringify(event)).not.toContain('My knee');
 
-    const token = new URL(invitation!.links.find((l) => l.includes('/meeting-cancel?token='))!).searchParams.get('token')!;
+    const token = new URL(invitation.links.find((l) => l.includes('/meeting-cancel?token='))!).searchParams.get('token')!;
     expect((await server.api('/api/publicBookings/cancel', { method: 'POST', json: { token } })).status).toBe(200);
     await mirror();
     expect((await eventsIn(EMULATOR_FAMILY_CALENDAR)).find((e) => e.id === row.eventId)?.status).toBe('cancelled');

@@ -12,6 +12,7 @@ import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { zonedNow } from '../../../api/lib/time.ts';
 import { FREE_MEETING_BOOKED, FREE_MEETING_TAKEN, type FreeMeetingTimesView } from '../../../contract/free-meetings.ts';
+import { itemAt, mustFind } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one visitor (the race's two).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -94,15 +95,15 @@ describe(`booking the free meeting on ${testDbKind()}`, () => {
     expect(await res.json()).toEqual({ message: FREE_MEETING_BOOKED, startsAt: time });
     expect(await starts()).not.toContain(time);
 
-    const [invitation] = await readMailbox(server, email);
-    expect(invitation!.text).toContain(`Join here: ${ROOM}`);
-    expect(invitation!.links).toContain(ROOM);
-    expect(invitation!.links.some((l) => l.includes('/meeting-cancel?token='))).toBe(true);
-    const ics = invitation!.attachments.find((a) => a.filename === 'meeting.ics')!.content.replace(/\r\n[ \t]/g, '');
+    const invitation = itemAt(await readMailbox(server, email), 0);
+    expect(invitation.text).toContain(`Join here: ${ROOM}`);
+    expect(invitation.links).toContain(ROOM);
+    expect(invitation.links.some((l) => l.includes('/meeting-cancel?token='))).toBe(true);
+    const ics = mustFind(invitation.attachments, (a) => a.filename === 'meeting.ics').content.replace(/\r\n[ \t]/g, '');
     expect(ics).toContain(`URL:${ROOM}`);
     expect(ics).toContain('LOCATION:Online');
-    const [notice] = await readMailbox(server, server.env.TEACHER_EMAIL);
-    expect(notice!.subject).toContain('Free meeting booked: Mia Rossi');
+    const notice = itemAt(await readMailbox(server, server.env.TEACHER_EMAIL), 0);
+    expect(notice.subject).toContain('Free meeting booked: Mia Rossi');
 
     const day = zonedNow(server.env.SITE_TIMEZONE, new Date(time!)).date;
     const agenda = await (await server.api(`/api/admin/agenda?from=${day}&to=${day}`, { headers: { cookie: admin } })).json();
@@ -155,8 +156,8 @@ describe(`booking the free meeting on ${testDbKind()}`, () => {
     const [time] = await starts();
     const email = visitor();
     expect((await book(email, time, 21)).status).toBe(201);
-    const [invitation] = await readMailbox(server, email);
-    const link = invitation!.links.find((l) => l.includes('/meeting-cancel?token='))!;
+    const invitation = itemAt(await readMailbox(server, email), 0);
+    const link = invitation.links.find((l) => l.includes('/meeting-cancel?token='))!;
     const token = new URL(link).searchParams.get('token')!;
 
     const shown = await server.api(`/api/publicBookings/meeting?token=${encodeURIComponent(token)}`);
@@ -168,10 +169,10 @@ describe(`booking the free meeting on ${testDbKind()}`, () => {
     const cancel = await server.api('/api/publicBookings/cancel', { method: 'POST', json: { token } });
     expect(cancel.status).toBe(200);
     expect(await starts()).toContain(time);
-    const [note] = await readMailbox(server, server.env.TEACHER_EMAIL);
-    expect(note!.subject).toContain('Free meeting cancelled: Mia Rossi');
-    const [visitorNote] = await readMailbox(server, email);
-    expect(visitorNote!.attachments[0]!.content).toContain('METHOD:CANCEL');
+    const note = itemAt(await readMailbox(server, server.env.TEACHER_EMAIL), 0);
+    expect(note.subject).toContain('Free meeting cancelled: Mia Rossi');
+    const visitorNote = itemAt(await readMailbox(server, email), 0);
+    expect(itemAt(visitorNote.attachments, 0).content).toContain('METHOD:CANCEL');
 
     expect((await server.api('/api/publicBookings/cancel', { method: 'POST', json: { token } })).status).toBe(409);
     expect((await server.api('/api/publicBookings/cancel', { method: 'POST', json: { token: `${token}x` } })).status).toBe(404);

@@ -13,6 +13,7 @@ import { until } from '../../helpers/until.ts';
 import { addGoogleEvent, connectCalendar, cookiesOf, googleRequests as requests } from '../../helpers/calendar.ts';
 import { EMULATOR_ACCOUNT, EMULATOR_FAMILY_CALENDAR, EMULATOR_HOLIDAYS_CALENDAR } from '../../../api/services/calendar/emulator.ts';
 import type { CalendarView } from '../../../contract/calendar.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
@@ -152,7 +153,7 @@ describe('her Google Calendar through the stand-in', () => {
       expect((await googleRows()).length).toBe(before.length);
       const v = await view();
       expect(v.error?.message).toBe('Google Calendar could not be reached');
-      expect(Date.parse(v.error!.since)).toBeGreaterThan(started - 1000);
+      expect(Date.parse(must(v.error, 'v.error').since)).toBeGreaterThan(started - 1000);
       expect(Date.parse(v.fetchedAt!)).toBeLessThan(started - 3_000_000);
     } finally {
       await server.api('/dev/google/emulator/unreachable', { method: 'PUT', json: { unreachable: false } });

@@ -11,6 +11,7 @@ import type { AgendaItem, OverlapWarning } from '../../../contract/agenda.ts';
 import type { EventsAddedView } from '../../../contract/events.ts';
 import type { GigsAddedView, GigsView, LocationView } from '../../../contract/books.ts';
 import type { SlotsAddedView } from '../../../contract/slots.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let cookie = '';
@@ -89,7 +90,7 @@ describe('her week', () => {
   it("an event's length: 60 unless she says, saved by add and edit, refused out of range with nothing changed", async () => {
     const plain = await call<EventsAddedView>('POST', '/api/admin/events', { title: 'Plain Class', date: day(50), time: '10:00' });
     expect(plain.status).toBe(201);
-    expect(plain.body.events[0]!.minutes).toBe(60);
+    expect(itemAt(plain.body.events, 0).minutes).toBe(60);
     expect(plain.body.overlaps).toEqual([]);
 
     const made = await call<EventsAddedView>('POST', '/api/admin/events', {
@@ -100,8 +101,8 @@ describe('her week', () => {
       minutes: 90,
     });
     expect(made.status).toBe(201);
-    expect(made.body.events[0]!.minutes).toBe(90);
-    ids.class = made.body.events[0]!._id;
+    expect(itemAt(made.body.events, 0).minutes).toBe(90);
+    ids.class = itemAt(made.body.events, 0)._id;
 
     const count = async () => (await call<unknown[]>('GET', '/api/admin/events')).body.length;
     const before = await count();
@@ -137,7 +138,7 @@ describe('her week', () => {
     expect(made.status).toBe(201);
     expect(made.body).toEqual({ message: 'Gig added.', ids: [expect.any(String)], overlaps: [] });
     ids.gig = made.body.ids[0]!;
-    expect((await gigs())[0]!.minutes).toBe(60);
+    expect(itemAt(await gigs(), 0).minutes).toBe(60);
 
     const edit = await call<{ minutes: number }>('PUT', `/api/admin/gigs/${ids.gig}`, { minutes: 1441 });
     expect(edit.status).toBe(400);

@@ -12,6 +12,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { CURSOR_INVALID, LIMIT_INVALID, MAX_PAGE_SIZE, PAGE_SIZE } from '../../../contract/paging.ts';
 import { CURSOR_NEEDS_LIST } from '../../../contract/slots.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
@@ -165,8 +166,8 @@ describe(`the admin's lists, a page at a time, on ${testDbKind()}`, () => {
     // An old order by its buyer, and by its number (the id's first part, as the screen prints it).
     const old = (await (await get('/api/admin/orders?q=buyer30')).json()) as { _id: string; payerEmail: string }[];
     expect(old.map((o) => o.payerEmail)).toEqual(['buyer30@example.com']);
-    const number = old[0]!._id.slice(0, 8).toUpperCase();
-    expect(((await (await get(`/api/admin/orders?q=${number}`)).json()) as { _id: string }[]).map((o) => o._id)).toContain(old[0]!._id);
+    const number = itemAt(old, 0)._id.slice(0, 8).toUpperCase();
+    expect(((await (await get(`/api/admin/orders?q=${number}`)).json()) as { _id: string }[]).map((o) => o._id)).toContain(itemAt(old, 0)._id);
   });
 
   it('sign-ups: latest class first, every sign-up once (15 alike in class, day and instant); since and search', async () => {

@@ -11,6 +11,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { FINANCE_COUNT_ROWS, type FinanceFigures, type FinancesView } from '../../../contract/backoffice.ts';
 import { INCOME_ROWS } from '../../../contract/books.ts';
+import { itemAt, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 let admin: string;
@@ -101,7 +102,7 @@ describe(`the finances CSV on ${testDbKind()}`, () => {
     expect(rows.map((r) => r[0])).toEqual(['2026-02', '2026-03', '2026-04', '2026-05', '2026-06', 'Total']);
     for (const [i, month] of api.months.entries()) {
       const { month: label, ...figures } = month;
-      expect(rows[i]![0]).toBe(label);
+      expect(itemAt(rows, i)[0]).toBe(label);
       expect(figuresOf(rows[i]!), label).toEqual(figures);
     }
     expect(figuresOf(rows.at(-1)!)).toEqual(api.totals);
@@ -122,7 +123,7 @@ describe(`the finances CSV on ${testDbKind()}`, () => {
       couponBookingsCount: 1,
       incomeCents: 39334,
     });
-    expect(rows.find((r) => r[0] === '2026-03')!.slice(1)).toEqual([
+    expect(mustFind(rows, (r) => r[0] === '2026-03').slice(1)).toEqual([
       ...['64.50', '95.50', '0.00', '0.00', '0.00', '0.00', '160.00', '0.00', '18.00', '18.00', '0.00', '0.00'],
       ...['2', '10.00', '32.25', '1', '0', '0', '1', '0'],
     ]);

@@ -13,6 +13,7 @@ import { parseCsv } from '../../helpers/csv.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import type { AnnouncementView, FinancesView } from '../../../contract/backoffice.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
 let cookie: string;
@@ -173,7 +174,7 @@ describe(`finances on ${testDbKind()}`, () => {
 
     // One month alone is that month's figures.
     const june: FinancesView = await (await server.api('/api/admin/finances?from=2025-06&to=2025-06', { headers: { cookie } })).json();
-    expect(june.totals.incomeCents).toBe(view.months[5]!.incomeCents);
+    expect(june.totals.incomeCents).toBe(itemAt(view.months, 5).incomeCents);
   });
 
   // Without a range it answers the current year (issue 24, tests/api/books/books-tax-year.test.ts); half a range is refused.
@@ -251,7 +252,7 @@ describe(`CSV exports on ${testDbKind()}`, () => {
 
     const signups = await fetchCsv('signups');
     expect(signups[0]).toEqual(['Class', 'Date', 'Name', 'Email', 'Phone', 'Waiver accepted', 'Signed up at (UTC)']);
-    expect(signups[1]!.slice(0, 6)).toEqual([
+    expect(itemAt(signups, 1).slice(0, 6)).toEqual([
       'Gentle Flow',
       '2030-01-08',
       `'=HYPERLINK("http://evil.example","click")`,
@@ -261,7 +262,7 @@ describe(`CSV exports on ${testDbKind()}`, () => {
     ]);
 
     const clients = await fetchCsv('clients');
-    expect(clients[0]!.slice(0, 4)).toEqual(['Client ID', 'Email', 'First name', 'Last name']);
+    expect(itemAt(clients, 0).slice(0, 4)).toEqual(['Client ID', 'Email', 'First name', 'Last name']);
     const client = clients.find((r) => r[1] === 'client@example.com')!;
     expect(client.slice(2, 4)).toEqual(["'@Ana", 'Lima, "Jr"']);
 

@@ -16,6 +16,7 @@ import type { TodayView } from '../../../contract/backoffice.ts';
 import { inDateRange, isComingPickup, isSince, readListFilter } from '../../../contract/admin-links.ts';
 import type { GigsView } from '../../../contract/books.ts';
 import { TODAY_GROUPS } from '../../helpers/today.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // The seed's classes (six weeks) and chocolates, and no other process's checks in the way.
 const server = useTestServer({ seedContent: true, env: { NEWSLETTER_INTERVAL_MS: '3600000' } });
@@ -263,7 +264,7 @@ describe(`the Today panel on ${testDbKind()}`, () => {
     expect(view.failedMails.items).toEqual([
       expect.objectContaining({ source: 'outbox', kind: 'login-link', to: 'typo@exmaple.con', state: 'failed' }),
       expect.objectContaining({ source: 'outbox', kind: 'booking-confirmation', to: 'gone@example.com', state: 'skipped' }),
-      { source: 'newsletter', newsletterId: letters[0]!.id, subject: 'Solstice', failed: 2, href: `/admin/mail?focus=${letters[0]!.id}` },
+      { source: 'newsletter', newsletterId: itemAt(letters, 0).id, subject: 'Solstice', failed: 2, href: `/admin/mail?focus=${itemAt(letters, 0).id}` },
     ]);
 
     // New sign-ups and clients: the lists' rows since the link's instant (seven days ago).
@@ -343,7 +344,7 @@ describe(`the Today panel on ${testDbKind()}`, () => {
         const { focus, ...filter } = readListFilter(url.search);
         expect(filter, key).toEqual(listFilter);
         expect(focus, key).toBeTruthy();
-        expect(rowsOf[list.pathname]!(filter), `${key}: ${item.href}`).toContain(focus);
+        expect(must(rowsOf[list.pathname], 'rowsOf[list.pathname]')(filter), `${key}: ${item.href}`).toContain(focus);
         const own = 'source' in item ? (item.source === 'newsletter' ? item.newsletterId : item.id) : item._id;
         expect(focus, key).toBe(own);
       }
@@ -353,8 +354,8 @@ describe(`the Today panel on ${testDbKind()}`, () => {
   it('moves a count when the list changes: a shipped order leaves "to deliver"', async () => {
     const before = await get<TodayView>('/api/admin/today');
     const [first] = await get<{ _id: string; isLocalPickup: boolean }[]>('/api/admin/orders?status=paid');
-    const status = first!.isLocalPickup ? 'picked_up' : 'shipped';
-    await server.api(`/api/admin/orders/${first!._id}/status`, { method: 'PUT', json: { status }, headers: { cookie: admin } });
+    const status = must(first, 'first').isLocalPickup ? 'picked_up' : 'shipped';
+    await server.api(`/api/admin/orders/${must(first, 'first')._id}/status`, { method: 'PUT', json: { status }, headers: { cookie: admin } });
     const after = await get<TodayView>('/api/admin/today');
     expect(after.ordersToDeliver.count).toBe(before.ordersToDeliver.count - 1);
     expect(after.ordersToDeliver.count).toBe((await get<unknown[]>('/api/admin/orders?status=paid')).length);

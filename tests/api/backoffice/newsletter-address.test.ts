@@ -17,6 +17,7 @@ import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.t
 import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import { NEWSLETTER_NO_POSTAL_ADDRESS } from '../../../contract/settings.ts';
 import type { NewsletterPreview, NewsletterView } from '../../../contract/backoffice.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const ADDRESS = 'Cacao & Breath\nPO Box 4120\nPortland, OR 97208';
 /** As a footer line: her lines joined. */
@@ -66,13 +67,13 @@ describe(`the newsletter's postal address on ${testDbKind()}`, () => {
     expect(await (await call(`/api/admin/newsletters/${letter.id}`)).json()).toMatchObject({ status: 'draft', total: 0 });
 
     // A journal post sent as a newsletter is refused the same way: no newsletter made, the post not marked sent.
-    const [post] = await insertPosts(server.services.db, 1, { prefix: 'postal' });
+    const post = itemAt(await insertPosts(server.services.db, 1, { prefix: 'postal' }), 0);
     const before = await server.services.db.selectFrom('newsletters').select('id').execute();
-    const viaPost = await call(`/api/admin/posts/${post!.id}/newsletter`, { method: 'POST', json: {} });
+    const viaPost = await call(`/api/admin/posts/${post.id}/newsletter`, { method: 'POST', json: {} });
     expect(viaPost.status).toBe(409);
     expect((await viaPost.json()).message).toBe(NEWSLETTER_NO_POSTAL_ADDRESS);
     expect(await server.services.db.selectFrom('newsletters').select('id').execute()).toHaveLength(before.length);
-    const row = await server.services.db.selectFrom('pages').select(['newsletterSentAt']).where('slug', '=', `post/${post!.id}`).executeTakeFirstOrThrow();
+    const row = await server.services.db.selectFrom('pages').select(['newsletterSentAt']).where('slug', '=', `post/${post.id}`).executeTakeFirstOrThrow();
     expect(row.newsletterSentAt).toBeNull();
 
     // Nothing was queued: the sender finds nothing to send.
@@ -107,18 +108,18 @@ describe(`the newsletter's postal address on ${testDbKind()}`, () => {
   it('puts it in a journal post sent as a newsletter, and in the welcome a new subscriber gets', async () => {
     await writeSettings(server.services.db, { postalAddress: ADDRESS });
     const [post] = await insertPosts(server.services.db, 1, { prefix: 'addressed' });
-    const sent = await call(`/api/admin/posts/${post!.id}/newsletter`, { method: 'POST', json: {} });
+    const sent = await call(`/api/admin/posts/${must(post, 'post').id}/newsletter`, { method: 'POST', json: {} });
     expect(sent.status).toBe(202);
     await sendNewsletterBatch(server.services, { limit: 100 });
     for (const email of readers) {
-      const [mail] = (await readMailbox(server, email)).filter((m) => m.subject === post!.title);
+      const [mail] = (await readMailbox(server, email)).filter((m) => m.subject === must(post, 'post').title);
       carriesIt(mail!);
     }
 
     const newcomer = 'dee@example.com';
     expect((await server.api('/api/subscribers/subscribe', { method: 'POST', json: { email: newcomer } })).status).toBe(201);
     const [welcome] = await readMailbox(server, newcomer);
-    expect(welcome!.subject).toMatch(/^Welcome to the .+ newsletter$/);
+    expect(must(welcome, 'welcome').subject).toMatch(/^Welcome to the .+ newsletter$/);
     carriesIt(welcome!);
   });
 });

@@ -11,6 +11,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import type { TodayView } from '../../../contract/backoffice.ts';
 import { readListFilter } from '../../../contract/admin-links.ts';
+import type { LabelFacts } from '../../../contract/food.ts';
 
 const server = useTestServer();
 let admin: string;
@@ -21,7 +22,7 @@ const today = async (): Promise<TodayView> => {
   return res.json();
 };
 
-type Facts = { ingredients?: string; allergens?: string[] | null; allergenFree?: boolean; netWeightGrams?: number | null };
+type Facts = Partial<Omit<LabelFacts, 'dietTags'>>;
 const product = async (name: string, facts: Facts) =>
   (
     await server.services.db
@@ -31,7 +32,7 @@ const product = async (name: string, facts: Facts) =>
       .executeTakeFirstOrThrow()
   ).id;
 
-const COMPLETE = { ingredients: 'Dark chocolate (cocoa mass, sugar), almonds, sea salt', allergens: ['almond', 'milk'], netWeightGrams: 93 };
+const COMPLETE: Facts = { ingredients: 'Dark chocolate (cocoa mass, sugar), almonds, sea salt', allergens: ['almond', 'milk'], netWeightGrams: 93 };
 const ids = { bare: '', noneUnsaid: '', noWeight: '', complete: '', free: '' };
 
 beforeAll(async () => {

@@ -22,6 +22,7 @@ import { smallJpeg } from '../../helpers/photos.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
 import type { BackupStatusView } from '../../../contract/backups.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 const root = resolve(import.meta.dirname, '../../..');
@@ -70,7 +71,7 @@ async function fingerprint(db: Record<string, string>): Promise<Record<string, {
     for (const { name } of tables.rows) {
       const { rows } = await sql<{ n: number; md5: string | null }>`
         select count(*)::int as n, md5(string_agg(t::text, ',' order by t::text)) as md5 from ${sql.table(name)} t`.execute(handle.db);
-      out[name] = { rows: rows[0]!.n, md5: rows[0]!.md5 ?? '' };
+      out[name] = { rows: itemAt(rows, 0).n, md5: itemAt(rows, 0).md5 ?? '' };
     }
     return out;
   } finally {
@@ -122,7 +123,7 @@ describe(`backups she can restore, on ${kind}`, () => {
     expect(uploaded.status).toBe(201);
     const { url, picture } = (await uploaded.json()) as ImageUploadedView;
     photoUrl = url;
-    variantUrl = picture.avif.split(', ')[0]!.split(' ')[0]!;
+    variantUrl = itemAt(picture.avif.split(', '), 0).split(' ')[0]!;
     photoBytes = Buffer.from(await (await first.api(photoUrl)).arrayBuffer());
     variantBytes = Buffer.from(await (await first.api(variantUrl)).arrayBuffer());
     expect(photoBytes.length).toBeGreaterThan(100);
@@ -165,10 +166,10 @@ describe(`backups she can restore, on ${kind}`, () => {
 
     before = await fingerprint(source);
     expect(before.images?.rows).toBe(1);
-    expect(before.image_variants!.rows).toBeGreaterThan(1);
+    expect(must(before.image_variants, 'before.image_variants').rows).toBeGreaterThan(1);
     expect(before.orders?.rows).toBe(5);
     expect(before.class_signups?.rows).toBe(3);
-    expect(before.slots!.rows).toBeGreaterThan(0);
+    expect(must(before.slots, 'before.slots').rows).toBeGreaterThan(0);
     expect(before.admins?.rows).toBe(1);
 
     // Back up, as `npm run backup -- FILE`.
@@ -200,7 +201,7 @@ describe(`backups she can restore, on ${kind}`, () => {
       json: { email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD, recaptchaToken: 'dev:admin_login' },
     });
     expect(login.status).toBe(200);
-    const cookie2 = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie2 = must(login.headers.get('set-cookie'), "login.headers.get('set-cookie')").split(';')[0]!;
     expect((await restored.api('/api/admin/orders', { headers: { cookie: cookie2 } })).status).toBe(200);
     await restored.stop();
   }, 180_000);
@@ -292,22 +293,22 @@ describe(`backups she can restore, on ${kind}`, () => {
         view = await status();
       }
       expect(view).toMatchObject({ auto: true, database: 'pglite', dir, intervalHours: 2 / 3600, keep: { daily: 1, weekly: 0 } });
-      expect(view.last!.file).toMatch(/^auto-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.tar\.gz$/);
-      expect(view.last!.bytes).toBeGreaterThan(100_000);
-      expect(Date.now() - new Date(view.last!.at).getTime()).toBeLessThan(60_000);
-      const firstFile = view.last!.file;
+      expect(must(view.last, 'view.last').file).toMatch(/^auto-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.tar\.gz$/);
+      expect(must(view.last, 'view.last').bytes).toBeGreaterThan(100_000);
+      expect(Date.now() - new Date(must(view.last, 'view.last').at).getTime()).toBeLessThan(60_000);
+      const firstFile = must(view.last, 'view.last').file;
       // The next one replaces it (one kept).
-      for (let i = 0; i < 300 && view.last!.file === firstFile; i++) {
+      for (let i = 0; i < 300 && must(view.last, 'view.last').file === firstFile; i++) {
         await new Promise((r) => setTimeout(r, 100));
         view = await status();
       }
-      expect(view.last!.file).not.toBe(firstFile);
+      expect(must(view.last, 'view.last').file).not.toBe(firstFile);
       await new Promise((r) => setTimeout(r, 200));
       expect(readdirSync(dir).filter((n) => n.startsWith('auto-'))).toHaveLength(1);
 
       // A backup taken from the live server restores like any other.
       const copy = join(work, 'live-copy.tar.gz');
-      copyFileSync(join(dir, view.last!.file), copy);
+      copyFileSync(join(dir, must(view.last, 'view.last').file), copy);
       const restored = await restoreDatabase(envOf({ PGLITE_DIR: join(work, 'from-auto', 'pglite') }), copy);
       expect(restored.tables.find((t) => t.table === 'images')?.rows).toBe(1);
       expect(restored.tables.find((t) => t.table === 'orders')?.rows).toBe(5);

@@ -19,6 +19,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { sendDueReminders } from '../../../api/booking/reminders.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the race's clients).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -113,9 +114,9 @@ async function emulatorOrder(orderId: string) {
 async function icsOf(to: string, subject: string) {
   const mail = (await readMailbox(server, to)).find((m) => m.subject.startsWith(subject));
   expect(mail, `a mail "${subject}…" to ${to}`).toBeDefined();
-  const file = mail!.attachments.find((a) => a.filename.endsWith('.ics'));
+  const file = must(mail, 'mail').attachments.find((a) => a.filename.endsWith('.ics'));
   expect(file).toBeDefined();
-  const calendar = new ICAL.Component(ICAL.parse(file!.content));
+  const calendar = new ICAL.Component(ICAL.parse(must(file, 'file').content));
   const vevent = calendar.getFirstSubcomponent('vevent')!;
   return {
     mail: mail!,
@@ -549,17 +550,17 @@ describe(`rescheduling a session on ${testDbKind()}`, () => {
     const before = await Promise.all(own.map((s) => slotRow(s.id)));
     const captures = emulatorCaptureCount();
 
-    const results = await Promise.all(clients.map((client, i) => reschedule(client, own[i]!.id, target.id, 20 + i)));
+    const results = await Promise.all(clients.map((client, i) => reschedule(client, itemAt(own, i).id, target.id, 20 + i)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(N - 1);
 
     const w = statuses.indexOf(200);
-    expect(await slotRow(target.id)).toMatchObject({ bookedBy: clients[w]!.id, paypalOrderId: orders[w], amountCents: 8000 + w * 100 });
-    await expectFree(own[w]!.id);
+    expect(await slotRow(target.id)).toMatchObject({ bookedBy: itemAt(clients, w).id, paypalOrderId: orders[w], amountCents: 8000 + w * 100 });
+    await expectFree(itemAt(own, w).id);
     for (let i = 0; i < N; i++) {
       if (i === w) continue;
-      expect(await slotRow(own[i]!.id)).toEqual(before[i]);
+      expect(await slotRow(itemAt(own, i).id)).toEqual(before[i]);
     }
     // No capture was made or undone by the moves: each order captured exactly once, none refunded.
     expect(emulatorCaptureCount()).toBe(captures);
@@ -603,7 +604,12 @@ describe(`the private calendar feed on ${testDbKind()}`, () => {
     // The UIDs of the confirmations' calendar entries.
     const confirmations = (await readMailbox(server, client.email))
       .filter((m) => m.subject.startsWith('Booking Confirmed!'))
-      .map((m) => new ICAL.Component(ICAL.parse(m.attachments[0]!.content)).getFirstSubcomponent('vevent')!.getFirstPropertyValue('uid'));
+      .map((m) =>
+        must(
+          new ICAL.Component(ICAL.parse(itemAt(m.attachments, 0).content)).getFirstSubcomponent('vevent'),
+          'new ICAL.Component(ICAL.parse(….getFirstSubcomponent(…)',
+        ).getFirstPropertyValue('uid'),
+      );
 
     const path = new URL(url).pathname;
     const res = await server.api(path);
@@ -618,7 +624,7 @@ describe(`the private calendar feed on ${testDbKind()}`, () => {
     // The wall-clock times are the teacher's on both sides of the change.
     const soonWall = wallClock(new Date(soon.startsAt).getTime(), zone());
     const laterWall = wallClock(new Date(later.startsAt).getTime(), zone());
-    expect([entries[0]!.startDate.hour, entries[1]!.startDate.hour]).toEqual([soonWall.hour, laterWall.hour]);
+    expect([itemAt(entries, 0).startDate.hour, itemAt(entries, 1).startDate.hour]).toEqual([soonWall.hour, laterWall.hour]);
     // …and the two sit on different UTC offsets (the test spans a DST change).
     const offset = (instant: Date | string, w: { hour: number }) => (new Date(instant).getUTCHours() - w.hour + 24) % 24;
     expect(offset(soon.startsAt, soonWall)).not.toBe(offset(later.startsAt, laterWall));

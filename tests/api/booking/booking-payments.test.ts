@@ -15,6 +15,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
 import { orderInEmulator } from '../../helpers/paypal-emulator.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's clients).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -138,15 +139,15 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     const day = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
       new Date(slot.startsAt),
     );
-    const [mail] = await mailbox(client.email);
-    expect(mail!.subject).toBe(`Booking Confirmed! ${THERAPY} on ${day}`);
-    expect(mail!.text).toContain('Booking Confirmed!');
-    expect(mail!.text).toContain(`Date: ${day}`);
-    expect(mail!.text).toMatch(/Time: 3:30 PM P[SD]T/);
-    expect(mail!.text).toContain(`Session: ${THERAPY}`);
-    expect(mail!.text).toContain('Duration: 60 mins');
-    expect(mail!.text).toContain('$75.50');
-    expect(mail!.attachments).toEqual([
+    const mail = itemAt(await mailbox(client.email), 0);
+    expect(mail.subject).toBe(`Booking Confirmed! ${THERAPY} on ${day}`);
+    expect(mail.text).toContain('Booking Confirmed!');
+    expect(mail.text).toContain(`Date: ${day}`);
+    expect(mail.text).toMatch(/Time: 3:30 PM P[SD]T/);
+    expect(mail.text).toContain(`Session: ${THERAPY}`);
+    expect(mail.text).toContain('Duration: 60 mins');
+    expect(mail.text).toContain('$75.50');
+    expect(mail.attachments).toEqual([
       {
         filename: 'session.ics',
         contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
@@ -156,13 +157,13 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
       },
     ]);
     const stored = await server.services.db.selectFrom('mails').select('attachments').where('to', '=', client.email).executeTakeFirstOrThrow();
-    const ics = Buffer.from(stored.attachments[0]!.content, 'base64').toString('utf8');
+    const ics = Buffer.from(itemAt(stored.attachments, 0).content, 'base64').toString('utf8');
     expect(ics).toContain(`\r\nDTSTART;TZID=${zone()}:${slot.date.replaceAll('-', '')}T153000\r\n`);
     expect(ics).toContain(`\r\nUID:booking-${slot.id}-`);
 
     const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(client.email) && m.subject.startsWith('New booking'));
     expect(teacher).toBeDefined();
-    expect(teacher!.text).toContain(orderID);
+    expect(must(teacher, 'teacher').text).toContain(orderID);
   });
 
   it("answers the account's first name as payerFirstName when PayPal gives the payer none", async () => {
@@ -317,8 +318,8 @@ describe(`the booking coupon on ${testDbKind()}`, () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, message: CONFIRMED });
     expect(await slotRow(slot.id)).toMatchObject({ bookedBy: client.id, couponUsed: true, amountCents: null, paypalOrderId: null, sessionType: YOGA });
-    const [mail] = await mailbox(client.email);
-    expect(mail!.text).toContain('Coupon applied (no charge)');
+    const mail = itemAt(await mailbox(client.email), 0);
+    expect(mail.text).toContain('Coupon applied (no charge)');
   });
 
   it('refuses a wrong coupon and never shows the right one', async () => {
@@ -357,7 +358,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
 
     const winner = statuses.indexOf(200);
     const row = await slotRow(slot.id);
-    expect(row).toMatchObject({ bookedBy: clients[winner]!.id, paypalOrderId: orders[winner], amountCents: (80 + winner) * 100 });
+    expect(row).toMatchObject({ bookedBy: itemAt(clients, winner).id, paypalOrderId: orders[winner], amountCents: (80 + winner) * 100 });
     for (const [i, order] of orders.entries()) {
       expect(await orderStatus(order), `order of client ${i}`).toBe(i === winner ? 'COMPLETED' : 'APPROVED');
     }

@@ -3,6 +3,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { sendDueReminders } from '../../../api/booking/reminders.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 const HOUR = 3_600_000;
@@ -45,7 +46,7 @@ describe(`session reminders on ${testDbKind()}`, () => {
     expect(runs.reduce((n, r) => n + r.soon, 0)).toBe(0);
     const mails = await mailsTo('day@example.com');
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/^Reminder: Yoga Therapy Session \(60 min\) tomorrow at/);
+    expect(itemAt(mails, 0).subject).toMatch(/^Reminder: Yoga Therapy Session \(60 min\) tomorrow at/);
     // A later check sends nothing more.
     expect(await sendDueReminders(server.services)).toEqual({ day: 0, soon: 0 });
   });

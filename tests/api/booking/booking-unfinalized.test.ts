@@ -14,6 +14,7 @@ import { type TestServer, useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 type Client = Awaited<ReturnType<typeof createUser>>;
@@ -83,14 +84,17 @@ describe(`approved, never finalized, resolved by the server on ${testDbKind()}`,
     expect(emulatorCaptureCount(orderId)).toBe(1);
     expect(await eventually(async () => (await orderRecord(server, orderId)).resolution)).toBe('finalized-by-server');
 
-    const mine = await eventually(async () => (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Booking Confirmed!')));
-    expect(mine!.text).toContain('so it has been finalized for you');
-    expect(mine!.text).toContain('Place: Studio 3');
-    expect(mine!.text).toContain('$90.00 paid through PayPal');
-    const teacher = await eventually(async () =>
-      (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('New booking') && m.text.includes(client.email)),
+    const mine = must(await eventually(async () => (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Booking Confirmed!'))), 'mine');
+    expect(mine.text).toContain('so it has been finalized for you');
+    expect(mine.text).toContain('Place: Studio 3');
+    expect(mine.text).toContain('$90.00 paid through PayPal');
+    const teacher = must(
+      await eventually(async () =>
+        (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('New booking') && m.text.includes(client.email)),
+      ),
+      'teacher',
     );
-    expect(teacher!.text).toContain('Finalized by the server');
+    expect(teacher.text).toContain('Finalized by the server');
     // Once: later passes change nothing and mail nothing more.
     await new Promise((r) => setTimeout(r, 600));
     expect((await readMailbox(server, client.email)).filter((m) => m.subject.startsWith('Booking Confirmed!'))).toHaveLength(1);
@@ -117,15 +121,19 @@ describe(`approved, never finalized, resolved by the server on ${testDbKind()}`,
     expect(emulatorCaptureCount(orderId)).toBe(0);
     expect(await slotRow(server, slot.id)).toMatchObject({ bookedBy: other.id, couponUsed: true });
 
-    const mine = await eventually(async () => (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Your session was not booked')));
-    expect(mine!.text).toContain('someone else booked that time');
-    expect(mine!.text).toContain('you have not been charged');
-    expect(mine!.text).toContain('$85.00');
-    const teacher = await eventually(async () =>
-      (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('Not booked: Bea Moss')),
+    const mine = must(
+      await eventually(async () => (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Your session was not booked'))),
+      'mine',
     );
-    expect(teacher!.text).toContain('The slot was booked by someone else before the booking was finalized.');
-    expect(teacher!.text).toContain(orderId);
+    expect(mine.text).toContain('someone else booked that time');
+    expect(mine.text).toContain('you have not been charged');
+    expect(mine.text).toContain('$85.00');
+    const teacher = must(
+      await eventually(async () => (await readMailbox(server, server.env.TEACHER_EMAIL)).find((m) => m.subject.startsWith('Not booked: Bea Moss'))),
+      'teacher',
+    );
+    expect(teacher.text).toContain('The slot was booked by someone else before the booking was finalized.');
+    expect(teacher.text).toContain(orderId);
     // Released once: no second pair of mails.
     await new Promise((r) => setTimeout(r, 600));
     expect((await readMailbox(server, client.email)).filter((m) => m.subject.startsWith('Your session was not booked'))).toHaveLength(1);
@@ -209,9 +217,9 @@ describe(`the resolver leaves what is not its own to settle on ${testDbKind()}`,
     }
     expect(emulatorCaptureCount(orderId)).toBe(0);
     expect((await slotRow(server, slot.id)).bookedAt).toBeNull();
-    const [mine] = await readMailbox(server, client.email);
-    expect(mine!.subject).toMatch(/^Your session was not booked/);
-    expect(mine!.text).toContain('outside the range accepted');
+    const mine = itemAt(await readMailbox(server, client.email), 0);
+    expect(mine.subject).toMatch(/^Your session was not booked/);
+    expect(mine.text).toContain('outside the range accepted');
     expect((await readMailbox(server, server.env.TEACHER_EMAIL)).some((m) => m.subject.startsWith('Not booked: Di Ko'))).toBe(true);
   });
 });

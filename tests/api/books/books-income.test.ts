@@ -15,6 +15,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { INCOME_ROWS, type IncomeFigures, type TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import { mustFind } from '../../helpers/guards.ts';
 
 const ZONE = 'America/Los_Angeles';
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -212,7 +213,7 @@ describe(`one definition of income on ${testDbKind()}`, () => {
       refundedTaxCents: 130,
     });
     // The session refunded on cancel is counted in the month it was paid, though its slot is free again.
-    expect(finances.months.find((m) => m.month === refundMonth)!.sessionRefundsCents).toBe(8000);
+    expect(mustFind(finances.months, (m) => m.month === refundMonth).sessionRefundsCents).toBe(8000);
     expect(finances.totals).toMatchObject({
       ordersPaidCount: 2,
       shippingCents: 500,

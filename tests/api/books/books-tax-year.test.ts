@@ -14,6 +14,8 @@ import { testDbKind } from '../../helpers/database.ts';
 import { zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import type { GigsView, TaxPeriodFigures, TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import type { OrderStatus } from '../../../contract/orders.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const ZONE = 'America/Los_Angeles';
 const server = useTestServer({ env: { SITE_TIMEZONE: ZONE } });
@@ -24,9 +26,8 @@ const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
 
 // --- the seed, as the test knows it --------------------------------------------------------------
 
-type Status = 'paid' | 'shipped' | 'picked_up' | 'refunded' | 'payment_pending';
 /** [local date, local time, status, items, discount, shipping, tax, state (null: pickup), tax on shipping] */
-const ORDERS: [string, string, Status, number, number, number, number, string | null, boolean][] = [
+const ORDERS: [string, string, OrderStatus, number, number, number, number, string | null, boolean][] = [
   ['2024-12-31', '23:30', 'paid', 3600, 0, 500, 234, 'WA', false], // 2024: out
   ['2025-01-01', '00:30', 'paid', 1800, 0, 500, 117, 'WA', false], // January, Q1
   ['2025-03-31', '23:30', 'shipped', 4000, 600, 500, 0, 'OR', false], // March (UTC: April 1), Q1
@@ -56,7 +57,7 @@ const TRIPS: [string, string, number][] = [
   ['2025-10-01', 'Packaging shop', 11],
 ];
 
-const PAID: Status[] = ['paid', 'shipped', 'picked_up'];
+const PAID: OrderStatus[] = ['paid', 'shipped', 'picked_up'];
 const monthKey = (date: string) => date.slice(0, 7);
 const in2025 = (date: string) => date.startsWith('2025-');
 
@@ -148,11 +149,11 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
     const dates = all.gigs.map((g) => g.date);
     expect(dates.slice(0, 6)).toEqual(['2025-12-02', '2025-12-09', '2025-12-16', '2025-12-23', '2025-12-30', '2026-01-06']);
     const byDate = new Map(all.gigs.map((g) => [g.date, g]));
-    seriesFirst = byDate.get('2025-12-02')!._id;
+    seriesFirst = must(byDate.get('2025-12-02'), "byDate.get('2025-12-02')")._id;
     expect(byDate.get('2025-12-02')).toMatchObject({ className: 'Vinyasa', location: 'Riverside Studio', rateCents: 6000, miles: 12.4, paid: false });
 
     // Paid the same day; paid in the new year (income of 2026); cancelled; not driven (a ride).
-    const put = (date: string, json: unknown) => api(`/api/admin/gigs/${byDate.get(date)!._id}`, { method: 'PUT', json });
+    const put = (date: string, json: unknown) => api(`/api/admin/gigs/${must(byDate.get(date), 'byDate.get(date)')._id}`, { method: 'PUT', json });
     expect((await put('2025-12-02', { paid: true, paidOn: '2025-12-02', requestSent: true })).status).toBe(200);
     expect((await put('2025-12-30', { paid: true, paidOn: '2026-01-05' })).status).toBe(200);
     expect((await put('2025-12-16', { cancelled: true })).status).toBe(200);
@@ -166,7 +167,7 @@ describe(`her gigs, locations and trips on ${testDbKind()}`, () => {
     expect(await (await put('2026-01-06', { paidOn: '2026-02-01' })).json()).toMatchObject({ paid: true, paidOn: '2026-02-01' });
 
     // Ended after January 13: the later unpaid entries go.
-    const end = await api(`/api/admin/gigs/${byDate.get('2026-01-13')!._id}/end`, { method: 'POST', json: {} });
+    const end = await api(`/api/admin/gigs/${must(byDate.get('2026-01-13'), "byDate.get('2026-01-13')")._id}/end`, { method: 'POST', json: {} });
     expect(end.status).toBe(200);
     expect((await end.json()).removed).toBe(6);
     const after = (await (await api('/api/admin/gigs?from=2025-12-01&to=2026-03-31')).json()) as GigsView;
@@ -266,7 +267,8 @@ describe(`the tax year on ${testDbKind()}`, () => {
         if (g.taxed) l.withheld += g.rateCents;
         byLocation.set(g.location, l);
       }
-      if (in2025(g.date) && g.drove && !g.cancelled) months.get(monthKey(g.date))!.mileage.tenthMiles += Math.round(g.miles * 10);
+      if (in2025(g.date) && g.drove && !g.cancelled)
+        must(months.get(monthKey(g.date)), 'months.get(monthKey(g.date))').mileage.tenthMiles += Math.round(g.miles * 10);
     }
     for (const [date, , miles] of TRIPS) {
       const f = months.get(monthKey(date));
@@ -314,8 +316,8 @@ describe(`the tax year on ${testDbKind()}`, () => {
     }
     expect(flat(view.totals)).toEqual(sumOf(list));
     // Spot checks across the edges: the order of Dec 31 23:30 is December's; that of Mar 31 23:30 is Q1's.
-    expect(view.months[11]!.salesTaxCents).toBe(497);
-    expect(view.quarters[0]!.shopNetCents).toBe(1800 + 500 + (4000 - 600 + 500));
+    expect(itemAt(view.months, 11).salesTaxCents).toBe(497);
+    expect(itemAt(view.quarters, 0).shopNetCents).toBe(1800 + 500 + (4000 - 600 + 500));
     expect(view.totals.refundedTaxCents).toBe(325);
 
     expect(view.gigsByLocation).toEqual(
@@ -396,7 +398,11 @@ describe(`the tax year on ${testDbKind()}`, () => {
       expect(loc.slice(2).map(cents)).toEqual([s.taxableCents, s.taxCents, ...s.quarters]);
     }
     for (const l of view.gigsByLocation)
-      expect(byLabel.get(l.location)!.slice(1)).toEqual([String(l.classes), (l.cents / 100).toFixed(2), (l.withheldCents / 100).toFixed(2)]);
+      expect(must(byLabel.get(l.location), 'byLabel.get(l.location)').slice(1)).toEqual([
+        String(l.classes),
+        (l.cents / 100).toFixed(2),
+        (l.withheldCents / 100).toFixed(2),
+      ]);
     expect((await api('/api/admin/exports/tax-year-1999.csv')).status).toBe(400);
     expect((await server.api('/api/admin/exports/tax-year-2025.csv')).status).toBe(401);
   });
@@ -418,6 +424,6 @@ describe(`the tax year on ${testDbKind()}`, () => {
       { quarter: '2025-Q1', taxCents: 117 },
       { quarter: '2025-Q4', taxCents: 497 },
     ]);
-    expect(y2025.salesTaxByState.find((s) => s.state === 'CA')!.quarters).toEqual([{ quarter: '2025-Q2', taxCents: 181 }]);
+    expect(mustFind(y2025.salesTaxByState, (s) => s.state === 'CA').quarters).toEqual([{ quarter: '2025-Q2', taxCents: 181 }]);
   });
 });

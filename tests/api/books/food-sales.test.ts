@@ -19,6 +19,7 @@ import { eraseAccount } from '../../../api/accounts/erase-account.ts';
 import { FOOD_SALES_COLUMNS } from '../../../api/books/food-sales.ts';
 import { FOOD_SALE_SAVED, type FoodSalesFigures, type FoodSaleView } from '../../../contract/food-sales.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
+import { itemAt, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 const ZONE = 'America/Los_Angeles';
@@ -195,7 +196,7 @@ describe(`her food sales and their records on ${testDbKind()}`, () => {
     // Her hand-recorded sale is shop income in her books too (its month), beside the orders.
     const year = (await (await call('/api/admin/tax-year/2026')).json()) as TaxYearView;
     expect(year.totals.shopNetCents).toBe(2 * 900 + 1800 - 360 + 800 + 2400 + 3000);
-    expect(year.months.find((m) => m.month === '2026-05')!.shopNetCents).toBe(3000);
+    expect(mustFind(year.months, (m) => m.month === '2026-05').shopNetCents).toBe(3000);
   });
 
   it('lists a shipped, a picked-up and a hand-recorded sale in the CSV with the fields the rule names, and the year’s calculation', async () => {
@@ -205,7 +206,7 @@ describe(`her food sales and their records on ${testDbKind()}`, () => {
     // The rule's fields: where (the address, or the pickup or event), when sold and shipped, what, how many, the price; the buyer for an online sale.
     for (const word of ['Location of sale', 'Date sold', 'Date shipped', 'Food', 'Quantity', 'Unit price', 'Amount', 'Buyer'])
       expect(
-        rows[0]!.some((c) => c.startsWith(word)),
+        itemAt(rows, 0).some((c) => c.startsWith(word)),
         word,
       ).toBe(true);
     const shippedNo = `Order ${shipped.slice(0, 8)}`;
@@ -239,9 +240,9 @@ describe(`her food sales and their records on ${testDbKind()}`, () => {
     const calc = rows.slice(7);
     expect(calc[0]).toEqual(['Gross food sales 2026', 'Sales', '', '', '', '', '', 'Amount']);
     expect(calc.find((r) => r[0] === 'Total')).toEqual(['Total', '3', '', '', '', '', '', (f.totalCents / 100).toFixed(2)]);
-    expect(calc.find((r) => r[0] === 'Of which paid with gift cards')![7]).toBe('24.00');
-    expect(calc.find((r) => r[0] === 'Cottage-food cap')![7]).toBe('50000.00');
-    expect(calc.find((r) => r[0] === 'Left under the cap')![7]).toBe(((5_000_000 - f.totalCents) / 100).toFixed(2));
+    expect(mustFind(calc, (r) => r[0] === 'Of which paid with gift cards')[7]).toBe('24.00');
+    expect(mustFind(calc, (r) => r[0] === 'Cottage-food cap')[7]).toBe('50000.00');
+    expect(mustFind(calc, (r) => r[0] === 'Left under the cap')[7]).toBe(((5_000_000 - f.totalCents) / 100).toFixed(2));
   });
 
   it('keeps what was sold, when and for how much after the buyer is erased, but not her name or address', async () => {
@@ -255,7 +256,7 @@ describe(`her food sales and their records on ${testDbKind()}`, () => {
     ]);
     const text = rows.flat().join('|');
     expect(text).not.toMatch(/Ana Lima|ana\.lima|12 Oak St|Seattle/);
-    expect(hers[0]!.slice(8)).toEqual(['(erased at the buyer’s request)', '', '(erased at the buyer’s request)']);
+    expect(itemAt(hers, 0).slice(8)).toEqual(['(erased at the buyer’s request)', '', '(erased at the buyer’s request)']);
   });
 
   it('is the admin’s only, and asks for a year', async () => {

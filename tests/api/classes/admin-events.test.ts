@@ -3,6 +3,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 let cookie: string;
@@ -85,7 +86,7 @@ describe(`adding events on ${testDbKind()}`, () => {
     expect(await eventCount()).toBe(before + 12);
     const series = await server.services.db.selectFrom('events').select('seriesId').where('title', '=', 'Weekly Yin').distinct().execute();
     expect(series).toHaveLength(1);
-    expect(series[0]!.seriesId).toEqual(expect.any(String));
+    expect(itemAt(series, 0).seriesId).toEqual(expect.any(String));
   });
 
   it("monthly makes 6 events a month apart; the 31st falls on shorter months' last day, and says so", async () => {

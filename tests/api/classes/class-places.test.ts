@@ -14,6 +14,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { classForm } from '../../helpers/classes.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
@@ -48,7 +49,7 @@ async function signUp(cls: { title: string; date: string }, email: string) {
 async function giveBackToken(email: string, subject = "You're signed up") {
   const mail = (await readMailbox(server, email)).find((m) => m.subject.startsWith(subject));
   expect(mail, `a mail "${subject}…" to ${email}`).toBeDefined();
-  const link = mail!.links.find((l) => l.includes('/class-cancel?token='));
+  const link = must(mail, 'mail').links.find((l) => l.includes('/class-cancel?token='));
   expect(link).toBeDefined();
   return new URL(link!).searchParams.get('token')!;
 }
@@ -168,8 +169,8 @@ describe(`class reminders on ${testDbKind()}`, () => {
     for (const email of ['rem-a@example.com', 'rem-b@example.com']) {
       const reminders = (await readMailbox(server, email)).filter((m) => m.subject.startsWith('Reminder:'));
       expect(reminders).toHaveLength(1);
-      expect(reminders[0]!.subject).toMatch(new RegExp(`^Reminder: ${cls.title} tomorrow, 6:30 PM P[SD]T$`));
-      expect(reminders[0]!.links.some((l) => l.includes('/class-cancel?token='))).toBe(true);
+      expect(itemAt(reminders, 0).subject).toMatch(new RegExp(`^Reminder: ${cls.title} tomorrow, 6:30 PM P[SD]T$`));
+      expect(itemAt(reminders, 0).links.some((l) => l.includes('/class-cancel?token='))).toBe(true);
     }
     expect(await sendDueClassReminders(server.services, new Date(dayBefore.getTime() + HOUR))).toBe(0);
   });
@@ -191,10 +192,10 @@ describe(`the public class feed GET /calendar.ics on ${testDbKind()}`, () => {
     const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
     const byTitle = new Map(events.map((e) => [e.summary, e]));
     const host = new URL(server.env.SITE_URL).host;
-    expect(byTitle.get(before.title)!.uid).toBe(`class-${before.id}@${host}`);
-    expect(byTitle.get(before.title)!.startDate.toJSDate().toISOString()).toBe('2027-03-12T18:00:00.000Z');
-    expect(byTitle.get(after.title)!.startDate.toJSDate().toISOString()).toBe('2027-03-15T17:00:00.000Z');
-    expect(byTitle.get(after.title)!.endDate.toJSDate().toISOString()).toBe('2027-03-15T18:00:00.000Z');
+    expect(must(byTitle.get(before.title), 'byTitle.get(before.title)').uid).toBe(`class-${before.id}@${host}`);
+    expect(must(byTitle.get(before.title), 'byTitle.get(before.title)').startDate.toJSDate().toISOString()).toBe('2027-03-12T18:00:00.000Z');
+    expect(must(byTitle.get(after.title), 'byTitle.get(after.title)').startDate.toJSDate().toISOString()).toBe('2027-03-15T17:00:00.000Z');
+    expect(must(byTitle.get(after.title), 'byTitle.get(after.title)').endDate.toJSDate().toISOString()).toBe('2027-03-15T18:00:00.000Z');
     expect(byTitle.has(past.title)).toBe(false);
     expect(calendar.getFirstPropertyValue('x-wr-timezone')).toBe('America/Los_Angeles');
 

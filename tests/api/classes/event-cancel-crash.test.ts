@@ -14,6 +14,7 @@ import { classForm } from '../../helpers/classes.ts';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
+import { must } from '../../helpers/guards.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -58,7 +59,7 @@ describe('a server killed while it refunds a cancelled workshop', () => {
       async () => (await crash.emulator.refunds()) >= 2,
       () => 'the second refund was never made',
     );
-    await crash.server!.kill('SIGKILL');
+    await must(crash.server, 'crash.server').kill('SIGKILL');
     expect(await cancelling).toBe('killed');
 
     // What the crash left: the event cancelled, one refund marked done, two still owed (one of them made at PayPal).

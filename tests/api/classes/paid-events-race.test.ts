@@ -12,6 +12,7 @@ import { classForm } from '../../helpers/classes.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 let ip = 0;
@@ -67,7 +68,7 @@ describe('the last paid place raced on postgres', () => {
     const racers = people('pay');
     // Two holds made first; the other eighteen are refused an order, so they cannot pay at all.
     const holds = await Promise.all(racers.map((p) => post(`/api/events/${w.id}/paypal-order`, { amountCents: 5_000, ...p })));
-    const holders = racers.filter((_, i) => holds[i]!.status === 200);
+    const holders = racers.filter((_, i) => itemAt(holds, i).status === 200);
     expect(holders).toHaveLength(2);
     const orders = await Promise.all(holds.filter((r) => r.status === 200).map(async (r) => ((await r.json()) as { orderID: string }).orderID));
     for (const id of orders) await approveInEmulator(server.services, id);

@@ -20,6 +20,7 @@ import type { EventView } from '../../../contract/events.ts';
 import { EVENT_PAYMENT_REQUIRED } from '../../../contract/event-prices.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const db = () => server.services.db;
@@ -232,7 +233,7 @@ describe(`paid workshops on ${testDbKind()}`, () => {
     for (const who of [a, b]) {
       const mails = (await readMailbox(server, who)).filter((m) => m.subject.startsWith('Cancelled:'));
       expect(mails).toHaveLength(1);
-      expect(mails[0]!.text).toMatch(/Your payment of \$45\.00 is refunded in full through PayPal\./);
+      expect(itemAt(mails, 0).text).toMatch(/Your payment of \$45\.00 is refunded in full through PayPal\./);
     }
     expect((await call('POST', `/api/admin/events/${w.id}/cancel`, undefined, admin)).status).toBe(409);
     expect(emulatorRefundCount()).toBe(refundsBefore + 2);

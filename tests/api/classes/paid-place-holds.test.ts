@@ -15,6 +15,7 @@ import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import { CLASS_FULL } from '../../../contract/signups.ts';
 import { EVENT_PAYMENT_FOR_ANOTHER, TOO_MANY_HOLDS } from '../../../contract/event-prices.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
 const db = () => server.services.db;
@@ -129,7 +130,7 @@ describe(`holds a person makes, not a script, on ${testDbKind()}`, () => {
     // Five minutes left on her hold.
     const fiveMinutes = new Date(Math.floor(Date.now() / 1000) * 1000 + 5 * 60_000);
     await db().updateTable('classSignups').set({ heldUntil: fiveMinutes }).where('eventId', '=', w.id).execute();
-    const expiry = async () => new Date((await placesOf(w))[0]!.heldUntil!).getTime();
+    const expiry = async () => new Date(itemAt(await placesOf(w), 0).heldUntil!).getTime();
 
     const again = await askHold(w, anotherIp(), email);
     expect(again.status).toBe(200);
@@ -154,7 +155,7 @@ describe(`holds a person makes, not a script, on ${testDbKind()}`, () => {
     const newOrder = ((await other.json()) as { orderID: string }).orderID;
     expect(newOrder).not.toBe(orderID);
     expect(await expiry()).toBe(fiveMinutes.getTime());
-    expect((await placesOf(w))[0]!.holdOrderId).toBe(newOrder);
+    expect(itemAt(await placesOf(w), 0).holdOrderId).toBe(newOrder);
   });
 
   it('POST /api/signup refuses a paypalOrderId that is not ^[A-Za-z0-9-]{1,64}$ with 400, PayPal never asked', async () => {

@@ -14,6 +14,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser, expectAdminOnly } from '../../helpers/auth.ts';
 import { PNG, SIGNATURE } from '../../helpers/endpoints/common.ts';
 import type { AttendanceSavedView, ClientClassView, RosterView } from '../../../contract/roster.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const zone = () => server.env.SITE_TIMEZONE;
@@ -38,20 +39,23 @@ async function addEvent(days: number, fields: { capacity?: number; seriesId?: st
 }
 
 async function addSignup(event: { id: string; title: string; date: string }, name: string, fields: { payment?: 'held' | 'paid'; email?: string } = {}) {
-  const row = await insertSignup(db(), {
-    eventId: event.id,
-    classTitle: event.title,
-    date: event.date,
-    name,
-    email: fields.email ?? `${name.toLowerCase().replace(/\W+/g, '.')}.${++n}@example.com`,
-    phone: '123-456-7890',
-    waiverAccepted: true,
-    signaturePng: new Uint8Array(PNG),
-    payment: fields.payment ?? null,
-    // One second apart: sign-up order is creation order, never a tie broken by random ids.
-    createdAt: new Date(Date.UTC(2026, 0, 1) + ++n * 1000),
-  });
-  return row!.id;
+  const row = must(
+    await insertSignup(db(), {
+      eventId: event.id,
+      classTitle: event.title,
+      date: event.date,
+      name,
+      email: fields.email ?? `${name.toLowerCase().replace(/\W+/g, '.')}.${++n}@example.com`,
+      phone: '123-456-7890',
+      waiverAccepted: true,
+      signaturePng: new Uint8Array(PNG),
+      payment: fields.payment ?? null,
+      // One second apart: sign-up order is creation order, never a tie broken by random ids.
+      createdAt: new Date(Date.UTC(2026, 0, 1) + ++n * 1000),
+    }),
+    'row',
+  );
+  return row.id;
 }
 
 const asAdmin = async (path: string, init: { method?: string; json?: unknown } = {}) =>
@@ -138,12 +142,12 @@ describe(`the roster on ${testDbKind()}`, () => {
     expect(second.attendanceAt).toBe(first.attendanceAt);
     const again = (await (await mark(event.id, ana, 'present')).json()) as AttendanceSavedView;
     expect(again.attendanceAt).toBe(first.attendanceAt);
-    expect((await roster(event.id)).people[0]!.attendance).toBe('present');
+    expect(itemAt((await roster(event.id)).people, 0).attendance).toBe('present');
 
     const noShow = await mark(event.id, ana, 'noShow');
     expect(noShow.status).toBe(200);
     expect(await noShow.json()).toMatchObject({ _id: ana, attendance: 'noShow' });
-    expect((await roster(event.id)).people[0]!.attendance).toBe('noShow');
+    expect(itemAt((await roster(event.id)).people, 0).attendance).toBe('noShow');
 
     const badStatus = await mark(event.id, ana, 'absent');
     expect(badStatus.status).toBe(400);
@@ -151,7 +155,7 @@ describe(`the roster on ${testDbKind()}`, () => {
     const noId = await asAdmin(`/api/admin/events/${event.id}/attendance`, { method: 'PUT', json: { status: 'present' } });
     expect(noId.status).toBe(400);
     expect((await noId.json()).message).toMatch(/^signupId: Say which sign-up to mark/);
-    expect((await roster(event.id)).people[0]!.attendance).toBe('noShow');
+    expect(itemAt((await roster(event.id)).people, 0).attendance).toBe('noShow');
   });
 
   it("answers 404 for another event's sign-up and for an unknown one, and marks nothing", async () => {
@@ -163,7 +167,7 @@ describe(`the roster on ${testDbKind()}`, () => {
     expect((await wrong.json()).message).toBe('This person is not signed up for this event.');
     expect((await mark(mine.id, randomUUID(), 'noShow')).status).toBe(404);
     expect((await mark(randomUUID(), theirs, 'noShow')).status).toBe(404);
-    expect((await roster(other.id)).people[0]!.attendance).toBeNull();
+    expect(itemAt((await roster(other.id)).people, 0).attendance).toBeNull();
   });
 
   it('adds a walk-in at the door, over capacity, checked in, with the signature and the waiver she signed; the same e-mail twice is 409', async () => {

@@ -13,6 +13,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { classForm } from '../../helpers/classes.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client: the tests stay under the per-client limits.
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -50,7 +51,7 @@ const line = async (eventId: string) =>
 const tokenFrom = async (email: string, subject: string, param: 'token' | 'waitlist') => {
   const mail = (await readMailbox(server, email)).find((m) => m.subject.startsWith(subject));
   expect(mail, `a mail "${subject}…" to ${email}`).toBeDefined();
-  const link = mail!.links.find((l) => l.includes(`/class-cancel?${param}=`))!;
+  const link = must(mail, 'mail').links.find((l) => l.includes(`/class-cancel?${param}=`))!;
   return new URL(link).searchParams.get(param)!;
 };
 
@@ -84,7 +85,7 @@ describe(`the waitlist on ${testDbKind()}`, () => {
     expect(twice.status).toBe(409);
     expect((await twice.json()).message).toBe('You are already on the waitlist for this class.');
     expect((await join(cls, 'a@example.com')).status).toBe(409);
-    expect((await readMailbox(server, 'w2@example.com'))[0]!.subject).toMatch(/^You're on the waitlist: /);
+    expect(itemAt(await readMailbox(server, 'w2@example.com'), 0).subject).toMatch(/^You're on the waitlist: /);
 
     const token = await tokenFrom('b@example.com', "You're signed up", 'token');
     const res = await post('/api/class-places/cancel', { token });
@@ -94,7 +95,7 @@ describe(`the waitlist on ${testDbKind()}`, () => {
 
     const youreIn = (await readMailbox(server, 'w1@example.com')).find((m) => m.subject.startsWith("You're in: "));
     expect(youreIn).toBeDefined();
-    const ics = youreIn!.attachments.find((a) => a.filename === 'class.ics')!;
+    const ics = must(youreIn, 'youreIn').attachments.find((a) => a.filename === 'class.ics')!;
     expect(ics.contentType).toMatch(/^text\/calendar/);
     const event = new ICAL.Event(new ICAL.Component(ICAL.parse(ics.content)).getFirstSubcomponent('vevent')!);
     expect(event.summary).toBe(cls.title);
@@ -102,7 +103,7 @@ describe(`the waitlist on ${testDbKind()}`, () => {
     const newSignup = await server.services.db.selectFrom('classSignups').select('id').where('email', '=', 'w1@example.com').executeTakeFirstOrThrow();
     expect(event.uid).toBe(`${newSignup.id}@${new URL(server.env.SITE_URL).host}`);
     // The promoted student can give the place back in turn: the mail carries the link.
-    expect(youreIn!.links.some((l) => l.includes('/class-cancel?token='))).toBe(true);
+    expect(must(youreIn, 'youreIn').links.some((l) => l.includes('/class-cancel?token='))).toBe(true);
     // Nobody else was promoted or told so.
     expect((await readMailbox(server, 'w2@example.com')).some((m) => m.subject.startsWith("You're in"))).toBe(false);
   });
@@ -150,7 +151,7 @@ describe(`the waitlist on ${testDbKind()}`, () => {
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ status: 'signedUp', message: 'Sign up successful' });
     expect(await seated(cls.id)).toEqual(['free@example.com']);
-    expect((await readMailbox(server, 'free@example.com'))[0]!.subject).toMatch(/^You're signed up: /);
+    expect(itemAt(await readMailbox(server, 'free@example.com'), 0).subject).toMatch(/^You're signed up: /);
   });
 
   it('lets a student leave the line by the link in the mail (GET changes nothing), once; a forged link is refused', async () => {

@@ -10,6 +10,7 @@ import type { MailboxEntry } from '../../../api/services/mail/mailbox.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { LIMITS } from '../../../api/services/limits.ts';
+import { must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client: the concurrency test sends as
 // 20 visitors, so the per-client limit doesn't decide the outcome.
@@ -33,8 +34,8 @@ const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 async function welcomeFor(email: string): Promise<{ mail: MailboxEntry; page: string; oneClick: string }> {
   const [mail] = await mailbox(email);
   expect(mail, `welcome mail to ${email}`).toBeDefined();
-  const page = mail!.links.find((l) => l.includes('/unsubscribe?token='))!;
-  const oneClick = /^<([^>]+)>/.exec(mail!.headers['List-Unsubscribe']!)![1]!;
+  const page = must(mail, 'mail').links.find((l) => l.includes('/unsubscribe?token='))!;
+  const oneClick = must(/^<([^>]+)>/.exec(must(mail, 'mail').headers['List-Unsubscribe']!), "a match in mail.headers['List-Unsubscrib…")[1]!;
   return { mail: mail!, page, oneClick };
 }
 

@@ -9,6 +9,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { MAIL_DOWN, withMailerDown, readMailbox } from '../../helpers/mail.ts';
 import { LIMITS } from '../../../api/services/limits.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
@@ -67,16 +68,16 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
     });
 
     const [teacher] = await mailbox(TEACHER);
-    expect(teacher!.subject).toBe('Free meeting request from Ana Lima (yoga therapy)');
-    expect(teacher!.headers['Reply-To']).toBe('ana.lima@example.com');
+    expect(must(teacher, 'teacher').subject).toBe('Free meeting request from Ana Lima (yoga therapy)');
+    expect(must(teacher, 'teacher').headers['Reply-To']).toBe('ana.lima@example.com');
     for (const part of ['Ana Lima', 'ana.lima@example.com', '123-456-7890', 'yoga therapy', 'Back pain after long days at the desk.']) {
-      expect(teacher!.text).toContain(part);
+      expect(must(teacher, 'teacher').text).toContain(part);
     }
 
     const visitor = await mailbox('ana.lima@example.com');
     expect(visitor).toHaveLength(1);
-    expect(visitor[0]!.subject).toBe('Your free 30-minute meeting request was received');
-    expect(visitor[0]!.text).toContain('free 30-minute online meeting about yoga therapy');
+    expect(itemAt(visitor, 0).subject).toBe('Your free 30-minute meeting request was received');
+    expect(itemAt(visitor, 0).text).toContain('free 30-minute online meeting about yoga therapy');
   });
 
   it('accepts a request without a message', async () => {
@@ -135,13 +136,13 @@ describe(`free-meeting request on ${testDbKind()}`, () => {
       .where('email', '=', 'html@example.com')
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ name: '<img src=x onerror=alert(1)>', message: '<script>alert("hi")</script> & <b>bold</b>' });
-    const [teacher] = await mailbox(TEACHER);
-    expect(teacher!.html).toContain('&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
-    expect(teacher!.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(teacher!.html).not.toContain('<script>');
-    expect(teacher!.html).not.toContain('<img');
-    const [visitor] = await mailbox('html@example.com');
-    expect(visitor!.html).not.toContain('<img');
+    const teacher = itemAt(await mailbox(TEACHER), 0);
+    expect(teacher.html).toContain('&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
+    expect(teacher.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(teacher.html).not.toContain('<script>');
+    expect(teacher.html).not.toContain('<img');
+    const visitor = itemAt(await mailbox('html@example.com'), 0);
+    expect(visitor.html).not.toContain('<img');
   });
 
   it('keeps the request and answers success when the mail service fails', async () => {
@@ -178,17 +179,17 @@ describe(`contact form on ${testDbKind()}`, () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ name: 'Bo Chen', email: 'bo@example.com', message: 'Do you make vegan chocolates?' });
 
-    const [teacher] = await mailbox(TEACHER);
-    expect(teacher!.subject).toBe('Message from Bo Chen through the contact form');
-    expect(teacher!.headers['Reply-To']).toBe('bo@example.com');
-    expect(teacher!.text).toContain('Do you make vegan chocolates?');
-    expect(teacher!.text).toContain('bo@example.com');
+    const teacher = itemAt(await mailbox(TEACHER), 0);
+    expect(teacher.subject).toBe('Message from Bo Chen through the contact form');
+    expect(teacher.headers['Reply-To']).toBe('bo@example.com');
+    expect(teacher.text).toContain('Do you make vegan chocolates?');
+    expect(teacher.text).toContain('bo@example.com');
 
     const visitor = await mailbox('bo@example.com');
     expect(visitor).toHaveLength(1);
-    expect(visitor[0]!.subject).toBe('Thank you for your message');
+    expect(itemAt(visitor, 0).subject).toBe('Thank you for your message');
     // The confirmation doesn't echo the sender's text (no relay for someone else's words).
-    expect(visitor[0]!.text).not.toContain('vegan');
+    expect(itemAt(visitor, 0).text).not.toContain('vegan');
   });
 
   it('refuses missing and invalid fields, storing and mailing nothing', async () => {

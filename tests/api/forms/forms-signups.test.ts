@@ -14,6 +14,7 @@ import { classForm } from '../../helpers/classes.ts';
 import { PNG as PNG_BYTES, PNG_BASE64 as PNG_B64 } from '../../helpers/endpoints/common.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { LIMITS } from '../../../api/services/limits.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the concurrency test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
@@ -106,24 +107,24 @@ describe(`new student sign-up on ${testDbKind()}`, () => {
       phone: '123-456-7890',
       waiverAccepted: true,
     });
-    expect(Buffer.from(row!.signaturePng!).equals(PNG_BYTES)).toBe(true);
+    expect(Buffer.from(must(row, 'row').signaturePng!).equals(PNG_BYTES)).toBe(true);
     const event = await server.services.db.selectFrom('events').select('id').where('title', '=', 'Sunrise Flow').executeTakeFirstOrThrow();
-    expect(row!.eventId).toBe(event.id);
+    expect(must(row, 'row').eventId).toBe(event.id);
 
     const when = new Intl.DateTimeFormat('en-US', { timeZone: zone(), weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
       zonedInstant(cls.date, '07:30', zone()),
     );
     const [teacher] = await mailbox(TEACHER);
-    expect(teacher!.subject).toBe(`Class sign-up: Ana Lima for Sunrise Flow on ${cls.date}`);
-    expect(teacher!.headers['Reply-To']).toBe('ana@example.com');
-    for (const part of ['Sunrise Flow', 'Ana Lima', 'ana@example.com', '123-456-7890', when]) expect(teacher!.text).toContain(part);
+    expect(must(teacher, 'teacher').subject).toBe(`Class sign-up: Ana Lima for Sunrise Flow on ${cls.date}`);
+    expect(must(teacher, 'teacher').headers['Reply-To']).toBe('ana@example.com');
+    for (const part of ['Sunrise Flow', 'Ana Lima', 'ana@example.com', '123-456-7890', when]) expect(must(teacher, 'teacher').text).toContain(part);
 
-    const [student] = await mailbox('ana@example.com');
-    expect(student!.subject).toBe(`You're signed up: Sunrise Flow on ${when}`);
-    expect(student!.text).toContain(`Date: ${when}`);
-    expect(student!.text).toMatch(/Time: 7:30 AM P[SD]T/);
-    expect(student!.text).toContain('Place: Studio One, 12 Main St; 2nd floor');
-    expect(student!.attachments).toMatchObject([
+    const student = itemAt(await mailbox('ana@example.com'), 0);
+    expect(student.subject).toBe(`You're signed up: Sunrise Flow on ${when}`);
+    expect(student.text).toContain(`Date: ${when}`);
+    expect(student.text).toMatch(/Time: 7:30 AM P[SD]T/);
+    expect(student.text).toContain('Place: Studio One, 12 Main St; 2nd floor');
+    expect(student.attachments).toMatchObject([
       { filename: 'class.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', size: expect.any(Number) },
     ]);
 
@@ -240,13 +241,13 @@ describe(`new student sign-up on ${testDbKind()}`, () => {
     const cls = await addClass({ location: '<b>Hall</b>' });
     const name = '<script>alert(1)</script>';
     expect((await signUp(form(cls, { name, email: 'html@example.com' }))).status).toBe(201);
-    expect((await signupsOf(cls.title))[0]!.name).toBe(name);
+    expect(itemAt(await signupsOf(cls.title), 0).name).toBe(name);
     const [teacher] = await mailbox(TEACHER);
     const [student] = await mailbox('html@example.com');
-    expect(teacher!.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(must(teacher, 'teacher').html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // The student's address is unproven: a name that is not a plain name is not echoed to it at all.
-    expect(student!.html).not.toContain('alert(1)');
-    expect(student!.text).toContain('See you in class!');
+    expect(must(student, 'student').html).not.toContain('alert(1)');
+    expect(must(student, 'student').text).toContain('See you in class!');
     for (const m of [teacher!, student!]) {
       expect(m.html).not.toContain('<script>');
       expect(m.html).not.toContain('<b>Hall');
@@ -276,14 +277,14 @@ describe(`returning student on ${testDbKind()}`, () => {
     expect(await res.json()).toEqual({ message: 'Registration confirmed!', _id: expect.any(String) });
     const [row] = await signupsOf(second.title);
     expect(row).toMatchObject({ name: 'Rae New', phone: '555-222-3333', email: 'rae@example.com', waiverAccepted: true, date: second.date });
-    expect(Buffer.from(row!.signaturePng!).equals(PNG_BYTES)).toBe(true);
+    expect(Buffer.from(must(row, 'row').signaturePng!).equals(PNG_BYTES)).toBe(true);
 
-    const [student] = await mailbox('rae@example.com');
-    expect(student!.subject).toContain(`You're signed up: ${second.title}`);
-    expect(student!.attachments.map((a) => a.filename)).toEqual(['class.ics']);
+    const student = itemAt(await mailbox('rae@example.com'), 0);
+    expect(student.subject).toContain(`You're signed up: ${second.title}`);
+    expect(student.attachments.map((a) => a.filename)).toEqual(['class.ics']);
     expect(await icsTo(server, 'rae@example.com')).toContain(`DTSTART;TZID=America/Los_Angeles:${second.date.replaceAll('-', '')}T100000`);
-    const [teacher] = await mailbox(TEACHER);
-    expect(teacher!.subject).toBe(`Class sign-up: Rae New for ${second.title} on ${second.date}`);
+    const teacher = itemAt(await mailbox(TEACHER), 0);
+    expect(teacher.subject).toBe(`Class sign-up: Rae New for ${second.title} on ${second.date}`);
   });
 
   it('tells an unknown e-mail to sign up as a new student (404, "email doesn\'t exist"), also a registered client who never signed the waiver', async () => {

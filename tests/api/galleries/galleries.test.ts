@@ -5,6 +5,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
 import type { GalleryPhotoSavedView, GalleryView } from '../../../contract/galleries.ts';
+import { must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 let cookie: string;
@@ -103,10 +104,10 @@ describe(`galleries on ${testDbKind()}`, () => {
     expect((await asAdmin(`/api/admin/galleries/chocolates/photos/${ids[1]}`, 'PUT', { alt: 'x' })).status).toBe(404);
 
     // Delete: the photo and its image go; the rest keep their order.
-    const before = await rows();
-    const src = yoga.photos.find((p) => p._id === ids[0])!.picture.src;
+    const before = must(await rows(), 'before');
+    const src = mustFind(yoga.photos, (p) => p._id === ids[0]).picture.src;
     expect((await asAdmin(`/api/admin/galleries/yoga/photos/${ids[0]}`, 'DELETE')).status).toBe(200);
-    expect(await rows()).toEqual({ photos: before!.photos - 1, images: before!.images - 1 });
+    expect(await rows()).toEqual({ photos: before.photos - 1, images: before.images - 1 });
     expect((await server.api(src)).status).toBe(404);
     expect((await gallery('yoga')).photos.map((p) => p._id)).toEqual([ids[2], ids[1]]);
     expect((await asAdmin(`/api/admin/galleries/yoga/photos/${ids[0]}`, 'DELETE')).status).toBe(404);

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -67,7 +68,7 @@ describe('a server killed between a gift card’s capture and the card', () => {
     );
     expect(await db().selectFrom('paymentAttempts').select('settledBy').where('paypalOrderId', '=', orderID).execute()).toEqual([{ settledBy: 'reconciler' }]);
     const made1 = await cards(orderID);
-    expect(made1).toEqual([{ id: made1[0]!.id, codeLast4: made1[0]!.codeLast4, method: 'paypal', priceCents: 5_000, quantity: 5_000 }]);
+    expect(made1).toEqual([{ id: itemAt(made1, 0).id, codeLast4: itemAt(made1, 0).codeLast4, method: 'paypal', priceCents: 5_000, quantity: 5_000 }]);
 
     // Mailed once each, after the completing commit: the card, the receipt, the note it went.
     const mails = () => db().selectFrom('mails').select(['to', 'subject']).where('to', 'in', [BUYER, RECIPIENT]).execute();
@@ -84,7 +85,7 @@ describe('a server killed between a gift card’s capture and the card', () => {
     // The buyer's retry answers the card made; nothing more is captured, made or mailed.
     const retry = await buy();
     expect(retry.status).toBe(201);
-    expect(await retry.json()).toEqual({ _id: made1[0]!.id, last4: made1[0]!.codeLast4 });
+    expect(await retry.json()).toEqual({ _id: itemAt(made1, 0).id, last4: itemAt(made1, 0).codeLast4 });
     expect(await emulator.captures()).toBe(before + 1);
     expect(await cards(orderID)).toHaveLength(1);
     expect(await mails()).toHaveLength(3);

@@ -18,6 +18,7 @@ import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
 import { emulatorCaptureCount } from '../../../api/services/payments/emulator.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import { until } from '../../helpers/until.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
@@ -85,15 +86,15 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
       { id: body._id, codeLast4: body.last4, design: 'chocolates', buyerName: 'Bea Buyer', sendOn: today(), createdBy: 'buyer' },
     ]);
     expect(await cardsOf(orderId)).toMatchObject([{ quantity: 5_000, priceCents: 5_000, method: 'paypal', unit: 'cents' }]);
-    expect((await cardsOf(orderId))[0]!.deliveredAt).not.toBeNull();
+    expect(itemAt(await cardsOf(orderId), 0).deliveredAt).not.toBeNull();
     expect(await attemptOf(orderId)).toMatchObject({ kind: 'gift_card', state: 'completed', settledBy: 'checkout', userId: null, amountCents: 5_000 });
 
     // The recipient: the code, the amount, the buyer's words.
     const [card, ...moreToRae] = await readMailbox(server, json.recipientEmail as string);
     expect(moreToRae).toEqual([]);
-    expect(card!.subject).toBe('A $50.00 gift card from Bea Buyer');
-    expect(card!.text).toContain('“Merry Christmas!”');
-    const code = CODE.exec(card!.text)![1]!;
+    expect(must(card, 'card').subject).toBe('A $50.00 gift card from Bea Buyer');
+    expect(must(card, 'card').text).toContain('“Merry Christmas!”');
+    const code = must(CODE.exec(must(card, 'card').text), 'CODE.exec(card.text)')[1]!;
     expect(code.slice(-4)).toBe(body.last4);
 
     // The buyer: the receipt and the note it went, each naming the last four and never the code.
@@ -169,8 +170,8 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(await readMailbox(server, json.recipientEmail as string)).toEqual([]);
     const [receipt, ...more] = await readMailbox(server, json.buyerEmail as string);
     expect(more).toEqual([]);
-    expect(receipt!.text).toContain(`(ending ${last4})`);
-    expect(receipt!.text).toContain(`on ${nextWeek}`);
+    expect(must(receipt, 'receipt').text).toContain(`(ending ${last4})`);
+    expect(must(receipt, 'receipt').text).toContain(`on ${nextWeek}`);
 
     await deliverDueCards(server.services, addDays(today(), 6));
     expect(await readMailbox(server, json.recipientEmail as string)).toEqual([]);
@@ -178,7 +179,7 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     await deliverDueCards(server.services, nextWeek);
     const [card, ...again] = await readMailbox(server, json.recipientEmail as string);
     expect(again).toEqual([]);
-    expect(CODE.exec(card!.text)![1]!.slice(-4)).toBe(last4);
+    expect(itemAt(must(CODE.exec(must(card, 'card').text), 'CODE.exec(card.text)'), 1).slice(-4)).toBe(last4);
     expect((await readMailbox(server, json.buyerEmail as string)).map((m) => m.subject)).toContain('Your gift card to Rae Gift was delivered');
   });
 
@@ -187,9 +188,9 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     const nextWeek = addDays(today(), 7);
     const json = purchase(orderId, 3_000, { sendOn: nextWeek });
     expect((await buy(json)).status).toBe(201);
-    const [receipt] = await readMailbox(server, json.buyerEmail as string);
-    const link = /(https?:\/\/\S+\/gift-cards\/change\?card=(\S+)&token=(\S+))/.exec(receipt!.text);
-    expect(link, receipt!.text).not.toBeNull();
+    const receipt = itemAt(await readMailbox(server, json.buyerEmail as string), 0);
+    const link = /(https?:\/\/\S+\/gift-cards\/change\?card=(\S+)&token=(\S+))/.exec(receipt.text);
+    expect(link, receipt.text).not.toBeNull();
     const [, , id, token] = link! as unknown as [string, string, string, string];
     const delivery = (t: string) => server.api(`/api/gift-cards/${id}/delivery?token=${encodeURIComponent(t)}`);
     const change = (body: Record<string, unknown>) =>
@@ -220,7 +221,7 @@ describe(`buying a gift card through PayPal on ${testDbKind()}`, () => {
     expect(await now.json()).toMatchObject({ delivered: true });
     const [card, ...again] = await readMailbox(server, other);
     expect(again).toEqual([]);
-    expect(card!.text).toMatch(CODE);
+    expect(must(card, 'card').text).toMatch(CODE);
     expect(await readMailbox(server, json.recipientEmail as string)).toEqual([]);
     // Sent: nothing changes any more.
     const late = await change({ recipientEmail: json.recipientEmail, sendOn: later });

@@ -17,6 +17,7 @@ import { readMailbox } from '../../helpers/mail.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import { GIFT_CARD_PAYS_ALL } from '../../../contract/booking.ts';
 import { emulatorCaptureCount, emulatorWebhookHeaders } from '../../../api/services/payments/emulator.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 // Every buyer from their own address, as real buyers are: the code limit counts per address.
@@ -361,8 +362,8 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     const debit = await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('slotId', '=', slot.id).where('userId', 'is', null).execute();
     expect(debit).toEqual([{ change: -9_000, reason: 'used' }]);
     // Her confirmation says what paid for it.
-    const [confirmation] = await readMailbox(server, client.email);
-    expect(confirmation!.text).toContain('Payment: $90.00 paid with a gift card');
+    const confirmation = itemAt(await readMailbox(server, client.email), 0);
+    expect(confirmation.text).toContain('Payment: $90.00 paid with a gift card');
   });
 
   it("a card that holds less pays what it holds and PayPal the rest; the books count the whole; a cancel refunds PayPal's part and gives the card its part back", async () => {
@@ -387,8 +388,8 @@ describe(`a gift card spent on a session on ${kind}`, () => {
     expect(await balanceOf(card.code)).toBe(0);
     const row = await db().selectFrom('slots').select(['bookedBy', 'paypalOrderId', 'amountCents']).where('id', '=', slot.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ bookedBy: client.id, paypalOrderId: orderID, amountCents: 4_000 });
-    const [confirmation] = await readMailbox(server, client.email);
-    expect(confirmation!.text).toContain('Payment: $50.00 paid with a gift card and $40.00 through PayPal');
+    const confirmation = itemAt(await readMailbox(server, client.email), 0);
+    expect(confirmation.text).toContain('Payment: $50.00 paid with a gift card and $40.00 through PayPal');
     // Her books: one session, its whole $90 (the card's money is income when it buys it).
     const after = await finances();
     expect(after.sessionsPaidCount).toBe(before.sessionsPaidCount + 1);
@@ -496,8 +497,8 @@ describe(`a package bought with a gift card on ${kind}`, () => {
     expect(await balanceOf(card.code)).toBe(50_000 - five.suggestedPriceCents);
     const lot = await db().selectFrom('creditLots').select(['method', 'priceCents', 'userId']).where('id', '=', lotId).executeTakeFirstOrThrow();
     expect(lot).toEqual({ method: 'gift_card', priceCents: five.suggestedPriceCents, userId: client.id });
-    const [mail] = await readMailbox(server, client.email);
-    expect(mail!.text).toContain(`paid with a gift card`);
+    const mail = itemAt(await readMailbox(server, client.email), 0);
+    expect(mail.text).toContain(`paid with a gift card`);
   });
 
   it('a card that holds less pays its part and PayPal the rest: the credits at the whole price; PayPal declining the rest gives the card its part back', async () => {
@@ -528,8 +529,11 @@ describe(`a package bought with a gift card on ${kind}`, () => {
     expect(await balanceOf(card.code)).toBe(0);
     const lot = await db().selectFrom('creditLots').select(['method', 'priceCents', 'paypalOrderId']).where('id', '=', lotId).executeTakeFirstOrThrow();
     expect(lot).toEqual({ method: 'paypal', priceCents: price, paypalOrderId: orderID });
-    const mail = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Your package'));
-    expect(mail!.text).toContain(`$100.00 paid with a gift card and $${((price - 10_000) / 100).toFixed(2)} paid through PayPal`);
+    const mail = must(
+      (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Your package')),
+      'mail',
+    );
+    expect(mail.text).toContain(`$100.00 paid with a gift card and $${((price - 10_000) / 100).toFixed(2)} paid through PayPal`);
   });
 
   it('a card that holds less, a wrong code, an amount off the scale, or another client: refused, nothing granted or taken', async () => {

@@ -11,6 +11,7 @@ import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
@@ -34,15 +35,15 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
     expect(card.code).toMatch(CODE);
     const [mail, ...more] = await readMailbox(server, to);
     expect(more).toEqual([]);
-    expect(mail!.subject).toMatch(/^A \$25\.00 gift card from /);
-    expect(mail!.text).toContain(`Your code: ${card.code}`);
-    expect(mail!.text).toContain('“Thank you for the raffle!”');
+    expect(must(mail, 'mail').subject).toMatch(/^A \$25\.00 gift card from /);
+    expect(must(mail, 'mail').text).toContain(`Your code: ${card.code}`);
+    expect(must(mail, 'mail').text).toContain('“Thank you for the raffle!”');
 
     // The mail's printable card shows the code, the amount and her words; a link that is not its own shows nothing.
-    const link = /\/gift-cards\/print\?card=([^&\s]+)&token=(\S+)/.exec(mail!.text);
-    expect(link, mail!.text).not.toBeNull();
+    const link = /\/gift-cards\/print\?card=([^&\s]+)&token=(\S+)/.exec(must(mail, 'mail').text);
+    expect(link, must(mail, 'mail').text).not.toBeNull();
     const printable = (id: string, token: string) => server.api(`/api/gift-cards/${id}/printable?token=${encodeURIComponent(token)}`);
-    const printed = await printable(link![1]!, link![2]!);
+    const printed = await printable(must(link, 'link')[1]!, must(link, 'link')[2]!);
     expect(printed.status).toBe(200);
     expect(await printed.json()).toMatchObject({
       code: card.code,
@@ -51,7 +52,7 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
       recipientName: 'Rae Gift',
       message: 'Thank you for the raffle!',
     });
-    const otherLink = await printable(link![1]!, linkTokenOf(server.env.APP_SECRET, 'change', card._id));
+    const otherLink = await printable(must(link, 'link')[1]!, linkTokenOf(server.env.APP_SECRET, 'change', card._id));
     expect(otherLink.status).toBe(404);
     expect(JSON.stringify(await otherLink.json())).not.toContain(card.code);
 
@@ -90,7 +91,7 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
     await Promise.all([deliverDueCards(server.services, tomorrow), deliverDueCards(server.services, tomorrow)]);
     const mails = await readMailbox(server, to);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain(`Your code: ${card.code}`);
+    expect(itemAt(mails, 0).text).toContain(`Your code: ${card.code}`);
     await deliverDueCards(server.services, tomorrow);
     expect(await readMailbox(server, to)).toHaveLength(1);
   });

@@ -6,6 +6,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { hasGps, heicOpening, noisePng, phoneJpeg, pngBomb, smallJpeg } from '../../helpers/photos.ts';
 import type { ImageUploadedView, PictureView } from '../../../contract/images.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 let cookie: string;
@@ -23,7 +24,7 @@ const upload = (bytes: Uint8Array, type = 'image/jpeg', name = 'photo.jpg', fiel
 };
 
 const count = async (table: 'images' | 'image_variants') =>
-  (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(server.services.db)).rows[0]!.n;
+  itemAt((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(server.services.db)).rows, 0).n;
 const counts = async () => [await count('images'), await count('image_variants')];
 
 /** Every URL of a picture: the `src` and each srcset entry, with the width it claims. */
@@ -34,7 +35,7 @@ function urlsOf(p: PictureView): { url: string; width: number; format: 'avif' | 
       .filter(Boolean)
       .map((e) => {
         const [url, w] = e.split(' ');
-        return { url: url!, width: Number(w!.slice(0, -1)), format };
+        return { url: url!, width: Number(must(w, 'w').slice(0, -1)), format };
       });
   return [...entries(p.avif, 'avif'), ...entries(p.webp, 'webp')];
 }

@@ -5,6 +5,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
 import type { ImageUploadedView, PictureView } from '../../../contract/images.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 /**
  * Issue 25: portrait and square photos are cut to landscape (4:3) for landscape boxes, around the
@@ -33,7 +34,7 @@ const entries = (srcset: string) =>
   srcset
     .split(', ')
     .filter(Boolean)
-    .map((e) => ({ url: e.split(' ')[0]!, width: Number(e.split(' ')[1]!.slice(0, -1)) }));
+    .map((e) => ({ url: e.split(' ')[0]!, width: Number(itemAt(e.split(' '), 1).slice(0, -1)) }));
 const pixelsOf = async (url: string) => {
   const res = await server.api(url);
   expect(res.status, url).toBe(200);
@@ -80,8 +81,8 @@ describe(`landscape cuts and focal points on ${testDbKind()}`, () => {
       }
     }
     // The cut is what a small landscape box loads: far lighter than the portrait of the same width.
-    const whole = (await (await server.api(entries(picture.webp).find((e) => e.width === 320)!.url)).arrayBuffer()).byteLength;
-    const cut = (await (await server.api(entries(crop.webp).find((e) => e.width === 320)!.url)).arrayBuffer()).byteLength;
+    const whole = (await (await server.api(mustFind(entries(picture.webp), (e) => e.width === 320).url)).arrayBuffer()).byteLength;
+    const cut = (await (await server.api(mustFind(entries(crop.webp), (e) => e.width === 320).url)).arrayBuffer()).byteLength;
     expect(cut).toBeLessThan(whole);
   });
 
@@ -101,7 +102,7 @@ describe(`landscape cuts and focal points on ${testDbKind()}`, () => {
     expect(top.status).toBe(200);
     const atTop = ((await top.json()) as ImageUploadedView).picture;
     expect(atTop.focus).toEqual({ x: 0.5, y: 0.05 });
-    const topUrl = entries(atTop.crop!.webp).find((e) => e.width === 320)!.url;
+    const topUrl = mustFind(entries(must(atTop.crop, 'atTop.crop').webp), (e) => e.width === 320).url;
     expect(topUrl).toMatch(/\/c50-5\/320\.webp$/);
     // The cut starts at the top: its upper part is the red band.
     const img = await pixelsOf(topUrl);
@@ -110,18 +111,18 @@ describe(`landscape cuts and focal points on ${testDbKind()}`, () => {
 
     const bottom = await focus({ focus: { x: 0.5, y: 0.95 } });
     const atBottom = ((await bottom.json()) as ImageUploadedView).picture;
-    const bottomUrl = entries(atBottom.crop!.webp).find((e) => e.width === 320)!.url;
+    const bottomUrl = mustFind(entries(must(atBottom.crop, 'atBottom.crop').webp), (e) => e.width === 320).url;
     expect(bottomUrl).toMatch(/\/c50-95\/320\.webp$/);
     expect(isBlue(await middleColour(bottomUrl))).toBe(true);
     expect((await server.api(topUrl)).status).toBe(404);
-    expect((await server.api(entries(picture.crop!.webp)[0]!.url)).status).toBe(404);
+    expect((await server.api(itemAt(entries(must(picture.crop, 'picture.crop').webp), 0).url)).status).toBe(404);
 
     const list = (await (await server.api('/api/admin/images', { headers: { cookie } })).json()) as { id: string; picture: PictureView }[];
     expect(list.find((i) => i.id === id)?.picture.focus).toEqual({ x: 0.5, y: 0.95 });
 
     const cleared = ((await (await focus({ focus: null })).json()) as ImageUploadedView).picture;
     expect(cleared.focus).toBeNull();
-    expect(cleared.crop!.webp).toMatch(/\/ca\/320\.webp/);
+    expect(must(cleared.crop, 'cleared.crop').webp).toMatch(/\/ca\/320\.webp/);
   });
 
   it('refuses a focal point without an admin, outside the photo, or for an image that does not exist', async () => {

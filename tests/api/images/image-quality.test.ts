@@ -4,6 +4,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { cameraJpeg } from '../../helpers/camera.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
+import { must } from '../../helpers/guards.ts';
 
 /**
  * Issue 36: a photo of fine texture (sand, linen, grated chocolate: the kind that compresses
@@ -42,7 +43,7 @@ describe(`textured photos by size on ${testDbKind()}`, () => {
     const { picture } = uploaded;
     expect(picture.width).toBe(1200);
     // The landscape cut's 960 (a card or a cover at DPR 3 on a tablet): 83 KB at one quality.
-    expect(await bytesOf(picture.crop!.avif, 960)).toBeLessThan(72 * 1024);
+    expect(await bytesOf(must(picture.crop, 'picture.crop').avif, 960)).toBeLessThan(72 * 1024);
     // The whole photo at its full 1200 px (a photo in a post's text, wide screens): 209 KB at one quality.
     expect(await bytesOf(picture.avif, 1200)).toBeLessThan(160 * 1024);
   });
@@ -50,7 +51,7 @@ describe(`textured photos by size on ${testDbKind()}`, () => {
   it('gives the small sizes, seen closest, more quality than the large ones: a 320-px AVIF is not starved of its texture', async () => {
     const { picture } = uploaded;
     // Per pixel, the 320-px cut keeps more than the 960-px one (higher quality where bytes are few).
-    const perPixel = async (w: number) => (await bytesOf(picture.crop!.avif, w)) / (w * w * 0.75);
+    const perPixel = async (w: number) => (await bytesOf(must(picture.crop, 'picture.crop').avif, w)) / (w * w * 0.75);
     expect(await perPixel(320)).toBeGreaterThan(await perPixel(960));
   });
 });

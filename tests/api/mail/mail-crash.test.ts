@@ -22,6 +22,7 @@ import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
 import { serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
+import { must } from '../../helpers/guards.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -140,7 +141,7 @@ describe(`mails of purchases a kill -9 interrupted, on ${kind}`, () => {
     });
 
     const call = (path: string, init: { method: string; json?: unknown; cookie?: string }) =>
-      fetch(`${server!.url}${path}`, {
+      fetch(`${must(server, 'server').url}${path}`, {
         method: init.method,
         headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) },
         ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),

@@ -12,6 +12,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 // The periodic sender stays out of the way: the test runs the sender's tick itself.
 const server = useTestServer({ env: { OUTBOX_INTERVAL_MS: '3600000' }, resetRateLimits: true });
@@ -97,7 +98,7 @@ describe(`the mail outbox for the forms and the login link on ${testDbKind()}`, 
     expect(await sendDueMails(server.services, later)).toMatchObject({ claimed: 0, sent: 0 });
     const delivered = await mailbox(contact.email);
     expect(delivered).toHaveLength(1);
-    expect(delivered[0]!.subject).toBe('Thank you for your message');
+    expect(itemAt(delivered, 0).subject).toBe('Thank you for your message');
     expect((await outboxTo(contact.email))[0]).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
@@ -146,7 +147,7 @@ describe(`the mail outbox for the forms and the login link on ${testDbKind()}`, 
     const delivered = await mailbox(user.email);
     expect(delivered).toHaveLength(1);
     // The link it carries works: the token it names was committed with the mail.
-    const url = delivered[0]!.links.find((l) => l.includes('/verify-login?token='))!;
+    const url = itemAt(delivered, 0).links.find((l) => l.includes('/verify-login?token='))!;
     const res = await post('/api/user/verify-login', { token: new URL(url).searchParams.get('token') });
     expect(res.status).toBe(200);
   });

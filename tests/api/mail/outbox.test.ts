@@ -11,7 +11,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 import { createResendMailer } from '../../../api/services/mail/resend.ts';
 import { createMailboxMailer } from '../../../api/services/mail/mailbox.ts';
 import { queueMails } from '../../../api/mail/outbox.repo.ts';
@@ -19,6 +19,7 @@ import { isRetryable, retryDelayMs, sendDueMails, sendQueued } from '../../../ap
 import { DEV_WEBHOOK_SECRET, mailEventPayload, signMailEvent } from '../../../api/mail/resend-webhook.ts';
 import { MailError, type OutgoingMail } from '../../../api/services/mail/index.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 // Retries after 50 ms, doubling, at most 3 tries; claims stale after a second.
 const server = useTestServer({ env: { OUTBOX_RETRY_BASE_MS: '50', OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_CLAIM_STALE_MS: '1000', OUTBOX_INTERVAL_MS: '3600000' } });
@@ -60,8 +61,8 @@ describe(`the mail outbox on ${testDbKind()}`, () => {
     const [id] = await queue('booking-confirmation', [mail('ana@example.com')]);
     expect(await sendQueued(server.services, [id!])).toBe(1);
     expect(resend.requests).toHaveLength(1);
-    expect(resend.requests[0]!.headers['idempotency-key']).toBe(`mail/${id}`);
-    expect(resend.requests[0]!.headers.authorization).toBe('Bearer re_test');
+    expect(itemAt(resend.requests, 0).headers['idempotency-key']).toBe(`mail/${id}`);
+    expect(itemAt(resend.requests, 0).headers.authorization).toBe('Bearer re_test');
     expect(await row(id!)).toMatchObject({ state: 'sent', attempts: 1 });
     // Sent already: neither the request's send nor the periodic sender sends it again.
     expect(await sendQueued(server.services, [id!])).toBe(0);
@@ -163,7 +164,7 @@ describe(`the mail outbox on ${testDbKind()}`, () => {
       .execute();
     expect((await sendDueMails(server.services, later(100))).claimed).toBe(0);
     expect(await sendDueMails(server.services, later(5_000))).toMatchObject({ claimed: 1, sent: 1 });
-    expect(resend.requests.at(-1)!.headers['idempotency-key']).toBe(`mail/${orphan}`);
+    expect(itemAt(resend.requests, -1).headers['idempotency-key']).toBe(`mail/${orphan}`);
     expect(ids).toHaveLength(30);
   });
 

@@ -27,7 +27,8 @@ import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { testServerEnv, useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 
@@ -194,7 +195,7 @@ describe(`no secret at rest in clear, on ${kind}`, () => {
       expect(bought.status, await bought.clone().text()).toBe(201);
       cards.push({ id: ((await bought.json()) as { _id: string })._id, delivered: days === 7 });
     }
-    laterCard = cards[2]!.id;
+    laterCard = itemAt(cards, 2).id;
     await deliverDueCards(server.services, addDays(today(), 7));
 
     // A login link; one more the provider refuses for good (it stays in the outbox, failed).
@@ -248,7 +249,7 @@ describe(`no secret at rest in clear, on ${kind}`, () => {
     const failed = rows.filter((r) => r.state === 'failed');
     expect(failed.map((r) => r.to)).toEqual([typo.email]);
     expect(failed[0]).toMatchObject({ subject: '', text: '', html: '' });
-    expect(failed[0]!.sealed).toMatch(/^v1\./);
+    expect(itemAt(failed, 0).sealed).toMatch(/^v1\./);
     for (const r of rows.filter((r) => r.state === 'sent')) {
       expect(r).toMatchObject({ text: '', html: '', headers: {}, attachments: [], keyId: null, sealed: null });
       // A mail that names someone besides its recipient (a card "from" its buyer) keeps no subject either (decision 0053).

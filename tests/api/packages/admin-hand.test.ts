@@ -14,6 +14,7 @@ import { zonedNow } from '../../../api/lib/time.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 // No realtime room in tests: a booking's notice to open pages is stubbed (one test spies on it).
@@ -28,7 +29,7 @@ const today = () => zonedNow(server.env.SITE_TIMEZONE, server.services.clock.now
 const balanceOf = async (id: string): Promise<BalanceView> => (await asAdmin(`/api/user/${id}/balance`)).json();
 const owed = async () => ((await (await asAdmin('/api/admin/finances')).json()) as FinancesView).sessionsOwed;
 const byMethod = async (year: string) => ((await (await asAdmin(`/api/admin/tax-year/${year}`)).json()) as TaxYearView).sessionsByMethod;
-const methodCents = (rows: TaxYearView['sessionsByMethod'], method: string) => rows.find((r) => r.method === method)!.cents;
+const methodCents = (rows: TaxYearView['sessionsByMethod'], method: string) => mustFind(rows, (r) => r.method === method).cents;
 
 const { addSlot, packageNamed } = packageFixtures(server);
 
@@ -43,11 +44,11 @@ describe(`clients she adds and sales she records on ${testDbKind()}`, () => {
     expect(res.status).toBe(201);
     const [welcome, ...more] = await readMailbox(server, email);
     expect(more).toEqual([]);
-    expect(welcome!.subject).toMatch(/^Welcome to /);
-    expect(welcome!.text).toContain('Hi Wren');
-    expect(welcome!.links.some((l) => l.startsWith(`${server.env.SITE_URL}/verify-login?token=`))).toBe(true);
+    expect(must(welcome, 'welcome').subject).toMatch(/^Welcome to /);
+    expect(must(welcome, 'welcome').text).toContain('Hi Wren');
+    expect(must(welcome, 'welcome').links.some((l) => l.startsWith(`${server.env.SITE_URL}/verify-login?token=`))).toBe(true);
     // The link signs the client in, as the login page's does.
-    const token = new URL(welcome!.links.find((l) => l.includes('/verify-login?token='))!).searchParams.get('token');
+    const token = new URL(must(welcome, 'welcome').links.find((l) => l.includes('/verify-login?token='))!).searchParams.get('token');
     const login = await server.api('/api/user/verify-login', { method: 'POST', json: { token } });
     expect(login.status).toBe(200);
 
@@ -90,9 +91,9 @@ describe(`clients she adds and sales she records on ${testDbKind()}`, () => {
     expect(owedAfter.cents - owedBefore.cents).toBe(45_000);
     expect(owedAfter.asOf).toBe(today());
 
-    const [receipt] = await readMailbox(server, client.email);
-    expect(receipt!.subject).toBe('Your receipt: Five individual yoga sessions');
-    expect(receipt!.text).toContain('$450.00 paid by Venmo on');
+    const receipt = itemAt(await readMailbox(server, client.email), 0);
+    expect(receipt.subject).toBe('Your receipt: Five individual yoga sessions');
+    expect(receipt.text).toContain('$450.00 paid by Venmo on');
 
     // Her adjustments give sessions, not sales: nothing on the books, nothing owed in money.
     await asAdmin(`/api/admin/users/${client.id}/credits`, 'POST', { sessions: 1, reason: 'A thank-you' });
@@ -190,7 +191,7 @@ describe(`sessions she books for a client on ${testDbKind()}`, () => {
     const gift = await bookFor(client.id, { slotId: (await addSlot()).id, sessionType: YOGA, pay: { method: 'free', amountCents: 0, paidOn: today() } });
     expect(gift.status).toBe(201);
     const withGift = await byMethod(year);
-    expect(withGift.find((m) => m.method === 'free')!.count - methodsAfter.find((m) => m.method === 'free')!.count).toBe(1);
+    expect(mustFind(withGift, (m) => m.method === 'free').count - mustFind(methodsAfter, (m) => m.method === 'free').count).toBe(1);
     expect(methodCents(withGift, 'free')).toBe(0);
   });
 

@@ -10,6 +10,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { sendExpiryReminders } from '../../../api/packages/expiry-reminders.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 
@@ -35,8 +36,8 @@ describe(`the week-before expiry reminder on ${testDbKind()}`, () => {
     expect(sent.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const mails = await readMailbox(server, client.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/^Your 3 sessions with .+ lapse soon$/);
-    expect(mails[0]!.text).toContain('Sessions given: 3 sessions, usable until');
+    expect(itemAt(mails, 0).subject).toMatch(/^Your 3 sessions with .+ lapse soon$/);
+    expect(itemAt(mails, 0).text).toContain('Sessions given: 3 sessions, usable until');
     await sendExpiryReminders(server.services, today());
     expect(await readMailbox(server, client.email)).toHaveLength(1);
   });

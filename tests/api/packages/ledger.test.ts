@@ -13,6 +13,7 @@ import { readMailbox } from '../../helpers/mail.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { expireLapsedCredits } from '../../../api/money/ledger.ts';
 import type { BalanceView, PackageView } from '../../../contract/packages.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -234,7 +235,7 @@ describe(`booking with a credit on ${testDbKind()}`, () => {
       // Newest first: the notice of the cancel just made.
       const mail = (await readMailbox(server, client.email)).find((m) => m.subject.startsWith('Session cancelled'));
       expect(mail, 'the client’s cancel notice').toBeDefined();
-      return mail!.text;
+      return must(mail, 'mail').text;
     };
     expect(await clientMail()).toContain('The session credit it used is back in your balance');
     const toTeacher = (await readMailbox(server, server.env.TEACHER_EMAIL)).filter(

@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -51,8 +52,8 @@ describe('a server killed between a package’s capture and its credits', () => 
       .select(['id', 'method', 'priceCents', 'paypalOrderId', 'quantity'])
       .where('userId', '=', client.id)
       .execute();
-    expect(lots).toEqual([{ id: lots[0]!.id, method: 'paypal', priceCents: 36_000, paypalOrderId: orderID, quantity: 8 }]);
-    expect(await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('lotId', '=', lots[0]!.id).execute()).toEqual([
+    expect(lots).toEqual([{ id: itemAt(lots, 0).id, method: 'paypal', priceCents: 36_000, paypalOrderId: orderID, quantity: 8 }]);
+    expect(await db().selectFrom('ledgerEntries').select(['change', 'reason']).where('lotId', '=', itemAt(lots, 0).id).execute()).toEqual([
       { change: 8, reason: 'bought' },
     ]);
 
@@ -67,7 +68,7 @@ describe('a server killed between a package’s capture and its credits', () => 
     // The client's retry answers the lot recorded; nothing more is captured, granted or mailed.
     const retry = await buy();
     expect(retry.status).toBe(201);
-    expect(await retry.json()).toMatchObject({ lotId: lots[0]!.id, payerFirstName: 'Pat', balance: { sessionsRemaining: 8 } });
+    expect(await retry.json()).toMatchObject({ lotId: itemAt(lots, 0).id, payerFirstName: 'Pat', balance: { sessionsRemaining: 8 } });
     expect(await emulator.captures()).toBe(before + 1);
     expect(await db().selectFrom('creditLots').select('id').where('userId', '=', client.id).execute()).toHaveLength(1);
     expect(await mails()).toHaveLength(2);

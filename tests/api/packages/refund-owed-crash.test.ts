@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
+import { must } from '../../helpers/guards.ts';
 
 const TEACHER = 'teacher@example.com';
 const ZONE = 'America/Los_Angeles';
@@ -60,7 +61,7 @@ describe('a server killed after a package refund was owed', () => {
       async () => (await owed(lotId)) !== undefined,
       () => 'the refund was never owed',
     );
-    await crash.server!.kill('SIGKILL');
+    await must(crash.server, 'crash.server').kill('SIGKILL');
     expect(await pressing).toBe('killed');
 
     // What the crash left: the sessions taken back and the refund owed, nothing refunded at PayPal.
@@ -94,7 +95,7 @@ describe('a server killed after a package refund was owed', () => {
       async () => (await crash.emulator.refunds()) > before,
       () => 'PayPal never made the refund',
     );
-    await crash.server!.kill('SIGKILL');
+    await must(crash.server, 'crash.server').kill('SIGKILL');
     expect(await pressing).toBe('killed');
     expect(await owed(lotId)).toEqual({ state: 'owed', attempts: 0 });
 

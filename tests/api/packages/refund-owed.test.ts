@@ -18,6 +18,7 @@ import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts'
 import { makeDueRefunds } from '../../../api/money/refunds-owed.ts';
 import type { BalanceView, LotRefundedView, PackageBoughtView, PackageView } from '../../../contract/packages.ts';
 import type { TodayView } from '../../../contract/backoffice.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 beforeAll(() => {
@@ -109,7 +110,7 @@ describe(`a package refund PayPal refuses, on ${testDbKind()}`, () => {
 
     // Mailed once, through the outbox.
     await until(async () => (await mailsToHer()).length === 1);
-    expect((await mailsToHer())[0]!.text).toContain('$413.00');
+    expect(itemAt(await mailsToHer(), 0).text).toContain('$413.00');
 
     // Still failing: tried again after the wait, each wait longer; no second mail.
     const waits: number[] = [];

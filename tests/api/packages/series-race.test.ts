@@ -15,6 +15,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { SeriesView } from '../../../contract/series.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -49,7 +50,7 @@ describe('a weekly series racing a booking on postgres', () => {
       await trx
         .updateTable('slots')
         .set({ bookedBy: other.id, bookedAt: new Date(), email: other.email, sessionType: YOGA })
-        .where('id', '=', slots[2]!.id)
+        .where('id', '=', itemAt(slots, 2).id)
         .execute();
       claimed();
       await held;
@@ -58,7 +59,7 @@ describe('a weekly series racing a booking on postgres', () => {
     const mine = server.api(`/api/user/${client.id}/series`, {
       method: 'POST',
       headers: { cookie: client.cookie },
-      json: { slotId: slots[0]!.id, weeks: 4, sessionType: YOGA },
+      json: { slotId: itemAt(slots, 0).id, weeks: 4, sessionType: YOGA },
     });
     await someoneWaitsOnALock(server.services.db, 'the held week');
     commit();
@@ -66,13 +67,13 @@ describe('a weekly series racing a booking on postgres', () => {
     const res = await mine;
     expect(res.status).toBe(201);
     const body = (await res.json()) as SeriesView;
-    expect(body.booked.map((b) => b.slotId)).toEqual([slots[0]!.id, slots[1]!.id, slots[3]!.id]);
+    expect(body.booked.map((b) => b.slotId)).toEqual([itemAt(slots, 0).id, itemAt(slots, 1).id, itemAt(slots, 3).id]);
     expect(body.missed.map((m) => m.reason)).toEqual(['taken']);
 
     const balance = (await (await asAdmin(`/api/user/${client.id}/balance`)).json()) as BalanceView;
     expect(balance.sessionsRemaining).toBe(1);
     expect(balance.history.filter((h) => h.reason === 'used')).toHaveLength(3);
-    const week3 = await db.selectFrom('slots').select('bookedBy').where('id', '=', slots[2]!.id).executeTakeFirstOrThrow();
+    const week3 = await db.selectFrom('slots').select('bookedBy').where('id', '=', itemAt(slots, 2).id).executeTakeFirstOrThrow();
     expect(week3.bookedBy).toBe(other.id);
   });
 });

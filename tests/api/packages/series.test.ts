@@ -14,6 +14,7 @@ import { addDays, wallClock, zonedInstant, zonedNow } from '../../../api/lib/tim
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { SeriesView } from '../../../contract/series.ts';
 import type { ClientSlotsView } from '../../../contract/slots.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -60,25 +61,25 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     const start = addDays(today(), 10);
     const slots = await weekly(start, '06:17', 8);
     const other = await clientWith(2);
-    expect((await book(other, slots[2]!.id)).status).toBe(200);
-    expect((await book(other, slots[5]!.id)).status).toBe(200);
+    expect((await book(other, itemAt(slots, 2).id)).status).toBe(200);
+    expect((await book(other, itemAt(slots, 5).id)).status).toBe(200);
     // A free time an hour after each taken week: the nearest one to offer.
     const later2 = await slotAt(addDays(start, 14), '11:17');
     const later5 = await slotAt(addDays(start, 35), '11:17');
 
     const client = await clientWith(8);
-    const res = await series(client, slots[0]!.id, 8);
+    const res = await series(client, itemAt(slots, 0).id, 8);
     expect(res.status).toBe(201);
     const body = (await res.json()) as SeriesView;
     expect(body.message).toBe('6 of 8 weeks are booked.');
-    expect(body.booked.map((b) => b.slotId)).toEqual([0, 1, 3, 4, 6, 7].map((k) => slots[k]!.id));
+    expect(body.booked.map((b) => b.slotId)).toEqual([0, 1, 3, 4, 6, 7].map((k) => itemAt(slots, k).id));
     expect(body.missed.map((m) => [m.startsAt, m.reason])).toEqual([
-      [new Date(slots[2]!.startsAt).toISOString(), 'taken'],
-      [new Date(slots[5]!.startsAt).toISOString(), 'taken'],
+      [new Date(itemAt(slots, 2).startsAt).toISOString(), 'taken'],
+      [new Date(itemAt(slots, 5).startsAt).toISOString(), 'taken'],
     ]);
-    expect(body.missed[0]!.nearest[0]).toEqual({ slotId: later2.id, startsAt: new Date(later2.startsAt).toISOString() });
-    expect(body.missed[1]!.nearest[0]).toEqual({ slotId: later5.id, startsAt: new Date(later5.startsAt).toISOString() });
-    expect(body.missed[0]!.nearest.length).toBeGreaterThan(0);
+    expect(itemAt(body.missed, 0).nearest[0]).toEqual({ slotId: later2.id, startsAt: new Date(later2.startsAt).toISOString() });
+    expect(itemAt(body.missed, 1).nearest[0]).toEqual({ slotId: later5.id, startsAt: new Date(later5.startsAt).toISOString() });
+    expect(itemAt(body.missed, 0).nearest.length).toBeGreaterThan(0);
 
     const balance = await balanceOf(client.id);
     expect(balance.sessionsRemaining).toBe(2);
@@ -87,7 +88,7 @@ describe(`a weekly series on ${testDbKind()}`, () => {
 
     const mails = await readMailbox(server, client.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe(`Weekly sessions booked: ${YOGA}, 6 sessions`);
+    expect(itemAt(mails, 0).subject).toBe(`Weekly sessions booked: ${YOGA}, 6 sessions`);
 
     // "My Bookings": the six, sharing the series id.
     const mine = (await (await server.api(`/api/bookings?userId=${client.id}`, { headers: { cookie: client.cookie } })).json()) as ClientSlotsView;
@@ -97,16 +98,16 @@ describe(`a weekly series on ${testDbKind()}`, () => {
   it('books as many weeks as the credits cover and lists the rest; with none at all it is 409 naming the type', async () => {
     const slots = await weekly(addDays(today(), 11), '07:23', 5);
     const client = await clientWith(3);
-    const body = (await (await series(client, slots[0]!.id, 5)).json()) as SeriesView;
+    const body = (await (await series(client, itemAt(slots, 0).id, 5)).json()) as SeriesView;
     expect(body.booked).toHaveLength(3);
     expect(body.missed.map((m) => m.reason)).toEqual(['no-credit', 'no-credit']);
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(0);
 
     const none = await createUser(server);
-    const refused = await series(none, slots[3]!.id, 2);
+    const refused = await series(none, itemAt(slots, 3).id, 2);
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { message: string }).message).toContain(YOGA);
-    expect((await bookedBy(slots[3]!.id)).bookedBy).toBeNull();
+    expect((await bookedBy(itemAt(slots, 3).id)).bookedBy).toBeNull();
   });
 
   it('refuses another account, a slot that does not exist and weeks out of range, booking nothing', async () => {
@@ -118,13 +119,13 @@ describe(`a weekly series on ${testDbKind()}`, () => {
         await server.api(`/api/user/${client.id}/series`, {
           method: 'POST',
           headers: { cookie: stranger.cookie },
-          json: { slotId: slots[0]!.id, weeks: 2, sessionType: YOGA },
+          json: { slotId: itemAt(slots, 0).id, weeks: 2, sessionType: YOGA },
         })
       ).status,
     ).toBe(403);
     expect((await series(client, '00000000-0000-0000-0000-000000000000', 2)).status).toBe(404);
-    expect((await series(client, slots[0]!.id, 13)).status).toBe(400);
-    expect((await series(client, slots[0]!.id, 1)).status).toBe(400);
+    expect((await series(client, itemAt(slots, 0).id, 13)).status).toBe(400);
+    expect((await series(client, itemAt(slots, 0).id, 1)).status).toBe(400);
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(2);
   });
 
@@ -132,9 +133,9 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     const slots = await weekly(addDays(today(), 13), '15:31', 4);
     const client = await clientWith(4);
     const other = await clientWith(1);
-    const [mine, theirs] = await Promise.all([series(client, slots[0]!.id, 4), book(other, slots[2]!.id)]);
+    const [mine, theirs] = await Promise.all([series(client, itemAt(slots, 0).id, 4), book(other, itemAt(slots, 2).id)]);
     const body = (await mine.json()) as SeriesView;
-    const owner = (await bookedBy(slots[2]!.id)).bookedBy;
+    const owner = (await bookedBy(itemAt(slots, 2).id)).bookedBy;
     if (theirs.status === 200) {
       expect(owner).toBe(other.id);
       expect(body.missed.map((m) => m.reason)).toEqual(['taken']);
@@ -156,11 +157,11 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     await server.services.db
       .updateTable('slots')
       .set({ startsAt: new Date(Date.now() - 60_000) })
-      .where('id', '=', slots[1]!.id)
+      .where('id', '=', itemAt(slots, 1).id)
       .execute();
     const client = await clientWith(3);
-    const body = (await (await series(client, slots[0]!.id, 3)).json()) as SeriesView;
-    expect(body.booked.map((b) => b.slotId)).toEqual([slots[0]!.id, slots[2]!.id]);
+    const body = (await (await series(client, itemAt(slots, 0).id, 3)).json()) as SeriesView;
+    expect(body.booked.map((b) => b.slotId)).toEqual([itemAt(slots, 0).id, itemAt(slots, 2).id]);
     expect(body.missed.map((m) => m.reason)).toEqual(['taken']);
     const balance = await balanceOf(client.id);
     expect(balance.sessionsRemaining).toBe(1);
@@ -171,11 +172,11 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     // US clocks spring forward on 14 March 2027: 10:41 stays 10:41, the instant moves an hour.
     const slots = await weekly('2027-03-02', '10:41', 3);
     const client = await clientWith(3);
-    const body = (await (await series(client, slots[0]!.id, 3)).json()) as SeriesView;
+    const body = (await (await series(client, itemAt(slots, 0).id, 3)).json()) as SeriesView;
     expect(body.booked).toHaveLength(3);
     const clocks = body.booked.map((b) => wallClock(new Date(b.startsAt).getTime(), zone()));
     expect(clocks.map((w) => `${w.hour}:${w.minute}`)).toEqual(['10:41', '10:41', '10:41']);
-    expect(new Date(body.booked[2]!.startsAt).getTime() - new Date(body.booked[1]!.startsAt).getTime()).toBe((7 * 24 - 1) * 3_600_000);
+    expect(new Date(itemAt(body.booked, 2).startsAt).getTime() - new Date(itemAt(body.booked, 1).startsAt).getTime()).toBe((7 * 24 - 1) * 3_600_000);
   });
 
   it('lets her make the missing slots and book the series for a client, never over another slot', async () => {
@@ -188,7 +189,7 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as SeriesView;
     expect(body.booked).toHaveLength(3);
-    expect(body.booked[1]!.slotId).toBe(existing.id);
+    expect(itemAt(body.booked, 1).slotId).toBe(existing.id);
     expect(body.missed.map((m) => m.reason)).toEqual(['overlap']);
     const made = await server.services.db
       .selectFrom('slots')
@@ -230,22 +231,22 @@ describe(`a weekly series on ${testDbKind()}`, () => {
     const slots = await weekly(addDays(today(), 15), '12:53', 3);
     const spare = await slotAt(addDays(today(), 16), '12:53');
     const client = await clientWith(3);
-    const body = (await (await series(client, slots[0]!.id, 3)).json()) as SeriesView;
+    const body = (await (await series(client, itemAt(slots, 0).id, 3)).json()) as SeriesView;
     expect(body.booked).toHaveLength(3);
-    const cancel = await server.api(`/api/bookings/${slots[1]!.id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
+    const cancel = await server.api(`/api/bookings/${itemAt(slots, 1).id}/cancel`, { method: 'POST', headers: { cookie: client.cookie } });
     expect(cancel.status).toBe(200);
     expect(await cancel.json()).toMatchObject({ credit: 'returned' });
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(1);
-    expect(await bookedBy(slots[1]!.id)).toEqual({ bookedBy: null, seriesId: null });
+    expect(await bookedBy(itemAt(slots, 1).id)).toEqual({ bookedBy: null, seriesId: null });
 
-    const move = await server.api(`/api/bookings/${slots[2]!.id}/reschedule`, {
+    const move = await server.api(`/api/bookings/${itemAt(slots, 2).id}/reschedule`, {
       method: 'POST',
       headers: { cookie: client.cookie },
       json: { toSlotId: spare.id },
     });
     expect(move.status).toBe(200);
     expect(await bookedBy(spare.id)).toEqual({ bookedBy: client.id, seriesId: body.seriesId });
-    expect(await bookedBy(slots[0]!.id)).toEqual({ bookedBy: client.id, seriesId: body.seriesId });
+    expect(await bookedBy(itemAt(slots, 0).id)).toEqual({ bookedBy: client.id, seriesId: body.seriesId });
     expect((await balanceOf(client.id)).sessionsRemaining).toBe(1);
   });
 });

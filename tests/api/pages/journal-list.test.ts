@@ -11,6 +11,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { insertPosts, type InsertedPost } from '../../helpers/posts.ts';
 import type { PostListItem } from '../../../contract/content.ts';
 import { MAX_PAGE_SIZE, NEXT_CURSOR_HEADER, PAGE_SIZE } from '../../../contract/paging.ts';
+import { mustFind } from '../../helpers/guards.ts';
 
 type PostListPage = { items: PostListItem[]; next: string | null; message?: string };
 
@@ -53,7 +54,7 @@ describe(`the journal's admin list on ${testDbKind()}`, () => {
     expect(seen).toHaveLength(posts.length);
     expect(new Set(seen).size).toBe(posts.length);
     // Newest first: the newest published post leads, the oldest ones (with their drafts of one instant) close.
-    const title = (id: string) => posts.find((p) => p.id === id)!.title;
+    const title = (id: string) => mustFind(posts, (p) => p.id === id).title;
     expect(title(seen[0]!)).toBe('kept post number 2049');
     expect(seen.slice(-2).map(title).sort()).toEqual(['draft post number 0', 'kept post number 0']);
   });

@@ -15,6 +15,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { insertPosts } from '../../helpers/posts.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { DB } from '../../../db/client.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const POSTS = 300;
 
@@ -28,7 +29,8 @@ async function renderedSince(db: DB, since: string): Promise<string[]> {
     .execute();
   return rows.map((r) => r.path).sort();
 }
-const generation = async (db: DB) => (await sql<{ g: string }>`select coalesce(max(generation), 0)::text as g from rendered_pages`.execute(db)).rows[0]!.g;
+const generation = async (db: DB) =>
+  itemAt((await sql<{ g: string }>`select coalesce(max(generation), 0)::text as g from rendered_pages`.execute(db)).rows, 0).g;
 
 describe(`a publish among ${POSTS} posts on ${testDbKind()}`, () => {
   const running: RunningServer[] = [];
@@ -66,7 +68,7 @@ describe(`a publish among ${POSTS} posts on ${testDbKind()}`, () => {
     const atStart = (await renderedSince(db, beforeStart)).filter((p) => p.startsWith('/blog'));
     expect(atStart.length).toBeLessThanOrEqual(1 + 6 + 10 + 1);
     expect(atStart).toContain('/blog');
-    expect(atStart).not.toContain(`/blog/${posts[0]!.slug}`);
+    expect(atStart).not.toContain(`/blog/${itemAt(posts, 0).slug}`);
 
     const base = `http://127.0.0.1:${server.port}`;
     const cookie = await adminCookie(server as unknown as TestServer);
@@ -81,7 +83,7 @@ describe(`a publish among ${POSTS} posts on ${testDbKind()}`, () => {
     // Its page, its one neighbour (the newest before it), the first page of /blog and of its
     // tag, the feed, the sitemap: nothing else, whatever the number of posts.
     expect(await renderedSince(db, mark)).toEqual(
-      [`/blog/${slug}`, `/blog/${posts.at(-1)!.slug}`, '/blog', '/blog/tag/cacao', '/blog/feed.xml', '/sitemap.xml'].sort(),
+      [`/blog/${slug}`, `/blog/${itemAt(posts, -1).slug}`, '/blog', '/blog/tag/cacao', '/blog/feed.xml', '/sitemap.xml'].sort(),
     );
 
     // The pages behind it, made on their first request: every card one further on.
@@ -92,17 +94,17 @@ describe(`a publish among ${POSTS} posts on ${testDbKind()}`, () => {
     };
     // /blog/page/2 now starts with what was the tenth newest (post 290) and ends with post 281.
     const second = await page('/blog/page/2');
-    expect(second).toContain(posts[290]!.title);
-    expect(second).toContain(posts[281]!.title);
-    expect(second).not.toContain(posts[291]!.title);
-    expect(second).not.toContain(posts[280]!.title);
+    expect(second).toContain(itemAt(posts, 290).title);
+    expect(second).toContain(itemAt(posts, 281).title);
+    expect(second).not.toContain(itemAt(posts, 291).title);
+    expect(second).not.toContain(itemAt(posts, 280).title);
     // 301 posts: a 31st page with the oldest alone.
     const last = await page('/blog/page/31');
-    expect(last).toContain(posts[0]!.title);
+    expect(last).toContain(itemAt(posts, 0).title);
     expect(last).toContain('Page 31 of 31');
     expect((await fetch(`${base}/blog/page/32`)).status).toBe(404);
     // An old post's page, never rendered for this build until now.
-    expect(await page(`/blog/${posts[5]!.slug}`)).toContain(posts[5]!.title);
+    expect(await page(`/blog/${itemAt(posts, 5).slug}`)).toContain(itemAt(posts, 5).title);
     expect((await fetch(`${base}/blog/no-such-post`)).status).toBe(404);
     // Made once, then stored for every replica and served from memory.
     const stored = await db.selectFrom('renderedPages').select(['status']).where('path', '=', '/blog/page/31').executeTakeFirstOrThrow();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import type { Child } from '../../helpers/child.ts';
 import { servedWithin, startReplicas, type Replicas } from '../../helpers/replicas.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 describe('scheduled posts on two replicas', () => {
   let replicas: Replicas;
@@ -40,7 +41,7 @@ describe('scheduled posts on two replicas', () => {
       posts.push({ ...((await res.json()) as { id: string; slug: string }), title });
     }
     // Not yet: neither replica shows them.
-    for (const server of [a, b]) expect(await (await fetch(`${server.url}/blog/${posts[0]!.slug}`)).status).toBe(404);
+    for (const server of [a, b]) expect(await (await fetch(`${server.url}/blog/${itemAt(posts, 0).slug}`)).status).toBe(404);
 
     for (const p of posts) {
       for (const server of [a, b]) await servedWithin(server, `/blog/${p.slug}`, p.title, 8_000);
@@ -49,8 +50,8 @@ describe('scheduled posts on two replicas', () => {
       // Each replica serves /blog within its poll (issue 36: a post's page may be rendered on its
       // first request there before the index the publish stored reaches that replica).
       for (const p of posts) await servedWithin(server, '/blog', p.title);
-      await servedWithin(server, '/blog/tag/together', posts[4]!.title);
-      await servedWithin(server, '/blog/feed.xml', posts[0]!.title);
+      await servedWithin(server, '/blog/tag/together', itemAt(posts, 4).title);
+      await servedWithin(server, '/blog/feed.xml', itemAt(posts, 0).title);
     }
     // Once each: one revision per post, nothing left scheduled.
     const revisions = await handle.db

@@ -24,10 +24,11 @@ import { sendNewsletterBatch } from '../../../api/backoffice/newsletter-sender.t
 import { writeSettings } from '../../../api/settings/settings.repo.ts';
 import { POST_MESSAGES, type PageRevision, type PostDetail, type PostListItem } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
+import type { Thing } from '../../../site/lib/structured-data.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 beforeEach(() => resetRateLimits());
 
-type Node = Record<string, unknown> & { '@type': string };
 const LD_SCRIPT = /<script\b[^>]*\btype="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/gi;
 const meta = (html: string, key: string): string[] =>
   [...html.matchAll(new RegExp(`<meta (?:property|name)="${key.replace(/[:.]/g, '\\$&')}" content="([^"]*)"`, 'g'))].map((m) => m[1]!);
@@ -84,11 +85,14 @@ describe(`her journal on ${testDbKind()}`, () => {
   const status = async (path: string) => (await get(path)).status;
   const postCount = async () =>
     Number(
-      (await server.services.db
-        .selectFrom('pages')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('kind', '=', 'post')
-        .executeTakeFirst())!.n,
+      must(
+        await server.services.db
+          .selectFrom('pages')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('kind', '=', 'post')
+          .executeTakeFirst(),
+        '….where(…).executeTakeFirst(…)',
+      ).n,
     );
 
   it('refuses every route with 401 without a session and with a client’s, and changes nothing', async () => {
@@ -241,7 +245,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(html).toMatch(/<link rel="alternate" type="application\/atom\+xml" title="[^"]+" href="https?:\/\/[^"]+\/blog\/feed\.xml"/);
 
     // BlogPosting, parsed and checked against the page.
-    const nodes = [...html.matchAll(LD_SCRIPT)].flatMap((m) => ((JSON.parse(m[1]!) as { '@graph': Node[] })['@graph'] ?? []) as Node[]);
+    const nodes = [...html.matchAll(LD_SCRIPT)].flatMap((m) => ((JSON.parse(m[1]!) as { '@graph': Thing[] })['@graph'] ?? []) as Thing[]);
     const posting = nodes.find((x) => x['@type'] === 'BlogPosting')!;
     expect(posting).toBeDefined();
     expect(posting).toMatchObject({
@@ -311,11 +315,11 @@ describe(`her journal on ${testDbKind()}`, () => {
     expect(feed.links?.find((l) => l.rel === 'self')?.href).toMatch(/^https?:\/\/[^/]+\/blog\/feed\.xml$/);
     const entry = feed.entries?.find((e) => e.title?.value === 'Feed me');
     expect(entry).toBeDefined();
-    expect(entry!.id).toBe(`urn:uuid:${id}`);
-    expect(entry!.links?.[0]?.href).toMatch(new RegExp(`^https?://[^/]+/blog/${slug}$`));
-    expect(entry!.categories?.map((c) => c.term)).toEqual(['breathwork']);
-    const content = entry!.content?.value ?? '';
-    expect(entry!.content?.type).toBe('html');
+    expect(must(entry, 'entry').id).toBe(`urn:uuid:${id}`);
+    expect(must(entry, 'entry').links?.[0]?.href).toMatch(new RegExp(`^https?://[^/]+/blog/${slug}$`));
+    expect(must(entry, 'entry').categories?.map((c) => c.term)).toEqual(['breathwork']);
+    const content = must(entry, 'entry').content?.value ?? '';
+    expect(must(entry, 'entry').content?.type).toBe('html');
     expect(content).toContain('Intro.');
     expect(content).toContain('<a href="https://example.com/x">Shop</a>');
     expect(content).toMatch(new RegExp(`<img src="https?://[^/"]+/api/images/${photoId}" width="1600" height="1067" alt="Nibs on a plate"`));
@@ -446,7 +450,7 @@ describe(`her journal on ${testDbKind()}`, () => {
 
     const revisions = (await (await call(`/api/admin/posts/${id}/revisions`)).json()) as PageRevision[];
     expect(revisions.map((r) => r.n)).toEqual([2, 1]);
-    expect(revisions[0]!.changed).toEqual(expect.arrayContaining(['title', 'slug']));
+    expect(itemAt(revisions, 0).changed).toEqual(expect.arrayContaining(['title', 'slug']));
     const restored = await call(`/api/admin/posts/${id}/revisions/1/restore`, { method: 'POST' });
     expect(restored.status).toBe(200);
     expect(await restored.json()).toMatchObject({ revision: 3, restoredFrom: 1 });
@@ -545,7 +549,7 @@ describe(`her journal on ${testDbKind()}`, () => {
     // Twice, even at once: refused with a clear 409, no second newsletter, no second row.
     const again = await Promise.all([1, 2].map(() => call(`/api/admin/posts/${id}/newsletter`, { method: 'POST', json: { full: true } })));
     expect(again.map((r) => r.status)).toEqual([409, 409]);
-    expect((await again[0]!.json()).message).toBe(POST_MESSAGES.alreadySent);
+    expect((await itemAt(again, 0).json()).message).toBe(POST_MESSAGES.alreadySent);
     expect(await server.services.db.selectFrom('newsletterOutbox').select('email').where('newsletterId', '=', newsletterId).execute()).toHaveLength(3);
 
     // The outbox's sender mails each subscriber once, with the one-click unsubscribe headers.
@@ -554,9 +558,9 @@ describe(`her journal on ${testDbKind()}`, () => {
     for (const email of emails) {
       const mails = (await readMailbox(server, email)).filter((m) => m.subject === 'Letter from the mat');
       expect(mails, email).toHaveLength(1);
-      expect(mails[0]!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-      expect(mails[0]!.headers['List-Unsubscribe']).toMatch(/^<https?:\/\/[^>]+>, <mailto:[^>]+>$/);
-      expect(mails[0]!.html).toMatch(new RegExp(`href="https?://[^"]+/blog/${slug}"`));
+      expect(itemAt(mails, 0).headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+      expect(itemAt(mails, 0).headers['List-Unsubscribe']).toMatch(/^<https?:\/\/[^>]+>, <mailto:[^>]+>$/);
+      expect(itemAt(mails, 0).html).toMatch(new RegExp(`href="https?://[^"]+/blog/${slug}"`));
     }
   });
 });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ site: true, env: { RENDER_POLL_MS: '60000' } });
 let cookie: string;
@@ -29,7 +30,7 @@ async function html(path: string, status = 200): Promise<string> {
 function footerLinks(page: string, path: string): string[] {
   const nav = /<nav aria-label="Footer"[^>]*>([\s\S]*?)<\/nav>/.exec(page);
   expect(nav, `${path}: a footer navigation`).not.toBeNull();
-  return [...nav![1]!.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+  return [...itemAt(must(nav, 'nav'), 1).matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
 }
 
 const admin = (path: string, init: RequestInit & { json?: unknown } = {}) =>

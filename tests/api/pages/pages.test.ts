@@ -16,6 +16,7 @@ import { testDbKind } from '../../helpers/database.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { PAGE_MESSAGES, type PageDetail, type PageListItem, type PageRevision } from '../../../contract/content.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 beforeEach(() => resetRateLimits());
 
@@ -220,7 +221,7 @@ describe(`pages in the admin on ${testDbKind()}`, () => {
     const edit = (heading: string) => ({ ...(opened.content as object), heading });
     const saves = await Promise.all([admin.save('about', edit('About me (A)'), opened.version), admin.save('about', edit('About me (B)'), opened.version)]);
     expect(saves.map((r) => r.status).sort()).toEqual([200, 409]);
-    const winner = saves[0]!.status === 200 ? 'About me (A)' : 'About me (B)';
+    const winner = itemAt(saves, 0).status === 200 ? 'About me (A)' : 'About me (B)';
     expect((await admin.page('about')).content).toMatchObject({ heading: winner });
 
     const publishes = await Promise.all([
@@ -275,7 +276,7 @@ describe(`pages in the admin on ${testDbKind()}`, () => {
     const site = await admin.page('site');
     for (const href of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>']) {
       const content = clone(site.content) as { external: { label: string; href: string }[] };
-      content.external[0]!.href = href;
+      itemAt(content.external, 0).href = href;
       const res = await admin.save('site', content, site.version);
       expect(res.status, `site.external ${href}`).toBe(400);
       const body = (await res.json()) as { issues?: { path: string }[] };
@@ -399,12 +400,12 @@ describe(`published pages with the built site on ${testDbKind()}`, () => {
   it('keeps a draft off the public page and off a client’s, shows it in the admin’s preview, and serves it once published', async () => {
     const opened = await admin.page('yoga');
     const original = opened.content as Yoga;
-    const index = original.faq!.items.findIndex((f) => f.a.includes(ORIGINAL_ANSWER));
+    const index = must(original.faq, 'original.faq').items.findIndex((f) => f.a.includes(ORIGINAL_ANSWER));
     expect(index).toBeGreaterThanOrEqual(0);
-    expect(await text('/yoga')).toContain(html(original.faq!.items[index]!.a));
+    expect(await text('/yoga')).toContain(html(itemAt(must(original.faq, 'original.faq').items, index).a));
 
     const drafted = clone(original);
-    drafted.faq!.items[index]!.a = `Bring comfortable clothes. ${MARKER}`;
+    itemAt(must(drafted.faq, 'drafted.faq').items, index).a = `Bring comfortable clothes. ${MARKER}`;
     const saved = await admin.save('yoga', drafted, opened.version);
     expect(saved.status).toBe(200);
 
@@ -444,7 +445,7 @@ describe(`published pages with the built site on ${testDbKind()}`, () => {
     const revisions = await admin.revisions('yoga');
     expect(revisions.map((r) => r.n)).toEqual([2, 1]);
     expect(revisions[0]).toMatchObject({ n: 2, restoredFrom: null, current: true });
-    expect(revisions[0]!.changed).toContain(`faq.items.${index}.a`);
+    expect(itemAt(revisions, 0).changed).toContain(`faq.items.${index}.a`);
     expect(revisions[1]).toMatchObject({ n: 1, current: false });
     expect((await admin.page('yoga')).publishedVersion).toBe(2);
   });

@@ -14,8 +14,8 @@ import type { SiteContent } from '../../../contract/content.ts';
 import type { ImageUploadedView } from '../../../contract/images.ts';
 import { fillPlaceholders } from '../../../contract/content.ts';
 import { DEFAULT_SETTINGS } from '../../../contract/settings.ts';
-
-type Node = Record<string, unknown> & { '@type': string };
+import type { Thing } from '../../../site/lib/structured-data.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ site: true, seedContent: true });
 let cookie: string;
@@ -26,20 +26,20 @@ beforeAll(async () => {
 const LD_SCRIPT = /<script\b[^>]*\btype="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/gi;
 
 /** Every JSON-LD block of a page, parsed, with the page's CSP. */
-async function structuredData(path: string): Promise<{ nodes: Node[]; blocks: string[]; csp: string; html: string }> {
+async function structuredData(path: string): Promise<{ nodes: Thing[]; blocks: string[]; csp: string; html: string }> {
   const res = await fetch(`${server.url}${path}`);
   expect(res.status, path).toBe(200);
   const html = await res.text();
   const blocks = [...html.matchAll(LD_SCRIPT)].map((m) => m[1]!);
   const nodes = blocks.flatMap((block) => {
-    const json = JSON.parse(block) as { '@context': string; '@graph'?: Node[] } & Partial<Node>;
+    const json = JSON.parse(block) as { '@context': string; '@graph'?: Thing[] } & Partial<Thing>;
     expect(json['@context'], path).toBe('https://schema.org');
-    return json['@graph'] ?? [json as Node];
+    return json['@graph'] ?? [json as Thing];
   });
   return { nodes, blocks, csp: res.headers.get('content-security-policy') ?? '', html };
 }
 
-const ofType = (nodes: Node[], type: string) => nodes.filter((n) => n['@type'] === type);
+const ofType = (nodes: Thing[], type: string) => nodes.filter((n) => n['@type'] === type);
 
 async function content<K extends keyof SiteContent>(slug: K): Promise<{ content: SiteContent[K]; version: number }> {
   const res = await server.api(`/api/admin/pages/${slug}`, { headers: { cookie } });
@@ -54,8 +54,8 @@ describe(`structured data on every public page, ${testDbKind()}`, () => {
     const { nodes } = await structuredData('/yoga');
     const [faq] = ofType(nodes, 'FAQPage');
     expect(faq).toBeDefined();
-    const questions = faq!.mainEntity as { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }[];
-    expect(questions[0]!.name).toBe(yoga.faq.items[0]!.q);
+    const questions = must(faq, 'faq').mainEntity as { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }[];
+    expect(itemAt(questions, 0).name).toBe(itemAt(yoga.faq.items, 0).q);
     expect(questions.map((q) => [q['@type'], q.name, q.acceptedAnswer['@type'], q.acceptedAnswer.text])).toEqual(
       yoga.faq.items.map((i) => ['Question', i.q, 'Answer', i.a]),
     );
@@ -72,7 +72,7 @@ describe(`structured data on every public page, ${testDbKind()}`, () => {
         address: { '@type': 'PostalAddress', addressLocality: 'Portland', addressRegion: 'Oregon' },
         sameAs: site.external.map((l) => l.href),
       });
-      expect(String(person!.url), path).toMatch(/^https?:\/\/[^/]+\/about$/);
+      expect(String(must(person, 'person').url), path).toMatch(/^https?:\/\/[^/]+\/about$/);
     }
     const { nodes } = await structuredData('/');
     expect(ofType(nodes, 'LocalBusiness')).toEqual([expect.objectContaining({ name: site.teacherTitle })]);
@@ -98,7 +98,7 @@ describe(`structured data on every public page, ${testDbKind()}`, () => {
           availability: chocolate.inventory > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
         },
       });
-      expect(String(found!.image)).toMatch(/^https?:\/\//);
+      expect(String(must(found, 'found').image)).toMatch(/^https?:\/\//);
     }
   });
 
@@ -111,14 +111,23 @@ describe(`structured data on every public page, ${testDbKind()}`, () => {
       details: string;
       price: number;
     }[];
-    const res = await server.api(`/api/chocolates/${first!._id}`, {
+    const res = await server.api(`/api/chocolates/${must(first, 'first')._id}`, {
       method: 'PUT',
       headers: { cookie },
-      json: { name: first!.name, image: first!.image, description: first!.description, details: first!.details, price: first!.price, inventory: 0 },
+      json: {
+        name: must(first, 'first').name,
+        image: must(first, 'first').image,
+        description: must(first, 'first').description,
+        details: must(first, 'first').details,
+        price: must(first, 'first').price,
+        inventory: 0,
+      },
     });
     expect(res.status).toBe(200);
     await expect
-      .poll(async () => ofType((await structuredData('/chocolates')).nodes, 'Product').find((p) => p.name === first!.name)?.offers, { timeout: 5000 })
+      .poll(async () => ofType((await structuredData('/chocolates')).nodes, 'Product').find((p) => p.name === must(first, 'first').name)?.offers, {
+        timeout: 5000,
+      })
       .toMatchObject({ availability: 'https://schema.org/OutOfStock' });
   });
 
@@ -228,7 +237,7 @@ describe(`the Open Graph picture, ${testDbKind()}`, () => {
       description: 'Gentle, steady yoga therapy for people living with chronic pain.',
       primaryImageOfPage: { '@type': 'ImageObject', url: expect.stringMatching(new RegExp(`/api/images/${imageId}/og\\.jpg$`)) },
     });
-    expect(String(page!.url)).toMatch(/\/chronic-pain-support$/);
+    expect(String(must(page, 'page').url)).toMatch(/\/chronic-pain-support$/);
     expect(html).toMatch(new RegExp(`<meta property="og:image" content="https?://[^"]+/api/images/${imageId}/og\\.jpg"`));
   });
 });

@@ -18,6 +18,7 @@ import { createUser } from '../../helpers/auth.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { usePaymentCrash } from '../../helpers/payment-processes.ts';
 import { bookingForm } from '../../helpers/slots.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -131,7 +132,7 @@ describe('a server killed between the capture and the commit', () => {
     // The buyers' retries answer what was recorded; nothing more is captured, stored or mailed.
     const retry = await call('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: quote.orderID, ...cart } });
     expect(retry.status).toBe(200);
-    expect((await retry.json()).order._id).toBe(orders[0]!.id);
+    expect((await retry.json()).order._id).toBe(itemAt(orders, 0).id);
     const rebook = await call(`/api/bookings/${slot.id}/book`, { method: 'PUT', headers: { cookie: client.cookie }, json: booking });
     expect(rebook.status).toBe(200);
     expect(await rebook.json()).toMatchObject({ success: true, payerFirstName: 'Pat' });

@@ -19,6 +19,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { PNG, SIGNATURE } from '../../helpers/endpoints.ts';
 import { everyTable as auditTables } from '../../helpers/every-table.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
@@ -259,7 +260,7 @@ describe(`a client's data on ${testDbKind()}`, () => {
     });
     const csvSums = (csv: string) => {
       const [head, ...lines] = parseCsv(csv);
-      return head!.map((col, i) => [col, lines.reduce((sum, line) => sum + (Number(line[i]) || 0), 0)]);
+      return must(head, 'head').map((col, i) => [col, lines.reduce((sum, line) => sum + (Number(line[i]) || 0), 0)]);
     };
     await sessionsBehind(a);
     const before = await books();
@@ -287,7 +288,9 @@ describe(`a client's data on ${testDbKind()}`, () => {
     expect((await server.api(`/api/user/${a.id}`, { headers: { cookie: a.cookie } })).status).toBe(200);
     const mail = (await readMailbox(server, a.email)).find((m) => m.subject.startsWith('Confirm the deletion'));
     expect(mail).toBeDefined();
-    const token = new URL(/https?:\/\/\S+account-deletion\?token=[^\s"<]+/.exec(mail!.text)![0]).searchParams.get('token')!;
+    const token = new URL(must(/https?:\/\/\S+account-deletion\?token=[^\s"<]+/.exec(must(mail, 'mail').text), 'a match in mail.text')[0]).searchParams.get(
+      'token',
+    )!;
     // A client can't ask for someone else's deletion; a forged or altered token deletes nothing.
     expect((await server.api(`/api/user/${b.id}/delete-request`, { method: 'POST', headers: { cookie: a.cookie } })).status).toBe(403);
     expect((await server.api('/api/user/delete-account', { method: 'POST', json: { token: `${token.slice(0, -2)}xx` } })).status).toBe(400);

@@ -26,6 +26,7 @@ import { freshDatabase, testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { productionEnv } from '../../helpers/production-env.ts';
 import { SIGNATURE } from '../../helpers/endpoints.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 const server = useTestServer({ resetRateLimits: true });
@@ -304,11 +305,11 @@ describe(`the private records at rest on ${kind}`, () => {
       expect(after.answers.map((r) => r.id)).toEqual(before.answers.map((r) => r.id));
       for (const [i, r] of after.answers.entries()) {
         expect(r.keyId).toBe(done.keyId);
-        expect(r.sealed).not.toBe(before.answers[i]!.sealed);
+        expect(r.sealed).not.toBe(itemAt(before.answers, i).sealed);
       }
       for (const r of after.notes) expect(r.keyId).toBe(done.keyId);
       const cookie2 = await adminCookie({ services: second.running.services } as unknown as TestServer);
-      const record = await (await second.api(`/api/admin/users/${clients[1]!.id}/record`, { headers: { cookie: cookie2 } })).json();
+      const record = await (await second.api(`/api/admin/users/${itemAt(clients, 1).id}/record`, { headers: { cookie: cookie2 } })).json();
       expect(record.intake.latest.answers.conditions).toBe('Migraines rotate-1-again');
       expect(record.sessions[0].note.text).toBe('note 1');
       const token = await second.running.services.db.selectFrom('calendarConnections').select(['keyId', 'refreshTokenSealed']).executeTakeFirstOrThrow();

@@ -8,6 +8,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
+import { must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
@@ -28,8 +29,8 @@ beforeAll(async () => {
   client = (await createUser(server)).cookie;
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
   products = {
-    caramel: rows.find((r) => r.name === 'Sea Salt Caramel Tin')!.id,
-    espresso: rows.find((r) => r.name === 'Espresso Crunch Bar')!.id,
+    caramel: mustFind(rows, (r) => r.name === 'Sea Salt Caramel Tin').id,
+    espresso: mustFind(rows, (r) => r.name === 'Espresso Crunch Bar').id,
   };
   placed.shipped = await buy({ cartItems: [{ _id: products.caramel, quantity: 2 }], isLocalPickup: false, couponCode: 'TAGGED15' }, 'first@example.com');
   // Distinct created_at, so "newest first" is observable.
@@ -157,8 +158,8 @@ describe(`admin orders on ${testDbKind()}`, () => {
     expect(body).toMatchObject({ status: 'ready_for_pickup', message: 'Marked ready for pickup. Ana was mailed where and when to collect it.' });
     const [mail, ...more] = await mailsOf();
     expect(more).toEqual([]);
-    expect(mail!.text).toContain('Where: 12 Cacao Lane, Portland, OR 97201');
-    expect(mail!.text).toContain('When: Saturdays, 10 am to 2 pm');
+    expect(must(mail, 'mail').text).toContain('Where: 12 Cacao Lane, Portland, OR 97201');
+    expect(must(mail, 'mail').text).toContain('When: Saturdays, 10 am to 2 pm');
 
     // Once: the same status again mails nothing; the list shows it under its own status.
     expect((await (await put(order, { status: 'ready_for_pickup' })).json()).message).toContain('was mailed about it already');

@@ -11,6 +11,7 @@ import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { LIMITS } from '../../../api/services/limits.ts';
 import { UNTAXED_OREGON } from '../../helpers/orders.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 /** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
 const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
@@ -26,7 +27,7 @@ const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', 
 
 beforeAll(async () => {
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
-  const byName = (name: string) => rows.find((r) => r.name === name)!.id;
+  const byName = (name: string) => mustFind(rows, (r) => r.name === name).id;
   ids.caramel = byName('Sea Salt Caramel Tin'); // $18, 24 left
   ids.lavender = byName('Lavender Honey Truffles'); // $20, 18 left
   ids.espresso = byName('Espresso Crunch Bar'); // $12, 30 left
@@ -93,7 +94,7 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
       ],
     });
     expect(create).toHaveBeenCalledTimes(1);
-    expect(create.mock.calls[0]![0]).toMatchObject({ amountCents: 5540 });
+    expect(itemAt(create.mock.calls, 0)[0]).toMatchObject({ amountCents: 5540 });
     const paypal = await server.services.payments.getOrder(body.orderID);
     expect(paypal).toMatchObject({ status: 'CREATED', amountCents: 5540, currency: 'USD' });
     expect(paypal.referenceId).toMatch(/^cart-[A-Za-z0-9_-]{22}$/);
@@ -180,7 +181,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
     expect(created.status).toBe(200);
     const quote = await created.json();
     // A shipped order lets the buyer pick the address in PayPal's window.
-    expect(create.mock.calls[0]![0]).toMatchObject({ shipping: 'collect' });
+    expect(itemAt(create.mock.calls, 0)[0]).toMatchObject({ shipping: 'collect' });
     const approved = await approve(quote.orderID, {
       givenName: 'Ana',
       surname: 'Lima',
@@ -251,7 +252,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
 
     const [buyer, ...moreToBuyer] = await mailbox('ana.lima@example.com');
     expect(moreToBuyer).toHaveLength(0);
-    expect(buyer!.subject).toMatch(/^Your chocolate order [0-9A-F]{8} is confirmed$/);
+    expect(must(buyer, 'buyer').subject).toMatch(/^Your chocolate order [0-9A-F]{8} is confirmed$/);
     for (const part of [
       'Thank you, Ana!',
       '2 × Sea Salt Caramel Tin at $18.00 = $36.00',
@@ -263,23 +264,23 @@ describe(`placing an order on ${testDbKind()}`, () => {
       'ship within 2-5 days, Monday to Wednesday',
       'Shipping to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS',
     ]) {
-      expect(buyer!.text).toContain(part);
+      expect(must(buyer, 'buyer').text).toContain(part);
     }
-    expect(buyer!.html).toContain('Ana &lt;i&gt;Lima&lt;/i&gt;');
-    expect(buyer!.html).not.toContain('<i>Lima</i>');
+    expect(must(buyer, 'buyer').html).toContain('Ana &lt;i&gt;Lima&lt;/i&gt;');
+    expect(must(buyer, 'buyer').html).not.toContain('<i>Lima</i>');
     expect(await mailbox('someone@example.com')).toHaveLength(0);
 
     const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(quote.orderID));
     expect(teacher).toBeDefined();
-    expect(teacher!.subject).toMatch(/^New chocolate order [0-9A-F]{8} from Ana Lima: \$55\.40$/);
-    expect(teacher!.headers['Reply-To']).toBe('ana.lima@example.com');
+    expect(must(teacher, 'teacher').subject).toMatch(/^New chocolate order [0-9A-F]{8} from Ana Lima: \$55\.40$/);
+    expect(must(teacher, 'teacher').headers['Reply-To']).toBe('ana.lima@example.com');
     for (const part of ['ana.lima@example.com', '2 × Sea Salt Caramel Tin', 'Total paid: $55.40 USD', order.paypalCaptureId!]) {
-      expect(teacher!.text).toContain(part);
+      expect(must(teacher, 'teacher').text).toContain(part);
     }
-    expect(teacher!.text).toContain(
+    expect(must(teacher, 'teacher').text).toContain(
       'Delivery: shipping. Ship within 2-5 days, Monday to Wednesday, to:\nAna <i>Lima</i>\n5 Elm St\nApt 2\nSalem, OR 97301\nUS',
     );
-    expect(teacher!.html).not.toContain('<i>Lima</i>');
+    expect(must(teacher, 'teacher').html).not.toContain('<i>Lima</i>');
   });
 
   it('with local pickup: no shipping charged, the mail says pickup, and payer text is escaped', async () => {
@@ -289,7 +290,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
     const quote = await res.json();
     expect(quote.total).toBe(24);
     // Pickup: PayPal must not ask for an address at all.
-    expect(create.mock.calls[0]![0]).toMatchObject({ shipping: 'none' });
+    expect(itemAt(create.mock.calls, 0)[0]).toMatchObject({ shipping: 'none' });
     await approve(quote.orderID, { givenName: '<b>Bo</b>', surname: 'Ng', email: 'bo.ng@example.com' });
     const placed = await place({ orderId: quote.orderID, ...cart });
     expect(placed.status).toBe(201);
@@ -302,16 +303,19 @@ describe(`placing an order on ${testDbKind()}`, () => {
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ shipToName: null, shipToAddress: null });
 
-    const [buyer] = await mailbox('bo.ng@example.com');
-    expect(buyer!.text).toContain('local pickup');
-    expect(buyer!.text).toContain('Shipping: $0.00 (local pickup)');
-    expect(buyer!.text).not.toContain('ship within');
-    expect(buyer!.text).not.toContain('Shipping to:');
-    expect(buyer!.html).toContain('&lt;b&gt;Bo&lt;/b&gt;');
-    expect(buyer!.html).not.toContain('<b>Bo</b>');
-    const teacher = (await mailbox(TEACHER)).find((m) => m.text.includes(quote.orderID));
-    expect(teacher!.text).toContain('Delivery: local pickup');
-    expect(teacher!.html).not.toContain('<b>Bo</b>');
+    const buyer = itemAt(await mailbox('bo.ng@example.com'), 0);
+    expect(buyer.text).toContain('local pickup');
+    expect(buyer.text).toContain('Shipping: $0.00 (local pickup)');
+    expect(buyer.text).not.toContain('ship within');
+    expect(buyer.text).not.toContain('Shipping to:');
+    expect(buyer.html).toContain('&lt;b&gt;Bo&lt;/b&gt;');
+    expect(buyer.html).not.toContain('<b>Bo</b>');
+    const teacher = must(
+      (await mailbox(TEACHER)).find((m) => m.text.includes(quote.orderID)),
+      'teacher',
+    );
+    expect(teacher.text).toContain('Delivery: local pickup');
+    expect(teacher.html).not.toContain('<b>Bo</b>');
   });
 
   it('ignores tampered totals, discounts and prices in the body: the stored order is the server’s', async () => {
@@ -487,7 +491,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
     expect(capture).toHaveBeenCalledTimes(1);
     const rows = await server.services.db.selectFrom('orders').select('id').where('paypalOrderId', '=', quote.orderID).execute();
     expect(rows).toHaveLength(1);
-    const items = await server.services.db.selectFrom('orderItems').select('id').where('orderId', '=', rows[0]!.id).execute();
+    const items = await server.services.db.selectFrom('orderItems').select('id').where('orderId', '=', itemAt(rows, 0).id).execute();
     expect(items).toHaveLength(2);
     expect(await inventory(ids.caramel)).toBe(caramelBefore - 1);
     expect(await inventory(ids.lavender)).toBe(lavenderBefore - 1);
@@ -513,7 +517,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
       const second = await place({ orderId: quote.orderID, ...cart });
       expect(first?.status).toBe(201);
       expect(second.status).toBe(200);
-      expect((await second.json()).order).toEqual((await first!.json()).order);
+      expect((await second.json()).order).toEqual((await must(first, 'first').json()).order);
     } finally {
       payments.getOrder = getOrder;
     }

@@ -10,6 +10,7 @@ import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { sendDueMails } from '../../../api/mail/outbox.ts';
 import { readMailbox, withMailerDown } from '../../helpers/mail.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
@@ -57,16 +58,16 @@ describe(`telling the buyer on ${testDbKind()}`, () => {
 
     const mails = await deliveryMails(buyer);
     expect(mails).toHaveLength(1);
-    const [mail] = mails;
-    expect(mail!.subject).toMatch(/^Your chocolate order [0-9A-F]{8} is on its way$/);
-    expect(mail!.text).toContain('Tracking number: 1Z999AA10123456784');
-    expect(mail!.text).toContain(`Track it: ${url}`);
-    expect(mail!.text).toContain('shipped by UPS');
+    const mail = itemAt(mails, 0);
+    expect(mail.subject).toMatch(/^Your chocolate order [0-9A-F]{8} is on its way$/);
+    expect(mail.text).toContain('Tracking number: 1Z999AA10123456784');
+    expect(mail.text).toContain(`Track it: ${url}`);
+    expect(mail.text).toContain('shipped by UPS');
     // The number is a link in the html part (to the carrier's page), and the mailbox sees it.
-    expect(mail!.html).toContain(`<a href="${url.replace('&', '&amp;')}"`);
-    expect(mail!.links).toContain(url);
+    expect(mail.html).toContain(`<a href="${url.replace('&', '&amp;')}"`);
+    expect(mail.links).toContain(url);
     // A shop mail: signed with the chocolate brand of the published site content.
-    expect(mail!.text).toContain('Linden Cacao Co. · ');
+    expect(mail.text).toContain('Linden Cacao Co. · ');
 
     // The same PUT again: the buyer was told this already; no second mail.
     const again = await put(id, { status: 'shipped', trackingNumber: '1Z999AA10123456784', carrier: 'UPS' });
@@ -91,9 +92,9 @@ describe(`telling the buyer on ${testDbKind()}`, () => {
       const body = await (await put(id, { status: 'shipped', trackingNumber: '9400111899223856928499', carrier })).json();
       expect(body, carrier).toMatchObject({ carrier, trackingUrl: url, buyerMailed: true });
       const [mail] = await deliveryMails(buyer);
-      expect(mail!.text).toContain('Tracking number: 9400111899223856928499');
-      if (url) expect(mail!.links, carrier).toContain(url);
-      else expect(mail!.text).not.toContain('Track it:');
+      expect(must(mail, 'mail').text).toContain('Tracking number: 9400111899223856928499');
+      if (url) expect(must(mail, 'mail').links, carrier).toContain(url);
+      else expect(must(mail, 'mail').text).not.toContain('Track it:');
     }
   });
 
@@ -108,7 +109,7 @@ describe(`telling the buyer on ${testDbKind()}`, () => {
     expect(later).toMatchObject({ buyerMailed: true, message: 'Marked shipped. Bo was mailed the tracking number.' });
     const mails = await deliveryMails(buyer);
     expect(mails).toHaveLength(2);
-    expect(mails[0]!.text).toContain('Tracking number: 420');
+    expect(itemAt(mails, 0).text).toContain('Tracking number: 420');
   });
 
   it('marks a pickup order picked up: the buyer mailed once, with a confirmation', async () => {
@@ -119,7 +120,7 @@ describe(`telling the buyer on ${testDbKind()}`, () => {
     expect(await res.json()).toMatchObject({ status: 'picked_up', buyerMailed: true, message: 'Marked picked up. Cy was mailed a thank-you.' });
     const mails = await deliveryMails(buyer);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/was picked up$/);
+    expect(itemAt(mails, 0).subject).toMatch(/was picked up$/);
     await put(id, { status: 'picked_up' });
     expect(await deliveryMails(buyer)).toHaveLength(1);
   });

@@ -20,7 +20,8 @@ import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import { must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 let admin: string;
@@ -316,7 +317,7 @@ describe(`sales tax at checkout on ${testDbKind()}`, () => {
     };
     const delivered = await server.api('/api/paypal/webhook', { method: 'POST', json: event, headers: emulatorWebhookHeaders() });
     expect(delivered.status).toBe(200);
-    expect((await orderRow(quote.orderID))!.status).toBe('refunded');
+    expect(must(await orderRow(quote.orderID), 'orderRow(quote.orderID)').status).toBe('refunded');
     const teacher = (await readMailbox(server)).find((m) => m.subject.includes('was refunded in PayPal') && m.text.includes('Of which sales tax returned'));
     expect(teacher?.text).toContain('Of which sales tax returned (WA): $2.25');
 

@@ -20,7 +20,9 @@ import { startTestServer, type TestServer, useTestServer } from '../../helpers/s
 import { adminCookie } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
-import { startFakeServer, type FakeServer } from '../../unit/fake-server.ts';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import type { CheckoutRequest } from '../../../contract/orders.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 let admin: string;
@@ -29,7 +31,7 @@ const ids = { caramel: '', lavender: '', espresso: '', raspberry: '' };
 beforeAll(async () => {
   admin = await adminCookie(server);
   const rows = await server.services.db.selectFrom('products').select(['id', 'name']).execute();
-  const byName = (name: string) => rows.find((r) => r.name === name)!.id;
+  const byName = (name: string) => mustFind(rows, (r) => r.name === name).id;
   ids.caramel = byName('Sea Salt Caramel Tin'); // $18
   ids.lavender = byName('Lavender Honey Truffles'); // $20
   ids.espresso = byName('Espresso Crunch Bar'); // $12
@@ -42,7 +44,7 @@ const TEACHER = 'teacher@example.com';
 const mailbox = (to: string) => readMailbox(server, to);
 const teacherMails = async (about: string) => (await mailbox(TEACHER)).filter((m) => m.text.includes(about));
 
-type Cart = { cartItems: { _id: string; quantity: number }[]; isLocalPickup?: boolean };
+type Cart = Pick<CheckoutRequest, 'cartItems' | 'isLocalPickup'>;
 
 interface Bought {
   orderId: string;
@@ -88,7 +90,7 @@ function captureEvent(eventType: string, captureId: string, paypalOrderId = 'ORD
     resource_type: 'capture',
     resource_version: '2.0',
     event_type: eventType,
-    summary: `Payment ${eventType.split('.').at(-1)!.toLowerCase()}`,
+    summary: `Payment ${itemAt(eventType.split('.'), -1).toLowerCase()}`,
     resource: {
       id: captureId,
       status: eventType === 'PAYMENT.CAPTURE.COMPLETED' ? 'COMPLETED' : 'DECLINED',
@@ -169,18 +171,18 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
 
     const [buyer, ...more] = await mailbox('pending.ship@example.com');
     expect(more).toHaveLength(0);
-    expect(buyer!.subject).toMatch(/^Your chocolate order [0-9A-F]{8} is received$/);
-    expect(buyer!.text).toContain('Your order of handmade chocolates is received. PayPal has not confirmed your payment yet');
-    expect(buyer!.text).toContain('Your chocolates will ship once PayPal confirms the payment, and I will write to you when it does.');
-    expect(buyer!.text).toContain('Total: $41.00 USD, payment pending at PayPal');
-    expect(buyer!.text).not.toContain('paid and confirmed');
-    expect(buyer!.text).not.toContain('Total paid');
+    expect(must(buyer, 'buyer').subject).toMatch(/^Your chocolate order [0-9A-F]{8} is received$/);
+    expect(must(buyer, 'buyer').text).toContain('Your order of handmade chocolates is received. PayPal has not confirmed your payment yet');
+    expect(must(buyer, 'buyer').text).toContain('Your chocolates will ship once PayPal confirms the payment, and I will write to you when it does.');
+    expect(must(buyer, 'buyer').text).toContain('Total: $41.00 USD, payment pending at PayPal');
+    expect(must(buyer, 'buyer').text).not.toContain('paid and confirmed');
+    expect(must(buyer, 'buyer').text).not.toContain('Total paid');
 
-    const [teacher] = await teacherMails(bought.paypalOrderId);
-    expect(teacher!.subject).toMatch(/^New chocolate order [0-9A-F]{8} from Ana Lima: \$41\.00, payment pending$/);
-    expect(teacher!.text).toContain('Payment pending at PayPal: do not ship until it completes.');
-    expect(teacher!.text).toContain('Delivery: shipping. Once the payment completes, ship within 2-5 days, Monday to Wednesday, to:');
-    expect(teacher!.text).not.toContain('Delivery: shipping. Ship within');
+    const teacher = itemAt(await teacherMails(bought.paypalOrderId), 0);
+    expect(teacher.subject).toMatch(/^New chocolate order [0-9A-F]{8} from Ana Lima: \$41\.00, payment pending$/);
+    expect(teacher.text).toContain('Payment pending at PayPal: do not ship until it completes.');
+    expect(teacher.text).toContain('Delivery: shipping. Once the payment completes, ship within 2-5 days, Monday to Wednesday, to:');
+    expect(teacher.text).not.toContain('Delivery: shipping. Ship within');
 
     // A replay answers the same order and leaves it pending.
     const again = await server.api('/api/orders', { method: 'POST', json: { shipToState: 'OR', orderId: bought.paypalOrderId, ...cart } });
@@ -192,11 +194,11 @@ describe(`a payment PayPal holds (PENDING capture) on ${testDbKind()}`, () => {
   it('tells a pickup buyer the order will be ready once PayPal confirms', async () => {
     const bought = await buy({ cartItems: [{ _id: ids.espresso, quantity: 1 }], isLocalPickup: true }, 'pending.pickup@example.com', 'PENDING');
     expect(await statusOf(bought.orderId)).toBe('payment_pending');
-    const [buyer] = await mailbox('pending.pickup@example.com');
-    expect(buyer!.text).toContain('Your chocolates will be ready for pickup once PayPal confirms the payment');
-    const [teacher] = await teacherMails(bought.paypalOrderId);
-    expect(teacher!.text).toContain('Payment pending at PayPal: do not ship until it completes.');
-    expect(teacher!.text).toContain('Delivery: local pickup. Once the payment completes, write to the buyer when the order is ready.');
+    const buyer = itemAt(await mailbox('pending.pickup@example.com'), 0);
+    expect(buyer.text).toContain('Your chocolates will be ready for pickup once PayPal confirms the payment');
+    const teacher = itemAt(await teacherMails(bought.paypalOrderId), 0);
+    expect(teacher.text).toContain('Payment pending at PayPal: do not ship until it completes.');
+    expect(teacher.text).toContain('Delivery: local pickup. Once the payment completes, write to the buyer when the order is ready.');
 
     const list = await (await server.api('/api/admin/orders', { headers: { cookie: admin } })).json();
     expect(list.find((o: { _id: string }) => o._id === bought.orderId).status).toBe('payment_pending');
@@ -213,13 +215,13 @@ describe(`PayPal webhooks on ${testDbKind()}`, () => {
     expect(await statusOf(bought.orderId)).toBe('paid');
     const buyerMails = (await mailbox('completed@example.com')).filter((m) => m.subject.includes('went through'));
     expect(buyerMails).toHaveLength(1);
-    expect(buyerMails[0]!.subject).toMatch(/^Your payment for chocolate order [0-9A-F]{8} went through$/);
-    expect(buyerMails[0]!.text).toContain('PayPal has confirmed your payment: your order of handmade chocolates is paid and confirmed.');
-    expect(buyerMails[0]!.text).toContain('Total paid: $27.00 USD');
+    expect(itemAt(buyerMails, 0).subject).toMatch(/^Your payment for chocolate order [0-9A-F]{8} went through$/);
+    expect(itemAt(buyerMails, 0).text).toContain('PayPal has confirmed your payment: your order of handmade chocolates is paid and confirmed.');
+    expect(itemAt(buyerMails, 0).text).toContain('Total paid: $27.00 USD');
     const teacher = (await teacherMails(bought.paypalOrderId)).filter((m) => m.subject.startsWith('Payment completed'));
     expect(teacher).toHaveLength(1);
-    expect(teacher[0]!.subject).toMatch(/: ready to ship$/);
-    expect(teacher[0]!.text).toContain('Delivery: shipping. Ship within 2-5 days');
+    expect(itemAt(teacher, 0).subject).toMatch(/: ready to ship$/);
+    expect(itemAt(teacher, 0).text).toContain('Delivery: shipping. Ship within 2-5 days');
 
     // The same delivery again, and the same news in a second event: nothing more happens.
     const mails = await mailCount();
@@ -255,11 +257,11 @@ describe(`PayPal webhooks on ${testDbKind()}`, () => {
 
     const buyer = (await mailbox('denied@example.com')).filter((m) => m.subject.includes('cancelled'));
     expect(buyer).toHaveLength(1);
-    expect(buyer[0]!.text).toContain('PayPal could not complete your payment, so your order of handmade chocolates is cancelled');
+    expect(itemAt(buyer, 0).text).toContain('PayPal could not complete your payment, so your order of handmade chocolates is cancelled');
     const teacher = (await teacherMails(bought.paypalOrderId)).filter((m) => m.subject.startsWith('Payment denied'));
     expect(teacher).toHaveLength(1);
-    expect(teacher[0]!.subject).toMatch(/: do not ship$/);
-    expect(teacher[0]!.text).toContain('Do not ship it or hand it over; its tins are back in stock.');
+    expect(itemAt(teacher, 0).subject).toMatch(/: do not ship$/);
+    expect(itemAt(teacher, 0).text).toContain('Do not ship it or hand it over; its tins are back in stock.');
 
     // A denied payment is final: a late COMPLETED, a refund or a reversal changes nothing.
     const mails = await mailCount();
@@ -297,7 +299,7 @@ describe(`PayPal webhooks on ${testDbKind()}`, () => {
     expect(await inventory(ids.caramel)).toBe(stock);
     const teacher = (await teacherMails(paid.paypalOrderId)).filter((m) => m.subject.endsWith('was refunded in PayPal'));
     expect(teacher).toHaveLength(1);
-    expect(teacher[0]!.text).toContain('Its tins were not put back in stock');
+    expect(itemAt(teacher, 0).text).toContain('Its tins were not put back in stock');
     const mails = await mailCount();
     expect((await deliver(refund)).status).toBe(200);
     expect(await mailCount()).toBe(mails);

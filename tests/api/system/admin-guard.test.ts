@@ -9,6 +9,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
+import { mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 const ids = { event: '', otherEvent: '', slot: '', product: '', otherProduct: '', user: '', subscriber: '', signup: '', order: '' };
@@ -138,10 +139,7 @@ beforeAll(async () => {
     json: { email: 'admin@example.com', password: server.env.ADMIN_PASSWORD, recaptchaToken: 'dev:admin_login' },
   });
   expect(login.status).toBe(200);
-  const loggedOut = login.headers
-    .getSetCookie()
-    .find((h) => h.startsWith('yc_admin='))!
-    .split(';')[0]!;
+  const loggedOut = mustFind(login.headers.getSetCookie(), (h) => h.startsWith('yc_admin=')).split(';')[0]!;
   expect((await server.api('/api/admin/verify', { headers: { cookie: loggedOut } })).status).toBe(200);
   expect((await server.api('/api/admin/logout', { method: 'POST', headers: { cookie: loggedOut } })).status).toBe(204);
 

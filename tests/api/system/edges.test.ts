@@ -10,6 +10,7 @@ import { ENDPOINTS, Fixtures, cookieFor, nameOf, pathOf, type Endpoint } from '.
 import { DATE_OUT_OF_RANGE, ambiguousTimeNote, invisibleCharactersMessage, nonexistentTimeMessage } from '../../../contract/common.ts';
 import type { SlotsAddedView } from '../../../contract/slots.ts';
 import type { EventsAddedView } from '../../../contract/events.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer();
 let fx: Fixtures;
@@ -127,13 +128,13 @@ describe(`wall times in ${LA}`, () => {
     expect(added.message).toBe('Slots added successfully.');
     expect(added.added).toBe(1);
     // 01:30 PDT (UTC-7), not 01:30 PST an hour later.
-    expect(added.slots[0]!.startsAt).toBe(`${FALL}T08:30:00.000Z`);
+    expect(itemAt(added.slots, 0).startsAt).toBe(`${FALL}T08:30:00.000Z`);
     expect(added.warnings).toEqual([ambiguousTimeNote(FALL, '01:30', LA)]);
 
     const event = await asAdmin('/api/admin/events', 'POST', { title: 'Owl Flow', date: FALL, time: '01:30' });
     expect(event.status).toBe(201);
     const events = (await event.json()) as EventsAddedView;
-    expect(events.events[0]!.startsAt).toBe(`${FALL}T08:30:00.000Z`);
+    expect(itemAt(events.events, 0).startsAt).toBe(`${FALL}T08:30:00.000Z`);
     expect(events.warnings).toEqual([ambiguousTimeNote(FALL, '01:30', LA)]);
 
     const existing = await fx.event();

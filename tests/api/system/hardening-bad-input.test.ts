@@ -46,6 +46,7 @@ import {
   type Field,
 } from '../../helpers/endpoints.ts';
 import { tableChanges, watchTableChanges } from '../../helpers/table-changes.ts';
+import { must } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 // The newsletter sender stays asleep: a send's outbox must not change tables between two snapshots.
@@ -612,7 +613,7 @@ describe(`HTML typed by visitors on ${kind}`, () => {
     expectEscaped(teacher!, email);
     const [visitor] = await mailsTo(email);
     expect(visitor).toBeDefined();
-    expect(visitor!.html).not.toMatch(/<script|<img/i);
+    expect(must(visitor, 'visitor').html).not.toMatch(/<script|<img/i);
 
     // The mailbox page escapes it too.
     const page = await (await server.api('/dev/mailbox')).text();

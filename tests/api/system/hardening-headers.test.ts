@@ -28,6 +28,7 @@ import { startTestServer, useTestServer } from '../../helpers/server.ts';
 import { freshDatabase, testDbKind, type FreshDatabase } from '../../helpers/database.ts';
 import { adminCookie } from '../../helpers/auth.ts';
 import { productionEnv } from '../../helpers/production-env.ts';
+import { must } from '../../helpers/guards.ts';
 
 beforeEach(() => resetRateLimits());
 
@@ -37,7 +38,7 @@ const production = productionEnv;
 function parseCsp(header: string | null): Map<string, string[]> {
   expect(header).toBeTruthy();
   const map = new Map<string, string[]>();
-  for (const part of header!.split(';')) {
+  for (const part of must(header, 'header').split(';')) {
     const [name, ...sources] = part.trim().split(/\s+/);
     if (name) map.set(name, sources);
   }
@@ -275,7 +276,7 @@ describe(`in production on ${testDbKind()}`, () => {
       200,
     );
     const mail = sent.find((m) => m.to === email)!;
-    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const token = must(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text), 'a match in mail.text')[1]!;
     const res = await call('/api/user/verify-email', { method: 'POST', json: { token } });
     expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((h) => h.startsWith('yc_user='))!;

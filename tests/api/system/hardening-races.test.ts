@@ -24,6 +24,7 @@ import { SESSION_COOKIES } from '../../../api/middleware/session-cookies.ts';
 import { useTestServer } from '../../helpers/server.ts';
 import { recordingRealtime } from '../../helpers/realtime.ts';
 import { BOOKING_SESSION, Fixtures } from '../../helpers/endpoints.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 
@@ -128,7 +129,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
     // One booking: the slot is the winner's, paid with the winner's order.
     const row = await server.services.db.selectFrom('slots').selectAll().where('id', '=', slot.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      bookedBy: clients[winner]!.id,
+      bookedBy: itemAt(clients, winner).id,
       paypalOrderId: orders[winner],
       amountCents: (80 + (winner % 31)) * 100,
       lastName: `Racer ${winner}`,
@@ -233,8 +234,8 @@ describe.runIf(onPostgres)('races on postgres', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     expect((await server.api('/api/user/login', { method: 'POST', json: { email } })).status).toBe(200);
-    const [mail] = await mailbox(email);
-    const link = mail!.links.find((l) => l.includes('/verify-login?token='))!;
+    const mail = itemAt(await mailbox(email), 0);
+    const link = mail.links.find((l) => l.includes('/verify-login?token='))!;
     const token = new URL(link).searchParams.get('token')!;
 
     // Twenty browsers, several already signed in as someone else, open the link at once.
@@ -244,7 +245,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
         server.api('/api/user/verify-login', {
           method: 'POST',
           json: { token },
-          headers: { ...from(2000 + i), ...(i < 5 ? { cookie: others[i]!.cookie } : {}) },
+          headers: { ...from(2000 + i), ...(i < 5 ? { cookie: itemAt(others, i).cookie } : {}) },
         }),
       ),
     );
@@ -257,11 +258,11 @@ describe.runIf(onPostgres)('races on postgres', () => {
 
     const sessions = await server.services.db.selectFrom('userSessions').select('id').where('userId', '=', user.id).execute();
     expect(sessions).toHaveLength(1);
-    const token_ = cookies[0]!.split(';')[0]!.split('=')[1]!;
+    const token_ = itemAt(itemAt(cookies, 0).split(';'), 0).split('=')[1]!;
     expect((await sessionStore(server.services.db, 'user').validate(token_))?.subjectId).toBe(user.id);
     const used = await server.services.db.selectFrom('loginTokens').select(['usedAt']).where('userId', '=', user.id).execute();
     expect(used).toHaveLength(1);
-    expect(used[0]!.usedAt).not.toBeNull();
+    expect(itemAt(used, 0).usedAt).not.toBeNull();
   });
 
   it('makes one row from 20 concurrent identical subscriptions in mixed letter case', async () => {
@@ -270,7 +271,7 @@ describe.runIf(onPostgres)('races on postgres', () => {
       `${local}@example.com`,
       `${local.toUpperCase()}@EXAMPLE.COM`,
       ` ${local}@Example.com `,
-      `${local[0]!.toUpperCase()}${local.slice(1)}@example.COM`,
+      `${itemAt(local, 0).toUpperCase()}${local.slice(1)}@example.COM`,
     ];
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -25,6 +25,7 @@ import { startTestServer, type TestServer, useTestServer } from '../../helpers/s
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const kind = testDbKind();
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";
@@ -53,9 +54,10 @@ describe(`a workshop on one wifi on ${kind}`, () => {
     const statuses: Record<string, number[]> = { register: [], login: [], signup: [], checkIn: [] };
     for (const p of people) {
       const json = { firstName: 'Ana', lastName: 'Lima', email: p.email, recaptchaToken: 'dev:register' };
-      statuses.register!.push((await server.api('/api/user/register', { method: 'POST', json })).status);
+      must(statuses.register, 'statuses.register').push((await server.api('/api/user/register', { method: 'POST', json })).status);
     }
-    for (const p of people) statuses.login!.push((await server.api('/api/user/login', { method: 'POST', json: { email: p.email } })).status);
+    for (const p of people)
+      must(statuses.login, 'statuses.login').push((await server.api('/api/user/login', { method: 'POST', json: { email: p.email } })).status);
     for (const p of people) {
       const json = {
         name: p.name,
@@ -67,18 +69,18 @@ describe(`a workshop on one wifi on ${kind}`, () => {
         signature: SIGNATURE,
         recaptchaToken: 'dev:signup_form_submit',
       };
-      statuses.signup!.push((await server.api('/api/signup', { method: 'POST', json })).status);
+      must(statuses.signup, 'statuses.signup').push((await server.api('/api/signup', { method: 'POST', json })).status);
     }
     const next = await addClass(server);
     for (const p of people) {
       const json = { email: p.email, classTitle: next.title, date: next.date, recaptchaToken: 'dev:signup_form_submit' };
-      statuses.checkIn!.push((await server.api('/api/check-student', { method: 'POST', json })).status);
+      must(statuses.checkIn, 'statuses.checkIn').push((await server.api('/api/check-student', { method: 'POST', json })).status);
     }
-    expect(statuses.register!.every((s) => s === 200)).toBe(true);
-    expect(statuses.login!.every((s) => s === 200)).toBe(true);
-    expect(statuses.signup!.every((s) => s === 201)).toBe(true);
-    expect(statuses.checkIn!.filter((s) => s === 429)).toEqual([]);
-    expect(statuses.checkIn!.every((s) => s < 300)).toBe(true);
+    expect(must(statuses.register, 'statuses.register').every((s) => s === 200)).toBe(true);
+    expect(must(statuses.login, 'statuses.login').every((s) => s === 200)).toBe(true);
+    expect(must(statuses.signup, 'statuses.signup').every((s) => s === 201)).toBe(true);
+    expect(must(statuses.checkIn, 'statuses.checkIn').filter((s) => s === 429)).toEqual([]);
+    expect(must(statuses.checkIn, 'statuses.checkIn').every((s) => s < 300)).toBe(true);
   });
 });
 
@@ -229,24 +231,24 @@ describe(`limits per recipient, per account and per admin on ${kind}`, () => {
     });
     // The account form may take such a name (it is only text); the mail must not carry it.
     if (res.status === 200) {
-      const [mail] = await readMailbox(server, target);
-      expect(mail!.text).not.toContain('evil');
-      expect(mail!.html).not.toContain('evil');
-      expect(mail!.text).toMatch(/^Hi,$/m);
+      const mail = itemAt(await readMailbox(server, target), 0);
+      expect(mail.text).not.toContain('evil');
+      expect(mail.html).not.toContain('evil');
+      expect(mail.text).toMatch(/^Hi,$/m);
     } else {
       expect(res.status).toBe(400);
     }
     const contactTarget = email('victim2');
     const json = { name: 'Order failed: see https://evil.example/pay', email: contactTarget, message: 'x', recaptchaToken: 'dev:contact_form_submit' };
     expect((await server.api('/api/contact', { method: 'POST', json, headers: from(44) })).status).toBe(200);
-    const [copy] = await readMailbox(server, contactTarget);
-    expect(copy!.text).not.toContain('evil');
-    expect(copy!.html).not.toContain('evil');
-    expect(copy!.text).toContain('Thank you!');
+    const copy = itemAt(await readMailbox(server, contactTarget), 0);
+    expect(copy.text).not.toContain('evil');
+    expect(copy.html).not.toContain('evil');
+    expect(copy.text).toContain('Thank you!');
     // A plain name is still greeted by name.
     const friend = email('friend');
     await server.api('/api/contact', { method: 'POST', json: { ...json, name: "Zoë O'Neil-Ramírez", email: friend }, headers: from(45) });
-    expect((await readMailbox(server, friend))[0]!.text).toContain("Thank you, Zoë O'Neil-Ramírez!");
+    expect(itemAt(await readMailbox(server, friend), 0).text).toContain("Thank you, Zoë O'Neil-Ramírez!");
   });
 
   it('answers every request with an X-Request-Id, taking a sane one from the trusted balancer', async () => {

@@ -32,6 +32,7 @@ import type { TestServer } from '../../helpers/server.ts';
 import { startChild, type Child } from '../../helpers/child.ts';
 import { serverProcessEnv, startEmulator, type EmulatorChild } from '../../helpers/payment-processes.ts';
 import { smallJpeg } from '../../helpers/photos.ts';
+import { itemAt, must } from '../../helpers/guards.ts';
 
 const SERVER = 'tests/helpers/server-process.ts';
 const YOGA = 'Individual Yoga Session (60 min)';
@@ -77,7 +78,7 @@ describe('two server processes on one PostgreSQL database', () => {
     const replica = serverEnv({ interval: RECONCILE_INTERVAL_MS, stale: STALE_MS }, { REMINDER_INTERVAL_MS: String(REMINDER_INTERVAL_MS) });
     [a, b] = await Promise.all([startChild(SERVER, replica), startChild(SERVER, replica)]);
     handle = await openDatabase({ url: fresh.env.DATABASE_URL, pgliteDir: 'memory://' });
-    handle.pool!.on('connect', (client) => connections.push(new Promise((resolve) => client.once('end', () => resolve()))));
+    must(handle.pool, 'handle.pool').on('connect', (client) => connections.push(new Promise((resolve) => client.once('end', () => resolve()))));
   });
   afterAll(async () => {
     await crashing?.kill();
@@ -177,8 +178,8 @@ describe('two server processes on one PostgreSQL database', () => {
       .returning(['id', 'email'])
       .executeTakeFirstOrThrow();
     expect((await call(b, '/api/user/login', { method: 'POST', json: { email: client.email } })).status).toBe(200);
-    const [link] = await mailsTo(client.email);
-    const token = decodeURIComponent(/verify-login\?token=([^\s"&<]+)/.exec(link!.text)![1]!);
+    const link = itemAt(await mailsTo(client.email), 0);
+    const token = decodeURIComponent(must(/verify-login\?token=([^\s"&<]+)/.exec(link.text), 'a match in link.text')[1]!);
     const redeemed = await call(a, '/api/user/verify-login', { method: 'POST', json: { token } });
     expect(redeemed.status).toBe(200);
     const cookie = cookieOf(redeemed, SESSION_COOKIES.user);
@@ -292,7 +293,7 @@ describe('two server processes on one PostgreSQL database', () => {
 
     // One booking, the winner's; one attempt, captured once, by the process that answered.
     expect(await db().selectFrom('slots').select(['bookedBy', 'paypalOrderId', 'lastName']).where('id', '=', slot.id).executeTakeFirstOrThrow()).toEqual({
-      bookedBy: clients[winner]!.id,
+      bookedBy: itemAt(clients, winner).id,
       paypalOrderId: orders[winner],
       lastName: `Racer ${winner}`,
     });
@@ -310,7 +311,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(paypal.filter((s) => s === 'APPROVED')).toHaveLength(N - 1);
 
     // One confirmation to the winner, none to the others, one notice to the teacher.
-    await until('the confirmation', async () => (await mailsTo(clients[winner]!.email)).length > 0);
+    await until('the confirmation', async () => (await mailsTo(itemAt(clients, winner).email)).length > 0);
     const confirmations = await Promise.all(clients.map(async (c) => (await mailsTo(c.email)).length));
     expect(confirmations.reduce((x, y) => x + y, 0)).toBe(1);
     expect((await mailsTo(TEACHER)).filter((m) => m.text.includes(orders[winner]!))).toHaveLength(1);

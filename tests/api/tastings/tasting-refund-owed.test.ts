@@ -13,6 +13,7 @@ import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { linkToken } from '../../../api/lib/link-token.ts';
 import { emulatorRefundCount } from '../../../api/services/payments/emulator.ts';
 import { refundDueTastingPayments } from '../../../api/tastings/tastings-of-deleted-account.ts';
+import { itemAt } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const db = () => server.services.db;
@@ -69,8 +70,8 @@ describe(`a tasting's refund owed after its client's erasure, ${testDbKind()}`, 
     expect(await refundDueTastingPayments(server.services)).toBe(0);
     const owedMails = (await readMailbox(server, server.env.TEACHER_EMAIL)).filter((m) => /^Refund owed: a deleted account's tasting/.test(m.subject));
     expect(owedMails).toHaveLength(1);
-    expect(owedMails[0]!.text).toContain('$200.00');
-    expect(owedMails[0]!.text).not.toMatch(/Tove|Arnesen|Alder/);
+    expect(itemAt(owedMails, 0).text).toContain('$200.00');
+    expect(itemAt(owedMails, 0).text).not.toMatch(/Tove|Arnesen|Alder/);
 
     await refundMode('ok');
     expect(await refundDueTastingPayments(server.services)).toBe(1);

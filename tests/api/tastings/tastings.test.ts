@@ -21,6 +21,7 @@ import { PURCHASE_KINDS } from '../../../api/boot.ts';
 import { TASTING_DATE_PAST, TASTING_DATES_COUNT, type AdminTastingView, type TastingQuoteView } from '../../../contract/tastings.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
 import type { FinancesView, TodayView } from '../../../contract/backoffice.ts';
+import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
 const db = () => server.services.db;
@@ -69,7 +70,7 @@ async function quoted(more: Record<string, unknown> = {}) {
   const res = await asAdmin(`/api/admin/tastings/${id}/quote`, { method: 'POST', json: standard(body.dates[0] as string) });
   expect(res.status, await res.clone().text()).toBe(201);
   const [mail] = await readMailbox(server, body.email as string);
-  const [, link, quoteId, token] = LINK.exec(mail!.text)!;
+  const [, link, quoteId, token] = LINK.exec(must(mail, 'mail').text)!;
   return { requestId: id, body, link: link!, quoteId: quoteId!, token: token!, mail: mail! };
 }
 
@@ -114,9 +115,9 @@ describe(`private tastings on ${testDbKind()}`, () => {
 
   it('a request lands on Today with her notice; her quote mails an absolute pay link that only its token opens', async () => {
     const { id, body } = await requested();
-    const [notice] = await readMailbox(server, server.env.TEACHER_EMAIL);
-    expect(notice!.subject).toBe('Tasting request from Tess Taster (18 guests)');
-    expect(notice!.text).toContain(`Possible days: ${body.dates.join(', ')}`);
+    const notice = itemAt(await readMailbox(server, server.env.TEACHER_EMAIL), 0);
+    expect(notice.subject).toBe('Tasting request from Tess Taster (18 guests)');
+    expect(notice.text).toContain(`Possible days: ${body.dates.join(', ')}`);
 
     const todayView = (await (await asAdmin('/api/admin/today')).json()) as TodayView;
     expect(todayView.tastingRequests.href).toBe('/admin/tastings');
@@ -130,12 +131,12 @@ describe(`private tastings on ${testDbKind()}`, () => {
 
     const res = await asAdmin(`/api/admin/tastings/${id}/quote`, { method: 'POST', json: standard(day(10)) });
     expect(res.status).toBe(201);
-    const [mail] = await readMailbox(server, body.email as string);
-    expect(mail!.subject).toBe(`Your tasting quote: Team retreat on ${day(10)}`);
-    expect(mail!.text).toContain('Price: $520.00');
-    expect(mail!.text).toContain('Deposit to hold the day: $260.00');
-    const [, link, quoteId, token] = LINK.exec(mail!.text)!;
-    expect(link!.startsWith(`${server.env.SITE_URL}/tastings/pay?`)).toBe(true);
+    const mail = itemAt(await readMailbox(server, body.email as string), 0);
+    expect(mail.subject).toBe(`Your tasting quote: Team retreat on ${day(10)}`);
+    expect(mail.text).toContain('Price: $520.00');
+    expect(mail.text).toContain('Deposit to hold the day: $260.00');
+    const [, link, quoteId, token] = LINK.exec(mail.text)!;
+    expect(must(link, 'link').startsWith(`${server.env.SITE_URL}/tastings/pay?`)).toBe(true);
     // Answered: off Today.
     const after = (await (await asAdmin('/api/admin/today')).json()) as TodayView;
     expect(after.tastingRequests.items.map((i) => i._id)).not.toContain(id);
@@ -199,7 +200,7 @@ describe(`private tastings on ${testDbKind()}`, () => {
     // The client's receipt and her notice, once each.
     const toClient = await readMailbox(server, t.body.email as string);
     expect(toClient.map((m) => m.subject)).toEqual([`Your receipt: the deposit for your tasting on ${t.body.dates[0]}`, t.mail.subject]);
-    expect(toClient[0]!.text).toContain('$260.00 is left to pay on the day');
+    expect(itemAt(toClient, 0).text).toContain('$260.00 is left to pay on the day');
     const notices = (await readMailbox(server, server.env.TEACHER_EMAIL)).filter((m) => m.subject.startsWith('Tasting deposit paid'));
     expect(notices.filter((m) => m.text.includes(first))).toHaveLength(1);
 
@@ -216,7 +217,7 @@ describe(`private tastings on ${testDbKind()}`, () => {
     expect(done).toMatchObject({ paidCents: 52_000, due: null });
 
     const list = (await (await asAdmin('/api/admin/tastings')).json()) as AdminTastingView[];
-    expect(list.find((r) => r._id === t.requestId)!.quote).toMatchObject({
+    expect(mustFind(list, (r) => r._id === t.requestId).quote).toMatchObject({
       depositPaid: true,
       eventId: quote.eventId,
       paidCents: 52_000,

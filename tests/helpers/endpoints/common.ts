@@ -13,6 +13,7 @@ import { UNSUBSCRIBE_PURPOSE } from '../../../api/forms/mails.ts';
 import { GIVE_BACK_PURPOSE, LEAVE_WAITLIST_PURPOSE } from '../../../api/classes/mails.ts';
 import { adminCookie, createUser } from '../auth.ts';
 import type { TestServer } from '../server.ts';
+import { must } from '../guards.ts';
 
 export type Table = keyof Database & string;
 export type Auth = 'none' | 'user' | 'admin';
@@ -207,17 +208,20 @@ export class Fixtures {
   /** A sign-up with an accepted waiver and a signature (a returning student's first one), and its event's id. */
   async signup(email = this.email('student')) {
     const event = await this.event();
-    const row = await insertSignup(this.db, {
-      eventId: event.id,
-      classTitle: event.title,
-      date: event.date,
-      name: 'Rita Returning',
-      email,
-      phone: '123-456-7890',
-      waiverAccepted: true,
-      signaturePng: new Uint8Array(PNG),
-    });
-    return { id: row!.id, email, eventId: event.id };
+    const row = must(
+      await insertSignup(this.db, {
+        eventId: event.id,
+        classTitle: event.title,
+        date: event.date,
+        name: 'Rita Returning',
+        email,
+        phone: '123-456-7890',
+        waiverAccepted: true,
+        signaturePng: new Uint8Array(PNG),
+      }),
+      'row',
+    );
+    return { id: row.id, email, eventId: event.id };
   }
 
   async image() {

@@ -4,6 +4,7 @@ import { signToken } from '../../../api/lib/signed-token.ts';
 import { FREE_MEETING_CANCEL_PURPOSE } from '../../../api/agenda/free-meeting-mails.ts';
 import { DEFAULT_SETTINGS } from '../../../contract/settings.ts';
 import type { FreeMeetingTimesView } from '../../../contract/free-meetings.ts';
+import { itemAt } from '../guards.ts';
 
 /** The home page's request as a visitor fills it in (SPEC.md section 3). */
 const meetingRequest = (fx: Fixtures) => ({
@@ -37,7 +38,7 @@ async function freeMeetingTime(fx: Fixtures): Promise<string> {
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: wide }))
     .execute();
   const { times } = (await (await fx.server.api('/api/publicBookings/times')).json()) as FreeMeetingTimesView;
-  return times[Math.floor(Math.random() * times.length)]!.startsAt;
+  return itemAt(times, Math.floor(Math.random() * times.length)).startsAt;
 }
 
 /** The cancel link's token of a free meeting booked far ahead, at a time no other fixture has. */
