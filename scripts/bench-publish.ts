@@ -14,6 +14,7 @@ import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { build, isBuildCurrent } from './build.ts';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
+import { readyLine } from './lib/child-ready.ts';
 
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 20);
 const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
@@ -36,15 +37,7 @@ export function startReplica(databaseUrl: string, pollMs = POLL_MS): Promise<{ u
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited (${code})`)));
-  });
+  return readyLine(child, '{"url"', 'replica').then(({ url }) => ({ url, child }));
 }
 
 /** Stops the replicas and waits until each has exited (at most 5 s each), so their database can be dropped. */
