@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { adminScreen } from './AdminShell';
 import SalesTaxPanel, { STATE_CHOICES } from './SalesTaxPanel';
 import { FoodSalesPanel } from './FoodSalesPanel';
-import { AdminTable, herToday } from './admin-ui';
+import { AdminTable, herToday, submitWith } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -147,14 +147,7 @@ function RatesPanel() {
     <section className="admin-panel no-print" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Sales tax rates</h2>
       <p className="muted">{view?.note}</p>
-      <form
-        className="form-row"
-        aria-label="Set a state's rate"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <form className="form-row" aria-label="Set a state's rate" onSubmit={submitWith(save)}>
         <SelectInput
           id={`${id}-state`}
           label="State"

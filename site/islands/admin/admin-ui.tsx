@@ -500,17 +500,21 @@ export function PagedListing<T extends { _id: string }>(props: {
   );
 }
 
+/**
+ * A form's submit handler: the page stays (no navigation) and `action` runs; its promise, if any,
+ * reports its own failure. The admin sections' forms all submit this way.
+ */
+export const submitWith =
+  (action: () => unknown) =>
+  (e: { preventDefault(): void }): void => {
+    e.preventDefault();
+    void action();
+  };
+
 /** An admin form: its fields, the submit button and the status line that says what it did. */
 export function AdminForm(props: { label: string; submit: string; onSubmit: () => void; status?: ReactNode; disabled?: boolean; children: ReactNode }) {
   return (
-    <form
-      className="admin-form"
-      aria-label={props.label}
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-    >
+    <form className="admin-form" aria-label={props.label} onSubmit={submitWith(props.onSubmit)}>
       {props.children}
       <div className="card-actions">
         <button className="button button-small" type="submit" disabled={props.disabled}>
