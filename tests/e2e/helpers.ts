@@ -1,19 +1,12 @@
 import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
 
 /** The e2e server (playwright.config.ts), for request contexts and browser contexts made by hand. */
 export const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399)}`;
 
-export interface MailboxEntry {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  links: string[];
-  headers: Record<string, string>;
-  attachments: { filename: string; contentType: string; size: number }[];
-  sentAt: string;
-}
+/** A mail as the test mailbox (GET /api/test/mailbox) answers it. */
+export type { MailboxEntry };
 
 /** Mails to `to`, newest first, waiting until at least `count` have arrived. */
 export async function mailsTo(request: APIRequestContext, to: string, count = 1): Promise<MailboxEntry[]> {

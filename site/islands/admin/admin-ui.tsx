@@ -511,6 +511,20 @@ export const submitWith =
     void action();
   };
 
+/** A form on one row (add a location, set a rate): its fields, then its submit button in a field of its own. */
+export function RowForm(props: { label: string; submit: string; onSubmit: () => unknown; children: ReactNode }) {
+  return (
+    <form className="form-row" aria-label={props.label} onSubmit={submitWith(props.onSubmit)}>
+      {props.children}
+      <div className="field">
+        <button className="button button-small" type="submit">
+          {props.submit}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** An admin form: its fields, the submit button and the status line that says what it did. */
 export function AdminForm(props: { label: string; submit: string; onSubmit: () => void; status?: ReactNode; disabled?: boolean; children: ReactNode }) {
   return (
