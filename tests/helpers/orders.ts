@@ -31,6 +31,9 @@ export const WELCOME10_CART_MONEY = {
   ...UNTAXED_OREGON,
 } as const;
 
+/** That cart's order once placed: shipped, with the coupon, paid by the emulator's buyer (whose name PayPal reports). */
+export const WELCOME10_ORDER = { ...WELCOME10_CART_MONEY, isLocalPickup: false, couponCode: 'WELCOME10', payerName: 'Ana Lima' } as const;
+
 let tins = 0;
 /** A product at $18 with `inventory` tins on the shelf, named Tin 1, Tin 2, …; its id. */
 export async function addTin(db: DB, inventory: number): Promise<string> {

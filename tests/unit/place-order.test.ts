@@ -16,7 +16,7 @@ import { placeOrder, type PlaceOrderInput } from '../../api/shop/place-order.ts'
 import { quoteCart, type Cart } from '../../api/shop/quote.ts';
 import { claimStock } from '../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../helpers/paypal-emulator.ts';
-import { WELCOME10_CART_MONEY } from '../helpers/orders.ts';
+import { WELCOME10_CART_MONEY, WELCOME10_ORDER } from '../helpers/orders.ts';
 
 const TEACHER = 'teacher@example.com';
 
@@ -182,11 +182,8 @@ describe('placeOrder', () => {
       replayed: false,
       order: {
         _id: expect.any(String),
-        ...WELCOME10_CART_MONEY,
-        isLocalPickup: false,
-        couponCode: 'WELCOME10',
-        // The payer PayPal reports wins over the one the browser sent.
-        payerName: 'Ana Lima',
+        // The payer PayPal reports (Ana Lima) wins over the one the browser sent.
+        ...WELCOME10_ORDER,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },

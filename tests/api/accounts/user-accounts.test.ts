@@ -12,18 +12,11 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { LOGIN_INVALID, LOGIN_SENT, PROFILE_UPDATED, REGISTERED, VERIFIED, VERIFY_FAILED } from '../../helpers/spec-words.ts';
 import { LIMITS, TOO_MANY_MAILS } from '../../../api/limits/limits.ts';
 
 // Behind a trusted proxy each X-Forwarded-For is one client (the rate-limit test's visitors).
 const server = useTestServer({ env: { TRUST_PROXY: '1' }, resetRateLimits: true });
-
-// SPEC.md's words, restated here so that a change to them fails this test.
-const REGISTERED = 'Registration successful! Please check your email to verify your account.';
-const LOGIN_SENT = 'Login email sent. Check your inbox.';
-const VERIFIED = 'Email verified successfully.';
-const VERIFY_FAILED = 'Verification failed.';
-const LOGIN_INVALID = 'Your login link is invalid or has expired. Please request a new link and try again.';
-const PROFILE_UPDATED = 'Profile updated successfully!';
 
 let counter = 0;
 const freshEmail = (tag = 'client') => `${tag}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
