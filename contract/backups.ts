@@ -18,3 +18,19 @@ export interface BackupStatusView {
   /** Which database this site runs on: a PostgreSQL server is backed up by its provider (docs/DEPLOY.md). */
   database: 'pglite' | 'postgres';
 }
+
+/**
+ * "12.3 MB": a backup's size as the start banner, the reports and her Backups page say it (the
+ * page says "bytes" under a kilobyte, the logs "B").
+ */
+export function formatBytes(bytes: number, unit = 'B'): string {
+  if (bytes < 1024) return `${bytes} ${unit}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let n = bytes / 1024;
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[i]}`;
+}

@@ -22,9 +22,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { loadEnv } from '../api/env.ts';
 import { prepareDatabase } from '../api/boot.ts';
-import { openDatabase, type DB } from '../db/client.ts';
+import { openDatabase, type DatabaseHandle, type DB } from '../db/client.ts';
 import { backupPglite, tarPglite } from '../api/backups/backup.ts';
-import { formatBytes } from '../api/backups/files.ts';
+import { formatBytes } from '../contract/backups.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 1_000);
@@ -87,7 +87,8 @@ async function seedBulk(db: DB): Promise<void> {
 }
 
 /** Every table's count and an md5 of its rows: the restore is compared with the original. */
-async function fingerprint(db: DB): Promise<{ tables: number; rows: number; sums: string }> {
+type Fingerprint = { tables: number; rows: number; sums: string };
+async function fingerprint(db: DB): Promise<Fingerprint> {
   const names = (
     await sql<{
       name: string;
@@ -149,28 +150,31 @@ async function benchPglite(work: string): Promise<Row> {
   await database.close();
   const databaseSize = folderSize(source.PGLITE_DIR);
 
-  const file = join(work, 'bench.tar.gz');
-  console.log('[bench:backup] PGlite: backup…');
+  const trip = await roundTrip('PGlite', join(work, 'bench.tar.gz'), source, target, () => openDatabase({ pgliteDir: target.PGLITE_DIR }));
+  return { database: 'PGlite (folder)', databaseSize, ...figures(original, trip), liveDumpMs, liveHeldMs, checkpointMs };
+}
+
+/** Her two commands, backup of `source` to `file` then restore into `target`, timed; the copy's fingerprint read back. */
+async function roundTrip(name: string, file: string, source: Record<string, string>, target: Record<string, string>, open: () => Promise<DatabaseHandle>) {
+  console.log(`[bench:backup] ${name}: backup…`);
   const backupMs = await run('backup', [file], source);
-  console.log('[bench:backup] PGlite: restore…');
+  console.log(`[bench:backup] ${name}: restore…`);
   const restoreMs = await run('restore', [file], target);
-  const restored = await openDatabase({ pgliteDir: target.PGLITE_DIR });
+  const restored = await open();
   const copy = await fingerprint(restored.db);
   await restored.close();
-  return {
-    database: 'PGlite (folder)',
-    databaseSize,
-    tables: original.tables,
-    rows: original.rows,
-    backupMs,
-    fileBytes: statSync(file).size,
-    restoreMs,
-    liveDumpMs,
-    liveHeldMs,
-    checkpointMs,
-    match: copy.sums === original.sums,
-  };
+  return { backupMs, restoreMs, fileBytes: statSync(file).size, copy };
 }
+
+/** A row's figures: the original's counts, the round trip's times and file, and whether the copy matches. */
+const figures = (original: Fingerprint, trip: Awaited<ReturnType<typeof roundTrip>>) => ({
+  tables: original.tables,
+  rows: original.rows,
+  backupMs: trip.backupMs,
+  fileBytes: trip.fileBytes,
+  restoreMs: trip.restoreMs,
+  match: trip.copy.sums === original.sums,
+});
 
 async function benchPostgres(work: string): Promise<Row> {
   const names = [`bench_backup_${process.pid}_a`, `bench_backup_${process.pid}_b`];
@@ -193,24 +197,8 @@ async function benchPostgres(work: string): Promise<Row> {
     const databaseSize = Number((await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(database.db)).rows[0]!.n);
     await database.close();
 
-    const file = join(work, 'bench.dump');
-    console.log('[bench:backup] PostgreSQL: backup…');
-    const backupMs = await run('backup', [file], source);
-    console.log('[bench:backup] PostgreSQL: restore…');
-    const restoreMs = await run('restore', [file], target);
-    const restored = await openDatabase({ url: target.DATABASE_URL, poolMax: 1 });
-    const copy = await fingerprint(restored.db);
-    await restored.close();
-    return {
-      database: 'PostgreSQL 15 (pg_dump -Fc)',
-      databaseSize,
-      tables: original.tables,
-      rows: original.rows,
-      backupMs,
-      fileBytes: statSync(file).size,
-      restoreMs,
-      match: copy.sums === original.sums,
-    };
+    const trip = await roundTrip('PostgreSQL', join(work, 'bench.dump'), source, target, () => openDatabase({ url: target.DATABASE_URL, poolMax: 1 }));
+    return { database: 'PostgreSQL 15 (pg_dump -Fc)', databaseSize, ...figures(original, trip) };
   } finally {
     for (const n of names) await admin.query(`drop database if exists "${n}" with (force)`);
     await admin.end();

@@ -17,6 +17,7 @@ import { build, isBuildCurrent } from './build.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer } from '../api/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
+import { kb } from './lib/bench-report.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
 /**
@@ -30,7 +31,6 @@ const GOAL = {
   cartScore: { goal: 98, before: '90–94; here 77–100 in 9 runs (best of 3: 100, 99, 100)' },
   cartTbt: { goal: 100, before: '218–334 ms; here 61–1,121 ms in 9 runs, median 150 ms' },
 } as const;
-const kb = (n: number) => (n / 1024).toFixed(1);
 
 interface Scripts {
   bytes: number;

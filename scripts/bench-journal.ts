@@ -17,7 +17,7 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
 import type { ChildProcess } from 'node:child_process';
-import { writeBenchReport } from './lib/bench-report.ts';
+import { writeBenchReport, kb } from './lib/bench-report.ts';
 import { brotliCompressSync, constants } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import { openDatabase } from '../db/client.ts';
@@ -42,8 +42,6 @@ const MIN_PERFORMANCE = 95;
 const LIVE_P95_MS = 5_000;
 const ANSWER_P95_MS = 50;
 const TAGS = ['breathwork', 'cacao', 'mornings', 'recipes', 'teaching', 'rest'];
-
-const kb = (n: number) => (n / 1024).toFixed(1);
 
 /** A post of about 500 words: headings, a list, a quote, links. */
 function postBody(i: number): string {

@@ -10,8 +10,8 @@
  * postgres://postgres@127.0.0.1:5432/postgres (a throwaway database, dropped afterwards).
  */
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { writeBenchLines } from './lib/bench-report.ts';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer } from '../api/server.ts';
@@ -121,9 +121,5 @@ export async function benchNewsletter(): Promise<string[]> {
 }
 
 if (import.meta.main) {
-  const lines = await benchNewsletter();
-  mkdirSync('docs/bench', { recursive: true });
-  writeFileSync('docs/bench/newsletter.md', ['# Newsletter sender', '', ...lines, ''].join('\n'));
-  console.log(lines.join('\n'));
-  console.log('\nWrote docs/bench/newsletter.md');
+  writeBenchLines('newsletter', 'Newsletter sender', await benchNewsletter());
 }

@@ -9,8 +9,8 @@
  * Every run checks each mail reached the mailbox exactly once. Writes docs/bench/outbox.md.
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { writeBenchLines } from './lib/bench-report.ts';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { loadEnv } from '../api/env.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
@@ -122,9 +122,5 @@ export async function benchOutbox(): Promise<string[]> {
 }
 
 if (import.meta.main) {
-  const lines = await benchOutbox();
-  mkdirSync('docs/bench', { recursive: true });
-  writeFileSync('docs/bench/outbox.md', ['# Mail outbox', '', ...lines, ''].join('\n'));
-  console.log(lines.join('\n'));
-  console.log('\nWrote docs/bench/outbox.md');
+  writeBenchLines('outbox', 'Mail outbox', await benchOutbox());
 }

@@ -16,6 +16,7 @@ import { startServer } from '../api/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 // The JavaScript budgets (gzip KB before interaction) live in one table, which `npm test` checks too.
 import { JS_BUDGET_KB } from './check-budgets.ts';
+import { kb } from './lib/bench-report.ts';
 
 const FLAGS = CHROMIUM_FLAGS;
 
@@ -51,8 +52,6 @@ interface Row {
   accessibility: number;
   problems: string[];
 }
-
-const kb = (n: number) => (n / 1024).toFixed(1);
 
 /** What `route` loads before the visitor scrolls or clicks, on a 412 × 823 mobile viewport. */
 export async function measureLoads(base: string, route: string) {

@@ -12,15 +12,11 @@
  *  - the bytes of each size the pipeline makes of one textured and one smooth photo.
  * Goal: ≤ 600 KB on every page. Writes docs/bench/photos-dpr3.md; exits 1 on a miss.
  */
-import { writeBenchReport } from './lib/bench-report.ts';
+import { writeBenchReport, kb } from './lib/bench-report.ts';
+import { serveBuiltSite } from './lib/bench-site.ts';
 import { chromium } from '@playwright/test';
-import { build, isBuildCurrent } from './build.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { scrollToBottom, transferOf } from './lib/scroll-transfer.ts';
-import { loadEnv } from '../api/env.ts';
-import { startServer } from '../api/server.ts';
-import { sessionStore } from '../api/middleware/sessions.ts';
-import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { processImage } from '../api/images/process.ts';
 import { cameraJpeg } from '../tests/helpers/camera.ts';
 
@@ -30,7 +26,6 @@ const PER_GALLERY = 8;
 /** Distinct photos for products, pages and covers: no page shows the same one twice (the browser would fetch it once). */
 const POOL = 10;
 const POSTS = 12;
-const kb = (n: number) => (n / 1024).toFixed(1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Every 12-MP photo is textured; every other one is held upright (a landscape photo), the rest sideways (portrait). */
@@ -52,13 +47,7 @@ async function sizesOf(jpeg: Buffer): Promise<Map<string, number>> {
 }
 
 async function main() {
-  if (!isBuildCurrent()) build();
-  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', PGLITE_DIR: 'memory://', QUIET: '1', DATABASE_URL: '' });
-  const server = await startServer(env);
-  const base = `http://127.0.0.1:${server.port}`;
-  const adminRow = await server.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
-  const { token } = await sessionStore(server.services.db, 'admin').create(adminRow.id);
-  const headers = { cookie: `${SESSION_COOKIES.admin}=${token}`, origin: base };
+  const { server, base, headers } = await serveBuiltSite();
   const problems: string[] = [];
   const lines: string[] = [];
   try {

@@ -12,17 +12,13 @@
  * The test photos are synthetic (no stock photos in the repo): gradients and shapes under
  * sensor-like grain, which compress about as a phone photo does (about 3 MB as JPEG at quality 92).
  */
-import { writeBenchReport } from './lib/bench-report.ts';
+import { writeBenchReport, kb } from './lib/bench-report.ts';
+import { serveBuiltSite } from './lib/bench-site.ts';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import sharp from 'sharp';
-import { build, isBuildCurrent } from './build.ts';
-import { loadEnv } from '../api/env.ts';
-import { startServer } from '../api/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
-import { sessionStore } from '../api/middleware/sessions.ts';
-import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { cameraJpeg } from '../tests/helpers/camera.ts';
 
 const FLAGS = CHROMIUM_FLAGS;
@@ -31,7 +27,6 @@ const BEFORE_SCROLL_KB = 300;
 const AFTER_SCROLL_KB = 1200;
 const UPLOAD_MS = 3000;
 const MIN_PERFORMANCE = 95;
-const kb = (n: number) => (n / 1024).toFixed(1);
 
 async function noiseJpeg(): Promise<Buffer> {
   const [w, h] = [4032, 3024];
@@ -51,13 +46,7 @@ async function noiseJpeg(): Promise<Buffer> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  if (!isBuildCurrent()) build();
-  const env = loadEnv({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', PGLITE_DIR: 'memory://', QUIET: '1', DATABASE_URL: '' });
-  const server = await startServer(env);
-  const base = `http://127.0.0.1:${server.port}`;
-  const adminRow = await server.services.db.selectFrom('admins').select('id').executeTakeFirstOrThrow();
-  const { token } = await sessionStore(server.services.db, 'admin').create(adminRow.id);
-  const headers = { cookie: `${SESSION_COOKIES.admin}=${token}`, origin: base };
+  const { server, base, headers } = await serveBuiltSite();
   const problems: string[] = [];
   const lines: string[] = [];
   try {

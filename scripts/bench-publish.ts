@@ -14,6 +14,8 @@ import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { build, isBuildCurrent } from './build.ts';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
+import { readyLine } from './lib/child-ready.ts';
+import { replicaEnv } from '../tests/helpers/replicas.ts';
 
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 20);
 const POLL_MS = Number(process.env.RENDER_POLL_MS ?? 1_000);
@@ -23,28 +25,13 @@ export function startReplica(databaseUrl: string, pollMs = POLL_MS): Promise<{ u
   const child = spawn(process.execPath, ['tests/helpers/server-process.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      QUIET: '1',
-      SERVE_SITE: '1',
-      DATABASE_URL: databaseUrl,
+      ...replicaEnv(databaseUrl, 'bench-publish-replicas-share-this-secret'),
       RENDER_POLL_MS: String(pollMs),
-      APP_SECRET: 'bench-publish-replicas-share-this-secret',
-      ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
       ...(process.env.SITE_URL ? { SITE_URL: process.env.SITE_URL } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited (${code})`)));
-  });
+  return readyLine(child, '{"url"', 'replica').then(({ url }) => ({ url, child }));
 }
 
 /** Stops the replicas and waits until each has exited (at most 5 s each), so their database can be dropped. */

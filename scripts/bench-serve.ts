@@ -26,6 +26,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { distDirOf, readBuildStamp } from '../api/lib/build-info.ts';
 import { build, isBuildCurrent } from './build.ts';
 import { autocannonChild, type LoadResult } from './load.ts';
+import { readyLine } from './lib/child-ready.ts';
 
 const GOAL = 0.9;
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
@@ -73,15 +74,7 @@ interface Child {
 /** A child that prints `{"url": …}` once it listens. */
 function started(args: string[], env: Record<string, string>): Promise<Child> {
   const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-      if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));
-  });
+  return readyLine(child, '{"url"', args.join(' ')).then(({ url }) => ({ url, child }));
 }
 
 const stop = (c: Child | undefined) =>

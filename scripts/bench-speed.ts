@@ -27,9 +27,12 @@ import * as chromeLauncher from 'chrome-launcher';
 import { benchAdminUrl, throwawayDatabase } from './lib/throwaway-database.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { autocannonChild, type LoadResult } from './load.ts';
+import { readyLine } from './lib/child-ready.ts';
+import { insertSlots } from './lib/bench-data.ts';
 import { build, isBuildCurrent } from './build.ts';
 import { scrollToBottom, transferOf } from './lib/scroll-transfer.ts';
 import { addDaysTo, monthGrid } from '../site/lib/calendar.ts';
+import { kb } from './lib/bench-report.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true };
 const PER_GALLERY = 8;
@@ -43,7 +46,6 @@ const HOLD = {
   slotsKb: { target: 20, today: '133 KB' },
   idleMb: { target: 300, today: '557 MB (PostgreSQL 189 MB)' },
 } as const;
-const kb = (n: number) => (n / 1024).toFixed(1);
 
 // --- the server in its own process ------------------------------------------------------------
 
@@ -81,12 +83,7 @@ async function serve(): Promise<void> {
       const date = addDays(today, d);
       for (const time of ['09:00', '10:30', '13:00', '15:00', '16:30']) slots.push({ date, time, startsAt: zonedInstant(date, time, env.SITE_TIMEZONE) });
     }
-    for (let i = 0; i < slots.length; i += 500)
-      await db
-        .insertInto('slots')
-        .values(slots.slice(i, i + 500))
-        .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
-        .execute();
+    await insertSlots(db, slots);
     // A third of them booked by other clients, as in the benchmark's year (scripts/bench.ts).
     const other = await db
       .insertInto('users')
@@ -132,26 +129,15 @@ function startChild(env: Record<string, string>): Promise<Server> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
-      child.stdout!.removeAllListeners('data');
-      const info = JSON.parse(line) as Omit<Server, 'child' | 'stop'>;
-      resolve({
-        ...info,
-        child,
-        stop: () =>
-          new Promise((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
-  });
+  return readyLine<Omit<Server, 'child' | 'stop'>>(child, '{', 'the server').then((info) => ({
+    ...info,
+    child,
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  }));
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

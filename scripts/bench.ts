@@ -48,6 +48,7 @@ import { sessionStore } from '../api/middleware/sessions.ts';
 import { SESSION_COOKIES } from '../api/middleware/session-cookies.ts';
 import { addDays, zonedInstant, zonedNow } from '../api/lib/time.ts';
 import { build, isBuildCurrent } from './build.ts';
+import { insertSlots } from './lib/bench-data.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -121,12 +122,7 @@ async function seedRealistic(server: RunningServer) {
       .insertInto('events')
       .values(events.slice(i, i + 500))
       .execute();
-  for (let i = 0; i < slots.length; i += 500)
-    await db
-      .insertInto('slots')
-      .values(slots.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['date', 'time']).doNothing())
-      .execute();
+  await insertSlots(db, slots);
 
   const users = Array.from({ length: 400 }, (_, i) => ({ email: `client${i}@example.com`, firstName: `Client${i}`, lastName: 'Bench', city: 'Portland, OR' }));
   const userIds = (await db.insertInto('users').values(users).returning('id').execute()).map((u) => u.id);

@@ -170,27 +170,7 @@ export function measurePage(dist: Dist, route: string, html: string): Omit<Route
   // The static closure first (what surely loads), then what dynamic imports add to it.
   const atOnce = new Set<string>();
   const dynamicRoots: string[] = [...inlineImports.dynamic];
-  const walk = (start: string[], into: Set<string>, skip: Set<string>) => {
-    const queue = [...start];
-    while (queue.length) {
-      const url = queue.pop()!;
-      if (into.has(url) || skip.has(url)) continue;
-      const mod = dist.module(url);
-      if (!mod) {
-        problems.push(`${url} is not in the build`);
-        continue;
-      }
-      into.add(url);
-      for (const s of mod.imports.static) {
-        const next = dist.resolve(s, url);
-        if (next) queue.push(next);
-      }
-      for (const s of mod.imports.dynamic) {
-        const next = dist.resolve(s, url);
-        if (next) dynamicRoots.push(next);
-      }
-    }
-  };
+  const walk = (start: string[], into: Set<string>, skip: Set<string>) => staticClosure(dist, start, into, skip, problems, (url) => dynamicRoots.push(url));
   walk([...entries, ...inlineImports.static], atOnce, new Set());
   const lazy = new Set<string>();
   for (let i = 0; i < dynamicRoots.length; i++) walk([dynamicRoots[i]!], lazy, atOnce);
@@ -261,25 +241,45 @@ export function checkFirstTap(
   if (!root) return { files: [], served: 0, problems: [`${budget.route}'s scripts never import ${budget.module}`] };
   const problems: string[] = [];
   const tapped = new Set<string>();
-  const queue = [root];
+  staticClosure(dist, [root], tapped, before, problems);
+  const served = [...tapped].reduce((n, url) => n + (dist.module(url)?.served ?? 0), 0);
+  if (tapped.size > budget.files) problems.push(`the first tap fetches ${tapped.size} script files > budget ${budget.files}`);
+  if (served > budget.servedKB * 1024) problems.push(`the first tap fetches ${kb(served)} KB of script as served > budget ${budget.servedKB} KB`);
+  return { files: [...tapped].sort(), served, problems };
+}
+
+/**
+ * Adds to `into` every module that `start` loads at once (static imports, followed), passing over
+ * those in `skip`; a module not in the build is a problem. Each dynamic import met is handed to
+ * `onDynamic` (what loads later), not followed.
+ */
+function staticClosure(
+  dist: Dist,
+  start: string[],
+  into: Set<string>,
+  skip: ReadonlySet<string>,
+  problems: string[],
+  onDynamic: (url: string) => void = () => {},
+): void {
+  const queue = [...start];
   while (queue.length) {
     const url = queue.pop()!;
-    if (tapped.has(url) || before.has(url)) continue;
+    if (into.has(url) || skip.has(url)) continue;
     const mod = dist.module(url);
     if (!mod) {
       problems.push(`${url} is not in the build`);
       continue;
     }
-    tapped.add(url);
+    into.add(url);
     for (const s of mod.imports.static) {
       const next = dist.resolve(s, url);
       if (next) queue.push(next);
     }
+    for (const s of mod.imports.dynamic) {
+      const next = dist.resolve(s, url);
+      if (next) onDynamic(next);
+    }
   }
-  const served = [...tapped].reduce((n, url) => n + (dist.module(url)?.served ?? 0), 0);
-  if (tapped.size > budget.files) problems.push(`the first tap fetches ${tapped.size} script files > budget ${budget.files}`);
-  if (served > budget.servedKB * 1024) problems.push(`the first tap fetches ${kb(served)} KB of script as served > budget ${budget.servedKB} KB`);
-  return { files: [...tapped].sort(), served, problems };
 }
 
 export function formatReport(r: RouteReport): string {

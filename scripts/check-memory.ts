@@ -23,6 +23,7 @@
  * Writes docs/bench/memory.md. Linux only (/proc). About a minute and a half on two cores (it
  * waits for the worker to exit); not part of `npm test`.
  */
+import { writeBigBody } from '../tests/helpers/big-body.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -220,8 +221,6 @@ const percentile = (values: number[], p: number) => {
 
 // --- the loads -------------------------------------------------------------------------------
 
-const CHUNK = Buffer.alloc(64 * 1024, 0x61);
-
 interface Outcome {
   status?: number;
   error?: string;
@@ -259,18 +258,12 @@ function hostilePost(url: string, path: string, contentType: string, options: { 
       res.once('error', () => finish({ status, sentBeforeAnswer: at }));
     });
     req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.code ?? err.message, sentBeforeAnswer: sent }));
-    const pump = () => {
-      while (!done && sent < bytes) {
-        const n = Math.min(CHUNK.length, bytes - sent);
-        sent += n;
-        if (!req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (!done) req.end();
-    };
-    pump();
+    writeBigBody(
+      req,
+      bytes,
+      () => done,
+      (n) => (sent += n),
+    );
   });
 }
 

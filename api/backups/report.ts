@@ -1,6 +1,6 @@
 /** What `npm run backup` and `npm run restore` print: the file, its size, the tables and their rows. */
 import type { TableCount } from './backups.repo.ts';
-import { formatBytes } from './files.ts';
+import { formatBytes } from '../../contract/backups.ts';
 
 export function tablesReport(tables: readonly TableCount[]): string {
   const width = Math.max(5, ...tables.map((t) => t.table.length));

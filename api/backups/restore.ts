@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import type { Env } from '../env.ts';
 import { openDatabase, pgliteLockPath } from '../../db/client.ts';
 import { emptyPublicSchema, publicTableNames, tableCounts, tableCountsOf, type TableCount } from './backups.repo.ts';
-import { BackupError, FORMAT_NAME, assertPgliteFolderFree, backupPostgres, formatOf, isNonEmptyFolder, runPgTool } from './backup.ts';
+import { BackupError, FORMAT_NAME, type BackupResult, assertPgliteFolderFree, backupPostgres, formatOf, isNonEmptyFolder, runPgTool } from './backup.ts';
 import { backupName, stampOf } from './files.ts';
 
 /** The database is not empty and `force` was not given. */
@@ -25,13 +25,8 @@ export class RestoreRefused extends BackupError {
   override name = 'RestoreRefused';
 }
 
-export interface RestoreResult {
-  file: string;
-  bytes: number;
-  database: 'pglite' | 'postgres';
-  where: string;
-  ms: number;
-  tables: TableCount[];
+/** What a restore did, told as a backup's figures are (the file read, the tables written). */
+export interface RestoreResult extends BackupResult {
   /** Where what the restore replaced was kept (with `force` on a non-empty database). */
   keptAt?: string;
 }

@@ -16,7 +16,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Services } from '../services/index.ts';
 import { runEvery } from '../lib/periodic.ts';
 import { backupPglite } from './backup.ts';
-import { backupName, formatBytes, listBackups, removeStalePartials } from './files.ts';
+import { backupName, listBackups, removeStalePartials } from './files.ts';
+import { formatBytes } from '../../contract/backups.ts';
 import { backupsToKeep } from './retention.ts';
 
 type ScheduleServices = Pick<Services, 'env' | 'database'>;

@@ -6,6 +6,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { BookingCancellationsTable, Database } from '../../db/schema.ts';
+import { bookerColumns } from './slots.repo.ts';
 
 /** What the booking endpoints check before asking PayPal anything. */
 export async function findSlotForBooking(db: DB, id: string) {
@@ -125,13 +126,7 @@ const bookingColumns = [
   'time',
   'startsAt',
   'duration',
-  'bookedBy',
-  'bookedAt',
-  'firstName',
-  'lastName',
-  'email',
-  'sessionType',
-  'message',
+  ...bookerColumns,
   'amountCents',
   'couponUsed',
   'paypalOrderId',

@@ -74,18 +74,23 @@ export async function lockOwnSession(
   return { slot, locked, captureId, late };
 }
 
-/** The mails' view of a booked slot row, with the calendar revision being sent. */
-export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequence: number }, startsAt = slot.startsAt): ChangedSession => ({
-  startsAt: new Date(startsAt),
-  duration: slot.duration,
+/** Who booked a slot and what she paid for it, as the mails and the cancellation's record both copy them. */
+const bookingOf = (slot: LockedSlot) => ({
   sessionType: slot.sessionType ?? '',
   firstName: slot.firstName ?? '',
   lastName: slot.lastName ?? '',
   email: slot.email ?? '',
-  userId: slot.bookedBy ?? '',
   amountCents: slot.amountCents,
   couponUsed: slot.couponUsed,
   paypalOrderId: slot.paypalOrderId,
+});
+
+/** The mails' view of a booked slot row, with the calendar revision being sent. */
+export const changedSession = (slot: LockedSlot, calendar: { uid: string; sequence: number }, startsAt = slot.startsAt): ChangedSession => ({
+  startsAt: new Date(startsAt),
+  duration: slot.duration,
+  ...bookingOf(slot),
+  userId: slot.bookedBy ?? '',
   withCredit: slot.creditLotId !== null,
   place: slot.place,
   online: slot.online,
@@ -124,13 +129,7 @@ export async function recordSessionCancellation(
     slotId: slot.id,
     userId: slot.bookedBy,
     startsAt: slot.startsAt,
-    sessionType: slot.sessionType ?? '',
-    firstName: slot.firstName ?? '',
-    lastName: slot.lastName ?? '',
-    email: slot.email ?? '',
-    amountCents: slot.amountCents,
-    couponUsed: slot.couponUsed,
-    paypalOrderId: slot.paypalOrderId,
+    ...bookingOf(slot),
     paypalCaptureId: captureId,
     refundState: paid ? 'pending' : 'none',
     cancelledBy: by,

@@ -6,21 +6,9 @@ import type { DB } from '../../db/client.ts';
 import { instantKey, instantThenId, keysetPage } from '../lib/pages.repo.ts';
 
 const free = ['id', 'date', 'time', 'startsAt', 'place', 'online'] as const;
-const booked = [
-  ...free,
-  'bookedBy',
-  'bookedAt',
-  'firstName',
-  'lastName',
-  'email',
-  'sessionType',
-  'message',
-  'duration',
-  'link',
-  'couponUsed',
-  'amountCents',
-  'creditLotId',
-] as const;
+/** Who booked a slot and what she wrote: the columns a booking adds to a free slot. */
+export const bookerColumns = ['bookedBy', 'bookedAt', 'firstName', 'lastName', 'email', 'sessionType', 'message'] as const;
+const booked = [...free, ...bookerColumns, 'duration', 'link', 'couponUsed', 'amountCents', 'creditLotId'] as const;
 
 /** Inserts the slots whose date and time are new; returns those inserted (with their length, for the agenda's warning). */
 export async function insertSlots(db: DB, slots: { date: string; time: string; startsAt: Date; place: string; online?: boolean }[]) {

@@ -18,16 +18,8 @@ export const packageView = (p: Row): PackageView => ({
   active: p.active,
 });
 
-export interface PackageValues {
-  name: string;
-  sessionTypes: string[];
-  sessions: number;
-  minPriceCents: number;
-  suggestedPriceCents: number;
-  maxPriceCents: number;
-  monthsValid: number;
-  active: boolean;
-}
+/** A package's values as she writes them: its view without the id. */
+export type PackageValues = Omit<PackageView, '_id'>;
 
 const columns = (v: PackageValues) => ({ ...v, sessionTypes: JSON.stringify(v.sessionTypes) });
 

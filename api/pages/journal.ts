@@ -74,6 +74,11 @@ export function placeOf(published: unknown, date: Date | null): PostPlace | null
 
 const journalChange = (id: string, before: PostPlace | null, after: PostPlace | null): Change => ({ kind: 'journal', id, before, after });
 
+type PostCopy = { published: unknown; firstPublishedAt: Date | null };
+/** A publish's change to the journal: where the post was before it and where it is now. */
+const publishedChange = (id: string, { before, after }: { before: PostCopy; after: PostCopy }): Change =>
+  journalChange(id, placeOf(before.published, before.firstPublishedAt), placeOf(after.published, after.firstPublishedAt));
+
 /** A schedule must lie ahead (a minute of grace for a phone's slow clock: due at once then). */
 function scheduleTime(at: string, path: string): Outcome<Date, InvalidContent> {
   const when = new Date(at);
@@ -124,13 +129,7 @@ export async function publishPost(
   if (await repo.slugTaken(db, id, valid.value.slug)) return refused('slug-taken');
   const published = await db.transaction().execute((trx) => repo.publishPostRevision(trx, id));
   if (!published) return refused('not-found');
-  await publisher.regenerate(
-    journalChange(
-      id,
-      placeOf(published.before.published, published.before.firstPublishedAt),
-      placeOf(published.after.published, published.after.firstPublishedAt),
-    ),
-  );
+  await publisher.regenerate(publishedChange(id, published));
   return done({ revision: published.n, publishedAt: published.publishedAt, path: postPath(valid.value.slug) });
 }
 
@@ -156,13 +155,7 @@ export async function restorePostRevision(
     throw err;
   }
   if (!published) return refused('not-found');
-  await publisher.regenerate(
-    journalChange(
-      id,
-      placeOf(published.before.published, published.before.firstPublishedAt),
-      placeOf(published.after.published, published.after.firstPublishedAt),
-    ),
-  );
+  await publisher.regenerate(publishedChange(id, published));
   return done({ revision: published.n, publishedAt: published.publishedAt, restoredFrom: n });
 }
 
@@ -180,23 +173,23 @@ export async function schedulePost({ db }: Deps, id: string, at: string | null):
   return when;
 }
 
-export async function unpublishPost({ db, publisher }: Deps, id: string): Promise<Outcome<void, PostRefusal>> {
+/** Takes a post off the journal (`remove`: unpublished or deleted); where it was public, its pages are made again without it. */
+async function takeOffJournal(
+  { db, publisher }: Deps,
+  id: string,
+  remove: (db: Deps['db'], id: string) => Promise<unknown>,
+): Promise<Outcome<void, PostRefusal>> {
   const before = await repo.findPost(db, id);
   if (!before) return refused('not-found');
-  await repo.unpublishPost(db, id);
+  await remove(db, id);
   const place = placeOf(before.published, before.firstPublishedAt);
   if (place) await publisher.regenerate(journalChange(id, place, null));
   return done(undefined);
 }
 
-export async function deletePost({ db, publisher }: Deps, id: string): Promise<Outcome<void, PostRefusal>> {
-  const before = await repo.findPost(db, id);
-  if (!before) return refused('not-found');
-  await repo.deletePost(db, id);
-  const place = placeOf(before.published, before.firstPublishedAt);
-  if (place) await publisher.regenerate(journalChange(id, place, null));
-  return done(undefined);
-}
+export const unpublishPost = (deps: Deps, id: string) => takeOffJournal(deps, id, repo.unpublishPost);
+
+export const deletePost = (deps: Deps, id: string) => takeOffJournal(deps, id, repo.deletePost);
 
 /**
  * The scheduler's tick (every JOURNAL_SCHEDULE_MS in each process): claims the posts whose time

@@ -129,20 +129,20 @@ export async function renamePage({ db, publisher }: Deps, from: string, to: stri
   return done(undefined);
 }
 
-export async function unpublishPage({ db, publisher }: Deps, slug: string): Promise<Outcome<void, PageRefusal>> {
+/** Takes her own page off the site (`remove`: unpublished or deleted); where it was public, its address is made to answer gone. */
+async function takeOffSite(
+  { db, publisher }: Deps,
+  slug: string,
+  remove: (db: Deps['db'], slug: string) => Promise<unknown>,
+): Promise<Outcome<void, PageRefusal>> {
   if (isBuiltinSlug(slug)) return refused('builtin-only');
   const before = await repo.findPage(db, slug);
   if (!before) return refused('not-found');
-  await repo.unpublishPage(db, slug);
+  await remove(db, slug);
   if (before.published) await publisher.regenerate(changeOf(slug, before.published, null, { gone: true }));
   return done(undefined);
 }
 
-export async function deletePage({ db, publisher }: Deps, slug: string): Promise<Outcome<void, PageRefusal>> {
-  if (isBuiltinSlug(slug)) return refused('builtin-only');
-  const before = await repo.findPage(db, slug);
-  if (!before) return refused('not-found');
-  await repo.deletePage(db, slug);
-  if (before.published) await publisher.regenerate(changeOf(slug, before.published, null, { gone: true }));
-  return done(undefined);
-}
+export const unpublishPage = (deps: Deps, slug: string) => takeOffSite(deps, slug, repo.unpublishPage);
+
+export const deletePage = (deps: Deps, slug: string) => takeOffSite(deps, slug, repo.deletePage);

@@ -7,6 +7,7 @@ import { trackingUrl, type AdminOrderView, type OrderLineView, type OrderView, t
 import { ratePercent, taxLabel } from '../../contract/tax.ts';
 import type { OrderMail } from './mails.ts';
 import type { Totals } from '../../contract/pricing.ts';
+import type { OrderMoney } from '../../db/schema.ts';
 import { shipToOfOrder, type OrderItemRow, type OrderRow } from './orders.repo.ts';
 
 export const moneyView = (t: Totals) => ({
@@ -20,16 +21,7 @@ export const moneyView = (t: Totals) => ({
  * The sales tax as the answers show it (issue 24); an order from before it has none. Where she
  * does not collect (no source, issue 29) there is no tax line: the label is empty.
  */
-export const taxView = (t: {
-  taxCents?: number;
-  taxRatePpm?: number;
-  taxState?: string | null;
-  taxOnShipping?: boolean;
-  taxZip?: string | null;
-  taxLocationCode?: string | null;
-  taxJurisdiction?: string | null;
-  taxRateSource?: 'service' | 'table' | 'fallback' | null;
-}): TaxView => ({
+export const taxView = (t: Omit<OrderMoney, keyof Totals | 'couponCode' | 'isLocalPickup'>): TaxView => ({
   tax: centsToDollars(t.taxCents ?? 0),
   taxCents: t.taxCents ?? 0,
   taxState: t.taxState ?? null,

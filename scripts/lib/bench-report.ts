@@ -14,3 +14,12 @@ export function writeBenchReport(name: string, report: string, problems: readonl
     process.exitCode = 1;
   }
 }
+
+/** A report that has no goal to miss (the newsletter and outbox figures): its lines printed, then written under a title. */
+export function writeBenchLines(name: string, title: string, lines: readonly string[]): void {
+  console.log(lines.join('\n'));
+  writeBenchReport(name, [`# ${title}`, '', ...lines, ''].join('\n'), []);
+}
+
+/** Bytes as kilobytes with one decimal, as every report writes them. */
+export const kb = (n: number) => (n / 1024).toFixed(1);

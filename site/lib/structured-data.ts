@@ -64,14 +64,14 @@ const teacherRef = (site: Site, base: Base): Thing => ({
   url: absoluteUrl('/about', base),
 });
 
-/** Her yoga teaching, under the yoga brand. */
-export function yogaBusiness(site: Site, base: Base, options: { description?: string } = {}): Thing {
+/** One of her two businesses: its kind, id, name and page; in her city, founded by her. */
+function business(site: Site, base: Base, own: { type: string; id: string; name: string; path: string }, description?: string): Thing {
   return {
-    '@type': 'LocalBusiness',
-    '@id': ids.yoga(base),
-    name: site.teacherTitle,
-    ...(options.description ? { description: options.description } : {}),
-    url: absoluteUrl('/yoga', base),
+    '@type': own.type,
+    '@id': own.id,
+    name: own.name,
+    ...(description ? { description } : {}),
+    url: absoluteUrl(own.path, base),
     image: absoluteUrl('/og-image.png', base),
     address: addressOf(site.city),
     areaServed: site.city,
@@ -79,20 +79,13 @@ export function yogaBusiness(site: Site, base: Base, options: { description?: st
   };
 }
 
+/** Her yoga teaching, under the yoga brand. */
+export const yogaBusiness = (site: Site, base: Base, options: { description?: string } = {}): Thing =>
+  business(site, base, { type: 'LocalBusiness', id: ids.yoga(base), name: site.teacherTitle, path: '/yoga' }, options.description);
+
 /** The chocolate shop, under the chocolate brand. */
-export function chocolateShop(site: Site, base: Base, options: { description?: string } = {}): Thing {
-  return {
-    '@type': 'Store',
-    '@id': ids.shop(base),
-    name: site.chocolateBrand,
-    ...(options.description ? { description: options.description } : {}),
-    url: absoluteUrl('/chocolates', base),
-    image: absoluteUrl('/og-image.png', base),
-    address: addressOf(site.city),
-    areaServed: site.city,
-    founder: teacherRef(site, base),
-  };
-}
+export const chocolateShop = (site: Site, base: Base, options: { description?: string } = {}): Thing =>
+  business(site, base, { type: 'Store', id: ids.shop(base), name: site.chocolateBrand, path: '/chocolates' }, options.description);
 
 /** The FAQ on /yoga: each question with its answer, exactly as the page shows them. */
 export function faqPage(faq: { items: readonly { q: string; a: string }[] }, url: string): Thing | undefined {

@@ -22,19 +22,25 @@ export interface Replicas {
   stop(): Promise<void>;
 }
 
+/**
+ * One replica's environment (these tests' and scripts/bench-publish.ts's): the real server on
+ * `databaseUrl` serving the built site (DIST_DIR passed on when set), with the APP_SECRET every
+ * replica shares so that a cookie made on one is valid on all.
+ */
+export const replicaEnv = (databaseUrl: string, appSecret: string): Record<string, string> => ({
+  NODE_ENV: 'test',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  QUIET: '1',
+  SERVE_SITE: '1',
+  DATABASE_URL: databaseUrl,
+  APP_SECRET: appSecret,
+  ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
+});
+
 /** The two server processes alone, with the built site, on the database at `databaseUrl`; started at once, as a first deploy's. */
 export async function startSitePair(databaseUrl: string, env: Record<string, string> = {}): Promise<[Child, Child]> {
-  const childEnv = {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    QUIET: '1',
-    SERVE_SITE: '1',
-    DATABASE_URL: databaseUrl,
-    APP_SECRET: 'two-replicas-share-this-secret-of-32+chars',
-    ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
-    ...env,
-  };
+  const childEnv = { ...replicaEnv(databaseUrl, 'two-replicas-share-this-secret-of-32+chars'), ...env };
   return Promise.all([startChild(SERVER, childEnv, 60_000), startChild(SERVER, childEnv, 60_000)]);
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { submitWith } from './admin-ui';
 import { adminScreen } from './AdminShell';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
@@ -58,10 +59,7 @@ function AnnouncementPanel() {
       <form
         className="product-form"
         aria-label="Announcement"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void put({ message, link, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
-        }}
+        onSubmit={submitWith(() => put({ message, link, startsAt: toIso(startsAt), endsAt: toIso(endsAt) }))}
       >
         <TextInput id={`${id}-message`} label="Message" value={message} maxLength={ANNOUNCEMENT_MAX} onChange={(e) => setMessage(e.target.value)} />
         <TextInput id={`${id}-link`} label="Link (optional, http:// or https://)" type="url" value={link} onChange={(e) => setLink(e.target.value)} />

@@ -99,6 +99,18 @@ function NoteText({ note }: { note: NoteVersionView }) {
   );
 }
 
+/** Her sessions with a client, each with its notes, or a line saying there are none. */
+function SessionsWithNotes(props: { sessions: RecordSessionView[]; none: string; onSaved: () => void }) {
+  if (!props.sessions.length) return <p>{props.none}</p>;
+  return (
+    <ul className="item-list">
+      {props.sessions.map((s) => (
+        <SessionNotes key={s.slotId} s={s} onSaved={props.onSaved} />
+      ))}
+    </ul>
+  );
+}
+
 function SessionNotes({ s, onSaved }: { s: RecordSessionView; onSaved: () => void }) {
   const id = useId();
   const [text, setText] = useState(s.note?.text ?? '');
@@ -298,25 +310,9 @@ function ClientPanel({ clientId }: { clientId: string }) {
       <section className="admin-panel" aria-labelledby="client-sessions-heading">
         <h2 id="client-sessions-heading">Sessions and notes</h2>
         <h3>Coming</h3>
-        {coming.length ? (
-          <ul className="item-list">
-            {coming.map((s) => (
-              <SessionNotes key={s.slotId} s={s} onSaved={() => setLoads((n) => n + 1)} />
-            ))}
-          </ul>
-        ) : (
-          <p>No sessions coming.</p>
-        )}
+        <SessionsWithNotes sessions={coming} none="No sessions coming." onSaved={() => setLoads((n) => n + 1)} />
         <h3>Past</h3>
-        {past.length ? (
-          <ul className="item-list">
-            {past.map((s) => (
-              <SessionNotes key={s.slotId} s={s} onSaved={() => setLoads((n) => n + 1)} />
-            ))}
-          </ul>
-        ) : (
-          <p>No past sessions.</p>
-        )}
+        <SessionsWithNotes sessions={past} none="No past sessions." onSaved={() => setLoads((n) => n + 1)} />
       </section>
 
       <ClientClasses clientId={clientId} />

@@ -12,6 +12,8 @@ import {
   send,
   useFocusRow,
   type FocusRowProps,
+  submitWith,
+  RowForm,
 } from './admin-ui';
 import { request } from '../../lib/http';
 import { Checkbox, choicesOf, CountInput, MoneyInput, SelectInput, TextInput } from '../Field';
@@ -88,14 +90,7 @@ function GigForm(props: { locations: LocationView[]; onAdded: (firstDate: string
   }
 
   return (
-    <form
-      className="admin-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void add();
-      }}
-      aria-label="Add a gig"
-    >
+    <form className="admin-form" onSubmit={submitWith(add)} aria-label="Add a gig">
       <div className="form-row">
         <TextInput id={`${id}-class`} label="Class" required value={className} onChange={(e) => setClassName(e.target.value)} />
         <SelectInput
@@ -170,13 +165,7 @@ function EditGig(props: { gig: GigView; locations: LocationView[]; onClose: () =
   }
   return (
     <ModalDialog title={`Edit ${g.className}, ${formatDay(g.date)}`} onClose={props.onClose}>
-      <form
-        aria-label="Edit this class"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <form aria-label="Edit this class" onSubmit={submitWith(save)}>
         <div className="form-row">
           <TextInput id={`${id}-class`} label="Class" required value={className} onChange={(e) => setClassName(e.target.value)} />
           <SelectInput
@@ -335,23 +324,11 @@ function LocationsPanel(props: { locations: LocationView[]; onChanged: () => voi
           </li>
         ))}
       </ul>
-      <form
-        className="form-row"
-        aria-label="Add a location"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
+      <RowForm label="Add a location" submit="Add location" onSubmit={add}>
         <TextInput id={`${id}-name`} label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <TextInput id={`${id}-miles`} label="Round trip (miles)" inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
         <CountInput id={`${id}-buffer`} label="Travel buffer (minutes)" min={0} max={240} value={buffer} onChange={(e) => setBuffer(e.target.value)} />
-        <div className="field">
-          <button className="button button-small" type="submit">
-            Add location
-          </button>
-        </div>
-      </form>
+      </RowForm>
     </section>
   );
 }
@@ -390,23 +367,11 @@ function TripsPanel() {
   return (
     <section className="admin-panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Trips and mileage</h2>
-      <form
-        className="form-row"
-        aria-label="Add a trip"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void addTrip();
-        }}
-      >
+      <RowForm label="Add a trip" submit="Add trip" onSubmit={addTrip}>
         <TextInput id={`${id}-date`} label="Date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
         <TextInput id={`${id}-purpose`} label="Purpose" required value={purpose} onChange={(e) => setPurpose(e.target.value)} />
         <TextInput id={`${id}-miles`} label="Miles" inputMode="decimal" required value={miles} onChange={(e) => setMiles(e.target.value)} />
-        <div className="field">
-          <button className="button button-small" type="submit">
-            Add trip
-          </button>
-        </div>
-      </form>
+      </RowForm>
       <ul className="plain-list">
         {trips.map((t) => (
           <li key={t._id} data-trip={t.purpose}>
@@ -433,23 +398,11 @@ function TripsPanel() {
           </li>
         ))}
       </ul>
-      <form
-        className="form-row"
-        aria-label="Set a year's mileage rate"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void saveRate();
-        }}
-      >
+      <RowForm label="Set a year's mileage rate" submit="Save rate" onSubmit={saveRate}>
         <TextInput id={`${id}-year`} label="Year" inputMode="numeric" required value={year} onChange={(e) => setYear(e.target.value)} />
         <TextInput id={`${id}-cents`} label="Cents a mile" inputMode="decimal" required value={cents} onChange={(e) => setCents(e.target.value)} />
         <TextInput id={`${id}-rname`} label="Name" required value={rateName} placeholder="IRS business rate" onChange={(e) => setRateName(e.target.value)} />
-        <div className="field">
-          <button className="button button-small" type="submit">
-            Save rate
-          </button>
-        </div>
-      </form>
+      </RowForm>
     </section>
   );
 }

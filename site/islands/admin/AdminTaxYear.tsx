@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { adminScreen } from './AdminShell';
 import SalesTaxPanel, { STATE_CHOICES } from './SalesTaxPanel';
 import { FoodSalesPanel } from './FoodSalesPanel';
-import { AdminTable, herToday } from './admin-ui';
+import { AdminTable, herToday, RowForm } from './admin-ui';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
 import { usdFromCents } from '../../lib/money';
@@ -147,14 +147,7 @@ function RatesPanel() {
     <section className="admin-panel no-print" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Sales tax rates</h2>
       <p className="muted">{view?.note}</p>
-      <form
-        className="form-row"
-        aria-label="Set a state's rate"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <RowForm label="Set a state's rate" submit="Save rate" onSubmit={save}>
         <SelectInput
           id={`${id}-state`}
           label="State"
@@ -172,12 +165,7 @@ function RatesPanel() {
         <TextInput id={`${id}-rate`} label="Rate (%)" inputMode="decimal" required value={percent} onChange={(e) => setPercent(e.target.value)} />
         <TextInput id={`${id}-from`} label="From" type="date" required value={startsOn} onChange={(e) => setStartsOn(e.target.value)} />
         <Checkbox label="Shipping is taxed" checked={shipping} onChange={(e) => setShipping(e.target.checked)} />
-        <div className="field">
-          <button className="button button-small" type="submit">
-            Save rate
-          </button>
-        </div>
-      </form>
+      </RowForm>
       <p role="status" className="muted">
         {status}
       </p>

@@ -2,20 +2,10 @@ import { useEffect, useId, useState } from 'react';
 import { adminScreen } from './AdminShell';
 import { formatWhen } from './admin-ui';
 import { request } from '../../lib/http';
-import type { BackupStatusView } from '../../../contract/backups.ts';
+import { formatBytes, type BackupStatusView } from '../../../contract/backups.ts';
 
-/** "12.3 MB" */
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB'];
-  let n = bytes / 1024;
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return `${n < 10 ? n.toFixed(1) : Math.round(n)} ${units[i]}`;
-}
+/** "12.3 MB" ("512 bytes" under a kilobyte). */
+const size = (bytes: number) => formatBytes(bytes, 'bytes');
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 

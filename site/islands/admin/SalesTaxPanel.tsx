@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { request } from '../../lib/http';
 import { showAlert } from '../../lib/alert';
-import { AdminTable } from './admin-ui';
+import { AdminTable, submitWith } from './admin-ui';
 import { collectsInSentence, NO_SALES_TAX_STATES, US_STATES, type AdminTaxRatesView, type TaxSettings, type TaxSettingsInput } from '../../../contract/tax.ts';
 import { SelectInput, TextArea, TextInput, type Choices } from '../Field';
 
@@ -87,13 +87,7 @@ export default function SalesTaxPanel(props: { onSaved?: () => void }) {
       <h2 id={`${id}-h`}>Sales tax: where you collect</h2>
       <p data-collects-in>{view.collectsInWords}</p>
       <p className="muted">{serviceWords}</p>
-      <form
-        aria-label="Where you collect sales tax"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <form aria-label="Where you collect sales tax" onSubmit={submitWith(save)}>
         <fieldset className="field">
           <legend>States where you are registered to collect</legend>
           <ul className="chips" aria-label="States where you collect">
@@ -191,13 +185,7 @@ export default function SalesTaxPanel(props: { onSaved?: () => void }) {
           ))}
         </AdminTable>
       )}
-      <form
-        aria-label="Import a ZIP table"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void importTable();
-        }}
-      >
+      <form aria-label="Import a ZIP table" onSubmit={submitWith(importTable)}>
         <div className="form-row">
           <SelectInput id={`${id}-table-state`} label="State" choices={STATE_CHOICES} value={tableState} onChange={(e) => setTableState(e.target.value)} />
           <TextInput

@@ -500,17 +500,35 @@ export function PagedListing<T extends { _id: string }>(props: {
   );
 }
 
+/**
+ * A form's submit handler: the page stays (no navigation) and `action` runs; its promise, if any,
+ * reports its own failure. The admin sections' forms all submit this way.
+ */
+export const submitWith =
+  (action: () => unknown) =>
+  (e: { preventDefault(): void }): void => {
+    e.preventDefault();
+    void action();
+  };
+
+/** A form on one row (add a location, set a rate): its fields, then its submit button in a field of its own. */
+export function RowForm(props: { label: string; submit: string; onSubmit: () => unknown; children: ReactNode }) {
+  return (
+    <form className="form-row" aria-label={props.label} onSubmit={submitWith(props.onSubmit)}>
+      {props.children}
+      <div className="field">
+        <button className="button button-small" type="submit">
+          {props.submit}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** An admin form: its fields, the submit button and the status line that says what it did. */
 export function AdminForm(props: { label: string; submit: string; onSubmit: () => void; status?: ReactNode; disabled?: boolean; children: ReactNode }) {
   return (
-    <form
-      className="admin-form"
-      aria-label={props.label}
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-    >
+    <form className="admin-form" aria-label={props.label} onSubmit={submitWith(props.onSubmit)}>
       {props.children}
       <div className="card-actions">
         <button className="button button-small" type="submit" disabled={props.disabled}>

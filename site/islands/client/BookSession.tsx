@@ -5,7 +5,8 @@ import { publicConfig } from '../../lib/config';
 import { useFreeSlots } from './useFreeSlots';
 import { useCredits } from './useCredits';
 import { WeeklySeries } from './WeeklySeries';
-import { addDaysTo, addMonths, dayLabel, dayOf, localTimeWithZone, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
+import { SlotTimes } from './SlotTimes';
+import { addDaysTo, addMonths, dayLabel, dayOf, monthGrid, monthLabel, monthOfDay } from '../../lib/calendar';
 import { useToday } from '../useToday';
 import type { PageClock } from '../../../contract/content.ts';
 import { MonthGrid, MonthHead } from '../MonthGrid';
@@ -300,24 +301,16 @@ export default function BookSession({ user, clock }: { user: User; clock: PageCl
             {daySlots.length === 0 ? (
               <p>No available slots this day.</p>
             ) : (
-              <ul className="slot-list" aria-label="Available times">
-                {daySlots.map((s) => (
-                  <li key={s._id}>
-                    <button
-                      type="button"
-                      data-slot={s._id}
-                      className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`}
-                      aria-pressed={slotId === s._id}
-                      onClick={() => {
-                        setSlotId(s._id);
-                        setTakenNotice(false);
-                      }}
-                    >
-                      {localTimeWithZone(s.startsAt, zone)}
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              <SlotTimes
+                label="Available times"
+                slots={daySlots}
+                chosen={slotId}
+                zone={zone}
+                onChoose={(id) => {
+                  setSlotId(id);
+                  setTakenNotice(false);
+                }}
+              />
             )}
           </div>
         )}

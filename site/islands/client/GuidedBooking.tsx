@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../../lib/http';
 import { publicConfig } from '../../lib/config';
 import { addDaysTo, dayLabel, dayOf, localTimeWithZone } from '../../lib/calendar';
+import { SlotTimes } from './SlotTimes';
 import { useToday } from '../useToday';
 import { useFreeSlots } from './useFreeSlots';
 import { useIntake } from './IntakeStatus';
@@ -185,25 +186,17 @@ export default function GuidedBooking({ user, clock, typeKey }: { user: User; cl
                 {days.slice(0, daysShown).map(([day, list]) => (
                   <div key={day} className="guided-day">
                     <h3>{dayLabel(day)}</h3>
-                    <ul className="slot-list" aria-label={`Free times on ${dayLabel(day)}`}>
-                      {list.map((s) => (
-                        <li key={s._id}>
-                          <button
-                            type="button"
-                            data-slot={s._id}
-                            className={`button button-small ${slotId === s._id ? '' : 'button-quiet'}`}
-                            aria-pressed={slotId === s._id}
-                            onClick={() => {
-                              setSlotId(s._id);
-                              setTakenNotice(false);
-                              setProblem('');
-                            }}
-                          >
-                            {localTimeWithZone(s.startsAt, zone)}
-                          </button>
-                        </li>
-                      ))}
-                    </ul>
+                    <SlotTimes
+                      label={`Free times on ${dayLabel(day)}`}
+                      slots={list}
+                      chosen={slotId}
+                      zone={zone}
+                      onChoose={(id) => {
+                        setSlotId(id);
+                        setTakenNotice(false);
+                        setProblem('');
+                      }}
+                    />
                   </div>
                 ))}
                 {days.length > daysShown && (

@@ -81,6 +81,13 @@ function QuestionField(props: {
       {q.help}
     </p>
   ) : null;
+  // A written answer's field, a line or a box: its value, whether it is required, its help, its change.
+  const textProps = {
+    value: typeof value === 'string' ? value : '',
+    required: q.required,
+    'aria-describedby': help,
+    onChange: (e: { target: { value: string } }) => onChange(e.target.value),
+  };
   switch (q.type) {
     case 'text':
     case 'date':
@@ -88,15 +95,7 @@ function QuestionField(props: {
         <div className="field">
           <label htmlFor={id}>{label}</label>
           {helpText}
-          <input
-            id={id}
-            type={q.type === 'date' ? 'date' : 'text'}
-            maxLength={500}
-            value={typeof value === 'string' ? value : ''}
-            required={q.required}
-            aria-describedby={help}
-            onChange={(e) => onChange(e.target.value)}
-          />
+          <input id={id} type={q.type === 'date' ? 'date' : 'text'} maxLength={500} {...textProps} />
         </div>
       );
     case 'longText':
@@ -104,15 +103,7 @@ function QuestionField(props: {
         <div className="field">
           <label htmlFor={id}>{label}</label>
           {helpText}
-          <textarea
-            id={id}
-            rows={4}
-            maxLength={5000}
-            value={typeof value === 'string' ? value : ''}
-            required={q.required}
-            aria-describedby={help}
-            onChange={(e) => onChange(e.target.value)}
-          />
+          <textarea id={id} rows={4} maxLength={5000} {...textProps} />
         </div>
       );
     case 'yesNo':

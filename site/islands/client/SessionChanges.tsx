@@ -15,6 +15,12 @@ const longDate = (startsAt: string, zone: string) =>
  * CANCEL_NOTICE_HOURS of the start the buttons give way to the server's too-late text, which
  * says how to reach the teacher. `onChanged` reloads the dashboard's lists.
  */
+/** Tells her how a cancel or a move went: the server's words, or that it could not be reached (null). */
+async function tellOutcome(res: { ok: boolean; data: { message?: string } } | null, failTitle: string, doneTitle: string): Promise<void> {
+  if (!res?.ok) await showAlert({ icon: 'error', title: failTitle, text: res?.data.message ?? 'Please check your connection and try again.' });
+  else await showAlert({ icon: 'success', title: doneTitle, text: res.data.message });
+}
+
 export function SessionActions(props: { session: ClientSessionView; freeSlots: SlotView[]; tooLateMessage: string; onChanged: () => void; zone: string }) {
   const { session } = props;
   const [picking, setPicking] = useState(false);
@@ -47,12 +53,7 @@ export function SessionActions(props: { session: ClientSessionView; freeSlots: S
     setBusy(true);
     const res = await request<BookingCancelledView>('POST', `/api/bookings/${encodeURIComponent(session._id)}/cancel`, { session: 'user' }).catch(() => null);
     setBusy(false);
-    if (!res?.ok) {
-      await showAlert({ icon: 'error', title: 'Not cancelled', text: res?.data.message ?? 'Please check your connection and try again.' });
-      props.onChanged();
-      return;
-    }
-    await showAlert({ icon: 'success', title: 'Session cancelled', text: res.data.message });
+    await tellOutcome(res, 'Not cancelled', 'Session cancelled');
     props.onChanged();
   }
 
@@ -121,12 +122,7 @@ function ReschedulePicker(props: { session: ClientSessionView; freeSlots: SlotVi
       session: 'user',
     }).catch(() => null);
     setBusy(false);
-    if (!res?.ok) {
-      await showAlert({ icon: 'error', title: 'Not moved', text: res?.data.message ?? 'Please check your connection and try again.' });
-      props.onDone();
-      return;
-    }
-    await showAlert({ icon: 'success', title: 'Session moved', text: res.data.message });
+    await tellOutcome(res, 'Not moved', 'Session moved');
     props.onDone();
   }
 

@@ -3,6 +3,7 @@
  * with state and PKCE, the callback that signs in (new account, same account again, an account
  * with that e-mail linked), and every failure landing on /login without a session.
  */
+import { rowCount } from '../../helpers/row-count.ts';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, useTestServer } from '../../helpers/server.ts';
@@ -90,15 +91,7 @@ const sessionPair = (res: Response) =>
     .getSetCookie()
     .find((h) => h.startsWith('yc_user='))
     ?.split(';')[0];
-const userCount = async () =>
-  Number(
-    (
-      await server.services.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const userCount = () => rowCount(server.services.db, 'users');
 
 /** The whole round trip for `claims`; returns the callback's answer. */
 async function signIn(claims: Record<string, unknown>) {

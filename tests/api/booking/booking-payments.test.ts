@@ -14,6 +14,7 @@ import { requireNoIntake } from '../../helpers/intake.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { createUser } from '../../helpers/auth.ts';
+import { BOOKING_CONFIRMED, BOOKING_FAILED, COUPON_INVALID, COUPON_VALID, PAYMENT_UNSUCCESSFUL } from '../../helpers/spec-words.ts';
 import { orderInEmulator } from '../../helpers/paypal-emulator.ts';
 import { itemAt, must } from '../../helpers/guards.ts';
 
@@ -27,12 +28,6 @@ beforeAll(async () => {
   server.services.realtime = recordingRealtime(notified);
 });
 
-// SPEC.md's words, restated here so that a change to them fails this test.
-const CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
-const FAILED = 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.';
-const COUPON_INVALID = 'Invalid code. Double-check or continue without one.';
-const COUPON_VALID = 'Coupon valid. Click Continue to apply.';
-const PAYMENT_UNSUCCESSFUL = 'Your payment could not be processed. Please check your payment details and try again.';
 const YOGA = 'Individual Yoga Session (60 min)';
 const THERAPY = 'Yoga Therapy Session (60 min)';
 const TEACHER = 'teacher@example.com';
@@ -119,7 +114,7 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     const res = await book(client, slot.id, { paypalOrderId: orderID, sessionType: THERAPY });
     expect(res.status).toBe(200);
     // The payer's first name from PayPal's capture (Pat), not the account's (Ana).
-    expect(await res.json()).toEqual({ success: true, message: CONFIRMED, payerFirstName: 'Pat' });
+    expect(await res.json()).toEqual({ success: true, message: BOOKING_CONFIRMED, payerFirstName: 'Pat' });
 
     expect(await slotRow(slot.id)).toMatchObject({
       bookedBy: client.id,
@@ -174,7 +169,7 @@ describe(`paying through PayPal on ${testDbKind()}`, () => {
     await approve(orderID, '  ');
     const res = await book(client, slot.id, { paypalOrderId: orderID, firstName: 'Someone' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, message: CONFIRMED, payerFirstName: 'Bea' });
+    expect(await res.json()).toEqual({ success: true, message: BOOKING_CONFIRMED, payerFirstName: 'Bea' });
   });
 
   it("accepts the bounds of the chosen type's range (individual yoga $80–$110, yoga therapy $10–$80) and refuses amounts outside it or not money", async () => {
@@ -316,7 +311,7 @@ describe(`the booking coupon on ${testDbKind()}`, () => {
 
     const res = await book(client, slot.id, { couponCode: '  journey ' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, message: CONFIRMED });
+    expect(await res.json()).toEqual({ success: true, message: BOOKING_CONFIRMED });
     expect(await slotRow(slot.id)).toMatchObject({ bookedBy: client.id, couponUsed: true, amountCents: null, paypalOrderId: null, sessionType: YOGA });
     const mail = itemAt(await mailbox(client.email), 0);
     expect(mail.text).toContain('Coupon applied (no charge)');
@@ -354,7 +349,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(n - 1);
-    for (const r of answers) if (r.status === 409) expect(await r.json()).toEqual({ message: FAILED });
+    for (const r of answers) if (r.status === 409) expect(await r.json()).toEqual({ message: BOOKING_FAILED });
 
     const winner = statuses.indexOf(200);
     const row = await slotRow(slot.id);
@@ -380,7 +375,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     try {
       const answers = await Promise.all(Array.from({ length: 8 }, () => book(client, slot.id, { paypalOrderId: order })));
       expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
-      for (const r of answers) expect(await r.json()).toMatchObject({ message: CONFIRMED });
+      for (const r of answers) expect(await r.json()).toMatchObject({ message: BOOKING_CONFIRMED });
     } finally {
       payments.captureOrder = capture;
     }
@@ -406,7 +401,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     try {
       const res = await book(loser, slot.id, { paypalOrderId: order });
       expect(res.status).toBe(409);
-      expect(await res.json()).toEqual({ message: FAILED });
+      expect(await res.json()).toEqual({ message: BOOKING_FAILED });
     } finally {
       payments.getOrder = getOrder;
     }
@@ -423,7 +418,7 @@ describe(`one slot, many clients on ${testDbKind()}`, () => {
     expect((await book(first, slot.id, { couponCode: 'journey' })).status).toBe(200);
     const res = await book(late, slot.id, { paypalOrderId: order });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ message: FAILED });
+    expect(await res.json()).toEqual({ message: BOOKING_FAILED });
     expect(await orderStatus(order)).toBe('APPROVED');
     expect((await slotRow(slot.id)).bookedBy).toBe(first.id);
   });

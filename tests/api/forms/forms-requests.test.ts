@@ -3,6 +3,7 @@
  * (POST /api/contact): stored rows, the teacher's and the visitor's mails, validation, the human
  * check per action, and the rate limits.
  */
+import { rowCount } from '../../helpers/row-count.ts';
 import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { useTestServer } from '../../helpers/server.ts';
@@ -17,13 +18,7 @@ const TEACHER = 'teacher@example.com';
 const HUMAN = "Verification failed: we couldn't verify that you're human. Please try again.";
 
 const mailbox = (to?: string) => readMailbox(server, to);
-const count = async (table: 'bookingRequests' | 'contactMessages') =>
-  (
-    await server.services.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const count = (table: 'bookingRequests' | 'contactMessages') => rowCount(server.services.db, table);
 const post = (path: string, json: unknown) => server.api(path, { method: 'POST', json });
 
 /** Sends each body, expects 400, and checks that nothing was stored or mailed. */

@@ -3,6 +3,7 @@
  * returning student (POST /api/check-student), the mails with their .ics, the class's
  * capacity under concurrency, past / unknown / full classes, and the admin's list.
  */
+import { rowCount } from '../../helpers/row-count.ts';
 import { describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../../../api/middleware/rate-limit.ts';
 import { addDays, zonedInstant, zonedNow } from '../../../api/lib/time.ts';
@@ -54,24 +55,8 @@ const signUp = (json: unknown, headers: Record<string, string> = {}) => server.a
 const checkStudent = (json: unknown) => server.api('/api/check-student', { method: 'POST', json });
 const mailbox = (to: string) => readMailbox(server, to);
 const signupsOf = (title: string) => server.services.db.selectFrom('classSignups').selectAll().where('classTitle', '=', title).orderBy('createdAt').execute();
-const countAll = async () =>
-  Number(
-    (
-      await server.services.db
-        .selectFrom('classSignups')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-const mailCount = async () =>
-  Number(
-    (
-      await server.services.db
-        .selectFrom('mails')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const countAll = () => rowCount(server.services.db, 'classSignups');
+const mailCount = () => rowCount(server.services.db, 'mails');
 
 /** Sends each body and expects the status and message; nothing stored or mailed. */
 async function expectRefused(send: (body: unknown) => Promise<Response>, cases: [unknown, number, string | RegExp][]) {

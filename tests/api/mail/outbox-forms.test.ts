@@ -4,6 +4,7 @@
  * change is kept and its mail waits in the outbox ('pending', due later); once the service is
  * back the outbox's sender delivers it exactly once. A refused request writes no mail at all.
  */
+import { rowCount } from '../../helpers/row-count.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { sendDueMails } from '../../../api/mail/outbox.ts';
@@ -26,15 +27,7 @@ const outboxTo = (to: string) =>
     .select(['id', 'kind', 'to', 'state', 'attempts', 'nextAttemptAt', 'lastError', 'createdAt'])
     .where('to', '=', to)
     .execute();
-const outboxCount = async () =>
-  Number(
-    (
-      await server.services.db
-        .selectFrom('mailOutbox')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const outboxCount = () => rowCount(server.services.db, 'mailOutbox');
 
 /** The outbox rows written in the transaction that wrote row `id` of `table` (same now(), to the microsecond). */
 async function writtenWith(table: 'contact_messages' | 'login_tokens', id: string) {

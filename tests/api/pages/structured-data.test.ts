@@ -3,6 +3,7 @@
  * a seeded shop and calendar, each public page's JSON-LD parsed and checked against the content
  * and facts the page was made from. And the 1200×630 cut a shared page shows.
  */
+import type { ProductView } from '../../../contract/chocolates.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { useTestServer } from '../../helpers/server.ts';
@@ -103,14 +104,7 @@ describe(`structured data on every public page, ${testDbKind()}`, () => {
   });
 
   it('/chocolates: a tin sold out is OutOfStock once the page is made again', async () => {
-    const [first] = (await (await server.api('/api/chocolates')).json()) as {
-      _id: string;
-      name: string;
-      image: string;
-      description: string;
-      details: string;
-      price: number;
-    }[];
+    const [first] = (await (await server.api('/api/chocolates')).json()) as ProductView[];
     const res = await server.api(`/api/chocolates/${must(first, 'first')._id}`, {
       method: 'PUT',
       headers: { cookie },

@@ -5,6 +5,8 @@
  * deletion is confirmed by a mailed link, leaves the finances page and the CSV files' sums as
  * they were, and leaves no personal data of that client in any table (each table read whole).
  */
+// The exports end every row with CRLF, as the shared reader expects.
+import { parseCsv } from '../../helpers/csv.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -154,40 +156,6 @@ const tracesOf = (c: Client) => [c.email, c.first, c.last, c.phone, c.city, c.ma
 
 /** Every row of every table, as text, by table (the erasure's audit: tests/helpers/every-table.ts). */
 const everyTable = () => auditTables(server.services.db);
-
-/** RFC 4180: quoted fields may hold commas, quotes ("") and line breaks. */
-function parseCsv(csv: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  const endRow = () => {
-    endField();
-    rows.push(row);
-    row = [];
-  };
-  for (let i = 0; i < csv.length; i++) {
-    const ch = csv[i]!;
-    if (quoted) {
-      if (ch === '"' && csv[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') endField();
-    else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && csv[i + 1] === '\n') i++;
-      endRow();
-    } else field += ch;
-  }
-  if (field !== '' || row.length) endRow();
-  return rows;
-}
 
 let a: Client;
 let b: Client;

@@ -30,6 +30,9 @@ beforeAll(async () => {
 
 const YOGA = 'Individual Yoga Session (60 min)';
 const addSlot = () => addFreeSlot(server, 5);
+/** A client asks PayPal for an order for a session on `slotId` (the paid booking's first step). */
+const orderSession = (client: { cookie: string }, slotId: string, sessionType = YOGA) =>
+  server.api(`/api/bookings/${slotId}/paypal-order`, { method: 'POST', json: { amount: 80, sessionType }, headers: { cookie: client.cookie } });
 
 const getForm = async () => (await server.api('/api/admin/intake', { headers: { cookie: admin } })).json();
 const putForm = (json: unknown) => server.api('/api/admin/intake', { method: 'PUT', json, headers: { cookie: admin } });
@@ -240,12 +243,7 @@ describe(`the first-booking gate on ${testDbKind()}`, () => {
     const saved = await putForm({ requiredFor: { individualYoga: false, yogaTherapy: true }, questions });
     expect(await saved.json()).toMatchObject({ required: true, requiredFor: { individualYoga: false, yogaTherapy: true } });
     const client = await createUser(server);
-    const order = async (sessionType: string) =>
-      server.api(`/api/bookings/${(await addSlot()).id}/paypal-order`, {
-        method: 'POST',
-        json: { amount: 80, sessionType },
-        headers: { cookie: client.cookie },
-      });
+    const order = async (sessionType: string) => orderSession(client, (await addSlot()).id, sessionType);
     const therapy = await order('Yoga Therapy Session (60 min)');
     expect(therapy.status).toBe(409);
     expect((await therapy.json()).message).toMatch(/intake form/);
@@ -266,11 +264,7 @@ describe(`the first-booking gate on ${testDbKind()}`, () => {
     const slot = await addSlot();
     const made = ordersMade;
 
-    const refused = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
-      method: 'POST',
-      json: { amount: 80, sessionType: YOGA },
-      headers: { cookie: client.cookie },
-    });
+    const refused = await orderSession(client, slot.id);
     expect(refused.status).toBe(409);
     const { message } = await refused.json();
     expect(message).toMatch(/intake form/);
@@ -299,11 +293,7 @@ describe(`the first-booking gate on ${testDbKind()}`, () => {
       json: { version: view.version, answers: fullAnswers() },
       headers: { cookie: client.cookie },
     });
-    const ordered = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
-      method: 'POST',
-      json: { amount: 80, sessionType: YOGA },
-      headers: { cookie: client.cookie },
-    });
+    const ordered = await orderSession(client, slot.id);
     expect(ordered.status).toBe(200);
     const { orderID } = await ordered.json();
     expect(ordersMade).toBe(made + 1);
@@ -328,20 +318,12 @@ describe(`the first-booking gate on ${testDbKind()}`, () => {
       .execute();
     await putForm({ required: true, questions });
     const slot = await addSlot();
-    const returning = await server.api(`/api/bookings/${slot.id}/paypal-order`, {
-      method: 'POST',
-      json: { amount: 80, sessionType: YOGA },
-      headers: { cookie: client.cookie },
-    });
+    const returning = await orderSession(client, slot.id);
     expect(returning.status).toBe(200);
 
     await putForm({ required: false, questions });
     const newcomer = await createUser(server);
-    const open = await server.api(`/api/bookings/${(await addSlot()).id}/paypal-order`, {
-      method: 'POST',
-      json: { amount: 80, sessionType: YOGA },
-      headers: { cookie: newcomer.cookie },
-    });
+    const open = await orderSession(newcomer, (await addSlot()).id);
     expect(open.status).toBe(200);
   });
 });

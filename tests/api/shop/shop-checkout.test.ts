@@ -10,11 +10,8 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind, rowCount } from '../../helpers/database.ts';
 import { readMailbox } from '../../helpers/mail.ts';
 import { LIMITS } from '../../../api/services/limits.ts';
-import { UNTAXED_OREGON } from '../../helpers/orders.ts';
+import { WELCOME10_CART_MONEY, WELCOME10_ORDER } from '../../helpers/orders.ts';
 import { itemAt, must, mustFind } from '../../helpers/guards.ts';
-
-/** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
-const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
 
 const server = useTestServer({ seedContent: true, resetRateLimits: true });
 const ids: Record<'caramel' | 'lavender' | 'espresso' | 'raspberry' | 'matcha', string> = {
@@ -81,13 +78,7 @@ describe(`pricing a cart for PayPal on ${testDbKind()}`, () => {
     // 2 × $18 + $20 = $56; 10% off = $5.60; + $5 shipping.
     expect(body).toEqual({
       orderID: expect.any(String),
-      itemsTotal: 56,
-      discount: 5.6,
-      shipping: 5,
-      total: 55.4,
-      ...PAID_BY_PAYPAL,
-      // Oregon, untaxed (issues 24 and 29).
-      ...UNTAXED_OREGON,
+      ...WELCOME10_CART_MONEY,
       items: [
         { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
         { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },
@@ -207,16 +198,7 @@ describe(`placing an order on ${testDbKind()}`, () => {
       message: 'Order placed successfully',
       order: {
         _id: expect.any(String),
-        itemsTotal: 56,
-        discount: 5.6,
-        shipping: 5,
-        total: 55.4,
-        ...PAID_BY_PAYPAL,
-        isLocalPickup: false,
-        couponCode: 'WELCOME10',
-        payerName: 'Ana Lima',
-        // Oregon, untaxed (issues 24 and 29).
-        ...UNTAXED_OREGON,
+        ...WELCOME10_ORDER,
         items: [
           { _id: ids.caramel, name: 'Sea Salt Caramel Tin', price: 18, quantity: 2 },
           { _id: ids.lavender, name: 'Lavender Honey Truffles', price: 20, quantity: 1 },

@@ -81,6 +81,17 @@ function expectResource(res: Response, where: string, { hsts }: { hsts: boolean 
 /** All sources the policy gives, over every directive, as "directive source" pairs. */
 const pairs = (policy: string) => [...parseCsp(policy)].flatMap(([d, sources]) => sources.map((s) => `${d} ${s}`));
 
+/** The session cookie `name` an answer sets, held HttpOnly, Secure, with its SameSite and the whole site's path. */
+function sessionCookie(res: Response, name: string, sameSite: 'Strict' | 'Lax'): string {
+  const cookie = res.headers.getSetCookie().find((h) => h.startsWith(`${name}=`));
+  expect(cookie).toBeDefined();
+  expect(cookie).toMatch(/; HttpOnly/i);
+  expect(cookie).toMatch(/; Secure/i);
+  expect(cookie).toMatch(new RegExp(`; SameSite=${sameSite}`, 'i'));
+  expect(cookie).toMatch(/; Path=\/(;|$)/);
+  return cookie!;
+}
+
 describe(`security headers in development and tests on ${testDbKind()}`, () => {
   const server = useTestServer();
 
@@ -256,11 +267,7 @@ describe(`in production on ${testDbKind()}`, () => {
   it('sets the admin cookie HttpOnly, Secure, SameSite=Strict, Path=/', async () => {
     const res = await call('/api/admin/login', { method: 'POST', json: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, recaptchaToken: 'human' } });
     expect(res.status).toBe(200);
-    const cookie = res.headers.getSetCookie().find((h) => h.startsWith('yc_admin='))!;
-    expect(cookie).toMatch(/; HttpOnly/i);
-    expect(cookie).toMatch(/; Secure/i);
-    expect(cookie).toMatch(/; SameSite=Strict/i);
-    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    const cookie = sessionCookie(res, 'yc_admin', 'Strict');
     expectResource(res, 'admin login', { hsts: true });
 
     const out = await call('/api/admin/logout', { method: 'POST', json: {}, headers: { cookie: cookie.split(';')[0]! } });
@@ -279,11 +286,7 @@ describe(`in production on ${testDbKind()}`, () => {
     const token = must(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text), 'a match in mail.text')[1]!;
     const res = await call('/api/user/verify-email', { method: 'POST', json: { token } });
     expect(res.status).toBe(200);
-    const cookie = res.headers.getSetCookie().find((h) => h.startsWith('yc_user='))!;
-    expect(cookie).toMatch(/; HttpOnly/i);
-    expect(cookie).toMatch(/; Secure/i);
-    expect(cookie).toMatch(/; SameSite=Lax/i);
-    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    sessionCookie(res, 'yc_user', 'Lax');
     expectResource(res, 'verify-email', { hsts: true });
   });
 

@@ -17,6 +17,7 @@
  * race there. `describe.runIf` splits the suite by project (api-postgres runs it, api-pglite
  * has nothing to run), it does not skip a test that could run.
  */
+import { BOOKING_CONFIRMED, BOOKING_FAILED } from '../../helpers/spec-words.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sessionStore } from '../../../api/middleware/sessions.ts';
@@ -28,8 +29,6 @@ import { itemAt } from '../../helpers/guards.ts';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 
-const BOOKING_CONFIRMED = 'Booking successful. Check your email for confirmation and details.';
-const BOOKING_FAILED = 'We couldn’t confirm your booking. Please try again or contact support if the issue persists.';
 const SOLD_OUT_DURING_PAYMENT = 'Some items sold out before your payment went through. You have not been charged.';
 const LOGIN_INVALID = 'Your login link is invalid or has expired. Please request a new link and try again.';
 

@@ -12,6 +12,7 @@
  *    first is answered, and all are stored; a received upload keeps its connection.
  * `npm run check:memory` measures what this saves.
  */
+import { writeBigBody } from '../../helpers/big-body.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
 import { startTestServer, type TestServer, useTestServer } from '../../helpers/server.ts';
@@ -74,18 +75,12 @@ function streamPost(
     // Once the answer is in, an error or the end of the connection is how it ends, not a failure.
     req.on('error', (err: NodeJS.ErrnoException) => finish(answer ? {} : { error: err.code ?? err.message }));
     req.on('close', () => finish(answer ? {} : { error: 'closed without an answer' }));
-    const pump = () => {
-      while (!done && written < bytes) {
-        const n = Math.min(CHUNK.length, bytes - written);
-        written += n;
-        if (!req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (!done) req.end();
-    };
-    pump();
+    writeBigBody(
+      req,
+      bytes,
+      () => done,
+      (n) => (written += n),
+    );
   });
 }
 

@@ -8,6 +8,7 @@
  * balances are income in the tax year and the finances. A checkout overtaken by the reconciler
  * (as after a crash) records the deposit once.
  */
+import { rowCount } from '../../helpers/row-count.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../../helpers/server.ts';
 import { adminCookie } from '../../helpers/auth.ts';
@@ -46,13 +47,7 @@ const requestBody = (more: Record<string, unknown> = {}) => ({
   recaptchaToken: 'dev:tasting_request',
   ...more,
 });
-const countRequests = async () =>
-  (
-    await db()
-      .selectFrom('tastingRequests')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
+const countRequests = () => rowCount(db(), 'tastingRequests');
 
 async function requested(more: Record<string, unknown> = {}) {
   const body = requestBody(more);

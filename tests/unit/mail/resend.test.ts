@@ -39,12 +39,16 @@ describe('createResendMailer against a fake Resend API', () => {
     const mailer = createResendMailer({ apiKey: 're_test_123', from: 'Studio <hello@example.com>', baseUrl: resend.url });
     expect(mailer.kind).toBe('resend');
 
-    await mailer.send({
-      to: 'ana@example.com',
+    // What Resend is sent as the mail gave it: the subject, the text and HTML bodies, the headers.
+    const said = {
       subject: 'Your booking',
       text: 'See you on Tuesday',
       html: '<p>See you on <b>Tuesday</b></p>',
       headers: { 'List-Unsubscribe': '<https://example.com/u/abc>' },
+    };
+    await mailer.send({
+      to: 'ana@example.com',
+      ...said,
       attachments: [
         { filename: 'invite.ics', contentType: 'text/calendar', content: 'QkVHSU46VkNBTEVOREFS' },
         { filename: 'receipt.txt', contentType: 'text/plain', content: 'aGVsbG8=' },
@@ -60,10 +64,7 @@ describe('createResendMailer against a fake Resend API', () => {
     expect(JSON.parse(req.body)).toEqual({
       from: 'Studio <hello@example.com>',
       to: ['ana@example.com'],
-      subject: 'Your booking',
-      text: 'See you on Tuesday',
-      html: '<p>See you on <b>Tuesday</b></p>',
-      headers: { 'List-Unsubscribe': '<https://example.com/u/abc>' },
+      ...said,
       attachments: [
         { filename: 'invite.ics', content: 'QkVHSU46VkNBTEVOREFS', content_type: 'text/calendar' },
         { filename: 'receipt.txt', content: 'aGVsbG8=', content_type: 'text/plain' },

@@ -16,11 +16,8 @@ import { placeOrder, type PlaceOrderInput } from '../../../api/shop/place-order.
 import { quoteCart, type Cart } from '../../../api/shop/quote.ts';
 import { claimStock } from '../../../api/shop/orders.repo.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
-import { UNTAXED_OREGON } from '../../helpers/orders.ts';
+import { WELCOME10_CART_MONEY, WELCOME10_ORDER } from '../../helpers/orders.ts';
 import { itemAt, must } from '../../helpers/guards.ts';
-
-/** Issue 33: the $55.40 cart with no gift card, all of it through PayPal. */
-const PAID_BY_PAYPAL = { giftCardCents: 0, amountDueCents: 5_540 };
 
 const TEACHER = 'teacher@example.com';
 
@@ -105,13 +102,7 @@ describe('startCheckout', () => {
       ok: true,
       checkout: {
         orderID: expect.any(String),
-        itemsTotal: 56,
-        discount: 5.6,
-        shipping: 5,
-        total: 55.4,
-        ...PAID_BY_PAYPAL,
-        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
-        ...UNTAXED_OREGON,
+        ...WELCOME10_CART_MONEY,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },
@@ -192,17 +183,8 @@ describe('placeOrder', () => {
       replayed: false,
       order: {
         _id: expect.any(String),
-        itemsTotal: 56,
-        discount: 5.6,
-        shipping: 5,
-        total: 55.4,
-        ...PAID_BY_PAYPAL,
-        isLocalPickup: false,
-        couponCode: 'WELCOME10',
-        // The payer PayPal reports wins over the one the browser sent.
-        payerName: 'Ana Lima',
-        // Issue 24: Oregon has no sales tax; a fresh site collects none and names no tax line (issue 29).
-        ...UNTAXED_OREGON,
+        // The payer PayPal reports (Ana Lima) wins over the one the browser sent.
+        ...WELCOME10_ORDER,
         items: [
           { _id: caramel, name: 'Sea Salt Caramel', price: 18, quantity: 2 },
           { _id: lavender, name: 'Lavender Honey', price: 20, quantity: 1 },

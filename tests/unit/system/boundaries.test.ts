@@ -5,20 +5,11 @@
  * another only as API_WING_IMPORTS lists it, one two-way folder pair at most; a second fixture
  * tree breaks each of those rules once.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../../helpers/temp-tree.ts';
 import { API_ENTRIES, API_FLOORS, API_TWO_WAY, API_WING_IMPORTS, checkBoundaries, formatViolation, type ApiRules } from '../../../scripts/check-boundaries.ts';
-
-function writeTree(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'boundaries-'));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
 
 describe('folder boundaries', () => {
   it('hold on this repository', () => {
@@ -95,7 +86,7 @@ describe('folder boundaries', () => {
         '',
       ].join('\n'),
     };
-    const root = writeTree(files);
+    const root = writeTree('boundaries', files);
     afterAll(() => rmSync(root, { recursive: true, force: true }));
 
     // Its api/ holds only an entry: none of this repository's wing imports apply to it.
@@ -205,7 +196,7 @@ describe('folder boundaries', () => {
       ],
       twoWay: [{ pair: ['accounts', 'booking'], why: 'decision' }],
     };
-    const root = writeTree(files);
+    const root = writeTree('boundaries', files);
     afterAll(() => rmSync(root, { recursive: true, force: true }));
     const found = checkBoundaries(root, rules).map(formatViolation);
 

@@ -4,20 +4,11 @@
  * form the check reads, and leaves a mention in a comment and a string that is not SQL, and a
  * route that asks its repo (which holds the SQL).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../../helpers/temp-tree.ts';
 import { checkSqlInRepos, formatPlace } from '../../../scripts/check-sql-in-repos.ts';
-
-function writeTree(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'sql-in-repos-'));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
 
 describe('SQL in repos', () => {
   it('holds on this repository', () => {
@@ -25,7 +16,7 @@ describe('SQL in repos', () => {
   });
 
   describe('on a tree that breaks it', () => {
-    const root = writeTree({
+    const root = writeTree('sql-in-repos', {
       'api/shop/orders.repo.ts': `export const find = (db) => db.selectFrom('orders').selectAll().execute();\n`,
       'api/practice/records.ts': `export const read = (db) => db.selectFrom('intakeAnswers').selectAll().execute();\n`,
       'api/shop/orders.routes.ts': [

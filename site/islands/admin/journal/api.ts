@@ -2,18 +2,9 @@
  * The "Journal" editor's calls to /api/admin/posts (issue 22). Every call carries the admin
  * session (a 401 goes to the login page); a server that can't be reached answers null.
  */
-import { request } from '../../../lib/http';
 import type { PageRevision, PostDetail, PostListItem, PostState } from '../../../../contract/content.ts';
 import { NEXT_CURSOR_HEADER, pageAddress } from '../../../../contract/paging.ts';
-import type { Answer, Refusal } from '../pages/api';
-
-async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
-  try {
-    return await request<T & Refusal>(method, url, { session: 'admin', ...(body !== undefined ? { body } : {}) });
-  } catch {
-    return null;
-  }
-}
+import { call, type Answer } from '../pages/api';
 
 const post = (id: string) => `/api/admin/posts/${encodeURIComponent(id)}`;
 

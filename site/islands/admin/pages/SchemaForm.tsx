@@ -34,6 +34,12 @@ interface FormContext {
 const Ctx = createContext<FormContext | null>(null);
 const useForm = () => useContext(Ctx)!;
 
+/** A field's id, its error and the form's change handler: what every field reads first. */
+function useField(path: Path) {
+  const { idBase, errors, onChange } = useForm();
+  return { id: fieldId(idBase, path), error: errors[pathKey(path)], onChange };
+}
+
 const NONE: readonly string[] = [];
 
 export const fieldId = (idBase: string, path: Path) => `${idBase}-${path.join('-') || 'root'}`;
@@ -102,9 +108,7 @@ const Node = memo(function Node(props: NodeProps) {
 type FieldProps = NodeProps & { spec: FieldSpec };
 
 function TextField({ value, path, label, spec }: FieldProps) {
-  const { idBase, errors, onChange } = useForm();
-  const id = fieldId(idBase, path);
-  const error = errors[pathKey(path)];
+  const { id, error, onChange } = useField(path);
   const kind = spec.kind.kind === 'text' ? spec.kind : null;
   const text = typeof value === 'string' ? value : '';
   const set = (v: string) => onChange(path, spec.optional && v.trim() === '' ? undefined : v);
@@ -141,9 +145,7 @@ function TextField({ value, path, label, spec }: FieldProps) {
 }
 
 function CheckboxField({ value, path, label, spec }: FieldProps) {
-  const { idBase, errors, onChange } = useForm();
-  const id = fieldId(idBase, path);
-  const error = errors[pathKey(path)];
+  const { id, error, onChange } = useField(path);
   const checked = typeof value === 'boolean' ? value : spec.fallback === true;
   return (
     <div className="field pf-check">
@@ -167,9 +169,7 @@ function CheckboxField({ value, path, label, spec }: FieldProps) {
 }
 
 function SelectField({ value, path, label, spec }: FieldProps) {
-  const { idBase, errors, onChange } = useForm();
-  const id = fieldId(idBase, path);
-  const error = errors[pathKey(path)];
+  const { id, error, onChange } = useField(path);
   const values = spec.kind.kind === 'enum' ? spec.kind.values : [];
   return (
     <div className="field">
@@ -374,9 +374,7 @@ function ListField({ value, path, label, spec, parentKey, top }: FieldProps) {
  * picks the shape; a preset that a transform turns into an object is recognised by its output.
  */
 function ChoiceField({ value, path, label, spec }: FieldProps) {
-  const { idBase, errors, onChange } = useForm();
-  const id = fieldId(idBase, path);
-  const error = errors[pathKey(path)];
+  const { id, error, onChange } = useField(path);
   const options = spec.kind.kind === 'union' ? spec.kind.options : [];
   type Choice = { key: string; text: string; value: unknown; output?: unknown; schema?: z.ZodType };
   const choices: Choice[] = [];

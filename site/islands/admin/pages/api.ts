@@ -15,7 +15,8 @@ export interface Refusal {
 
 export type Answer<T> = JsonResult<T & Refusal> | null;
 
-async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
+/** A call with the admin session; null when the server can't be reached. The journal's editor calls through it too. */
+export async function call<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
   try {
     return await request<T & Refusal>(method, url, { session: 'admin', ...(body !== undefined ? { body } : {}) });
   } catch {
