@@ -280,11 +280,7 @@ export const API_WING_IMPORTS: readonly WingImport[] = [
   { from: 'classes', to: 'pages/pages.repo.ts', why: 'a sign-up records the waiver as she published it' },
   { from: 'gift-cards', to: 'packages/buy-package.ts', why: "a package bought with a card is offered and priced on the package's own scale (decision 0042)" },
   { from: 'gift-cards', to: 'packages/mails.ts', why: 'a package bought with a card is mailed as any package bought (decision 0042)' },
-  {
-    from: 'gift-cards',
-    to: 'packages/packages.routes.ts',
-    why: "a package paid partly by a card is refused in the package purchase's own words (decision 0042)",
-  },
+  { from: 'gift-cards', to: 'packages/packages.routes.ts', why: "a package paid partly by a card is refused in the purchase's words (decision 0042)" },
   { from: 'galleries', to: 'images/images.repo.ts', why: "a gallery's photos are the photo pipeline's" },
   { from: 'galleries', to: 'images/upload.ts', why: "a gallery's photos are uploaded through the photo pipeline" },
   { from: 'pages', to: 'backoffice/newsletters.repo.ts', why: 'a journal post can go out as a newsletter (decision 0021)' },

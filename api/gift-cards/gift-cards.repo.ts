@@ -3,27 +3,15 @@
  * ledger, api/money/ledger.repo.ts); this table keeps what a card is besides: the code's hash
  * and last four, who gave it to whom, its day and whether it was delivered or voided.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
-import type { Database, GiftCardDesign } from '../../db/schema.ts';
+import type { Database, GiftCardsTable } from '../../db/schema.ts';
 import { cardBalance as balance } from '../money/cards.repo.ts';
 
 type Handle = DB | Transaction<Database>;
 
-export interface NewGiftCard {
-  id: string;
-  lotId: string;
-  codeHash: string;
-  codeLast4: string;
-  design: GiftCardDesign;
-  buyerName: string;
-  buyerEmail: string | null;
-  recipientName: string;
-  recipientEmail: string;
-  message: string;
-  sendOn: string;
-  createdBy: 'buyer' | 'admin';
-}
+/** A card as it is written: every column the table does not fill itself (its id is chosen by the caller, for its links). */
+export type NewGiftCard = { id: string; message: string } & Omit<Insertable<GiftCardsTable>, 'id' | 'message' | 'deliveredAt' | 'voidedAt' | 'createdAt'>;
 
 export async function insertGiftCard(trx: Transaction<Database>, card: NewGiftCard): Promise<void> {
   await trx.insertInto('giftCards').values(card).execute();

@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequest, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import type { MailboxEntry } from '../../api/services/mail/mailbox.ts';
 import { itemAt } from '../helpers/guards.ts';
@@ -420,4 +420,36 @@ export async function answerIntake(page: Page, a: { health: string; injuries: st
     .check();
   await page.getByLabel(/^What do you hope/).fill(a.hope);
   await page.getByLabel(/^Emergency contact/).fill(a.emergency);
+}
+
+/** A client registered and verified on a request context of her own (verify-email starts her session, which a booking needs). */
+export async function verifiedClient(request: APIRequestContext, playwright: { request: APIRequest }, firstName: string, lastName: string) {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
+  const reg = await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } });
+  expect(reg.status()).toBe(200);
+  const mail = itemAt(await mailsTo(request, email), 0);
+  const link = mail.links.find((l) => l.includes('/verify-email?token='));
+  expect(link).toBeTruthy();
+  const token = new URL(link ?? '').searchParams.get('token');
+  const verified = await client.post('/api/user/verify-email', { data: { token } });
+  expect(verified.status()).toBe(200);
+  const { userId } = await verified.json();
+  return { client, email, userId: userId as string, firstName, lastName };
+}
+
+/** `c` books the free slot `slotId` for a yoga session with the booking coupon (no payment); the booking must go through. */
+export async function bookWithCoupon(c: Awaited<ReturnType<typeof verifiedClient>>, slotId: string, message: string) {
+  const book = await c.client.put(`/api/bookings/${slotId}/book`, {
+    data: {
+      userId: c.userId,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: c.email,
+      sessionType: 'Individual Yoga Session (60 min)',
+      message,
+      couponCode: 'journey',
+    },
+  });
+  expect(book.status(), await book.text()).toBe(200);
 }

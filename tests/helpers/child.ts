@@ -2,7 +2,7 @@
  * Child processes for the crash tests: started with Node (the pinned one), ready when they
  * print a JSON line with `url`, killed by their own pid.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export interface Child {
@@ -50,5 +50,18 @@ export function startChild(script: string, env: Record<string, string>, timeoutM
       clearTimeout(timer);
       reject(new Error(`${script} exited (${code}) before it was ready:\n${out}`));
     });
+  });
+}
+
+/**
+ * `npm start`'s script run to its end with only PATH and HOME of this environment (none of the
+ * developer's variables leak in) and `env` on top: what a start that must refuse prints and answers.
+ */
+export function runStartScript(env: Record<string, string>) {
+  return spawnSync(process.execPath, ['scripts/start.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
   });
 }

@@ -1,4 +1,4 @@
-import { expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { smallJpeg } from '../../helpers/photos';
 import { ADMIN_NAV } from '../../../site/lib/nav.ts';
@@ -9,12 +9,13 @@ import {
   closeAlert,
   expectAlert,
   hydrated,
-  mailsTo,
   nextPaint,
   teacherToday,
   uniqueEmail,
   visitorHeaders,
   clearSlotTime,
+  bookWithCoupon,
+  verifiedClient,
 } from '../helpers';
 import { TODAY_GROUPS } from '../../helpers/today';
 import { itemAt, must } from '../../helpers/guards.ts';
@@ -40,19 +41,6 @@ const STAMP = Date.now().toString(36);
 const seeded = { products: [] as string[], events: [] as string[], galleryPhotos: [] as string[], gigs: [] as string[], locations: [] as string[] };
 /** The clients seeded below: the search looks for them. */
 const clients: { firstName: string; lastName: string; email: string }[] = [];
-
-/** A client registered and verified on her own request context (the booking needs a session). */
-async function newClient(request: APIRequestContext, playwright: { request: APIRequest }, firstName: string, lastName: string) {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
-  expect((await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } })).status()).toBe(200);
-  const mail = itemAt(await mailsTo(request, email), 0);
-  const token = new URL(mail.links.find((l) => l.includes('/verify-email?token='))!).searchParams.get('token');
-  const verified = await client.post('/api/user/verify-email', { data: { token } });
-  expect(verified.status()).toBe(200);
-  const { userId } = await verified.json();
-  return { client, email, userId: userId as string, firstName, lastName };
-}
 
 /** A paid order through the PayPal emulator, as a buyer would place it. */
 async function placeOrder(admin: APIRequestContext, productId: string, buyer: { name: string; email: string }, pickup: boolean) {
@@ -193,19 +181,13 @@ test.beforeAll(async ({ playwright, adminState }) => {
   const { slots } = (await added.json()) as { slots: { _id: string }[] };
   expect(slots).toHaveLength(2);
   for (const [i, { _id: id }] of slots.entries()) {
-    const c = await newClient(admin, playwright, i === 0 ? 'Rosa' : 'Maximiliana', i === 0 ? `Lindqvist${stamp}` : `Wolkenstein-Featherstonehaugh${stamp}`);
-    const book = await c.client.put(`/api/bookings/${id}/book`, {
-      data: {
-        userId: c.userId,
-        firstName: c.firstName,
-        lastName: c.lastName,
-        email: c.email,
-        sessionType: 'Individual Yoga Session (60 min)',
-        message: 'Gentle on the knees, please.',
-        couponCode: 'journey',
-      },
-    });
-    expect(book.status(), await book.text()).toBe(200);
+    const c = await verifiedClient(
+      admin,
+      playwright,
+      i === 0 ? 'Rosa' : 'Maximiliana',
+      i === 0 ? `Lindqvist${stamp}` : `Wolkenstein-Featherstonehaugh${stamp}`,
+    );
+    await bookWithCoupon(c, id, 'Gentle on the knees, please.');
     clients.push({ firstName: c.firstName, lastName: c.lastName, email: c.email });
     await c.client.dispose();
   }
@@ -317,6 +299,18 @@ function tooSmall(page: Page) {
   );
 }
 
+/** Each admin page in turn, as a step: opened, settled, its forms open; then `check` on it. */
+async function onEachPage(page: Page, check: (path: string) => Promise<void>) {
+  for (const path of PAGES) {
+    await test.step(path, async () => {
+      await page.goto(path);
+      await settled(page);
+      await openForms(page, path);
+      await check(path);
+    });
+  }
+}
+
 async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target).join(', ')}`);
@@ -340,24 +334,18 @@ test.describe('at 390×844', () => {
         '/admin/gift-cards',
       ]),
     );
-    for (const path of PAGES) {
-      await test.step(path, async () => {
-        await page.goto(path);
-        await settled(page);
-        await openForms(page, path);
+    await onEachPage(page, async (path) => {
+      const nav = page.getByRole('navigation', { name: 'Admin' });
+      const toggle = nav.getByRole('button', { name: 'Menu' });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      const bar = must(await page.locator('.admin-header').boundingBox(), 'bar');
+      expect.soft(bar.height, `${path}: navigation height`).toBeLessThanOrEqual(80);
 
-        const nav = page.getByRole('navigation', { name: 'Admin' });
-        const toggle = nav.getByRole('button', { name: 'Menu' });
-        await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-        const bar = must(await page.locator('.admin-header').boundingBox(), 'bar');
-        expect.soft(bar.height, `${path}: navigation height`).toBeLessThanOrEqual(80);
-
-        // Soft: one walk reports every page's problems.
-        expect.soft(await overflowing(page), path).toEqual([]);
-        expect.soft(await tooSmall(page), path).toEqual([]);
-        expect.soft(await axeViolations(page), path).toEqual([]);
-      });
-    }
+      // Soft: one walk reports every page's problems.
+      expect.soft(await overflowing(page), path).toEqual([]);
+      expect.soft(await tooSmall(page), path).toEqual([]);
+      expect.soft(await axeViolations(page), path).toEqual([]);
+    });
   });
 
   test('the menu: grouped, opens from its button, Escape closes it and gives focus back', async ({ page }) => {
@@ -472,35 +460,30 @@ test.describe('at 1280×800', () => {
 
   test('no input lies over another on any admin page; the navigation is a side bar', async ({ page }) => {
     test.setTimeout(120_000);
-    for (const path of PAGES) {
-      await test.step(path, async () => {
-        await page.goto(path);
-        await settled(page);
-        await openForms(page, path);
-        const nav = page.getByRole('navigation', { name: 'Admin' });
-        await expect(nav.getByRole('button', { name: 'Menu' })).toBeHidden();
-        await expect(nav.getByRole('link', { name: 'Subscribers' })).toBeVisible();
-        const overlaps = await page.evaluate(() => {
-          const fields = [...document.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea')]
-            .filter((el) => el.offsetParent !== null && !el.closest('.sr-only'))
-            .map((el) => ({ el, box: el.getBoundingClientRect() }))
-            .filter(({ box }) => box.width > 0 && box.height > 0);
-          const found: string[] = [];
-          const name = (el: HTMLElement) => el.id || el.getAttribute('aria-label') || el.tagName;
-          for (let i = 0; i < fields.length; i++) {
-            for (let j = i + 1; j < fields.length; j++) {
-              const a = fields[i]!.box;
-              const b = fields[j]!.box;
-              const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-              const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-              if (w > 1 && h > 1) found.push(`${name(fields[i]!.el)} × ${name(fields[j]!.el)}`);
-            }
+    await onEachPage(page, async (path) => {
+      const nav = page.getByRole('navigation', { name: 'Admin' });
+      await expect(nav.getByRole('button', { name: 'Menu' })).toBeHidden();
+      await expect(nav.getByRole('link', { name: 'Subscribers' })).toBeVisible();
+      const overlaps = await page.evaluate(() => {
+        const fields = [...document.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea')]
+          .filter((el) => el.offsetParent !== null && !el.closest('.sr-only'))
+          .map((el) => ({ el, box: el.getBoundingClientRect() }))
+          .filter(({ box }) => box.width > 0 && box.height > 0);
+        const found: string[] = [];
+        const name = (el: HTMLElement) => el.id || el.getAttribute('aria-label') || el.tagName;
+        for (let i = 0; i < fields.length; i++) {
+          for (let j = i + 1; j < fields.length; j++) {
+            const a = fields[i]!.box;
+            const b = fields[j]!.box;
+            const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (w > 1 && h > 1) found.push(`${name(fields[i]!.el)} × ${name(fields[j]!.el)}`);
           }
-          return found;
-        });
-        expect.soft(overlaps, path).toEqual([]);
+        }
+        return found;
       });
-    }
+      expect.soft(overlaps, path).toEqual([]);
+    });
   });
 });
 

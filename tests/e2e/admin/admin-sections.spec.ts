@@ -1,8 +1,8 @@
-import { expect, type APIRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { solidPng } from '../../helpers/photos';
-import { adminTest as test, BASE_URL, closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, visitorHeaders } from '../helpers';
-import { itemAt, mustFind } from '../../helpers/guards.ts';
+import { adminTest as test, bookWithCoupon, closeAlert, expectAlert, mailsTo, teacherToday, uniqueEmail, verifiedClient } from '../helpers';
+import { must, mustFind } from '../../helpers/guards.ts';
 
 /**
  * The admin sections of issue 7 beyond events: bookings, chocolates, orders, classes, clients
@@ -36,22 +36,6 @@ const laTime = (iso: string) => {
 };
 /** The shape of laTime's answer. */
 const HER_TIME = /^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}(, \d{4})? · \d{1,2}:\d{2}\s(AM|PM)$/;
-
-/** A client registered and logged in on its own request context (verify-email starts the session). */
-async function newClient(request: APIRequestContext, playwright: { request: APIRequest }, firstName: string, lastName: string) {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const client = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: visitorHeaders() });
-  const reg = await client.post('/api/user/register', { data: { firstName, lastName, email, recaptchaToken: 'dev:register' } });
-  expect(reg.status()).toBe(200);
-  const mail = itemAt(await mailsTo(request, email), 0);
-  const link = mail.links.find((l) => l.includes('/verify-email?token='));
-  expect(link).toBeTruthy();
-  const token = new URL(link!).searchParams.get('token');
-  const verified = await client.post('/api/user/verify-email', { data: { token } });
-  expect(verified.status()).toBe(200);
-  const { userId } = await verified.json();
-  return { client, email, userId: userId as string, firstName, lastName };
-}
 
 async function confirm(page: Page, button: 'Yes, delete it!' | 'Cancel' = 'Yes, delete it!') {
   const dialog = page.getByRole('dialog', { name: 'Are you sure?' });
@@ -181,19 +165,8 @@ test.describe('admin sections', () => {
     // A client books the second one with the booking coupon.
     const slotId = await available.locator(`li[data-slot="${dates[1]} 07:05"]`).getAttribute('data-slot-row');
     expect(slotId).toBeTruthy();
-    const c = await newClient(request, playwright, 'Rosa', `Lindqvist${Date.now().toString(36)}`);
-    const book = await c.client.put(`/api/bookings/${slotId}/book`, {
-      data: {
-        userId: c.userId,
-        firstName: c.firstName,
-        lastName: c.lastName,
-        email: c.email,
-        sessionType: 'Individual Yoga Session (60 min)',
-        message: 'Gentle on the lower back, please.',
-        couponCode: 'journey',
-      },
-    });
-    expect(book.status(), await book.text()).toBe(200);
+    const c = await verifiedClient(request, playwright, 'Rosa', `Lindqvist${Date.now().toString(36)}`);
+    await bookWithCoupon(c, must(slotId, 'the slot'), 'Gentle on the lower back, please.');
     await c.client.dispose();
 
     // Its month may be folded (issue 30): opened on the session, as a Today item opens it.
@@ -437,7 +410,7 @@ test.describe('admin sections', () => {
   });
 
   test('clients: a new client shows with User Since in Los Angeles time and can be deleted with the whole erasure', async ({ page, request, playwright }) => {
-    const c = await newClient(request, playwright, 'Tomas', `Okafor${Date.now().toString(36)}`);
+    const c = await verifiedClient(request, playwright, 'Tomas', `Okafor${Date.now().toString(36)}`);
     await c.client.dispose();
     const users = (await (await page.request.get('/api/admin/users')).json()) as { email: string; createdAt: string }[];
     const created = mustFind(users, (u) => u.email === c.email).createdAt;

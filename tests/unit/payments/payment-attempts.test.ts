@@ -4,13 +4,12 @@
  * PayPal answers are lost (the capture made, then every call failing), which leaves its attempt
  * open exactly as a killed process does; the SIGKILL itself is tests/api/money/payment-crash.test.ts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../../db/client.ts';
-import { openMemoryServices } from '../../helpers/services.ts';
+import { quietMemoryServices } from '../../helpers/services.ts';
 import type { Services } from '../../../api/services/index.ts';
 import { PayPalError, type Payments } from '../../../api/services/payments/paypal.ts';
-import { recordingRealtime } from '../../helpers/realtime.ts';
 import { addTin } from '../../helpers/orders.ts';
 import { listMailbox } from '../../../api/services/mail/mailbox.ts';
 import { startCheckout } from '../../../api/shop/start-checkout.ts';
@@ -31,18 +30,7 @@ const YOGA = 'Individual Yoga Session (60 min)';
 let database: DatabaseHandle;
 let services: Services;
 
-beforeAll(async () => {
-  ({ database, services } = await openMemoryServices({ realtime: recordingRealtime() }));
-});
-afterAll(async () => {
-  await database?.close();
-});
-beforeEach(() => {
-  vi.restoreAllMocks();
-  // The recovery paths log on purpose (a lost answer, a reconciled attempt): keep the output quiet.
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-});
+quietMemoryServices((opened) => ({ database, services } = opened));
 
 let counter = 0;
 const db = () => database.db;

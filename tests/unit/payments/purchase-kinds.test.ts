@@ -3,13 +3,12 @@
  * the reconciler and PayPal's webhook, so settling an attempt never depends on which wing's module
  * happened to be imported first (the registry it replaces was filled by imports' side effects).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../../db/client.ts';
-import { openMemoryServices } from '../../helpers/services.ts';
+import { quietMemoryServices } from '../../helpers/services.ts';
 import type { Services } from '../../../api/services/index.ts';
 import { PayPalError } from '../../../api/services/payments/paypal.ts';
-import { recordingRealtime } from '../../helpers/realtime.ts';
 import { addTin } from '../../helpers/orders.ts';
 import { approveInEmulator } from '../../helpers/paypal-emulator.ts';
 import { startCheckout } from '../../../api/shop/start-checkout.ts';
@@ -23,18 +22,7 @@ import type { PurchaseKinds } from '../../../api/money/settle.ts';
 let database: DatabaseHandle;
 let services: Services;
 
-beforeAll(async () => {
-  ({ database, services } = await openMemoryServices({ realtime: recordingRealtime() }));
-});
-afterAll(async () => {
-  await database?.close();
-});
-beforeEach(() => {
-  vi.restoreAllMocks();
-  // A crash and its recovery log on purpose: keep the output quiet.
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
-});
+quietMemoryServices((opened) => ({ database, services } = opened));
 
 let counter = 0;
 

@@ -3,13 +3,10 @@
  * (mailbox with login links, dev captcha, PayPal emulator) to the network.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { EnvError, isLoopbackHost, loadEnv } from '../../../api/env.ts';
 import { banner, type RunningServer } from '../../../api/server.ts';
 import { productionEnv } from '../../helpers/production-env.ts';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+import { runStartScript } from '../../helpers/child.ts';
 
 function envErrorOf(source: Record<string, string>): EnvError {
   try {
@@ -88,12 +85,7 @@ describe('stand-ins on a non-loopback HOST', () => {
   });
 
   it('npm start refuses through the "Cannot start" path', () => {
-    const run = spawnSync(process.execPath, ['scripts/start.ts'], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '0.0.0.0', PGLITE_DIR: 'memory://' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const run = runStartScript({ HOST: '0.0.0.0', PGLITE_DIR: 'memory://' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Cannot start: HOST=0.0.0.0 would expose these stand-ins');
     expect(run.stderr).toContain('ALLOW_STAND_INS=1');
