@@ -29,12 +29,6 @@ const apiOn = (db: 'pglite' | 'postgres') => ({
           ]
         : [],
     env: { TEST_DB: db },
-    // A worker imports the app once for all the files it runs, not once a file (about a quarter of
-    // a file's time went to imports; issue 49). Each file still has its own server and database,
-    // and nothing of the app keeps state in a module that a server does not own.
-    isolate: false,
-    // …so a spy one test leaves on console or a client is taken off after it, not met by the next file.
-    restoreMocks: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
