@@ -104,7 +104,7 @@ export default function CartPage() {
             if (!p) return i;
             // A cart from before issue 25 kept the 2560-px master's address: it takes the photo's sizes now.
             const photo = p.picture ? { picture: p.picture, image: undefined } : { image: p.image || undefined, picture: undefined };
-            return { ...i, price: p.price, inventory: p.inventory, ...photo };
+            return { ...i, price: p.price, inventory: p.inventory, labelLines: labelLines(p), ...photo };
           }),
         );
       })
@@ -319,8 +319,6 @@ export default function CartPage() {
       <ul className="item-list cart-items" aria-label="Items in your cart">
         {items.map((i) => {
           const s = status(i._id);
-          // Issue 48: the product's allergen line and net weight, as the server has them.
-          const facts = live?.get(i._id);
           return (
             <li key={i._id} className="item cart-item" data-cart-item={i.name}>
               <div className="item-main">
@@ -336,12 +334,12 @@ export default function CartPage() {
                 <div>
                   <strong>{i.name}</strong>
                   <div className="muted">{usd(i.price)} each</div>
-                  {facts &&
-                    labelLines(facts).map((line) => (
-                      <div key={line} className="muted" data-label-line>
-                        {line}
-                      </div>
-                    ))}
+                  {/* Issue 48: the product's allergen line and net weight, kept with the item (no shift when the server's arrive). */}
+                  {(i.labelLines ?? []).map((line) => (
+                    <div key={line} className="muted" data-label-line>
+                      {line}
+                    </div>
+                  ))}
                   {s === 'gone' && <div className="field-error">No longer available — please remove it.</div>}
                   {s === 'soldout' && <div className="field-error">Sold out — please remove it.</div>}
                   {s === 'short' && <div className="field-error">Only {live?.get(i._id)?.inventory} left.</div>}

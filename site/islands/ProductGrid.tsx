@@ -5,7 +5,7 @@ import { request } from '../lib/http';
 import { showAlert } from '../lib/alert';
 import { usd } from '../lib/money';
 import type { ProductView } from '../../contract/chocolates.ts';
-import { allergenWords, netWeightWords } from '../../contract/food-words.ts';
+import { allergenWords, labelLines, netWeightWords } from '../../contract/food-words.ts';
 import Picture from './Picture';
 import { useHydrated } from './useHydrated';
 
@@ -119,6 +119,7 @@ export default function ProductGrid({ initial = null, statement = null }: Props)
       description: p.description,
       details: p.details,
       inventory: p.inventory,
+      labelLines: labelLines(p),
     });
   }
 

@@ -19,6 +19,11 @@ export interface CartItem {
   description?: string;
   details?: string;
   inventory?: number;
+  /**
+   * The product's allergen line and net weight in words (issue 48), kept with the item so the cart
+   * shows them from its first paint; refreshed from the server with the price.
+   */
+  labelLines?: string[];
   /** At least 1, whole tins. */
   quantity: number;
 }
@@ -38,6 +43,7 @@ function decode(stored: string): CartItem[] {
         price: Number(i.price) || 0,
         quantity: Math.max(1, Math.floor(Number(i.quantity) || 1)),
         picture: isPicture(i.picture) ? i.picture : undefined,
+        labelLines: Array.isArray(i.labelLines) ? i.labelLines.filter((l: unknown): l is string => typeof l === 'string') : undefined,
       }));
   } catch {
     return [];

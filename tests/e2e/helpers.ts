@@ -172,19 +172,38 @@ function herMinutes(iso: string, date: string): number {
  * slots), at a minute that varies between runs. `request` carries her session.
  */
 export async function clearSlotTime(request: APIRequestContext, dates: string[], earliest = 5 * 60): Promise<string> {
+  const time = await findClearTime(request, dates, earliest);
+  if (time) return time;
+  throw new Error(`no clear hour on ${dates.join(', ')}`);
+}
+
+/**
+ * A day of `days` (tried in their order) with a clear hour (clearSlotTime) and that hour: specs
+ * share one server, so a day another spec has filled gives way to the next.
+ */
+export async function clearSlotOnSomeDay(request: APIRequestContext, days: string[], earliest = 5 * 60): Promise<{ date: string; time: string }> {
+  for (const date of days) {
+    const time = await findClearTime(request, [date], earliest);
+    if (time) return { date, time };
+  }
+  throw new Error(`no clear hour on any of ${days.join(', ')}`);
+}
+
+async function findClearTime(request: APIRequestContext, dates: string[], earliest: number): Promise<string | undefined> {
   const taken: [number, number][] = [];
   for (const date of dates) {
     const res = await request.get(`/api/admin/agenda?from=${date}&to=${date}`);
     expect(res.status(), `her agenda of ${date}`).toBe(200);
     for (const item of (await res.json()) as { start: string; end: string }[]) taken.push([herMinutes(item.start, date), herMinutes(item.end, date)]);
   }
+  // Every few minutes from a start that varies between runs: a gap is found wherever one is.
   const offset = 1 + (Math.floor(Date.now() / 1000) % 28);
-  for (let m = earliest + offset; m < 22 * 60; m += 37) {
+  for (let m = earliest + offset; m < 22 * 60; m += 7) {
     if (m % 30 === 0) continue;
     if (taken.every(([start, end]) => m + 60 + 60 <= start || m >= end + 60))
       return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
   }
-  throw new Error(`no clear hour on ${dates.join(', ')}`);
+  return undefined;
 }
 
 /** The PayPal emulator's SDK script (api/services/payments/emulator.ts), whatever its query. */

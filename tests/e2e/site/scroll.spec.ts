@@ -11,6 +11,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { cameraJpeg } from '../../helpers/camera.ts';
 import { hydrated, loginAdmin, nextPaint } from '../helpers.ts';
 import type { ProductView } from '../../../contract/chocolates.ts';
+import { labelLines } from '../../../contract/food-words.ts';
 import { itemAt, must } from '../../helpers/guards.ts';
 
 const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
@@ -101,6 +102,11 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
   /** What the set-up changed, put back afterwards: the other specs expect the illustrations and the seeded products. */
   const added: string[] = [];
   let original: ProductView[] = [];
+  /** The products the set-up gave photos (and the first its label facts), as /api/chocolates answers after it. */
+  let prepared: ProductView[] = [];
+  /** A cart of these products, one of each, as the grid stores it (site/islands/ProductGrid.tsx). */
+  const cartOf = (products: ProductView[]) =>
+    products.map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, labelLines: labelLines(p), quantity: 1 }));
 
   const asAdmin = async (browser: Browser) => {
     const context = await browser.newContext();
@@ -129,9 +135,14 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     original = (await (await page.request.get('/api/chocolates')).json()) as ProductView[];
     for (const [i, p] of original.slice(0, 3).entries()) {
       const { url } = await send('/api/admin/images', 30 + i);
-      const res = await page.request.put(`/api/chocolates/${p._id}`, { data: { ...p, image: url, inventory: Math.max(p.inventory, 20) } });
+      // The first with its allergens and net weight (issue 48): the cart shows them under its name.
+      const facts = i === 0 ? { allergens: ['almond', 'milk'], allergenFree: false, netWeightGrams: 93 } : {};
+      const res = await page.request.put(`/api/chocolates/${p._id}`, { data: { ...p, image: url, inventory: Math.max(p.inventory, 20), ...facts } });
       expect(res.status()).toBe(200);
     }
+    const ids = original.slice(0, 3).map((p) => p._id);
+    const now = (await (await page.request.get('/api/chocolates')).json()) as ProductView[];
+    prepared = ids.map((id) => must(now.find((p) => p._id === id), id));
     await context.close();
   });
 
@@ -139,8 +150,10 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     const { context, page } = await asAdmin(browser);
     for (const path of added) expect((await page.request.delete(path)).status(), path).toBe(200);
     for (const p of original.slice(0, 3)) {
-      const { _id, name, image, description, details, price, inventory } = p;
-      expect((await page.request.put(`/api/chocolates/${_id}`, { data: { name, image, description, details, price, inventory } })).status()).toBe(200);
+      // All it had, its label facts too (a product's omitted facts are saved as not said).
+      const { _id, name, image, description, details, price, inventory, ingredients, allergens, allergenFree, netWeightGrams, dietTags } = p;
+      const data = { name, image, description, details, price, inventory, ingredients, allergens, allergenFree, netWeightGrams, dietTags };
+      expect((await page.request.put(`/api/chocolates/${_id}`, { data })).status()).toBe(200);
     }
     await context.close();
   });
@@ -149,12 +162,11 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     test(`${path}: no layout shift and the same height after scrolling every section to the bottom`, async ({ browser }) => {
       const { context, page } = await phone(browser);
       if (path === '/cart') {
-        // Two products in the cart, as the grid puts them there.
-        const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
-        const cart = products.slice(0, 2).map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, quantity: 1 }));
-        await context.addInitScript((items) => localStorage.setItem('cart', JSON.stringify(items)), cart);
+        // Two products in the cart, as the grid puts them there, one with its allergen line and weight.
+        await context.addInitScript((items) => localStorage.setItem('cart', JSON.stringify(items)), cartOf(prepared.slice(0, 2)));
       }
       await expectSteadyWhileScrolling(page, path);
+      if (path === '/cart') await expect(page.locator('[data-label-line]').first()).toHaveText('Contains: almond, milk');
       if (CONTENT_PAGES.includes(path)) {
         // No island came alive (no React) from scrolling: Astro drops `ssr` from an island it hydrates.
         expect(await page.locator('astro-island:not([ssr])').count(), `${path}: an island hydrated without being used`).toBe(0);
@@ -196,13 +208,7 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
 
   test('/cart with two products: each thumbnail through the srcset at its size, at most 20 KB, its box held', async ({ browser }) => {
     const { context, page } = await phone(browser);
-    const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
-    const withPhotos = products.filter((p) => p.picture).slice(0, 2);
-    expect(withPhotos).toHaveLength(2);
-    await context.addInitScript(
-      (items) => localStorage.setItem('cart', JSON.stringify(items)),
-      withPhotos.map((p) => ({ _id: p._id, name: p.name, price: p.price, picture: p.picture, quantity: 1 })),
-    );
+    await context.addInitScript((items) => localStorage.setItem('cart', JSON.stringify(items)), cartOf(prepared.slice(0, 2)));
     await page.goto('/cart');
     const thumbs = page.locator('.cart-thumb img');
     await expect(thumbs).toHaveCount(2);
@@ -227,12 +233,7 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     test(`${path}: a DPR 3 phone fetches each photo at most 2.4 device px per CSS px, not 3 (issue 36)`, async ({ browser }) => {
       const { context, page } = await phone(browser);
       if (path === '/cart') {
-        const products = (await (await page.request.get('/api/chocolates')).json()) as { _id: string; name: string; price: number; picture?: unknown }[];
-        const cart = products.filter((p) => p.picture).slice(0, 2);
-        await context.addInitScript(
-          (items) => localStorage.setItem('cart', JSON.stringify(items)),
-          cart.map((p) => ({ ...p, quantity: 1 })),
-        );
+        await context.addInitScript((items) => localStorage.setItem('cart', JSON.stringify(items)), cartOf(prepared.slice(0, 2)));
       }
       await page.goto(path);
       await settled(page);
