@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { request } from '../../lib/http';
 import { AdminForm, send } from './admin-ui';
 import { TextArea } from '../Field';
@@ -23,6 +23,8 @@ export function PostalAddressPanel() {
   const [postal, setPostal] = useState<PostalAddressView | null>(null);
   const [address, setAddress] = useState('');
   const [status, setStatus] = useState('');
+  // What she typed before the saved address arrived stays: the answer fills the field only if untouched.
+  const typed = useRef(false);
 
   const show = (p: PostalAddressView) => {
     setPostal(p);
@@ -31,7 +33,11 @@ export function PostalAddressPanel() {
 
   useEffect(() => {
     request<PostalAddressView>('GET', '/api/admin/settings/postal-address', { session: 'admin' })
-      .then((r) => r.ok && show(r.data))
+      .then((r) => {
+        if (!r.ok) return;
+        if (typed.current) setPostal(r.data);
+        else show(r.data);
+      })
       .catch(() => {});
   }, []);
 
@@ -70,7 +76,17 @@ export function PostalAddressPanel() {
         </>
       )}
       <AdminForm label="Postal address" submit="Save postal address" onSubmit={() => void save()} status={status}>
-        <TextArea id={`${id}-address`} label="Your postal address" hint={HINT} rows={3} value={address} onChange={(e) => setAddress(e.target.value)} />
+        <TextArea
+          id={`${id}-address`}
+          label="Your postal address"
+          hint={HINT}
+          rows={3}
+          value={address}
+          onChange={(e) => {
+            typed.current = true;
+            setAddress(e.target.value);
+          }}
+        />
       </AdminForm>
     </section>
   );

@@ -169,7 +169,11 @@ test.beforeAll(async ({ playwright, adminState }) => {
   // Two sessions this week, booked by two new clients with the coupon (individual yoga: the therapy's intake is required, issue 30).
   // Times clear of her agenda (a second seeding, a retried worker, finds the first run's sessions there and adds new slots).
   // Two different days of this week (Today's seven from today), the first that still have a clear hour.
-  const first = await clearSlotOnSomeDay(admin, [1, 2, 3].map((d) => teacherToday(d)), 9 * 60);
+  const first = await clearSlotOnSomeDay(
+    admin,
+    [1, 2, 3].map((d) => teacherToday(d)),
+    9 * 60,
+  );
   const second = await clearSlotOnSomeDay(
     admin,
     [3, 4, 5, 6].map((d) => teacherToday(d)).filter((d) => d !== first.date),

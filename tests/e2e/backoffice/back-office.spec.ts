@@ -32,12 +32,22 @@ test('the admin writes, previews, tests and sends a newsletter, and watches the 
   }
   const subject = `Winter news ${Date.now().toString(36)}`;
 
+  // The saved address arrives after she has started typing (held here until she has): what she typed stays.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/admin/settings/postal-address', async (route) => {
+    if (route.request().method() === 'GET') await held;
+    await route.fallback();
+  });
   await page.goto('/admin/newsletter');
   await expect(page.getByRole('heading', { level: 1, name: 'Newsletter' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Newsletter' })).toHaveAttribute('aria-current', 'page');
   // Issue 48: every newsletter carries her postal address (CAN-SPAM); she sets it here (a fresh site has none).
   await hydrated(page);
   await page.getByLabel('Your postal address').fill('Cacao & Breath\nPO Box 4120\nPortland, OR 97208');
+  release();
+  await expect(page.locator('[data-postal-address]')).not.toHaveAttribute('data-postal-address', 'loading');
+  await expect(page.getByLabel('Your postal address')).toHaveValue('Cacao & Breath\nPO Box 4120\nPortland, OR 97208');
   await page.getByRole('button', { name: 'Save postal address' }).click();
   await expect(page.locator('[data-postal-address-shown]')).toContainText('PO Box 4120');
   await expect(page.locator('[data-postal-address="setting"]')).toBeVisible();

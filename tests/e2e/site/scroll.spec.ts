@@ -142,7 +142,12 @@ test.describe('a phone visitor scrolls and fills a cart (issue 25)', () => {
     }
     const ids = original.slice(0, 3).map((p) => p._id);
     const now = (await (await page.request.get('/api/chocolates')).json()) as ProductView[];
-    prepared = ids.map((id) => must(now.find((p) => p._id === id), id));
+    prepared = ids.map((id) =>
+      must(
+        now.find((p) => p._id === id),
+        id,
+      ),
+    );
     await context.close();
   });
 
