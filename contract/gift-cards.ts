@@ -67,8 +67,17 @@ export interface AdminGiftCardView {
   _id: string;
   /** The code's last four characters. */
   last4: string;
+  /** What was put on it when made. */
   amountCents: number;
   balanceCents: number;
+  /** What its buyer paid: 0 for a card she gave. */
+  paidCents: number;
+  /** Her adjustments, summed with their signs. */
+  adjustedCents: number;
+  /** What it paid for, less what came back to it. */
+  spentCents: number;
+  /** What was taken back from it (a void). */
+  refundedCents: number;
   design: GiftCardDesignKey;
   buyerName: string;
   recipientName: string;

@@ -397,7 +397,22 @@ export interface ClientRecordView {
   };
   intake: { required: boolean; latest?: IntakeAnswerView; earlier: IntakeAnswerView[]; consents: IntakeConsentsView };
   sessions: RecordSessionView[];
-  payments: { kind: 'session' | 'order'; date: string; amountCents: number; what: string }[];
+  payments: ClientPaymentView[];
+}
+
+/**
+ * A payment on the client's page: when it was paid, how much, what for; a session's own day and
+ * time apart (the page writes them in words); how a sale she entered by hand was paid (issue 50:
+ * a Venmo package is on the client's page as it is in the tax year).
+ */
+export interface ClientPaymentView {
+  kind: 'session' | 'order' | 'package';
+  date: string;
+  amountCents: number;
+  what: string;
+  session?: { date: string; time: string };
+  /** "Venmo", "cash", …: a sale she entered; absent for what was paid on the site. */
+  method?: string;
 }
 
 /** GET /api/admin/users/{id}/access-log: every read of the client's private records, newest first. */

@@ -6,7 +6,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DB } from '../../db/client.ts';
 import type { Database, GiftCardsTable } from '../../db/schema.ts';
-import { cardBalance as balance } from '../money/cards.repo.ts';
+import { cardBalance as balance, cardMoves } from '../money/cards.repo.ts';
 
 type Handle = DB | Transaction<Database>;
 
@@ -16,6 +16,25 @@ export type NewGiftCard = { id: string; message: string } & Omit<Insertable<Gift
 export async function insertGiftCard(trx: Transaction<Database>, card: NewGiftCard): Promise<void> {
   await trx.insertInto('giftCards').values(card).execute();
 }
+
+/** What a card was worth and what became of it (issue 50: each kind of money apart), from its lot and its ledger rows. */
+const figures = [
+  'l.quantity as amountCents',
+  'l.priceCents as paidCents',
+  balance.as('balanceCents'),
+  cardMoves.adjusted.as('adjustedCents'),
+  cardMoves.spent.as('spentCents'),
+  cardMoves.refunded.as('refundedCents'),
+] as const;
+
+/** The sums as numbers (a driver may answer an int as a string). */
+const asNumbers = <R extends { balanceCents: number; adjustedCents: number; spentCents: number; refundedCents: number }>(r: R): R => ({
+  ...r,
+  balanceCents: Number(r.balanceCents),
+  adjustedCents: Number(r.adjustedCents),
+  spentCents: Number(r.spentCents),
+  refundedCents: Number(r.refundedCents),
+});
 
 /** Every card, newest first, with what it was worth and what is left: her Gift cards page. */
 export async function listGiftCards(db: DB) {
@@ -35,13 +54,12 @@ export async function listGiftCards(db: DB) {
       'g.voidedAt',
       'g.createdBy',
       'g.createdAt',
-      'l.quantity as amountCents',
-      balance.as('balanceCents'),
     ])
+    .select(figures)
     .orderBy('g.createdAt', 'desc')
     .orderBy('g.id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, balanceCents: Number(r.balanceCents) }));
+  return rows.map(asNumbers);
 }
 
 /** A card as its mails need it (the code is derived from the id, never read from here). */
@@ -88,10 +106,11 @@ export async function cardById(db: Handle, id: string) {
     .selectFrom('giftCards as g')
     .innerJoin('creditLots as l', 'l.id', 'g.lotId')
     .selectAll('g')
-    .select(['l.quantity as amountCents', 'l.method', 'l.paypalOrderId', 'l.priceCents', balance.as('balanceCents')])
+    .select(['l.method', 'l.paypalOrderId', 'l.priceCents'])
+    .select(figures)
     .where('g.id', '=', id)
     .executeTakeFirst();
-  return row && { ...row, balanceCents: Number(row.balanceCents) };
+  return row && asNumbers(row);
 }
 
 /** Marks a card voided if it was neither delivered nor voided (the delivery's claim waits on the same row). */

@@ -5,9 +5,17 @@
  */
 import type { DB } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
-import { consentsOf, type ClientRecordView, type IntakeAnswerView, type NoteVersionView, type RecordSessionView } from '../../contract/practice.ts';
+import {
+  consentsOf,
+  type ClientPaymentView,
+  type ClientRecordView,
+  type IntakeAnswerView,
+  type NoteVersionView,
+  type RecordSessionView,
+} from '../../contract/practice.ts';
+import { SALE_METHOD_WORDS, type SaleMethod } from '../../contract/packages.ts';
 import { intakeRequiredFor } from './intake-forms.repo.ts';
-import { bookedSessionsOf, ordersOf, sessionTimeOf } from './practice.repo.ts';
+import { bookedSessionsOf, ordersOf, packagesBoughtBy, sessionTimeOf } from './practice.repo.ts';
 
 export async function clientRecordView(
   db: DB,
@@ -49,16 +57,25 @@ export async function clientRecordView(
   }
   sessions.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
 
-  const payments: ClientRecordView['payments'] = [];
+  const payments: ClientPaymentView[] = [];
   for (const s of booked) {
     if (s.amountCents && s.amountCents > 0)
       payments.push({
         kind: 'session',
         date: new Date(s.bookedAt ?? s.startsAt).toISOString(),
         amountCents: s.amountCents,
-        what: `${s.sessionType ?? 'Session'} on ${s.date} at ${s.time}`,
+        what: s.sessionType ?? 'Session',
+        session: { date: s.date, time: s.time },
       });
   }
+  for (const lot of await packagesBoughtBy(db, client.id))
+    payments.push({
+      kind: 'package',
+      date: new Date(lot.createdAt).toISOString(),
+      amountCents: lot.priceCents,
+      what: lot.name,
+      ...(lot.method in SALE_METHOD_WORDS ? { method: SALE_METHOD_WORDS[lot.method as SaleMethod] } : {}),
+    });
   const orders = await ordersOf(db, client.email);
   for (const o of orders)
     payments.push({

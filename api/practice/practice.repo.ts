@@ -45,6 +45,17 @@ export async function sessionTimeOf(db: DB, slotId: string) {
   return db.selectFrom('slots').select(['date', 'time', 'startsAt']).where('id', '=', slotId).executeTakeFirst();
 }
 
+/** The packages the client paid for (on the site or sold by her by hand), with how they were paid. */
+export async function packagesBoughtBy(db: DB, userId: string) {
+  return db
+    .selectFrom('creditLots')
+    .select(['name', 'priceCents', 'method', 'createdAt'])
+    .where('userId', '=', userId)
+    .where('packageId', 'is not', null)
+    .where('priceCents', '>', 0)
+    .execute();
+}
+
 /** The chocolate orders bought with the client's address. */
 export async function ordersOf(db: DB, email: string) {
   return db.selectFrom('orders').select(['createdAt', 'totalCents', 'status']).where('payerEmail', '=', email).execute();

@@ -324,6 +324,8 @@ function ClientPanel({ clientId }: { clientId: string }) {
             {record.payments.map((p, i) => (
               <li key={i}>
                 {formatWhen(p.date)}: {money(p.amountCents)}, {p.what}
+                {p.session && ` on ${formatDay(p.session.date, p.session.time)}`}
+                {p.method && ` · paid by ${p.method}`}
               </li>
             ))}
           </ul>

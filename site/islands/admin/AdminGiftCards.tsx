@@ -3,7 +3,7 @@ import { adminScreen } from './AdminShell';
 import { AdminForm, formatDay, formatWhen, herToday, ModalDialog, send, useAdminList } from './admin-ui';
 import { choicesOf, MoneyInput, SelectInput, TextArea, TextInput } from '../Field';
 import { Listing } from '../Listing';
-import { giftCardTotals } from './gift-card-totals';
+import { cardAmounts, giftCardTotals } from './gift-card-totals';
 import { request } from '../../lib/http';
 import { confirmDialog, showAlert } from '../../lib/alert';
 import { typedCents, usdFromCents } from '../../lib/money';
@@ -48,14 +48,16 @@ function cardState(c: AdminGiftCardView): string {
   return `Goes ${formatDay(c.sendOn)}`;
 }
 
-/** Her four figures, in the order she reads them. */
+/** Her figures, in the order she reads them: each kind of money on its own line (issue 50), adding up to what is owed. */
 function Totals(props: { cards: readonly AdminGiftCardView[] }) {
   const t = giftCardTotals(props.cards);
   const figures = [
     ['sold', 'Sold', usdFromCents(t.soldCents)],
-    ['delivered', 'Delivered', `${t.delivered} ${t.delivered === 1 ? 'card' : 'cards'}`],
+    ['given', 'Given by you', usdFromCents(t.givenCents)],
+    ['adjusted', 'Your adjustments', t.adjustedCents === 0 ? usdFromCents(0) : signedUsd(t.adjustedCents)],
     ['spent', 'Spent', usdFromCents(t.spentCents)],
     ['outstanding', 'Still owed on cards', usdFromCents(t.outstandingCents)],
+    ['delivered', 'Delivered', `${t.delivered} ${t.delivered === 1 ? 'card' : 'cards'}`],
   ] as const;
   return (
     <dl className="gift-totals">
@@ -217,10 +219,12 @@ function CardDialog(props: { card: AdminGiftCardView; onClose: () => void; onCha
   useEffect(load, [load]);
 
   const card = detail ?? props.card;
+  const amounts = cardAmounts(card, usdFromCents);
   return (
     <ModalDialog title={`Gift card ending ${card.last4}`} onClose={props.onClose}>
       <p data-card-balance>
-        <strong>{usdFromCents(card.balanceCents)}</strong> left of {usdFromCents(card.amountCents)}
+        <strong>{amounts.left}</strong> left of {amounts.of}
+        {amounts.adjusted}
       </p>
       <p>
         For {card.recipientName} ({card.recipientEmail}), from {card.buyerName}
@@ -250,6 +254,7 @@ function CardDialog(props: { card: AdminGiftCardView; onClose: () => void; onCha
 function CardRow(props: { card: AdminGiftCardView; onOpen: () => void; onResend: () => void; onVoid: () => void }) {
   const c = props.card;
   const live = !c.voidedAt;
+  const amounts = cardAmounts(c, usdFromCents);
   return (
     <li className="item" data-gift-card={c.last4}>
       <div>
@@ -257,7 +262,8 @@ function CardRow(props: { card: AdminGiftCardView; onOpen: () => void; onResend:
           ···· {c.last4} <span className="muted">for {c.recipientName}</span>
         </h3>
         <p data-card-amounts>
-          {usdFromCents(c.balanceCents)} left of {usdFromCents(c.amountCents)}
+          {amounts.left} left of {amounts.of}
+          {amounts.adjusted}
         </p>
         <p className="muted" data-card-state>
           {cardState(c)}

@@ -64,10 +64,8 @@ function PaidFields<M extends string>(props: {
             <MoneyInput
               id={`${id}-amount`}
               label="Amount ($)"
-              required={props.suggestedCents === undefined}
-              {...(props.suggestedCents !== undefined
-                ? { placeholder: (props.suggestedCents / 100).toFixed(2), hint: `Suggested ${usdFromCents(props.suggestedCents)}` }
-                : {})}
+              required
+              {...(props.suggestedCents !== undefined ? { hint: `Suggested ${usdFromCents(props.suggestedCents)}` } : {})}
               value={props.amount}
               onChange={(e) => props.onAmount(e.target.value)}
             />
@@ -86,6 +84,10 @@ function SellPackage(props: { base: string; onDone: () => void }) {
   const [packageId, setPackageId] = useState('');
   const chosen = offered.find((p) => p._id === packageId) ?? offered[0];
   const [amount, setAmount] = useState('');
+  // Issue 50: the suggested price is written in the field, where she sees it and may change it; an
+  // emptied field is refused (required), never quietly taken as the suggested price.
+  const suggested = chosen ? (chosen.suggestedPriceCents / 100).toFixed(2) : '';
+  useEffect(() => setAmount(suggested), [suggested]);
   const [method, setMethod] = useState<SaleMethod>('venmo');
   const [paidOn, setPaidOn] = useState(herToday());
   const [receipt, setReceipt] = useState(false);
@@ -95,14 +97,14 @@ function SellPackage(props: { base: string; onDone: () => void }) {
     if (!chosen) return;
     const body = {
       packageId: chosen._id,
-      amountCents: method === 'free' ? 0 : typedCents(amount || (chosen.suggestedPriceCents / 100).toFixed(2)),
+      amountCents: method === 'free' ? 0 : typedCents(amount),
       method,
       paidOn,
       sendReceipt: receipt,
     };
     if (await send('POST', `${props.base}/packages`, body, 'Could not record the sale')) {
       setStatus(`${chosen.name} recorded${receipt ? ', receipt sent' : ''}.`);
-      setAmount('');
+      setAmount(suggested);
       props.onDone();
     }
   }

@@ -106,6 +106,17 @@ describe(`a gift card spent in the cart on ${kind}`, () => {
     expect((await server.services.payments.getOrder(checkout.orderID)).captured?.amountCents).toBe(1_000);
     expect(await cardRowsOfOrder(secondOrder._id)).toEqual([{ change: -2_000, reason: 'used' }]);
     expect(await balanceOf(card.code)).toBe(0);
+    // Her list (issue 50): all of it spent, nothing adjusted, and a card she gave, so no buyer paid for it.
+    const listed = ((await (await asAdmin('/api/admin/gift-cards')).json()) as { _id: string }[]).find((g) => g._id === card._id);
+    expect(listed).toMatchObject({
+      amountCents: 5_000,
+      paidCents: 0,
+      adjustedCents: 0,
+      spentCents: 5_000,
+      refundedCents: 0,
+      balanceCents: 0,
+      createdBy: 'admin',
+    });
 
     // Spent: the card says so, and the balance look-up shows the order in the card's history.
     const empty = await quote({ ...pickupCart(truffles), giftCardCode: card.code });

@@ -138,6 +138,31 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it('her list keeps each kind of money apart (issue 50): a card she gives was paid nothing, her adjustments are their own figure and spend nothing', async () => {
+    const card = await issue({ amountCents: 4_000, recipientName: 'Rae Prize', recipientEmail: recipient() });
+    const adjust = async (cents: number, reason: string) =>
+      expect((await asAdmin(`/api/admin/gift-cards/${card._id}/adjust`, 'POST', { cents, reason })).status).toBe(201);
+    await adjust(1_000, 'A make-good for a melted tin');
+    await adjust(-300, 'A truffle handed over at the market');
+    const listed = ((await (await asAdmin('/api/admin/gift-cards')).json()) as { _id: string }[]).find((g) => g._id === card._id);
+    expect(listed).toMatchObject({
+      amountCents: 4_000,
+      paidCents: 0,
+      adjustedCents: 700,
+      spentCents: 0,
+      refundedCents: 0,
+      balanceCents: 4_700,
+      createdBy: 'admin',
+    });
+    // The card's own page says the same.
+    expect(await (await asAdmin(`/api/admin/gift-cards/${card._id}`)).json()).toMatchObject({
+      paidCents: 0,
+      adjustedCents: 700,
+      spentCents: 0,
+      balanceCents: 4_700,
+    });
+  });
+
   it('a card she gives is no income: the finances of this month do not move, and the cards owed grow by its worth', async () => {
     const month = today().slice(0, 7);
     const read = async () =>

@@ -14,6 +14,7 @@ import { zonedNow } from '../../../api/lib/time.ts';
 import type { BalanceView } from '../../../contract/packages.ts';
 import type { FinancesView } from '../../../contract/backoffice.ts';
 import type { TaxYearView } from '../../../contract/books.ts';
+import type { ClientRecordView } from '../../../contract/practice.ts';
 import { itemAt, must, mustFind } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
@@ -94,6 +95,9 @@ describe(`clients she adds and sales she records on ${testDbKind()}`, () => {
     const receipt = itemAt(await readMailbox(server, client.email), 0);
     expect(receipt.subject).toBe('Your receipt: Five individual yoga sessions');
     expect(receipt.text).toContain('$450.00 paid by Venmo on');
+    // The client's page says the same as the tax year (issue 50): the package, its amount, how it was paid.
+    const record = (await (await asAdmin(`/api/admin/users/${client.id}/record`)).json()) as ClientRecordView;
+    expect(record.payments).toEqual([expect.objectContaining({ kind: 'package', amountCents: 45_000, what: five.name, method: 'Venmo' })]);
 
     // Her adjustments give sessions, not sales: nothing on the books, nothing owed in money.
     await asAdmin(`/api/admin/users/${client.id}/credits`, 'POST', { sessions: 1, reason: 'A thank-you' });

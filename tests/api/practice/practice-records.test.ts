@@ -54,7 +54,7 @@ async function bookedSlot(s: { services: RunningServer['services']; env: Running
       amountCents,
       couponUsed: amountCents === null,
     })
-    .returning(['id'])
+    .returning(['id', 'date', 'time'])
     .executeTakeFirstOrThrow();
 }
 
@@ -120,7 +120,9 @@ describe(`session notes and the client's page on ${kind}`, () => {
     expect(pastView.history.map((h: { text: string }) => h.text)).toEqual(['Shoulders tight; breath short.']);
     expect(record.sessions[1]).toMatchObject({ past: false, couponUsed: true, history: [] });
     expect(record.sessions[1].note).toBeUndefined();
-    expect(record.payments).toEqual([expect.objectContaining({ kind: 'session', amountCents: 6000 })]);
+    // The session's day and time apart, for the page to write in words (issue 50: never ISO in the line).
+    expect(record.payments).toEqual([expect.objectContaining({ kind: 'session', amountCents: 6000, session: { date: past.date, time: past.time } })]);
+    expect(record.payments[0].what).not.toMatch(/\d{4}-\d{2}-\d{2}|\d{2}:\d{2}/);
     expect(JSON.stringify(record)).not.toContain('B only');
 
     // The client reads their intake, never her notes.

@@ -18,6 +18,14 @@ function dayWords(day: string): string {
   return day.slice(0, 4) === teacherToday().slice(0, 4) ? words : `${words}, ${day.slice(0, 4)}`;
 }
 
+/** Her figures (issue 50: each kind of money on its own line) in cents: "−$5.00" is -500. */
+const FIGURES = ['sold', 'given', 'adjusted', 'spent', 'outstanding'] as const;
+async function figures(page: Page): Promise<Record<(typeof FIGURES)[number], number>> {
+  const cents = (text: string) => (text.startsWith('−') ? -1 : 1) * Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
+  const read = await Promise.all(FIGURES.map(async (key) => [key, cents(await page.locator(`[data-total="${key}"]`).innerText())] as const));
+  return Object.fromEntries(read) as Record<(typeof FIGURES)[number], number>;
+}
+
 /** Issues a card on the form and reads the code shown once; answers the code. */
 async function issueCard(page: Page, card: { dollars: string; name: string; email: string; day: string; design?: 'yoga' | 'chocolates'; message?: string }) {
   const form = page.getByRole('form', { name: 'Issue a card' });
@@ -41,7 +49,9 @@ test('she issues a card, reads its code once, takes $5 off with a reason, and vo
   await hydrated(page);
   await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
   // Her figures at the top, what is owed named as owed.
-  for (const figure of ['sold', 'spent', 'outstanding']) await expect(page.locator(`[data-total="${figure}"]`)).toHaveText(/^\$[\d,]+\.\d{2}$/);
+  for (const figure of ['sold', 'given', 'spent', 'outstanding']) await expect(page.locator(`[data-total="${figure}"]`)).toHaveText(/^\$[\d,]+\.\d{2}$/);
+  await expect(page.locator('[data-total="adjusted"]')).toHaveText(/^[+−]?\$[\d,]+\.\d{2}$/);
+  const before = await figures(page);
   await expect(page.locator('[data-total="delivered"]')).toHaveText(/^\d+ cards?$/);
   await expect(page.getByText('a liability, not income, until it is spent', { exact: false })).toBeVisible();
   // The menu leads here, under Money.
@@ -75,6 +85,8 @@ test('she issues a card, reads its code once, takes $5 off with a reason, and vo
   const row = page.locator(`li[data-gift-card="${last4}"]`);
   await expect(row.getByRole('heading', { level: 3 })).toHaveText(`···· ${last4} for Rafa Raffle`);
   await expect(row.locator('[data-card-amounts]')).toHaveText('$40.00 left of $40.00');
+  // A card she gives is given, not sold: what the cards owe grows by it, and nothing was spent.
+  await expect.poll(() => figures(page)).toEqual({ ...before, given: before.given + 4_000, outstanding: before.outstanding + 4_000 });
   await expect(row.locator('[data-card-state]')).toHaveText(new RegExp(`^Delivered ${dayWords(teacherToday())} · \\d{1,2}:\\d{2}\\s[AP]M$`));
   await expect(row.getByRole('button', { name: `Void the card ending ${last4}` })).toHaveCount(0);
 
@@ -102,10 +114,21 @@ test('she issues a card, reads its code once, takes $5 off with a reason, and vo
     new RegExp(`^${when}: \\+\\$40\\.00 put on the card$`),
     new RegExp(`^${when}: −\\$5\\.00 adjusted by you \\(Half a tin given at the market\\)$`),
   ]);
-  await expect(dialog.locator('[data-card-balance]')).toHaveText('$35.00 left of $40.00');
+  await expect(dialog.locator('[data-card-balance]')).toHaveText('$35.00 left of $35.00 ($40.00 −$5.00 by you)');
+  // A make-good of $10 on top: never more left than was put on it.
+  await adjust.getByLabel('Add or take off').selectOption('add');
+  await adjust.getByLabel('Dollars').fill('10');
+  await adjust.getByLabel('Reason').fill('A melted tin made good');
+  await adjust.getByRole('button', { name: 'Adjust' }).click();
+  await expect(adjust.getByRole('status')).toHaveText('Adjusted: $45.00 left on the card.');
+  await expect(dialog.locator('[data-card-balance]')).toHaveText('$45.00 left of $45.00 ($40.00 +$5.00 by you)');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
-  await expect(row.locator('[data-card-amounts]')).toHaveText('$35.00 left of $40.00');
+  await expect(row.locator('[data-card-amounts]')).toHaveText('$45.00 left of $45.00 ($40.00 +$5.00 by you)');
+  // Her adjustments are their own line: Spent does not move, Sold neither.
+  await expect
+    .poll(() => figures(page))
+    .toEqual({ ...before, given: before.given + 4_000, adjusted: before.adjusted + 500, outstanding: before.outstanding + 4_500 });
 
   // A card for a later day: it waits for its day, and she voids it with a confirm.
   const later = teacherToday(10);
