@@ -14,6 +14,8 @@ export type Attendance = (typeof ATTENDANCE)[number];
 /** Answers the roster's calls give. */
 export const ROSTER_EVENT_NOT_FOUND = 'Event not found.';
 export const SIGNUP_NOT_OF_EVENT = 'This person is not signed up for this event.';
+/** Issue 50: nobody is absent from a class that has not begun. */
+export const NO_SHOW_BEFORE_START = 'A no-show can be marked once the class has started.';
 export const SIGNUP_STILL_PAYING = 'This place is still being paid for: mark it once the payment is in.';
 export const EVENT_CANCELLED = 'This event was cancelled.';
 export const WALK_IN_ALREADY = 'This e-mail is already signed up for this class: check them in on the list instead.';

@@ -8,7 +8,7 @@ import type { Attendance } from '../../contract/roster.ts';
 import { findRosterEvent, lockSignupOfEvent, setAttendance } from './roster.repo.ts';
 import { forfeitCreditOfNoShow } from './refunds.ts';
 
-export type AttendanceRefusal = 'event-not-found' | 'event-cancelled' | 'signup-not-found' | 'still-paying';
+export type AttendanceRefusal = 'event-not-found' | 'event-cancelled' | 'signup-not-found' | 'still-paying' | 'not-started';
 
 export type AttendanceResult =
   { ok: true; signupId: string; attendance: Attendance; attendanceAt: Date; previous: Attendance | null } | { ok: false; kind: AttendanceRefusal };
@@ -26,6 +26,8 @@ export async function markAttendance(deps: Pick<Services, 'db' | 'clock'>, event
     if (!signup) return { ok: false, kind: 'signup-not-found' };
     // A place whose buyer is still paying is not an attendee yet: nothing to mark, nothing to forfeit.
     if (signup.payment === 'held') return { ok: false, kind: 'still-paying' };
+    // A no-show only once the class has begun (issue 50): before, they may still come.
+    if (status === 'noShow' && deps.clock.now().getTime() < new Date(event.startsAt).getTime()) return { ok: false, kind: 'not-started' };
     const previous = signup.attendance;
     if (previous === status) return { ok: true, signupId, attendance: status, attendanceAt: new Date(signup.attendanceAt!), previous };
 

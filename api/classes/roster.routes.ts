@@ -19,6 +19,7 @@ import { CLIENT_NOT_FOUND } from '../../contract/practice.ts';
 import {
   ATTENDANCE_SAVED,
   EVENT_CANCELLED,
+  NO_SHOW_BEFORE_START,
   ROSTER_EVENT_NOT_FOUND,
   SIGNUP_NOT_OF_EVENT,
   SIGNUP_STILL_PAYING,
@@ -40,6 +41,7 @@ const attendanceRefusals: Record<AttendanceRefusal, Refused> = {
   'event-cancelled': { status: 409, message: EVENT_CANCELLED },
   'signup-not-found': { status: 404, message: SIGNUP_NOT_OF_EVENT },
   'still-paying': { status: 409, message: SIGNUP_STILL_PAYING },
+  'not-started': { status: 409, message: NO_SHOW_BEFORE_START },
 };
 
 const walkInRefusals: Record<WalkInRefusal, Refused> = {

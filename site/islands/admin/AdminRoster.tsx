@@ -4,7 +4,14 @@ import SeriesChart from './SeriesChart';
 import WalkInForm from './WalkInForm';
 import { formatDay } from './admin-ui';
 import { request } from '../../lib/http';
-import { ATTENDANCE_WORDS, type Attendance, type AttendanceSavedView, type RosterPersonView, type RosterView } from '../../../contract/roster.ts';
+import {
+  ATTENDANCE_WORDS,
+  NO_SHOW_BEFORE_START,
+  type Attendance,
+  type AttendanceSavedView,
+  type RosterPersonView,
+  type RosterView,
+} from '../../../contract/roster.ts';
 
 /** What a mark says in the status line. */
 const DONE: Record<Attendance, (name: string) => string> = {
@@ -37,7 +44,7 @@ function MarkButton(props: { person: RosterPersonView; status: Attendance; words
  * One person on the roster: one tap checks them in (the button then reads "Present"), one marks
  * a no-show; a place still being paid for shows "Paying" and no buttons.
  */
-function Person(props: { person: RosterPersonView; onMark: Mark; busy: boolean }) {
+function Person(props: { person: RosterPersonView; onMark: Mark; busy: boolean; started: boolean }) {
   const { person: p } = props;
   const present = p.attendance === 'present';
   return (
@@ -63,7 +70,8 @@ function Person(props: { person: RosterPersonView; onMark: Mark; busy: boolean }
       {p.payment !== 'held' && (
         <div className="row-actions roster-marks">
           <MarkButton person={p} status="present" words={present ? ATTENDANCE_WORDS.present : 'Check in'} onMark={props.onMark} busy={props.busy} />
-          <MarkButton person={p} status="noShow" words={ATTENDANCE_WORDS.noShow} onMark={props.onMark} busy={props.busy} />
+          {/* Issue 50: a no-show only once the class has begun (the server refuses one before). */}
+          {props.started && <MarkButton person={p} status="noShow" words={ATTENDANCE_WORDS.noShow} onMark={props.onMark} busy={props.busy} />}
         </div>
       )}
     </li>
@@ -140,6 +148,11 @@ function RosterPanel() {
         <p className="roster-counts" data-roster-counts>
           {holding.length} of {event.capacity} places taken · {count('present')} present · {count('noShow')} no-show
         </p>
+        {!event.isPast && people.length > 0 && (
+          <p className="muted" data-no-show-later>
+            {NO_SHOW_BEFORE_START}
+          </p>
+        )}
         <p role="status" className="roster-said">
           {said}
         </p>
@@ -148,7 +161,7 @@ function RosterPanel() {
         ) : (
           <ul className="item-list roster-people">
             {people.map((p) => (
-              <Person key={p._id} person={p} busy={busy === p._id} onMark={(x, s) => void mark(x, s)} />
+              <Person key={p._id} person={p} busy={busy === p._id} started={event.isPast} onMark={(x, s) => void mark(x, s)} />
             ))}
           </ul>
         )}

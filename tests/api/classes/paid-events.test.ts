@@ -313,6 +313,12 @@ describe(`a paid workshop taken with a class credit on ${testDbKind()}`, () => {
     const id = ((await again.json()) as { _id: string })._id;
     expect(await credits(client.id)).toBe(4);
     const admin = { cookie: await adminCookie(server) };
+    // The workshop has begun (a no-show is marked only then, issue 50), and she never came.
+    await server.services.db
+      .updateTable('events')
+      .set({ startsAt: new Date(Date.now() - 10 * 60_000) })
+      .where('id', '=', w.id)
+      .execute();
     const marks = await Promise.all([1, 2, 3].map(() => call('PUT', `/api/admin/events/${w.id}/attendance`, { signupId: id, status: 'noShow' }, admin)));
     expect(marks.map((m) => m.status)).toEqual([200, 200, 200]);
     expect(await ledgerOfPlace(id)).toEqual([

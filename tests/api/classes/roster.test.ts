@@ -13,7 +13,7 @@ import { useTestServer } from '../../helpers/server.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { adminCookie, createUser, expectAdminOnly } from '../../helpers/auth.ts';
 import { PNG, SIGNATURE } from '../../helpers/endpoints/common.ts';
-import type { AttendanceSavedView, ClientClassView, RosterView } from '../../../contract/roster.ts';
+import { NO_SHOW_BEFORE_START, type AttendanceSavedView, type ClientClassView, type RosterView } from '../../../contract/roster.ts';
 import { itemAt, must } from '../../helpers/guards.ts';
 
 const server = useTestServer({ resetRateLimits: true });
@@ -21,15 +21,18 @@ const zone = () => server.env.SITE_TIMEZONE;
 const db = () => server.services.db;
 let n = 0;
 
-async function addEvent(days: number, fields: { capacity?: number; seriesId?: string; title?: string } = {}) {
-  const date = addDays(zonedNow(zone()).date, days);
+async function addEvent(days: number, fields: { capacity?: number; seriesId?: string; title?: string; startedMinutesAgo?: number } = {}) {
+  // A class that began some minutes ago (no-shows are marked only then), else at 18:00 `days` from today.
+  const began = fields.startedMinutesAgo === undefined ? undefined : zonedNow(zone(), new Date(Date.now() - fields.startedMinutesAgo * 60_000));
+  const date = began?.date ?? addDays(zonedNow(zone()).date, days);
+  const time = began?.time ?? '18:00';
   return db()
     .insertInto('events')
     .values({
       title: fields.title ?? `Roster Flow ${++n}`,
       date,
-      time: '18:00',
-      startsAt: zonedInstant(date, '18:00', zone()),
+      time,
+      startsAt: zonedInstant(date, time, zone()),
       location: 'Studio',
       capacity: fields.capacity ?? 12,
       seriesId: fields.seriesId ?? null,
@@ -131,7 +134,7 @@ describe(`the roster on ${testDbKind()}`, () => {
   });
 
   it('marks present once however often she taps (two phones at once included), then no-show; bad input says why', async () => {
-    const event = await addEvent(0);
+    const event = await addEvent(0, { startedMinutesAgo: 10 });
     const ana = await addSignup(event, 'Ana Lima');
 
     const [a, b] = await Promise.all([mark(event.id, ana, 'present'), mark(event.id, ana, 'present')]);
@@ -156,6 +159,16 @@ describe(`the roster on ${testDbKind()}`, () => {
     expect(noId.status).toBe(400);
     expect((await noId.json()).message).toMatch(/^signupId: Say which sign-up to mark/);
     expect(itemAt((await roster(event.id)).people, 0).attendance).toBe('noShow');
+  });
+
+  it('refuses a no-show before the class has begun (issue 50), and marks nothing; a check-in is fine', async () => {
+    const event = await addEvent(1);
+    const ana = await addSignup(event, 'Ana Early');
+    const early = await mark(event.id, ana, 'noShow');
+    expect(early.status).toBe(409);
+    expect((await early.json()).message).toBe(NO_SHOW_BEFORE_START);
+    expect(itemAt((await roster(event.id)).people, 0).attendance).toBeNull();
+    expect((await mark(event.id, ana, 'present')).status).toBe(200);
   });
 
   it("answers 404 for another event's sign-up and for an unknown one, and marks nothing", async () => {

@@ -5,7 +5,8 @@ import { itemAt } from '../../helpers/guards.ts';
 /**
  * Issue 34, the roster on her phone at 390 × 844: from the class on her Events list she opens its
  * roster, checks two people in with one tap each, adds a friend who walked in and signs the
- * waiver on her phone, and marks the third sign-up a no-show; the weekly class's last weeks show
+ * waiver on her phone; no no-show before the class begins, then last week's mistaken check-in made a
+ * no-show (issue 50); the weekly class's last weeks show
  * as a small chart with its words. Axe clean, nothing wider than the phone.
  */
 test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'America/Los_Angeles', locale: 'en-US' });
@@ -21,7 +22,7 @@ async function weeklyClass(admin: APIRequestContext, title: string): Promise<{ _
   return ((await res.json()) as { events: { _id: string; date: string }[] }).events;
 }
 
-test('the teacher checks two people in, adds a walk-in who signs on her phone, and marks a no-show', async ({ page, playwright }) => {
+test('the teacher checks two people in, adds a walk-in who signs on her phone, and marks a no-show once the class has begun', async ({ page, playwright }) => {
   test.setTimeout(90_000);
   const title = `Door Flow ${Date.now().toString(36)}`;
   const events = await weeklyClass(page.request, title);
@@ -92,11 +93,10 @@ test('the teacher checks two people in, adds a walk-in who signs on her phone, a
   // She signed: no "No signed waiver" on her card.
   await expect(wren.getByText('No signed waiver')).toHaveCount(0);
 
-  // Cleo never came.
-  await page.getByRole('button', { name: 'No-show Cleo Park' }).click();
-  await expect(page.getByRole('button', { name: 'No-show Cleo Park' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('status').filter({ hasText: 'Cleo Park marked as a no-show.' })).toBeVisible();
-  await expect(page.locator('[data-roster-counts]')).toHaveText('4 of 12 places taken · 3 present · 1 no-show');
+  // Cleo is not here yet, but the class has not begun: no no-show before it starts (issue 50), and the page says so.
+  await expect(page.getByRole('button', { name: 'No-show Cleo Park' })).toHaveCount(0);
+  await expect(page.locator('[data-no-show-later]')).toHaveText('A no-show can be marked once the class has started.');
+  await expect(page.locator('[data-roster-counts]')).toHaveText('4 of 12 places taken · 3 present · 0 no-show');
 
   // The weekly class's last weeks: a chart whose words say what the bars show.
   const chart = page.getByRole('img', { name: /^Attendance of this series over the last six months/ });
@@ -107,6 +107,18 @@ test('the teacher checks two people in, adds a walk-in who signs on her phone, a
   // What she sees survives a reload: the marks are the server's.
   await page.reload();
   await expect(page.getByRole('button', { name: 'Present Ana Lima' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('button', { name: 'No-show Cleo Park' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Check in Cleo Park' })).toHaveAttribute('aria-pressed', 'false');
+  await fitsThePhone(page);
+
+  // Last week's class has begun (and ended): Eli was checked in by mistake and never came.
+  await page.goto(`/admin/roster?event=${lastWeek._id}`);
+  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.locator('[data-no-show-later]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'No-show Eli Past' }).click();
+  await expect(page.getByRole('button', { name: 'No-show Eli Past' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('status').filter({ hasText: 'Eli Past marked as a no-show.' })).toBeVisible();
+  await expect(page.locator('[data-roster-counts]')).toHaveText('2 of 12 places taken · 1 present · 1 no-show');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'No-show Eli Past' })).toHaveAttribute('aria-pressed', 'true');
   await fitsThePhone(page);
 });
