@@ -244,12 +244,14 @@ export interface IncomeFigures {
   incomeCents: number;
   /** Sales tax collected on the orders kept: it passes through to the states and is not income. */
   salesTaxCents: number;
-  /** Refunds: money that came in and went back, refunded orders + refunded session payments (not in income). */
+  /** Refunds: money that came in and went back, refunded orders + session payments + class places (not in income). */
   refundsCents: number;
   /** Of the refunds, orders refunded in PayPal: their whole total, sales tax included. */
   orderRefundsCents: number;
   /** Of the refunds, paid sessions cancelled and refunded through PayPal. */
   sessionRefundsCents: number;
+  /** Of the refunds (issue 50), paid class places given back: refunded or owed back, by the day each was paid. */
+  classRefundsCents: number;
   /** Of the orders' refunds, the sales tax that went back with them. */
   refundedTaxCents: number;
 }
@@ -264,9 +266,10 @@ export const INCOME_ROWS: readonly (readonly [keyof IncomeFigures, string])[] = 
   ['gigsWithheldCents', 'Gigs paid with tax withheld'],
   ['incomeCents', 'Income (shop + sessions + classes + tastings + gigs)'],
   ['salesTaxCents', 'Sales tax collected (passes through)'],
-  ['refundsCents', 'Refunds (orders + sessions)'],
+  ['refundsCents', 'Refunds (orders + sessions + classes)'],
   ['orderRefundsCents', 'Refunded orders (tax included)'],
   ['sessionRefundsCents', 'Refunded sessions'],
+  ['classRefundsCents', 'Refunded class places'],
   ['refundedTaxCents', 'Sales tax refunded'],
 ];
 

@@ -138,15 +138,24 @@ export async function sessionIncomeByMethod(db: DB, zone: string, from: string, 
  * when sold), and a tasting's deposit and balance kept (one owed back or refunded when its tasting
  * was called off is not: decision 0053).
  */
-export async function eventIncome(db: DB, from: string, to: string): Promise<{ month: string; classesCents: Num; tastingsCents: Num }[]> {
+export async function eventIncome(
+  db: DB,
+  from: string,
+  to: string,
+): Promise<{ month: string; classesCents: Num; classRefundsCents: Num; tastingsCents: Num }[]> {
   const { first, next } = monthRange(from, to, 'UTC').days;
-  const { rows } = await sql<{ month: string; classesCents: Num; tastingsCents: Num }>`
-    select month, sum(classes) as "classesCents", sum(tastings) as "tastingsCents"
+  const { rows } = await sql<{ month: string; classesCents: Num; classRefundsCents: Num; tastingsCents: Num }>`
+    select month, sum(classes) as "classesCents", sum(class_refunds) as "classRefundsCents", sum(tastings) as "tastingsCents"
     from (
-      select substr(paid_on, 1, 7) as month, amount_cents as classes, 0 as tastings from event_payments
-      where refund is null and paid_on >= ${first} and paid_on < ${next}
+      -- A place given back (refunded, or owed back and made by the refund runner) is a refund of the month it was paid (issue 50).
+      select substr(paid_on, 1, 7) as month,
+        case when refund is null then amount_cents else 0 end as classes,
+        case when refund is null then 0 else amount_cents end as class_refunds,
+        0 as tastings
+      from event_payments
+      where paid_on >= ${first} and paid_on < ${next}
       union all
-      select substr(paid_on, 1, 7), 0, amount_cents from tasting_payments where refund is null and paid_on >= ${first} and paid_on < ${next}
+      select substr(paid_on, 1, 7), 0, 0, amount_cents from tasting_payments where refund is null and paid_on >= ${first} and paid_on < ${next}
     ) money
     group by 1 order by 1`.execute(db);
   return rows;

@@ -29,6 +29,7 @@ const ADDED = [
   'salesTaxCents',
   'orderRefundsCents',
   'sessionRefundsCents',
+  'classRefundsCents',
   'refundedTaxCents',
   'ordersPaidCount',
   'shippingCents',
@@ -51,6 +52,7 @@ export const emptyIncome = (): IncomeMonth => ({
   refundsCents: 0,
   orderRefundsCents: 0,
   sessionRefundsCents: 0,
+  classRefundsCents: 0,
   refundedTaxCents: 0,
   ordersPaidCount: 0,
   shippingCents: 0,
@@ -65,7 +67,7 @@ export const emptyIncome = (): IncomeMonth => ({
 export const finishIncome = <F extends IncomeFigures>(f: F): F => ({
   ...f,
   incomeCents: f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents,
-  refundsCents: f.orderRefundsCents + f.sessionRefundsCents,
+  refundsCents: f.orderRefundsCents + f.sessionRefundsCents + f.classRefundsCents,
 });
 
 /** The sum of some months' figures (a quarter, a year, a range). */
@@ -88,6 +90,7 @@ export const incomeFiguresOf = (f: IncomeFigures): IncomeFigures => ({
   refundsCents: f.refundsCents,
   orderRefundsCents: f.orderRefundsCents,
   sessionRefundsCents: f.sessionRefundsCents,
+  classRefundsCents: f.classRefundsCents,
   refundedTaxCents: f.refundedTaxCents,
 });
 

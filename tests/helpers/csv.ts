@@ -44,8 +44,9 @@ export const INCOME_COLUMNS = [
   'Gigs paid with tax withheld',
   'Income (shop + sessions + classes + tastings + gigs)',
   'Sales tax collected (passes through)',
-  'Refunds (orders + sessions)',
+  'Refunds (orders + sessions + classes)',
   'Refunded orders (tax included)',
   'Refunded sessions',
+  'Refunded class places',
   'Sales tax refunded',
 ];

@@ -149,6 +149,7 @@ describe(`finances on ${testDbKind()}`, () => {
         orderRefundsCount: e.ref,
         orderRefundsCents: e.refCents,
         sessionRefundsCents: 0,
+        classRefundsCents: 0,
         refundsCents: e.refCents,
         sessionsPaidCount: e.book,
         sessionsCents: e.bookCents,

@@ -176,7 +176,7 @@ beforeAll(async () => {
 
   for (const f of expected.values()) {
     f.incomeCents = f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents;
-    f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
+    f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents + f.classRefundsCents;
   }
 });
 
@@ -210,6 +210,7 @@ describe(`one definition of income on ${testDbKind()}`, () => {
       refundsCents: 2130 + 8000,
       orderRefundsCents: 2130,
       sessionRefundsCents: 8000,
+      classRefundsCents: 0,
       refundedTaxCents: 130,
     });
     // The session refunded on cancel is counted in the month it was paid, though its slot is free again.

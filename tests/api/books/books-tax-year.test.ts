@@ -226,6 +226,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
     refundsCents: 0,
     salesTaxCents: 0,
     sessionRefundsCents: 0,
+    classRefundsCents: 0,
     sessionsCents: 0,
     shopNetCents: 0,
     tastingsCents: 0,
@@ -277,7 +278,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
     for (const f of months.values()) {
       // One definition of income (issue 30): shop net of tax + sessions kept + gigs; refunds apart.
       f.incomeCents = f.shopNetCents + f.sessionsCents + f.classesCents + f.tastingsCents + f.gigsCents;
-      f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents;
+      f.refundsCents = f.orderRefundsCents + f.sessionRefundsCents + f.classRefundsCents;
       f.mileage.miles = f.mileage.tenthMiles / 10;
       // 70¢ a mile: tenths of a mile × 7 cents, half a cent up.
       f.mileage.deductionCents = Math.floor((f.mileage.tenthMiles * 700 + 50) / 100);
@@ -369,7 +370,7 @@ describe(`the tax year on ${testDbKind()}`, () => {
     const check = (label: string, f: TaxPeriodFigures) => {
       const r = byLabel.get(label)!;
       expect(
-        [...r.slice(1, 13), r[14]].map((c) => cents(c!)),
+        [...r.slice(1, 14), r[15]].map((c) => cents(c!)),
         label,
       ).toEqual([
         f.shopNetCents,
@@ -383,10 +384,11 @@ describe(`the tax year on ${testDbKind()}`, () => {
         f.refundsCents,
         f.orderRefundsCents,
         f.sessionRefundsCents,
+        f.classRefundsCents,
         f.refundedTaxCents,
         f.mileage.deductionCents,
       ]);
-      expect(Math.round(Number(r[13]) * 10), label).toBe(f.mileage.tenthMiles);
+      expect(Math.round(Number(r[14]) * 10), label).toBe(f.mileage.tenthMiles);
     };
     for (const m of view.months) check(m.month, m);
     for (const q of view.quarters) check(`2025-Q${q.quarter}`, q);

@@ -177,9 +177,11 @@ describe(`paid workshops on ${testDbKind()}`, () => {
   it('a give-back in time is refunded at PayPal; a late one is not, and the page says which before she confirms; her books keep only what she kept', async () => {
     const w = await addWorkshop(4);
     const early = address('early');
-    const kept = async () =>
-      ((await (await call('GET', '/api/admin/finances', undefined, { cookie: await adminCookie(server) })).json()) as FinancesView).totals.classesCents;
+    const totals = async () =>
+      ((await (await call('GET', '/api/admin/finances', undefined, { cookie: await adminCookie(server) })).json()) as FinancesView).totals;
+    const kept = async () => (await totals()).classesCents;
     const keptBefore = await kept();
+    const booksBefore = await totals();
     const id = await paidPlace(w, early, 4_000);
     expect(await kept()).toBe(keptBefore + 4_000);
     const page = await call('GET', `/api/class-places?token=${encodeURIComponent(tokenOf(id))}`);
@@ -191,6 +193,10 @@ describe(`paid workshops on ${testDbKind()}`, () => {
     expect(emulatorRefundCount()).toBe(refundsBefore + 1);
     expect(await paymentsOf(w)).toMatchObject([{ email: early, refund: 'done', refundReason: 'cancelled-in-time' }]);
     expect(await kept()).toBe(keptBefore);
+    // The $40 that went back is a refund on her books (issue 50), with the other refunds.
+    const after = await totals();
+    expect(after.classRefundsCents - booksBefore.classRefundsCents).toBe(4_000);
+    expect(after.refundsCents - booksBefore.refundsCents).toBe(4_000);
 
     // Her notice period is two weeks: the workshop eight days away is too close.
     const admin = { cookie: await adminCookie(server) };
