@@ -36,17 +36,21 @@ import { classesOfClient, rosterOf } from './roster.ts';
 
 type Refused = { status: 404 | 409; message: string };
 
-const attendanceRefusals: Record<AttendanceRefusal, Refused> = {
+/** What both her marks and a walk-in find first: the event itself. */
+const eventRefusals = {
   'event-not-found': { status: 404, message: ROSTER_EVENT_NOT_FOUND },
   'event-cancelled': { status: 409, message: EVENT_CANCELLED },
+} as const satisfies Record<string, Refused>;
+
+const attendanceRefusals: Record<AttendanceRefusal, Refused> = {
+  ...eventRefusals,
   'signup-not-found': { status: 404, message: SIGNUP_NOT_OF_EVENT },
   'still-paying': { status: 409, message: SIGNUP_STILL_PAYING },
   'not-started': { status: 409, message: NO_SHOW_BEFORE_START },
 };
 
 const walkInRefusals: Record<WalkInRefusal, Refused> = {
-  'event-not-found': { status: 404, message: ROSTER_EVENT_NOT_FOUND },
-  'event-cancelled': { status: 409, message: EVENT_CANCELLED },
+  ...eventRefusals,
   'already-signed-up': { status: 409, message: WALK_IN_ALREADY },
 };
 

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { adminCookie } from './auth.ts';
 import type { TestServer } from './server.ts';
+import type { AdminGiftCardView } from '../../contract/gift-cards.ts';
 
 let n = 0;
 /** An address no other test uses. */
@@ -16,6 +17,12 @@ export async function issueCard(server: TestServer, amountCents: number): Promis
   });
   expect(res.status).toBe(201);
   return res.json();
+}
+
+/** A card as her Gift cards list shows it (issue 50: its money by where it went). */
+export async function listedCard(server: TestServer, id: string) {
+  const res = await server.api('/api/admin/gift-cards', { headers: { cookie: await adminCookie(server) } });
+  return ((await res.json()) as AdminGiftCardView[]).find((g) => g._id === id);
 }
 
 /** What the card of `code` holds, in cents. */

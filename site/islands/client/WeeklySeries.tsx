@@ -11,7 +11,8 @@ export const seriesWhen = (startsAt: string, zone: string) => `${dayLabel(dayOf(
 
 /**
  * The booking page's weekly series (issue 32): with credits for the chosen type and a time
- * picked, "Book this time weekly for N weeks" (N: the credits left, at most 12). The server books
+ * picked, "Book this time weekly for N weeks" (N: the credits left, at most 12), folded under "Book this
+ * time every week" (issue 50: never the press a client meant for Continue). The server books
  * each free week with a credit and answers the weeks it could not, each with the free times
  * nearest it: buttons that book that time alone, with a credit.
  */
@@ -127,8 +128,10 @@ export function WeeklySeries({
     );
   }
 
+  // Issue 50: folded, below the way to book this one time, so a tap meant for Continue never books a series.
   return (
-    <div className="weekly-series field" data-weekly-series>
+    <details className="weekly-series field" data-weekly-series>
+      <summary>Book this time every week</summary>
       <label htmlFor="bk-weeks">Book this time weekly for</label>
       <div className="row">
         <input
@@ -150,6 +153,6 @@ export function WeeklySeries({
       <p id="bk-weeks-hint" className="muted">
         One session credit each week; weeks already taken are listed with the nearest free times.
       </p>
-    </div>
+    </details>
   );
 }

@@ -9,6 +9,7 @@ import { adminCookie, createUser } from '../../helpers/auth.ts';
 import { testDbKind } from '../../helpers/database.ts';
 import { linkTokenOf } from '../../../api/gift-cards/codes.ts';
 import { readMailbox } from '../../helpers/mail.ts';
+import { listedCard } from '../../helpers/gift-cards.ts';
 import { addDays, zonedNow } from '../../../api/lib/time.ts';
 import { deliverDueCards } from '../../../api/gift-cards/gift-cards.ts';
 import { itemAt, must } from '../../helpers/guards.ts';
@@ -144,8 +145,7 @@ describe(`gift cards she issues on ${testDbKind()}`, () => {
       expect((await asAdmin(`/api/admin/gift-cards/${card._id}/adjust`, 'POST', { cents, reason })).status).toBe(201);
     await adjust(1_000, 'A make-good for a melted tin');
     await adjust(-300, 'A truffle handed over at the market');
-    const listed = ((await (await asAdmin('/api/admin/gift-cards')).json()) as { _id: string }[]).find((g) => g._id === card._id);
-    expect(listed).toMatchObject({
+    expect(await listedCard(server, card._id)).toMatchObject({
       amountCents: 4_000,
       paidCents: 0,
       adjustedCents: 700,

@@ -110,6 +110,7 @@ test('a client buys a package with the PayPal emulator and her dashboard shows 8
   await page.locator(`[data-slot="${first._id}"]`).click();
   await page.getByLabel('Session type').selectOption('Yoga Therapy Session (60 min)');
   await expect(page.locator('[data-credit-offer]')).toContainText('Use 1 of your 8 sessions');
+  await page.getByText('Book this time every week').click();
   await page.getByLabel('Book this time weekly for').fill('2');
   await page.getByRole('button', { name: 'Book weekly for 2 weeks' }).click();
   await expect(page.locator('[data-series-result]')).toContainText('All 2 weeks are booked.');
