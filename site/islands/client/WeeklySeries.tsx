@@ -12,7 +12,7 @@ export const seriesWhen = (startsAt: string, zone: string) => `${dayLabel(dayOf(
 /**
  * The booking page's weekly series (issue 32): with credits for the chosen type and a time
  * picked, "Book this time weekly for N weeks" (N: the credits left, at most 12), folded under "Book this
- * time every week" (issue 50: never the press a client meant for Continue). The server books
+ * time every week" (issue 50: never a press meant for Continue). The server books
  * each free week with a credit and answers the weeks it could not, each with the free times
  * nearest it: buttons that book that time alone, with a credit.
  */
@@ -128,7 +128,7 @@ export function WeeklySeries({
     );
   }
 
-  // Issue 50: folded, below the way to book this one time, so a tap meant for Continue never books a series.
+  // Issue 50: folded under its own summary, so a tap meant for Continue never books a series.
   return (
     <details className="weekly-series field" data-weekly-series>
       <summary>Book this time every week</summary>
